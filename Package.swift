@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The folders read like the pipeline: load → resolve → check → assets → render → pack → sign/publish.
+// Each library module depends only on the stages before it; `livery` is a thin command-line front end.
+let package = Package(
+    name: "Livery",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "livery", targets: ["livery"]),
+        .library(name: "LiveryCheck", targets: ["LiveryCheck"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // System libraries, installed from Debian by the Makefile.
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+
+        .target(name: "LiveryDiagnostics"),
+        .target(name: "LiveryLoad", dependencies: ["LiveryDiagnostics", "CYAML", "CXML2"]),
+        .target(name: "LiveryResolve", dependencies: ["LiveryLoad"]),
+        .target(name: "LiveryCheck", dependencies: ["LiveryResolve", "LiveryLoad", "LiveryDiagnostics"]),
+        .executableTarget(
+            name: "livery",
+            dependencies: [
+                "LiveryCheck", "CArchive", "CXML2",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "LiveryTests",
+            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics"],
+            exclude: ["Fixtures"]
+        ),
+    ]
+)

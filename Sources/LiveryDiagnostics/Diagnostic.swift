@@ -1,0 +1,46 @@
+/// How serious a finding is.
+public enum Severity: String, Sendable, Codable, CaseIterable, Comparable {
+    case warning
+    case error
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool {
+        lhs == .warning && rhs == .error
+    }
+}
+
+/// One finding: where it is, how serious, what is wrong, which rule says so, and how to fix it.
+public struct Diagnostic: Hashable, Sendable {
+    public var location: SourceLocation
+    public var severity: Severity
+    public var message: String
+    public var ruleID: String
+    public var hint: String?
+
+    public init(_ severity: Severity, _ message: String, at location: SourceLocation, rule ruleID: String, hint: String? = nil) {
+        self.location = location
+        self.severity = severity
+        self.message = message
+        self.ruleID = ruleID
+        self.hint = hint
+    }
+
+    /// The one-line form of PRODUCT.md §3: `file:line:col: severity: message [rule-id]`.
+    public var line: String {
+        "\(location): \(severity.rawValue): \(message) [\(ruleID)]"
+    }
+}
+
+extension Array where Element == Diagnostic {
+    /// Sorted by file, line, column, then rule, with exact duplicates removed: stable output for humans and tools.
+    public func normalized() -> [Diagnostic] {
+        var seen = Set<Diagnostic>()
+        return self.filter { seen.insert($0).inserted }.sorted {
+            if $0.location != $1.location { return $0.location < $1.location }
+            if $0.ruleID != $1.ruleID { return $0.ruleID < $1.ruleID }
+            return $0.message < $1.message
+        }
+    }
+
+    public var errorCount: Int { filter { $0.severity == .error }.count }
+    public var warningCount: Int { filter { $0.severity == .warning }.count }
+}

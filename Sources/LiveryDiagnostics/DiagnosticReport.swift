@@ -1,0 +1,187 @@
+import Foundation
+
+/// What a report needs to know about a rule to describe it (SARIF's `reportingDescriptor`).
+public struct RuleSummary: Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var rationale: String
+    public var severity: Severity
+    public var family: String
+
+    public init(id: String, name: String, rationale: String, severity: Severity, family: String) {
+        self.id = id
+        self.name = name
+        self.rationale = rationale
+        self.severity = severity
+        self.family = family
+    }
+}
+
+/// The output formats of `livery validate --format`.
+public enum ReportFormat: String, CaseIterable, Sendable {
+    case text, json, sarif
+}
+
+/// Renders diagnostics as text for people, or as JSON or SARIF 2.1.0 for tools.
+public struct DiagnosticReport: Sendable {
+    public var diagnostics: [Diagnostic]
+    public var rules: [RuleSummary]
+    public var toolVersion: String
+    /// Source text by file path, used to show the offending line under a text diagnostic.
+    public var sources: [String: String]
+
+    public init(diagnostics: [Diagnostic], rules: [RuleSummary], toolVersion: String, sources: [String: String] = [:]) {
+        self.diagnostics = diagnostics.normalized()
+        self.rules = rules
+        self.toolVersion = toolVersion
+        self.sources = sources
+    }
+
+    public func render(_ format: ReportFormat, colour: Bool = false) -> String {
+        switch format {
+        case .text: return text(colour: colour)
+        case .json: return json()
+        case .sarif: return sarif()
+        }
+    }
+
+    // MARK: Text
+
+    public func text(colour: Bool) -> String {
+        var out = ""
+        for diagnostic in diagnostics {
+            var line = diagnostic.line
+            if colour {
+                let code = diagnostic.severity == .error ? "31" : "33"
+                line = "\u{1B}[1m\(diagnostic.location):\u{1B}[0m \u{1B}[1;\(code)m\(diagnostic.severity.rawValue):\u{1B}[0m \u{1B}[1m\(diagnostic.message)\u{1B}[0m [\(diagnostic.ruleID)]"
+            }
+            out += line + "\n"
+            if let excerpt = excerpt(at: diagnostic.location) { out += excerpt }
+            if let hint = diagnostic.hint { out += "    hint: \(hint)\n" }
+        }
+        let errors = diagnostics.errorCount, warnings = diagnostics.warningCount
+        out += "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")\n"
+        return out
+    }
+
+    private func excerpt(at location: SourceLocation) -> String? {
+        guard let source = sources[location.file] else { return nil }
+        var lineNumber = 1
+        var found: Substring?
+        for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
+            if lineNumber == location.line { found = line; break }
+            lineNumber += 1
+        }
+        guard var text = found, !text.isEmpty else { return nil }
+        if text.hasSuffix("\r") { text = text.dropLast() }
+        guard text.unicodeScalars.count <= 200 else { return nil }
+        let padding = String(text.unicodeScalars.prefix(max(0, location.column - 1)).map { $0 == "\t" ? "\t" : " " })
+        return "    \(text)\n    \(padding)^\n"
+    }
+
+    // MARK: JSON
+
+    private struct JSONReport: Encodable {
+        struct Item: Encodable {
+            var file: String
+            var line: Int
+            var column: Int
+            var severity: String
+            var message: String
+            var rule: String
+            var hint: String?
+        }
+        struct Summary: Encodable { var errors: Int; var warnings: Int }
+        var version: String
+        var diagnostics: [Item]
+        var summary: Summary
+    }
+
+    public func json() -> String {
+        let report = JSONReport(
+            version: toolVersion,
+            diagnostics: diagnostics.map {
+                .init(file: $0.location.file, line: $0.location.line, column: $0.location.column,
+                      severity: $0.severity.rawValue, message: $0.message, rule: $0.ruleID, hint: $0.hint)
+            },
+            summary: .init(errors: diagnostics.errorCount, warnings: diagnostics.warningCount))
+        return Self.encode(report)
+    }
+
+    // MARK: SARIF 2.1.0
+
+    private struct SARIFLog: Encodable {
+        var schema = "https://json.schemastore.org/sarif-2.1.0.json"
+        var version = "2.1.0"
+        var runs: [Run]
+        enum CodingKeys: String, CodingKey { case schema = "$schema", version, runs }
+
+        struct Run: Encodable {
+            var tool: Tool
+            var results: [Result]
+            var columnKind = "unicodeCodePoints"
+        }
+        struct Tool: Encodable { var driver: Driver }
+        struct Driver: Encodable {
+            var name = "livery"
+            var version: String
+            var informationUri = "https://github.com/livery/livery"
+            var rules: [Descriptor]
+        }
+        struct Message: Encodable { var text: String }
+        struct Descriptor: Encodable {
+            struct Configuration: Encodable { var level: String }
+            struct Properties: Encodable { var family: String }
+            var id: String
+            var name: String
+            var shortDescription: Message
+            var defaultConfiguration: Configuration
+            var properties: Properties
+        }
+        struct Result: Encodable {
+            var ruleId: String
+            var ruleIndex: Int?
+            var level: String
+            var message: Message
+            var locations: [Location]
+        }
+        struct Location: Encodable { var physicalLocation: Physical }
+        struct Physical: Encodable { var artifactLocation: Artifact; var region: Region }
+        struct Artifact: Encodable { var uri: String }
+        struct Region: Encodable { var startLine: Int; var startColumn: Int }
+    }
+
+    public func sarif() -> String {
+        let sortedRules = rules.sorted { $0.id < $1.id }
+        let index = Dictionary(uniqueKeysWithValues: sortedRules.enumerated().map { ($1.id, $0) })
+        let results = diagnostics.map { d in
+            SARIFLog.Result(
+                ruleId: d.ruleID, ruleIndex: index[d.ruleID], level: d.severity.rawValue,
+                message: .init(text: d.hint.map { "\(d.message). Hint: \($0)" } ?? d.message),
+                locations: [.init(physicalLocation: .init(
+                    artifactLocation: .init(uri: Self.uri(for: d.location.file)),
+                    region: .init(startLine: max(1, d.location.line), startColumn: max(1, d.location.column))))])
+        }
+        let descriptors = sortedRules.map {
+            SARIFLog.Descriptor(id: $0.id, name: $0.name, shortDescription: .init(text: $0.rationale),
+                                defaultConfiguration: .init(level: $0.severity.rawValue),
+                                properties: .init(family: $0.family))
+        }
+        let log = SARIFLog(runs: [.init(tool: .init(driver: .init(version: toolVersion, rules: descriptors)), results: results)])
+        return Self.encode(log)
+    }
+
+    /// A relative file path as a URI reference (percent-encoded, forward slashes).
+    static func uri(for path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: ":")
+        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    }
+
+    private static func encode(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}

@@ -1,0 +1,264 @@
+import LiveryDiagnostics
+
+/// A strict RFC 8259 JSON parser that keeps the line and column of every value and key.
+///
+/// Hand-written because Foundation's `JSONSerialization` reports no positions and silently
+/// keeps one of two duplicate keys; Livery must point at the exact character of every finding.
+struct JSONParser {
+    private let bytes: [UInt8]
+    private let file: String
+    private let limits: LoadLimits
+    private var index = 0
+    private var line = 1
+    private var column = 1
+    private var nodeCount = 0
+    private(set) var diagnostics: [Diagnostic] = []
+
+    struct Stop: Error { let diagnostic: Diagnostic }
+
+    init(text: String, file: String, limits: LoadLimits) {
+        self.bytes = Array(text.utf8)
+        self.file = file
+        self.limits = limits
+    }
+
+    static func parse(_ text: String, file: String, limits: LoadLimits = .default) -> (Node?, [Diagnostic]) {
+        var parser = JSONParser(text: text, file: file, limits: limits)
+        do {
+            parser.skipWhitespace()
+            guard parser.index < parser.bytes.count else {
+                throw Stop(diagnostic: Diagnostic(.error, "file is empty; expected a JSON object", at: parser.here, rule: LoadRule.syntax))
+            }
+            let root = try parser.parseValue(depth: 0)
+            parser.skipWhitespace()
+            if parser.index < parser.bytes.count {
+                throw parser.stop("unexpected \(parser.describeCurrent()) after the end of the JSON value")
+            }
+            return (root, parser.diagnostics)
+        } catch let stop as Stop {
+            return (nil, parser.diagnostics + [stop.diagnostic])
+        } catch {
+            return (nil, parser.diagnostics)
+        }
+    }
+
+    private var here: SourceLocation { SourceLocation(file: file, line: line, column: column) }
+
+    private func stop(_ message: String, hint: String? = nil) -> Stop {
+        Stop(diagnostic: Diagnostic(.error, message, at: here, rule: LoadRule.syntax, hint: hint))
+    }
+
+    private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    private mutating func advance() {
+        let byte = bytes[index]
+        index += 1
+        if byte == 0x0A { line += 1; column = 1 }
+        else if byte & 0xC0 != 0x80 { column += 1 }
+    }
+
+    private mutating func skipWhitespace() {
+        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { advance() }
+    }
+
+    private func describeCurrent() -> String {
+        guard let byte = current else { return "end of file" }
+        if byte < 0x80 { return "character '\(Character(Unicode.Scalar(byte)))'" }
+        return "character"
+    }
+
+    private mutating func parseValue(depth: Int) throws -> Node {
+        guard depth < limits.maxDepth else {
+            throw Stop(diagnostic: Diagnostic(.error, "values are nested more than \(limits.maxDepth) levels deep", at: here, rule: LoadRule.limits))
+        }
+        nodeCount += 1
+        guard nodeCount <= limits.maxNodes else {
+            throw Stop(diagnostic: Diagnostic(.error, "file has more than \(limits.maxNodes) values", at: here, rule: LoadRule.limits))
+        }
+        let start = here
+        switch current {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth)
+        case UInt8(ascii: "["): return try parseArray(depth: depth)
+        case UInt8(ascii: "\""): return Node(.string(try parseString()), at: start)
+        case UInt8(ascii: "t"): try expectWord("true"); return Node(.bool(true), at: start)
+        case UInt8(ascii: "f"): try expectWord("false"); return Node(.bool(false), at: start)
+        case UInt8(ascii: "n"): try expectWord("null"); return Node(.null, at: start)
+        case .some(UInt8(ascii: "-")), .some(UInt8(ascii: "0")...UInt8(ascii: "9")): return try parseNumber()
+        case nil: throw stop("unexpected end of file; expected a value")
+        default:
+            if current == UInt8(ascii: "'") {
+                throw stop("JSON strings use double quotes, not single quotes")
+            }
+            throw stop("unexpected \(describeCurrent()); expected a value")
+        }
+    }
+
+    private mutating func expectWord(_ word: String) throws {
+        for expected in word.utf8 {
+            guard current == expected else { throw stop("invalid literal; expected '\(word)'") }
+            advance()
+        }
+    }
+
+    private mutating func parseObject(depth: Int) throws -> Node {
+        let start = here
+        advance()  // {
+        var entries: [Node.Entry] = []
+        var seen: [String: SourceLocation] = [:]
+        skipWhitespace()
+        if current == UInt8(ascii: "}") { advance(); return Node(.mapping([]), at: start) }
+        while true {
+            skipWhitespace()
+            guard current == UInt8(ascii: "\"") else {
+                if current == UInt8(ascii: "}") { throw stop("trailing comma before '}' is not allowed in JSON") }
+                throw stop("expected a double-quoted key, found \(describeCurrent())")
+            }
+            let keyLocation = here
+            let key = try parseString()
+            skipWhitespace()
+            guard current == UInt8(ascii: ":") else { throw stop("expected ':' after key \"\(key)\"") }
+            advance()
+            skipWhitespace()
+            let value = try parseValue(depth: depth + 1)
+            if let first = seen[key] {
+                diagnostics.append(Diagnostic(.error, "duplicate key \"\(key)\" (first defined at line \(first.line), column \(first.column))",
+                                              at: keyLocation, rule: LoadRule.duplicateKey,
+                                              hint: "remove one of the two; only the first is used"))
+            } else {
+                seen[key] = keyLocation
+                entries.append(Node.Entry(key: key, keyLocation: keyLocation, value: value))
+            }
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): advance()
+            case UInt8(ascii: "}"): advance(); return Node(.mapping(entries), at: start)
+            default: throw stop("expected ',' or '}' after the value of \"\(key)\", found \(describeCurrent())")
+            }
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws -> Node {
+        let start = here
+        advance()  // [
+        var items: [Node] = []
+        skipWhitespace()
+        if current == UInt8(ascii: "]") { advance(); return Node(.sequence([]), at: start) }
+        while true {
+            skipWhitespace()
+            if current == UInt8(ascii: "]") { throw stop("trailing comma before ']' is not allowed in JSON") }
+            items.append(try parseValue(depth: depth + 1))
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): advance()
+            case UInt8(ascii: "]"): advance(); return Node(.sequence(items), at: start)
+            default: throw stop("expected ',' or ']' in list, found \(describeCurrent())")
+            }
+        }
+    }
+
+    private mutating func parseString() throws -> String {
+        advance()  // opening quote
+        var scalars = String.UnicodeScalarView()
+        var run: [UInt8] = []
+        func flush() {
+            if !run.isEmpty { scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars); run.removeAll(keepingCapacity: true) }
+        }
+        while true {
+            guard let byte = current else { throw stop("unterminated string") }
+            switch byte {
+            case UInt8(ascii: "\""):
+                advance()
+                flush()
+                return String(scalars)
+            case UInt8(ascii: "\\"):
+                flush()
+                advance()
+                guard let escape = current else { throw stop("unterminated string") }
+                let simple: [UInt8: Unicode.Scalar] = [
+                    UInt8(ascii: "\""): "\"", UInt8(ascii: "\\"): "\\", UInt8(ascii: "/"): "/",
+                    UInt8(ascii: "b"): "\u{08}", UInt8(ascii: "f"): "\u{0C}", UInt8(ascii: "n"): "\n",
+                    UInt8(ascii: "r"): "\r", UInt8(ascii: "t"): "\t",
+                ]
+                if let scalar = simple[escape] {
+                    advance()
+                    scalars.append(scalar)
+                } else if escape == UInt8(ascii: "u") {
+                    advance()
+                    var code = try parseHex4()
+                    if (0xD800...0xDBFF).contains(code) {
+                        guard current == UInt8(ascii: "\\") else { throw stop("unpaired UTF-16 surrogate in \\u escape") }
+                        advance()
+                        guard current == UInt8(ascii: "u") else { throw stop("unpaired UTF-16 surrogate in \\u escape") }
+                        advance()
+                        let low = try parseHex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw stop("invalid low surrogate in \\u escape") }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let scalar = Unicode.Scalar(code) else { throw stop("\\u escape is not a Unicode scalar") }
+                    scalars.append(scalar)
+                } else {
+                    throw stop("invalid escape sequence in string", hint: "valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
+                }
+            default:
+                if byte < 0x20 {
+                    throw stop(byte == 0x0A ? "unterminated string (a raw line break is not allowed inside a JSON string)" : "control character inside a string must be escaped")
+                }
+                run.append(byte)
+                advance()
+            }
+        }
+    }
+
+    private mutating func parseHex4() throws -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let byte = current, let digit = hexValue(byte) else { throw stop("\\u escape needs four hexadecimal digits") }
+            value = value * 16 + digit
+            advance()
+        }
+        return value
+    }
+
+    private func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
+        default: return nil
+        }
+    }
+
+    private mutating func parseNumber() throws -> Node {
+        let start = here
+        let begin = index
+        func isDigit(_ b: UInt8?) -> Bool { b.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
+        if current == UInt8(ascii: "-") { advance() }
+        guard isDigit(current) else { throw stop("expected a digit in number") }
+        if current == UInt8(ascii: "0") {
+            advance()
+            if isDigit(current) { throw Stop(diagnostic: Diagnostic(.error, "numbers must not have leading zeros", at: start, rule: LoadRule.syntax)) }
+        } else {
+            while isDigit(current) { advance() }
+        }
+        var isInteger = true
+        if current == UInt8(ascii: ".") {
+            isInteger = false
+            advance()
+            guard isDigit(current) else { throw stop("expected a digit after the decimal point") }
+            while isDigit(current) { advance() }
+        }
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            isInteger = false
+            advance()
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { advance() }
+            guard isDigit(current) else { throw stop("expected a digit in the exponent") }
+            while isDigit(current) { advance() }
+        }
+        let text = String(decoding: bytes[begin..<index], as: UTF8.self)
+        if isInteger, let int = Int(text) { return Node(.int(int), at: start) }
+        guard let double = Double(text), double.isFinite else {
+            throw Stop(diagnostic: Diagnostic(.error, "number \(text) is out of range", at: start, rule: LoadRule.syntax))
+        }
+        return Node(.float(double), at: start)
+    }
+}

@@ -1,0 +1,25 @@
+/// Rule ids of findings the loader itself reports (syntax, encoding, limits, duplicate keys).
+///
+/// Their descriptions and examples live with the other rules in `LiveryCheck`.
+public enum LoadRule {
+    public static let syntax = "structure.syntax"
+    public static let encoding = "structure.encoding"
+    public static let fileSize = "structure.file-size"
+    public static let duplicateKey = "structure.duplicate-key"
+    public static let limits = "structure.limits"
+}
+
+/// Bounds that keep hostile manifests (huge files, deep nesting, alias bombs) cheap to reject.
+public struct LoadLimits: Sendable {
+    public var maxFileBytes: Int
+    public var maxDepth: Int
+    public var maxNodes: Int
+
+    public init(maxFileBytes: Int = 8 << 20, maxDepth: Int = 64, maxNodes: Int = 500_000) {
+        self.maxFileBytes = maxFileBytes
+        self.maxDepth = maxDepth
+        self.maxNodes = maxNodes
+    }
+
+    public static let `default` = LoadLimits()
+}

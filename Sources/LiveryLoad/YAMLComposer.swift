@@ -1,0 +1,273 @@
+import CYAML
+import LiveryDiagnostics
+
+/// Builds a located `Node` tree from libyaml's event stream.
+///
+/// libyaml (Debian's `libyaml-dev`) does the tokenising and parsing; this composer replaces a
+/// YAML library's composer because Livery needs three things those do not give: a duplicate key
+/// reported at the duplicate's own position, limits on depth and alias expansion checked while
+/// composing (alias bombs and deep nesting never allocate), and no recursion on untrusted input.
+/// Plain scalars resolve with the YAML 1.2 core schema, so `no`, `on` and `NO` stay strings.
+struct YAMLComposer {
+    private let file: String
+    private let limits: LoadLimits
+    private var diagnostics: [Diagnostic] = []
+    private var nodeCount = 0
+    private var anchors: [String: (node: Node, weight: Int)] = [:]
+
+    private enum Frame {
+        case sequence(start: SourceLocation, anchor: String?, items: [Node])
+        case mapping(start: SourceLocation, anchor: String?, entries: [Node.Entry], key: (String, SourceLocation)?, merged: Set<String>)
+    }
+    private var stack: [Frame] = []
+    private var root: Node?
+
+    struct Stop: Error { let diagnostic: Diagnostic }
+
+    static func parse(_ text: String, file: String, limits: LoadLimits = .default) -> (Node?, [Diagnostic]) {
+        var composer = YAMLComposer(file: file, limits: limits)
+        do {
+            try composer.run(Array(text.utf8))
+            guard let root = composer.root else {
+                return (nil, composer.diagnostics + [Diagnostic(.error, "file is empty; expected a YAML mapping", at: .start(of: file), rule: LoadRule.syntax)])
+            }
+            return (root, composer.diagnostics)
+        } catch let stop as Stop {
+            return (nil, composer.diagnostics + [stop.diagnostic])
+        } catch {
+            return (nil, composer.diagnostics)
+        }
+    }
+
+    private init(file: String, limits: LoadLimits) {
+        self.file = file
+        self.limits = limits
+    }
+
+    private func location(_ mark: yaml_mark_t) -> SourceLocation {
+        SourceLocation(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+    }
+
+    private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+        guard let pointer else { return nil }
+        return String(cString: UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self))
+    }
+
+    private mutating func run(_ bytes: [UInt8]) throws {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else {
+            throw Stop(diagnostic: Diagnostic(.error, "YAML parser could not start (out of memory)", at: .start(of: file), rule: LoadRule.syntax))
+        }
+        defer { yaml_parser_delete(&parser) }
+        var input = bytes
+        if input.isEmpty { input = [0x0A] }  // libyaml needs a non-null buffer
+        try input.withUnsafeBufferPointer { buffer in
+            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+            var documents = 0
+            while true {
+                var event = yaml_event_t()
+                guard yaml_parser_parse(&parser, &event) == 1 else {
+                    throw Stop(diagnostic: parserError(parser))
+                }
+                defer { yaml_event_delete(&event) }
+                let start = location(event.start_mark)
+                switch event.type {
+                case YAML_STREAM_END_EVENT:
+                    return
+                case YAML_DOCUMENT_START_EVENT:
+                    documents += 1
+                    if documents > 1 {
+                        throw Stop(diagnostic: Diagnostic(.error, "a manifest holds one YAML document, but a second one starts here",
+                                                          at: start, rule: LoadRule.syntax, hint: "remove the '---' line or split the file"))
+                    }
+                case YAML_SCALAR_EVENT:
+                    let scalar = event.data.scalar
+                    let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: Int(scalar.length)), as: UTF8.self)
+                    let tag = Self.string(scalar.tag)
+                    let value = try resolve(text, tag: tag, plain: scalar.style == YAML_PLAIN_SCALAR_STYLE, at: start)
+                    try count(1, at: start)
+                    let node = Node(value, at: start)
+                    register(Self.string(scalar.anchor), node, weight: 1)
+                    try complete(node, keyText: text)
+                case YAML_ALIAS_EVENT:
+                    let name = Self.string(event.data.alias.anchor) ?? ""
+                    guard let anchored = anchors[name] else {
+                        throw Stop(diagnostic: Diagnostic(.error, "alias *\(name) refers to an anchor that is not defined before it", at: start, rule: LoadRule.syntax))
+                    }
+                    try count(anchored.weight, at: start)
+                    try complete(anchored.node, keyText: anchored.node.string)
+                case YAML_SEQUENCE_START_EVENT:
+                    try checkCollectionTag(Self.string(event.data.sequence_start.tag), expected: "tag:yaml.org,2002:seq", at: start)
+                    try push(.sequence(start: start, anchor: Self.string(event.data.sequence_start.anchor), items: []), at: start)
+                case YAML_MAPPING_START_EVENT:
+                    try checkCollectionTag(Self.string(event.data.mapping_start.tag), expected: "tag:yaml.org,2002:map", at: start)
+                    try push(.mapping(start: start, anchor: Self.string(event.data.mapping_start.anchor), entries: [], key: nil, merged: []), at: start)
+                case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                    guard let frame = stack.popLast() else { break }
+                    let node: Node, anchor: String?
+                    switch frame {
+                    case .sequence(let s, let a, let items): node = Node(.sequence(items), at: s); anchor = a
+                    case .mapping(let s, let a, let entries, _, _): node = Node(.mapping(entries), at: s); anchor = a
+                    }
+                    if let anchor { register(anchor, node, weight: weight(of: node)) }
+                    try complete(node, keyText: nil)
+                default:
+                    break
+                }
+            }
+        }
+    }
+
+    private func parserError(_ parser: yaml_parser_t) -> Diagnostic {
+        var message = Self.string(UnsafeMutablePointer(mutating: parser.problem.map { UnsafeRawPointer($0).assumingMemoryBound(to: yaml_char_t.self) })) ?? "invalid YAML"
+        if let context = parser.context.map({ String(cString: $0) }) { message += " \(context)" }
+        var mark = parser.problem_mark
+        if parser.problem == nil { mark = parser.context_mark }
+        var hint: String?
+        if message.contains("tab") { hint = "indent with spaces; YAML does not allow tabs for indentation" }
+        else if message.contains("mapping values are not allowed") { hint = "quote a value that contains ': ', or fix the indentation" }
+        else if message.contains("could not find expected ':'") { hint = "a key needs ': ' after it, or a multi-line string needs quotes or '|'" }
+        return Diagnostic(.error, message, at: location(mark), rule: LoadRule.syntax, hint: hint)
+    }
+
+    private mutating func count(_ n: Int, at location: SourceLocation) throws {
+        nodeCount += n
+        if nodeCount > limits.maxNodes {
+            throw Stop(diagnostic: Diagnostic(.error, "file expands to more than \(limits.maxNodes) values (an alias bomb?)", at: location,
+                                              rule: LoadRule.limits, hint: "use fewer nested aliases"))
+        }
+    }
+
+    private mutating func push(_ frame: Frame, at location: SourceLocation) throws {
+        guard stack.count < limits.maxDepth else {
+            throw Stop(diagnostic: Diagnostic(.error, "values are nested more than \(limits.maxDepth) levels deep", at: location, rule: LoadRule.limits))
+        }
+        try count(1, at: location)
+        stack.append(frame)
+    }
+
+    private mutating func register(_ anchor: String?, _ node: Node, weight: Int) {
+        if let anchor { anchors[anchor] = (node, weight) }
+    }
+
+    private func weight(of node: Node) -> Int {
+        var total = 0
+        node.walk { _ in total += 1 }
+        return total
+    }
+
+    /// Attaches a finished node to its parent collection, or makes it the document root.
+    private mutating func complete(_ node: Node, keyText: String?) throws {
+        guard let top = stack.popLast() else {
+            root = node
+            return
+        }
+        switch top {
+        case .sequence(let s, let a, var items):
+            items.append(node)
+            stack.append(.sequence(start: s, anchor: a, items: items))
+        case .mapping(let s, let a, var entries, let key, var merged):
+            if let (keyName, keyLocation) = key {
+                if keyName == "<<" {
+                    try merge(node, into: &entries, merged: &merged)
+                } else if let first = entries.first(where: { $0.key == keyName && !merged.contains(keyName) }) {
+                    diagnostics.append(Diagnostic(.error, "duplicate key '\(keyName)' (first defined at line \(first.keyLocation.line), column \(first.keyLocation.column))",
+                                                  at: keyLocation, rule: LoadRule.duplicateKey, hint: "remove one of the two; only the first is used"))
+                } else if let index = entries.firstIndex(where: { $0.key == keyName }) {
+                    // An explicit key overrides one brought in by a `<<` merge.
+                    entries[index] = Node.Entry(key: keyName, keyLocation: keyLocation, value: node)
+                    merged.remove(keyName)
+                } else {
+                    entries.append(Node.Entry(key: keyName, keyLocation: keyLocation, value: node))
+                }
+                stack.append(.mapping(start: s, anchor: a, entries: entries, key: nil, merged: merged))
+            } else {
+                guard let keyText, node.entries == nil, node.items == nil else {
+                    throw Stop(diagnostic: Diagnostic(.error, "mapping keys must be plain text, not \(node.typeDescription)", at: node.location, rule: LoadRule.syntax))
+                }
+                stack.append(.mapping(start: s, anchor: a, entries: entries, key: (keyText, node.location), merged: merged))
+            }
+        }
+    }
+
+    /// YAML's merge key: `<<: *base` copies the entries of `base` that the mapping does not set itself.
+    private func merge(_ node: Node, into entries: inout [Node.Entry], merged: inout Set<String>) throws {
+        let sources: [Node]
+        if node.entries != nil { sources = [node] }
+        else if let items = node.items, items.allSatisfy({ $0.entries != nil }) { sources = items }
+        else { throw Stop(diagnostic: Diagnostic(.error, "'<<' merges a mapping or a list of mappings, not \(node.typeDescription)", at: node.location, rule: LoadRule.syntax)) }
+        for source in sources {
+            for entry in source.entries ?? [] where !entries.contains(where: { $0.key == entry.key }) {
+                entries.append(entry)
+                merged.insert(entry.key)
+            }
+        }
+    }
+
+    private func checkCollectionTag(_ tag: String?, expected: String, at location: SourceLocation) throws {
+        guard let tag, tag != expected, tag != "!" else { return }
+        throw Stop(diagnostic: Diagnostic(.error, "unsupported YAML tag '\(tag)'", at: location, rule: LoadRule.syntax))
+    }
+
+    /// YAML 1.2 core schema resolution of a scalar.
+    private func resolve(_ text: String, tag: String?, plain: Bool, at location: SourceLocation) throws -> Node.Value {
+        if let tag, tag != "!" {
+            switch tag {
+            case "tag:yaml.org,2002:str": return .string(text)
+            case "tag:yaml.org,2002:null": return .null
+            case "tag:yaml.org,2002:bool", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float":
+                let value = Self.core(text)
+                let ok: Bool
+                switch (tag, value) {
+                case ("tag:yaml.org,2002:bool", .bool), ("tag:yaml.org,2002:int", .int), ("tag:yaml.org,2002:float", .float): ok = true
+                case ("tag:yaml.org,2002:float", .int(let i)): return .float(Double(i))
+                default: ok = false
+                }
+                if ok { return value }
+                throw Stop(diagnostic: Diagnostic(.error, "'\(text)' is not a valid \(tag.split(separator: ":").last ?? "")", at: location, rule: LoadRule.syntax))
+            default:
+                throw Stop(diagnostic: Diagnostic(.error, "unsupported YAML tag '\(tag)'", at: location, rule: LoadRule.syntax))
+            }
+        }
+        return plain ? Self.core(text) : .string(text)
+    }
+
+    static func core(_ text: String) -> Node.Value {
+        switch text {
+        case "", "~", "null", "Null", "NULL": return .null
+        case "true", "True", "TRUE": return .bool(true)
+        case "false", "False", "FALSE": return .bool(false)
+        case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .float(.infinity)
+        case "-.inf", "-.Inf", "-.INF": return .float(-.infinity)
+        case ".nan", ".NaN", ".NAN": return .float(.nan)
+        default: break
+        }
+        let scalars = Array(text.utf8)
+        func digits(_ s: ArraySlice<UInt8>, _ ok: (UInt8) -> Bool) -> Bool { !s.isEmpty && s.allSatisfy(ok) }
+        let isDecimal = { (b: UInt8) in b >= 0x30 && b <= 0x39 }
+        var body = scalars[...]
+        if body.first == UInt8(ascii: "-") || body.first == UInt8(ascii: "+") { body = body.dropFirst() }
+        if digits(body, isDecimal), let value = Int(text.hasPrefix("+") ? String(text.dropFirst()) : text) { return .int(value) }
+        if text.hasPrefix("0o"), digits(scalars.dropFirst(2), { $0 >= 0x30 && $0 <= 0x37 }), let v = Int(text.dropFirst(2), radix: 8) { return .int(v) }
+        if text.hasPrefix("0x"), digits(scalars.dropFirst(2), { isDecimal($0) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }), let v = Int(text.dropFirst(2), radix: 16) { return .int(v) }
+        // [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?
+        var i = body.startIndex
+        var mantissaDigits = 0
+        while i < body.endIndex, isDecimal(body[i]) { i += 1; mantissaDigits += 1 }
+        if i < body.endIndex, body[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < body.endIndex, isDecimal(body[i]) { i += 1; mantissaDigits += 1 }
+        }
+        guard mantissaDigits > 0 else { return .string(text) }
+        if i < body.endIndex, body[i] | 0x20 == UInt8(ascii: "e") {
+            i += 1
+            if i < body.endIndex, body[i] == UInt8(ascii: "-") || body[i] == UInt8(ascii: "+") { i += 1 }
+            let exponentStart = i
+            while i < body.endIndex, isDecimal(body[i]) { i += 1 }
+            if i == exponentStart { return .string(text) }
+        }
+        guard i == body.endIndex, let value = Double(text) else { return .string(text) }
+        return .float(value)
+    }
+}
