@@ -1,0 +1,180 @@
+/// The shape of every manifest kind. The JSON Schemas under `schemas/` are generated from these.
+public enum ManifestShapes {
+    /// Text in several languages: locale → string.
+    static let localized: Shape = .dictionary(key: .locale, value: .string())
+
+    static let tab: Shape = .object(ObjectShape("A bottom-navigation tab.", [
+        .required("id", .string(.slug), "Stable tab id."),
+        .required("icon", .string(), "Icon name in the app's icon set."),
+        .required("label", .string(.messageKey), "Locale key of the tab's label."),
+        .optional("color", .string(.colorOrTokenReference), "Identity colour: a token reference (preferred) or a hex colour."),
+    ]))
+
+    public static let tenant: Shape = .object(ObjectShape("A tenant: one branded app, or one creator inside a platform app.", [
+        .required("id", .string(.slug), "Stable tenant id; must equal the folder name."),
+        .required("kind", .choice(["brand", "creator"]), "A brand is an app of its own; a creator publishes inside a platform app."),
+        .optional("extends", .string(.slug), "Id of a tenant whose manifests this one inherits and overrides."),
+        .required("name", .string(), "Human name of the tenant."),
+        .optional("app", .object(ObjectShape("App identity.", [
+            .required("displayName", .string(), "Name under the app icon."),
+            .optional("bundleIds", .object(ObjectShape("Store identifiers.", [
+                .optional("ios", .string(.bundleID), "iOS bundle identifier."),
+                .optional("android", .string(.bundleID), "Android application id."),
+            ])), "Store identifiers per platform."),
+        ])), "App identity (brands)."),
+        .required("locales", .object(ObjectShape("Languages.", [
+            .required("default", .string(.locale), "The source locale; every key must exist in it."),
+            .required("supported", .list(.string(.locale), minItems: 1), "Every locale the tenant ships, including the default."),
+        ])), "Supported and default locales."),
+        .optional("features", .dictionary(key: .featureName, value: .boolean), "Feature flags: name → on/off."),
+        .optional("modules", .list(.string(.slug)), "Enabled modules or service categories."),
+        .optional("formatting", .object(ObjectShape("Number and currency formatting.", [
+            .optional("currency", .string(.currency), "ISO 4217 code of prices."),
+            .optional("region", .string(), "Region for number formatting, e.g. 'IN'."),
+        ])), "Number and currency formatting."),
+        .optional("navigation", .object(ObjectShape("Default navigation.", [
+            .required("tabs", .list(tab, minItems: 1), "Bottom tabs, in order."),
+        ])), "Default navigation, used by roles that declare none."),
+        .optional("roles", .list(.object(ObjectShape("A user role with its own navigation.", [
+            .required("id", .string(.slug), "Role id."),
+            .required("label", .string(.messageKey), "Locale key of the role's name."),
+            .optional("tabs", .list(tab, minItems: 1), "This role's tabs; defaults to navigation.tabs."),
+        ]))), "User roles."),
+        .optional("assets", .object(ObjectShape("Brand imagery and fonts.", [
+            .optional("logo", .asset(FileType.images), "Logo (SVG preferred)."),
+            .optional("logoRaster", .asset(FileType.rasterImages), "Raster logo for places that cannot draw SVG."),
+            .optional("avatar", .asset(FileType.rasterImages), "Creator avatar."),
+            .optional("hero", .list(.asset(FileType.rasterImages)), "Hero images."),
+            .optional("fonts", .list(.asset(FileType.fonts)), "Font files bundled with the app."),
+        ])), "Brand imagery and fonts, paths relative to this file."),
+        .optional("branding", .object(ObjectShape("Design token files (DTCG 2025.10).", [
+            .required("tokens", .list(.asset([]), minItems: 1), "Base token files, merged in order."),
+            .optional("modes", .dictionary(key: .slug, value: .list(.asset([]), minItems: 1)), "Per mode (e.g. dark), token files that override the base."),
+        ])), "Design tokens."),
+        .optional("release", .object(ObjectShape("Release settings.", [
+            .optional("channel", .choice(["stable", "beta", "internal"]), "Release channel."),
+            .optional("minimumClientVersion", .string(.version), "Oldest app version that can read this tenant's bundles."),
+        ])), "Release settings."),
+        .optional("rules", .dictionary(key: .text, value: .choice(["error", "warning", "off"])), "Severity overrides by rule id (security rules cannot be turned off)."),
+    ]))
+
+    public static let voice: Shape = .object(ObjectShape("The voice and tone of a brand or creator, as checkable rules.", [
+        .optional("greeting", .choice(["formal", "warm", "playful", "neutral"]), "Greeting style."),
+        .optional("motivation", .choice(["low", "medium", "high"]), "How strongly copy pushes the user."),
+        .optional("formality", .choice(["formal", "informal"]), "Register of address."),
+        .optional("address", .dictionary(key: .locale, value: .string()), "Per language, the form of address to use (ты/вы, tu/vous, tu/Lei…)."),
+        .optional("emoji", .choice(["none", "sparing", "moderate", "liberal"]), "Emoji policy."),
+        .optional("exclamations", .object(ObjectShape("Exclamation policy.", [
+            .optional("max", .integer(min: 0), "Most exclamation marks in one string."),
+            .optional("inErrors", .boolean, "Whether error messages may exclaim."),
+        ])), "Exclamation policy."),
+        .optional("bannedTerms", .list(.object(ObjectShape("A term to avoid.", [
+            .required("term", .string(), "The word or phrase to avoid."),
+            .optional("prefer", .string(), "What to write instead."),
+            .optional("locale", .string(.locale), "Only in this locale."),
+        ]))), "Terms the voice avoids."),
+        .optional("labels", .object(ObjectShape("Label policy.", [
+            .optional("maxWords", .integer(min: 1, max: 10), "Most words in a button label."),
+            .optional("sentenceCase", .boolean, "Labels and headings in sentence case."),
+        ])), "Label length and case."),
+        .optional("welcome", .list(.string(.messageKey)), "Locale keys of welcome messages."),
+    ]))
+
+    static let habit: Shape = .object(ObjectShape("How a habit is tracked.", [
+        .required("type", .choice(["binary", "incremental", "time-based"]), "Done/not done, a count, or minutes."),
+        .optional("target", .number(min: 0), "Count or minutes to reach (incremental and time-based)."),
+        .optional("unit", .string(), "Unit of the target, e.g. 'glasses'."),
+    ]))
+
+    static let programItem: Shape = .object(ObjectShape("One thing to do on a day.", [
+        .required("type", .choice(["habit", "lesson", "check-in"]), "What kind of item."),
+        .required("id", .string(.slug), "Item id, unique in the program."),
+        .optional("title", localized, "Title per locale."),
+        .optional("habit", habit, "For habits: how it is tracked."),
+        .optional("lesson", .string(.slug), "For lessons: id of a library item."),
+        .optional("prompt", localized, "For check-ins: the question per locale."),
+    ]))
+
+    public static let program: Shape = .object(ObjectShape("A coaching program: weeks → days → items, with achievements and levels.", [
+        .required("id", .string(.slug), "Program id; must equal the file name."),
+        .required("title", localized, "Title per locale."),
+        .optional("description", localized, "Description per locale."),
+        .required("durationDays", .integer(min: 1, max: 366), "Length in days."),
+        .required("difficulty", .choice(["beginner", "intermediate", "advanced"]), "Difficulty."),
+        .optional("rating", .number(min: 0, max: 5), "Average rating, 0–5."),
+        .optional("cover", .asset(FileType.rasterImages), "Cover image."),
+        .required("weeks", .list(.object(ObjectShape("A week.", [
+            .required("week", .integer(min: 1), "Week number, from 1."),
+            .optional("title", localized, "Title per locale."),
+            .required("days", .list(.object(ObjectShape("A day.", [
+                .required("day", .integer(min: 1), "Day number in the program, from 1."),
+                .optional("title", localized, "Title per locale."),
+                .required("items", .list(programItem, minItems: 1), "What to do that day."),
+            ])), minItems: 1), "Days of the week."),
+        ])), minItems: 1), "The weeks, in order."),
+        .optional("achievements", .list(.object(ObjectShape("An achievement.", [
+            .required("id", .string(.slug), "Achievement id."),
+            .required("type", .choice(["streak", "milestone", "threshold"]), "Streak of days, a reached day, or a total."),
+            .required("threshold", .integer(min: 1), "Days or count needed."),
+            .required("title", localized, "Title per locale."),
+            .optional("metric", .string(), "For threshold achievements: what is counted."),
+        ]))), "Achievements."),
+        .optional("levels", .list(.object(ObjectShape("A level.", [
+            .required("level", .integer(min: 1), "Level number."),
+            .required("name", localized, "Level name per locale."),
+            .required("minPoints", .integer(min: 0), "Points needed."),
+        ]))), "Level names and thresholds."),
+    ]))
+
+    public static let library: Shape = .object(ObjectShape("A categorised content library.", [
+        .optional("categories", .list(.object(ObjectShape("A category.", [
+            .required("id", .string(.slug), "Category id."),
+            .required("title", localized, "Title per locale."),
+        ]))), "Categories."),
+        .required("items", .list(.object(ObjectShape("A content item.", [
+            .required("id", .string(.slug), "Item id, referenced by program lessons."),
+            .required("kind", .choice(["article", "video", "audio", "worksheet"]), "What the item is."),
+            .optional("category", .string(.slug), "Category id."),
+            .required("title", localized, "Title per locale."),
+            .required("media", .dictionary(key: .locale, value: .asset([.markdown, .mp4, .mp3, .pdf])), "The item's file per locale."),
+            .optional("subtitles", .dictionary(key: .locale, value: .asset([.vtt, .srt])), "Subtitles per locale (video)."),
+            .optional("durationSeconds", .integer(min: 1), "Playing time (audio and video)."),
+        ])), minItems: 1), "The items."),
+        .optional("packs", .list(.object(ObjectShape("Items downloaded together.", [
+            .required("id", .string(.slug), "Pack id."),
+            .required("items", .list(.string(.slug), minItems: 1), "Item ids."),
+        ]))), "Download packs; items not in a pack are packed alone."),
+    ]))
+
+    public static let tour: Shape = .object(ObjectShape("A GPS audio walking tour.", [
+        .required("id", .string(.slug), "Tour id; must equal the folder name."),
+        .required("slug", .string(.slug), "URL slug."),
+        .required("title", localized, "Title per locale."),
+        .optional("summary", localized, "Short summary per locale."),
+        .optional("description", localized, "Description per locale."),
+        .required("city", .string(), "City."),
+        .required("durationMinutes", .integer(min: 1, max: 1440), "Walking time."),
+        .required("distanceKm", .number(min: 0.01, max: 100), "Route length."),
+        .required("languages", .list(.string(.locale), minItems: 1), "Languages with audio."),
+        .optional("protected", .boolean, "Whether a voucher unlocks the tour."),
+        .optional("unlock", .choice(["sequential", "free"]), "Whether stops unlock in order."),
+        .required("cover", .asset(FileType.rasterImages), "Cover image."),
+        .optional("map", .asset(FileType.images), "Map image."),
+        .required("route", .asset([.gpx]), "Route (GPX 1.1)."),
+        .optional("tiles", .asset([.mbtiles]), "Offline map tiles (MBTiles)."),
+        .required("stops", .list(.object(ObjectShape("A stop.", [
+            .required("id", .string(.slug), "Stop id."),
+            .required("order", .integer(min: 1), "Position in the walk, from 1."),
+            .required("title", localized, "Title per locale."),
+            .required("latitude", .number(min: -90, max: 90), "WGS 84 latitude."),
+            .required("longitude", .number(min: -180, max: 180), "WGS 84 longitude."),
+            .required("triggerRadius", .integer(min: 1), "Metres from the stop at which audio starts (100–300)."),
+            .optional("image", .asset(FileType.rasterImages), "Stop image."),
+            .required("audio", .dictionary(key: .locale, value: .asset([.mp3])), "Audio per language."),
+            .optional("subtitles", .dictionary(key: .locale, value: .asset([.srt, .vtt])), "Subtitles per language."),
+        ])), minItems: 1), "Stops."),
+    ]))
+
+    /// Locale bundles: message keys to ICU MessageFormat strings; nested mappings group keys with dots.
+    public static let locale: Shape = .dictionary(key: .messageKey, value: .any)
+}

@@ -1,0 +1,31 @@
+/// Rule ids of findings from checking a manifest against its declared shape.
+public enum ShapeRule {
+    public static let type = "structure.type"
+    public static let required = "structure.required"
+    public static let unknownKey = "structure.unknown-key"
+    public static let choice = "structure.enum"
+    public static let slug = "structure.slug"
+    public static let format = "structure.format"
+    public static let range = "structure.range"
+}
+
+/// A reference from a manifest to a file in the tenant folder, found while checking shapes.
+public struct AssetReference: Sendable, Hashable {
+    /// The path as written, relative to the manifest's folder.
+    public var path: String
+    /// Where the path is written.
+    public var location: SourceLocation
+    /// The folder of the manifest, relative to the tenant root ("" for the root).
+    public var baseDirectory: String
+    /// The file types the field accepts.
+    public var allowed: [FileType]
+
+    public init(path: String, location: SourceLocation, baseDirectory: String, allowed: [FileType]) {
+        self.path = path
+        self.location = location
+        self.baseDirectory = baseDirectory
+        self.allowed = allowed
+    }
+}
+
+import LiveryDiagnostics

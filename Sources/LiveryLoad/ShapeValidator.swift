@@ -1,0 +1,119 @@
+import LiveryDiagnostics
+
+/// Checks a located `Node` against a `Shape` and reports every mismatch where it is.
+public struct ShapeValidator {
+    public private(set) var diagnostics: [Diagnostic] = []
+    public private(set) var assets: [AssetReference] = []
+    private let baseDirectory: String
+
+    /// Validates `node`; asset paths are recorded relative to `baseDirectory` (the manifest's folder in the tenant).
+    public static func validate(_ node: Node, against shape: Shape, baseDirectory: String = "") -> (diagnostics: [Diagnostic], assets: [AssetReference]) {
+        var validator = ShapeValidator(baseDirectory: baseDirectory)
+        validator.check(node, shape, path: [])
+        return (validator.diagnostics, validator.assets)
+    }
+
+    private init(baseDirectory: String) {
+        self.baseDirectory = baseDirectory
+    }
+
+    private mutating func report(_ message: String, at location: SourceLocation, rule: String, hint: String? = nil) {
+        diagnostics.append(Diagnostic(.error, message, at: location, rule: rule, hint: hint))
+    }
+
+    private static func describe(_ path: [String]) -> String {
+        path.isEmpty ? "the manifest" : "'\(path.joined(separator: "."))'"
+    }
+
+    private mutating func check(_ node: Node, _ shape: Shape, path: [String]) {
+        let name = Self.describe(path)
+        switch shape {
+        case .any:
+            return
+        case .string(let format):
+            guard let value = node.string else { return mismatch(node, expected: "text", path: path) }
+            checkFormat(value, format, at: node.location, name: name)
+        case .integer(let min, let max):
+            guard let value = node.int else { return mismatch(node, expected: "an integer", path: path) }
+            checkRange(Double(value), min.map(Double.init), max.map(Double.init), at: node.location, name: name)
+        case .number(let min, let max):
+            guard let value = node.number, value.isFinite else { return mismatch(node, expected: "a number", path: path) }
+            checkRange(value, min, max, at: node.location, name: name)
+        case .boolean:
+            guard node.bool != nil else {
+                let hint = node.string.map { ["yes", "no", "on", "off", "y", "n"].contains($0.lowercased()) } == true
+                    ? "write true or false; Livery reads YAML 1.2, where '\(node.string!)' is text" : nil
+                return mismatch(node, expected: "true or false", path: path, hint: hint)
+            }
+        case .choice(let options):
+            guard let value = node.string else { return mismatch(node, expected: "one of \(options.joined(separator: ", "))", path: path) }
+            if !options.contains(value) {
+                let suggestion = DidYouMean.suggestion(for: value, among: options)
+                report("\(name) is '\(value)', which is not one of: \(options.joined(separator: ", "))", at: node.location, rule: ShapeRule.choice,
+                       hint: suggestion.map { "did you mean '\($0)'?" })
+            }
+        case .list(let item, let minItems):
+            guard let items = node.items else { return mismatch(node, expected: "a list", path: path) }
+            if items.count < minItems {
+                report("\(name) needs at least \(minItems) item\(minItems == 1 ? "" : "s"), found \(items.count)", at: node.location, rule: ShapeRule.range)
+            }
+            for (index, child) in items.enumerated() {
+                check(child, item, path: path.dropLast() + [(path.last ?? "") + "[\(index)]"])
+            }
+        case .dictionary(let keyFormat, let value):
+            guard let entries = node.entries else { return mismatch(node, expected: "a mapping", path: path) }
+            for entry in entries {
+                if !keyFormat.matches(entry.key) {
+                    report("key '\(entry.key)' in \(name) must be \(keyFormat.summary)", at: entry.keyLocation,
+                           rule: keyFormat == .slug ? ShapeRule.slug : ShapeRule.format)
+                }
+                check(entry.value, value, path: path + [entry.key])
+            }
+        case .object(let object):
+            guard let entries = node.entries else { return mismatch(node, expected: "a mapping", path: path) }
+            for entry in entries {
+                if let field = object.field(entry.key) {
+                    check(entry.value, field.shape, path: path + [entry.key])
+                } else if entry.key == "$schema" && path.isEmpty {
+                    continue
+                } else {
+                    let suggestion = DidYouMean.suggestion(for: entry.key, among: object.fields.map(\.name))
+                    report("unknown key '\(entry.key)' in \(name)", at: entry.keyLocation, rule: ShapeRule.unknownKey,
+                           hint: suggestion.map { "did you mean '\($0)'?" } ?? "known keys: \(object.fields.map(\.name).joined(separator: ", "))")
+                }
+            }
+            for field in object.fields where field.required && !entries.contains(where: { $0.key == field.name }) {
+                report("\(name) is missing the required key '\(field.name)'", at: node.location, rule: ShapeRule.required,
+                       hint: "\(field.name): \(field.description)")
+            }
+        case .asset(let types):
+            guard let value = node.string else { return mismatch(node, expected: "a file path", path: path) }
+            assets.append(AssetReference(path: value, location: node.location, baseDirectory: baseDirectory, allowed: types))
+        }
+    }
+
+    private mutating func mismatch(_ node: Node, expected: String, path: [String], hint: String? = nil) {
+        report("\(Self.describe(path)) must be \(expected), found \(node.typeDescription)", at: node.location, rule: ShapeRule.type, hint: hint)
+    }
+
+    private mutating func checkFormat(_ value: String, _ format: StringFormat, at location: SourceLocation, name: String) {
+        guard !format.matches(value) else { return }
+        var hint: String?
+        if format == .slug {
+            let slug = value.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
+                .split(separator: "-").joined(separator: "-")
+            if !slug.isEmpty, StringFormat.slug.matches(slug) { hint = "try '\(slug)'" }
+        }
+        report("\(name) is '\(value)', but must be \(format.summary)", at: location,
+               rule: format == .slug ? ShapeRule.slug : ShapeRule.format, hint: hint)
+    }
+
+    private mutating func checkRange(_ value: Double, _ min: Double?, _ max: Double?, at location: SourceLocation, name: String) {
+        func show(_ d: Double) -> String { d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d) }
+        if let min, value < min {
+            report("\(name) is \(show(value)), below the minimum \(show(min))", at: location, rule: ShapeRule.range)
+        } else if let max, value > max {
+            report("\(name) is \(show(value)), above the maximum \(show(max))", at: location, rule: ShapeRule.range)
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import LiveryDiagnostics
+
+/// One parsed manifest file of a tenant.
+public struct Manifest: Sendable {
+    public var kind: ManifestKind
+    /// Path inside the tenant folder, e.g. `programs/30-day.yaml`.
+    public var relativePath: String
+    /// Path as diagnostics show it, e.g. `Tenants/companero/programs/30-day.yaml`.
+    public var displayPath: String
+    public var node: Node
+
+    /// The folder of the manifest inside the tenant ("" for the root).
+    public var directory: String {
+        let parts = relativePath.split(separator: "/")
+        return parts.dropLast().joined(separator: "/")
+    }
+
+    /// The file name without its extensions (`ru` for `locales/ru.yaml`).
+    public var stem: String {
+        String(relativePath.split(separator: "/").last?.split(separator: ".").first ?? "")
+    }
+}
+
+/// A tenant folder as loaded from disk: parsed manifests, asset references and load-time findings.
+public struct TenantSource: Sendable {
+    /// The folder name, which is the tenant id.
+    public var id: String
+    public var root: URL
+    /// The folder as diagnostics show it, e.g. `Tenants/companero`.
+    public var displayRoot: String
+    public var paths: TenantPath
+    public var manifests: [Manifest] = []
+    public var assets: [AssetReference] = []
+    public var diagnostics: [Diagnostic] = []
+    /// Source text by display path, for excerpts under diagnostics.
+    public var sources: [String: String] = [:]
+
+    public var tenant: Manifest? { manifests.first { $0.kind == .tenant } }
+
+    public func manifests(_ kind: ManifestKind) -> [Manifest] { manifests.filter { $0.kind == kind } }
+
+    /// The display path of a tenant-relative path.
+    public func display(_ relative: String) -> String { displayRoot + "/" + relative }
+}
+
+/// Finds and parses the manifests of tenant folders.
+public enum TenantLoader {
+    /// The tenant folders directly under `root` (folders holding a tenant manifest), sorted by name.
+    public static func discover(in root: URL) -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        return names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.compactMap { name in
+            let folder = root.appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            guard !name.hasPrefix("."), FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+            let hasManifest = ["tenant.yaml", "tenant.yml", "tenant.json"].contains { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
+            return hasManifest ? folder : nil
+        }
+    }
+
+    /// Loads every manifest of the tenant folder at `folder`.
+    public static func load(_ folder: URL, displayRoot: String, limits: LoadLimits = .default) -> TenantSource {
+        var source = TenantSource(id: folder.lastPathComponent, root: folder, displayRoot: displayRoot, paths: TenantPath(root: folder))
+        for relative in conventionalManifestPaths(in: folder) {
+            guard let kind = ManifestKind.kind(ofRelativePath: relative) else { continue }
+            load(relative, as: kind, into: &source, limits: limits)
+        }
+        let tenantFiles = source.manifests(.tenant)
+        if tenantFiles.count > 1 {
+            source.diagnostics.append(Diagnostic(.error, "the tenant has more than one tenant manifest (\(tenantFiles.map(\.relativePath).joined(separator: ", ")))",
+                                                 at: .start(of: tenantFiles[1].displayPath), rule: LoadRule.syntax, hint: "keep one of them"))
+        }
+        if source.tenant == nil, !source.diagnostics.contains(where: { $0.location.file.hasPrefix(displayRoot + "/tenant.") }) {
+            source.diagnostics.append(Diagnostic(.error, "no tenant manifest: expected tenant.yaml in the tenant folder",
+                                                 at: .start(of: displayRoot + "/tenant.yaml"), rule: ShapeRule.required))
+        }
+        loadTokenFiles(into: &source, limits: limits)
+        return source
+    }
+
+    /// Candidate manifest paths: the places the conventions of `ManifestKind` name, and nothing deeper.
+    static func conventionalManifestPaths(in folder: URL) -> [String] {
+        let fm = FileManager.default
+        func list(_ relative: String) -> [String] {
+            let path = relative.isEmpty ? folder.path : folder.appendingPathComponent(relative).path
+            let names = (try? fm.contentsOfDirectory(atPath: path)) ?? []
+            return names.filter { !$0.hasPrefix(".") }
+                .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+                .map { relative.isEmpty ? $0 : relative + "/" + $0 }
+        }
+        var paths = list("")
+        paths += list("programs") + list("locales") + list("library")
+        for tour in list("tours") { paths += list(tour) }
+        return paths.filter { ManifestKind.kind(ofRelativePath: $0) != nil }
+    }
+
+    /// Parses one manifest and checks its shape.
+    static func load(_ relative: String, as kind: ManifestKind, into source: inout TenantSource, limits: LoadLimits) {
+        let display = source.display(relative)
+        let url: URL
+        switch source.paths.regularFile(relative) {
+        case .success(let resolved): url = resolved
+        case .failure(.refused(let rule, let message, let hint)):
+            source.diagnostics.append(Diagnostic(.error, message, at: .start(of: display), rule: rule, hint: hint))
+            return
+        }
+        let (node, text, diagnostics) = ManifestParser.load(url, displayPath: display, limits: limits)
+        source.diagnostics += diagnostics
+        if let text { source.sources[display] = text }
+        guard let node else { return }
+        let manifest = Manifest(kind: kind, relativePath: relative, displayPath: display, node: node)
+        if kind != .branding {
+            let (shapeDiagnostics, assets) = ShapeValidator.validate(node, against: kind.shape, baseDirectory: manifest.directory)
+            source.diagnostics += shapeDiagnostics
+            source.assets += assets
+        }
+        source.manifests.append(manifest)
+    }
+
+    /// Loads the DTCG token files the tenant manifest lists under `branding`.
+    static func loadTokenFiles(into source: inout TenantSource, limits: LoadLimits) {
+        guard let tenant = source.tenant, let branding = tenant.node["branding"] else { return }
+        var listed: [Node] = branding["tokens"]?.items ?? []
+        for mode in branding["modes"]?.entries ?? [] { listed += mode.value.items ?? [] }
+        var seen = Set<String>()
+        for entry in listed {
+            guard let path = entry.string,
+                  case .success(let relative) = TenantPath.normalize(path, baseDirectory: tenant.directory),
+                  seen.insert(relative).inserted else { continue }
+            // Missing or unsafe paths are reported by the asset rules; only load what is really there.
+            guard case .success = source.paths.regularFile(relative) else { continue }
+            load(relative, as: .branding, into: &source, limits: limits)
+        }
+    }
+}
