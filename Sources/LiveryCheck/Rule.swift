@@ -1,1 +1,67 @@
+import LiveryDiagnostics
 import LiveryLoad
+import LiveryResolve
+
+/// A validation rule: a stable id, a rationale, a default severity, and examples that are also its tests.
+public protocol Rule: Sendable {
+    static var description: RuleDescription { get }
+    init()
+    /// The findings of this rule for one tenant.
+    func check(_ context: RuleContext) -> [Diagnostic]
+}
+
+/// The families of PRODUCT.md §3.
+public enum RuleFamily: String, Sendable, CaseIterable {
+    case structure, references, branding, localization, voice, content, assets
+}
+
+/// Everything a rule documents about itself (the SwiftLint model).
+public struct RuleDescription: Sendable {
+    public var id: String
+    public var name: String
+    public var family: RuleFamily
+    public var rationale: String
+    public var severity: Severity
+    /// A security rule protects the platform (paths, symlinks, hostile input); tenants cannot turn it off.
+    public var isSecurity: Bool
+    /// Inputs on which the rule must report (at the `↓` marker, when there is one).
+    public var triggering: [RuleExample]
+    /// Inputs on which the rule must stay silent.
+    public var nonTriggering: [RuleExample]
+
+    public init(id: String, name: String, family: RuleFamily, rationale: String, severity: Severity = .error, isSecurity: Bool = false,
+                triggering: [RuleExample], nonTriggering: [RuleExample]) {
+        self.id = id
+        self.name = name
+        self.family = family
+        self.rationale = rationale
+        self.severity = severity
+        self.isSecurity = isSecurity
+        self.triggering = triggering
+        self.nonTriggering = nonTriggering
+    }
+
+    public var summary: RuleSummary {
+        RuleSummary(id: id, name: name, rationale: rationale, severity: severity, family: family.rawValue)
+    }
+}
+
+/// What one rule sees: the tenant being checked, every tenant of the workspace, and what loading and resolving found.
+public struct RuleContext: Sendable {
+    public var tenant: ResolvedTenant
+    public var workspace: [String: ResolvedTenant]
+    /// Findings of the loader and resolver for this tenant, by rule id.
+    public var collected: [String: [Diagnostic]]
+
+    public var source: TenantSource { tenant.source }
+}
+
+/// A rule whose findings the loader or resolver makes while reading (syntax, shapes, aliases…);
+/// the rule type describes and tests them like any other rule.
+public protocol CollectedRule: Rule {}
+
+extension CollectedRule {
+    public func check(_ context: RuleContext) -> [Diagnostic] {
+        context.collected[Self.description.id] ?? []
+    }
+}

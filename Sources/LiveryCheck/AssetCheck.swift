@@ -1,0 +1,61 @@
+import Foundation
+import LiveryDiagnostics
+import LiveryLoad
+
+/// Rule ids of findings about asset file contents.
+public enum AssetRule {
+    public static let fileType = "assets.file-type"
+    public static let fieldType = "assets.field-type"
+}
+
+/// Resolves every asset reference of a tenant once: path safety, existence, and the real type
+/// sniffed from the bytes against the extension and against what the field accepts.
+public enum AssetCheck {
+    public static func run(_ source: TenantSource) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        var sniffed: [String: FileType?] = [:]
+        for reference in source.assets {
+            let relative: String
+            switch TenantPath.normalize(reference.path, baseDirectory: reference.baseDirectory) {
+            case .success(let path): relative = path
+            case .failure(.refused(let rule, let message, let hint)):
+                diagnostics.append(Diagnostic(.error, message, at: reference.location, rule: rule, hint: hint))
+                continue
+            }
+            let url: URL
+            switch source.paths.regularFile(relative) {
+            case .success(let resolved): url = resolved
+            case .failure(.refused(let rule, let message, let hint)):
+                var hint = hint
+                if rule == PathRule.missing, relative != reference.path {
+                    hint = "paths are relative to the manifest's folder; this one resolves to '\(relative)' in the tenant folder"
+                }
+                diagnostics.append(Diagnostic(.error, message, at: reference.location, rule: rule, hint: hint))
+                continue
+            }
+            let actual: FileType?
+            if let cached = sniffed[relative] { actual = cached } else {
+                actual = FileSniffer.sniff(fileAt: url)
+                sniffed[relative] = actual
+            }
+            let claimed = FileType(extensionOf: relative)
+            if let claimed, actual != claimed, !(claimed == .mp4 && actual == .mp4) {
+                let what = actual.map { "\($0.rawValue.uppercased()) data" } ?? "no known file type"
+                diagnostics.append(Diagnostic(.error, "'\(reference.path)' is named .\((relative as NSString).pathExtension) but contains \(what)",
+                                              at: reference.location, rule: AssetRule.fileType,
+                                              hint: actual.map { "rename it to .\($0.extensions[0]) or export it again as \(claimed.rawValue.uppercased())" }))
+                continue
+            }
+            if claimed == nil, !reference.allowed.isEmpty {
+                diagnostics.append(Diagnostic(.error, "'\(reference.path)' has no known file extension", at: reference.location, rule: AssetRule.fileType,
+                                              hint: "expected one of: \(reference.allowed.flatMap(\.extensions).map { "." + $0 }.joined(separator: ", "))"))
+                continue
+            }
+            if let claimed, !reference.allowed.isEmpty, !reference.allowed.contains(claimed) {
+                diagnostics.append(Diagnostic(.error, "'\(reference.path)' is \(claimed.rawValue.uppercased()), but this field accepts \(reference.allowed.map { $0.rawValue.uppercased() }.joined(separator: ", "))",
+                                              at: reference.location, rule: AssetRule.fieldType))
+            }
+        }
+        return diagnostics
+    }
+}

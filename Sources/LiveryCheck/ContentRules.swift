@@ -1,0 +1,127 @@
+import LiveryDiagnostics
+import LiveryLoad
+import LiveryResolve
+
+struct StopOrderRule: Rule {
+    static let description = RuleDescription(
+        id: "content.stop-order", name: "Stop order", family: .content,
+        rationale: "Stops are numbered 1, 2, 3… in the order they are listed, so sequential unlocking works.",
+        triggering: [RuleExample("a gap in the order", files: TourExample.files(languages: "[en]", orders: ["1", "↓3"]), binaryFiles: TourExample.media)],
+        nonTriggering: [RuleExample("1, 2", files: TourExample.files(languages: "[en]"), binaryFiles: TourExample.media)])
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for tour in context.source.manifests(.tour) {
+            for (index, stop) in (tour.node["stops"]?.items ?? []).enumerated() {
+                guard let order = stop["order"], let value = order.int, value != index + 1 else { continue }
+                diagnostics.append(Diagnostic(.error, "stop '\(stop["id"]?.string ?? "")' is listed \(index + 1). but has order \(value)", at: order.location,
+                                              rule: Self.description.id, hint: "number stops 1, 2, 3… in the order they are walked"))
+            }
+        }
+        return diagnostics
+    }
+}
+
+struct TriggerRadiusRule: Rule {
+    static let description = RuleDescription(
+        id: "content.trigger-radius", name: "Trigger radius", family: .content,
+        rationale: "GPS is too coarse below 100 m and stops blur together above 300 m.",
+        triggering: [RuleExample("50 m", files: TourExample.files(languages: "[en]", radius: "↓50"), binaryFiles: TourExample.media)],
+        nonTriggering: [RuleExample("150 m", files: TourExample.files(languages: "[en]"), binaryFiles: TourExample.media)])
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        context.source.manifests(.tour).flatMap { tour in
+            (tour.node["stops"]?.items ?? []).compactMap { stop -> Diagnostic? in
+                guard let radius = stop["triggerRadius"], let value = radius.int, !(100...300).contains(value) else { return nil }
+                return Diagnostic(.error, "trigger radius \(value) m of stop '\(stop["id"]?.string ?? "")' is outside 100–300 m", at: radius.location,
+                                  rule: Self.description.id)
+            }
+        }
+    }
+}
+
+struct ProgramDaysRule: Rule {
+    static let description = RuleDescription(
+        id: "content.program-days", name: "Contiguous program days", family: .content,
+        rationale: "Weeks and days are numbered without gaps and the days add up to the program's duration.",
+        triggering: [RuleExample("a missing day", files: ProgramExample.files(lesson: "morning-routine", days: [1, 3]).mapValues { $0.replacingOccurrences(of: "- day: 3", with: "- day: ↓3") })],
+        nonTriggering: [RuleExample("days 1 and 2", files: ProgramExample.files(lesson: "morning-routine"))])
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for program in context.source.manifests(.program) {
+            var expectedDay = 1
+            for (weekIndex, week) in (program.node["weeks"]?.items ?? []).enumerated() {
+                if let number = week["week"], let value = number.int, value != weekIndex + 1 {
+                    diagnostics.append(Diagnostic(.error, "week \(value) is listed as week \(weekIndex + 1)", at: number.location, rule: Self.description.id))
+                }
+                for day in week["days"]?.items ?? [] {
+                    guard let number = day["day"], let value = number.int else { continue }
+                    if value != expectedDay {
+                        diagnostics.append(Diagnostic(.error, "expected day \(expectedDay) here, found day \(value)", at: number.location, rule: Self.description.id,
+                                                      hint: "days are numbered through the whole program without gaps"))
+                    }
+                    expectedDay = value + 1
+                }
+            }
+            if let duration = program.node["durationDays"], let value = duration.int, value != expectedDay - 1, diagnostics.isEmpty {
+                diagnostics.append(Diagnostic(.error, "durationDays is \(value), but the weeks hold \(expectedDay - 1) days", at: duration.location, rule: Self.description.id))
+            }
+        }
+        return diagnostics
+    }
+}
+
+struct AchievementTiersRule: Rule {
+    static let description = RuleDescription(
+        id: "content.achievement-tiers", name: "Increasing achievement tiers", family: .content,
+        rationale: "Streak and milestone tiers grow in the order listed (7, 14, 30, 90), or a later tier is earned first.",
+        triggering: [RuleExample("14 before 7", files: ProgramExample.files(lesson: "morning-routine", streaks: [14, 7]))],
+        nonTriggering: [RuleExample("7 then 14", files: ProgramExample.files(lesson: "morning-routine"))])
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for program in context.source.manifests(.program) {
+            var last: [String: Int] = [:]
+            for achievement in program.node["achievements"]?.items ?? [] {
+                guard let type = achievement["type"]?.string, let threshold = achievement["threshold"], let value = threshold.int else { continue }
+                if let previous = last[type], value <= previous {
+                    diagnostics.append(Diagnostic(.error, "\(type) tier \(value) is not above the previous tier \(previous)", at: threshold.location, rule: Self.description.id))
+                }
+                last[type] = value
+            }
+        }
+        return diagnostics
+    }
+}
+
+struct LibraryMediaKindRule: Rule {
+    static let description = RuleDescription(
+        id: "content.library-media-kind", name: "Library media kind", family: .content,
+        rationale: "An item's files are of its declared kind: articles Markdown, video MP4, audio MP3, worksheets PDF.",
+        triggering: [RuleExample("article with a PDF", files: [
+            "example/library/library.yaml": "items:\n  - id: guide\n    kind: article\n    title: {en: Guide}\n    media: {en: ↓guide.pdf}\n",
+            "example/library/guide.pdf": "%PDF-1.4\n%%EOF\n",
+        ])],
+        nonTriggering: [RuleExample("worksheet with a PDF", files: [
+            "example/library/library.yaml": "items:\n  - id: guide\n    kind: worksheet\n    title: {en: Guide}\n    media: {en: guide.pdf}\n",
+            "example/library/guide.pdf": "%PDF-1.4\n%%EOF\n",
+        ])])
+
+    static let expected: [String: FileType] = ["article": .markdown, "video": .mp4, "audio": .mp3, "worksheet": .pdf]
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for library in context.source.manifests(.library) {
+            for item in library.node["items"]?.items ?? [] {
+                guard let kind = item["kind"]?.string, let expected = Self.expected[kind] else { continue }
+                for entry in item["media"]?.entries ?? [] {
+                    guard let path = entry.value.string, let type = FileType(extensionOf: path), type != expected else { continue }
+                    diagnostics.append(Diagnostic(.error, "\(kind) '\(item["id"]?.string ?? "")' has a \(type.rawValue.uppercased()) file; \(kind)s are \(expected.rawValue.uppercased())",
+                                                  at: entry.value.location, rule: Self.description.id))
+                }
+            }
+        }
+        return diagnostics
+    }
+}

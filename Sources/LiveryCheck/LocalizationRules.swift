@@ -1,0 +1,59 @@
+import LiveryDiagnostics
+import LiveryLoad
+import LiveryResolve
+
+/// Example workspaces with English and Russian bundles.
+enum LocaleExample {
+    static func files(russian: String) -> [String: String] {
+        [
+            "example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "supported: [en]", with: "supported: [en, ru]"),
+            "example/locales/ru.yaml": russian,
+        ]
+    }
+}
+
+struct MissingTranslationRule: Rule {
+    static let description = RuleDescription(
+        id: "localization.missing-key", name: "Missing translation", family: .localization,
+        rationale: "Every key of the default locale exists in every supported locale, so no app shows a raw key.",
+        triggering: [RuleExample("Russian bundle without nav.profile", files: LocaleExample.files(russian: "↓nav:\n  home: Главная\n"))],
+        nonTriggering: [RuleExample("complete Russian bundle", files: LocaleExample.files(russian: "nav:\n  home: Главная\n  profile: Профиль\n"))])
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        guard let defaultLocale = context.tenant.defaultLocale, let source = context.tenant.locales[defaultLocale] else { return [] }
+        var diagnostics: [Diagnostic] = []
+        for locale in context.tenant.supportedLocales where locale != defaultLocale {
+            guard let bundle = context.tenant.locales[locale] else { continue }
+            let keys = bundle.keys
+            for message in source.messages where !keys.contains(message.key) {
+                diagnostics.append(Diagnostic(.error, "key '\(message.key)' of the default locale '\(defaultLocale)' is missing in '\(locale)'",
+                                              at: bundle.location, rule: Self.description.id,
+                                              hint: "translate \(message.location): \"\(message.text.prefix(60))\""))
+            }
+        }
+        return diagnostics
+    }
+}
+
+struct ExtraTranslationRule: Rule {
+    static let description = RuleDescription(
+        id: "localization.extra-key", name: "Extra translation", family: .localization,
+        rationale: "A key that the default locale lacks is usually a typo or a leftover; apps never show it.",
+        severity: .warning,
+        triggering: [RuleExample("misspelt Russian key", files: LocaleExample.files(russian: "nav:\n  home: Главная\n  profile: Профиль\n  ↓hone: Дом\n"))],
+        nonTriggering: [RuleExample("complete Russian bundle", files: LocaleExample.files(russian: "nav:\n  home: Главная\n  profile: Профиль\n"))])
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        guard let defaultLocale = context.tenant.defaultLocale, let source = context.tenant.locales[defaultLocale] else { return [] }
+        let keys = source.keys
+        var diagnostics: [Diagnostic] = []
+        for (locale, bundle) in context.tenant.locales where locale != defaultLocale {
+            for message in bundle.messages where !keys.contains(message.key) && message.keyLocation.file.hasPrefix(context.source.displayRoot + "/") {
+                diagnostics.append(Diagnostic(.warning, "key '\(message.key)' in '\(locale)' does not exist in the default locale '\(defaultLocale)'",
+                                              at: message.keyLocation, rule: Self.description.id,
+                                              hint: DidYouMean.suggestion(for: message.key, among: keys).map { "did you mean '\($0)'?" } ?? "add it to \(source.file) or remove it"))
+            }
+        }
+        return diagnostics
+    }
+}

@@ -1,0 +1,289 @@
+import LiveryDiagnostics
+import LiveryLoad
+import LiveryResolve
+
+struct IDMatchesPathRule: Rule {
+    static let description = RuleDescription(
+        id: "structure.id-matches-path", name: "Id matches its path", family: .structure,
+        rationale: "A tenant's id is its folder name, a program's its file name, a tour's its folder name, a locale bundle's file name is a locale: one name everywhere.",
+        triggering: [
+            RuleExample("tenant id differs from the folder", files: ["example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "id: example", with: "id: ↓exemple")]),
+            RuleExample("locale file that is not a locale", files: ["example/locales/english.yaml": "↓nav:\n  home: Home\n"]),
+        ],
+        nonTriggering: [RuleExample("the minimal tenant")])
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        func expect(_ manifest: Manifest, equals expected: String, what: String) {
+            guard let node = manifest.node["id"], let id = node.string, id != expected else { return }
+            diagnostics.append(Diagnostic(.error, "\(what) id '\(id)' differs from its \(what == "program" ? "file" : "folder") name '\(expected)'", at: node.location,
+                                          rule: Self.description.id, hint: "rename one of them so both say the same"))
+        }
+        for manifest in context.source.manifests {
+            switch manifest.kind {
+            case .tenant: expect(manifest, equals: context.source.id, what: "tenant")
+            case .program: expect(manifest, equals: manifest.stem, what: "program")
+            case .tour: expect(manifest, equals: String(manifest.directory.split(separator: "/").last ?? ""), what: "tour")
+            case .locale where !StringFormat.locale.matches(manifest.stem):
+                diagnostics.append(Diagnostic(.error, "locale bundle '\(manifest.relativePath)' is not named after a locale id", at: manifest.node.location,
+                                              rule: Self.description.id, hint: "name it after the locale, e.g. locales/en.yaml or locales/pt-BR.yaml"))
+            default: break
+            }
+        }
+        return diagnostics
+    }
+}
+
+struct UniqueIDRule: Rule {
+    static let description = RuleDescription(
+        id: "structure.unique-id", name: "Unique ids", family: .structure,
+        rationale: "Ids in one list (tabs, roles, stops, items, achievements…) are unique, or apps show and save the wrong thing.",
+        triggering: [RuleExample("two tabs with one id", files: ["example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "{id: profile", with: "{id: ↓home")])],
+        nonTriggering: [RuleExample("the minimal tenant")])
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for manifest in context.source.manifests where manifest.kind != .branding && manifest.kind != .locale {
+            manifest.node.walk { node in
+                guard let items = node.items else { return }
+                var seen: [String: SourceLocation] = [:]
+                for item in items {
+                    guard let idNode = item["id"], let id = idNode.string else { continue }
+                    if let first = seen[id] {
+                        diagnostics.append(Diagnostic(.error, "id '\(id)' is used twice in this list (first at line \(first.line), column \(first.column))",
+                                                      at: idNode.location, rule: Self.description.id))
+                    } else {
+                        seen[id] = idNode.location
+                    }
+                }
+            }
+        }
+        return diagnostics
+    }
+}
+
+/// The library items of a tenant and its ancestors, by id.
+func libraryItems(_ tenant: ResolvedTenant) -> [String: Node] {
+    var items: [String: Node] = [:]
+    for source in tenant.ancestors + [tenant.source] {
+        for manifest in source.manifests(.library) {
+            for item in manifest.node["items"]?.items ?? [] {
+                if let id = item["id"]?.string { items[id] = item }
+            }
+        }
+    }
+    return items
+}
+
+struct LibraryReferenceRule: Rule {
+    static let description = RuleDescription(
+        id: "references.library", name: "Library references", family: .references,
+        rationale: "Program lessons, library categories and packs point at library entries that exist.",
+        triggering: [RuleExample("lesson of a missing item", files: ProgramExample.files(lesson: "↓morning-routin"))],
+        nonTriggering: [RuleExample("lesson of an existing item", files: ProgramExample.files(lesson: "morning-routine"))])
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        let items = libraryItems(context.tenant)
+        var diagnostics: [Diagnostic] = []
+        func report(_ node: Node, _ what: String, among candidates: some Sequence<String>) {
+            diagnostics.append(Diagnostic(.error, "\(what) '\(node.string ?? "")' is not in the library", at: node.location, rule: Self.description.id,
+                                          hint: DidYouMean.suggestion(for: node.string ?? "", among: candidates).map { "did you mean '\($0)'?" }))
+        }
+        for program in context.source.manifests(.program) {
+            for week in program.node["weeks"]?.items ?? [] {
+                for day in week["days"]?.items ?? [] {
+                    for item in day["items"]?.items ?? [] where item["type"]?.string == "lesson" {
+                        guard let lesson = item["lesson"] else {
+                            diagnostics.append(Diagnostic(.error, "lesson '\(item["id"]?.string ?? "")' names no library item", at: item.location,
+                                                          rule: Self.description.id, hint: "add `lesson: <library item id>`"))
+                            continue
+                        }
+                        if let id = lesson.string, items[id] == nil { report(lesson, "lesson", among: items.keys) }
+                    }
+                }
+            }
+        }
+        for library in context.source.manifests(.library) {
+            let categories = Set((library.node["categories"]?.items ?? []).compactMap { $0["id"]?.string })
+            for item in library.node["items"]?.items ?? [] {
+                if let category = item["category"], let id = category.string, !categories.contains(id) {
+                    diagnostics.append(Diagnostic(.error, "category '\(id)' is not declared under categories", at: category.location, rule: Self.description.id,
+                                                  hint: DidYouMean.suggestion(for: id, among: categories).map { "did you mean '\($0)'?" }))
+                }
+            }
+            for pack in library.node["packs"]?.items ?? [] {
+                for member in pack["items"]?.items ?? [] where member.string.map({ items[$0] == nil }) == true {
+                    report(member, "pack item", among: items.keys)
+                }
+            }
+        }
+        return diagnostics
+    }
+}
+
+/// Example workspaces with a library and a program.
+enum ProgramExample {
+    static func files(lesson: String, days: [Int] = [1, 2], streaks: [Int] = [7, 14]) -> [String: String] {
+        let dayText = days.map { day in
+            "      - day: \(day)\n        items:\n          - {type: lesson, id: read-\(day), lesson: \(day == days.first ? lesson : "morning-routine")}\n"
+        }.joined()
+        let achievements = streaks.enumerated().map { index, threshold in
+            "  - {id: streak-\(index), type: streak, threshold: \(index == 1 && threshold < streaks[0] ? "↓" : "")\(threshold), title: {en: Streak}}\n"
+        }.joined()
+        return [
+            "example/library/library.yaml": """
+                items:
+                  - id: morning-routine
+                    kind: article
+                    title: {en: Morning routine}
+                    media: {en: morning.md}
+
+                """,
+            "example/library/morning.md": "# Morning routine\n\nMove a little every morning.\n",
+            "example/programs/starter.yaml": """
+                id: starter
+                title: {en: Starter}
+                durationDays: \(days.count)
+                difficulty: beginner
+                weeks:
+                  - week: 1
+                    days:
+                \(dayText)achievements:
+                \(achievements)
+                """,
+        ]
+    }
+}
+
+/// Every tab of the merged tenant manifest (default navigation and every role's).
+func tabs(of tenant: Node?) -> [Node] {
+    var tabs = tenant?["navigation"]?["tabs"]?.items ?? []
+    for role in tenant?["roles"]?.items ?? [] { tabs += role["tabs"]?.items ?? [] }
+    return tabs
+}
+
+struct LocaleKeyReferenceRule: Rule {
+    static let description = RuleDescription(
+        id: "references.locale-key", name: "Locale key references", family: .references,
+        rationale: "Tab and role labels and welcome messages name keys that exist in the default locale.",
+        triggering: [RuleExample("tab label key missing", files: ["example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "label: nav.profile", with: "label: ↓nav.profil")])],
+        nonTriggering: [RuleExample("the minimal tenant")])
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        guard let locale = context.tenant.defaultLocale, let bundle = context.tenant.locales[locale] else { return [] }
+        let keys = bundle.keys
+        var references: [Node] = tabs(of: context.tenant.tenant).compactMap { $0["label"] }
+        references += (context.tenant.tenant?["roles"]?.items ?? []).compactMap { $0["label"] }
+        references += context.tenant.voice?["welcome"]?.items ?? []
+        let prefix = context.source.displayRoot + "/"
+        return references.compactMap { node in
+            guard node.location.file.hasPrefix(prefix), let key = node.string, !keys.contains(key) else { return nil }
+            return Diagnostic(.error, "key '\(key)' is not in the default locale '\(locale)'", at: node.location, rule: Self.description.id,
+                              hint: DidYouMean.suggestion(for: key, among: keys).map { "did you mean '\($0)'?" } ?? "add it to \(bundle.file)")
+        }
+    }
+}
+
+struct LocaleBundleRule: Rule {
+    static let description = RuleDescription(
+        id: "references.locale-bundle", name: "Locale bundles", family: .references,
+        rationale: "The default locale is supported and every supported locale has a bundle, so no app falls back to keys.",
+        triggering: [
+            RuleExample("supported locale without a bundle", files: ["example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "supported: [en]", with: "supported: [en, ↓ru]")]),
+            RuleExample("default locale not supported", files: ["example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "default: en\n  supported: [en]", with: "default: ↓fr\n  supported: [en]")]),
+        ],
+        nonTriggering: [RuleExample("the minimal tenant")])
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        guard let locales = context.tenant.tenant?["locales"] else { return [] }
+        var diagnostics: [Diagnostic] = []
+        let supported = locales["supported"]?.items ?? []
+        let ids = supported.compactMap(\.string)
+        if let defaultNode = locales["default"], let id = defaultNode.string, !ids.contains(id) {
+            diagnostics.append(Diagnostic(.error, "default locale '\(id)' is not in the supported locales", at: defaultNode.location, rule: Self.description.id,
+                                          hint: "add '\(id)' to supported"))
+        }
+        for node in supported {
+            guard let id = node.string, context.tenant.locales[id] == nil else { continue }
+            diagnostics.append(Diagnostic(.error, "supported locale '\(id)' has no bundle", at: node.location, rule: Self.description.id,
+                                          hint: "add locales/\(id).yaml"))
+        }
+        return diagnostics
+    }
+}
+
+struct TourLanguageRule: Rule {
+    static let description = RuleDescription(
+        id: "references.tour-language", name: "Tour languages", family: .references,
+        rationale: "A tour's languages are locales the tenant supports, and every stop has audio in each of them.",
+        triggering: [
+            RuleExample("language the tenant does not support", files: TourExample.files(languages: "[en, ↓de]")),
+            RuleExample("stop without audio in a language", files: TourExample.files(languages: "[en]", audio: "{}", marker: true)),
+        ],
+        nonTriggering: [RuleExample("English tour", files: TourExample.files(languages: "[en]"), binaryFiles: TourExample.media)])
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        let supported = Set(context.tenant.supportedLocales)
+        var diagnostics: [Diagnostic] = []
+        for tour in context.source.manifests(.tour) {
+            let languages = (tour.node["languages"]?.items ?? [])
+            for language in languages {
+                guard let id = language.string, !supported.contains(id) else { continue }
+                diagnostics.append(Diagnostic(.error, "tour language '\(id)' is not a supported locale of the tenant", at: language.location, rule: Self.description.id,
+                                              hint: "add '\(id)' to locales.supported in the tenant manifest, with a locale bundle"))
+            }
+            for stop in tour.node["stops"]?.items ?? [] {
+                let audio = Set((stop["audio"]?.entries ?? []).map(\.key))
+                for id in languages.compactMap(\.string) where !audio.contains(id) {
+                    diagnostics.append(Diagnostic(.error, "stop '\(stop["id"]?.string ?? "")' has no audio in '\(id)'", at: stop["audio"]?.location ?? stop.location,
+                                                  rule: Self.description.id))
+                }
+            }
+        }
+        return diagnostics
+    }
+}
+
+/// Example workspaces with one tour.
+enum TourExample {
+    static let media: [String: [UInt8]] = [
+        "example/tours/walk/cover.png": RuleExample.pngBytes,
+        "example/tours/walk/en.mp3": [0x49, 0x44, 0x33, 0x04, 0, 0, 0, 0, 0, 0],
+    ]
+
+    static func files(languages: String, audio: String = "{en: en.mp3}", marker: Bool = false, radius: String = "150", orders: [String] = ["1", "2"]) -> [String: String] {
+        let stops = orders.enumerated().map { index, order in
+            """
+              - id: stop-\(index + 1)
+                order: \(order)
+                title: {en: Stop \(index + 1)}
+                latitude: 43.77
+                longitude: 11.25
+                triggerRadius: \(index == 0 ? radius : "150")
+                audio: \(marker && index == 0 ? "↓" : "")\(audio)
+
+            """
+        }.joined()
+        return [
+            "example/tours/walk/tour.yaml": """
+                id: walk
+                slug: walk
+                title: {en: Walk}
+                city: Florence
+                durationMinutes: 60
+                distanceKm: 1.2
+                languages: \(languages)
+                cover: cover.png
+                route: route.gpx
+                stops:
+                \(stops)
+                """,
+            "example/tours/walk/route.gpx": """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <gpx version="1.1" creator="example" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+                <trkpt lat="43.77" lon="11.25"/><trkpt lat="43.771" lon="11.251"/></trkseg></trk></gpx>
+
+                """,
+        ]
+    }
+}

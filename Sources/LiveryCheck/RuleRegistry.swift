@@ -1,0 +1,24 @@
+import LiveryDiagnostics
+
+/// Every rule Livery runs, in the order `livery rules` lists them.
+public enum RuleRegistry {
+    public static let all: [any Rule.Type] = [
+        // structure
+        SyntaxRule.self, EncodingRule.self, FileSizeRule.self, LimitsRule.self, DuplicateKeyRule.self,
+        TypeRule.self, RequiredKeyRule.self, UnknownKeyRule.self, EnumRule.self, SlugRule.self, FormatRule.self, RangeRule.self,
+        IDMatchesPathRule.self, UniqueIDRule.self, ExtendsUnknownRule.self, ExtendsCycleRule.self, RuleOverrideRule.self,
+        // references
+        LibraryReferenceRule.self, LocaleKeyReferenceRule.self, LocaleBundleRule.self, TourLanguageRule.self,
+        // branding
+        TokenStructureRule.self, TokenTypeRule.self, AliasUnknownRule.self, AliasCycleRule.self, AliasTypeRule.self, BrandingModeRule.self,
+        // localization
+        MissingTranslationRule.self, ExtraTranslationRule.self,
+        // content
+        StopOrderRule.self, TriggerRadiusRule.self, ProgramDaysRule.self, AchievementTiersRule.self, LibraryMediaKindRule.self,
+        // assets
+        AssetPathRule.self, SymlinkEscapeRule.self, MissingAssetRule.self, NotRegularFileRule.self, FileTypeRule.self, FieldTypeRule.self,
+    ]
+
+    public static var descriptions: [RuleDescription] { all.map { $0.description } }
+    public static var summaries: [RuleSummary] { descriptions.map(\.summary) }
+}

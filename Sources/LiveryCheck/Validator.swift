@@ -1,0 +1,102 @@
+import Dispatch
+import Foundation
+import LiveryDiagnostics
+import LiveryLoad
+import LiveryResolve
+
+/// The outcome of validating a workspace.
+public struct ValidationResult: Sendable {
+    public var diagnostics: [Diagnostic]
+    /// Source text by display path, for excerpts.
+    public var sources: [String: String]
+    public var tenants: [ResolvedTenant]
+    /// Ids of the tenants that were checked.
+    public var checked: [String]
+}
+
+/// Runs the pipeline up to the check stage: load every tenant, resolve `extends` and tokens, run every rule.
+public enum Validator {
+    /// Validates the tenants of the workspace folder `root` (shown as `displayRoot`), or only those in `only`
+    /// (with their ancestors, whose findings affect them).
+    public static func validate(workspace root: URL, displayRoot: String, only: Set<String>? = nil, strict: Bool = false,
+                                limits: LoadLimits = .default) -> ValidationResult {
+        let folders = TenantLoader.discover(in: root)
+        let loaded = ParallelMap.map(folders) { folder in
+            TenantLoader.load(folder, displayRoot: displayRoot + "/" + folder.lastPathComponent, limits: limits)
+        }
+        let (tenants, resolveDiagnostics) = TenantResolver.resolve(loaded)
+        let workspace = Dictionary(tenants.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+
+        var selected = Set(only ?? Set(workspace.keys))
+        for id in selected { selected.formUnion(workspace[id]?.ancestors.map(\.id) ?? []) }
+        let checked = tenants.filter { selected.contains($0.id) }
+
+        let results = ParallelMap.map(checked) { tenant in
+            let prefix = tenant.source.displayRoot + "/"
+            var collected = tenant.source.diagnostics
+            collected += resolveDiagnostics.filter { $0.location.file.hasPrefix(prefix) }
+            collected += AssetCheck.run(tenant.source)
+            let context = RuleContext(tenant: tenant, workspace: workspace, collected: Dictionary(grouping: collected, by: \.ruleID))
+            return RuleEngine.run(context)
+        }
+        var diagnostics = results.flatMap { $0 }
+        if strict {
+            diagnostics = diagnostics.map { var d = $0; d.severity = .error; return d }
+        }
+        var texts: [String: String] = [:]
+        for source in loaded { texts.merge(source.sources) { a, _ in a } }
+        return ValidationResult(diagnostics: diagnostics.normalized(), sources: texts, tenants: tenants, checked: checked.map(\.id))
+    }
+}
+
+/// Runs every registered rule on one tenant and applies the tenant's severity overrides.
+public enum RuleEngine {
+    public static let overrideRuleID = "structure.rule-override"
+
+    public static func run(_ context: RuleContext) -> [Diagnostic] {
+        var overrides: [String: String] = [:]
+        var diagnostics: [Diagnostic] = []
+        let known = Dictionary(RuleRegistry.all.map { ($0.description.id, $0.description) }, uniquingKeysWith: { a, _ in a })
+        for entry in context.tenant.tenant?["rules"]?.entries ?? [] {
+            guard let rule = known[entry.key] else {
+                diagnostics.append(Diagnostic(.error, "unknown rule '\(entry.key)'", at: entry.keyLocation, rule: overrideRuleID,
+                                              hint: DidYouMean.suggestion(for: entry.key, among: known.keys).map { "did you mean '\($0)'?" } ?? "`livery rules` lists every rule"))
+                continue
+            }
+            if rule.isSecurity, entry.value.string != "error" {
+                diagnostics.append(Diagnostic(.error, "'\(entry.key)' is a security rule; its severity cannot be lowered", at: entry.value.location, rule: overrideRuleID))
+                continue
+            }
+            if let severity = entry.value.string { overrides[entry.key] = severity }
+        }
+        for ruleType in RuleRegistry.all {
+            let description = ruleType.description
+            let override = overrides[description.id]
+            if override == "off" { continue }
+            for var diagnostic in ruleType.init().check(context) {
+                if let override, let severity = Severity(rawValue: override) { diagnostic.severity = severity }
+                diagnostics.append(diagnostic)
+            }
+        }
+        return diagnostics
+    }
+}
+
+/// Maps over a collection on all cores, keeping the order of the input.
+enum ParallelMap {
+    private final class Slots<T>: @unchecked Sendable {
+        // Each index is written by exactly one iteration; the lock orders the writes for readers.
+        var values: [T?]
+        let lock = NSLock()
+        init(count: Int) { values = Array(repeating: nil, count: count) }
+    }
+
+    static func map<T: Sendable, U: Sendable>(_ input: [T], _ transform: @Sendable (T) -> U) -> [U] {
+        let slots = Slots<U>(count: input.count)
+        DispatchQueue.concurrentPerform(iterations: input.count) { index in
+            let value = transform(input[index])
+            slots.lock.withLock { slots.values[index] = value }
+        }
+        return slots.values.map { $0! }
+    }
+}

@@ -1,0 +1,117 @@
+import LiveryDiagnostics
+import LiveryLoad
+
+/// A tenant with `extends` applied: merged manifests, merged locale bundles and resolved tokens per mode.
+public struct ResolvedTenant: Sendable {
+    public var source: TenantSource
+    /// Ancestors from the root down to the parent.
+    public var ancestors: [TenantSource]
+    /// The tenant manifest with inherited values merged in.
+    public var tenant: Node?
+    /// The voice manifest with inherited values merged in.
+    public var voice: Node?
+    /// Locale bundles by locale, inherited keys merged in (the tenant's own messages win).
+    public var locales: [String: LocaleBundle]
+    /// Resolved tokens by mode; the base mode is "default".
+    public var tokens: [String: ResolvedTokens]
+    /// Token-group `$extensions` by group path, across the inherited token files.
+    public var tokenGroupExtensions: [String: Node]
+
+    public var id: String { source.id }
+    public var defaultLocale: String? { tenant?["locales"]?["default"]?.string }
+    public var supportedLocales: [String] { tenant?["locales"]?["supported"]?.items?.compactMap(\.string) ?? [] }
+}
+
+/// Applies `extends` and resolves tokens for every tenant of a workspace.
+public enum TenantResolver {
+    public static func resolve(_ sources: [TenantSource]) -> (tenants: [ResolvedTenant], diagnostics: [Diagnostic]) {
+        let graph = TenantGraph(sources)
+        var diagnostics = graph.diagnostics
+        let byID = Dictionary(sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var parsedTokens: [String: (base: [DesignToken], modes: [String: [DesignToken]], extensions: [String: Node])] = [:]
+        var parsedLocales: [String: [String: LocaleBundle]] = [:]
+
+        for source in sources {
+            var base: [DesignToken] = [], modes: [String: [DesignToken]] = [:], extensions: [String: Node] = [:]
+            let branding = source.tenant?.node["branding"]
+            let directory = source.tenant?.directory ?? ""
+            func files(_ node: Node?) -> [String] {
+                (node?.items ?? []).compactMap { $0.string }.compactMap {
+                    if case .success(let relative) = TenantPath.normalize($0, baseDirectory: directory) { return relative }
+                    return nil
+                }
+            }
+            let tokenManifests = Dictionary(source.manifests(.branding).map { ($0.relativePath, $0) }, uniquingKeysWith: { a, _ in a })
+            func parse(_ relative: String) -> [DesignToken] {
+                guard let manifest = tokenManifests[relative] else { return [] }
+                let (tokens, groupExtensions, found) = TokenParser.parse(manifest)
+                diagnostics += found
+                extensions.merge(groupExtensions) { _, new in new }
+                return tokens
+            }
+            for file in files(branding?["tokens"]) { base += parse(file) }
+            for mode in branding?["modes"]?.entries ?? [] {
+                modes[mode.key, default: []] += files(mode.value).flatMap(parse)
+            }
+            parsedTokens[source.id] = (base, modes, extensions)
+
+            var bundles: [String: LocaleBundle] = [:]
+            for manifest in source.manifests(.locale) {
+                let (bundle, found) = LocaleBundle.parse(manifest)
+                diagnostics += found
+                bundles[bundle.locale] = bundle
+            }
+            parsedLocales[source.id] = bundles
+        }
+
+        var resolved: [ResolvedTenant] = []
+        for source in sources {
+            let ancestors = (graph.ancestors[source.id] ?? []).compactMap { byID[$0] }
+            let lineage = ancestors + [source]
+            var tenant: Node?, voice: Node?
+            for member in lineage {
+                if let node = member.tenant?.node {
+                    let isSelf = member.id == source.id
+                    tenant = tenant.map { ManifestMerge.merge(parent: $0, child: node, skipping: isSelf ? ManifestMerge.identityKeys : []) } ?? node
+                }
+                if let node = member.manifests(.voice).first?.node {
+                    voice = voice.map { ManifestMerge.merge(parent: $0, child: node) } ?? node
+                }
+            }
+            var locales: [String: LocaleBundle] = [:]
+            for member in lineage {
+                for (locale, bundle) in parsedLocales[member.id] ?? [:] {
+                    guard var merged = locales[locale] else { locales[locale] = bundle; continue }
+                    let own = bundle.keys
+                    merged.messages = merged.messages.filter { !own.contains($0.key) } + bundle.messages
+                    merged.file = bundle.file
+                    merged.location = bundle.location
+                    locales[locale] = merged
+                }
+            }
+            let supported = Set(tenant?["locales"]?["supported"]?.items?.compactMap(\.string) ?? [])
+            if !supported.isEmpty { locales = locales.filter { supported.contains($0.key) || parsedLocales[source.id]?[$0.key] != nil } }
+
+            // Token layers: every ancestor's base files, then the tenant's; each mode adds its files on top.
+            let baseLayers = lineage.map { parsedTokens[$0.id]?.base ?? [] }
+            var modeNames = Set<String>()
+            for member in lineage { modeNames.formUnion(parsedTokens[member.id]?.modes.keys ?? [:].keys) }
+            var tokens: [String: ResolvedTokens] = [:]
+            let (defaultTokens, defaultDiagnostics) = TokenResolver.resolve(baseLayers)
+            diagnostics += defaultDiagnostics
+            tokens["default"] = defaultTokens
+            for mode in modeNames.sorted() {
+                let modeLayers = lineage.map { parsedTokens[$0.id]?.modes[mode] ?? [] }
+                let (modeTokens, modeDiagnostics) = TokenResolver.resolve(baseLayers + modeLayers)
+                // Findings in base files are already reported for the default mode.
+                diagnostics += modeDiagnostics
+                tokens[mode] = modeTokens
+            }
+            var groupExtensions: [String: Node] = [:]
+            for member in lineage { groupExtensions.merge(parsedTokens[member.id]?.extensions ?? [:]) { _, new in new } }
+            resolved.append(ResolvedTenant(source: source, ancestors: ancestors, tenant: tenant, voice: voice,
+                                           locales: locales, tokens: tokens, tokenGroupExtensions: groupExtensions))
+        }
+        return (resolved, diagnostics.normalized())
+    }
+}
