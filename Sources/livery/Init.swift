@@ -1,0 +1,2 @@
+import ArgumentParser
+struct Init: ParsableCommand { static let configuration = CommandConfiguration(abstract: "x") }

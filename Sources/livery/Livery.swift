@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import LiveryCheck
+
+@main
+struct Livery: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "livery",
+        abstract: "Validate, build and publish multi-tenant white-label app content.",
+        discussion: """
+            Each tenant (a branded app or a creator) is a folder under Tenants/ holding manifests: \
+            tenant.yaml, branding tokens, voice.yaml, programs/, library/, tours/ and locales/. \
+            Start with `livery validate`; `livery rules` lists every check.
+            """,
+        version: version,
+        subcommands: [Validate.self, Rules.self, Schema.self, Init.self, Version.self]
+    )
+
+    /// Exit codes of PRODUCT.md §3: 0 clean, 1 findings at error level, 2 usage or internal error.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let code as ExitCode where code == ExitCode(1) {
+            Foundation.exit(1)
+        } catch {
+            if exitCode(for: error) == .success { exit(withError: error) }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(2)
+        }
+    }
+}

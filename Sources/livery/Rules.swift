@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import LiveryCheck
+
+struct Rules: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List every validation rule with its id, severity and rationale.",
+        discussion: "Tenants can change a rule's severity under `rules:` in tenant.yaml, except for security rules."
+    )
+
+    @Flag(help: "Also print each rule's triggering and non-triggering examples.")
+    var examples = false
+
+    @Option(help: "Only the rules of one family (structure, references, branding, localization, voice, content, assets).")
+    var family: String?
+
+    func run() throws {
+        var out = ""
+        for rule in RuleRegistry.descriptions where family == nil || rule.family.rawValue == family {
+            let security = rule.isSecurity ? " security" : ""
+            out += "\(rule.id)  [\(rule.severity.rawValue)\(security)]  \(rule.name)\n    \(rule.rationale)\n"
+            if examples {
+                for example in rule.triggering { out += "    triggers: \(example.note)\n" + Self.show(example) }
+                for example in rule.nonTriggering { out += "    passes:   \(example.note)\n" + Self.show(example) }
+            }
+        }
+        FileHandle.standardOutput.write(Data(out.utf8))
+    }
+
+    static func show(_ example: RuleExample) -> String {
+        example.files.sorted { $0.key < $1.key }.filter { $0.value.utf8.count < 2000 }.map { path, text in
+            "        \(path):\n" + text.split(separator: "\n", omittingEmptySubsequences: false).map { "          \($0)" }.joined(separator: "\n") + "\n"
+        }.joined()
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import LiveryCheck
+import LiveryDiagnostics
+import LiveryLoad
+
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check tenant folders and report every mistake with its file, line and column.",
+        discussion: """
+            PATH is a workspace (a folder of tenant folders, such as Tenants/) or one tenant folder; \
+            a tenant is checked together with the tenants it extends. Exit status: 0 when there are \
+            no errors, 1 when there are, 2 on a usage or internal error.
+            """
+    )
+
+    @Argument(help: "Workspace or tenant folders to check.", completion: .directory)
+    var paths: [String] = ["Tenants"]
+
+    @Option(name: .shortAndLong, help: "Output format: text, json or sarif (SARIF 2.1.0).")
+    var format: ReportFormat = .text
+
+    @Flag(help: "Treat warnings as errors.")
+    var strict = false
+
+    @Flag(help: "Never colour text output (colour is used only on a terminal anyway).")
+    var noColor = false
+
+    func validate() throws {
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("'\(path)' is not a folder")
+            }
+        }
+    }
+
+    func run() throws {
+        var diagnostics: [Diagnostic] = []
+        var sources: [String: String] = [:]
+        var checked = 0
+        for path in paths {
+            let target = WorkspaceTarget(path)
+            let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: target.tenant.map { [$0] }, strict: strict)
+            if result.checked.isEmpty {
+                throw ValidationError("no tenant folders (folders with a tenant.yaml) found in '\(path)'")
+            }
+            checked += result.checked.count
+            diagnostics += result.diagnostics
+            sources.merge(result.sources) { a, _ in a }
+        }
+        let report = DiagnosticReport(diagnostics: diagnostics, rules: RuleRegistry.summaries, toolVersion: Livery.version, sources: sources)
+        let colour = format == .text && !noColor && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        var output = report.render(format, colour: colour)
+        if format == .text { output = output.replacingOccurrences(of: "\n(?=[0-9]+ errors?, [0-9]+ warnings?\n$)", with: "\nchecked \(checked) tenant\(checked == 1 ? "" : "s"): ", options: .regularExpression) }
+        FileHandle.standardOutput.write(Data(output.utf8))
+        if report.diagnostics.errorCount > 0 { throw ExitCode(1) }
+    }
+}
+
+/// What a PATH argument names: a whole workspace, or one tenant inside its workspace.
+struct WorkspaceTarget {
+    var workspace: URL
+    var displayWorkspace: String
+    var tenant: String?
+
+    init(_ path: String) {
+        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        let url = URL(fileURLWithPath: trimmed)
+        let isTenant = ["tenant.yaml", "tenant.yml", "tenant.json"].contains { FileManager.default.fileExists(atPath: url.appendingPathComponent($0).path) }
+        if isTenant {
+            workspace = url.deletingLastPathComponent()
+            let parent = (trimmed as NSString).deletingLastPathComponent
+            displayWorkspace = parent.isEmpty ? "." : parent
+            tenant = url.lastPathComponent
+        } else {
+            workspace = url
+            displayWorkspace = trimmed
+            tenant = nil
+        }
+    }
+}
+
+extension ReportFormat: ExpressibleByArgument {}

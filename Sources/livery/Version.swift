@@ -1,0 +1,13 @@
+import ArgumentParser
+import CArchive
+import CXML2
+
+struct Version: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print Livery's version and the versions of the C libraries it uses.")
+
+    func run() {
+        print("livery \(Livery.version)")
+        print("libarchive \(String(cString: archive_version_details()))")
+        print("libxml2 \(String(cString: livery_xml_version()))")
+    }
+}
