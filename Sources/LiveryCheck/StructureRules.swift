@@ -11,7 +11,7 @@ struct SyntaxRule: CollectedRule {
         rationale: "A manifest must be well-formed YAML or JSON, one document per file.",
         triggering: [
             RuleExample("trailing comma in JSON", files: ["example/voice.json": "{\"emoji\": \"none\",↓}\n"]),
-            RuleExample("a tab used for indentation", files: ["example/voice.yaml": "emoji: none\nexclamations:\n\t↓max: 1\n"]),
+            RuleExample("a tab used for indentation", files: ["example/voice.yaml": "emoji: none\nexclamations:\n↓\tmax: 1\n"]),
             RuleExample("empty manifest", files: ["example/voice.yaml": "↓"]),
             RuleExample("two YAML documents", files: ["example/voice.yaml": "emoji: none\n↓---\nemoji: liberal\n"]),
         ],
@@ -149,7 +149,8 @@ struct ExtendsUnknownRule: CollectedRule {
         id: ResolveRule.extendsUnknown, name: "Unknown parent", family: .structure,
         rationale: "`extends` must name a tenant folder of the same workspace.",
         triggering: [RuleExample("misspelt parent", files: ["example/tenant.yaml": RuleExample.tenant(appending: "extends: ↓platfrom\n"), "platform/tenant.yaml": Self.platform])],
-        nonTriggering: [RuleExample("existing parent", files: ["example/tenant.yaml": RuleExample.tenant(appending: "extends: platform\n"), "platform/tenant.yaml": Self.platform])])
+        nonTriggering: [RuleExample("existing parent", files: ["example/tenant.yaml": RuleExample.tenant(appending: "extends: platform\n"), "platform/tenant.yaml": Self.platform,
+                                                                "platform/locales/en.yaml": "nav:\n  home: Home\n"])])
 
     static let platform = "id: platform\nkind: brand\nname: Platform\nlocales: {default: en, supported: [en]}\n"
 }
@@ -165,6 +166,7 @@ struct ExtendsCycleRule: CollectedRule {
         nonTriggering: [RuleExample("a chain", files: [
             "alpha/tenant.yaml": "id: alpha\nkind: brand\nname: A\nlocales: {default: en, supported: [en]}\n",
             "beta/tenant.yaml": "id: beta\nkind: creator\nname: B\nextends: alpha\nlocales: {default: en, supported: [en]}\n",
+            "alpha/locales/en.yaml": "title: A\n",
         ])])
 }
 

@@ -64,14 +64,15 @@ public enum TokenResolver {
                 current = target
             }
             // Unwind: every token on the chain takes the value at its end.
-            guard let last = chain.last, let value = values[last] else { return }
-            for member in chain.reversed() where values[member] == nil {
+            // `current` is where the walk stopped: a token holding a value (or one resolved earlier).
+            guard let value = values[current] else { return }
+            for member in chain.reversed() where member != current {
                 values[member] = value
-                if let own = tokens[member]?.type, let targetType = types[last], own != targetType {
+                if let own = tokens[member]?.type, let targetType = types[current], own != targetType {
                     diagnostics.append(Diagnostic(.error, "'\(member)' has type \(own), but its alias resolves to a \(targetType) token",
                                                   at: tokens[member]!.value.location, rule: ResolveRule.aliasType))
                 }
-                types[member] = tokens[member]?.type ?? types[last]
+                types[member] = tokens[member]?.type ?? types[current]
             }
         }
 
