@@ -21,7 +21,7 @@ build: deps
 
 test: test-deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --disable-swift-testing
 
 deps:
 	@./scripts/install-packages.sh $(BUILD_PACKAGES)

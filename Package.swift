@@ -12,6 +12,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // System libraries, installed from Debian by the Makefile.
@@ -23,16 +24,17 @@ let package = Package(
         .target(name: "LiveryLoad", dependencies: ["LiveryDiagnostics", "CYAML", "CXML2"]),
         .target(name: "LiveryResolve", dependencies: ["LiveryLoad"]),
         .target(name: "LiveryCheck", dependencies: ["LiveryResolve", "LiveryLoad", "LiveryDiagnostics"]),
+        .target(name: "LiveryRender", dependencies: ["LiveryLoad", .product(name: "Mustache", package: "swift-mustache")]),
         .executableTarget(
             name: "livery",
             dependencies: [
-                "LiveryCheck", "CArchive", "CXML2",
+                "LiveryCheck", "LiveryRender", "CArchive", "CXML2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "LiveryTests",
-            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics"],
+            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender"],
             exclude: ["Fixtures"]
         ),
     ]

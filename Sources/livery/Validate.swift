@@ -52,7 +52,12 @@ struct Validate: ParsableCommand {
         let report = DiagnosticReport(diagnostics: diagnostics, rules: RuleRegistry.summaries, toolVersion: Livery.version, sources: sources)
         let colour = format == .text && !noColor && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         var output = report.render(format, colour: colour)
-        if format == .text { output = output.replacingOccurrences(of: "\n(?=[0-9]+ errors?, [0-9]+ warnings?\n$)", with: "\nchecked \(checked) tenant\(checked == 1 ? "" : "s"): ", options: .regularExpression) }
+        if format == .text {
+            // The report ends with its "N errors, M warnings" line; say how much was checked before it.
+            var lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            if lines.count >= 2 { lines[lines.count - 2] = "checked \(checked) tenant\(checked == 1 ? "" : "s"): " + lines[lines.count - 2] }
+            output = lines.joined(separator: "\n")
+        }
         FileHandle.standardOutput.write(Data(output.utf8))
         if report.diagnostics.errorCount > 0 { throw ExitCode(1) }
     }

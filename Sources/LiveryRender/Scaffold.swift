@@ -1,0 +1,52 @@
+import Foundation
+import Mustache
+
+/// Creates a new tenant or creator folder from the logic-less templates under `Templates/init/`.
+public enum Scaffold {
+    public enum Kind: String, Sendable {
+        case tenant, creator
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Renders every file of `Templates/init/<kind>/` into `workspace/<id>/`.
+    ///
+    /// The folder is assembled in a hidden staging folder next to it and renamed into place in one
+    /// step, so a failure leaves nothing behind and an existing folder is never touched.
+    @discardableResult
+    public static func create(_ kind: Kind, id: String, name: String, context extra: [String: Any] = [:],
+                              templates: URL, workspace: URL) throws -> URL {
+        let fm = FileManager.default
+        let source = templates.appendingPathComponent("init").appendingPathComponent(kind.rawValue)
+        guard fm.fileExists(atPath: source.path) else { throw Failure(description: "no templates at \(source.path)") }
+        let destination = workspace.appendingPathComponent(id)
+        guard !fm.fileExists(atPath: destination.path) else { throw Failure(description: "'\(destination.path)' already exists") }
+        let staging = workspace.appendingPathComponent(".\(id).init-\(UUID().uuidString)")
+        defer { try? fm.removeItem(at: staging) }
+
+        var context: [String: Any] = ["id": id, "name": name]
+        context.merge(extra) { _, new in new }
+        guard let files = fm.enumerator(at: source, includingPropertiesForKeys: [.isRegularFileKey]) else {
+            throw Failure(description: "cannot read \(source.path)")
+        }
+        for case let file as URL in files {
+            guard (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+            let relative = String(file.standardizedFileURL.path.dropFirst(source.standardizedFileURL.path.count + 1))
+            let outputPath = relative.hasSuffix(".mustache") ? String(relative.dropLast(".mustache".count)) : relative
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let rendered: String
+            do {
+                rendered = try MustacheTemplate(string: text).render(context)
+            } catch {
+                throw Failure(description: "template \(relative): \(error)")
+            }
+            let target = staging.appendingPathComponent(outputPath)
+            try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(rendered.utf8).write(to: target)
+        }
+        try fm.moveItem(at: staging, to: destination)
+        return destination
+    }
+}
