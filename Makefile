@@ -8,10 +8,11 @@ LIVERY = .build/$(CONFIG)/livery
 
 # Build needs: libarchive, libxml2, libyaml (headers) and pkg-config.
 BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev
-# Tests also use independent tools: xmllint, bsdtar, python3 with jsonschema.
-TEST_PACKAGES = $(BUILD_PACKAGES) libxml2-utils libarchive-tools python3-jsonschema
+# Tests also use independent tools: xmllint and bsdtar from Debian, sarif-tools from PyPI.
+TEST_PACKAGES = $(BUILD_PACKAGES) libxml2-utils libarchive-tools
+PYTHON_TOOLS = sarif-tools
 
-.PHONY: run test build deps test-deps schemas bench clean
+.PHONY: run test build deps test-deps generated clean
 
 run: deps build
 	$(LIVERY) validate Tenants
@@ -28,10 +29,12 @@ deps:
 
 test-deps:
 	@./scripts/install-packages.sh $(TEST_PACKAGES)
+	@command -v sarif >/dev/null || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore $(PYTHON_TOOLS)
 
-# Regenerates the committed JSON Schemas (a test checks they are current).
-schemas: build
+# Regenerates the committed JSON Schemas and rule reference (a test checks they are current).
+generated: build
 	$(LIVERY) schema --write schemas
+	$(LIVERY) rules --markdown > docs/rules.md
 
 clean:
 	rm -rf .build

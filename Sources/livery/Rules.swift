@@ -11,10 +11,17 @@ struct Rules: ParsableCommand {
     @Flag(help: "Also print each rule's triggering and non-triggering examples.")
     var examples = false
 
+    @Flag(help: "Print the Markdown rule reference (docs/rules.md).")
+    var markdown = false
+
     @Option(help: "Only the rules of one family (structure, references, branding, localization, voice, content, assets).")
     var family: String?
 
     func run() throws {
+        if markdown {
+            FileHandle.standardOutput.write(Data(RuleReference.markdown().utf8))
+            return
+        }
         var out = ""
         for rule in RuleRegistry.descriptions where family == nil || rule.family.rawValue == family {
             let security = rule.isSecurity ? " security" : ""

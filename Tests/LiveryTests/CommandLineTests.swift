@@ -1,0 +1,160 @@
+import LiveryCheck
+import Foundation
+import XCTest
+
+/// Runs the real `livery` executable, as users and CI do.
+enum LiveryProcess {
+    static var packageRoot: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
+
+    static var executable: URL {
+        if let path = ProcessInfo.processInfo.environment["LIVERY_BIN"] { return URL(fileURLWithPath: path) }
+        return Bundle.main.bundleURL.appendingPathComponent("livery")
+    }
+
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs livery with `arguments` in `directory`, killing it if it runs longer than `timeout` (a hang guard, not a benchmark).
+    static func run(_ arguments: [String], in directory: URL = packageRoot, timeout: TimeInterval = 120) throws -> Output {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        process.environment = environment
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("livery-out-\(UUID().uuidString)")
+        let err = out.appendingPathExtension("err")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: out); try? FileManager.default.removeItem(at: err) }
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            if Date() > deadline { process.terminate(); XCTFail("livery \(arguments) did not finish within \(timeout) s") ; break }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus,
+                      stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+                      stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+    }
+
+    /// Runs a helper tool (python3, xmllint…) and returns its status and output.
+    static func tool(_ arguments: [String], input: URL? = nil) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let pipe = Pipe(), errors = Pipe()
+        process.standardOutput = pipe
+        process.standardError = errors
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: String(decoding: errorData, as: UTF8.self))
+    }
+}
+
+final class CommandLineTests: XCTestCase {
+    func testBrokenTenantExitsOneWithTheExactLine() throws {
+        let workspace = try ExampleWorkspace(RuleExample("unknown key", files: ["example/tenant.yaml": RuleExample.tenant(appending: "featurs:\n  chat: true\n")]))
+        let output = try LiveryProcess.run(["validate", "Tenants"], in: workspace.root)
+        XCTAssertEqual(output.status, 1)
+        XCTAssertTrue(output.stdout.contains("Tenants/example/tenant.yaml:11:1: error: unknown key 'featurs' in the manifest [structure.unknown-key]"), output.stdout)
+        XCTAssertTrue(output.stdout.contains("hint: did you mean 'features'?"), output.stdout)
+    }
+
+    func testCleanTenantExitsZeroAndWarningsFailOnlyWhenStrict() throws {
+        let workspace = try ExampleWorkspace(RuleExample("extra key", files: [
+            "example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "supported: [en]", with: "supported: [en, ru]"),
+            "example/locales/ru.yaml": "nav:\n  home: Главная\n  profile: Профиль\n  extra: Лишний\n",
+        ]))
+        let lenient = try LiveryProcess.run(["validate", "Tenants/example"], in: workspace.root)
+        XCTAssertEqual(lenient.status, 0, lenient.stdout)
+        XCTAssertTrue(lenient.stdout.contains("warning: key 'nav.extra'"), lenient.stdout)
+        let strict = try LiveryProcess.run(["validate", "--strict", "Tenants/example"], in: workspace.root)
+        XCTAssertEqual(strict.status, 1)
+    }
+
+    func testUsageErrorsExitTwo() throws {
+        XCTAssertEqual(try LiveryProcess.run(["validate", "--format", "xml"]).status, 2)
+        XCTAssertEqual(try LiveryProcess.run(["validate", "/nonexistent-folder"]).status, 2)
+        XCTAssertEqual(try LiveryProcess.run(["no-such-command"]).status, 2)
+        XCTAssertEqual(try LiveryProcess.run(["--help"]).status, 0)
+    }
+
+    func testJSONOutputParses() throws {
+        let workspace = try ExampleWorkspace(RuleExample("duplicate", files: ["example/voice.yaml": "emoji: none\nemoji: liberal\n"]))
+        let output = try LiveryProcess.run(["validate", "--format", "json", "Tenants"], in: workspace.root)
+        XCTAssertEqual(output.status, 1)
+        let object = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
+        let diagnostics = try XCTUnwrap(object?["diagnostics"] as? [[String: Any]])
+        XCTAssertEqual(diagnostics.first?["rule"] as? String, "structure.duplicate-key")
+        XCTAssertEqual(diagnostics.first?["line"] as? Int, 2)
+        XCTAssertEqual(diagnostics.first?["column"] as? Int, 1)
+        XCTAssertEqual((object?["summary"] as? [String: Int])?["errors"], 1)
+    }
+
+    func testSARIFIsReadByAnIndependentSARIFTool() throws {
+        let workspace = try ExampleWorkspace(RuleExample("two findings", files: [
+            "example/voice.yaml": "emoji: none\nemoji: liberal\n",
+            "example/tenant.yaml": RuleExample.tenant(appending: "featurs: {}\n"),
+        ]))
+        let output = try LiveryProcess.run(["validate", "--format", "sarif", "Tenants"], in: workspace.root)
+        XCTAssertEqual(output.status, 1)
+        let file = workspace.root.appendingPathComponent("report.sarif")
+        try Data(output.stdout.utf8).write(to: file)
+        // Structural facts of SARIF 2.1.0 that every consumer relies on.
+        let log = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(log["version"] as? String, "2.1.0")
+        let run = try XCTUnwrap((log["runs"] as? [[String: Any]])?.first)
+        let driver = try XCTUnwrap((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
+        let rules = try XCTUnwrap(driver["rules"] as? [[String: Any]])
+        let results = try XCTUnwrap(run["results"] as? [[String: Any]])
+        XCTAssertEqual(results.count, 2)
+        for result in results {
+            let index = try XCTUnwrap(result["ruleIndex"] as? Int)
+            XCTAssertEqual(rules[index]["id"] as? String, result["ruleId"] as? String)
+            XCTAssertTrue(["error", "warning", "note", "none"].contains(result["level"] as? String ?? ""))
+        }
+        // sarif-tools (PyPI), an independent SARIF reader, must see the same two findings.
+        let summary = try LiveryProcess.tool(["sarif", "summary", file.path])
+        XCTAssertEqual(summary.status, 0, summary.stderr)
+        XCTAssertTrue(summary.stdout.lowercased().contains("error: 2"), summary.stdout)
+    }
+
+    func testGeneratedSchemasAndRuleReferenceAreCurrent() throws {
+        let root = LiveryProcess.packageRoot
+        for kind in ["tenant", "branding", "voice", "program", "library", "tour", "locale"] {
+            let printed = try LiveryProcess.run(["schema", kind])
+            XCTAssertEqual(printed.status, 0)
+            let committed = try String(contentsOf: root.appendingPathComponent("schemas/\(kind).schema.json"), encoding: .utf8)
+            XCTAssertEqual(printed.stdout, committed, "schemas/\(kind).schema.json is stale: run `make generated`")
+        }
+        let reference = try LiveryProcess.run(["rules", "--markdown"])
+        let committed = try String(contentsOf: root.appendingPathComponent("docs/rules.md"), encoding: .utf8)
+        XCTAssertEqual(reference.stdout, committed, "docs/rules.md is stale: run `make generated`")
+    }
+
+    func testInitScaffoldsValidateClean() throws {
+        let workspace = try ExampleWorkspace(RuleExample("base"))
+        let templates = LiveryProcess.packageRoot.appendingPathComponent("Templates").path
+        let brand = try LiveryProcess.run(["init", "tenant", "acme", "--templates", templates], in: workspace.root)
+        XCTAssertEqual(brand.status, 0, brand.stdout + brand.stderr)
+        let creator = try LiveryProcess.run(["init", "creator", "acme-jo", "--extends", "acme", "--templates", templates], in: workspace.root)
+        XCTAssertEqual(creator.status, 0, creator.stdout + creator.stderr)
+        let all = try LiveryProcess.run(["validate", "--strict", "Tenants"], in: workspace.root)
+        XCTAssertEqual(all.status, 0, all.stdout)
+        let again = try LiveryProcess.run(["init", "tenant", "acme", "--templates", templates], in: workspace.root)
+        XCTAssertEqual(again.status, 2, "an existing folder must not be overwritten")
+        let badID = try LiveryProcess.run(["init", "tenant", "Bad_Id", "--templates", templates], in: workspace.root)
+        XCTAssertEqual(badID.status, 2)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: workspace.tenants.appendingPathComponent("Bad_Id").path))
+    }
+}
