@@ -278,12 +278,13 @@ enum TourExample {
                 stops:
                 \(stops)
                 """,
-            "example/tours/walk/route.gpx": """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <gpx version="1.1" creator="example" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
-                <trkpt lat="43.77" lon="11.25"/><trkpt lat="43.771" lon="11.251"/></trkseg></trk></gpx>
-
-                """,
+            "example/tours/walk/route.gpx": route(points: [(43.77, 11.25), (43.775, 11.25), (43.78, 11.25)]),
         ]
+    }
+
+    /// A GPX 1.1 track through `points` (about 1.2 km for the default example).
+    static func route(points: [(Double, Double)]) -> String {
+        let track = points.map { "<trkpt lat=\"\($0.0)\" lon=\"\($0.1)\"/>" }.joined(separator: "\n")
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"example\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n\(track)\n</trkseg></trk></gpx>\n"
     }
 }

@@ -14,9 +14,9 @@ public enum RuleRegistry {
         // localization
         MissingTranslationRule.self, ExtraTranslationRule.self,
         // content
-        StopOrderRule.self, TriggerRadiusRule.self, ProgramDaysRule.self, AchievementTiersRule.self, LibraryMediaKindRule.self,
+        StopOrderRule.self, TriggerRadiusRule.self, ProgramDaysRule.self, AchievementTiersRule.self, LibraryMediaKindRule.self, RouteRule.self,
         // assets
-        AssetPathRule.self, SymlinkEscapeRule.self, MissingAssetRule.self, NotRegularFileRule.self, FileTypeRule.self, FieldTypeRule.self,
+        AssetPathRule.self, SymlinkEscapeRule.self, MissingAssetRule.self, NotRegularFileRule.self, FileTypeRule.self, FieldTypeRule.self, XMLWellFormedRule.self, SVGSafetyRule.self,
     ]
 
     public static var descriptions: [RuleDescription] { all.map { $0.description } }

@@ -44,3 +44,6 @@ extension Array where Element == Diagnostic {
     public var errorCount: Int { filter { $0.severity == .error }.count }
     public var warningCount: Int { filter { $0.severity == .warning }.count }
 }
+
+/// Diagnostics can be thrown and returned as failures: an error is a value with a location.
+extension Diagnostic: Error {}

@@ -1,0 +1,85 @@
+import Foundation
+import LiveryDiagnostics
+import LiveryLoad
+
+/// Great-circle geometry on WGS 84 coordinates (spherical approximation, good to ~0.5 %).
+enum Geo {
+    static let earthRadius = 6_371_008.8
+
+    static func distance(_ a: (lat: Double, lon: Double), _ b: (lat: Double, lon: Double)) -> Double {
+        let φ1 = a.lat * .pi / 180, φ2 = b.lat * .pi / 180
+        let Δφ = φ2 - φ1, Δλ = (b.lon - a.lon) * .pi / 180
+        let h = sin(Δφ / 2) * sin(Δφ / 2) + cos(φ1) * cos(φ2) * sin(Δλ / 2) * sin(Δλ / 2)
+        return 2 * earthRadius * asin(min(1, sqrt(h)))
+    }
+
+    /// Distance in metres from `p` to the segment a–b, in a local equirectangular projection.
+    static func distance(from p: (lat: Double, lon: Double), toSegment a: (lat: Double, lon: Double), _ b: (lat: Double, lon: Double)) -> Double {
+        let scale = cos(p.lat * .pi / 180) * earthRadius * .pi / 180, metresPerDegree = earthRadius * .pi / 180
+        let ax = (a.lon - p.lon) * scale, ay = (a.lat - p.lat) * metresPerDegree
+        let bx = (b.lon - p.lon) * scale, by = (b.lat - p.lat) * metresPerDegree
+        let dx = bx - ax, dy = by - ay
+        let t = dx == 0 && dy == 0 ? 0 : max(0, min(1, -(ax * dx + ay * dy) / (dx * dx + dy * dy)))
+        let x = ax + t * dx, y = ay + t * dy
+        return (x * x + y * y).squareRoot()
+    }
+}
+
+struct RouteRule: Rule {
+    static let description = RuleDescription(
+        id: "content.route", name: "Tour route", family: .content,
+        rationale: "A tour's GPX route has valid points, matches the declared distance within 25 %, and passes within each stop's trigger radius.",
+        triggering: [
+            RuleExample("declared distance far from the route's", files: TourExample.files(languages: "[en]").mapValues { $0.replacingOccurrences(of: "distanceKm: 1.2", with: "distanceKm: ↓1.2") }
+                .merging(["example/tours/walk/route.gpx": TourExample.route(points: [(43.77, 11.25), (43.7705, 11.2505)])]) { _, new in new },
+                binaryFiles: TourExample.media),
+            RuleExample("a stop far from the route", files: TourExample.files(languages: "[en]")
+                .merging(["example/tours/walk/route.gpx": TourExample.route(points: [(43.76, 11.24), (43.7605, 11.2405), (43.7688, 11.2475)])]) { _, new in new },
+                binaryFiles: TourExample.media),
+        ],
+        nonTriggering: [RuleExample("a route through the stops", files: TourExample.files(languages: "[en]"), binaryFiles: TourExample.media)])
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for tour in context.source.manifests(.tour) {
+            guard let routeNode = tour.node["route"], let path = routeNode.string,
+                  case .success(let relative) = TenantPath.normalize(path, baseDirectory: tour.directory),
+                  case .success(let url) = context.source.paths.regularFile(relative),
+                  case .success(let gpx) = XMLTree.parse(url, displayPath: context.source.display(relative), at: routeNode.location) else { continue }
+            let display = context.source.display(relative)
+            guard gpx.name == "gpx" else {
+                diagnostics.append(Diagnostic(.error, "route file's root element is <\(gpx.name)>, not <gpx>", at: routeNode.location, rule: Self.description.id))
+                continue
+            }
+            var points: [(lat: Double, lon: Double)] = []
+            for element in gpx.descendants() where element.name == "trkpt" || element.name == "rtept" {
+                guard let lat = element.attribute("lat").flatMap(Double.init), let lon = element.attribute("lon").flatMap(Double.init),
+                      (-90...90).contains(lat), lon >= -180, lon < 180 else {
+                    diagnostics.append(Diagnostic(.error, "route point has no valid lat/lon (lat −90…90, lon −180…<180)",
+                                                  at: SourceLocation(file: display, line: element.line, column: 1), rule: Self.description.id))
+                    continue
+                }
+                points.append((lat, lon))
+            }
+            guard points.count >= 2 else {
+                diagnostics.append(Diagnostic(.error, "route has \(points.count) track point\(points.count == 1 ? "" : "s"); a walk needs at least 2", at: routeNode.location, rule: Self.description.id))
+                continue
+            }
+            let length = zip(points, points.dropFirst()).reduce(0) { $0 + Geo.distance($1.0, $1.1) }
+            if let declared = tour.node["distanceKm"], let km = declared.number, abs(length - km * 1000) > 0.25 * km * 1000 {
+                diagnostics.append(Diagnostic(.error, String(format: "distanceKm is %.2f, but the route is %.2f km long", km, length / 1000), at: declared.location,
+                                              rule: Self.description.id, hint: String(format: "set distanceKm to %.1f, or fix the route", length / 1000)))
+            }
+            for stop in tour.node["stops"]?.items ?? [] {
+                guard let lat = stop["latitude"]?.number, let lon = stop["longitude"]?.number else { continue }
+                let nearest = zip(points, points.dropFirst()).map { Geo.distance(from: (lat, lon), toSegment: $0.0, $0.1) }.min() ?? .infinity
+                let radius = Double(stop["triggerRadius"]?.int ?? 100)
+                if nearest > radius {
+                    diagnostics.append(Diagnostic(.error, "stop '\(stop["id"]?.string ?? "")' is \(Int(nearest)) m from the route, beyond its \(Int(radius)) m trigger radius",
+                                                  at: stop["latitude"]?.location ?? stop.location, rule: Self.description.id))
+                }
+            }
+        }
+        return diagnostics
+    }
+}
