@@ -20,7 +20,7 @@ public enum Validator {
     /// (with their ancestors, whose findings affect them).
     public static func validate(workspace root: URL, displayRoot: String, only: Set<String>? = nil, strict: Bool = false,
                                 limits: LoadLimits = .default) -> ValidationResult {
-        let folders = TenantLoader.discover(in: root)
+        let (folders, refused) = TenantLoader.discover(in: root)
         let loaded = ParallelMap.map(folders) { folder in
             TenantLoader.load(folder, displayRoot: displayRoot + "/" + folder.lastPathComponent, limits: limits)
         }
@@ -40,12 +40,18 @@ public enum Validator {
             return RuleEngine.run(context)
         }
         var diagnostics = results.flatMap { $0 }
+        for (name, diagnostic) in refused where only == nil || only!.contains(name) {
+            var located = diagnostic
+            located.location.file = displayRoot + "/" + located.location.file
+            diagnostics.append(located)
+        }
         if strict {
             diagnostics = diagnostics.map { var d = $0; d.severity = .error; return d }
         }
         var texts: [String: String] = [:]
         for source in loaded { texts.merge(source.sources) { a, _ in a } }
-        return ValidationResult(diagnostics: diagnostics.normalized(), sources: texts, tenants: tenants, checked: checked.map(\.id))
+        return ValidationResult(diagnostics: diagnostics.normalized(), sources: texts, tenants: tenants,
+                                checked: checked.map(\.id) + refused.map(\.name).filter { only == nil || only!.contains($0) })
     }
 }
 

@@ -47,21 +47,31 @@ public struct TenantSource: Sendable {
 /// Finds and parses the manifests of tenant folders.
 public enum TenantLoader {
     /// The tenant folders directly under `root` (folders holding a tenant manifest), sorted by name.
-    public static func discover(in root: URL) -> [URL] {
+    /// A tenant folder that is a symbolic link leading out of the workspace is refused, not loaded.
+    public static func discover(in root: URL) -> (folders: [URL], refused: [(name: String, diagnostic: Diagnostic)]) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-        return names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.compactMap { name in
+        let realRoot = TenantPath(root: root).realRoot
+        var folders: [URL] = [], refused: [(String, Diagnostic)] = []
+        for name in names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) where !name.hasPrefix(".") {
             let folder = root.appendingPathComponent(name)
             var isDirectory: ObjCBool = false
-            guard !name.hasPrefix("."), FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
             let hasManifest = ["tenant.yaml", "tenant.yml", "tenant.json"].contains { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
-            return hasManifest ? folder : nil
+            guard hasManifest else { continue }
+            if let real = TenantPath.realpath(folder.path), !real.hasPrefix(realRoot + "/") {
+                refused.append((name, Diagnostic(.error, "tenant folder '\(name)' is a symbolic link that leads outside the workspace", at: .start(of: name),
+                                                 rule: PathRule.symlinkEscape, hint: "move the tenant folder into the workspace")))
+                continue
+            }
+            folders.append(folder)
         }
+        return (folders, refused)
     }
 
     /// Loads every manifest of the tenant folder at `folder`.
     public static func load(_ folder: URL, displayRoot: String, limits: LoadLimits = .default) -> TenantSource {
         var source = TenantSource(id: folder.lastPathComponent, root: folder, displayRoot: displayRoot, paths: TenantPath(root: folder))
-        for relative in conventionalManifestPaths(in: folder) {
+        for relative in conventionalManifestPaths(in: folder, paths: source.paths, diagnostics: &source.diagnostics, displayRoot: displayRoot) {
             guard let kind = ManifestKind.kind(ofRelativePath: relative) else { continue }
             load(relative, as: kind, into: &source, limits: limits)
         }
@@ -79,19 +89,27 @@ public enum TenantLoader {
     }
 
     /// Candidate manifest paths: the places the conventions of `ManifestKind` name, and nothing deeper.
-    static func conventionalManifestPaths(in folder: URL) -> [String] {
+    static func conventionalManifestPaths(in folder: URL, paths: TenantPath, diagnostics: inout [Diagnostic], displayRoot: String) -> [String] {
         let fm = FileManager.default
+        var refused: [Diagnostic] = []
         func list(_ relative: String) -> [String] {
             let path = relative.isEmpty ? folder.path : folder.appendingPathComponent(relative).path
+            // Never list a folder outside the tenant: a symlinked `locales/` could point anywhere.
+            if !relative.isEmpty, let real = TenantPath.realpath(path), !real.hasPrefix(paths.realRoot + "/") {
+                refused.append(Diagnostic(.error, "'\(relative)' is a symbolic link that leads outside the tenant folder", at: .start(of: displayRoot + "/" + relative),
+                                          rule: PathRule.symlinkEscape, hint: "copy the folder into the tenant instead of linking to it"))
+                return []
+            }
             let names = (try? fm.contentsOfDirectory(atPath: path)) ?? []
             return names.filter { !$0.hasPrefix(".") }
                 .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
                 .map { relative.isEmpty ? $0 : relative + "/" + $0 }
         }
-        var paths = list("")
-        paths += list("programs") + list("locales") + list("library")
-        for tour in list("tours") { paths += list(tour) }
-        return paths.filter { ManifestKind.kind(ofRelativePath: $0) != nil }
+        var found = list("")
+        found += list("programs") + list("locales") + list("library")
+        for tour in list("tours") { found += list(tour) }
+        diagnostics += refused
+        return found.filter { ManifestKind.kind(ofRelativePath: $0) != nil }
     }
 
     /// Parses one manifest and checks its shape.
