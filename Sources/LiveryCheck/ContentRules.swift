@@ -75,16 +75,23 @@ struct ProgramDaysRule: Rule {
 struct AchievementTiersRule: Rule {
     static let description = RuleDescription(
         id: "content.achievement-tiers", name: "Increasing achievement tiers", family: .content,
-        rationale: "Streak and milestone tiers grow in the order listed (7, 14, 30, 90), or a later tier is earned first.",
+        rationale: "Tiers of one kind (streaks, milestones, thresholds of one metric) grow in the order listed (7, 14, 30, 90), or a later tier is earned first.",
         triggering: [RuleExample("14 before 7", files: ProgramExample.files(lesson: "morning-routine", streaks: [14, 7]))],
-        nonTriggering: [RuleExample("7 then 14", files: ProgramExample.files(lesson: "morning-routine"))])
+        nonTriggering: [
+            RuleExample("7 then 14", files: ProgramExample.files(lesson: "morning-routine")),
+            RuleExample("thresholds of different metrics", files: ProgramExample.files(lesson: "morning-routine").mapValues {
+                $0.replacingOccurrences(of: "{id: streak-0, type: streak, threshold: 7,", with: "{id: walk, type: threshold, metric: minutes, threshold: 150,")
+                  .replacingOccurrences(of: "{id: streak-1, type: streak, threshold: 14,", with: "{id: habits, type: threshold, metric: habits, threshold: 50,")
+            }),
+        ])
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for program in context.source.manifests(.program) {
             var last: [String: Int] = [:]
             for achievement in program.node["achievements"]?.items ?? [] {
-                guard let type = achievement["type"]?.string, let threshold = achievement["threshold"], let value = threshold.int else { continue }
+                guard let kind = achievement["type"]?.string, let threshold = achievement["threshold"], let value = threshold.int else { continue }
+                let type = kind == "threshold" ? "threshold of \(achievement["metric"]?.string ?? "points")" : kind
                 if let previous = last[type], value <= previous {
                     diagnostics.append(Diagnostic(.error, "\(type) tier \(value) is not above the previous tier \(previous)", at: threshold.location, rule: Self.description.id))
                 }
