@@ -288,3 +288,28 @@ enum TourExample {
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"example\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n\(track)\n</trkseg></trk></gpx>\n"
     }
 }
+
+struct TokenReferenceRule: Rule {
+    static let description = RuleDescription(
+        id: "references.token", name: "Token references", family: .references,
+        rationale: "Token references in manifests (tab identity colours) name tokens that exist in the tenant's branding.",
+        triggering: [RuleExample("misspelt tab colour", files: TokenExample.valid.merging([
+            "example/tenant.yaml": TokenExample.valid["example/tenant.yaml"]!.replacingOccurrences(of: "label: nav.home}", with: "label: nav.home, color: ↓\"{color.primry}\"}"),
+        ]) { _, new in new })],
+        nonTriggering: [RuleExample("existing tab colour", files: TokenExample.valid.merging([
+            "example/tenant.yaml": TokenExample.valid["example/tenant.yaml"]!.replacingOccurrences(of: "label: nav.home}", with: "label: nav.home, color: \"{color.primary}\"}"),
+        ]) { _, new in new })])
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        let tokens = context.tenant.tokens["default"]?.tokens ?? [:]
+        let prefix = context.source.displayRoot + "/"
+        return tabs(of: context.tenant.tenant).compactMap { tab -> Diagnostic? in
+            guard let color = tab["color"], color.location.file.hasPrefix(prefix), let text = color.string,
+                  text.hasPrefix("{"), text.hasSuffix("}") else { return nil }
+            let path = String(text.dropFirst().dropLast())
+            guard tokens[path] == nil else { return nil }
+            return Diagnostic(.error, "tab '\(tab["id"]?.string ?? "")' uses token '{\(path)}', which the tenant's branding does not define", at: color.location,
+                              rule: Self.description.id, hint: DidYouMean.suggestion(for: path, among: tokens.keys).map { "did you mean '{\($0)}'?" })
+        }
+    }
+}

@@ -8,7 +8,7 @@ public enum RuleRegistry {
         TypeRule.self, RequiredKeyRule.self, UnknownKeyRule.self, EnumRule.self, SlugRule.self, FormatRule.self, RangeRule.self,
         IDMatchesPathRule.self, UniqueIDRule.self, ExtendsUnknownRule.self, ExtendsCycleRule.self, RuleOverrideRule.self,
         // references
-        LibraryReferenceRule.self, LocaleKeyReferenceRule.self, LocaleBundleRule.self, TourLanguageRule.self,
+        LibraryReferenceRule.self, LocaleKeyReferenceRule.self, LocaleBundleRule.self, TourLanguageRule.self, TokenReferenceRule.self,
         // branding
         TokenStructureRule.self, TokenTypeRule.self, AliasUnknownRule.self, AliasCycleRule.self, AliasTypeRule.self, BrandingModeRule.self,
         // localization
