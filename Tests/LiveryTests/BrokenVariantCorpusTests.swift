@@ -1,0 +1,183 @@
+import Foundation
+import LiveryCheck
+import XCTest
+
+/// The broken-variant corpus: each variant takes the real sample tenants, breaks one thing the way a
+/// creator (or an attacker) would, runs the real `livery validate`, and expects exit 1 with the
+/// finding at the exact file, line, column and rule id. A `↓` in an edit marks the expected spot.
+final class BrokenVariantCorpusTests: XCTestCase {
+    enum Edit: Sendable {
+        case replace(String, String, String)
+        case write(String, String)
+        case bytes(String, [UInt8])
+        case symlink(String, String)
+        case remove(String)
+        case append(String, String)
+        case generate(String, @Sendable () -> String)
+    }
+
+    struct Variant: Sendable {
+        var name: String
+        var tenant: String
+        var edits: [Edit]
+        var rule: String
+        /// `file:line:column` when no `↓` marker can stand in the edit (removed lines, binary files).
+        var at: String? = nil
+    }
+
+    static let florence = "sonic-walkscape/tours/florence-renaissance/tour.yaml"
+    static let physio = "physio-clinic/tenant.yaml"
+    static let tokens = "physio-clinic/branding/tokens.json"
+    static let program = "companero-lucia/programs/30-day-fitness-foundation.yaml"
+    static let library = "companero-lucia/library/library.yaml"
+
+    static let variants: [Variant] = [
+        // Syntax and encoding
+        Variant(name: "YAML colon inside a plain value", tenant: "physio-clinic", edits: [.replace(physio, "name: Physio Clinic", "name: Physio↓: Clinic")], rule: "structure.syntax"),
+        Variant(name: "tab used for indentation", tenant: "companero", edits: [.replace("companero/voice.yaml", "\n  max: 1", "\n↓\tmax: 1")], rule: "structure.syntax"),
+        Variant(name: "second YAML document", tenant: "companero", edits: [.append("companero/voice.yaml", "↓---\nemoji: liberal\n")], rule: "structure.syntax"),
+        Variant(name: "JSON trailing comma", tenant: "physio-clinic", edits: [.replace(tokens, "  \"color\": {\n    \"$type\": \"color\",", "  \"color\": {\n    \"$type\": \"color\",↓}")], rule: "structure.syntax"),
+        Variant(name: "JSON single quotes", tenant: "physio-clinic", edits: [.replace(tokens, "\"$type\": \"color\"", "\"$type\": ↓'color'")], rule: "structure.syntax"),
+        Variant(name: "empty file", tenant: "companero", edits: [.write("companero/voice.yaml", "↓")], rule: "structure.syntax"),
+        Variant(name: "binary file", tenant: "companero", edits: [.bytes("companero/voice.yaml", [0x1F, 0x8B, 0x08, 0x00, 0xFF, 0x00])], rule: "structure.encoding", at: "Tenants/companero/voice.yaml:1:2"),
+        Variant(name: "Latin-1 text", tenant: "companero", edits: [.bytes("companero/voice.yaml", Array("greeting: warm\nemoji: caf".utf8) + [0xE9, 0x0A])], rule: "structure.encoding", at: "Tenants/companero/voice.yaml:2:11"),
+        Variant(name: "UTF-16 file", tenant: "companero", edits: [.bytes("companero/voice.yaml", [0xFF, 0xFE, 0x65, 0x00])], rule: "structure.encoding", at: "Tenants/companero/voice.yaml:1:1"),
+        Variant(name: "50 MB YAML", tenant: "companero", edits: [.generate("companero/voice.yaml", { String(repeating: "# a comment line that pads the file out to fifty megabytes\n", count: 50 << 20 / 58 + 1) })],
+                rule: "structure.file-size", at: "Tenants/companero/voice.yaml:1:1"),
+        Variant(name: "deeply nested YAML", tenant: "companero", edits: [.write("companero/voice.yaml", "emoji: " + String(repeating: "[", count: 63) + "↓" + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5063) + "\n")],
+                rule: "structure.limits"),
+        Variant(name: "YAML alias bomb", tenant: "companero", edits: [.write("companero/voice.yaml", (0..<20).map { i in
+            i == 0 ? "a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]" : "a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 9).joined(separator: ", ") + "]"
+        }.joined(separator: "\n") + "\n")], rule: "structure.limits", at: "Tenants/companero/voice.yaml:6:40"),
+        Variant(name: "undefined YAML alias", tenant: "companero", edits: [.replace("companero/voice.yaml", "emoji: sparing", "emoji: ↓*policy")], rule: "structure.syntax"),
+        // Shapes
+        Variant(name: "duplicate YAML key", tenant: "physio-clinic", edits: [.append("physio-clinic/locales/en.yaml", "↓nav:\n  home: Start\n")], rule: "structure.duplicate-key"),
+        Variant(name: "duplicate JSON key", tenant: "physio-clinic", edits: [.replace(tokens, "    \"$type\": \"color\",", "    \"$type\": \"color\", ↓\"$type\": \"color\",")], rule: "structure.duplicate-key"),
+        Variant(name: "wrong type", tenant: "urbannest", edits: [.replace("urbannest/tenant.yaml", "supported: [en, hi]", "supported: ↓en")], rule: "structure.type"),
+        Variant(name: "missing required key", tenant: "sonic-walkscape", edits: [.replace(florence, "city: Florence\n", "")], rule: "structure.required",
+                at: "Tenants/sonic-walkscape/tours/florence-renaissance/tour.yaml:4:1"),
+        Variant(name: "unknown key", tenant: "urbannest", edits: [.replace("urbannest/tenant.yaml", "modules: [", "↓modulse: [")], rule: "structure.unknown-key"),
+        Variant(name: "bad enum value", tenant: "physio-clinic", edits: [.replace(physio, "kind: brand", "kind: ↓brnad")], rule: "structure.enum"),
+        Variant(name: "id that is not a slug", tenant: "sonic-walkscape", edits: [.replace(florence, "  - id: duomo", "  - id: ↓Duomo_Square")], rule: "structure.slug"),
+        Variant(name: "locale id in the wrong format", tenant: "physio-clinic", edits: [.replace(physio, "default: en", "default: ↓english")], rule: "structure.format"),
+        Variant(name: "number out of range", tenant: "sonic-walkscape", edits: [.replace(florence, "durationMinutes: 45", "durationMinutes: ↓0")], rule: "structure.range"),
+        Variant(name: "id differs from folder", tenant: "urbannest", edits: [.replace("urbannest/tenant.yaml", "id: urbannest", "id: ↓urban-nest")], rule: "structure.id-matches-path"),
+        Variant(name: "locale file not named after a locale", tenant: "physio-clinic", edits: [.write("physio-clinic/locales/english.yaml", "↓nav:\n  home: Home\n")], rule: "structure.id-matches-path"),
+        Variant(name: "duplicate tab id", tenant: "physio-clinic", edits: [.replace(physio, "{id: exercises,", "{id: ↓home,")], rule: "structure.unique-id"),
+        Variant(name: "extends cycle", tenant: "companero", edits: [.append("companero/tenant.yaml", "extends: ↓companero-lucia\n")], rule: "structure.extends-cycle"),
+        Variant(name: "unknown parent", tenant: "companero-lucia", edits: [.replace("companero-lucia/tenant.yaml", "extends: companero", "extends: ↓companer")], rule: "structure.extends-unknown"),
+        Variant(name: "silencing a security rule", tenant: "physio-clinic", edits: [.append(physio, "rules:\n  assets.path: ↓off\n")], rule: "structure.rule-override"),
+        // References and localization
+        Variant(name: "dangling lesson", tenant: "companero-lucia", edits: [.replace(program, "lesson: morning-routine}", "lesson: ↓morning-routin}")], rule: "references.library"),
+        Variant(name: "unknown library category", tenant: "companero-lucia", edits: [.replace(library, "category: tools", "category: ↓toolz")], rule: "references.library"),
+        Variant(name: "missing label key", tenant: "physio-clinic", edits: [.replace(physio, "label: nav.exercises", "label: ↓nav.exercise")], rule: "references.locale-key"),
+        Variant(name: "supported locale without a bundle", tenant: "physio-clinic", edits: [.replace(physio, "supported: [en, ru]", "supported: [en, ↓ru]"), .remove("physio-clinic/locales/ru.yaml")], rule: "references.locale-bundle"),
+        Variant(name: "tour language not supported", tenant: "sonic-walkscape", edits: [.replace(florence, "languages: [it, en, fr]", "languages: [it, en, fr, ↓de]")], rule: "references.tour-language"),
+        Variant(name: "misspelt tab colour token", tenant: "physio-clinic", edits: [.replace(physio, "color: \"{color.tab.coral}\"", "color: ↓\"{color.tab.corral}\"")], rule: "references.token"),
+        Variant(name: "missing locale key", tenant: "physio-clinic", edits: [.replace("physio-clinic/locales/ru.yaml", "  exercises: Упражнения\n", "")], rule: "localization.missing-key",
+                at: "Tenants/physio-clinic/locales/ru.yaml:2:1"),
+        // Branding
+        Variant(name: "unknown token type", tenant: "physio-clinic", edits: [.replace(tokens, "\"$type\": \"color\"", "\"$type\": ↓\"colour\"")], rule: "branding.token-type"),
+        Variant(name: "dangling alias", tenant: "physio-clinic", edits: [.replace(tokens, "\"primary\": {\"$value\": \"{color.palette.primary}\"}", "\"primary\": {\"$value\": ↓\"{color.palete.primary}\"}")], rule: "branding.alias-unknown"),
+        Variant(name: "alias cycle", tenant: "physio-clinic", edits: [.replace(tokens, "    \"$type\": \"color\",", "    \"$type\": \"color\",\n    \"loop-a\": {\"$value\": ↓\"{color.loop-b}\"}, \"loop-b\": {\"$value\": \"{color.loop-a}\"},")], rule: "branding.alias-cycle"),
+        Variant(name: "alias of another type", tenant: "physio-clinic", edits: [.replace(tokens, "    \"$type\": \"color\",", "    \"$type\": \"color\", \"gap\": {\"$type\": \"dimension\", \"$value\": ↓\"{color.palette.primary}\"},")], rule: "branding.alias-type"),
+        Variant(name: "raw value where a token belongs", tenant: "physio-clinic", edits: [.replace(tokens, "    \"$type\": \"color\",", "    \"$type\": \"color\", \"brand-raw\": ↓\"#0066cc\",")], rule: "branding.token-structure"),
+        // Content
+        Variant(name: "stop out of order", tenant: "sonic-walkscape", edits: [.replace(florence, "order: 2", "order: ↓7")], rule: "content.stop-order"),
+        Variant(name: "trigger radius too small", tenant: "sonic-walkscape", edits: [.replace(florence, "triggerRadius: 120", "triggerRadius: ↓20")], rule: "content.trigger-radius"),
+        Variant(name: "declared distance far from the route", tenant: "sonic-walkscape", edits: [.replace(florence, "distanceKm: 1.16", "distanceKm: ↓3.5")], rule: "content.route"),
+        Variant(name: "program day gap", tenant: "companero-lucia", edits: [.replace(program, "      - day: 2\n", "      - day: ↓3\n")], rule: "content.program-days"),
+        Variant(name: "achievement tiers not increasing", tenant: "companero-lucia", edits: [.replace(program, "threshold: 14", "threshold: ↓5")], rule: "content.achievement-tiers"),
+        Variant(name: "article with a PDF", tenant: "companero-lucia", edits: [.replace(library, "      en: articles/morning-routine.en.md", "      en: ↓worksheets/habit-tracker.pdf")], rule: "content.library-media-kind"),
+        // Assets
+        Variant(name: "missing file", tenant: "sonic-walkscape", edits: [.replace(florence, "cover: cover.jpg", "cover: ↓cover-missing.jpg")], rule: "assets.missing"),
+        Variant(name: "path traversal", tenant: "sonic-walkscape", edits: [.replace(florence, "cover: cover.jpg", "cover: ↓../../../companero/assets/logo.png")], rule: "assets.path"),
+        Variant(name: "absolute path", tenant: "sonic-walkscape", edits: [.replace(florence, "cover: cover.jpg", "cover: ↓/etc/passwd.jpg")], rule: "assets.path"),
+        Variant(name: "symlink escaping the folder", tenant: "sonic-walkscape", edits: [.replace(florence, "cover: cover.jpg", "cover: ↓cover.jpg"),
+                                                                                             .remove("sonic-walkscape/tours/florence-renaissance/cover.jpg"),
+                                                                                             .symlink("sonic-walkscape/tours/florence-renaissance/cover.jpg", "/etc/hostname")], rule: "assets.symlink-escape"),
+        Variant(name: "folder instead of a file", tenant: "sonic-walkscape", edits: [.replace(florence, "cover: cover.jpg", "cover: ↓audio")], rule: "assets.not-regular-file"),
+        Variant(name: "PNG that is really text", tenant: "physio-clinic", edits: [.replace(physio, "logoRaster: assets/logo.png", "logoRaster: ↓assets/logo.png"), .write("physio-clinic/assets/logo.png", "this is not a picture\n")], rule: "assets.file-type"),
+        Variant(name: "worksheet that is really text", tenant: "companero-lucia", edits: [.replace(library, "      en: worksheets/habit-tracker.pdf", "      en: ↓worksheets/habit-tracker.pdf"),
+                                                                                                 .write("companero-lucia/library/worksheets/habit-tracker.pdf", "not a PDF\n")], rule: "assets.file-type"),
+        Variant(name: "route where an image belongs", tenant: "sonic-walkscape", edits: [.replace(florence, "cover: cover.jpg", "cover: ↓route.gpx")], rule: "assets.field-type"),
+        Variant(name: "GPX with an external entity", tenant: "sonic-walkscape", edits: [.replace("sonic-walkscape/tours/florence-renaissance/route.gpx", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
+                                                                                                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n↓<!DOCTYPE gpx [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n")], rule: "assets.xml"),
+        Variant(name: "SVG with a script", tenant: "physio-clinic", edits: [.replace("physio-clinic/assets/logo.svg", "</svg>", "↓<script>alert(1)</script></svg>")], rule: "assets.svg-safety"),
+    ]
+
+    private func copySamples() throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("livery-corpus-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: LiveryProcess.packageRoot.appendingPathComponent("Tenants"), to: root.appendingPathComponent("Tenants"))
+        return root
+    }
+
+    /// Applies the edits; returns where the `↓` marker stood.
+    private func apply(_ edits: [Edit], in tenants: URL) throws -> String? {
+        var marker: String?
+        func writeMarked(_ path: String, _ text: String) throws {
+            if let range = text.range(of: "↓") {
+                let before = text[..<range.lowerBound]
+                let line = before.split(separator: "\n", omittingEmptySubsequences: false).count
+                let column = (before.split(separator: "\n", omittingEmptySubsequences: false).last?.unicodeScalars.count ?? 0) + 1
+                marker = "Tenants/\(path):\(line):\(column)"
+            }
+            try Data(text.replacingOccurrences(of: "↓", with: "").utf8).write(to: tenants.appendingPathComponent(path))
+        }
+        for edit in edits {
+            switch edit {
+            case .replace(let path, let old, let new):
+                let text = try String(contentsOf: tenants.appendingPathComponent(path), encoding: .utf8)
+                guard let range = text.range(of: old) else { throw XCTSkip("sample drifted: '\(old)' not in \(path)") }
+                try writeMarked(path, text.replacingCharacters(in: range, with: new))
+            case .write(let path, let text):
+                try writeMarked(path, text)
+            case .append(let path, let addition):
+                try writeMarked(path, try String(contentsOf: tenants.appendingPathComponent(path), encoding: .utf8) + addition)
+            case .bytes(let path, let bytes):
+                try Data(bytes).write(to: tenants.appendingPathComponent(path))
+            case .symlink(let path, let target):
+                try FileManager.default.createSymbolicLink(atPath: tenants.appendingPathComponent(path).path, withDestinationPath: target)
+            case .remove(let path):
+                try FileManager.default.removeItem(at: tenants.appendingPathComponent(path))
+            case .generate(let path, let make):
+                try Data(make().utf8).write(to: tenants.appendingPathComponent(path))
+            }
+        }
+        return marker
+    }
+
+    func testCorpusHasAtLeastFortyVariantsCoveringEveryErrorRule() {
+        XCTAssertGreaterThanOrEqual(Self.variants.count, 40)
+        let covered = Set(Self.variants.map(\.rule))
+        let errorRules = RuleRegistry.descriptions.filter { $0.severity == .error }.map(\.id)
+        XCTAssertEqual(Set(errorRules).subtracting(covered), [], "error rules without a broken sample variant")
+    }
+
+    func testSamplesAreCleanBeforeBreaking() throws {
+        let output = try LiveryProcess.run(["validate", "--strict", "Tenants"])
+        XCTAssertEqual(output.status, 0, output.stdout)
+    }
+
+    func testEveryBrokenVariantFailsAtTheRightPlace() throws {
+        var peak: Int = 0
+        for variant in Self.variants {
+            let root = try copySamples()
+            defer { try? FileManager.default.removeItem(at: root) }
+            let marker = try apply(variant.edits, in: root.appendingPathComponent("Tenants"))
+            let expected = try XCTUnwrap(variant.at ?? marker, "\(variant.name): no expected location")
+            let output = try LiveryProcess.run(["validate", "--format", "json", "Tenants/\(variant.tenant)"], in: root, timeout: 60)
+            XCTAssertEqual(output.status, 1, "\(variant.name): exit \(output.status) \(output.stderr)")
+            let report = try XCTUnwrap(try? JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], "\(variant.name): output is not JSON")
+            let found = (report["diagnostics"] as? [[String: Any]] ?? []).filter { $0["rule"] as? String == variant.rule }
+            let places = found.map { "\($0["file"] ?? ""):\($0["line"] ?? 0):\($0["column"] ?? 0)" }
+            XCTAssertTrue(places.contains(expected), "\(variant.name): expected \(variant.rule) at \(expected), found \(places) in \(output.stdout.prefix(600))")
+            var usage = rusage()
+            getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+            peak = max(peak, usage.ru_maxrss)
+        }
+        // Memory stays bounded whatever the input (50 MB files, alias bombs): ru_maxrss is in KiB.
+        XCTAssertLessThan(peak, 256 * 1024, "a validate run used \(peak / 1024) MiB")
+    }
+}
