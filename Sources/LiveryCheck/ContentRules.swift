@@ -50,6 +50,7 @@ struct ProgramDaysRule: Rule {
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for program in context.source.manifests(.program) {
+            let before = diagnostics.count
             var expectedDay = 1
             for (weekIndex, week) in (program.node["weeks"]?.items ?? []).enumerated() {
                 if let number = week["week"], let value = number.int, value != weekIndex + 1 {
@@ -64,7 +65,7 @@ struct ProgramDaysRule: Rule {
                     expectedDay = value + 1
                 }
             }
-            if let duration = program.node["durationDays"], let value = duration.int, value != expectedDay - 1, diagnostics.isEmpty {
+            if let duration = program.node["durationDays"], let value = duration.int, value != expectedDay - 1, diagnostics.count == before {
                 diagnostics.append(Diagnostic(.error, "durationDays is \(value), but the weeks hold \(expectedDay - 1) days", at: duration.location, rule: Self.description.id))
             }
         }

@@ -37,8 +37,11 @@ struct IDMatchesPathRule: Rule {
 struct UniqueIDRule: Rule {
     static let description = RuleDescription(
         id: "structure.unique-id", name: "Unique ids", family: .structure,
-        rationale: "Ids in one list (tabs, roles, stops, items, achievements…) are unique, or apps show and save the wrong thing.",
-        triggering: [RuleExample("two tabs with one id", files: ["example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "{id: profile", with: "{id: ↓home")])],
+        rationale: "Ids in one list (tabs, roles, stops, achievements…) and item ids across a whole program are unique, or apps show and save the wrong thing.",
+        triggering: [
+            RuleExample("two tabs with one id", files: ["example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "{id: profile", with: "{id: ↓home")]),
+            RuleExample("one item id on two days", files: ProgramExample.files(lesson: "morning-routine").mapValues { $0.replacingOccurrences(of: "id: read-2,", with: "id: ↓read-1,") }),
+        ],
         nonTriggering: [RuleExample("the minimal tenant")])
 
     func check(_ context: RuleContext) -> [Diagnostic] {
@@ -54,6 +57,27 @@ struct UniqueIDRule: Rule {
                                                       at: idNode.location, rule: Self.description.id))
                     } else {
                         seen[id] = idNode.location
+                    }
+                }
+            }
+        }
+        // Program item ids are unique across the whole program, not only within one day.
+        for program in context.source.manifests(.program) {
+            var seen: [String: SourceLocation] = [:]
+            for week in program.node["weeks"]?.items ?? [] {
+                for day in week["days"]?.items ?? [] {
+                    for item in day["items"]?.items ?? [] {
+                        guard let idNode = item["id"], let id = idNode.string else { continue }
+                        if let first = seen[id] {
+                            // Duplicates within one day are already reported as duplicates in one list.
+                            let sameDay = day["items"]?.items?.contains { $0["id"]?.location == first } == true
+                            if !sameDay {
+                                diagnostics.append(Diagnostic(.error, "item id '\(id)' is used twice in the program (first at line \(first.line), column \(first.column))",
+                                                              at: idNode.location, rule: Self.description.id))
+                            }
+                        } else {
+                            seen[id] = idNode.location
+                        }
                     }
                 }
             }

@@ -184,3 +184,11 @@ struct RuleOverrideRule: Rule {
     // The engine reports these while reading the overrides; the rule type documents and tests them.
     func check(_ context: RuleContext) -> [Diagnostic] { [] }
 }
+
+struct DuplicateManifestRule: CollectedRule {
+    static let description = RuleDescription(
+        id: LoadRule.duplicateManifest, name: "One file per manifest", family: .structure,
+        rationale: "Two files for one manifest (voice.yaml and voice.json) would leave one silently unused.",
+        triggering: [RuleExample("YAML and JSON voice", files: ["example/voice.yaml": "↓emoji: none\n", "example/voice.json": "{\"emoji\": \"liberal\"}\n"])],
+        nonTriggering: [RuleExample("one voice file", files: ["example/voice.yaml": "emoji: none\n"])])
+}

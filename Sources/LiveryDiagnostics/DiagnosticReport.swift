@@ -125,7 +125,6 @@ public struct DiagnosticReport: Sendable {
         struct Driver: Encodable {
             var name = "livery"
             var version: String
-            var informationUri = "https://github.com/livery/livery"
             var rules: [Descriptor]
         }
         struct Message: Encodable { var text: String }

@@ -12,7 +12,7 @@ public enum FileType: String, Sendable, CaseIterable, Codable {
         case .webp: return ["webp"]
         case .svg: return ["svg"]
         case .mp3: return ["mp3"]
-        case .mp4: return ["mp4", "m4v", "m4a"]
+        case .mp4: return ["mp4", "m4v"]
         case .pdf: return ["pdf"]
         case .gpx: return ["gpx"]
         case .srt: return ["srt"]

@@ -2,7 +2,7 @@ import Foundation
 
 /// Renders a manifest kind's `Shape` as a JSON Schema (draft 2020-12) for editors and other tools.
 public enum JSONSchemaWriter {
-    public static let baseURI = "https://livery.dev/schemas/"
+    public static let baseURI = "urn:livery:schemas:"
 
     public static func schema(for kind: ManifestKind) -> String {
         var root: [String: Any]
@@ -27,7 +27,7 @@ public enum JSONSchemaWriter {
             root = render(kind.shape, allowSchemaKey: true)
         }
         root["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-        root["$id"] = baseURI + "\(kind.rawValue).schema.json"
+        root["$id"] = baseURI + kind.rawValue
         root["title"] = kind.title
         let data = (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self) + "\n"
@@ -63,7 +63,9 @@ public enum JSONSchemaWriter {
             let extensions = types.flatMap(\.extensions)
             out = ["type": "string", "description": "Path relative to this file, inside the tenant folder."]
             if !extensions.isEmpty {
-                out["pattern"] = "\\.(\(extensions.joined(separator: "|")))$"
+                // ECMA-262 patterns have no case-insensitive flag in JSON Schema; spell each letter both ways.
+                let caseless = extensions.map { $0.map { $0.isLetter ? "[\($0.lowercased())\($0.uppercased())]" : String($0) }.joined() }
+                out["pattern"] = "\\.(\(caseless.joined(separator: "|")))$"
             }
         case .object(let object):
             var properties: [String: Any] = [:]

@@ -7,6 +7,7 @@ public enum LoadRule {
     public static let fileSize = "structure.file-size"
     public static let duplicateKey = "structure.duplicate-key"
     public static let limits = "structure.limits"
+    public static let duplicateManifest = "structure.duplicate-manifest"
 }
 
 /// Bounds that keep hostile manifests (huge files, deep nesting, alias bombs) cheap to reject.

@@ -27,6 +27,11 @@ public struct LocaleBundle: Sendable {
         while let (entry, prefix) = stack.popLast() {
             if prefix.isEmpty && entry.key == "$schema" { continue }
             let key = prefix.isEmpty ? entry.key : prefix + "." + entry.key
+            if !StringFormat.messageKey.matches(key) {
+                diagnostics.append(Diagnostic(.error, "'\(entry.key)' is not a valid message key; keys are \(StringFormat.messageKey.summary)",
+                                              at: entry.keyLocation, rule: ShapeRule.format))
+                continue
+            }
             switch entry.value.value {
             case .string(let text):
                 if let first = seen[key] {

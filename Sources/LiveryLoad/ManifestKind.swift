@@ -1,8 +1,10 @@
+import Foundation
+
 /// The kinds of manifest a tenant folder holds, and where each lives by convention.
 public enum ManifestKind: String, Sendable, CaseIterable, Codable {
     case tenant, branding, voice, program, library, tour, locale
 
-    /// Where files of this kind live in a tenant folder (documented in docs/manifests.md).
+    /// Where files of this kind live in a tenant folder (documented in docs/tenant-folder.md).
     public var conventionalPath: String {
         switch self {
         case .tenant: return "tenant.yaml (or tenant.json)"
@@ -20,7 +22,7 @@ public enum ManifestKind: String, Sendable, CaseIterable, Codable {
     public static func kind(ofRelativePath path: String) -> ManifestKind? {
         guard ManifestFormat(path: path) != nil else { return nil }
         let parts = path.split(separator: "/").map(String.init)
-        let stem = (parts.last ?? "").split(separator: ".").first.map(String.init) ?? ""
+        let stem = ((parts.last ?? "") as NSString).deletingPathExtension
         switch parts.count {
         case 1 where stem == "tenant": return .tenant
         case 1 where stem == "voice": return .voice

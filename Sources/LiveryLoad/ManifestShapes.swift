@@ -55,7 +55,7 @@ public enum ManifestShapes {
             .optional("channel", .choice(["stable", "beta", "internal"]), "Release channel."),
             .optional("minimumClientVersion", .string(.version), "Oldest app version that can read this tenant's bundles."),
         ])), "Release settings."),
-        .optional("rules", .dictionary(key: .text, value: .choice(["error", "warning", "off"])), "Severity overrides by rule id (security rules cannot be turned off)."),
+        .optional("rules", .dictionary(key: .text, value: .choice(["error", "warning", "off"])), "Severity overrides by rule id (security rules cannot be lowered)."),
     ]))
 
     public static let voice: Shape = .object(ObjectShape("The voice and tone of a brand or creator, as checkable rules.", [

@@ -16,9 +16,9 @@ public struct Manifest: Sendable {
         return parts.dropLast().joined(separator: "/")
     }
 
-    /// The file name without its extensions (`ru` for `locales/ru.yaml`).
+    /// The file name without its extension (`ru` for `locales/ru.yaml`).
     public var stem: String {
-        String(relativePath.split(separator: "/").last?.split(separator: ".").first ?? "")
+        (String(relativePath.split(separator: "/").last ?? "") as NSString).deletingPathExtension
     }
 }
 
@@ -75,11 +75,20 @@ public enum TenantLoader {
             guard let kind = ManifestKind.kind(ofRelativePath: relative) else { continue }
             load(relative, as: kind, into: &source, limits: limits)
         }
-        let tenantFiles = source.manifests(.tenant)
-        if tenantFiles.count > 1 {
-            source.diagnostics.append(Diagnostic(.error, "the tenant has more than one tenant manifest (\(tenantFiles.map(\.relativePath).joined(separator: ", ")))",
-                                                 at: .start(of: tenantFiles[1].displayPath), rule: LoadRule.syntax, hint: "keep one of them"))
+        // Two files for one manifest (voice.yaml and voice.json): only one would be used.
+        var firstOf: [String: Manifest] = [:]
+        var unique: [Manifest] = []
+        for manifest in source.manifests {
+            let key = "\(manifest.kind.rawValue)|\(manifest.directory)|\(manifest.stem)"
+            if let first = firstOf[key] {
+                source.diagnostics.append(Diagnostic(.error, "'\(manifest.relativePath)' is a second file for the same manifest as '\(first.relativePath)'",
+                                                     at: .start(of: manifest.displayPath), rule: LoadRule.duplicateManifest, hint: "keep one of them; this one is ignored"))
+            } else {
+                firstOf[key] = manifest
+                unique.append(manifest)
+            }
         }
+        source.manifests = unique
         if source.tenant == nil, !source.diagnostics.contains(where: { $0.location.file.hasPrefix(displayRoot + "/tenant.") }) {
             source.diagnostics.append(Diagnostic(.error, "no tenant manifest: expected tenant.yaml in the tenant folder",
                                                  at: .start(of: displayRoot + "/tenant.yaml"), rule: ShapeRule.required))

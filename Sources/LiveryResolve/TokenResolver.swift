@@ -78,30 +78,59 @@ public enum TokenResolver {
 
         for path in tokens.keys.sorted() { resolveChain(path) }
 
-        // Aliases inside composite values (a border's colour, a shadow's colour…).
-        for path in values.keys.sorted() {
-            guard let value = values[path], value.entries != nil || value.items != nil else { continue }
-            values[path] = substitute(value, in: tokens, resolved: values, diagnostics: &diagnostics, owner: path)
+        // Aliases inside composite values (a border's colour, a shadow's colour…), resolved depth
+        // first so the result does not depend on the order tokens are visited in.
+        var composite = CompositeSubstitution(tokens: tokens, values: values)
+        for path in values.keys.sorted() where values[path]?.entries != nil || values[path]?.items != nil {
+            values[path] = composite.resolved(path)
         }
+        diagnostics += composite.diagnostics
         return (ResolvedTokens(tokens: tokens, values: values, types: types), diagnostics)
     }
+}
 
-    private static func substitute(_ node: Node, in tokens: [String: DesignToken], resolved: [String: Node], diagnostics: inout [Diagnostic], owner: String) -> Node {
+/// Replaces aliases nested in composite token values, memoised, with cycles reported.
+private struct CompositeSubstitution {
+    let tokens: [String: DesignToken]
+    var values: [String: Node]
+    var done = Set<String>()
+    var inProgress = Set<String>()
+    var diagnostics: [Diagnostic] = []
+
+    init(tokens: [String: DesignToken], values: [String: Node]) {
+        self.tokens = tokens
+        self.values = values
+    }
+
+    mutating func resolved(_ path: String) -> Node? {
+        guard let value = values[path] else { return nil }
+        if done.contains(path) { return value }
+        guard inProgress.insert(path).inserted else { return value }
+        let result = substitute(value, owner: path)
+        inProgress.remove(path)
+        done.insert(path)
+        values[path] = result
+        return result
+    }
+
+    private mutating func substitute(_ node: Node, owner: String) -> Node {
         switch node.value {
         case .string:
             guard let target = DesignToken.aliasTarget(of: node) else { return node }
-            if let value = resolved[target] { return value }
             if tokens[target] == nil {
                 diagnostics.append(Diagnostic(.error, "'\(owner)' refers to '{\(target)}', which is not a token", at: node.location, rule: ResolveRule.aliasUnknown,
                                               hint: DidYouMean.suggestion(for: target, among: tokens.keys).map { "did you mean '{\($0)}'?" }))
+                return node
             }
-            return node
+            if inProgress.contains(target) {
+                diagnostics.append(Diagnostic(.error, "alias cycle through a composite value: '\(owner)' → '{\(target)}'", at: node.location, rule: ResolveRule.aliasCycle))
+                return node
+            }
+            return resolved(target) ?? node
         case .sequence(let items):
-            return Node(.sequence(items.map { substitute($0, in: tokens, resolved: resolved, diagnostics: &diagnostics, owner: owner) }), at: node.location)
+            return Node(.sequence(items.map { substitute($0, owner: owner) }), at: node.location)
         case .mapping(let entries):
-            return Node(.mapping(entries.map { Node.Entry(key: $0.key, keyLocation: $0.keyLocation,
-                                                          value: substitute($0.value, in: tokens, resolved: resolved, diagnostics: &diagnostics, owner: owner)) }),
-                        at: node.location)
+            return Node(.mapping(entries.map { Node.Entry(key: $0.key, keyLocation: $0.keyLocation, value: substitute($0.value, owner: owner)) }), at: node.location)
         default:
             return node
         }

@@ -49,7 +49,7 @@ struct Init: ParsableCommand {
         if let extends {
             let baseFolder = workspaceURL.appendingPathComponent(extends)
             let base = TenantLoader.load(baseFolder, displayRoot: workspace + "/" + extends)
-            guard let tenant = base.tenant else { throw ValidationError("'\(extends)' is not a tenant in \(workspace)") }
+            guard let tenant = base.tenant else { throw Livery.Failure("'\(extends)' is not a tenant in \(workspace)") }
             let locales = tenant.node["locales"]
             context["extends"] = extends
             context["defaultLocale"] = locales?["default"]?.string ?? "en"
@@ -60,7 +60,7 @@ struct Init: ParsableCommand {
             folder = try Scaffold.create(kind == .tenant ? .tenant : .creator, id: id, name: displayName, context: context,
                                          templates: URL(fileURLWithPath: templates), workspace: workspaceURL)
         } catch let failure as Scaffold.Failure {
-            throw ValidationError(failure.description)
+            throw Livery.Failure(failure.description)
         }
         print("created \(workspace)/\(id) (\(folder.path))")
         let result = Validator.validate(workspace: workspaceURL, displayRoot: workspace, only: [id])

@@ -18,6 +18,12 @@ struct Livery: ParsableCommand {
         subcommands: [Validate.self, Rules.self, Schema.self, Init.self, Version.self]
     )
 
+    /// A failure found while running a command (not a mistake in its arguments): printed without the usage text.
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
     /// Exit codes of PRODUCT.md §3: 0 clean, 1 findings at error level, 2 usage or internal error.
     static func main() {
         do {

@@ -43,7 +43,7 @@ struct Validate: ParsableCommand {
             let target = WorkspaceTarget(path)
             let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: target.tenant.map { [$0] }, strict: strict)
             if result.checked.isEmpty {
-                throw ValidationError("no tenant folders (folders with a tenant.yaml) found in '\(path)'")
+                throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(path)'")
             }
             checked += result.checked.count
             diagnostics += result.diagnostics
