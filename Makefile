@@ -8,9 +8,8 @@ LIVERY = .build/$(CONFIG)/livery
 
 # Build needs: libarchive, libxml2, libyaml (headers) and pkg-config.
 BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev
-# Tests also use independent tools: xmllint and bsdtar from Debian, sarif-tools from PyPI.
-TEST_PACKAGES = $(BUILD_PACKAGES) libxml2-utils libarchive-tools
-PYTHON_TOOLS = sarif-tools
+# Tests also use independent implementations from PyPI: sarif-tools, jsonschema and PyYAML.
+TEST_PACKAGES = $(BUILD_PACKAGES)
 
 .PHONY: run test build deps test-deps generated clean
 
@@ -29,7 +28,8 @@ deps:
 
 test-deps:
 	@./scripts/install-packages.sh $(TEST_PACKAGES)
-	@command -v sarif >/dev/null || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore $(PYTHON_TOOLS)
+	@command -v sarif >/dev/null && python3 -c "import jsonschema, referencing, yaml" 2>/dev/null || \
+		python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore sarif-tools "jsonschema>=4.18" pyyaml
 
 # Regenerates the committed JSON Schemas and rule reference (a test checks they are current).
 generated: build
