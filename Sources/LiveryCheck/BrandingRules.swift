@@ -111,7 +111,7 @@ struct BrandingModeRule: Rule {
             for (path, token) in tokens.tokens where base.tokens[path] == nil && token.location.file.hasPrefix(context.source.displayRoot + "/") {
                 diagnostics.append(Diagnostic(.warning, "token '\(path)' of mode '\(mode)' does not exist in the base tokens", at: token.location,
                                               rule: Self.description.id,
-                                              hint: DidYouMean.suggestion(for: path, among: base.tokens.keys).map { "did you mean '\($0)'?" } ?? "define it in the base token files too"))
+                                              hint: DidYouMean.hint(for: path, among: base.tokens.keys) ?? "define it in the base token files too"))
             }
         }
         return diagnostics

@@ -51,7 +51,7 @@ struct ExtraTranslationRule: Rule {
             for message in bundle.messages where !keys.contains(message.key) && message.keyLocation.file.hasPrefix(context.source.displayRoot + "/") {
                 diagnostics.append(Diagnostic(.warning, "key '\(message.key)' in '\(locale)' does not exist in the default locale '\(defaultLocale)'",
                                               at: message.keyLocation, rule: Self.description.id,
-                                              hint: DidYouMean.suggestion(for: message.key, among: keys).map { "did you mean '\($0)'?" } ?? "add it to \(source.file) or remove it"))
+                                              hint: DidYouMean.hint(for: message.key, among: keys) ?? "add it to \(source.file) or remove it"))
             }
         }
         return diagnostics

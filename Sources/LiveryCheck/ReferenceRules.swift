@@ -111,7 +111,7 @@ struct LibraryReferenceRule: Rule {
         var diagnostics: [Diagnostic] = []
         func report(_ node: Node, _ what: String, among candidates: some Sequence<String>) {
             diagnostics.append(Diagnostic(.error, "\(what) '\(node.string ?? "")' is not in the library", at: node.location, rule: Self.description.id,
-                                          hint: DidYouMean.suggestion(for: node.string ?? "", among: candidates).map { "did you mean '\($0)'?" }))
+                                          hint: DidYouMean.hint(for: node.string ?? "", among: candidates)))
         }
         for program in context.source.manifests(.program) {
             for week in program.node["weeks"]?.items ?? [] {
@@ -132,7 +132,7 @@ struct LibraryReferenceRule: Rule {
             for item in library.node["items"]?.items ?? [] {
                 if let category = item["category"], let id = category.string, !categories.contains(id) {
                     diagnostics.append(Diagnostic(.error, "category '\(id)' is not declared under categories", at: category.location, rule: Self.description.id,
-                                                  hint: DidYouMean.suggestion(for: id, among: categories).map { "did you mean '\($0)'?" }))
+                                                  hint: DidYouMean.hint(for: id, among: categories)))
                 }
             }
             for pack in library.node["packs"]?.items ?? [] {
@@ -203,7 +203,7 @@ struct LocaleKeyReferenceRule: Rule {
         return references.compactMap { node in
             guard node.location.file.hasPrefix(prefix), let key = node.string, !keys.contains(key) else { return nil }
             return Diagnostic(.error, "key '\(key)' is not in the default locale '\(locale)'", at: node.location, rule: Self.description.id,
-                              hint: DidYouMean.suggestion(for: key, among: keys).map { "did you mean '\($0)'?" } ?? "add it to \(bundle.file)")
+                              hint: DidYouMean.hint(for: key, among: keys) ?? "add it to \(bundle.file)")
         }
     }
 }

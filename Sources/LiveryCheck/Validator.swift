@@ -66,7 +66,7 @@ public enum RuleEngine {
         for entry in context.tenant.tenant?["rules"]?.entries ?? [] {
             guard let rule = known[entry.key] else {
                 diagnostics.append(Diagnostic(.error, "unknown rule '\(entry.key)'", at: entry.keyLocation, rule: overrideRuleID,
-                                              hint: DidYouMean.suggestion(for: entry.key, among: known.keys).map { "did you mean '\($0)'?" } ?? "`livery rules` lists every rule"))
+                                              hint: DidYouMean.hint(for: entry.key, among: known.keys) ?? "`livery rules` lists every rule"))
                 continue
             }
             if rule.isSecurity, entry.value.string != "error" {

@@ -15,6 +15,11 @@ public enum DidYouMean {
         return distance <= limit ? candidate : nil
     }
 
+    /// The hint "did you mean '…'?" for the closest candidate, or nil when none is close.
+    public static func hint(for word: String, among candidates: some Sequence<String>) -> String? {
+        suggestion(for: word, among: candidates).map { "did you mean '\($0)'?" }
+    }
+
     /// Optimal string alignment distance (Levenshtein plus adjacent transpositions).
     static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }

@@ -58,7 +58,7 @@ public enum TokenParser {
                 if entry.key.hasPrefix("$") && entry.key != "$root" {
                     if !groupProperties.contains(entry.key) {
                         diagnostics.append(Diagnostic(.warning, "unknown group property '\(entry.key)'", at: entry.keyLocation, rule: ShapeRule.unknownKey,
-                                                      hint: DidYouMean.suggestion(for: entry.key, among: groupProperties).map { "did you mean '\($0)'?" }))
+                                                      hint: DidYouMean.hint(for: entry.key, among: groupProperties)))
                     }
                     continue
                 }
@@ -80,7 +80,7 @@ public enum TokenParser {
                     for property in entry.value.entries ?? [] where !tokenProperties.contains(property.key) {
                         diagnostics.append(Diagnostic(.error, "unknown token property '\(property.key)' in '\(childPath.joined(separator: "."))'",
                                                       at: property.keyLocation, rule: ShapeRule.unknownKey,
-                                                      hint: DidYouMean.suggestion(for: property.key, among: tokenProperties).map { "did you mean '\($0)'?" }
+                                                      hint: DidYouMean.hint(for: property.key, among: tokenProperties)
                                                         ?? "a token holds only $value, $type, $description, $extensions and $deprecated"))
                     }
                     tokens.append(DesignToken(path: childPath.joined(separator: "."), type: type, value: value, location: entry.keyLocation,
@@ -99,7 +99,7 @@ public enum TokenParser {
         guard let type = node.string, TokenType.all.contains(type) else {
             let given = node.string ?? node.typeDescription
             diagnostics.append(Diagnostic(.error, "'\(given)' is not a DTCG token type", at: node.location, rule: ResolveRule.tokenType,
-                                          hint: DidYouMean.suggestion(for: given, among: TokenType.all).map { "did you mean '\($0)'?" }
+                                          hint: DidYouMean.hint(for: given, among: TokenType.all)
                                             ?? "types are \(TokenType.all.joined(separator: ", "))"))
             return nil
         }

@@ -20,7 +20,7 @@ public struct TenantGraph: Sendable {
             guard known.contains(parent) else {
                 diagnostics.append(Diagnostic(.error, "tenant '\(source.id)' extends '\(parent)', which is not a tenant folder next to it",
                                               at: extends.location, rule: ResolveRule.extendsUnknown,
-                                              hint: DidYouMean.suggestion(for: parent, among: known).map { "did you mean '\($0)'?" }))
+                                              hint: DidYouMean.hint(for: parent, among: known)))
                 continue
             }
             parents[source.id] = (parent, extends, tenant.displayPath)
