@@ -14,8 +14,16 @@ struct Validate: ParsableCommand {
             """
     )
 
-    @Argument(help: "Workspace or tenant folders to check.", completion: .directory)
-    var paths: [String] = ["Tenants"]
+    @Argument(help: "Workspace or tenant folders to check (default: Tenants, or the current folder when it is a tenant).", completion: .directory)
+    var paths: [String] = []
+
+    /// The paths to check: as given, or the default.
+    var targets: [String] {
+        if !paths.isEmpty { return paths }
+        let here = FileManager.default.currentDirectoryPath
+        let isTenant = ["tenant.yaml", "tenant.yml", "tenant.json"].contains { FileManager.default.fileExists(atPath: here + "/" + $0) }
+        return [isTenant && !FileManager.default.fileExists(atPath: "Tenants") ? "." : "Tenants"]
+    }
 
     @Option(name: .shortAndLong, help: "Output format: text, json or sarif (SARIF 2.1.0).")
     var format: ReportFormat = .text
@@ -27,7 +35,7 @@ struct Validate: ParsableCommand {
     var noColor = false
 
     func validate() throws {
-        for path in paths {
+        for path in targets {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw ValidationError("'\(path)' is not a folder")
@@ -39,7 +47,7 @@ struct Validate: ParsableCommand {
         var diagnostics: [Diagnostic] = []
         var sources: [String: String] = [:]
         var checked = 0
-        for path in paths {
+        for path in targets {
             let target = WorkspaceTarget(path)
             let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: target.tenant.map { [$0] }, strict: strict)
             if result.checked.isEmpty {
@@ -70,19 +78,29 @@ struct WorkspaceTarget {
     var tenant: String?
 
     init(_ path: String) {
-        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
-        let url = URL(fileURLWithPath: trimmed)
-        let isTenant = ["tenant.yaml", "tenant.yml", "tenant.json"].contains { FileManager.default.fileExists(atPath: url.appendingPathComponent($0).path) }
+        // Work on the standardised absolute URL: paths such as "." or "a/.." have no usable last component.
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL
+        let isTenant = ["tenant.yaml", "tenant.yml", "tenant.json"].contains { FileManager.default.fileExists(atPath: absolute.appendingPathComponent($0).path) }
         if isTenant {
-            workspace = url.deletingLastPathComponent()
-            let parent = (trimmed as NSString).deletingLastPathComponent
-            displayWorkspace = parent.isEmpty ? "." : parent
-            tenant = url.lastPathComponent
+            workspace = absolute.deletingLastPathComponent().standardizedFileURL
+            tenant = absolute.lastPathComponent
         } else {
-            workspace = url
-            displayWorkspace = trimmed
+            workspace = absolute
             tenant = nil
         }
+        displayWorkspace = Self.display(workspace)
+    }
+
+    /// The workspace as the user would write it from the current folder.
+    static func display(_ url: URL) -> String {
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.pathComponents
+        let target = url.pathComponents
+        var common = 0
+        while common < min(current.count, target.count) && current[common] == target[common] { common += 1 }
+        guard common > 1 || current.count == 1 else { return url.path }
+        let ups = Array(repeating: "..", count: current.count - common)
+        let parts = ups + target[common...]
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
     }
 }
 

@@ -89,6 +89,24 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try LiveryProcess.run(["--help"]).status, 0)
     }
 
+    func testAnyWayOfNamingATenantFolderWorks() throws {
+        let workspace = try ExampleWorkspace(RuleExample("unknown key", files: ["example/tenant.yaml": RuleExample.tenant(appending: "featurs: {}\n")]))
+        let inside = workspace.tenants.appendingPathComponent("example")
+        let cases: [([String], URL, String)] = [
+            (["validate", "."], inside, "../example/tenant.yaml:11:1:"),
+            (["validate"], inside, "../example/tenant.yaml:11:1:"),
+            (["validate", "Tenants/../Tenants/example/."], workspace.root, "Tenants/example/tenant.yaml:11:1:"),
+            (["validate", "Tenants/example/"], workspace.root, "Tenants/example/tenant.yaml:11:1:"),
+            (["validate", "."], workspace.tenants, "./example/tenant.yaml:11:1:"),
+            (["validate", inside.path], workspace.root, "Tenants/example/tenant.yaml:11:1:"),
+        ]
+        for (arguments, directory, expected) in cases {
+            let output = try LiveryProcess.run(arguments, in: directory)
+            XCTAssertEqual(output.status, 1, "\(arguments) in \(directory.lastPathComponent): \(output.stderr)")
+            XCTAssertTrue(output.stdout.hasPrefix(expected), "\(arguments) in \(directory.lastPathComponent): \(output.stdout)")
+        }
+    }
+
     func testJSONOutputParses() throws {
         let workspace = try ExampleWorkspace(RuleExample("duplicate", files: ["example/voice.yaml": "emoji: none\nemoji: liberal\n"]))
         let output = try LiveryProcess.run(["validate", "--format", "json", "Tenants"], in: workspace.root)
