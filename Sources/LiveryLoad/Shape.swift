@@ -1,3 +1,5 @@
+import Foundation
+
 /// The declared shape of a manifest value: one description that drives both structural
 /// validation (with located diagnostics) and the published JSON Schema, so the two never drift.
 public indirect enum Shape: Sendable {
@@ -65,9 +67,60 @@ public enum StringFormat: String, Sendable, CaseIterable {
     }
 
     /// Whether `value` matches the format.
+    ///
+    /// The formats checked on every key of every locale bundle are matched byte by byte; the rest use
+    /// their `pattern`, compiled once. A test checks both agree with `pattern` on many inputs.
     public func matches(_ value: String) -> Bool {
-        guard let pattern else { return true }
-        return value.range(of: pattern, options: .regularExpression) != nil
+        switch self {
+        case .text: return true
+        case .slug: return Self.isSlug(value.utf8)
+        case .messageKey: return Self.isMessageKey(value.utf8)
+        case .featureName: return !value.isEmpty && value.utf8.allSatisfy(Self.isWordByte)
+        default:
+            guard let regex = Self.compiled[self] else { return true }
+            let range = NSRange(value.startIndex..<value.endIndex, in: value)
+            return regex.firstMatch(in: value, options: [], range: range) != nil
+        }
+    }
+
+    private static let compiled: [StringFormat: NSRegularExpression] = Dictionary(uniqueKeysWithValues: allCases.compactMap { format in
+        format.pattern.flatMap { try? NSRegularExpression(pattern: $0) }.map { (format, $0) }
+    })
+
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x5F || byte == 0x2D
+    }
+
+    /// `^[a-z0-9]+(-[a-z0-9]+)*$`
+    static func isSlug(_ bytes: String.UTF8View) -> Bool {
+        var previousWasHyphen = true
+        for byte in bytes {
+            if byte == 0x2D {
+                if previousWasHyphen { return false }
+                previousWasHyphen = true
+            } else if (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x7A) {
+                previousWasHyphen = false
+            } else {
+                return false
+            }
+        }
+        return !previousWasHyphen
+    }
+
+    /// `^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$`
+    static func isMessageKey(_ bytes: String.UTF8View) -> Bool {
+        var segmentLength = 0
+        for byte in bytes {
+            if byte == 0x2E {
+                if segmentLength == 0 { return false }
+                segmentLength = 0
+            } else if isWordByte(byte) {
+                segmentLength += 1
+            } else {
+                return false
+            }
+        }
+        return segmentLength > 0
     }
 }
 

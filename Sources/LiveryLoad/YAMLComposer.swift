@@ -15,9 +15,30 @@ struct YAMLComposer {
     private var nodeCount = 0
     private var anchors: [String: (node: Node, weight: Int)] = [:]
 
+    // Frames are classes so that appending to the collection being composed mutates it in place;
+    // value-type frames popped and pushed back copied the whole array on every append (quadratic).
     private enum Frame {
-        case sequence(start: SourceLocation, anchor: String?, items: [Node])
-        case mapping(start: SourceLocation, anchor: String?, entries: [Node.Entry], key: (String, SourceLocation)?, merged: Set<String>)
+        case sequence(SequenceFrame)
+        case mapping(MappingFrame)
+    }
+
+    private final class SequenceFrame {
+        let start: SourceLocation
+        let anchor: String?
+        var items: [Node] = []
+        init(start: SourceLocation, anchor: String?) { self.start = start; self.anchor = anchor }
+    }
+
+    /// A mapping being composed; `index` finds a key's entry in constant time (manifests can hold thousands of keys).
+    private final class MappingFrame {
+        let start: SourceLocation
+        let anchor: String?
+        var entries: [Node.Entry] = []
+        var index: [String: Int] = [:]
+        var key: (String, SourceLocation)?
+        /// Keys brought in by a `<<` merge, which an explicit key may override.
+        var merged: Set<String> = []
+        init(start: SourceLocation, anchor: String?) { self.start = start; self.anchor = anchor }
     }
     private var stack: [Frame] = []
     private var root: Node?
@@ -99,16 +120,16 @@ struct YAMLComposer {
                     try complete(anchored.node, keyText: anchored.node.string)
                 case YAML_SEQUENCE_START_EVENT:
                     try checkCollectionTag(Self.string(event.data.sequence_start.tag), expected: "tag:yaml.org,2002:seq", at: start)
-                    try push(.sequence(start: start, anchor: Self.string(event.data.sequence_start.anchor), items: []), at: start)
+                    try push(.sequence(SequenceFrame(start: start, anchor: Self.string(event.data.sequence_start.anchor))), at: start)
                 case YAML_MAPPING_START_EVENT:
                     try checkCollectionTag(Self.string(event.data.mapping_start.tag), expected: "tag:yaml.org,2002:map", at: start)
-                    try push(.mapping(start: start, anchor: Self.string(event.data.mapping_start.anchor), entries: [], key: nil, merged: []), at: start)
+                    try push(.mapping(MappingFrame(start: start, anchor: Self.string(event.data.mapping_start.anchor))), at: start)
                 case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                     guard let frame = stack.popLast() else { break }
                     let node: Node, anchor: String?
                     switch frame {
-                    case .sequence(let s, let a, let items): node = Node(.sequence(items), at: s); anchor = a
-                    case .mapping(let s, let a, let entries, _, _): node = Node(.mapping(entries), at: s); anchor = a
+                    case .sequence(let frame): node = Node(.sequence(frame.items), at: frame.start); anchor = frame.anchor
+                    case .mapping(let frame): node = Node(.mapping(frame.entries), at: frame.start); anchor = frame.anchor
                     }
                     if let anchor { register(anchor, node, weight: weight(of: node)) }
                     try complete(node, keyText: nil)
@@ -159,48 +180,52 @@ struct YAMLComposer {
 
     /// Attaches a finished node to its parent collection, or makes it the document root.
     private mutating func complete(_ node: Node, keyText: String?) throws {
-        guard let top = stack.popLast() else {
+        guard let top = stack.last else {
             root = node
             return
         }
         switch top {
-        case .sequence(let s, let a, var items):
-            items.append(node)
-            stack.append(.sequence(start: s, anchor: a, items: items))
-        case .mapping(let s, let a, var entries, let key, var merged):
-            if let (keyName, keyLocation) = key {
+        case .sequence(let frame):
+            frame.items.append(node)
+        case .mapping(let frame):
+            if let (keyName, keyLocation) = frame.key {
+                frame.key = nil
                 if keyName == "<<" {
-                    try merge(node, into: &entries, merged: &merged)
-                } else if let first = entries.first(where: { $0.key == keyName && !merged.contains(keyName) }) {
-                    diagnostics.append(Diagnostic(.error, "duplicate key '\(keyName)' (first defined at line \(first.keyLocation.line), column \(first.keyLocation.column))",
-                                                  at: keyLocation, rule: LoadRule.duplicateKey, hint: "remove one of the two; only the first is used"))
-                } else if let index = entries.firstIndex(where: { $0.key == keyName }) {
-                    // An explicit key overrides one brought in by a `<<` merge.
-                    entries[index] = Node.Entry(key: keyName, keyLocation: keyLocation, value: node)
-                    merged.remove(keyName)
+                    try merge(node, into: frame)
+                } else if let index = frame.index[keyName] {
+                    if frame.merged.contains(keyName) {
+                        // An explicit key overrides one brought in by a `<<` merge.
+                        frame.entries[index] = Node.Entry(key: keyName, keyLocation: keyLocation, value: node)
+                        frame.merged.remove(keyName)
+                    } else {
+                        let first = frame.entries[index].keyLocation
+                        diagnostics.append(Diagnostic(.error, "duplicate key '\(keyName)' (first defined at line \(first.line), column \(first.column))",
+                                                      at: keyLocation, rule: LoadRule.duplicateKey, hint: "remove one of the two; only the first is used"))
+                    }
                 } else {
-                    entries.append(Node.Entry(key: keyName, keyLocation: keyLocation, value: node))
+                    frame.index[keyName] = frame.entries.count
+                    frame.entries.append(Node.Entry(key: keyName, keyLocation: keyLocation, value: node))
                 }
-                stack.append(.mapping(start: s, anchor: a, entries: entries, key: nil, merged: merged))
             } else {
                 guard let keyText, node.entries == nil, node.items == nil else {
                     throw Stop(diagnostic: Diagnostic(.error, "mapping keys must be plain text, not \(node.typeDescription)", at: node.location, rule: LoadRule.syntax))
                 }
-                stack.append(.mapping(start: s, anchor: a, entries: entries, key: (keyText, node.location), merged: merged))
+                frame.key = (keyText, node.location)
             }
         }
     }
 
     /// YAML's merge key: `<<: *base` copies the entries of `base` that the mapping does not set itself.
-    private func merge(_ node: Node, into entries: inout [Node.Entry], merged: inout Set<String>) throws {
+    private func merge(_ node: Node, into frame: MappingFrame) throws {
         let sources: [Node]
         if node.entries != nil { sources = [node] }
         else if let items = node.items, items.allSatisfy({ $0.entries != nil }) { sources = items }
         else { throw Stop(diagnostic: Diagnostic(.error, "'<<' merges a mapping or a list of mappings, not \(node.typeDescription)", at: node.location, rule: LoadRule.syntax)) }
         for source in sources {
-            for entry in source.entries ?? [] where !entries.contains(where: { $0.key == entry.key }) {
-                entries.append(entry)
-                merged.insert(entry.key)
+            for entry in source.entries ?? [] where frame.index[entry.key] == nil {
+                frame.index[entry.key] = frame.entries.count
+                frame.entries.append(entry)
+                frame.merged.insert(entry.key)
             }
         }
     }
