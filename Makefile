@@ -11,7 +11,7 @@ BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev
 # Tests also use independent implementations from PyPI: sarif-tools, jsonschema and PyYAML.
 TEST_PACKAGES = $(BUILD_PACKAGES)
 
-.PHONY: run test build deps test-deps generated clean
+.PHONY: run test build deps test-deps generated bench clean
 
 run: deps build
 	$(LIVERY) validate Tenants
@@ -35,6 +35,11 @@ test-deps:
 generated: build
 	$(LIVERY) schema --write schemas
 	$(LIVERY) rules --markdown > docs/rules.md
+
+# Benchmarks print ratios against a floor measured in the same run (release build).
+bench: deps
+	$(SWIFT) build -c release
+	./scripts/bench-validate.sh .build/release/livery
 
 clean:
 	rm -rf .build

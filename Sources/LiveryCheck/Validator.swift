@@ -7,8 +7,6 @@ import LiveryResolve
 /// The outcome of validating a workspace.
 public struct ValidationResult: Sendable {
     public var diagnostics: [Diagnostic]
-    /// Source text by display path, for excerpts.
-    public var sources: [String: String]
     public var tenants: [ResolvedTenant]
     /// Ids of the tenants that were checked.
     public var checked: [String]
@@ -48,9 +46,7 @@ public enum Validator {
         if strict {
             diagnostics = diagnostics.map { var d = $0; d.severity = .error; return d }
         }
-        var texts: [String: String] = [:]
-        for source in loaded { texts.merge(source.sources) { a, _ in a } }
-        return ValidationResult(diagnostics: diagnostics.normalized(), sources: texts, tenants: tenants,
+        return ValidationResult(diagnostics: diagnostics.normalized(), tenants: tenants,
                                 checked: checked.map(\.id) + refused.map(\.name).filter { only == nil || only!.contains($0) })
     }
 }

@@ -33,8 +33,6 @@ public struct TenantSource: Sendable {
     public var manifests: [Manifest] = []
     public var assets: [AssetReference] = []
     public var diagnostics: [Diagnostic] = []
-    /// Source text by display path, for excerpts under diagnostics.
-    public var sources: [String: String] = [:]
 
     public var tenant: Manifest? { manifests.first { $0.kind == .tenant } }
 
@@ -131,9 +129,8 @@ public enum TenantLoader {
             source.diagnostics.append(Diagnostic(.error, message, at: .start(of: display), rule: rule, hint: hint))
             return
         }
-        let (node, text, diagnostics) = ManifestParser.load(url, displayPath: display, limits: limits)
+        let (node, _, diagnostics) = ManifestParser.load(url, displayPath: display, limits: limits)
         source.diagnostics += diagnostics
-        if let text { source.sources[display] = text }
         guard let node else { return }
         let manifest = Manifest(kind: kind, relativePath: relative, displayPath: display, node: node)
         if kind != .branding {

@@ -45,7 +45,6 @@ struct Validate: ParsableCommand {
 
     func run() throws {
         var diagnostics: [Diagnostic] = []
-        var sources: [String: String] = [:]
         var checked = 0
         for path in targets {
             let target = WorkspaceTarget(path)
@@ -55,7 +54,13 @@ struct Validate: ParsableCommand {
             }
             checked += result.checked.count
             diagnostics += result.diagnostics
-            sources.merge(result.sources) { a, _ in a }
+        }
+        // Manifest texts are not kept in memory while checking; the few files with findings are read again for excerpts.
+        var sources: [String: String] = [:]
+        if format == .text {
+            for file in Set(diagnostics.map(\.location.file)) {
+                if case .success(let text) = SourceText.read(URL(fileURLWithPath: file), displayPath: file) { sources[file] = text }
+            }
         }
         let report = DiagnosticReport(diagnostics: diagnostics, rules: RuleRegistry.summaries, toolVersion: Livery.version, sources: sources)
         let colour = format == .text && !noColor && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
