@@ -7,7 +7,7 @@ BUILD_FLAGS ?= -c $(CONFIG)
 LIVERY = .build/$(CONFIG)/livery
 
 # Build needs: libarchive, libxml2, libyaml (headers) and pkg-config.
-BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev
+BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-dev
 # Tests also use independent implementations from PyPI: sarif-tools, jsonschema and PyYAML.
 TEST_PACKAGES = $(BUILD_PACKAGES)
 

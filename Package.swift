@@ -13,28 +13,35 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // System libraries, installed from Debian by the Makefile.
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
+        // The one Linux system call Foundation does not offer: an atomic exchange of two folders.
+        .target(name: "CLiverySystem"),
         .target(name: "LiveryDiagnostics"),
         .target(name: "LiveryLoad", dependencies: ["LiveryDiagnostics", "CYAML", "CXML2"]),
         .target(name: "LiveryResolve", dependencies: ["LiveryLoad"]),
         .target(name: "LiveryCheck", dependencies: ["LiveryResolve", "LiveryLoad", "LiveryDiagnostics"]),
+        .target(name: "LiveryAssets", dependencies: ["LiveryLoad", "CSQLite", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "LiveryRender", dependencies: ["LiveryLoad", .product(name: "Mustache", package: "swift-mustache")]),
+        .target(name: "LiveryPack", dependencies: ["LiveryResolve", "LiveryAssets", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LiveryPublish", dependencies: ["LiveryCheck", "LiveryPack", "LiveryAssets", "CLiverySystem"]),
         .executableTarget(
             name: "livery",
             dependencies: [
-                "LiveryCheck", "LiveryRender", "CArchive", "CXML2",
+                "LiveryCheck", "LiveryRender", "LiveryPublish", "LiveryPack", "CArchive", "CXML2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "LiveryTests",
-            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender"],
+            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiveryPack", "LiveryPublish"],
             exclude: ["Fixtures"]
         ),
     ]

@@ -85,7 +85,7 @@ public enum RuleEngine {
 }
 
 /// Maps over a collection on all cores, keeping the order of the input.
-enum ParallelMap {
+public enum ParallelMap {
     private final class Slots<T>: @unchecked Sendable {
         // Each index is written by exactly one iteration; the lock orders the writes for readers.
         var values: [T?]
@@ -93,7 +93,7 @@ enum ParallelMap {
         init(count: Int) { values = Array(repeating: nil, count: count) }
     }
 
-    static func map<T: Sendable, U: Sendable>(_ input: [T], _ transform: @Sendable (T) -> U) -> [U] {
+    public static func map<T: Sendable, U: Sendable>(_ input: [T], _ transform: @Sendable (T) -> U) -> [U] {
         let slots = Slots<U>(count: input.count)
         DispatchQueue.concurrentPerform(iterations: input.count) { index in
             let value = transform(input[index])

@@ -1,0 +1,8 @@
+#ifndef LIVERY_SYSTEM_H
+#define LIVERY_SYSTEM_H
+
+/// Atomically exchanges two paths (Linux renameat2 with RENAME_EXCHANGE).
+/// Returns 0 on success, -1 with errno set otherwise (EINVAL or ENOSYS where unsupported).
+int livery_rename_exchange(const char *from, const char *to);
+
+#endif

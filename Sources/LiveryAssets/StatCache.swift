@@ -1,0 +1,53 @@
+import Foundation
+
+/// What `stat` says about a file: enough to tell, cheaply, that it has not changed.
+public struct FileStamp: Sendable, Equatable {
+    public var size: Int64
+    public var mtimeNanoseconds: Int64
+    public var ctimeNanoseconds: Int64
+    public var inode: Int64
+
+    /// Stamps the regular file at `path` (following links), or nil when it cannot be read.
+    public init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        size = Int64(info.st_size)
+        mtimeNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        ctimeNanoseconds = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+        inode = Int64(info.st_ino)
+    }
+}
+
+/// Remembers the SHA-256 of files by path, size, mtime, ctime and inode, so an unchanged file is
+/// not read again on the next build. State lives in SQLite next to the content store.
+///
+/// A stamp taken less than two seconds before it was recorded is not trusted (a write within the
+/// same timestamp granularity could go unnoticed, the "racy git" problem); such files are hashed again.
+public final class StatCache: Sendable {
+    private let database: SQLiteDatabase
+    public static let racyWindowNanoseconds: Int64 = 2_000_000_000
+
+    public init(path: String) throws {
+        database = try SQLiteDatabase(path: path)
+        try database.execute("""
+            CREATE TABLE IF NOT EXISTS files (
+                path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,
+                inode INTEGER NOT NULL, recorded INTEGER NOT NULL, sha256 TEXT NOT NULL)
+            """)
+    }
+
+    /// The remembered digest of `path`, if its stamp is unchanged and was safely old when recorded.
+    public func digest(for path: String, stamp: FileStamp) throws -> SHA256Hex? {
+        let rows = try database.query("SELECT size, mtime, ctime, inode, recorded, sha256 FROM files WHERE path = ?", [.text(path)])
+        guard let row = rows.first, row.count == 6,
+              row[0].int == stamp.size, row[1].int == stamp.mtimeNanoseconds, row[2].int == stamp.ctimeNanoseconds, row[3].int == stamp.inode,
+              let recorded = row[4].int, recorded - max(stamp.mtimeNanoseconds, stamp.ctimeNanoseconds) >= Self.racyWindowNanoseconds else { return nil }
+        return row[5].text
+    }
+
+    public func record(_ digest: SHA256Hex, for path: String, stamp: FileStamp) throws {
+        let now = Int64(Date().timeIntervalSince1970 * 1_000_000_000)
+        try database.query("INSERT OR REPLACE INTO files (path, size, mtime, ctime, inode, recorded, sha256) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           [.text(path), .int(stamp.size), .int(stamp.mtimeNanoseconds), .int(stamp.ctimeNanoseconds), .int(stamp.inode), .int(now), .text(digest)])
+    }
+}

@@ -1,0 +1,156 @@
+import CArchive
+import Crypto
+import Foundation
+import LiveryAssets
+
+/// The archive formats of bundles.
+public enum ArchiveFormat: String, Sendable, CaseIterable, Codable {
+    case zip
+    case tarZstd = "tar.zst"
+
+    public var fileExtension: String { rawValue }
+}
+
+/// Writes one deterministic archive with libarchive, hashing the bytes as they are written.
+///
+/// Determinism (PLATFORM-NOTES): entries in the order given (callers sort them by UTF-8 bytes),
+/// a fixed mtime, uid/gid 0 with no owner names, mode 0644, no atime/ctime/birthtime; the process
+/// runs in UTC (zip stores DOS local time) and a UTF-8 C locale (pax names).
+public final class ArchiveWriter {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    private let archive: OpaquePointer
+    private let format: ArchiveFormat
+    private let output: FileHandle
+    private var hasher = SHA256()
+    private var written = 0
+    private var writeError: Error?
+    private let mtime: Int
+
+    /// The fixed timestamp of every entry: `SOURCE_DATE_EPOCH` when set, else 2020-01-01T00:00:00Z.
+    public static var entryTimestamp: Int {
+        let floor = 315_619_200  // 1980-01-02, above the DOS-time floor in any time zone
+        if let value = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let epoch = Int(value) { return max(floor, epoch) }
+        return 1_577_836_800
+    }
+
+    private static let environment: Void = {
+        setenv("TZ", "UTC", 1)
+        tzset()
+        setlocale(LC_ALL, "C.UTF-8")
+    }()
+
+    public init(writingTo url: URL, format: ArchiveFormat) throws {
+        _ = Self.environment
+        self.format = format
+        mtime = Self.entryTimestamp
+        FileManager.default.createFile(atPath: url.path, contents: nil)
+        output = try FileHandle(forWritingTo: url)
+        guard let archive = archive_write_new() else { throw Failure(description: "libarchive: out of memory") }
+        self.archive = archive
+        switch format {
+        case .zip:
+            try check(archive_write_set_format_zip(archive))
+            try check(archive_write_set_format_option(archive, "zip", "experimental", nil))
+            // No block padding after the end of the zip (libarchive pads to 10 KiB by default).
+            try check(archive_write_set_bytes_in_last_block(archive, 1))
+        case .tarZstd:
+            try check(archive_write_set_format_pax_restricted(archive))
+            try check(archive_write_add_filter_zstd(archive))
+            try check(archive_write_set_filter_option(archive, "zstd", "compression-level", "19"))
+            try check(archive_write_set_bytes_in_last_block(archive, 1))
+        }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        try check(archive_write_open2(archive, context, nil, { _, context, buffer, length in
+            let writer = Unmanaged<ArchiveWriter>.fromOpaque(context!).takeUnretainedValue()
+            return writer.consume(buffer!, length)
+        }, nil, nil))
+    }
+
+    deinit {
+        archive_write_free(archive)
+        try? output.close()
+    }
+
+    private func consume(_ buffer: UnsafeRawPointer, _ length: Int) -> Int {
+        let data = Data(bytes: buffer, count: length)
+        hasher.update(data: data)
+        do {
+            try output.write(contentsOf: data)
+        } catch {
+            writeError = error
+            return -1
+        }
+        written += length
+        return length
+    }
+
+    private func check(_ status: Int32) throws {
+        guard status == ARCHIVE_OK || status == ARCHIVE_WARN else {
+            let message = archive_error_string(archive).map { String(cString: $0) } ?? "status \(status)"
+            throw writeError ?? Failure(description: "libarchive: \(message)")
+        }
+    }
+
+    private func header(_ path: String, size: Int, compress: Bool) throws {
+        if format == .zip {
+            // Format options are frozen once the archive is open; these two calls are allowed between entries.
+            try check(compress ? archive_write_zip_set_compression_deflate(archive) : archive_write_zip_set_compression_store(archive))
+        }
+        guard let entry = archive_entry_new() else { throw Failure(description: "libarchive: out of memory") }
+        defer { archive_entry_free(entry) }
+        archive_entry_set_pathname_utf8(entry, path)
+        archive_entry_set_size(entry, la_int64_t(size))
+        archive_entry_set_filetype(entry, LIVERY_AE_IFREG)
+        archive_entry_set_perm(entry, 0o644)
+        archive_entry_set_mtime(entry, time_t(mtime), 0)
+        archive_entry_set_uid(entry, 0)
+        archive_entry_set_gid(entry, 0)
+        try check(archive_write_header(archive, entry))
+    }
+
+    private func writeData(_ data: Data) throws {
+        try data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = archive_write_data(archive, buffer.baseAddress! + offset, buffer.count - offset)
+                guard n > 0 else {
+                    let message = archive_error_string(archive).map { String(cString: $0) } ?? "write failed"
+                    throw writeError ?? Failure(description: "libarchive: \(message)")
+                }
+                offset += n
+            }
+        }
+    }
+
+    /// Adds a file's bytes, streamed in chunks, under `path`.
+    public func add(_ path: String, file: URL, size: Int, compress: Bool) throws {
+        try header(path, size: size, compress: compress)
+        let input = try FileHandle(forReadingFrom: file)
+        defer { try? input.close() }
+        var copied = 0
+        while let chunk = try input.read(upToCount: FileDigest.chunkSize), !chunk.isEmpty {
+            try writeData(chunk)
+            copied += chunk.count
+        }
+        guard copied == size else { throw Failure(description: "\(file.path) changed size while being archived") }
+        try check(archive_write_finish_entry(archive))
+    }
+
+    /// Adds generated bytes under `path`.
+    public func add(_ path: String, data: Data, compress: Bool) throws {
+        try header(path, size: data.count, compress: compress)
+        try writeData(data)
+        try check(archive_write_finish_entry(archive))
+    }
+
+    /// Finishes the archive; returns its SHA-256 and size.
+    public func finish() throws -> (sha256: SHA256Hex, size: Int) {
+        try check(archive_write_close(archive))
+        try output.synchronize()
+        try output.close()
+        return (hasher.finalize().hex, written)
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import LiveryAssets
+import LiveryDiagnostics
+import LiveryLoad
+import LiveryResolve
+
+/// Splits a resolved tenant into bundles by how clients load them (docs/bundles.md):
+///
+/// - `core` (essential): `tenant.json` with `extends` applied, `tokens/<mode>.json` for every mode,
+///   `voice.json`, the small JSON documents of every program, tour and the library (so an app can
+///   list them offline), and the tenant's logos, avatar, hero images and fonts;
+/// - `locale-<locale>`: `locales/<locale>.json`, essential for the default locale, prefetched otherwise;
+/// - `program-<id>`: the program and its cover, depending on the library bundles its lessons use;
+/// - `library-<pack>` (or `library-item-<id>` for items in no pack): the items' media and subtitles;
+/// - `tour-<id>`: the tour, its images, route and tiles; `tour-<id>-<language>`: audio and subtitles.
+///
+/// Files keep their path inside the tenant folder, so a JSON document's relative asset paths resolve
+/// inside the bundle exactly as they did in the folder.
+public enum BundlePlanner {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public static func plan(_ tenant: ResolvedTenant, store: ContentStore) throws -> [BundleSpec] {
+        var planner = Planner(tenant: tenant, store: store)
+        return try planner.run()
+    }
+
+    private struct Planner {
+        let tenant: ResolvedTenant
+        let store: ContentStore
+        var sniffed: [SHA256Hex: Bool] = [:]
+
+        init(tenant: ResolvedTenant, store: ContentStore) {
+            self.tenant = tenant
+            self.store = store
+        }
+
+        /// The tenant (itself or an ancestor) whose folder a located value was written in.
+        func owner(of node: Node) -> TenantSource {
+            (tenant.ancestors + [tenant.source]).last { node.location.file.hasPrefix($0.displayRoot + "/") } ?? tenant.source
+        }
+
+        /// The bundle entry for an asset path written in `manifestDirectory` of `source`.
+        mutating func asset(_ node: Node, in source: TenantSource, manifestDirectory: String) throws -> BundleEntry? {
+            guard let path = node.string else { return nil }
+            guard case .success(let relative) = TenantPath.normalize(path, baseDirectory: manifestDirectory),
+                  case .success(let url) = source.paths.regularFile(relative) else {
+                throw Failure(description: "\(node.location): asset '\(path)' cannot be resolved (run `livery validate`)")
+            }
+            let stored = try store.ingest(url)
+            let compress: Bool
+            if let known = sniffed[stored.sha256] { compress = known } else {
+                compress = !(FileSniffer.sniff(fileAt: stored.url)?.isCompressed ?? false)
+                sniffed[stored.sha256] = compress
+            }
+            return BundleEntry(path: relative, file: stored, compress: compress)
+        }
+
+        mutating func assets(_ nodes: [Node?], in source: TenantSource, manifestDirectory: String) throws -> [BundleEntry] {
+            try nodes.compactMap { $0 }.flatMap { node -> [BundleEntry] in
+                if let items = node.items { return try items.compactMap { try asset($0, in: source, manifestDirectory: manifestDirectory) } }
+                if let entries = node.entries { return try entries.compactMap { try asset($0.value, in: source, manifestDirectory: manifestDirectory) } }
+                return try asset(node, in: source, manifestDirectory: manifestDirectory).map { [$0] } ?? []
+            }
+        }
+
+        static func json(_ path: String, _ value: JSONValue) -> BundleEntry { BundleEntry(path: path, data: value.bytes) }
+
+        static func jsonPath(_ manifest: Manifest) -> String {
+            (manifest.relativePath as NSString).deletingPathExtension + ".json"
+        }
+
+        mutating func run() throws -> [BundleSpec] {
+            var bundles: [BundleSpec] = []
+            let source = tenant.source
+            var core: [BundleEntry] = []
+
+            // Tenant configuration with `extends` applied, and its imagery (from whichever tenant wrote it).
+            if let merged = tenant.tenant {
+                core.append(Self.json("tenant.json", JSONValue(merged)))
+                let assetsNode = merged["assets"]
+                for entry in assetsNode?.entries ?? [] {
+                    core += try assets([entry.value], in: owner(of: entry.value), manifestDirectory: "")
+                }
+            }
+            for (mode, tokens) in tenant.tokens {
+                var object: [String: JSONValue] = [:]
+                for (path, value) in tokens.values {
+                    var token: [String: JSONValue] = ["$value": JSONValue(value)]
+                    if let type = tokens.types[path] { token["$type"] = .string(type) }
+                    if let ext = tokens.tokens[path]?.extensions { token["$extensions"] = JSONValue(ext) }
+                    object[path] = .object(token)
+                }
+                core.append(Self.json("tokens/\(mode).json", .object(object)))
+            }
+            if let voice = tenant.voice { core.append(Self.json("voice.json", JSONValue(voice))) }
+
+            // Library: where each item lives is data in library.json (`bundle`), not a naming rule.
+            var itemBundle: [String: String] = [:]
+            var libraryBundles: [BundleSpec] = []
+            for library in source.manifests(.library) {
+                var packOf: [String: String] = [:]
+                for pack in library.node["packs"]?.items ?? [] {
+                    guard let id = pack["id"]?.string else { continue }
+                    for item in pack["items"]?.items ?? [] { if let itemID = item.string, packOf[itemID] == nil { packOf[itemID] = id } }
+                }
+                var media: [String: [BundleEntry]] = [:]
+                for item in library.node["items"]?.items ?? [] {
+                    guard let id = item["id"]?.string else { continue }
+                    let bundleID = packOf[id].map { "library-\($0)" } ?? "library-item-\(id)"
+                    itemBundle[id] = bundleID
+                    media[bundleID, default: []] += try assets([item["media"], item["subtitles"]], in: source, manifestDirectory: library.directory)
+                }
+                for (bundleID, entries) in media {
+                    let subject = bundleID.hasPrefix("library-item-") ? String(bundleID.dropFirst("library-item-".count)) : String(bundleID.dropFirst("library-".count))
+                    libraryBundles.append(BundleSpec(id: bundleID, kind: .libraryPack, subject: subject, policy: .onDemand, entries: entries))
+                }
+                var catalog = JSONValue(library.node)
+                if case .object(var object) = catalog, case .array(let items)? = object["items"] {
+                    object["items"] = .array(items.map { item in
+                        guard case .object(var fields) = item, case .string(let id)? = fields["id"], let bundle = itemBundle[id] else { return item }
+                        fields["bundle"] = .string(bundle)
+                        return .object(fields)
+                    })
+                    catalog = .object(object)
+                }
+                core.append(Self.json(Self.jsonPath(library), catalog))
+            }
+            bundles += libraryBundles
+
+            // Programs.
+            for program in source.manifests(.program) {
+                guard let id = program.node["id"]?.string else { continue }
+                let document = Self.json(Self.jsonPath(program), JSONValue(program.node))
+                core.append(document)
+                var lessons = Set<String>()
+                for week in program.node["weeks"]?.items ?? [] {
+                    for day in week["days"]?.items ?? [] {
+                        for item in day["items"]?.items ?? [] { if let lesson = item["lesson"]?.string, let bundle = itemBundle[lesson] { lessons.insert(bundle) } }
+                    }
+                }
+                let entries = [document] + (try assets([program.node["cover"]], in: source, manifestDirectory: program.directory))
+                bundles.append(BundleSpec(id: "program-\(id)", kind: .program, subject: id, policy: .onDemand, dependencies: Array(lessons), entries: entries))
+            }
+
+            // Tours: shared media in one bundle, audio and subtitles per language.
+            for tour in source.manifests(.tour) {
+                guard let id = tour.node["id"]?.string else { continue }
+                let access: Access = tour.node["protected"]?.bool == true ? .voucher : .public
+                let document = Self.json(Self.jsonPath(tour), JSONValue(tour.node))
+                core.append(document)
+                let stops = tour.node["stops"]?.items ?? []
+                var shared = [document]
+                shared += try assets([tour.node["cover"], tour.node["map"], tour.node["route"], tour.node["tiles"]] + stops.map { $0["image"] },
+                                     in: source, manifestDirectory: tour.directory)
+                let tourID = "tour-\(id)"
+                bundles.append(BundleSpec(id: tourID, kind: .tour, subject: id, policy: .onDemand, access: access, entries: shared))
+                for language in (tour.node["languages"]?.items ?? []).compactMap(\.string) {
+                    let media = try assets(stops.flatMap { [$0["audio"]?[language], $0["subtitles"]?[language]] }, in: source, manifestDirectory: tour.directory)
+                    bundles.append(BundleSpec(id: "\(tourID)-\(language)", kind: .tourLanguage, subject: id, locale: language, policy: .onDemand,
+                                              access: access, dependencies: [tourID], entries: media))
+                }
+            }
+
+            // Locales.
+            let defaultLocale = tenant.defaultLocale
+            for locale in tenant.supportedLocales {
+                guard let bundle = tenant.locales[locale] else { continue }
+                var messages: [String: JSONValue] = [:]
+                for message in bundle.messages { messages[message.key] = .string(message.text) }
+                bundles.append(BundleSpec(id: "locale-\(locale)", kind: .locale, locale: locale, policy: locale == defaultLocale ? .essential : .prefetch,
+                                          entries: [Self.json("locales/\(locale).json", .object(messages))]))
+            }
+
+            bundles.append(BundleSpec(id: "core", kind: .core, policy: .essential, entries: core))
+            for bundle in bundles where !bundle.conflicts.isEmpty {
+                throw Failure(description: "bundle '\(bundle.id)' would hold different files at the same path: \(bundle.conflicts.joined(separator: ", "))")
+            }
+            return bundles.sorted { $0.id < $1.id }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import LiveryAssets
+
+/// What a bundle is for (PRODUCT.md §4).
+public enum BundleKind: String, Sendable, Codable, CaseIterable {
+    case core, locale, program
+    case libraryPack = "library-pack"
+    case tour
+    case tourLanguage = "tour-language"
+}
+
+/// When a client downloads a bundle.
+public enum LoadPolicy: String, Sendable, Codable {
+    case essential, prefetch
+    case onDemand = "on-demand"
+}
+
+/// Who may download a bundle.
+public enum Access: String, Sendable, Codable {
+    case `public`, voucher
+}
+
+/// One file inside a bundle.
+public struct BundleEntry: Sendable {
+    public enum Content: Sendable {
+        case file(StoredFile)
+        case data(Data)
+    }
+
+    /// Path inside the archive (the file's path in the tenant folder, or a generated JSON name).
+    public var path: String
+    public var content: Content
+    public var compress: Bool
+    public var sha256: SHA256Hex
+    public var size: Int
+
+    public init(path: String, file: StoredFile, compress: Bool) {
+        self.path = path
+        content = .file(file)
+        self.compress = compress
+        sha256 = file.sha256
+        size = file.size
+    }
+
+    public init(path: String, data: Data) {
+        self.path = path
+        content = .data(data)
+        compress = true
+        sha256 = FileDigest.sha256(of: data)
+        size = data.count
+    }
+}
+
+/// A planned bundle: its identity, how clients load it, and its files in archive order.
+public struct BundleSpec: Sendable {
+    public var id: String
+    public var kind: BundleKind
+    /// The program, tour or library pack the bundle serves.
+    public var subject: String?
+    public var locale: String?
+    public var policy: LoadPolicy
+    public var access: Access
+    public var dependencies: [String]
+
+    public init(id: String, kind: BundleKind, subject: String? = nil, locale: String? = nil, policy: LoadPolicy, access: Access = .public,
+                dependencies: [String] = [], entries: [BundleEntry]) {
+        self.id = id
+        self.kind = kind
+        self.subject = subject
+        self.locale = locale
+        self.policy = policy
+        self.access = access
+        self.dependencies = dependencies.sorted()
+        var byPath: [String: BundleEntry] = [:]
+        var conflicts: [String] = []
+        for entry in entries {
+            if let existing = byPath[entry.path] {
+                if existing.sha256 != entry.sha256 { conflicts.append(entry.path) }
+                continue
+            }
+            byPath[entry.path] = entry
+        }
+        // Archive order: raw UTF-8 bytes of the paths (Swift's String `<` is not bytewise).
+        self.entries = byPath.values.sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
+        self.conflicts = conflicts.sorted()
+    }
+
+    public let entries: [BundleEntry]
+
+    /// Paths given twice with different contents (an error the planner reports).
+    public let conflicts: [String]
+
+    public func fileName(_ format: ArchiveFormat) -> String { "\(id).\(format.fileExtension)" }
+
+    /// A digest of everything that determines the archive's bytes: equal keys give equal bundles.
+    public func key(_ format: ArchiveFormat) -> SHA256Hex {
+        var text = "livery-bundle-1\n\(format.rawValue)\n\(ArchiveWriter.entryTimestamp)\n"
+        for entry in entries { text += "\(entry.path)\u{0}\(entry.sha256)\u{0}\(entry.compress)\n" }
+        return FileDigest.sha256(of: Data(text.utf8))
+    }
+}

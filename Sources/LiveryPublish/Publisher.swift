@@ -1,0 +1,107 @@
+import CLiverySystem
+import Foundation
+import LiveryAssets
+import LiveryPack
+
+/// Where a tenant's current release is: written last, with the rest of the tree, in one step.
+public struct ReleasePointer: Sendable, Equatable {
+    public static let fileName = "release.json"
+    public var tenant: String
+    public var release: Int
+    /// The download manifest, relative to the tenant's folder.
+    public var manifest: String
+    public var sha256: SHA256Hex
+
+    var json: JSONValue {
+        .object(["tenant": .string(tenant), "release": .int(release), "manifest": .string(manifest), "sha256": .string(sha256)])
+    }
+
+    public static func read(from folder: URL) -> ReleasePointer? {
+        guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(fileName).path),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let tenant = object["tenant"] as? String, let release = object["release"] as? Int,
+              let manifest = object["manifest"] as? String, let sha = object["sha256"] as? String else { return nil }
+        return ReleasePointer(tenant: tenant, release: release, manifest: manifest, sha256: sha)
+    }
+}
+
+/// Publishes a tenant's release into `Output/<tenant>/` atomically.
+///
+/// The new tree is assembled in `Output/.livery/staging/` from hard links to content-store objects
+/// (the previous release's targets and any `metadata/` are linked in too), then swapped with the
+/// live folder by one `renameat2(RENAME_EXCHANGE)`. Readers see the old tree or the new one, never a
+/// mix; a build killed at any point leaves the live folder untouched, and its staging folder is
+/// removed by the next build.
+public enum Publisher {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    static func stagingRoot(_ output: URL) -> URL { output.appendingPathComponent(".livery/staging") }
+
+    /// Removes staging folders left by builds that were killed (call while holding the lock).
+    public static func removeLeftovers(in output: URL) {
+        let root = stagingRoot(output)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] {
+            try? FileManager.default.removeItem(at: root.appendingPathComponent(name))
+        }
+    }
+
+    /// The current manifest of a tenant, if it has a release.
+    public static func currentManifest(tenant: String, output: URL) -> (pointer: ReleasePointer, manifest: DownloadManifest)? {
+        let folder = output.appendingPathComponent(tenant)
+        guard let pointer = ReleasePointer.read(from: folder),
+              let data = FileManager.default.contents(atPath: folder.appendingPathComponent(pointer.manifest).path),
+              let manifest = DownloadManifest.parse(data) else { return nil }
+        return (pointer, manifest)
+    }
+
+    public static func publish(tenant: String, bundles: [BuiltBundle], manifest: StoredFile, release: Int, output: URL) throws {
+        let fm = FileManager.default
+        let live = output.appendingPathComponent(tenant)
+        let staging = stagingRoot(output).appendingPathComponent("\(tenant).\(UUID().uuidString)")
+        let targets = staging.appendingPathComponent("targets")
+        try fm.createDirectory(at: targets, withIntermediateDirectories: true)
+        var cleanup = true
+        defer { if cleanup { try? fm.removeItem(at: staging) } }
+
+        func link(_ source: URL, as name: String, in folder: URL) throws {
+            let destination = folder.appendingPathComponent(name)
+            guard !fm.fileExists(atPath: destination.path) else { return }
+            if Foundation.link(source.path, destination.path) != 0 {
+                try fm.copyItem(at: source, to: destination)
+            }
+        }
+        // Keep the previous release's targets (clients may be downloading them) and any metadata.
+        if let previous = currentManifest(tenant: tenant, output: output) {
+            for name in [previous.pointer.manifest] + previous.manifest.bundles.map(\.path) {
+                let file = live.appendingPathComponent(name)
+                if fm.fileExists(atPath: file.path) { try link(file, as: (name as NSString).lastPathComponent, in: targets) }
+            }
+        }
+        let metadata = live.appendingPathComponent("metadata")
+        if fm.fileExists(atPath: metadata.path) {
+            let copy = staging.appendingPathComponent("metadata")
+            try fm.createDirectory(at: copy, withIntermediateDirectories: true)
+            for name in try fm.contentsOfDirectory(atPath: metadata.path) { try link(metadata.appendingPathComponent(name), as: name, in: copy) }
+        }
+        for bundle in bundles { try link(bundle.object, as: bundle.targetFileName, in: targets) }
+        let manifestName = "\(manifest.sha256).\(DownloadManifest.targetName)"
+        try link(manifest.url, as: manifestName, in: targets)
+        let pointer = ReleasePointer(tenant: tenant, release: release, manifest: "targets/\(manifestName)", sha256: manifest.sha256)
+        try pointer.json.bytes.write(to: staging.appendingPathComponent(ReleasePointer.fileName))
+
+        // The one step that switches releases.
+        if fm.fileExists(atPath: live.path) {
+            guard livery_rename_exchange(staging.path, live.path) == 0 else {
+                throw Failure(description: "cannot switch \(live.path) to the new release: \(String(cString: strerror(errno)))")
+            }
+            // `staging` now holds the previous tree; the deferred cleanup removes it.
+        } else {
+            guard rename(staging.path, live.path) == 0 else {
+                throw Failure(description: "cannot publish \(live.path): \(String(cString: strerror(errno)))")
+            }
+            cleanup = false
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import LiveryAssets
+import LiveryCheck
+import LiveryDiagnostics
+import LiveryPack
+import LiveryResolve
+
+/// Options of `livery build`.
+public struct BuildOptions: Sendable {
+    public var format: ArchiveFormat = .zip
+    /// Tenants to build (nil: every tenant of the workspace).
+    public var only: Set<String>?
+    public var strict = false
+
+    public init(format: ArchiveFormat = .zip, only: Set<String>? = nil, strict: Bool = false) {
+        self.format = format
+        self.only = only
+        self.strict = strict
+    }
+}
+
+/// What a build did for one tenant.
+public struct TenantBuildReport: Sendable {
+    public var tenant: String
+    public var release: Int
+    /// False when nothing changed since the published release.
+    public var published: Bool
+    public var bundles: Int
+    /// Bundles whose archive this build wrote (the rest were reused).
+    public var rebuilt: [String]
+    public var bytes: Int
+}
+
+/// The outcome of `livery build`.
+public struct BuildResult: Sendable {
+    public var validation: ValidationResult
+    public var tenants: [TenantBuildReport]
+    public var failures: [String]
+
+    public var validationFailed: Bool { validation.diagnostics.errorCount > 0 }
+}
+
+/// `livery build`: validate, plan bundles, build the archives that changed, and publish every tenant
+/// whose release changed, atomically, under one lock on `Output/`.
+public enum ReleaseBuilder {
+    public static func build(workspace: URL, displayRoot: String, output: URL, options: BuildOptions = BuildOptions(),
+                             progress: @escaping @Sendable (String) -> Void = { _ in }) throws -> BuildResult {
+        let lock = try OutputLock(output: output, waiting: progress)
+        defer { withExtendedLifetime(lock) {} }
+
+        let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, only: options.only, strict: options.strict)
+        guard validation.diagnostics.errorCount == 0 else {
+            return BuildResult(validation: validation, tenants: [], failures: [])
+        }
+        Publisher.removeLeftovers(in: output)
+        let store = try ContentStore(root: output.appendingPathComponent(".livery/store"))
+        store.removeLeftovers()
+        let builder = try BundleBuilder(store: store)
+        let selected = validation.tenants.filter { options.only?.contains($0.id) ?? true }
+
+        let outcomes = ParallelMap.map(selected) { tenant -> Result<TenantBuildReport, Error> in
+            Result { try buildTenant(tenant, store: store, builder: builder, output: output, format: options.format) }
+        }
+        var reports: [TenantBuildReport] = [], failures: [String] = []
+        for (tenant, outcome) in zip(selected, outcomes) {
+            switch outcome {
+            case .success(let report): reports.append(report)
+            case .failure(let error): failures.append("\(tenant.id): \(error)")
+            }
+        }
+        return BuildResult(validation: validation, tenants: reports, failures: failures)
+    }
+
+    static func buildTenant(_ tenant: ResolvedTenant, store: ContentStore, builder: BundleBuilder, output: URL, format: ArchiveFormat) throws -> TenantBuildReport {
+        let specs = try BundlePlanner.plan(tenant, store: store)
+        let built = try ParallelMap.map(specs) { spec in Result { try builder.build(spec, format: format) } }.map { try $0.get() }
+        let minimum = tenant.tenant?["release"]?["minimumClientVersion"]?.string ?? "1.0.0"
+        let current = Publisher.currentManifest(tenant: tenant.id, output: output)
+        let rebuilt = built.filter(\.rebuilt).map(\.spec.id).sorted()
+        let bytes = built.reduce(0) { $0 + $1.size }
+        if let current {
+            let same = DownloadManifest(tenant: tenant.id, release: current.manifest.release, format: format, minimumClientVersion: minimum, built: built)
+            if same == current.manifest {
+                return TenantBuildReport(tenant: tenant.id, release: current.manifest.release, published: false, bundles: built.count, rebuilt: rebuilt, bytes: bytes)
+            }
+        }
+        let release = (current?.manifest.release ?? 0) + 1
+        let manifest = DownloadManifest(tenant: tenant.id, release: release, format: format, minimumClientVersion: minimum, built: built)
+        let stored = try store.put(manifest.bytes)
+        try Publisher.publish(tenant: tenant.id, bundles: built, manifest: stored, release: release, output: output)
+        return TenantBuildReport(tenant: tenant.id, release: release, published: true, bundles: built.count, rebuilt: rebuilt, bytes: bytes)
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import LiveryCheck
+import LiveryDiagnostics
+import LiveryPack
+import LiveryPublish
+
+struct Build: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Validate tenants, build their bundles and publish each changed release into Output/.",
+        discussion: """
+            Each tenant's release lands in Output/<tenant>/: targets/<sha256>.<bundle> for every bundle and \
+            for the download manifest, and release.json pointing at the manifest. Publishing is atomic and \
+            incremental: unchanged bundles are reused, an unchanged tenant publishes nothing, and a build \
+            that fails validation publishes nothing. Exit status: 0 on success, 1 when validation finds \
+            errors, 2 on a usage or internal error.
+            """
+    )
+
+    @Argument(help: "Workspace or tenant folders to build (default: Tenants).", completion: .directory)
+    var paths: [String] = []
+
+    @Option(name: .shortAndLong, help: "The output folder.")
+    var output = "Output"
+
+    @Option(help: "Bundle archive format: zip or tar.zst.")
+    var archiveFormat: ArchiveFormat = .zip
+
+    @Flag(help: "Treat validation warnings as errors.")
+    var strict = false
+
+    @Option(name: .shortAndLong, help: "How validation findings are shown: text, json or sarif.")
+    var format: ReportFormat = .text
+
+    func run() throws {
+        let targets = paths.isEmpty ? ["Tenants"] : paths
+        let outputURL = URL(fileURLWithPath: output).standardizedFileURL
+        var failed = false
+        for path in targets {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw Livery.Failure("'\(path)' is not a folder")
+            }
+            let target = WorkspaceTarget(path)
+            let result = try ReleaseBuilder.build(
+                workspace: target.workspace, displayRoot: target.displayWorkspace, output: outputURL,
+                options: BuildOptions(format: archiveFormat, only: target.tenant.map { [$0] }, strict: strict),
+                progress: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+            if result.validationFailed || !result.validation.diagnostics.isEmpty {
+                let report = DiagnosticReport(diagnostics: result.validation.diagnostics, rules: RuleRegistry.summaries, toolVersion: Livery.version)
+                FileHandle.standardOutput.write(Data(report.render(format).utf8))
+            }
+            if result.validationFailed {
+                FileHandle.standardError.write(Data("validation failed: nothing was published\n".utf8))
+                failed = true
+                continue
+            }
+            for tenant in result.tenants {
+                let what = tenant.published
+                    ? "published release \(tenant.release): \(tenant.bundles) bundles, \(tenant.rebuilt.count) rebuilt"
+                    : "unchanged (release \(tenant.release))"
+                print("\(tenant.tenant): \(what)")
+            }
+            if !result.failures.isEmpty {
+                throw Livery.Failure("build failed:\n" + result.failures.joined(separator: "\n"))
+            }
+        }
+        if failed { throw ExitCode(1) }
+    }
+}
+
+extension ArchiveFormat: ExpressibleByArgument {}
