@@ -8,13 +8,15 @@ LIVERY = .build/$(CONFIG)/livery
 
 # Build needs: libarchive, libxml2, libyaml (headers) and pkg-config.
 BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-dev
-# Tests also use independent implementations from PyPI: sarif-tools, jsonschema and PyYAML.
-TEST_PACKAGES = $(BUILD_PACKAGES)
+# Tests also use independent implementations: bsdtar and unzip from Debian; sarif-tools,
+# jsonschema and PyYAML from PyPI.
+TEST_PACKAGES = $(BUILD_PACKAGES) libarchive-tools unzip
 
 .PHONY: run test build deps test-deps generated bench clean
 
 run: deps build
 	$(LIVERY) validate Tenants
+	$(LIVERY) build Tenants --output Output
 
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)

@@ -17,32 +17,56 @@ enum LiveryProcess {
         var stderr: String
     }
 
-    /// Runs livery with `arguments` in `directory`, killing it if it runs longer than `timeout` (a hang guard, not a benchmark).
-    static func run(_ arguments: [String], in directory: URL = packageRoot, timeout: TimeInterval = 120) throws -> Output {
+    /// A livery process running in the background, its output going to temporary files.
+    final class Running {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = environment
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("livery-out-\(UUID().uuidString)")
-        let err = out.appendingPathExtension("err")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: out); try? FileManager.default.removeItem(at: err) }
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline { process.terminate(); XCTFail("livery \(arguments) did not finish within \(timeout) s") ; break }
-            Thread.sleep(forTimeInterval: 0.01)
+        let out: URL, err: URL
+
+        init(_ arguments: [String], in directory: URL, environment extra: [String: String]) throws {
+            process.executableURL = executable
+            process.arguments = arguments
+            process.currentDirectoryURL = directory
+            var environment = ProcessInfo.processInfo.environment
+            environment["SWIFT_BACKTRACE"] = "enable=no"
+            environment.merge(extra) { _, new in new }
+            process.environment = environment
+            out = FileManager.default.temporaryDirectory.appendingPathComponent("livery-out-\(UUID().uuidString)")
+            err = out.appendingPathExtension("err")
+            FileManager.default.createFile(atPath: out.path, contents: nil)
+            FileManager.default.createFile(atPath: err.path, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: out)
+            process.standardError = try FileHandle(forWritingTo: err)
+            try process.run()
         }
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus,
-                      stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-                      stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+
+        deinit {
+            if process.isRunning { process.terminate() }
+            try? FileManager.default.removeItem(at: out)
+            try? FileManager.default.removeItem(at: err)
+        }
+
+        var pid: Int32 { process.processIdentifier }
+        var isRunning: Bool { process.isRunning }
+        var stderr: String { (try? String(contentsOf: err, encoding: .utf8)) ?? "" }
+
+        func wait(timeout: TimeInterval = 120) -> Output {
+            let deadline = Date().addingTimeInterval(timeout)
+            while process.isRunning {
+                if Date() > deadline { process.terminate(); XCTFail("livery \(process.arguments ?? []) did not finish within \(timeout) s"); break }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            process.waitUntilExit()
+            return Output(status: process.terminationStatus, stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "", stderr: stderr)
+        }
+    }
+
+    static func start(_ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:]) throws -> Running {
+        try Running(arguments, in: directory, environment: environment)
+    }
+
+    /// Runs livery with `arguments` in `directory`, killing it if it runs longer than `timeout` (a hang guard, not a benchmark).
+    static func run(_ arguments: [String], in directory: URL = packageRoot, timeout: TimeInterval = 120, environment: [String: String] = [:]) throws -> Output {
+        try start(arguments, in: directory, environment: environment).wait(timeout: timeout)
     }
 
     /// Runs a helper tool (python3, xmllint…) and returns its status and output.

@@ -1,0 +1,225 @@
+import Crypto
+import Foundation
+import LiveryAssets
+import LiveryPack
+import LiveryPublish
+import XCTest
+
+/// `livery build` end to end, on copies of the sample tenants, through the real executable.
+final class BuildTests: XCTestCase {
+    /// A temporary folder with a copy of the samples in `Tenants/` and an empty `Output/`.
+    final class Workspace {
+        let root: URL
+        var tenants: URL { root.appendingPathComponent("Tenants") }
+        var output: URL { root.appendingPathComponent("Output") }
+
+        init() throws {
+            root = FileManager.default.temporaryDirectory.appendingPathComponent("livery-build-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: LiveryProcess.packageRoot.appendingPathComponent("Tenants"), to: tenants)
+        }
+
+        deinit { try? FileManager.default.removeItem(at: root) }
+
+        func build(_ extra: [String] = [], environment: [String: String] = [:]) throws -> LiveryProcess.Output {
+            try LiveryProcess.run(["build", "Tenants", "--output", "Output"] + extra, in: root, environment: environment)
+        }
+
+        func replace(_ path: String, _ old: String, _ new: String) throws {
+            let url = tenants.appendingPathComponent(path)
+            let text = try String(contentsOf: url, encoding: .utf8)
+            XCTAssertTrue(text.contains(old), "\(old) not in \(path)")
+            try text.replacingOccurrences(of: old, with: new).write(to: url, atomically: true, encoding: .utf8)
+        }
+    }
+
+    /// Every file under `folder` (except Livery's private `.livery/`) with its SHA-256.
+    static func tree(_ folder: URL) -> [String: String] {
+        var out: [String: String] = [:]
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return out }
+        for case let url as URL in walker {
+            let relative = String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1))
+            if relative.hasPrefix(".livery") { walker.skipDescendants(); continue }
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true, let data = FileManager.default.contents(atPath: url.path) else { continue }
+            out[relative] = SHA256.hash(data: data).hex
+        }
+        return out
+    }
+
+    func testBuildPublishesEveryTenantAsATUFStyleTargetsTree() throws {
+        let workspace = try Workspace()
+        let output = try workspace.build()
+        XCTAssertEqual(output.status, 0, output.stdout + output.stderr)
+        for tenant in ["companero", "companero-lucia", "physio-clinic", "sonic-walkscape", "travel-experiences", "urbannest"] {
+            let (pointer, manifest) = try XCTUnwrap(Publisher.currentManifest(tenant: tenant, output: workspace.output), tenant)
+            XCTAssertEqual(manifest.release, 1)
+            XCTAssertTrue(manifest.bundles.contains { $0.kind == .core && $0.policy == .essential })
+            for bundle in manifest.bundles {
+                let file = workspace.output.appendingPathComponent(tenant).appendingPathComponent(bundle.path)
+                let data = try Data(contentsOf: file)
+                XCTAssertEqual(data.count, bundle.size)
+                XCTAssertEqual(SHA256.hash(data: data).hex, bundle.sha256, "\(tenant)/\(bundle.path)")
+                XCTAssertEqual(file.lastPathComponent, "\(bundle.sha256).\(bundle.id).zip")
+            }
+            XCTAssertTrue(pointer.manifest.hasPrefix("targets/\(pointer.sha256)."))
+        }
+        let sonic = try XCTUnwrap(Publisher.currentManifest(tenant: "sonic-walkscape", output: workspace.output)?.manifest)
+        let rome = try XCTUnwrap(sonic.bundles.first { $0.id == "tour-rome-trastevere-it" })
+        XCTAssertEqual(rome.access, .voucher)
+        XCTAssertEqual(rome.dependencies, ["tour-rome-trastevere"])
+        XCTAssertEqual(rome.locale, "it")
+    }
+
+    func testSameInputsGiveIdenticalTargetsWhateverTheTimeZoneMtimesAndPermissions() throws {
+        let first = try Workspace(), second = try Workspace()
+        XCTAssertEqual(try first.build().status, 0)
+        // Touch every input, change permissions, and build in another time zone and locale.
+        for case let url as URL in FileManager.default.enumerator(at: second.tenants, includingPropertiesForKeys: nil)! {
+            var isDirectory: ObjCBool = false
+            FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+            guard !isDirectory.boolValue else { continue }
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_900_000_000), .posixPermissions: 0o600], ofItemAtPath: url.path)
+        }
+        XCTAssertEqual(try second.build(environment: ["TZ": "Asia/Kolkata", "LANG": "C", "LC_ALL": "C"]).status, 0)
+        let a = Self.tree(first.output), b = Self.tree(second.output)
+        XCTAssertFalse(a.isEmpty)
+        XCTAssertEqual(a, b)
+    }
+
+    func testIndependentToolsAcceptEveryBundleAndExtractionGivesBackTheInputs() throws {
+        let workspace = try Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let release = workspace.output.appendingPathComponent("sonic-walkscape")
+        let manifest = try XCTUnwrap(Publisher.currentManifest(tenant: "sonic-walkscape", output: workspace.output)?.manifest)
+        for bundle in manifest.bundles {
+            let file = release.appendingPathComponent(bundle.path).path
+            XCTAssertEqual(try LiveryProcess.tool(["unzip", "-tq", file]).status, 0, "unzip -t \(bundle.id)")
+            XCTAssertEqual(try LiveryProcess.tool(["python3", "-m", "zipfile", "-t", file]).status, 0, "zipfile -t \(bundle.id)")
+            XCTAssertEqual(try LiveryProcess.tool(["bsdtar", "-tf", file]).status, 0, "bsdtar -tf \(bundle.id)")
+        }
+        // Extract a media bundle with bsdtar: every file equals its source in the tenant folder, and nothing else is there.
+        let bundle = try XCTUnwrap(manifest.bundles.first { $0.id == "tour-florence-renaissance-en" })
+        let extracted = workspace.root.appendingPathComponent("extracted")
+        try FileManager.default.createDirectory(at: extracted, withIntermediateDirectories: true)
+        XCTAssertEqual(try LiveryProcess.tool(["bsdtar", "-xf", release.appendingPathComponent(bundle.path).path, "-C", extracted.path]).status, 0)
+        let files = Self.tree(extracted)
+        XCTAssertEqual(files.count, 10, "5 stops × (audio + subtitles)")
+        for (path, digest) in files {
+            let source = try Data(contentsOf: workspace.tenants.appendingPathComponent("sonic-walkscape").appendingPathComponent(path))
+            XCTAssertEqual(SHA256.hash(data: source).hex, digest, path)
+        }
+    }
+
+    func testTarZstdBundlesAreReadableByBsdtar() throws {
+        let workspace = try Workspace()
+        XCTAssertEqual(try workspace.build(["--archive-format", "tar.zst"]).status, 0)
+        let manifest = try XCTUnwrap(Publisher.currentManifest(tenant: "companero-lucia", output: workspace.output)?.manifest)
+        XCTAssertEqual(manifest.format, .tarZstd)
+        for bundle in manifest.bundles {
+            let listing = try LiveryProcess.tool(["bsdtar", "-tf", workspace.output.appendingPathComponent("companero-lucia").appendingPathComponent(bundle.path).path])
+            XCTAssertEqual(listing.status, 0, bundle.id)
+            XCTAssertFalse(listing.stdout.isEmpty)
+        }
+    }
+
+    func testNoChangeRebuildPublishesNothing() throws {
+        let workspace = try Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let before = Self.tree(workspace.output)
+        let inode = FileStamp(path: workspace.output.appendingPathComponent("urbannest/release.json").path)?.inode
+        let again = try workspace.build()
+        XCTAssertEqual(again.status, 0)
+        XCTAssertEqual(again.stdout.components(separatedBy: "unchanged (release 1)").count - 1, 6, again.stdout)
+        XCTAssertEqual(Self.tree(workspace.output), before)
+        XCTAssertEqual(FileStamp(path: workspace.output.appendingPathComponent("urbannest/release.json").path)?.inode, inode, "the release folder was not replaced")
+    }
+
+    func testOneStringChangeRebuildsOnlyItsLocaleBundleAndTheManifest() throws {
+        let workspace = try Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let before = try XCTUnwrap(Publisher.currentManifest(tenant: "physio-clinic", output: workspace.output)?.manifest)
+        try workspace.replace("physio-clinic/locales/ru.yaml", "home: Главная", "home: Домой")
+        let output = try workspace.build()
+        XCTAssertTrue(output.stdout.contains("physio-clinic: published release 2: 3 bundles, 1 rebuilt"), output.stdout)
+        let after = try XCTUnwrap(Publisher.currentManifest(tenant: "physio-clinic", output: workspace.output)?.manifest)
+        XCTAssertEqual(after.release, 2)
+        let changed = Set(after.bundles.map { "\($0.id) \($0.sha256)" }).subtracting(before.bundles.map { "\($0.id) \($0.sha256)" })
+        XCTAssertEqual(changed.map { String($0.split(separator: " ")[0]) }, ["locale-ru"])
+        // Other tenants are untouched, and the previous release's targets stay available.
+        XCTAssertTrue(output.stdout.contains("urbannest: unchanged (release 1)"))
+        for bundle in before.bundles {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: workspace.output.appendingPathComponent("physio-clinic").appendingPathComponent(bundle.path).path))
+        }
+    }
+
+    func testFailingValidationPublishesNothing() throws {
+        let workspace = try Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let before = Self.tree(workspace.output)
+        try workspace.replace("urbannest/tenant.yaml", "modules:", "modulse:")
+        try workspace.replace("physio-clinic/locales/ru.yaml", "home: Главная", "home: Домой")
+        let output = try workspace.build()
+        XCTAssertEqual(output.status, 1)
+        XCTAssertTrue(output.stdout.contains("[structure.unknown-key]"), output.stdout)
+        XCTAssertTrue(output.stderr.contains("nothing was published"), output.stderr)
+        XCTAssertEqual(Self.tree(workspace.output), before, "not even the valid tenant's change is published")
+    }
+
+    func testConcurrentBuildsAreSerialisedByTheLock() throws {
+        let workspace = try Workspace()
+        let held = try OutputLock(output: workspace.output, waiting: { _ in XCTFail("the lock was free") })
+        let process = try LiveryProcess.start(["build", "Tenants", "--output", "Output"], in: workspace.root)
+        // The second build must wait, saying why, and publish nothing while the lock is held.
+        let deadline = Date().addingTimeInterval(30)
+        while !process.stderr.contains("waiting for it to finish"), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        XCTAssertTrue(process.stderr.contains("another livery build (process \(getpid())) is publishing"), process.stderr)
+        XCTAssertTrue(process.isRunning)
+        XCTAssertNil(Publisher.currentManifest(tenant: "urbannest", output: workspace.output))
+        withExtendedLifetime(held) {}
+        _ = consume held
+        let result = process.wait()
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertNotNil(Publisher.currentManifest(tenant: "urbannest", output: workspace.output))
+    }
+
+    func testKillNineAtAnyMomentLeavesTheLastReleaseIntact() throws {
+        let workspace = try Workspace()
+        // A large incompressible file makes the build slow enough to be killed in the middle.
+        let big = workspace.tenants.appendingPathComponent("sonic-walkscape/tours/florence-renaissance/tiles.mbtiles")
+        var bytes = try Data(contentsOf: big)
+        bytes.append(Data((0..<(40 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 13) }))
+        try bytes.write(to: big)
+        XCTAssertEqual(try workspace.build().status, 0)
+        let published = Self.tree(workspace.output)
+        try workspace.replace("sonic-walkscape/locales/en.yaml", ":", ": ")
+        var bytesAppended = try Data(contentsOf: big)
+        bytesAppended.append(contentsOf: [1, 2, 3])
+        try bytesAppended.write(to: big)
+        var states = Set<String>()
+        var killedMidway = 0
+        let work = [".livery/store/tmp", ".livery/staging"].map { workspace.output.appendingPathComponent($0).path }
+        for delay in [0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.8] {
+            let process = try LiveryProcess.start(["build", "Tenants", "--output", "Output"], in: workspace.root)
+            Thread.sleep(forTimeInterval: delay)
+            // Evidence that the kill lands while files are being written, not only before or after.
+            if work.contains(where: { !((try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? []).isEmpty }) { killedMidway += 1 }
+            kill(process.pid, SIGKILL)
+            _ = process.wait()
+            let now = Self.tree(workspace.output)
+            if now == published { states.insert("previous") } else {
+                // The build finished before the kill: then the new release must be complete and valid.
+                let manifest = try XCTUnwrap(Publisher.currentManifest(tenant: "sonic-walkscape", output: workspace.output)?.manifest)
+                XCTAssertEqual(manifest.release, 2)
+                states.insert("next")
+                break
+            }
+        }
+        XCTAssertTrue(states.contains("previous"), "no kill landed before the switch")
+        XCTAssertGreaterThan(killedMidway, 0, "no kill landed while the build was writing")
+        let finished = try workspace.build()
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        XCTAssertEqual(Publisher.currentManifest(tenant: "sonic-walkscape", output: workspace.output)?.manifest.release, 2)
+        let staging = workspace.output.appendingPathComponent(".livery/staging")
+        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? [], [], "leftovers of killed builds are cleaned")
+    }
+}
