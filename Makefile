@@ -42,6 +42,7 @@ generated: build
 bench: deps
 	$(SWIFT) build -c release
 	./scripts/bench-validate.sh .build/release/livery
+	./scripts/bench-build.sh .build/release/livery
 
 clean:
 	rm -rf .build

@@ -8,57 +8,87 @@ public struct StoredFile: Sendable, Hashable {
 }
 
 /// A content-addressed store of asset bytes (`objects/<first two hex digits>/<sha256>`), with a
-/// stat cache so unchanged files are neither read nor copied again. Identical files, from any
-/// tenant, are stored once.
+/// stat cache so unchanged files are not read again. Identical files, from any tenant, are stored once.
+///
+/// An asset becomes an object by a hard link when the store is on the same file system (no bytes are
+/// copied: packaging media stays near the cost of reading it once), else by a copy. A linked object
+/// shares its inode with the tenant's file, so each object's stat stamp is recorded and checked
+/// before use: if the file was edited in place, the object is dropped and taken again from a source.
 public final class ContentStore: Sendable {
     public let root: URL
     public let cache: StatCache
+    private let objects: SQLiteDatabase
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
 
     public init(root: URL) throws {
         self.root = root
         try FileManager.default.createDirectory(at: root.appendingPathComponent("objects"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: root.appendingPathComponent("tmp"), withIntermediateDirectories: true)
         cache = try StatCache(path: root.appendingPathComponent("cache.sqlite").path)
+        objects = try SQLiteDatabase(path: root.appendingPathComponent("objects.sqlite").path)
+        try objects.execute("CREATE TABLE IF NOT EXISTS objects (sha256 TEXT PRIMARY KEY, size INTEGER, mtime INTEGER, ctime INTEGER, inode INTEGER)")
     }
 
     public func objectURL(_ digest: SHA256Hex) -> URL {
         root.appendingPathComponent("objects").appendingPathComponent(String(digest.prefix(2))).appendingPathComponent(digest)
     }
 
-    /// Puts the file at `url` into the store. An unchanged file (same stat stamp as last time, and
-    /// its object present) costs one `stat`; otherwise its bytes are hashed and copied in one pass.
+    /// Whether the object exists with the stamp recorded when it was stored (no edit since).
+    public func isIntact(_ digest: SHA256Hex) -> Bool {
+        guard let stamp = FileStamp(path: objectURL(digest).path),
+              let row = try? objects.query("SELECT size, mtime, ctime, inode FROM objects WHERE sha256 = ?", [.text(digest)]).first else { return false }
+        return row[0].int == stamp.size && row[1].int == stamp.mtimeNanoseconds && row[2].int == stamp.ctimeNanoseconds && row[3].int == stamp.inode
+    }
+
+    private func recordObject(_ digest: SHA256Hex) throws {
+        guard let stamp = FileStamp(path: objectURL(digest).path) else { throw Failure(description: "object \(digest) vanished") }
+        try objects.query("INSERT OR REPLACE INTO objects (sha256, size, mtime, ctime, inode) VALUES (?, ?, ?, ?, ?)",
+                          [.text(digest), .int(stamp.size), .int(stamp.mtimeNanoseconds), .int(stamp.ctimeNanoseconds), .int(stamp.inode)])
+    }
+
+    /// Puts the file at `url` into the store. An unchanged file (same stat stamp as last time, and its
+    /// object intact) costs one `stat`; otherwise it is read once to hash it, then linked in.
     public func ingest(_ url: URL) throws -> StoredFile {
         let path = url.path
         guard let stamp = FileStamp(path: path) else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
-        if let digest = try cache.digest(for: path, stamp: stamp), FileManager.default.fileExists(atPath: objectURL(digest).path) {
+        if let digest = try cache.digest(for: path, stamp: stamp), isIntact(digest) {
             return StoredFile(sha256: digest, size: Int(stamp.size), url: objectURL(digest))
         }
-        let temporary = root.appendingPathComponent("tmp").appendingPathComponent(UUID().uuidString)
-        FileManager.default.createFile(atPath: temporary.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: temporary) }
-        let output = try FileHandle(forWritingTo: temporary)
-        let (digest, size): (SHA256Hex, Int)
-        do {
-            (digest, size) = try FileDigest.sha256(of: url, copyingTo: output)
-            try output.close()
-        } catch {
-            try? output.close()
-            throw error
+        let (digest, size) = try FileDigest.sha256(of: url)
+        guard FileStamp(path: path) == stamp else { throw Failure(description: "\(path) changed while it was being read; build again") }
+        let object = objectURL(digest)
+        if !isIntact(digest) {
+            try? FileManager.default.removeItem(at: object)
+            try FileManager.default.createDirectory(at: object.deletingLastPathComponent(), withIntermediateDirectories: true)
+            if link(path, object.path) != 0 {
+                // Another file system, or hard links not allowed: copy the bytes.
+                let temporary = root.appendingPathComponent("tmp").appendingPathComponent(UUID().uuidString)
+                defer { try? FileManager.default.removeItem(at: temporary) }
+                try FileManager.default.copyItem(at: url, to: temporary)
+                guard try FileDigest.sha256(of: temporary).digest == digest else { throw Failure(description: "\(path) changed while it was being copied; build again") }
+                chmod(temporary.path, 0o444)
+                guard rename(temporary.path, object.path) == 0 else { throw Failure(description: "cannot store \(path): \(String(cString: strerror(errno)))") }
+            }
+            try recordObject(digest)
         }
-        let object = try adopt(temporary, sha256: digest)
-        try cache.record(digest, for: path, stamp: stamp)
+        // Linking changes the inode's ctime: remember the stamp as it is now.
+        try cache.record(digest, for: path, stamp: FileStamp(path: path) ?? stamp)
         return StoredFile(sha256: digest, size: size, url: object)
     }
 
-    /// Moves a finished file whose digest is known into the store (read-only), unless an identical object is already there.
+    /// Moves a file Livery wrote itself (a bundle, a manifest), whose digest is known, into the store
+    /// read-only, unless it is there already. Such objects are never linked to tenant files, so their
+    /// presence with the right size is enough (publishing links them, which changes their ctime).
     public func adopt(_ temporary: URL, sha256 digest: SHA256Hex) throws -> URL {
         let object = objectURL(digest)
-        if !FileManager.default.fileExists(atPath: object.path) {
+        let size = FileStamp(path: temporary.path)?.size
+        if FileStamp(path: object.path)?.size != size {
             try FileManager.default.createDirectory(at: object.deletingLastPathComponent(), withIntermediateDirectories: true)
             chmod(temporary.path, 0o444)
-            if rename(temporary.path, object.path) != 0, !FileManager.default.fileExists(atPath: object.path) {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: object.path])
-            }
+            guard rename(temporary.path, object.path) == 0 else { throw Failure(description: "cannot store \(object.path): \(String(cString: strerror(errno)))") }
         }
         return object
     }
@@ -66,14 +96,13 @@ public final class ContentStore: Sendable {
     /// Stores generated bytes and returns their object.
     public func put(_ data: Data) throws -> StoredFile {
         let digest = FileDigest.sha256(of: data)
-        let object = objectURL(digest)
-        if !FileManager.default.fileExists(atPath: object.path) {
+        if FileStamp(path: objectURL(digest).path)?.size != Int64(data.count) {
             let temporary = root.appendingPathComponent("tmp").appendingPathComponent(UUID().uuidString)
             defer { try? FileManager.default.removeItem(at: temporary) }
             try data.write(to: temporary)
             _ = try adopt(temporary, sha256: digest)
         }
-        return StoredFile(sha256: digest, size: data.count, url: object)
+        return StoredFile(sha256: digest, size: data.count, url: objectURL(digest))
     }
 
     /// Removes temporary files left by a build that was killed.

@@ -17,23 +17,53 @@ extension SHA256.Digest {
     }
 }
 
-/// Streams files through SHA-256 in fixed-size chunks, so memory stays flat whatever the file size.
-public enum FileDigest {
+/// Reads a file sequentially through one reusable buffer: memory stays flat whatever the file size.
+public struct FileReader: ~Copyable {
     public static let chunkSize = 1 << 20
+    private let descriptor: Int32
+    private let buffer: UnsafeMutableRawBufferPointer
+
+    public init(_ url: URL) throws {
+        descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: url.path]) }
+        buffer = .allocate(byteCount: Self.chunkSize, alignment: 64)
+        posix_fadvise(descriptor, 0, 0, POSIX_FADV_SEQUENTIAL)
+    }
+
+    deinit {
+        close(descriptor)
+        buffer.deallocate()
+    }
+
+    /// Calls `body` with each chunk of the file in order.
+    public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        while true {
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CocoaError(.fileReadUnknown, userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(errno))])
+            }
+            if count == 0 { return }
+            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        }
+    }
+}
+
+/// Streams files through SHA-256.
+public enum FileDigest {
+    public static var chunkSize: Int { FileReader.chunkSize }
 
     public static func sha256(of data: Data) -> SHA256Hex {
         SHA256.hash(data: data).hex
     }
 
-    /// Hashes the file at `url`, optionally copying every byte read to `copy` in the same pass.
-    public static func sha256(of url: URL, copyingTo copy: FileHandle? = nil) throws -> (digest: SHA256Hex, size: Int) {
-        let input = try FileHandle(forReadingFrom: url)
-        defer { try? input.close() }
+    /// Hashes the file at `url` without loading it whole.
+    public static func sha256(of url: URL) throws -> (digest: SHA256Hex, size: Int) {
+        let reader = try FileReader(url)
         var hasher = SHA256()
         var size = 0
-        while let chunk = try input.read(upToCount: chunkSize), !chunk.isEmpty {
-            hasher.update(data: chunk)
-            try copy?.write(contentsOf: chunk)
+        try reader.forEachChunk { chunk in
+            hasher.update(bufferPointer: chunk)
             size += chunk.count
         }
         return (hasher.finalize().hex, size)

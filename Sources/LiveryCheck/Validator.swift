@@ -18,7 +18,8 @@ public enum Validator {
     /// (with their ancestors, whose findings affect them).
     public static func validate(workspace root: URL, displayRoot: String, only: Set<String>? = nil, strict: Bool = false,
                                 limits: LoadLimits = .default) -> ValidationResult {
-        let (folders, refused) = TenantLoader.discover(in: root)
+        let (allFolders, refused) = TenantLoader.discover(in: root)
+        let folders = only.map { lineage(of: $0, among: allFolders, limits: limits) } ?? allFolders
         let loaded = ParallelMap.map(folders) { folder in
             TenantLoader.load(folder, displayRoot: displayRoot + "/" + folder.lastPathComponent, limits: limits)
         }
@@ -48,6 +49,21 @@ public enum Validator {
         }
         return ValidationResult(diagnostics: diagnostics.normalized(), tenants: tenants,
                                 checked: checked.map(\.id) + refused.map(\.name).filter { only == nil || only!.contains($0) })
+    }
+}
+
+extension Validator {
+    /// The folders of `selected` tenants and of every tenant they extend, found by reading only the
+    /// `extends` of tenant manifests, so checking one tenant does not load the whole workspace.
+    static func lineage(of selected: Set<String>, among folders: [URL], limits: LoadLimits) -> [URL] {
+        let byName = Dictionary(folders.map { ($0.lastPathComponent, $0) }, uniquingKeysWith: { a, _ in a })
+        var needed = Set<String>()
+        var queue = Array(selected)
+        while let name = queue.popLast() {
+            guard byName[name] != nil, needed.insert(name).inserted else { continue }
+            if let parent = TenantLoader.parentID(of: byName[name]!, limits: limits) { queue.append(parent) }
+        }
+        return folders.filter { needed.contains($0.lastPathComponent) }
     }
 }
 

@@ -66,6 +66,16 @@ public enum TenantLoader {
         return (folders, refused)
     }
 
+    /// The `extends` of the tenant manifest in `folder`, if it can be read (errors are reported by a full load).
+    public static func parentID(of folder: URL, limits: LoadLimits = .default) -> String? {
+        for name in ["tenant.yaml", "tenant.yml", "tenant.json"] {
+            let url = folder.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path), case .success = TenantPath(root: folder).regularFile(name) else { continue }
+            return ManifestParser.load(url, displayPath: name, limits: limits).node?["extends"]?.string
+        }
+        return nil
+    }
+
     /// Loads every manifest of the tenant folder at `folder`.
     public static func load(_ folder: URL, displayRoot: String, limits: LoadLimits = .default) -> TenantSource {
         var source = TenantSource(id: folder.lastPathComponent, root: folder, displayRoot: displayRoot, paths: TenantPath(root: folder))

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Benchmark: `livery build` on a synthetic corpus (docs/benchmarks.md).
+#   - 200 small tenants × 3 locales × 1,000 keys, and
+#   - one media tenant with ~525 MB of incompressible media: 50 audio files of 10 MB in one tour
+#     language and 5,000 small images.
+# Reports, in one run on the same bytes: full build, no-change rebuild and one-string-change rebuild
+# times, throughput and peak RSS; the floor (every media byte once through sha256sum); a naive
+# pipeline (zip -r -X, then sha256sum of the archive); and ratios against both.
+# Usage: scripts/bench-build.sh [livery binary]
+set -euo pipefail
+livery=$(realpath "${1:-.build/release/livery}")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+python3 - <<'PY'
+import os, random
+random.seed(7)
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f: f.write(text)
+for t in range(200):
+    d = f"Tenants/t{t:03d}"
+    write(f"{d}/tenant.yaml", f"id: t{t:03d}\nkind: brand\nname: Tenant {t}\nlocales:\n  default: en\n  supported: [en, fr, de]\n"
+          "navigation:\n  tabs:\n    - {id: home, icon: house, label: k0}\n    - {id: me, icon: person, label: k1}\n")
+    for locale in ("en", "fr", "de"):
+        write(f"{d}/locales/{locale}.yaml", "".join(f'k{k}: "{locale} message {k}: {{count, plural, one {{# item}} other {{# items}}}}"\n' for k in range(1000)))
+# The media tenant: one tour whose 50 stops each have 10 MB of audio, and 5,000 small hero images.
+d = "Tenants/media"
+png_header = bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+os.makedirs(f"{d}/assets/images")
+heroes = []
+for i in range(5000):
+    name = f"assets/images/img{i:04d}.png"
+    with open(f"{d}/{name}", "wb") as f: f.write(png_header + os.urandom(2000 + i % 1000))
+    heroes.append(name)
+stops, points = [], []
+for s in range(50):
+    lat, lon = 45.0 + s * 0.001, 9.0
+    points.append((lat, lon))
+    os.makedirs(f"{d}/tours/walk/audio", exist_ok=True)
+    with open(f"{d}/tours/walk/audio/{s:02d}.mp3", "wb") as f: f.write(b"ID3\x04\x00\x00\x00\x00\x00\x00" + os.urandom(10 << 20))
+    stops.append(f"  - {{id: s{s:02d}, order: {s + 1}, title: {{en: Stop {s}}}, latitude: {lat}, longitude: {lon}, triggerRadius: 100, audio: {{en: audio/{s:02d}.mp3}}}}\n")
+with open(f"{d}/tours/walk/cover.png", "wb") as f: f.write(png_header + os.urandom(5000))
+gpx = "".join(f'<trkpt lat="{la}" lon="{lo}"/>' for la, lo in points)
+write(f"{d}/tours/walk/route.gpx", f'<?xml version="1.0"?>\n<gpx version="1.1" creator="bench" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>{gpx}</trkseg></trk></gpx>\n')
+write(f"{d}/tours/walk/tour.yaml", "id: walk\nslug: walk\ntitle: {en: Walk}\ncity: Milan\ndurationMinutes: 120\ndistanceKm: 5.45\nlanguages: [en]\n"
+      "cover: cover.png\nroute: route.gpx\nstops:\n" + "".join(stops))
+write(f"{d}/tenant.yaml", "id: media\nkind: brand\nname: Media\nlocales: {default: en, supported: [en]}\nassets:\n  hero:\n" + "".join(f"    - {h}\n" for h in heroes))
+write(f"{d}/locales/en.yaml", "title: Media\n")
+PY
+media_bytes=$(du -sb Tenants/media | cut -f1)
+all_bytes=$(du -sb Tenants | cut -f1)
+sync
+seconds() { local start end; start=$(date +%s.%N); "$@" >/dev/null 2>&1; end=$(date +%s.%N); python3 -c "print($end - $start)"; }
+rss() { /usr/bin/time -f "%M" "$@" 2>&1 >/dev/null | tail -1; }
+
+# Warm the page cache so every measurement reads from memory alike.
+cat $(find Tenants/media -type f) > /dev/null
+floor=$(seconds sh -c "find Tenants/media -type f -print0 | xargs -0 sha256sum")
+naive=$(seconds sh -c "cd Tenants/media && zip -r -X -q ../../naive.zip . && sha256sum ../../naive.zip")
+media_build=$(seconds "$livery" build Tenants/media --output out-media)
+media_rss=$(rss "$livery" build Tenants/media --output out-media-rss)
+full=$(seconds "$livery" build Tenants --output out)
+nochange=$(seconds "$livery" build Tenants --output out)
+sed -i 's/k500: "en message 500/k500: "en message five hundred/' Tenants/t042/locales/en.yaml
+onestring=$(seconds "$livery" build Tenants --output out)
+full_rss=$(rss "$livery" build Tenants --output out-rss)
+python3 - "$media_bytes" "$all_bytes" "$floor" "$naive" "$media_build" "$media_rss" "$full" "$nochange" "$onestring" "$full_rss" <<'PY'
+import sys
+media, total, floor, naive, media_build, media_rss, full, nochange, onestring, full_rss = sys.argv[1:]
+media, total, full_rss, media_rss = int(media), int(total), int(full_rss), int(media_rss)
+floor, naive, media_build, full, nochange, onestring = map(float, (floor, naive, media_build, full, nochange, onestring))
+mb = 1e6
+print(f"corpus: 201 tenants, {total / mb:.0f} MB (media tenant {media / mb:.0f} MB: 50 × 10 MB audio, 5,000 images; 600,000 messages)")
+print(f"floor, sha256sum of every media byte:  {floor:6.2f} s  ({media / mb / floor:.0f} MB/s)")
+print(f"naive, zip -r -X + sha256sum:          {naive:6.2f} s  ({media / mb / naive:.0f} MB/s)")
+print(f"livery build, media tenant:            {media_build:6.2f} s  ({media / mb / media_build:.0f} MB/s)  "
+      f"{media_build / floor:.2f}x the floor (target <= 1.5x), {naive / media_build:.1f}x faster than naive (target >= 3x), peak RSS {media_rss / 1024:.0f} MB")
+print(f"livery build, all 201 tenants:         {full:6.2f} s  ({total / mb / full:.0f} MB/s), peak RSS {full_rss / 1024:.0f} MB (target < 150 MB)")
+print(f"no-change rebuild, all tenants:        {nochange:6.2f} s  (target < 1 s)")
+print(f"one-string change rebuild:             {onestring:6.2f} s")
+PY
