@@ -18,6 +18,31 @@ public final class ContentStore: Sendable {
     public let root: URL
     public let cache: StatCache
     private let objects: SQLiteDatabase
+    /// Files already ingested by this store instance (one build): path → stored file.
+    private let ingested = Memo()
+    private let pendingObjects = PendingRows()
+    /// Object stamps recorded by this build and not yet flushed.
+    private let recorded = StampMemo()
+
+    private final class StampMemo: @unchecked Sendable {
+        // Guarded by `lock`.
+        private var stamps: [SHA256Hex: FileStamp] = [:]
+        private let lock = NSLock()
+        subscript(digest: SHA256Hex) -> FileStamp? {
+            get { lock.withLock { stamps[digest] } }
+            set { lock.withLock { stamps[digest] = newValue } }
+        }
+    }
+
+    private final class Memo: @unchecked Sendable {
+        // Guarded by `lock`.
+        private var files: [String: StoredFile] = [:]
+        private let lock = NSLock()
+        subscript(path: String) -> StoredFile? {
+            get { lock.withLock { files[path] } }
+            set { lock.withLock { files[path] = newValue } }
+        }
+    }
 
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
@@ -30,6 +55,17 @@ public final class ContentStore: Sendable {
         cache = try StatCache(path: root.appendingPathComponent("cache.sqlite").path)
         objects = try SQLiteDatabase(path: root.appendingPathComponent("objects.sqlite").path)
         try objects.execute("CREATE TABLE IF NOT EXISTS objects (sha256 TEXT PRIMARY KEY, size INTEGER, mtime INTEGER, ctime INTEGER, inode INTEGER)")
+        // The 256 fan-out folders, made once rather than checked for every object.
+        let digits = Array("0123456789abcdef")
+        for a in digits { for b in digits {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent("objects/\(a)\(b)"), withIntermediateDirectories: true)
+        } }
+    }
+
+    /// Writes what this build learnt (digests and object stamps) in one transaction each.
+    public func flush() throws {
+        try cache.flush()
+        try objects.insert("INSERT OR REPLACE INTO objects (sha256, size, mtime, ctime, inode) VALUES (?, ?, ?, ?, ?)", rows: pendingObjects.take())
     }
 
     public func objectURL(_ digest: SHA256Hex) -> URL {
@@ -38,20 +74,29 @@ public final class ContentStore: Sendable {
 
     /// Whether the object exists with the stamp recorded when it was stored (no edit since).
     public func isIntact(_ digest: SHA256Hex) -> Bool {
-        guard let stamp = FileStamp(path: objectURL(digest).path),
-              let row = try? objects.query("SELECT size, mtime, ctime, inode FROM objects WHERE sha256 = ?", [.text(digest)]).first else { return false }
+        guard let stamp = FileStamp(path: objectURL(digest).path) else { return false }
+        if let known = recorded[digest] { return known == stamp }
+        guard let row = try? objects.query("SELECT size, mtime, ctime, inode FROM objects WHERE sha256 = ?", [.text(digest)]).first else { return false }
         return row[0].int == stamp.size && row[1].int == stamp.mtimeNanoseconds && row[2].int == stamp.ctimeNanoseconds && row[3].int == stamp.inode
     }
 
     private func recordObject(_ digest: SHA256Hex) throws {
         guard let stamp = FileStamp(path: objectURL(digest).path) else { throw Failure(description: "object \(digest) vanished") }
-        try objects.query("INSERT OR REPLACE INTO objects (sha256, size, mtime, ctime, inode) VALUES (?, ?, ?, ?, ?)",
-                          [.text(digest), .int(stamp.size), .int(stamp.mtimeNanoseconds), .int(stamp.ctimeNanoseconds), .int(stamp.inode)])
+        recorded[digest] = stamp
+        pendingObjects.append([.text(digest), .int(stamp.size), .int(stamp.mtimeNanoseconds), .int(stamp.ctimeNanoseconds), .int(stamp.inode)])
     }
 
     /// Puts the file at `url` into the store. An unchanged file (same stat stamp as last time, and its
     /// object intact) costs one `stat`; otherwise it is read once to hash it, then linked in.
     public func ingest(_ url: URL) throws -> StoredFile {
+        let path = url.path
+        if let known = ingested[path] { return known }
+        let stored = try ingestUncached(url)
+        ingested[path] = stored
+        return stored
+    }
+
+    private func ingestUncached(_ url: URL) throws -> StoredFile {
         let path = url.path
         guard let stamp = FileStamp(path: path) else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
         if let digest = try cache.digest(for: path, stamp: stamp), isIntact(digest) {
@@ -61,8 +106,7 @@ public final class ContentStore: Sendable {
         guard FileStamp(path: path) == stamp else { throw Failure(description: "\(path) changed while it was being read; build again") }
         let object = objectURL(digest)
         if !isIntact(digest) {
-            try? FileManager.default.removeItem(at: object)
-            try FileManager.default.createDirectory(at: object.deletingLastPathComponent(), withIntermediateDirectories: true)
+            unlink(object.path)
             if link(path, object.path) != 0 {
                 // Another file system, or hard links not allowed: copy the bytes.
                 let temporary = root.appendingPathComponent("tmp").appendingPathComponent(UUID().uuidString)
@@ -86,7 +130,6 @@ public final class ContentStore: Sendable {
         let object = objectURL(digest)
         let size = FileStamp(path: temporary.path)?.size
         if FileStamp(path: object.path)?.size != size {
-            try FileManager.default.createDirectory(at: object.deletingLastPathComponent(), withIntermediateDirectories: true)
             chmod(temporary.path, 0o444)
             guard rename(temporary.path, object.path) == 0 else { throw Failure(description: "cannot store \(object.path): \(String(cString: strerror(errno)))") }
         }

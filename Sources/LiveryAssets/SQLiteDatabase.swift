@@ -45,6 +45,19 @@ public final class SQLiteDatabase: @unchecked Sendable {
         case null
     }
 
+    /// Runs one statement for each row of values, all in one transaction.
+    public func insert(_ sql: String, rows: [[Value]]) throws {
+        guard !rows.isEmpty else { return }
+        try execute("BEGIN IMMEDIATE")
+        do {
+            for row in rows { try query(sql, row) }
+            try execute("COMMIT")
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
     /// Runs `sql` with `values` bound in order and returns every row.
     @discardableResult
     public func query(_ sql: String, _ values: [Value] = []) throws -> [[Value]] {

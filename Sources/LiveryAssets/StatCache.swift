@@ -25,6 +25,7 @@ public struct FileStamp: Sendable, Equatable {
 /// same timestamp granularity could go unnoticed, the "racy git" problem); such files are hashed again.
 public final class StatCache: Sendable {
     private let database: SQLiteDatabase
+    private let pending = PendingRows()
     public static let racyWindowNanoseconds: Int64 = 2_000_000_000
 
     public init(path: String) throws {
@@ -45,9 +46,29 @@ public final class StatCache: Sendable {
         return row[5].text
     }
 
+    /// Remembers a digest; rows are written in one transaction by `flush()` (a killed build only loses the cache).
     public func record(_ digest: SHA256Hex, for path: String, stamp: FileStamp) throws {
         let now = Int64(Date().timeIntervalSince1970 * 1_000_000_000)
-        try database.query("INSERT OR REPLACE INTO files (path, size, mtime, ctime, inode, recorded, sha256) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           [.text(path), .int(stamp.size), .int(stamp.mtimeNanoseconds), .int(stamp.ctimeNanoseconds), .int(stamp.inode), .int(now), .text(digest)])
+        pending.append([.text(path), .int(stamp.size), .int(stamp.mtimeNanoseconds), .int(stamp.ctimeNanoseconds), .int(stamp.inode), .int(now), .text(digest)])
+    }
+
+    public func flush() throws {
+        try database.insert("INSERT OR REPLACE INTO files (path, size, mtime, ctime, inode, recorded, sha256) VALUES (?, ?, ?, ?, ?, ?, ?)", rows: pending.take())
+    }
+}
+
+/// Rows waiting to be written in one transaction.
+final class PendingRows: @unchecked Sendable {
+    // Guarded by `lock`.
+    private var rows: [[SQLiteDatabase.Value]] = []
+    private let lock = NSLock()
+
+    func append(_ row: [SQLiteDatabase.Value]) { lock.withLock { rows.append(row) } }
+
+    func take() -> [[SQLiteDatabase.Value]] {
+        lock.withLock {
+            defer { rows.removeAll() }
+            return rows
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LiveryAssets
 import LiveryCheck
+import LiveryLoad
 import LiveryDiagnostics
 import LiveryPack
 import LiveryResolve
@@ -61,6 +62,7 @@ public enum ReleaseBuilder {
         let outcomes = ParallelMap.map(selected) { tenant -> Result<TenantBuildReport, Error> in
             Result { try buildTenant(tenant, store: store, builder: builder, output: output, format: options.format) }
         }
+        try store.flush()
         var reports: [TenantBuildReport] = [], failures: [String] = []
         for (tenant, outcome) in zip(selected, outcomes) {
             switch outcome {
@@ -72,6 +74,16 @@ public enum ReleaseBuilder {
     }
 
     static func buildTenant(_ tenant: ResolvedTenant, store: ContentStore, builder: BundleBuilder, output: URL, format: ArchiveFormat) throws -> TenantBuildReport {
+        // Hash every referenced asset on all cores first; planning then finds them ingested.
+        var files = Set<URL>()
+        for source in tenant.ancestors + [tenant.source] {
+            for reference in source.assets {
+                if case .success(let relative) = TenantPath.normalize(reference.path, baseDirectory: reference.baseDirectory),
+                   case .success(let url) = source.paths.regularFile(relative) { files.insert(url) }
+            }
+        }
+        let ingested = ParallelMap.map(Array(files)) { url in Result { try store.ingest(url) } }
+        for outcome in ingested { _ = try outcome.get() }
         let specs = try BundlePlanner.plan(tenant, store: store)
         let built = try ParallelMap.map(specs) { spec in Result { try builder.build(spec, format: format) } }.map { try $0.get() }
         let minimum = tenant.tenant?["release"]?["minimumClientVersion"]?.string ?? "1.0.0"
