@@ -103,7 +103,10 @@ public final class ContentStore: Sendable {
             return StoredFile(sha256: digest, size: Int(stamp.size), url: objectURL(digest))
         }
         let (digest, size) = try FileDigest.sha256(of: url)
-        guard FileStamp(path: path) == stamp else { throw Failure(description: "\(path) changed while it was being read; build again") }
+        // Size, mtime and inode tell an edit; ctime alone also moves when another build thread links the file.
+        guard let after = FileStamp(path: path), after.size == stamp.size, after.mtimeNanoseconds == stamp.mtimeNanoseconds, after.inode == stamp.inode else {
+            throw Failure(description: "\(path) changed while it was being read; build again")
+        }
         let object = objectURL(digest)
         if !isIntact(digest) {
             unlink(object.path)
