@@ -109,16 +109,17 @@ public final class ContentStore: Sendable {
         }
         let object = objectURL(digest)
         if !isIntact(digest) {
-            unlink(object.path)
-            if link(path, object.path) != 0 {
+            // Link (or copy) under a temporary name, then rename over the object: the object path
+            // always names a complete file, even when two build threads store the same content.
+            let temporary = root.appendingPathComponent("tmp").appendingPathComponent(UUID().uuidString)
+            defer { unlink(temporary.path) }
+            if link(path, temporary.path) != 0 {
                 // Another file system, or hard links not allowed: copy the bytes.
-                let temporary = root.appendingPathComponent("tmp").appendingPathComponent(UUID().uuidString)
-                defer { try? FileManager.default.removeItem(at: temporary) }
                 try FileManager.default.copyItem(at: url, to: temporary)
                 guard try FileDigest.sha256(of: temporary).digest == digest else { throw Failure(description: "\(path) changed while it was being copied; build again") }
                 chmod(temporary.path, 0o444)
-                guard rename(temporary.path, object.path) == 0 else { throw Failure(description: "cannot store \(path): \(String(cString: strerror(errno)))") }
             }
+            guard rename(temporary.path, object.path) == 0 else { throw Failure(description: "cannot store \(path): \(String(cString: strerror(errno)))") }
             try recordObject(digest)
         }
         // Linking changes the inode's ctime: remember the stamp as it is now.

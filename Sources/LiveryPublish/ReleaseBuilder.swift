@@ -30,6 +30,8 @@ public struct TenantBuildReport: Sendable {
     /// Bundles whose archive this build wrote (the rest were reused).
     public var rebuilt: [String]
     public var bytes: Int
+    /// True when the tenant's inputs were untouched since its last build, so it was not even loaded.
+    public var untouched = false
 }
 
 /// The outcome of `livery build`.
@@ -48,29 +50,50 @@ public enum ReleaseBuilder {
                              progress: @escaping @Sendable (String) -> Void = { _ in }) throws -> BuildResult {
         let lock = try OutputLock(output: output, waiting: progress)
         defer { withExtendedLifetime(lock) {} }
-
-        let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, only: options.only, strict: options.strict)
-        guard validation.diagnostics.errorCount == 0 else {
-            return BuildResult(validation: validation, tenants: [], failures: [])
-        }
         Publisher.removeLeftovers(in: output)
         let store = try ContentStore(root: output.appendingPathComponent(".livery/store"))
         store.removeLeftovers()
+        let records = try BuildRecords(store: store)
+        let settings = "livery \(LiveryVersion.current) rules \(RuleRegistry.all.count) format \(options.format.rawValue) strict \(options.strict)"
+
+        // Tenants whose inputs are all as they were at their last build are not even loaded.
+        let folders = TenantLoader.discover(in: workspace).folders.map(\.lastPathComponent)
+        let wanted = folders.filter { options.only?.contains($0) ?? true }
+        var unchanged: [TenantBuildReport] = []
+        var toBuild = Set<String>()
+        for id in wanted {
+            if let current = Publisher.currentManifest(tenant: id, output: output),
+               records.isUnchanged(id, settings: settings, published: current.pointer.sha256) {
+                unchanged.append(TenantBuildReport(tenant: id, release: current.manifest.release, published: false, bundles: current.manifest.bundles.count,
+                                                   rebuilt: [], bytes: current.manifest.bundles.reduce(0) { $0 + $1.size }, untouched: true))
+            } else {
+                toBuild.insert(id)
+            }
+        }
+        let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, only: options.only == nil && toBuild.count == wanted.count ? nil : toBuild,
+                                            strict: options.strict)
+        guard validation.diagnostics.errorCount == 0 else {
+            return BuildResult(validation: validation, tenants: [], failures: [])
+        }
         let builder = try BundleBuilder(store: store)
-        let selected = validation.tenants.filter { options.only?.contains($0.id) ?? true }
+        let selected = validation.tenants.filter { toBuild.contains($0.id) }
 
         let outcomes = ParallelMap.map(selected) { tenant -> Result<TenantBuildReport, Error> in
             Result { try buildTenant(tenant, store: store, builder: builder, output: output, format: options.format) }
         }
         try store.flush()
-        var reports: [TenantBuildReport] = [], failures: [String] = []
+        var reports = unchanged, failures: [String] = []
         for (tenant, outcome) in zip(selected, outcomes) {
             switch outcome {
-            case .success(let report): reports.append(report)
+            case .success(let report):
+                reports.append(report)
+                if let pointer = Publisher.currentManifest(tenant: tenant.id, output: output)?.pointer {
+                    try records.record(tenant, settings: settings, manifest: pointer.sha256)
+                }
             case .failure(let error): failures.append("\(tenant.id): \(error)")
             }
         }
-        return BuildResult(validation: validation, tenants: reports, failures: failures)
+        return BuildResult(validation: validation, tenants: reports.sorted { $0.tenant < $1.tenant }, failures: failures)
     }
 
     static func buildTenant(_ tenant: ResolvedTenant, store: ContentStore, builder: BundleBuilder, output: URL, format: ArchiveFormat) throws -> TenantBuildReport {

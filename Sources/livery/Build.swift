@@ -58,7 +58,7 @@ struct Build: ParsableCommand {
             for tenant in result.tenants {
                 let what = tenant.published
                     ? "published release \(tenant.release): \(tenant.bundles) bundles, \(tenant.rebuilt.count) rebuilt"
-                    : "unchanged (release \(tenant.release))"
+                    : "unchanged (release \(tenant.release)\(tenant.untouched ? ", inputs untouched" : ""))"
                 print("\(tenant.tenant): \(what)")
             }
             if !result.failures.isEmpty {

@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
 import LiveryCheck
+import LiveryDiagnostics
 
 @main
 struct Livery: ParsableCommand {
-    static let version = "0.1.0"
+    static let version = LiveryVersion.current
 
     static let configuration = CommandConfiguration(
         commandName: "livery",

@@ -25,6 +25,13 @@ final class BuildTests: XCTestCase {
             try LiveryProcess.run(["build", "Tenants", "--output", "Output"] + extra, in: root, environment: environment)
         }
 
+        /// Moves every input's mtime a day back, so build records trust them at once (no racy window).
+        func backdate() throws {
+            for case let url as URL in FileManager.default.enumerator(at: tenants, includingPropertiesForKeys: nil)! {
+                try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -86_400)], ofItemAtPath: url.path)
+            }
+        }
+
         func replace(_ path: String, _ old: String, _ new: String) throws {
             let url = tenants.appendingPathComponent(path)
             let text = try String(contentsOf: url, encoding: .utf8)
@@ -132,6 +139,28 @@ final class BuildTests: XCTestCase {
         XCTAssertEqual(again.stdout.components(separatedBy: "unchanged (release 1)").count - 1, 6, again.stdout)
         XCTAssertEqual(Self.tree(workspace.output), before)
         XCTAssertEqual(FileStamp(path: workspace.output.appendingPathComponent("urbannest/release.json").path)?.inode, inode, "the release folder was not replaced")
+    }
+
+    func testUntouchedTenantsAreNotEvenLoadedAndAnyChangeIsNoticed() throws {
+        let workspace = try Workspace()
+        try workspace.backdate()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let again = try workspace.build()
+        XCTAssertEqual(again.stdout.components(separatedBy: "inputs untouched").count - 1, 6, again.stdout)
+        // A change in the platform base reaches the creator that inherits it.
+        try workspace.replace("companero/locales/en.yaml", "today: Today", "today: Now")
+        let inherited = try workspace.build()
+        XCTAssertTrue(inherited.stdout.contains("companero: published release 2"), inherited.stdout)
+        XCTAssertTrue(inherited.stdout.contains("companero-lucia: published release 2"), inherited.stdout)
+        XCTAssertTrue(inherited.stdout.contains("urbannest: unchanged (release 1, inputs untouched)"), inherited.stdout)
+        // A new file where manifests live is noticed too (here a second voice manifest, which is an error).
+        try "{\"emoji\": \"none\"}\n".write(to: workspace.tenants.appendingPathComponent("urbannest/voice.json"), atomically: true, encoding: .utf8)
+        let added = try workspace.build()
+        XCTAssertEqual(added.status, 0, added.stdout)
+        try "{\"emoji\": \"none\"}\n".write(to: workspace.tenants.appendingPathComponent("urbannest/voice.yaml"), atomically: true, encoding: .utf8)
+        let duplicate = try workspace.build()
+        XCTAssertEqual(duplicate.status, 1, duplicate.stdout)
+        XCTAssertTrue(duplicate.stdout.contains("[structure.duplicate-manifest]"), duplicate.stdout)
     }
 
     func testOneStringChangeRebuildsOnlyItsLocaleBundleAndTheManifest() throws {

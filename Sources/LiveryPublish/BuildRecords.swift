@@ -1,0 +1,66 @@
+import Foundation
+import LiveryAssets
+import LiveryLoad
+import LiveryResolve
+
+/// What a tenant's last successful build read, so that the next build can tell, with `stat` alone,
+/// that nothing changed and skip loading, validating and planning the tenant.
+///
+/// A record lists every input file (manifests, token files, assets — the tenant's and its
+/// ancestors') and every folder where a new manifest could appear, each with its stat stamp, plus
+/// the Livery version and archive format, and the digest of the manifest it published. Like make and
+/// ninja it trusts size, mtime and inode (an edit that restores an old mtime goes unseen); a file
+/// modified less than the racy window before the record was written is not trusted.
+public final class BuildRecords: Sendable {
+    private let database: SQLiteDatabase
+
+    public init(store: ContentStore) throws {
+        database = try SQLiteDatabase(path: store.root.appendingPathComponent("builds.sqlite").path)
+        try database.execute("CREATE TABLE IF NOT EXISTS tenants (tenant TEXT PRIMARY KEY, settings TEXT NOT NULL, manifest TEXT NOT NULL, recorded INTEGER NOT NULL, inputs TEXT NOT NULL)")
+    }
+
+    /// The files and folders a resolved tenant was built from.
+    public static func inputs(of tenant: ResolvedTenant) -> [String] {
+        var paths = Set<String>()
+        for source in tenant.ancestors + [tenant.source] {
+            let root = source.paths.realRoot
+            for folder in ["", "programs", "locales", "library", "tours"] { paths.insert(folder.isEmpty ? root : root + "/" + folder) }
+            for manifest in source.manifests {
+                paths.insert(root + "/" + manifest.relativePath)
+                if manifest.kind == .tour { paths.insert(root + "/" + manifest.directory) }
+            }
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: root + "/tours")) ?? [] { paths.insert(root + "/tours/" + name) }
+            for reference in source.assets {
+                if case .success(let relative) = TenantPath.normalize(reference.path, baseDirectory: reference.baseDirectory) { paths.insert(root + "/" + relative) }
+            }
+        }
+        return paths.sorted()
+    }
+
+    private static func describe(_ path: String) -> String {
+        guard let stamp = FileStamp(path: path) else { return "missing" }
+        // No ctime: building links assets into the store, which moves their ctime but not their content.
+        return "\(stamp.size):\(stamp.mtimeNanoseconds):\(stamp.inode)"
+    }
+
+    /// Whether `tenant` is exactly as when it was last built with `settings`, and its release is still the one recorded.
+    public func isUnchanged(_ tenant: String, settings: String, published manifest: SHA256Hex?) -> Bool {
+        guard let manifest,
+              let row = try? database.query("SELECT settings, manifest, recorded, inputs FROM tenants WHERE tenant = ?", [.text(tenant)]).first,
+              row[0].text == settings, row[1].text == manifest, let recorded = row[2].int, let inputs = row[3].text else { return false }
+        for line in inputs.split(separator: "\n") {
+            guard let tab = line.firstIndex(of: "\t") else { return false }
+            let path = String(line[..<tab]), stamp = String(line[line.index(after: tab)...])
+            guard Self.describe(path) == stamp else { return false }
+            if let current = FileStamp(path: path), recorded - current.mtimeNanoseconds < StatCache.racyWindowNanoseconds { return false }
+        }
+        return true
+    }
+
+    public func record(_ tenant: ResolvedTenant, settings: String, manifest: SHA256Hex) throws {
+        let inputs = Self.inputs(of: tenant).map { "\($0)\t\(Self.describe($0))" }.joined(separator: "\n")
+        let now = Int64(Date().timeIntervalSince1970 * 1_000_000_000)
+        try database.query("INSERT OR REPLACE INTO tenants (tenant, settings, manifest, recorded, inputs) VALUES (?, ?, ?, ?, ?)",
+                           [.text(tenant.id), .text(settings), .text(manifest), .int(now), .text(inputs)])
+    }
+}
