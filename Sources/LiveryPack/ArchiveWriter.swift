@@ -24,7 +24,9 @@ public final class ArchiveWriter {
     private let archive: OpaquePointer
     private let format: ArchiveFormat
     private let output: FileHandle
-    private var hasher = SHA256()
+    /// The archive's bytes are hashed on a second thread while the next ones are written (bounded
+    /// to a few chunks in flight, so memory stays flat).
+    private let hashing = DigestPipeline()
     private var written = 0
     private var writeError: Error?
     private let mtime: Int
@@ -76,8 +78,7 @@ public final class ArchiveWriter {
     }
 
     private func consume(_ buffer: UnsafeRawPointer, _ length: Int) -> Int {
-        let bytes = UnsafeRawBufferPointer(start: buffer, count: length)
-        hasher.update(bufferPointer: bytes)
+        hashing.update(UnsafeRawBufferPointer(start: buffer, count: length))
         var offset = 0
         while offset < length {
             let n = Glibc.write(output.fileDescriptor, buffer + offset, length - offset)
@@ -160,6 +161,31 @@ public final class ArchiveWriter {
         // No fsync: publishing is atomic against a killed build (rename), and a machine crash loses at
         // most a release that is rebuilt from the same inputs.
         try output.close()
-        return (hasher.finalize().hex, written)
+        return (hashing.finalize(), written)
+    }
+}
+
+/// SHA-256 computed on a background queue from copies of the chunks, at most `depth` chunks ahead.
+final class DigestPipeline: @unchecked Sendable {
+    // `hasher` is touched only on `queue`; `slots` bounds the chunks in flight.
+    private var hasher = SHA256()
+    private let queue = DispatchQueue(label: "livery.archive-digest")
+    private let slots: DispatchSemaphore
+
+    init(depth: Int = 4) {
+        slots = DispatchSemaphore(value: depth)
+    }
+
+    func update(_ bytes: UnsafeRawBufferPointer) {
+        let copy = Data(bytes)
+        slots.wait()
+        queue.async {
+            self.hasher.update(data: copy)
+            self.slots.signal()
+        }
+    }
+
+    func finalize() -> SHA256Hex {
+        queue.sync { hasher.finalize().hex }
     }
 }
