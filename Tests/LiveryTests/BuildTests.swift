@@ -77,6 +77,25 @@ final class BuildTests: XCTestCase {
         XCTAssertEqual(rome.locale, "it")
     }
 
+    func testDownloadManifestsFollowTheirPublishedSchema() throws {
+        let workspace = try Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let manifests = try ["companero-lucia", "sonic-walkscape", "physio-clinic"].map { tenant in
+            let pointer = try XCTUnwrap(Publisher.currentManifest(tenant: tenant, output: workspace.output)?.pointer)
+            return workspace.output.appendingPathComponent(tenant).appendingPathComponent(pointer.manifest).path
+        }
+        // python-jsonschema, an independent implementation, checks every manifest against the committed schema.
+        let script = """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            errors = [f"{path}: {e.json_path}: {e.message}" for path in sys.argv[2:] for e in jsonschema.Draft202012Validator(schema).iter_errors(json.load(open(path)))]
+            print("\\n".join(errors) or "ok"); sys.exit(1 if errors else 0)
+            """
+        let schema = LiveryProcess.packageRoot.appendingPathComponent("schemas/download-manifest.schema.json").path
+        let result = try LiveryProcess.tool(["python3", "-c", script, schema] + manifests)
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+    }
+
     func testSameInputsGiveIdenticalTargetsWhateverTheTimeZoneMtimesAndPermissions() throws {
         let first = try Workspace(), second = try Workspace()
         XCTAssertEqual(try first.build().status, 0)
