@@ -18,3 +18,9 @@ int livery_rename_exchange(const char *from, const char *to) {
     return -1;
 #endif
 }
+
+#include <malloc.h>
+
+void livery_release_free_memory(void) {
+    malloc_trim(0);
+}

@@ -26,7 +26,12 @@ public struct FileReader: ~Copyable {
     public init(_ url: URL) throws {
         descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: url.path]) }
-        buffer = .allocate(byteCount: Self.chunkSize, alignment: 64)
+        // A buffer no larger than the file: thousands of small files would otherwise each take a
+        // megabyte from the heap, which glibc's adaptive mmap threshold then keeps (measured: +50 MB
+        // RSS for 5,000 images).
+        var info = stat()
+        let size = fstat(descriptor, &info) == 0 ? Int(info.st_size) : Self.chunkSize
+        buffer = .allocate(byteCount: min(Self.chunkSize, max(4096, size + 1)), alignment: 64)
         posix_fadvise(descriptor, 0, 0, POSIX_FADV_SEQUENTIAL)
     }
 

@@ -10,6 +10,12 @@ public struct ValidationResult: Sendable {
     public var tenants: [ResolvedTenant]
     /// Ids of the tenants that were checked.
     public var checked: [String]
+
+    public init(diagnostics: [Diagnostic], tenants: [ResolvedTenant], checked: [String]) {
+        self.diagnostics = diagnostics
+        self.tenants = tenants
+        self.checked = checked
+    }
 }
 
 /// Runs the pipeline up to the check stage: load every tenant, resolve `extends` and tokens, run every rule.

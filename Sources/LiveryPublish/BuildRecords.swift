@@ -57,10 +57,10 @@ public final class BuildRecords: Sendable {
         return true
     }
 
-    public func record(_ tenant: ResolvedTenant, settings: String, manifest: SHA256Hex) throws {
-        let inputs = Self.inputs(of: tenant).map { "\($0)\t\(Self.describe($0))" }.joined(separator: "\n")
+    public func record(_ tenant: String, inputs paths: [String], settings: String, manifest: SHA256Hex) throws {
+        let inputs = paths.map { "\($0)\t\(Self.describe($0))" }.joined(separator: "\n")
         let now = Int64(Date().timeIntervalSince1970 * 1_000_000_000)
         try database.query("INSERT OR REPLACE INTO tenants (tenant, settings, manifest, recorded, inputs) VALUES (?, ?, ?, ?, ?)",
-                           [.text(tenant.id), .text(settings), .text(manifest), .int(now), .text(inputs)])
+                           [.text(tenant), .text(settings), .text(manifest), .int(now), .text(inputs)])
     }
 }

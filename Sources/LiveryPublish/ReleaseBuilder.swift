@@ -1,3 +1,4 @@
+import CLiverySystem
 import Foundation
 import LiveryAssets
 import LiveryCheck
@@ -70,33 +71,68 @@ public enum ReleaseBuilder {
                 toBuild.insert(id)
             }
         }
-        let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, only: options.only == nil && toBuild.count == wanted.count ? nil : toBuild,
-                                            strict: options.strict)
-        guard validation.diagnostics.errorCount == 0 else {
-            return BuildResult(validation: validation, tenants: [], failures: [])
-        }
+        // Tenants are validated and packed in groups so memory stays bounded by a group, not the
+        // workspace; nothing is published until every group has validated clean.
         let builder = try BundleBuilder(store: store)
-        let selected = validation.tenants.filter { toBuild.contains($0.id) }
-
-        let outcomes = ParallelMap.map(selected) { tenant -> Result<TenantBuildReport, Error> in
-            Result { try buildTenant(tenant, store: store, builder: builder, output: output, format: options.format) }
+        let ordered = wanted.filter { toBuild.contains($0) }
+        var diagnostics: [Diagnostic] = []
+        var checked: [String] = []
+        var pending: [PreparedRelease] = []
+        var failures: [String] = []
+        for start in stride(from: 0, to: ordered.count, by: groupSize) {
+            let group = Set(ordered[start..<min(start + groupSize, ordered.count)])
+            let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, only: group, strict: options.strict)
+            diagnostics += validation.diagnostics
+            checked += validation.checked
+            guard diagnostics.errorCount == 0 else { continue }
+            let selected = validation.tenants.filter { group.contains($0.id) }
+            let outcomes = ParallelMap.map(selected) { tenant in
+                Result { try prepare(tenant, store: store, builder: builder, output: output, format: options.format) }
+            }
+            for (tenant, outcome) in zip(selected, outcomes) {
+                switch outcome {
+                case .success(let prepared): pending.append(prepared)
+                case .failure(let error): failures.append("\(tenant.id): \(error)")
+                }
+            }
+            // Give the group's freed memory back to the system before loading the next group.
+            livery_release_free_memory()
         }
         try store.flush()
-        var reports = unchanged, failures: [String] = []
-        for (tenant, outcome) in zip(selected, outcomes) {
-            switch outcome {
-            case .success(let report):
-                reports.append(report)
-                if let pointer = Publisher.currentManifest(tenant: tenant.id, output: output)?.pointer {
-                    try records.record(tenant, settings: settings, manifest: pointer.sha256)
+        let validation = ValidationResult(diagnostics: diagnostics.normalized(), tenants: [], checked: Array(Set(checked)).sorted())
+        guard diagnostics.errorCount == 0 else {
+            return BuildResult(validation: validation, tenants: [], failures: [])
+        }
+        var reports = unchanged
+        for prepared in pending {
+            do {
+                if let manifest = prepared.manifest {
+                    try Publisher.publish(tenant: prepared.report.tenant, bundles: prepared.built, manifest: manifest, release: prepared.report.release, output: output)
                 }
-            case .failure(let error): failures.append("\(tenant.id): \(error)")
+                reports.append(prepared.report)
+                if let pointer = Publisher.currentManifest(tenant: prepared.report.tenant, output: output)?.pointer {
+                    try records.record(prepared.report.tenant, inputs: prepared.inputs, settings: settings, manifest: pointer.sha256)
+                }
+            } catch {
+                failures.append("\(prepared.report.tenant): \(error)")
             }
         }
         return BuildResult(validation: validation, tenants: reports.sorted { $0.tenant < $1.tenant }, failures: failures)
     }
 
-    static func buildTenant(_ tenant: ResolvedTenant, store: ContentStore, builder: BundleBuilder, output: URL, format: ArchiveFormat) throws -> TenantBuildReport {
+    /// How many tenants are loaded at once.
+    static let groupSize = 6
+
+    /// A tenant's release, packed and ready to publish (or found unchanged).
+    struct PreparedRelease: Sendable {
+        var report: TenantBuildReport
+        var built: [BuiltBundle]
+        /// The new download manifest in the store; nil when the release is unchanged.
+        var manifest: StoredFile?
+        var inputs: [String]
+    }
+
+    static func prepare(_ tenant: ResolvedTenant, store: ContentStore, builder: BundleBuilder, output: URL, format: ArchiveFormat) throws -> PreparedRelease {
         // Hash every referenced asset on all cores first; planning then finds them ingested.
         var files = Set<URL>()
         for source in tenant.ancestors + [tenant.source] {
@@ -108,21 +144,23 @@ public enum ReleaseBuilder {
         let ingested = ParallelMap.map(Array(files)) { url in Result { try store.ingest(url) } }
         for outcome in ingested { _ = try outcome.get() }
         let specs = try BundlePlanner.plan(tenant, store: store)
-        let built = try ParallelMap.map(specs) { spec in Result { try builder.build(spec, format: format) } }.map { try $0.get() }
+        let built = try ParallelMap.map(specs) { spec in Result { try builder.build(spec, format: format).withoutEntries } }.map { try $0.get() }
         let minimum = tenant.tenant?["release"]?["minimumClientVersion"]?.string ?? "1.0.0"
         let current = Publisher.currentManifest(tenant: tenant.id, output: output)
         let rebuilt = built.filter(\.rebuilt).map(\.spec.id).sorted()
         let bytes = built.reduce(0) { $0 + $1.size }
+        let inputs = BuildRecords.inputs(of: tenant)
         if let current {
             let same = DownloadManifest(tenant: tenant.id, release: current.manifest.release, format: format, minimumClientVersion: minimum, built: built)
             if same == current.manifest {
-                return TenantBuildReport(tenant: tenant.id, release: current.manifest.release, published: false, bundles: built.count, rebuilt: rebuilt, bytes: bytes)
+                let report = TenantBuildReport(tenant: tenant.id, release: current.manifest.release, published: false, bundles: built.count, rebuilt: rebuilt, bytes: bytes)
+                return PreparedRelease(report: report, built: built, manifest: nil, inputs: inputs)
             }
         }
         let release = (current?.manifest.release ?? 0) + 1
         let manifest = DownloadManifest(tenant: tenant.id, release: release, format: format, minimumClientVersion: minimum, built: built)
         let stored = try store.put(manifest.bytes)
-        try Publisher.publish(tenant: tenant.id, bundles: built, manifest: stored, release: release, output: output)
-        return TenantBuildReport(tenant: tenant.id, release: release, published: true, bundles: built.count, rebuilt: rebuilt, bytes: bytes)
+        let report = TenantBuildReport(tenant: tenant.id, release: release, published: true, bundles: built.count, rebuilt: rebuilt, bytes: bytes)
+        return PreparedRelease(report: report, built: built, manifest: stored, inputs: inputs)
     }
 }

@@ -5,4 +5,8 @@
 /// Returns 0 on success, -1 with errno set otherwise (EINVAL or ENOSYS where unsupported).
 int livery_rename_exchange(const char *from, const char *to);
 
+
+
+/// Returns freed heap memory to the system (glibc malloc_trim), between groups of tenants.
+void livery_release_free_memory(void);
 #endif
