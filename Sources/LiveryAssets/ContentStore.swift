@@ -12,8 +12,9 @@ public struct StoredFile: Sendable, Hashable {
 ///
 /// An asset becomes an object by a hard link when the store is on the same file system (no bytes are
 /// copied: packaging media stays near the cost of reading it once), else by a copy. A linked object
-/// shares its inode with the tenant's file, so each object's stat stamp is recorded and checked
-/// before use: if the file was edited in place, the object is dropped and taken again from a source.
+/// shares its inode with the tenant's file, so each object's stat stamp (size, mtime, inode) is
+/// recorded and checked before use: if the file was edited in place, the object is dropped and taken
+/// again from a source. (ctime is not compared: links and renames move it without an edit.)
 public final class ContentStore: Sendable {
     public let root: URL
     public let cache: StatCache
@@ -21,6 +22,18 @@ public final class ContentStore: Sendable {
     /// Files already ingested by this store instance (one build): path → stored file.
     private let ingested = Memo()
     private let pendingObjects = PendingRows()
+    private let reads = Counter()
+
+    /// How many files this store instance has read to hash them (the stat cache saves the rest).
+    public var filesHashed: Int { reads.value }
+
+    private final class Counter: @unchecked Sendable {
+        // Guarded by `lock`.
+        private var count = 0
+        private let lock = NSLock()
+        var value: Int { lock.withLock { count } }
+        func increment() { lock.withLock { count += 1 } }
+    }
     /// Object stamps recorded by this build and not yet flushed.
     private let recorded = StampMemo()
 
@@ -75,9 +88,9 @@ public final class ContentStore: Sendable {
     /// Whether the object exists with the stamp recorded when it was stored (no edit since).
     public func isIntact(_ digest: SHA256Hex) -> Bool {
         guard let stamp = FileStamp(path: objectURL(digest).path) else { return false }
-        if let known = recorded[digest] { return known == stamp }
+        if let known = recorded[digest] { return known.size == stamp.size && known.mtimeNanoseconds == stamp.mtimeNanoseconds && known.inode == stamp.inode }
         guard let row = try? objects.query("SELECT size, mtime, ctime, inode FROM objects WHERE sha256 = ?", [.text(digest)]).first else { return false }
-        return row[0].int == stamp.size && row[1].int == stamp.mtimeNanoseconds && row[2].int == stamp.ctimeNanoseconds && row[3].int == stamp.inode
+        return row[0].int == stamp.size && row[1].int == stamp.mtimeNanoseconds && row[3].int == stamp.inode
     }
 
     private func recordObject(_ digest: SHA256Hex) throws {
@@ -103,6 +116,7 @@ public final class ContentStore: Sendable {
             return StoredFile(sha256: digest, size: Int(stamp.size), url: objectURL(digest))
         }
         let (digest, size) = try FileDigest.sha256(of: url)
+        reads.increment()
         // Size, mtime and inode tell an edit; ctime alone also moves when another build thread links the file.
         guard let after = FileStamp(path: path), after.size == stamp.size, after.mtimeNanoseconds == stamp.mtimeNanoseconds, after.inode == stamp.inode else {
             throw Failure(description: "\(path) changed while it was being read; build again")

@@ -18,8 +18,10 @@ public struct FileStamp: Sendable, Equatable {
     }
 }
 
-/// Remembers the SHA-256 of files by path, size, mtime, ctime and inode, so an unchanged file is
-/// not read again on the next build. State lives in SQLite next to the content store.
+/// Remembers the SHA-256 of files by path, size, mtime and inode, so an unchanged file is not read
+/// again on the next build. State lives in SQLite next to the content store. ctime is recorded but
+/// not compared: it moves whenever the store links the file, without any change to its bytes; like
+/// make and ninja, an edit that restores an old mtime goes unseen.
 ///
 /// A stamp taken less than two seconds before it was recorded is not trusted (a write within the
 /// same timestamp granularity could go unnoticed, the "racy git" problem); such files are hashed again.
@@ -41,8 +43,8 @@ public final class StatCache: Sendable {
     public func digest(for path: String, stamp: FileStamp) throws -> SHA256Hex? {
         let rows = try database.query("SELECT size, mtime, ctime, inode, recorded, sha256 FROM files WHERE path = ?", [.text(path)])
         guard let row = rows.first, row.count == 6,
-              row[0].int == stamp.size, row[1].int == stamp.mtimeNanoseconds, row[2].int == stamp.ctimeNanoseconds, row[3].int == stamp.inode,
-              let recorded = row[4].int, recorded - max(stamp.mtimeNanoseconds, stamp.ctimeNanoseconds) >= Self.racyWindowNanoseconds else { return nil }
+              row[0].int == stamp.size, row[1].int == stamp.mtimeNanoseconds, row[3].int == stamp.inode,
+              let recorded = row[4].int, recorded - stamp.mtimeNanoseconds >= Self.racyWindowNanoseconds else { return nil }
         return row[5].text
     }
 
