@@ -9,10 +9,13 @@ import LiveryResolve
 /// - `core` (essential): `tenant.json` with `extends` applied, `tokens/<mode>.json` for every mode,
 ///   `voice.json`, the small JSON documents of every program, tour and the library (so an app can
 ///   list them offline), and the tenant's logos, avatar, hero images and fonts;
-/// - `locale-<locale>`: `locales/<locale>.json`, essential for the default locale, prefetched otherwise;
-/// - `program-<id>`: the program and its cover, depending on the library bundles its lessons use;
-/// - `library-<pack>` (or `library-item-<id>` for items in no pack): the items' media and subtitles;
-/// - `tour-<id>`: the tour, its images, route and tiles; `tour-<id>-<language>`: audio and subtitles.
+/// - `locale.<locale>`: `locales/<locale>.json`, essential for the default locale, prefetched otherwise;
+/// - `program.<id>`: the program and its cover, depending on the library bundles its lessons use;
+/// - `library.<pack>` (or `library-item.<id>` for items in no pack): the items' media and subtitles,
+///   from the tenant's library and its ancestors' (one merged catalog in core);
+/// - `tour.<id>`: the tour, its images, route and tiles; `tour.<id>.<language>`: audio and subtitles.
+///
+/// Bundle ids join a kind and slugs with dots, which slugs cannot contain, so no two bundles collide.
 ///
 /// Files keep their path inside the tenant folder, so a JSON document's relative asset paths resolve
 /// inside the bundle exactly as they did in the folder.
@@ -96,38 +99,59 @@ public enum BundlePlanner {
             }
             if let voice = tenant.voice { core.append(Self.json("voice.json", JSONValue(voice))) }
 
-            // Library: where each item lives is data in library.json (`bundle`), not a naming rule.
+            // Library: the tenant's own and its ancestors' (program lessons may use both), merged into
+            // one catalog where a nearer tenant's item, category or pack replaces one with the same id.
+            // Where each item lives is data in library.json (`bundle`), not a naming rule.
             var itemBundle: [String: String] = [:]
-            var libraryBundles: [BundleSpec] = []
-            for library in source.manifests(.library) {
-                var packOf: [String: String] = [:]
-                for pack in library.node["packs"]?.items ?? [] {
-                    guard let id = pack["id"]?.string else { continue }
-                    for item in pack["items"]?.items ?? [] { if let itemID = item.string, packOf[itemID] == nil { packOf[itemID] = id } }
+            var items: [String: (node: Node, owner: TenantSource, directory: String)] = [:]
+            var categories: [String: Node] = [:], packs: [String: Node] = [:]
+            var itemOrder: [String] = [], categoryOrder: [String] = [], packOrder: [String] = []
+            for owner in tenant.ancestors + [tenant.source] {
+                for library in owner.manifests(.library) {
+                    for item in library.node["items"]?.items ?? [] {
+                        guard let id = item["id"]?.string else { continue }
+                        if items[id] == nil { itemOrder.append(id) }
+                        items[id] = (item, owner, library.directory)
+                    }
+                    for category in library.node["categories"]?.items ?? [] {
+                        guard let id = category["id"]?.string else { continue }
+                        if categories[id] == nil { categoryOrder.append(id) }
+                        categories[id] = category
+                    }
+                    for pack in library.node["packs"]?.items ?? [] {
+                        guard let id = pack["id"]?.string else { continue }
+                        if packs[id] == nil { packOrder.append(id) }
+                        packs[id] = pack
+                    }
                 }
-                var media: [String: [BundleEntry]] = [:]
-                for item in library.node["items"]?.items ?? [] {
-                    guard let id = item["id"]?.string else { continue }
-                    let bundleID = packOf[id].map { "library-\($0)" } ?? "library-item-\(id)"
-                    itemBundle[id] = bundleID
-                    media[bundleID, default: []] += try assets([item["media"], item["subtitles"]], in: source, manifestDirectory: library.directory)
-                }
-                for (bundleID, entries) in media {
-                    let subject = bundleID.hasPrefix("library-item-") ? String(bundleID.dropFirst("library-item-".count)) : String(bundleID.dropFirst("library-".count))
-                    libraryBundles.append(BundleSpec(id: bundleID, kind: .libraryPack, subject: subject, policy: .onDemand, entries: entries))
-                }
-                var catalog = JSONValue(library.node)
-                if case .object(var object) = catalog, case .array(let items)? = object["items"] {
-                    object["items"] = .array(items.map { item in
-                        guard case .object(var fields) = item, case .string(let id)? = fields["id"], let bundle = itemBundle[id] else { return item }
-                        fields["bundle"] = .string(bundle)
-                        return .object(fields)
-                    })
-                    catalog = .object(object)
-                }
-                core.append(Self.json(Self.jsonPath(library), catalog))
             }
-            bundles += libraryBundles
+            if !items.isEmpty {
+                var packOf: [String: String] = [:]
+                for id in packOrder {
+                    for member in packs[id]?["items"]?.items ?? [] { if let itemID = member.string, packOf[itemID] == nil { packOf[itemID] = id } }
+                }
+                var media: [String: (subject: String, entries: [BundleEntry])] = [:]
+                for id in itemOrder {
+                    guard let (item, owner, directory) = items[id] else { continue }
+                    let bundleID = packOf[id].map { "library.\($0)" } ?? "library-item.\(id)"
+                    itemBundle[id] = bundleID
+                    let entries = try assets([item["media"], item["subtitles"]], in: owner, manifestDirectory: directory)
+                    media[bundleID, default: (packOf[id] ?? id, [])].entries += entries
+                }
+                for (bundleID, content) in media {
+                    bundles.append(BundleSpec(id: bundleID, kind: .libraryPack, subject: content.subject, policy: .onDemand, entries: content.entries))
+                }
+                let catalog: JSONValue = .object([
+                    "categories": .array(categoryOrder.compactMap { categories[$0].map(JSONValue.init) }),
+                    "packs": .array(packOrder.compactMap { packs[$0].map(JSONValue.init) }),
+                    "items": .array(itemOrder.compactMap { id in
+                        guard let item = items[id], case .object(var fields) = JSONValue(item.node) else { return nil }
+                        if let bundle = itemBundle[id] { fields["bundle"] = .string(bundle) }
+                        return .object(fields)
+                    }),
+                ])
+                core.append(Self.json("library/library.json", catalog))
+            }
 
             // Programs.
             for program in source.manifests(.program) {
@@ -141,7 +165,7 @@ public enum BundlePlanner {
                     }
                 }
                 let entries = [document] + (try assets([program.node["cover"]], in: source, manifestDirectory: program.directory))
-                bundles.append(BundleSpec(id: "program-\(id)", kind: .program, subject: id, policy: .onDemand, dependencies: Array(lessons), entries: entries))
+                bundles.append(BundleSpec(id: "program.\(id)", kind: .program, subject: id, policy: .onDemand, dependencies: Array(lessons), entries: entries))
             }
 
             // Tours: shared media in one bundle, audio and subtitles per language.
@@ -154,11 +178,11 @@ public enum BundlePlanner {
                 var shared = [document]
                 shared += try assets([tour.node["cover"], tour.node["map"], tour.node["route"], tour.node["tiles"]] + stops.map { $0["image"] },
                                      in: source, manifestDirectory: tour.directory)
-                let tourID = "tour-\(id)"
+                let tourID = "tour.\(id)"
                 bundles.append(BundleSpec(id: tourID, kind: .tour, subject: id, policy: .onDemand, access: access, entries: shared))
                 for language in (tour.node["languages"]?.items ?? []).compactMap(\.string) {
                     let media = try assets(stops.flatMap { [$0["audio"]?[language], $0["subtitles"]?[language]] }, in: source, manifestDirectory: tour.directory)
-                    bundles.append(BundleSpec(id: "\(tourID)-\(language)", kind: .tourLanguage, subject: id, locale: language, policy: .onDemand,
+                    bundles.append(BundleSpec(id: "\(tourID).\(language)", kind: .tourLanguage, subject: id, locale: language, policy: .onDemand,
                                               access: access, dependencies: [tourID], entries: media))
                 }
             }
@@ -169,7 +193,7 @@ public enum BundlePlanner {
                 guard let bundle = tenant.locales[locale] else { continue }
                 var messages: [String: JSONValue] = [:]
                 for message in bundle.messages { messages[message.key] = .string(message.text) }
-                bundles.append(BundleSpec(id: "locale-\(locale)", kind: .locale, locale: locale, policy: locale == defaultLocale ? .essential : .prefetch,
+                bundles.append(BundleSpec(id: "locale.\(locale)", kind: .locale, locale: locale, policy: locale == defaultLocale ? .essential : .prefetch,
                                           entries: [Self.json("locales/\(locale).json", .object(messages))]))
             }
 

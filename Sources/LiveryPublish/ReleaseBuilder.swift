@@ -55,7 +55,7 @@ public enum ReleaseBuilder {
         let store = try ContentStore(root: output.appendingPathComponent(".livery/store"))
         store.removeLeftovers()
         let records = try BuildRecords(store: store)
-        let settings = "livery \(LiveryVersion.current) rules \(RuleRegistry.all.count) format \(options.format.rawValue) strict \(options.strict)"
+        let settings = "livery \(LiveryVersion.current) rules \(RuleRegistry.all.count) format \(options.format.rawValue) strict \(options.strict) mtime \(ArchiveWriter.entryTimestamp)"
 
         // Tenants whose inputs are all as they were at their last build are not even loaded.
         let folders = TenantLoader.discover(in: workspace).folders.map(\.lastPathComponent)

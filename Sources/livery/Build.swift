@@ -46,9 +46,12 @@ struct Build: ParsableCommand {
                 workspace: target.workspace, displayRoot: target.displayWorkspace, output: outputURL,
                 options: BuildOptions(format: archiveFormat, only: target.tenant.map { [$0] }, strict: strict),
                 progress: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
-            if result.validationFailed || !result.validation.diagnostics.isEmpty {
+            if result.validationFailed || !result.validation.diagnostics.isEmpty || format != .text {
                 let report = DiagnosticReport(diagnostics: result.validation.diagnostics, rules: RuleRegistry.summaries, toolVersion: Livery.version)
                 FileHandle.standardOutput.write(Data(report.render(format).utf8))
+            }
+            if result.tenants.isEmpty && !result.validationFailed && result.failures.isEmpty {
+                throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(path)'")
             }
             if result.validationFailed {
                 FileHandle.standardError.write(Data("validation failed: nothing was published\n".utf8))
@@ -59,7 +62,9 @@ struct Build: ParsableCommand {
                 let what = tenant.published
                     ? "published release \(tenant.release): \(tenant.bundles) bundles, \(tenant.rebuilt.count) rebuilt"
                     : "unchanged (release \(tenant.release)\(tenant.untouched ? ", inputs untouched" : ""))"
-                print("\(tenant.tenant): \(what)")
+                // With --format json or sarif, stdout carries only the report.
+                let line = "\(tenant.tenant): \(what)\n"
+                (format == .text ? FileHandle.standardOutput : FileHandle.standardError).write(Data(line.utf8))
             }
             if !result.failures.isEmpty {
                 throw Livery.Failure("build failed:\n" + result.failures.joined(separator: "\n"))

@@ -45,14 +45,14 @@ struct Inspect: ParsableCommand {
              b.dependencies.isEmpty ? "-" : b.dependencies.joined(separator: ",")]
         }
         out += Self.table(["bundle", "kind", "locale", "policy", "access", "size", "sha256", "depends on"], rows)
-        out += "\n\(manifest.bundles.count) bundles, \(Self.size(manifest.bundles.reduce(0) { $0 + $1.size })) in all\n"
+        out += "\n\(manifest.bundles.count) bundle\(manifest.bundles.count == 1 ? "" : "s"), \(Self.size(manifest.bundles.reduce(0) { $0 + $1.size })) in all\n"
         FileHandle.standardOutput.write(Data(out.utf8))
     }
 
     private func list(_ url: URL) throws {
         let entries = try ArchiveListing.entries(of: url)
         var out = Self.table(["size", "file"], entries.map { [Self.size($0.size), $0.path] })
-        out += "\n\(entries.count) files, \(Self.size(entries.reduce(0) { $0 + $1.size })) uncompressed\n"
+        out += "\n\(entries.count) file\(entries.count == 1 ? "" : "s"), \(Self.size(entries.reduce(0) { $0 + $1.size })) uncompressed\n"
         FileHandle.standardOutput.write(Data(out.utf8))
     }
 

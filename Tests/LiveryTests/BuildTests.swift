@@ -71,9 +71,9 @@ final class BuildTests: XCTestCase {
             XCTAssertTrue(pointer.manifest.hasPrefix("targets/\(pointer.sha256)."))
         }
         let sonic = try XCTUnwrap(Publisher.currentManifest(tenant: "sonic-walkscape", output: workspace.output)?.manifest)
-        let rome = try XCTUnwrap(sonic.bundles.first { $0.id == "tour-rome-trastevere-it" })
+        let rome = try XCTUnwrap(sonic.bundles.first { $0.id == "tour.rome-trastevere.it" })
         XCTAssertEqual(rome.access, .voucher)
-        XCTAssertEqual(rome.dependencies, ["tour-rome-trastevere"])
+        XCTAssertEqual(rome.dependencies, ["tour.rome-trastevere"])
         XCTAssertEqual(rome.locale, "it")
     }
 
@@ -94,6 +94,34 @@ final class BuildTests: XCTestCase {
         let schema = LiveryProcess.packageRoot.appendingPathComponent("schemas/download-manifest.schema.json").path
         let result = try LiveryProcess.tool(["python3", "-c", script, schema] + manifests)
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+    }
+
+    func testLessonsFromAnAncestorsLibraryArePackedIntoTheCreatorsRelease() throws {
+        let workspace = try Workspace()
+        // Move the creator's library up into the platform base; the creator's lessons still use it.
+        try FileManager.default.moveItem(at: workspace.tenants.appendingPathComponent("companero-lucia/library"),
+                                         to: workspace.tenants.appendingPathComponent("companero/library"))
+        let output = try workspace.build()
+        XCTAssertEqual(output.status, 0, output.stdout + output.stderr)
+        let lucia = try XCTUnwrap(Publisher.currentManifest(tenant: "companero-lucia", output: workspace.output)?.manifest)
+        let libraries = Set(lucia.bundles.filter { $0.kind == .libraryPack }.map(\.id))
+        XCTAssertFalse(libraries.isEmpty)
+        let program = try XCTUnwrap(lucia.bundles.first { $0.kind == .program })
+        XCTAssertFalse(program.dependencies.isEmpty)
+        XCTAssertTrue(Set(program.dependencies).isSubset(of: libraries), "\(program.dependencies) not in \(libraries)")
+    }
+
+    func testBundleIdsNeverCollide() throws {
+        let workspace = try Workspace()
+        // A tour whose id ends like a language of another tour.
+        let tours = workspace.tenants.appendingPathComponent("sonic-walkscape/tours")
+        try FileManager.default.copyItem(at: tours.appendingPathComponent("florence-renaissance"), to: tours.appendingPathComponent("florence-renaissance-it"))
+        try workspace.replace("sonic-walkscape/tours/florence-renaissance-it/tour.yaml", "id: florence-renaissance\nslug: florence-renaissance", "id: florence-renaissance-it\nslug: florence-renaissance-it")
+        let output = try workspace.build()
+        XCTAssertEqual(output.status, 0, output.stdout + output.stderr)
+        let ids = try XCTUnwrap(Publisher.currentManifest(tenant: "sonic-walkscape", output: workspace.output)?.manifest).bundles.map(\.id)
+        XCTAssertEqual(ids.count, Set(ids).count, "\(ids)")
+        XCTAssertTrue(ids.contains("tour.florence-renaissance.it") && ids.contains("tour.florence-renaissance-it"))
     }
 
     func testSameInputsGiveIdenticalTargetsWhateverTheTimeZoneMtimesAndPermissions() throws {
@@ -124,7 +152,7 @@ final class BuildTests: XCTestCase {
             XCTAssertEqual(try LiveryProcess.tool(["bsdtar", "-tf", file]).status, 0, "bsdtar -tf \(bundle.id)")
         }
         // Extract a media bundle with bsdtar: every file equals its source in the tenant folder, and nothing else is there.
-        let bundle = try XCTUnwrap(manifest.bundles.first { $0.id == "tour-florence-renaissance-en" })
+        let bundle = try XCTUnwrap(manifest.bundles.first { $0.id == "tour.florence-renaissance.en" })
         let extracted = workspace.root.appendingPathComponent("extracted")
         try FileManager.default.createDirectory(at: extracted, withIntermediateDirectories: true)
         XCTAssertEqual(try LiveryProcess.tool(["bsdtar", "-xf", release.appendingPathComponent(bundle.path).path, "-C", extracted.path]).status, 0)
@@ -192,7 +220,7 @@ final class BuildTests: XCTestCase {
         let after = try XCTUnwrap(Publisher.currentManifest(tenant: "physio-clinic", output: workspace.output)?.manifest)
         XCTAssertEqual(after.release, 2)
         let changed = Set(after.bundles.map { "\($0.id) \($0.sha256)" }).subtracting(before.bundles.map { "\($0.id) \($0.sha256)" })
-        XCTAssertEqual(changed.map { String($0.split(separator: " ")[0]) }, ["locale-ru"])
+        XCTAssertEqual(changed.map { String($0.split(separator: " ")[0]) }, ["locale.ru"])
         // Other tenants are untouched, and the previous release's targets stay available.
         XCTAssertTrue(output.stdout.contains("urbannest: unchanged (release 1)"))
         for bundle in before.bundles {
