@@ -95,6 +95,7 @@ public enum ReleaseBuilder {
                 case .failure(let error): failures.append("\(tenant.id): \(error)")
                 }
             }
+            progress("packed \(min(start + groupSize, ordered.count)) of \(ordered.count) changed tenant\(ordered.count == 1 ? "" : "s")")
             // Give the group's freed memory back to the system before loading the next group.
             livery_release_free_memory()
         }

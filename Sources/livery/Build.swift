@@ -45,7 +45,15 @@ struct Build: ParsableCommand {
             let result = try ReleaseBuilder.build(
                 workspace: target.workspace, displayRoot: target.displayWorkspace, output: outputURL,
                 options: BuildOptions(format: archiveFormat, only: target.tenant.map { [$0] }, strict: strict),
-                progress: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+                progress: { message in
+                    // Waiting for the lock is always said; progress only on a terminal, so CI logs stay quiet.
+                    if message.hasPrefix("another livery build") {
+                        FileHandle.standardError.write(Data((message + "\n").utf8))
+                    } else if isatty(STDERR_FILENO) == 1 {
+                        FileHandle.standardError.write(Data(("\r\u{1B}[K" + message).utf8))
+                    }
+                })
+            if isatty(STDERR_FILENO) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             if result.validationFailed || !result.validation.diagnostics.isEmpty || format != .text {
                 let report = DiagnosticReport(diagnostics: result.validation.diagnostics, rules: RuleRegistry.summaries, toolVersion: Livery.version)
                 FileHandle.standardOutput.write(Data(report.render(format).utf8))
