@@ -199,7 +199,19 @@ public enum BundlePlanner {
 
             bundles.append(BundleSpec(id: "core", kind: .core, policy: .essential, entries: core))
             for bundle in bundles where !bundle.conflicts.isEmpty {
-                throw Failure(description: "bundle '\(bundle.id)' would hold different files at the same path: \(bundle.conflicts.joined(separator: ", "))")
+                throw Failure(description: "bundle '\(bundle.id)' would hold different files at the same path: \(bundle.conflicts.joined(separator: ", ")) "
+                              + "(an inherited file and the tenant's own file share a path; rename one of them)")
+            }
+            // A client unpacks bundles into one folder: a path must mean the same bytes in every bundle.
+            var owners: [String: (sha: SHA256Hex, bundle: String)] = [:]
+            for bundle in bundles {
+                for entry in bundle.entries {
+                    if let other = owners[entry.path], other.sha != entry.sha256 {
+                        throw Failure(description: "'\(entry.path)' would be two different files, in bundles '\(other.bundle)' and '\(bundle.id)' "
+                                      + "(an inherited file and the tenant's own file share a path; rename one of them)")
+                    }
+                    owners[entry.path] = (entry.sha256, bundle.id)
+                }
             }
             return bundles.sorted { $0.id < $1.id }
         }

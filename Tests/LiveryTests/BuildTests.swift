@@ -111,6 +111,23 @@ final class BuildTests: XCTestCase {
         XCTAssertTrue(Set(program.dependencies).isSubset(of: libraries), "\(program.dependencies) not in \(libraries)")
     }
 
+    func testAPathMeaningTwoDifferentFilesInOneReleaseIsRefused() throws {
+        let workspace = try Workspace()
+        let lucia = workspace.tenants.appendingPathComponent("companero-lucia")
+        try FileManager.default.moveItem(at: lucia.appendingPathComponent("library"), to: workspace.tenants.appendingPathComponent("companero/library"))
+        // The creator's own library uses the same path for a different recording.
+        try FileManager.default.createDirectory(at: lucia.appendingPathComponent("library/audio"), withIntermediateDirectories: true)
+        try Data("ID3\u{4}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}another take".utf8).write(to: lucia.appendingPathComponent("library/audio/breathing.mp3"))
+        try "items:\n  - id: breathing-remix\n    kind: audio\n    title: {en: Breathing remix, es: Respiración remix}\n    media: {en: audio/breathing.mp3}\n"
+            .write(to: lucia.appendingPathComponent("library/library.yaml"), atomically: true, encoding: .utf8)
+        let before = Self.tree(workspace.output)
+        let output = try workspace.build()
+        XCTAssertEqual(output.status, 2, output.stdout + output.stderr)
+        XCTAssertTrue(output.stderr.contains("'library/audio/breathing.mp3' would be two different files"), output.stderr)
+        XCTAssertNil(Publisher.currentManifest(tenant: "companero-lucia", output: workspace.output))
+        XCTAssertEqual(Self.tree(workspace.output).filter { $0.key.hasPrefix("companero-lucia") }, before.filter { $0.key.hasPrefix("companero-lucia") })
+    }
+
     func testBundleIdsNeverCollide() throws {
         let workspace = try Workspace()
         // A tour whose id ends like a language of another tour.
