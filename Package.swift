@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "livery", targets: ["livery"]),
         .library(name: "LiveryCheck", targets: ["LiveryCheck"]),
+        .library(name: "LiveryClient", targets: ["LiveryClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -30,18 +31,23 @@ let package = Package(
         .target(name: "LiveryCheck", dependencies: ["LiveryResolve", "LiveryLoad", "LiveryDiagnostics"]),
         .target(name: "LiveryAssets", dependencies: ["LiveryLoad", "CSQLite", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "LiveryRender", dependencies: ["LiveryLoad", .product(name: "Mustache", package: "swift-mustache")]),
-        .target(name: "LiveryPack", dependencies: ["LiveryResolve", "LiveryAssets", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "LiveryPublish", dependencies: ["LiveryCheck", "LiveryPack", "LiveryAssets", "CLiverySystem"]),
+        .target(name: "LiveryPack", dependencies: ["LiveryResolve", "LiveryAssets", "LiveryTUF", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
+        // TUF metadata, canonical JSON and signatures: shared by signing and by the client.
+        .target(name: "LiveryTUF", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LiverySign", dependencies: ["LiveryTUF", "LiveryPack"]),
+        .target(name: "LiveryPublish", dependencies: ["LiveryCheck", "LiveryPack", "LiveryAssets", "LiverySign", "CLiverySystem"]),
+        // The client side: verification and (later) download and install. No libxml2, no pipeline.
+        .target(name: "LiveryClient", dependencies: ["LiveryTUF", .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(
             name: "livery",
             dependencies: [
-                "LiveryCheck", "LiveryRender", "LiveryPublish", "LiveryPack", "CArchive", "CXML2",
+                "LiveryCheck", "LiveryRender", "LiveryPublish", "LiveryPack", "LiverySign", "LiveryClient", "CArchive", "CXML2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "LiveryTests",
-            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiveryPack", "LiveryPublish"],
+            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiveryPack", "LiveryPublish", "LiveryTUF", "LiverySign", "LiveryClient"],
             exclude: ["Fixtures"]
         ),
     ]

@@ -1,4 +1,5 @@
 import Foundation
+import LiveryTUF
 import LiveryAssets
 import LiveryDiagnostics
 import LiveryLoad

@@ -1,5 +1,6 @@
 import CLiverySystem
 import Foundation
+import LiveryTUF
 import LiveryAssets
 import LiveryPack
 
@@ -56,7 +57,10 @@ public enum Publisher {
         return (pointer, manifest)
     }
 
-    public static func publish(tenant: String, bundles: [BuiltBundle], manifest: StoredFile, release: Int, output: URL) throws {
+    /// `sign` writes the release's metadata into the staging folder before the switch, so the new
+    /// targets and the metadata that vouches for them appear together.
+    public static func publish(tenant: String, bundles: [BuiltBundle], manifest: StoredFile, release: Int, output: URL,
+                               sign: ((URL) throws -> Void)? = nil) throws {
         let fm = FileManager.default
         let live = output.appendingPathComponent(tenant)
         let staging = stagingRoot(output).appendingPathComponent("\(tenant).\(UUID().uuidString)")
@@ -90,6 +94,7 @@ public enum Publisher {
         try link(manifest.url, as: manifestName, in: targets)
         let pointer = ReleasePointer(tenant: tenant, release: release, manifest: "targets/\(manifestName)", sha256: manifest.sha256)
         try pointer.json.bytes.write(to: staging.appendingPathComponent(ReleasePointer.fileName))
+        try sign?(staging)
 
         // The one step that switches releases.
         if fm.fileExists(atPath: live.path) {

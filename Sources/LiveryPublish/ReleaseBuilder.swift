@@ -6,6 +6,8 @@ import LiveryLoad
 import LiveryDiagnostics
 import LiveryPack
 import LiveryResolve
+import LiverySign
+import LiveryTUF
 
 /// Options of `livery build`.
 public struct BuildOptions: Sendable {
@@ -13,11 +15,14 @@ public struct BuildOptions: Sendable {
     /// Tenants to build (nil: every tenant of the workspace).
     public var only: Set<String>?
     public var strict = false
+    /// Where signing keys live; nil builds unsigned releases (tests of packing alone).
+    public var keys: KeyStore?
 
-    public init(format: ArchiveFormat = .zip, only: Set<String>? = nil, strict: Bool = false) {
+    public init(format: ArchiveFormat = .zip, only: Set<String>? = nil, strict: Bool = false, keys: KeyStore? = nil) {
         self.format = format
         self.only = only
         self.strict = strict
+        self.keys = keys
     }
 }
 
@@ -55,7 +60,7 @@ public enum ReleaseBuilder {
         let store = try ContentStore(root: output.appendingPathComponent(".livery/store"))
         store.removeLeftovers()
         let records = try BuildRecords(store: store)
-        let settings = "livery \(LiveryVersion.current) rules \(RuleRegistry.all.count) format \(options.format.rawValue) strict \(options.strict) mtime \(ArchiveWriter.entryTimestamp)"
+        let settings = "livery \(LiveryVersion.current) rules \(RuleRegistry.all.count) format \(options.format.rawValue) strict \(options.strict) mtime \(ArchiveWriter.entryTimestamp) signed \(options.keys != nil)"
 
         // Tenants whose inputs are all as they were at their last build are not even loaded.
         let folders = TenantLoader.discover(in: workspace).folders.map(\.lastPathComponent)
@@ -87,7 +92,7 @@ public enum ReleaseBuilder {
             guard diagnostics.errorCount == 0 else { continue }
             let selected = validation.tenants.filter { group.contains($0.id) }
             let outcomes = ParallelMap.map(selected) { tenant in
-                Result { try prepare(tenant, store: store, builder: builder, output: output, format: options.format) }
+                Result { try prepare(tenant, store: store, builder: builder, output: output, format: options.format, signed: options.keys != nil) }
             }
             for (tenant, outcome) in zip(selected, outcomes) {
                 switch outcome {
@@ -108,7 +113,14 @@ public enum ReleaseBuilder {
         for prepared in pending {
             do {
                 if let manifest = prepared.manifest {
-                    try Publisher.publish(tenant: prepared.report.tenant, bundles: prepared.built, manifest: manifest, release: prepared.report.release, output: output)
+                    var sign: ((URL) throws -> Void)?
+                    if let store = options.keys {
+                        let keys = try store.keys(for: prepared.report.tenant, create: true, warn: progress)
+                        let targets = signedTargets(prepared, manifest: manifest)
+                        sign = { folder in try RepositorySigner.sign(release: folder, targets: targets, keys: keys) }
+                    }
+                    try Publisher.publish(tenant: prepared.report.tenant, bundles: prepared.built, manifest: manifest, release: prepared.report.release,
+                                          output: output, sign: sign)
                 }
                 reports.append(prepared.report)
                 if let pointer = Publisher.currentManifest(tenant: prepared.report.tenant, output: output)?.pointer {
@@ -119,6 +131,20 @@ public enum ReleaseBuilder {
             }
         }
         return BuildResult(validation: validation, tenants: reports.sorted { $0.tenant < $1.tenant }, failures: failures)
+    }
+
+    /// The TUF targets of a release: the download manifest and every bundle, described in `custom`.
+    static func signedTargets(_ prepared: PreparedRelease, manifest: StoredFile) -> [RepositorySigner.Target] {
+        var targets = [RepositorySigner.Target(name: DownloadManifest.targetName, length: manifest.size, sha256: manifest.sha256,
+                                               custom: .object(["kind": .string("download-manifest"), "release": .int(prepared.report.release)]))]
+        for bundle in prepared.built {
+            var custom: [String: JSONValue] = ["kind": .string(bundle.spec.kind.rawValue), "policy": .string(bundle.spec.policy.rawValue),
+                                               "access": .string(bundle.spec.access.rawValue), "bundle": .string(bundle.spec.id)]
+            if let locale = bundle.spec.locale { custom["locale"] = .string(locale) }
+            if let subject = bundle.spec.subject { custom["subject"] = .string(subject) }
+            targets.append(RepositorySigner.Target(name: bundle.targetName, length: bundle.size, sha256: bundle.sha256, custom: .object(custom)))
+        }
+        return targets
     }
 
     /// How many tenants are loaded at once.
@@ -133,7 +159,8 @@ public enum ReleaseBuilder {
         var inputs: [String]
     }
 
-    static func prepare(_ tenant: ResolvedTenant, store: ContentStore, builder: BundleBuilder, output: URL, format: ArchiveFormat) throws -> PreparedRelease {
+    static func prepare(_ tenant: ResolvedTenant, store: ContentStore, builder: BundleBuilder, output: URL, format: ArchiveFormat,
+                        signed: Bool) throws -> PreparedRelease {
         // Hash every referenced asset on all cores first; planning then finds them ingested.
         var files = Set<URL>()
         for source in tenant.ancestors + [tenant.source] {
@@ -153,7 +180,9 @@ public enum ReleaseBuilder {
         let inputs = BuildRecords.inputs(of: tenant)
         if let current {
             let same = DownloadManifest(tenant: tenant.id, release: current.manifest.release, format: format, minimumClientVersion: minimum, built: built)
-            if same == current.manifest {
+            // An unsigned release is published again (same content, new metadata) once signing is asked for.
+            let hasMetadata = FileManager.default.fileExists(atPath: output.appendingPathComponent("\(tenant.id)/metadata/timestamp.json").path)
+            if same == current.manifest && (hasMetadata || !signed) {
                 let report = TenantBuildReport(tenant: tenant.id, release: current.manifest.release, published: false, bundles: built.count, rebuilt: rebuilt, bytes: bytes)
                 return PreparedRelease(report: report, built: built, manifest: nil, inputs: inputs)
             }

@@ -4,6 +4,7 @@ import LiveryCheck
 import LiveryDiagnostics
 import LiveryPack
 import LiveryPublish
+import LiverySign
 
 struct Build: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,6 +33,12 @@ struct Build: ParsableCommand {
     @Option(name: .shortAndLong, help: "How validation findings are shown: text, json or sarif.")
     var format: ReportFormat = .text
 
+    @Option(help: "The signing key store (one folder per tenant). Development keys are created there on first use, with a warning.")
+    var keys = ".livery-keys"
+
+    @Flag(help: "Publish unsigned releases (no TUF metadata).")
+    var unsigned = false
+
     func run() throws {
         let targets = paths.isEmpty ? ["Tenants"] : paths
         let outputURL = URL(fileURLWithPath: output).standardizedFileURL
@@ -44,10 +51,11 @@ struct Build: ParsableCommand {
             let target = WorkspaceTarget(path)
             let result = try ReleaseBuilder.build(
                 workspace: target.workspace, displayRoot: target.displayWorkspace, output: outputURL,
-                options: BuildOptions(format: archiveFormat, only: target.tenant.map { [$0] }, strict: strict),
+                options: BuildOptions(format: archiveFormat, only: target.tenant.map { [$0] }, strict: strict,
+                                      keys: unsigned ? nil : KeyStore(root: URL(fileURLWithPath: keys))),
                 progress: { message in
                     // Waiting for the lock is always said; progress only on a terminal, so CI logs stay quiet.
-                    if message.hasPrefix("another livery build") {
+                    if message.hasPrefix("another livery build") || message.hasPrefix("WARNING") {
                         FileHandle.standardError.write(Data((message + "\n").utf8))
                     } else if isatty(STDERR_FILENO) == 1 {
                         FileHandle.standardError.write(Data(("\r\u{1B}[K" + message).utf8))

@@ -1,5 +1,4 @@
 import Foundation
-import LiveryLoad
 
 /// A JSON document written deterministically: object keys sorted by their UTF-8 bytes, no
 /// insignificant whitespace, integers as integers, and strings escaped minimally.
@@ -12,22 +11,6 @@ public indirect enum JSONValue: Sendable, Equatable {
     case double(Double)
     case bool(Bool)
     case null
-
-    /// A located manifest node as JSON (locations are dropped).
-    public init(_ node: Node) {
-        switch node.value {
-        case .null: self = .null
-        case .bool(let b): self = .bool(b)
-        case .int(let i): self = .int(i)
-        case .float(let d): self = d.isFinite ? .double(d) : .null
-        case .string(let s): self = .string(s)
-        case .sequence(let items): self = .array(items.map(JSONValue.init))
-        case .mapping(let entries):
-            var object: [String: JSONValue] = [:]
-            for entry in entries where entry.key != "$schema" { object[entry.key] = JSONValue(entry.value) }
-            self = .object(object)
-        }
-    }
 
     public var bytes: Data {
         var out: [UInt8] = []

@@ -1,0 +1,97 @@
+import Crypto
+import Foundation
+import LiveryPack
+import LiveryTUF
+
+/// How long each role's metadata stays valid (docs/signing.md).
+public struct Expiry: Sendable {
+    public var root: TimeInterval = 365 * 86_400
+    public var targets: TimeInterval = 90 * 86_400
+    public var snapshot: TimeInterval = 7 * 86_400
+    public var timestamp: TimeInterval = 86_400
+
+    public init() {}
+}
+
+/// Writes the TUF metadata of one tenant's release into its (staging) folder: a new targets,
+/// snapshot and timestamp for the release's targets, and `1.root.json` the first time. Metadata
+/// versions only grow; files are new (consistent snapshots), except `timestamp.json`, which is
+/// replaced by a new file (never rewritten in place: it may be a hard link into the live release).
+public enum RepositorySigner {
+    public struct Target: Sendable {
+        public var name: String
+        public var length: Int
+        public var sha256: String
+        public var custom: JSONValue?
+
+        public init(name: String, length: Int, sha256: String, custom: JSONValue?) {
+            self.name = name
+            self.length = length
+            self.sha256 = sha256
+            self.custom = custom
+        }
+    }
+
+    /// The highest N of `N.<role>.json` in `metadata`.
+    public static func latestVersion(of role: TUFRole, in metadata: URL) -> Int? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: metadata.path)) ?? []
+        return names.compactMap { name -> Int? in
+            guard name.hasSuffix(".\(role.rawValue).json") else { return nil }
+            return Int(name.dropLast(".\(role.rawValue).json".count))
+        }.max()
+    }
+
+    public static func sign(release folder: URL, targets: [Target], keys: TenantKeys, now: Date = Date(), expiry: Expiry = Expiry()) throws {
+        let metadata = folder.appendingPathComponent("metadata")
+        try FileManager.default.createDirectory(at: metadata, withIntermediateDirectories: true)
+        func write(_ document: JSONValue, role: TUFRole, as name: String) throws -> Data {
+            var envelope = SignedMetadata(signed: document)
+            guard let key = keys.key(role) else { throw TUFError("no \(role.rawValue) key") }
+            try envelope.sign(with: key)
+            let bytes = try envelope.bytes()
+            let file = metadata.appendingPathComponent(name)
+            unlink(file.path)
+            try bytes.write(to: file)
+            return bytes
+        }
+
+        // Root: created once; afterwards the published root must list this store's keys.
+        if let version = latestVersion(of: .root, in: metadata) {
+            let root = try SignedMetadata(data: Data(contentsOf: metadata.appendingPathComponent("\(version).root.json")))
+            for role in [TUFRole.targets, .snapshot, .timestamp] {
+                let listed = root.signed["roles"]?[role.rawValue]?["keyids"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                guard let key = keys.key(role), listed.contains(TUFKey(key.publicKey).keyID) else {
+                    throw TUFError("the \(role.rawValue) key in the key store is not the one the published root (version \(version)) trusts; rotate keys with `livery keys rotate`")
+                }
+            }
+        } else {
+            _ = try write(TUFDocument.root(version: 1, expires: now.addingTimeInterval(expiry.root), keys: keys.publicKeys, thresholds: [:]), role: .root, as: "1.root.json")
+        }
+
+        var previous: (targets: Int, snapshot: Int, timestamp: Int) = (0, 0, 0)
+        if let data = try? Data(contentsOf: metadata.appendingPathComponent("timestamp.json")), let timestamp = try? SignedMetadata(data: data) {
+            let snapshot = timestamp.signed["meta"]?["snapshot.json"]?["version"]?.intValue ?? 0
+            previous.timestamp = timestamp.version ?? 0
+            previous.snapshot = snapshot
+            if let data = try? Data(contentsOf: metadata.appendingPathComponent("\(snapshot).snapshot.json")), let snapshotMetadata = try? SignedMetadata(data: data) {
+                previous.targets = snapshotMetadata.signed["meta"]?["targets.json"]?["version"]?.intValue ?? 0
+            }
+        }
+        var entries: [String: JSONValue] = [:]
+        for target in targets { entries[target.name] = TUFDocument.target(length: target.length, sha256: target.sha256, custom: target.custom) }
+        let targetsVersion = previous.targets + 1
+        let targetsBytes = try write(TUFDocument.targets(version: targetsVersion, expires: now.addingTimeInterval(expiry.targets), targets: entries),
+                                     role: .targets, as: "\(targetsVersion).targets.json")
+        let snapshotVersion = previous.snapshot + 1
+        let snapshotBytes = try write(TUFDocument.snapshot(version: snapshotVersion, expires: now.addingTimeInterval(expiry.snapshot),
+                                                           targets: MetaFile(version: targetsVersion, length: targetsBytes.count, sha256: SHA256.hash(data: targetsBytes).hexString)),
+                                      role: .snapshot, as: "\(snapshotVersion).snapshot.json")
+        _ = try write(TUFDocument.timestamp(version: previous.timestamp + 1, expires: now.addingTimeInterval(expiry.timestamp),
+                                            snapshot: MetaFile(version: snapshotVersion, length: snapshotBytes.count, sha256: SHA256.hash(data: snapshotBytes).hexString)),
+                      role: .timestamp, as: "timestamp.json")
+    }
+}
+
+extension SHA256.Digest {
+    var hexString: String { Data(self).hexString }
+}

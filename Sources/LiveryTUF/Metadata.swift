@@ -1,0 +1,151 @@
+import Crypto
+import Foundation
+
+/// The four top-level TUF roles.
+public enum TUFRole: String, Sendable, CaseIterable {
+    case root, targets, snapshot, timestamp
+}
+
+/// TUF metadata: a `signed` document and its signatures (the envelope of every role).
+public struct SignedMetadata: Sendable {
+    public var signed: JSONValue
+    public var signatures: [(keyID: String, signature: String)]
+
+    public init(signed: JSONValue, signatures: [(keyID: String, signature: String)] = []) {
+        self.signed = signed
+        self.signatures = signatures
+    }
+
+    public var role: TUFRole? { signed["_type"]?.stringValue.flatMap(TUFRole.init(rawValue:)) }
+    public var version: Int? { signed["version"]?.intValue }
+    public var expires: Date? { signed["expires"]?.stringValue.flatMap(TUFDate.parse) }
+
+    /// Adds a signature by `key` over the canonical form of `signed`.
+    public mutating func sign(with key: Curve25519.Signing.PrivateKey) throws {
+        let message = try CanonicalJSON.encode(signed)
+        let signature = try key.signature(for: message)
+        let keyID = TUFKey(key.publicKey).keyID
+        signatures.removeAll { $0.keyID == keyID }
+        signatures.append((keyID, Data(signature).hexString))
+        signatures.sort { $0.keyID < $1.keyID }
+    }
+
+    public var json: JSONValue {
+        .object(["signed": signed, "signatures": .array(signatures.map { .object(["keyid": .string($0.keyID), "sig": .string($0.signature)]) })])
+    }
+
+    /// The file bytes: canonical JSON, so the same metadata is always the same bytes.
+    public func bytes() throws -> Data { try CanonicalJSON.encode(json) }
+
+    public init(data: Data) throws {
+        let value = try JSONValue.parse(data)
+        guard let signed = value["signed"], signed.objectValue != nil, let list = value["signatures"]?.arrayValue else {
+            throw TUFError("not TUF metadata: expected {\"signed\": …, \"signatures\": […]}")
+        }
+        self.signed = signed
+        signatures = try list.map { item in
+            guard let keyID = item["keyid"]?.stringValue, let sig = item["sig"]?.stringValue else { throw TUFError("malformed signature entry") }
+            return (keyID, sig)
+        }
+    }
+
+    /// How many distinct keys among `keys` (id → key) with ids in `allowed` signed this metadata validly.
+    public func validSignatures(keys: [String: TUFKey], allowed: [String]) -> Int {
+        guard let message = try? CanonicalJSON.encode(signed) else { return 0 }
+        var counted = Set<String>()
+        for (keyID, signature) in signatures where allowed.contains(keyID) && !counted.contains(keyID) {
+            if let key = keys[keyID], key.keyID == keyID, key.verifies(signature, of: message) { counted.insert(keyID) }
+        }
+        return counted.count
+    }
+}
+
+/// A failure of TUF metadata, explained for people.
+public struct TUFError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// TUF's date format: `2026-11-21T14:00:00Z`.
+public enum TUFDate {
+    public static func string(_ date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    }
+
+    public static func parse(_ string: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: string)
+    }
+}
+
+/// The `meta` entry of a role's file in snapshot or timestamp metadata.
+public struct MetaFile: Sendable, Equatable {
+    public var version: Int
+    public var length: Int?
+    public var sha256: String?
+
+    public init(version: Int, length: Int? = nil, sha256: String? = nil) {
+        self.version = version
+        self.length = length
+        self.sha256 = sha256
+    }
+
+    public var json: JSONValue {
+        var object: [String: JSONValue] = ["version": .int(version)]
+        if let length { object["length"] = .int(length) }
+        if let sha256 { object["hashes"] = .object(["sha256": .string(sha256)]) }
+        return .object(object)
+    }
+
+    public init?(json: JSONValue) {
+        guard let version = json["version"]?.intValue else { return nil }
+        self.version = version
+        length = json["length"]?.intValue
+        sha256 = json["hashes"]?["sha256"]?.stringValue
+    }
+}
+
+/// Builders of the `signed` part of each role (python-tuf's field names and layout).
+public enum TUFDocument {
+    public static let specVersion = "1.0.31"
+
+    public static func root(version: Int, expires: Date, keys: [TUFRole: [TUFKey]], thresholds: [TUFRole: Int]) -> JSONValue {
+        var allKeys: [String: JSONValue] = [:]
+        var roles: [String: JSONValue] = [:]
+        for role in TUFRole.allCases {
+            let roleKeys = keys[role] ?? []
+            for key in roleKeys { allKeys[key.keyID] = key.json }
+            roles[role.rawValue] = .object(["keyids": .array(roleKeys.map { .string($0.keyID) }.sorted { $0.stringValue! < $1.stringValue! }),
+                                            "threshold": .int(thresholds[role] ?? 1)])
+        }
+        return .object(["_type": .string("root"), "spec_version": .string(specVersion), "version": .int(version), "expires": .string(TUFDate.string(expires)),
+                        "consistent_snapshot": .bool(true), "keys": .object(allKeys), "roles": .object(roles)])
+    }
+
+    /// A target: length, SHA-256 and Livery's description of it in `custom`.
+    public static func target(length: Int, sha256: String, custom: JSONValue?) -> JSONValue {
+        var object: [String: JSONValue] = ["length": .int(length), "hashes": .object(["sha256": .string(sha256)])]
+        if let custom { object["custom"] = custom }
+        return .object(object)
+    }
+
+    public static func targets(version: Int, expires: Date, targets: [String: JSONValue]) -> JSONValue {
+        .object(["_type": .string("targets"), "spec_version": .string(specVersion), "version": .int(version), "expires": .string(TUFDate.string(expires)),
+                 "targets": .object(targets)])
+    }
+
+    public static func snapshot(version: Int, expires: Date, targets: MetaFile) -> JSONValue {
+        .object(["_type": .string("snapshot"), "spec_version": .string(specVersion), "version": .int(version), "expires": .string(TUFDate.string(expires)),
+                 "meta": .object(["targets.json": targets.json])])
+    }
+
+    public static func timestamp(version: Int, expires: Date, snapshot: MetaFile) -> JSONValue {
+        .object(["_type": .string("timestamp"), "spec_version": .string(specVersion), "version": .int(version), "expires": .string(TUFDate.string(expires)),
+                 "meta": .object(["snapshot.json": snapshot.json])])
+    }
+}

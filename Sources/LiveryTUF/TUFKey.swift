@@ -1,0 +1,55 @@
+import Crypto
+import Foundation
+
+/// An Ed25519 public key as TUF describes it; its id is the SHA-256 of its canonical JSON.
+public struct TUFKey: Sendable, Equatable {
+    public var publicKeyHex: String
+
+    public init(publicKeyHex: String) {
+        self.publicKeyHex = publicKeyHex
+    }
+
+    public init(_ key: Curve25519.Signing.PublicKey) {
+        publicKeyHex = key.rawRepresentation.hexString
+    }
+
+    public var json: JSONValue {
+        .object(["keytype": .string("ed25519"), "scheme": .string("ed25519"), "keyval": .object(["public": .string(publicKeyHex)])])
+    }
+
+    public var keyID: String {
+        let bytes = (try? CanonicalJSON.encode(json)) ?? Data()
+        return SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+    }
+
+    public init?(json: JSONValue) {
+        guard json["keytype"]?.stringValue == "ed25519", json["scheme"]?.stringValue == "ed25519",
+              let hex = json["keyval"]?["public"]?.stringValue, hex.count == 64 else { return nil }
+        publicKeyHex = hex
+    }
+
+    /// Whether `signature` (hex) is a valid signature of `message` by this key.
+    public func verifies(_ signatureHex: String, of message: Data) -> Bool {
+        guard let raw = Data(hex: publicKeyHex), let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw),
+              let signature = Data(hex: signatureHex) else { return false }
+        return key.isValidSignature(signature, for: message)
+    }
+}
+
+extension Data {
+    public var hexString: String { map { String(format: "%02x", $0) }.joined() }
+
+    public init?(hex: String) {
+        guard hex.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(hex.count / 2)
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        self.init(bytes)
+    }
+}
