@@ -17,6 +17,7 @@ TEST_PACKAGES = $(BUILD_PACKAGES) libarchive-tools unzip
 run: deps build
 	$(LIVERY) validate Tenants
 	$(LIVERY) build Tenants --output Output
+	$(LIVERY) verify --output Output
 
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)

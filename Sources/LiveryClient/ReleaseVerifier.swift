@@ -1,0 +1,73 @@
+import Foundation
+import LiveryTUF
+
+/// What `livery verify` found for one release.
+public struct VerificationReport: Sendable {
+    public var release: Int?
+    public var versions: [String: Int] = [:]
+    public var timestampExpires: Date?
+    public var targets = 0
+    public var problems: [String] = []
+
+    public var isValid: Bool { problems.isEmpty }
+}
+
+/// Verifies a published release exactly as a client would: the TUF metadata chain from a trusted
+/// root, every target's length and SHA-256, and the download manifest against the signed targets.
+public enum ReleaseVerifier {
+    public static func verify(_ source: any RepositorySource, trustedRoot: Data? = nil, now: Date = Date()) -> VerificationReport {
+        var report = VerificationReport()
+        let updater = TUFUpdater(source: source, now: now)
+        let root: Data
+        do {
+            guard let bootstrap = try trustedRoot ?? source.fetch("metadata/1.root.json", maxLength: updater.limits.root) else {
+                report.problems.append("no metadata/1.root.json: the release is not signed (build without --unsigned)")
+                return report
+            }
+            root = bootstrap
+        } catch {
+            report.problems.append("\(error)")
+            return report
+        }
+        let trusted: TrustedMetadata
+        do {
+            trusted = try updater.refresh(trustedRoot: root)
+        } catch {
+            report.problems.append("\(error)")
+            return report
+        }
+        report.versions = ["root": trusted.root.version ?? 0, "targets": trusted.targets.version ?? 0,
+                           "snapshot": trusted.snapshot.version ?? 0, "timestamp": trusted.timestamp.version ?? 0]
+        report.timestampExpires = trusted.timestamp.expires
+        report.targets = trusted.targetNames.count
+        for name in trusted.targetNames {
+            do { _ = try updater.target(name, in: trusted) } catch { report.problems.append("\(error)") }
+        }
+        // The download manifest must describe exactly the signed bundles (no mix-and-match).
+        do {
+            let manifest = try JSONValue.parse(try updater.target("download-manifest.json", in: trusted))
+            report.release = manifest["release"]?.intValue
+            let bundles = manifest["bundles"]?.arrayValue ?? []
+            let format = manifest["format"]?.stringValue ?? "zip"
+            for bundle in bundles {
+                guard let id = bundle["id"]?.stringValue, let sha = bundle["sha256"]?.stringValue, let size = bundle["size"]?.intValue else {
+                    report.problems.append("the download manifest has a malformed bundle entry")
+                    continue
+                }
+                guard let signed = trusted.target("\(id).\(format)") else {
+                    report.problems.append("bundle '\(id)' of the download manifest is not a signed target")
+                    continue
+                }
+                if signed.sha256 != sha || signed.length != size {
+                    report.problems.append("bundle '\(id)' in the download manifest differs from its signed target (size or SHA-256)")
+                }
+            }
+            if bundles.count + 1 != report.targets {
+                report.problems.append("the signed targets (\(report.targets)) are not exactly the manifest's \(bundles.count) bundles plus the manifest")
+            }
+        } catch {
+            report.problems.append("download manifest: \(error)")
+        }
+        return report
+    }
+}
