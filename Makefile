@@ -9,7 +9,7 @@ LIVERY = .build/$(CONFIG)/livery
 # Build needs: libarchive, libxml2, libyaml (headers) and pkg-config.
 BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-dev
 # Tests also use independent implementations: bsdtar and unzip from Debian; sarif-tools,
-# jsonschema and PyYAML from PyPI.
+# jsonschema and PyYAML from PyPI; python-tuf in .venv-test.
 TEST_PACKAGES = $(BUILD_PACKAGES) libarchive-tools unzip
 
 .PHONY: run test build deps test-deps generated bench clean
@@ -33,6 +33,9 @@ test-deps:
 	@./scripts/install-packages.sh $(TEST_PACKAGES)
 	@command -v sarif >/dev/null && python3 -c "import jsonschema, referencing, yaml" 2>/dev/null || \
 		python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore sarif-tools "jsonschema>=4.18" pyyaml
+	@# python-tuf (with securesystemslib), the independent TUF client and canonical JSON oracle, in a local virtual environment.
+	@test -x .venv-test/bin/python && .venv-test/bin/python -c "import tuf.ngclient" 2>/dev/null || \
+		(python3 -m venv .venv-test && .venv-test/bin/pip install --quiet --disable-pip-version-check "tuf>=7,<8")
 
 # Regenerates the committed JSON Schemas and rule reference (a test checks they are current).
 generated: build
@@ -46,4 +49,4 @@ bench: deps
 	./scripts/bench-build.sh .build/release/livery
 
 clean:
-	rm -rf .build
+	rm -rf .build .venv-test

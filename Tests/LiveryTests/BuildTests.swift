@@ -22,6 +22,7 @@ final class BuildTests: XCTestCase {
         deinit { try? FileManager.default.removeItem(at: root) }
 
         func build(_ extra: [String] = [], environment: [String: String] = [:]) throws -> LiveryProcess.Output {
+            // Keys go to <root>/.livery-keys, the default relative to the working folder.
             try LiveryProcess.run(["build", "Tenants", "--output", "Output"] + extra, in: root, environment: environment)
         }
 

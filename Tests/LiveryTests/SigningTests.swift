@@ -1,0 +1,221 @@
+import Crypto
+import Foundation
+import LiveryClient
+import LiveryPublish
+import LiveryTUF
+import XCTest
+
+/// Each tenant's release is a TUF repository: checked by python-tuf (an independent client, over a
+/// real HTTP server on 127.0.0.1) and by Livery's own verifier, including the attacks TUF exists for.
+final class SigningTests: XCTestCase {
+    static var python: String { LiveryProcess.packageRoot.appendingPathComponent(".venv-test/bin/python").path }
+
+    func testCanonicalJSONMatchesSecuresystemslib() throws {
+        let value: JSONValue = .object([
+            "b": .int(-42), "a": .string("quote \" backslash \\ slash / tab \t newline \n é 😀"), "c": .array([.bool(true), .null, .object([:])]),
+            "Z": .object(["y": .int(0), "x": .string("")]), "é": .int(1),
+        ])
+        let ours = try CanonicalJSON.encode(value)
+        // The oracle re-encodes our bytes after parsing them: equal bytes mean we encode canonically.
+        let script = "import sys, json; from securesystemslib.formats import encode_canonical; d = sys.stdin.buffer.read(); sys.stdout.buffer.write(encode_canonical(json.loads(d, strict=False)).encode('utf-8'))"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.python)
+        process.arguments = ["-c", script]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(ours)
+        try input.fileHandleForWriting.close()
+        let theirs = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(String(decoding: ours, as: UTF8.self), String(decoding: theirs, as: UTF8.self))
+        XCTAssertThrowsError(try CanonicalJSON.encode(.double(1.5)), "floats cannot be signed")
+    }
+
+    /// A static file server on 127.0.0.1 (Python's http.server, until `livery serve` lands), stopped on deinit.
+    final class FileServer {
+        let process = Process()
+        let port: Int
+
+        init(root: URL) throws {
+            var found = 0
+            for candidate in 20_000..<20_400 where Self.isFree(candidate) { found = candidate; break }
+            port = found
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", root.path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            for _ in 0..<200 where Self.isFree(port) { Thread.sleep(forTimeInterval: 0.02) }
+        }
+
+        deinit {
+            process.terminate()
+            process.waitUntilExit()
+        }
+
+        static func isFree(_ port: Int) -> Bool {
+            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(socket) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
+        }
+    }
+
+    /// Runs python-tuf against the served release; returns (exit status, output).
+    static func pythonTUF(port: Int, tenant: String, root: URL, state: URL, targets: [String]? = nil) throws -> LiveryProcess.Output {
+        let script = """
+            import sys
+            from tuf.ngclient import Updater
+            base, metadir, rootfile, names = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+            import os
+            os.makedirs(metadir + "/dl", exist_ok=True)
+            updater = Updater(metadata_dir=metadir, metadata_base_url=base + "/metadata/", target_dir=metadir + "/dl",
+                              target_base_url=base + "/targets/", bootstrap=open(rootfile, "rb").read())
+            updater.refresh()
+            names = names or sorted(updater._trusted_set.targets.targets.keys())
+            for name in names:
+                info = updater.get_targetinfo(name)
+                assert info is not None, name
+                updater.download_target(info)
+            print("ok", len(names))
+            """
+        return try LiveryProcess.tool([python, "-c", script, "http://127.0.0.1:\(port)/\(tenant)", state.path, root.path] + (targets ?? []))
+    }
+
+    func testPythonTUFRefreshesAndDownloadsEveryTargetOfEverySample() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let server = try FileServer(root: workspace.output)
+        for tenant in ["companero", "companero-lucia", "physio-clinic", "sonic-walkscape", "travel-experiences", "urbannest"] {
+            let state = workspace.root.appendingPathComponent("tuf-\(tenant)")
+            try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+            let result = try Self.pythonTUF(port: server.port, tenant: tenant, root: workspace.output.appendingPathComponent("\(tenant)/metadata/1.root.json"), state: state)
+            XCTAssertEqual(result.status, 0, "\(tenant): \(result.stdout) \(result.stderr)")
+            XCTAssertTrue(result.stdout.hasPrefix("ok "), result.stdout)
+        }
+        let verify = try LiveryProcess.run(["verify", "--output", "Output"], in: workspace.root)
+        XCTAssertEqual(verify.status, 0, verify.stdout)
+        XCTAssertEqual(verify.stdout.components(separatedBy: " verified: ").count - 1, 6, verify.stdout)
+    }
+
+    func testANewReleaseIsAnUpdatePythonTUFAccepts() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let server = try FileServer(root: workspace.output)
+        let state = workspace.root.appendingPathComponent("tuf-state")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let root = workspace.output.appendingPathComponent("urbannest/metadata/1.root.json")
+        XCTAssertEqual(try Self.pythonTUF(port: server.port, tenant: "urbannest", root: root, state: state).status, 0)
+        try workspace.replace("urbannest/locales/en.yaml", "Home", "Start")
+        XCTAssertEqual(try workspace.build().status, 0)
+        let timestamp = try SignedMetadata(data: Data(contentsOf: workspace.output.appendingPathComponent("urbannest/metadata/timestamp.json")))
+        XCTAssertEqual(timestamp.version, 2)
+        let update = try Self.pythonTUF(port: server.port, tenant: "urbannest", root: root, state: state)
+        XCTAssertEqual(update.status, 0, update.stderr)
+    }
+
+    func testAttacksAreRefusedByPythonTUFAndByLiveryVerify() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let release = workspace.output.appendingPathComponent("urbannest")
+        let pristine = BuildTests.tree(workspace.output)
+        let core = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: release.appendingPathComponent("targets").path).first { $0.hasSuffix(".core.zip") })
+        let server = try FileServer(root: workspace.output)
+
+        /// Applies an attack to a copy of a file, checks both clients refuse it, then restores the file.
+        func attack(_ name: String, file: String, _ change: (inout Data) -> Void, expect phrase: String) throws {
+            let url = release.appendingPathComponent(file)
+            let original = try Data(contentsOf: url)
+            var changed = original
+            change(&changed)
+            unlink(url.path)  // never write through a hard link into the store
+            try changed.write(to: url)
+            defer { unlink(url.path); try? original.write(to: url) }
+            let report = ReleaseVerifier.verify(LocalRepository(root: release))
+            XCTAssertFalse(report.isValid, "\(name): livery verify accepted it")
+            XCTAssertTrue(report.problems.joined(separator: " ").contains(phrase), "\(name): \(report.problems)")
+            let state = workspace.root.appendingPathComponent("tuf-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+            let python = try Self.pythonTUF(port: server.port, tenant: "urbannest", root: release.appendingPathComponent("metadata/1.root.json"), state: state)
+            XCTAssertNotEqual(python.status, 0, "\(name): python-tuf accepted it")
+        }
+        try attack("one byte of a bundle changed", file: "targets/\(core)", { $0[100] ^= 0xFF }, expect: "does not match its signed SHA-256")
+        try attack("bytes appended to a bundle", file: "targets/\(core)", { $0.append(contentsOf: [0, 1, 2]) }, expect: "longer than the")
+        try attack("targets metadata edited", file: "metadata/1.targets.json", { data in
+            data = Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\"policy\":\"essential\"", with: "\"policy\":\"on-demand\"").utf8)
+        }, expect: "does not match the hash its parent metadata signed")
+        // Metadata signed by another tenant's keys.
+        let other = try Data(contentsOf: workspace.output.appendingPathComponent("physio-clinic/metadata/timestamp.json"))
+        try attack("timestamp signed by another tenant", file: "metadata/timestamp.json", { $0 = other }, expect: "valid timestamp signatures")
+        XCTAssertEqual(BuildTests.tree(workspace.output), pristine)
+    }
+
+    func testRollbackFreezeAndMixAndMatchAreRefused() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let release = workspace.output.appendingPathComponent("urbannest")
+        let oldTimestamp = try Data(contentsOf: release.appendingPathComponent("metadata/timestamp.json"))
+        let oldManifestName = try XCTUnwrap(Publisher.currentManifest(tenant: "urbannest", output: workspace.output)?.pointer.manifest)
+        let oldManifest = try Data(contentsOf: release.appendingPathComponent(oldManifestName))
+        let root = try Data(contentsOf: release.appendingPathComponent("metadata/1.root.json"))
+        let source = LocalRepository(root: release)
+        let first = try TUFUpdater(source: source).refresh(trustedRoot: root)
+        try workspace.replace("urbannest/locales/en.yaml", "Home", "Start")
+        XCTAssertEqual(try workspace.build().status, 0)
+        let second = try TUFUpdater(source: source).refresh(trustedRoot: root, previous: first)
+        XCTAssertEqual(second.timestamp.version, 2)
+
+        // Rollback: the old timestamp replayed to a client that trusts version 2.
+        let timestampURL = release.appendingPathComponent("metadata/timestamp.json")
+        let current = try Data(contentsOf: timestampURL)
+        unlink(timestampURL.path)
+        try oldTimestamp.write(to: timestampURL)
+        XCTAssertThrowsError(try TUFUpdater(source: source).refresh(trustedRoot: root, previous: second)) { error in
+            XCTAssertTrue("\(error)".contains("rollback"), "\(error)")
+        }
+        unlink(timestampURL.path)
+        try current.write(to: timestampURL)
+
+        // Freeze: metadata read after its timestamp expired (an injected clock, two days ahead).
+        let later = ReleaseVerifier.verify(source, now: Date().addingTimeInterval(2 * 86_400))
+        XCTAssertTrue(later.problems.joined().contains("timestamp metadata expired"), "\(later.problems)")
+
+        // Mix-and-match: release 1's download manifest served as release 2's.
+        let newManifestName = try XCTUnwrap(Publisher.currentManifest(tenant: "urbannest", output: workspace.output)?.pointer.manifest)
+        let newManifestURL = release.appendingPathComponent(newManifestName)
+        let newManifest = try Data(contentsOf: newManifestURL)
+        unlink(newManifestURL.path)
+        try oldManifest.write(to: newManifestURL)
+        let mixed = ReleaseVerifier.verify(source)
+        XCTAssertFalse(mixed.isValid)
+        unlink(newManifestURL.path)
+        try newManifest.write(to: newManifestURL)
+        XCTAssertTrue(ReleaseVerifier.verify(source).isValid)
+    }
+
+    func testKeysAreKeptOutsideOutputWithOwnerOnlyPermissions() throws {
+        let workspace = try BuildTests.Workspace()
+        let output = try workspace.build()
+        XCTAssertEqual(output.status, 0)
+        XCTAssertTrue(output.stderr.contains("WARNING: created DEVELOPMENT signing keys for 'urbannest'"), output.stderr)
+        let keys = workspace.root.appendingPathComponent(".livery-keys/urbannest")
+        for role in ["root", "targets", "snapshot", "timestamp"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: keys.appendingPathComponent("\(role).key").path)
+            XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600, role)
+            let secret = try String(contentsOf: keys.appendingPathComponent("\(role).key"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            XCTAssertFalse(output.stdout.contains(secret) || output.stderr.contains(secret), "a private key reached the log")
+            let leaked = try LiveryProcess.tool(["grep", "-rl", secret, workspace.output.path])
+            XCTAssertNotEqual(leaked.status, 0, "a private key is under Output/: \(leaked.stdout)")
+        }
+        // One tenant's keys cannot sign another's release: the published root trusts only its own.
+        let urbannest = try SignedMetadata(data: Data(contentsOf: workspace.output.appendingPathComponent("urbannest/metadata/1.root.json")))
+        let physio = try SignedMetadata(data: Data(contentsOf: workspace.output.appendingPathComponent("physio-clinic/metadata/1.root.json")))
+        XCTAssertTrue(Set(urbannest.signed["keys"]!.objectValue!.keys).isDisjoint(with: physio.signed["keys"]!.objectValue!.keys))
+    }
+}
