@@ -110,3 +110,32 @@ public enum Publisher {
         }
     }
 }
+
+extension Publisher {
+    /// Changes a published release in place of the live folder, atomically: the whole tree is hard-linked
+    /// into staging, `update` changes the staging copy (it must replace files, never write through a
+    /// link), and the copy is swapped in. Used to re-sign metadata (timestamp refresh, key rotation).
+    public static func amend(tenant: String, output: URL, update: (URL) throws -> Void) throws {
+        let fm = FileManager.default
+        let live = output.appendingPathComponent(tenant)
+        guard fm.fileExists(atPath: live.path) else { throw Failure(description: "'\(tenant)' has no release in \(output.path)") }
+        let staging = stagingRoot(output).appendingPathComponent("\(tenant).\(UUID().uuidString)")
+        defer { try? fm.removeItem(at: staging) }
+        try fm.createDirectory(at: staging, withIntermediateDirectories: true)
+        let base = live.standardizedFileURL.path
+        guard let walker = fm.enumerator(at: live, includingPropertiesForKeys: [.isDirectoryKey]) else { throw Failure(description: "cannot read \(live.path)") }
+        for case let url as URL in walker {
+            let relative = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
+            let destination = staging.appendingPathComponent(relative)
+            if (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
+                try fm.createDirectory(at: destination, withIntermediateDirectories: true)
+            } else if link(url.path, destination.path) != 0 {
+                try fm.copyItem(at: url, to: destination)
+            }
+        }
+        try update(staging)
+        guard livery_rename_exchange(staging.path, live.path) == 0 else {
+            throw Failure(description: "cannot switch \(live.path): \(String(cString: strerror(errno)))")
+        }
+    }
+}

@@ -17,12 +17,15 @@ public struct BuildOptions: Sendable {
     public var strict = false
     /// Where signing keys live; nil builds unsigned releases (tests of packing alone).
     public var keys: KeyStore?
+    /// Re-sign the timestamp of every release that did not change, so it does not expire.
+    public var refreshTimestamp = false
 
-    public init(format: ArchiveFormat = .zip, only: Set<String>? = nil, strict: Bool = false, keys: KeyStore? = nil) {
+    public init(format: ArchiveFormat = .zip, only: Set<String>? = nil, strict: Bool = false, keys: KeyStore? = nil, refreshTimestamp: Bool = false) {
         self.format = format
         self.only = only
         self.strict = strict
         self.keys = keys
+        self.refreshTimestamp = refreshTimestamp
     }
 }
 
@@ -38,6 +41,8 @@ public struct TenantBuildReport: Sendable {
     public var bytes: Int
     /// True when the tenant's inputs were untouched since its last build, so it was not even loaded.
     public var untouched = false
+    /// True when an unchanged release got a newly signed timestamp.
+    public var timestampRefreshed = false
 }
 
 /// The outcome of `livery build`.
@@ -128,6 +133,18 @@ public enum ReleaseBuilder {
                 }
             } catch {
                 failures.append("\(prepared.report.tenant): \(error)")
+            }
+        }
+        if options.refreshTimestamp, let keyStore = options.keys {
+            for index in reports.indices where !reports[index].published {
+                let tenant = reports[index].tenant
+                do {
+                    let keys = try keyStore.keys(for: tenant, create: false, warn: progress)
+                    try Publisher.amend(tenant: tenant, output: output) { try RepositorySigner.refreshTimestamp(release: $0, keys: keys) }
+                    reports[index].timestampRefreshed = true
+                } catch {
+                    failures.append("\(tenant): cannot refresh the timestamp: \(error)")
+                }
             }
         }
         return BuildResult(validation: validation, tenants: reports.sorted { $0.tenant < $1.tenant }, failures: failures)

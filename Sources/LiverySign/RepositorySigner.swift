@@ -92,6 +92,23 @@ public enum RepositorySigner {
     }
 }
 
+extension RepositorySigner {
+    /// Re-signs the timestamp of an unchanged release with a new version and expiry, pointing at the
+    /// same snapshot, so a release that does not change does not expire (`livery build --refresh-timestamp`).
+    public static func refreshTimestamp(release folder: URL, keys: TenantKeys, now: Date = Date(), expiry: Expiry = Expiry()) throws {
+        let file = folder.appendingPathComponent("metadata/timestamp.json")
+        let current = try SignedMetadata(data: Data(contentsOf: file))
+        guard let snapshot = current.signed["meta"]?["snapshot.json"].flatMap(MetaFile.init(json:)), let version = current.version else {
+            throw TUFError("\(file.path) is not timestamp metadata")
+        }
+        var envelope = SignedMetadata(signed: TUFDocument.timestamp(version: version + 1, expires: now.addingTimeInterval(expiry.timestamp), snapshot: snapshot))
+        guard let key = keys.key(.timestamp) else { throw TUFError("no timestamp key") }
+        try envelope.sign(with: key)
+        unlink(file.path)
+        try envelope.bytes().write(to: file)
+    }
+}
+
 extension SHA256.Digest {
     var hexString: String { Data(self).hexString }
 }

@@ -39,6 +39,13 @@ struct Build: ParsableCommand {
     @Flag(help: "Publish unsigned releases (no TUF metadata).")
     var unsigned = false
 
+    @Flag(help: "Re-sign the timestamp of every unchanged release (new version and expiry), so it does not expire.")
+    var refreshTimestamp = false
+
+    func validate() throws {
+        if refreshTimestamp && unsigned { throw ValidationError("--refresh-timestamp needs signing; drop --unsigned") }
+    }
+
     func run() throws {
         let targets = paths.isEmpty ? ["Tenants"] : paths
         let outputURL = URL(fileURLWithPath: output).standardizedFileURL
@@ -52,7 +59,7 @@ struct Build: ParsableCommand {
             let result = try ReleaseBuilder.build(
                 workspace: target.workspace, displayRoot: target.displayWorkspace, output: outputURL,
                 options: BuildOptions(format: archiveFormat, only: target.tenant.map { [$0] }, strict: strict,
-                                      keys: unsigned ? nil : KeyStore(root: URL(fileURLWithPath: keys))),
+                                      keys: unsigned ? nil : KeyStore(root: URL(fileURLWithPath: keys)), refreshTimestamp: refreshTimestamp),
                 progress: { message in
                     // Waiting for the lock is always said; progress only on a terminal, so CI logs stay quiet.
                     if message.hasPrefix("another livery build") || message.hasPrefix("WARNING") {
@@ -77,7 +84,7 @@ struct Build: ParsableCommand {
             for tenant in result.tenants {
                 let what = tenant.published
                     ? "published release \(tenant.release): \(tenant.bundles) bundles, \(tenant.rebuilt.count) rebuilt"
-                    : "unchanged (release \(tenant.release)\(tenant.untouched ? ", inputs untouched" : ""))"
+                    : "unchanged (release \(tenant.release)\(tenant.untouched ? ", inputs untouched" : "")\(tenant.timestampRefreshed ? ", timestamp re-signed" : ""))"
                 // With --format json or sarif, stdout carries only the report.
                 let line = "\(tenant.tenant): \(what)\n"
                 (format == .text ? FileHandle.standardOutput : FileHandle.standardError).write(Data(line.utf8))

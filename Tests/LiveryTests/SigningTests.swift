@@ -199,6 +199,63 @@ final class SigningTests: XCTestCase {
         XCTAssertTrue(ReleaseVerifier.verify(source).isValid)
     }
 
+    func testKeyRotationIsWalkedByClientsThatTrustTheOldRoot() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let server = try FileServer(root: workspace.output)
+        let state = workspace.root.appendingPathComponent("tuf-state")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let firstRoot = workspace.root.appendingPathComponent("1.root.json")
+        try FileManager.default.copyItem(at: workspace.output.appendingPathComponent("urbannest/metadata/1.root.json"), to: firstRoot)
+        XCTAssertEqual(try Self.pythonTUF(port: server.port, tenant: "urbannest", root: firstRoot, state: state).status, 0)
+        for role in ["timestamp", "root", "targets"] {
+            let rotate = try LiveryProcess.run(["keys", "rotate", "urbannest", role, "--output", "Output"], in: workspace.root)
+            XCTAssertEqual(rotate.status, 0, rotate.stdout + rotate.stderr)
+        }
+        // python-tuf, holding version 1 of root, walks 2, 3 and 4; so does livery verify.
+        let update = try Self.pythonTUF(port: server.port, tenant: "urbannest", root: firstRoot, state: state)
+        XCTAssertEqual(update.status, 0, update.stderr)
+        let report = ReleaseVerifier.verify(LocalRepository(root: workspace.output.appendingPathComponent("urbannest")), trustedRoot: try Data(contentsOf: firstRoot))
+        XCTAssertTrue(report.isValid, "\(report.problems)")
+        XCTAssertEqual(report.versions["root"], 4)
+        // The next build signs with the new keys.
+        try workspace.replace("urbannest/locales/en.yaml", "Home", "Start")
+        XCTAssertEqual(try workspace.build().status, 0)
+        XCTAssertEqual(try Self.pythonTUF(port: server.port, tenant: "urbannest", root: firstRoot, state: state).status, 0)
+    }
+
+    func testARootSignedOnlyByTheNewKeyIsRefused() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let metadata = workspace.output.appendingPathComponent("urbannest/metadata")
+        let root = try Data(contentsOf: metadata.appendingPathComponent("1.root.json"))
+        // An attacker without the old root key publishes a root that trusts only their key.
+        let attacker = Curve25519.Signing.PrivateKey()
+        let keys = Dictionary(uniqueKeysWithValues: TUFRole.allCases.map { ($0, [TUFKey(attacker.publicKey)]) })
+        var forged = SignedMetadata(signed: TUFDocument.root(version: 2, expires: Date().addingTimeInterval(86_400), keys: keys, thresholds: [:]))
+        try forged.sign(with: attacker)
+        try forged.bytes().write(to: metadata.appendingPathComponent("2.root.json"))
+        XCTAssertThrowsError(try TUFUpdater(source: LocalRepository(root: workspace.output.appendingPathComponent("urbannest"))).refresh(trustedRoot: root)) { error in
+            XCTAssertTrue("\(error)".contains("2.root.json (by the keys of root version 1)"), "\(error)")
+        }
+        let server = try FileServer(root: workspace.output)
+        let state = workspace.root.appendingPathComponent("tuf-state")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        XCTAssertNotEqual(try Self.pythonTUF(port: server.port, tenant: "urbannest", root: metadata.appendingPathComponent("1.root.json"), state: state).status, 0)
+    }
+
+    func testRefreshTimestampKeepsAnUnchangedReleaseFresh() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let refreshed = try workspace.build(["--refresh-timestamp"])
+        XCTAssertEqual(refreshed.status, 0, refreshed.stderr)
+        XCTAssertTrue(refreshed.stdout.contains("urbannest: unchanged (release 1, timestamp re-signed)"), refreshed.stdout)
+        let report = ReleaseVerifier.verify(LocalRepository(root: workspace.output.appendingPathComponent("urbannest")))
+        XCTAssertTrue(report.isValid, "\(report.problems)")
+        XCTAssertEqual(report.versions["timestamp"], 2)
+        XCTAssertEqual(report.versions["targets"], 1)
+    }
+
     func testKeysAreKeptOutsideOutputWithOwnerOnlyPermissions() throws {
         let workspace = try BuildTests.Workspace()
         let output = try workspace.build()

@@ -1,0 +1,69 @@
+import Crypto
+import Foundation
+import LiveryTUF
+
+/// `livery keys rotate`: replaces one role's key without shipping new apps. A new root version
+/// (`N+1.root.json`) lists the new key and is signed by the old root key and, when the root key
+/// itself changes, by the new one too, so clients that trust version N can walk to N+1. When an
+/// online role changes, targets, snapshot and timestamp are signed again with the new keys.
+public enum KeyRotation {
+    /// Writes the rotated metadata into `folder` (a staging copy of the release) and returns the new keys.
+    public static func rotate(_ role: TUFRole, release folder: URL, keys: TenantKeys, newKey: Curve25519.Signing.PrivateKey,
+                              now: Date = Date(), expiry: Expiry = Expiry()) throws -> TenantKeys {
+        let metadata = folder.appendingPathComponent("metadata")
+        guard let version = RepositorySigner.latestVersion(of: .root, in: metadata) else { throw TUFError("the release has no root metadata") }
+        let current = try SignedMetadata(data: Data(contentsOf: metadata.appendingPathComponent("\(version).root.json")))
+        guard let oldRoot = keys.key(.root) else { throw TUFError("no root key in the key store") }
+        var rotated = keys
+        rotated.keys[role] = newKey
+        // Thresholds stay as published.
+        var thresholds: [TUFRole: Int] = [:]
+        for r in TUFRole.allCases { thresholds[r] = current.signed["roles"]?[r.rawValue]?["threshold"]?.intValue ?? 1 }
+        var next = SignedMetadata(signed: TUFDocument.root(version: version + 1, expires: now.addingTimeInterval(expiry.root), keys: rotated.publicKeys, thresholds: thresholds))
+        try next.sign(with: oldRoot)
+        if role == .root { try next.sign(with: newKey) }
+        let file = metadata.appendingPathComponent("\(version + 1).root.json")
+        try next.bytes().write(to: file)
+        if role != .root {
+            // Re-sign the online roles so the current release verifies under the new root.
+            guard let timestampData = try? Data(contentsOf: metadata.appendingPathComponent("timestamp.json")),
+                  let snapshotVersion = try SignedMetadata(data: timestampData).signed["meta"]?["snapshot.json"]?["version"]?.intValue,
+                  let snapshot = try? SignedMetadata(data: Data(contentsOf: metadata.appendingPathComponent("\(snapshotVersion).snapshot.json"))),
+                  let targetsVersion = snapshot.signed["meta"]?["targets.json"]?["version"]?.intValue else {
+                throw TUFError("the release's timestamp, snapshot or targets metadata cannot be read")
+            }
+            let targetsMetadata = try SignedMetadata(data: Data(contentsOf: metadata.appendingPathComponent("\(targetsVersion).targets.json")))
+            var targets: [RepositorySigner.Target] = []
+            for (name, entry) in targetsMetadata.signed["targets"]?.objectValue ?? [:] {
+                guard let length = entry["length"]?.intValue, let sha = entry["hashes"]?["sha256"]?.stringValue else { continue }
+                targets.append(RepositorySigner.Target(name: name, length: length, sha256: sha, custom: entry["custom"]))
+            }
+            try RepositorySigner.sign(release: folder, targets: targets.sorted { $0.name < $1.name }, keys: rotated, now: now, expiry: expiry)
+        }
+        return rotated
+    }
+}
+
+extension KeyStore {
+    /// Replaces a role's key file after a successful rotation, keeping the old one as `<role>.key.retired-<n>`.
+    public func install(_ key: Curve25519.Signing.PrivateKey, for role: TUFRole, tenant: String) throws {
+        let folder = folder(for: tenant)
+        let file = folder.appendingPathComponent("\(role.rawValue).key")
+        var n = 1
+        while FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(role.rawValue).key.retired-\(n)").path) { n += 1 }
+        let pending = folder.appendingPathComponent("\(role.rawValue).key.new")
+        unlink(pending.path)
+        try write(key, to: pending)
+        if FileManager.default.fileExists(atPath: file.path) {
+            guard rename(file.path, folder.appendingPathComponent("\(role.rawValue).key.retired-\(n)").path) == 0 else { throw TUFError("cannot retire \(file.path)") }
+        }
+        guard rename(pending.path, file.path) == 0 else { throw TUFError("cannot install \(file.path)") }
+    }
+
+    /// Creates a tenant's keys for real use (no development warning); refuses to replace existing keys.
+    public func create(for tenant: String) throws -> TenantKeys {
+        let existing = TUFRole.allCases.filter { FileManager.default.fileExists(atPath: folder(for: tenant).appendingPathComponent("\($0.rawValue).key").path) }
+        guard existing.isEmpty else { throw TUFError("tenant '\(tenant)' already has keys in \(folder(for: tenant).path); use `livery keys rotate`") }
+        return try keys(for: tenant, create: true, warn: { _ in })
+    }
+}

@@ -1,0 +1,111 @@
+import ArgumentParser
+import Crypto
+import Foundation
+import LiveryPublish
+import LiverySign
+import LiveryTUF
+
+struct Keys: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Manage each tenant's signing keys: create, list and rotate.",
+        discussion: """
+            Keys live in a key store (default .livery-keys/, one folder per tenant, files with mode 0600), \
+            never under Output/. `livery build` creates development keys on first use, with a warning.
+            """,
+        subcommands: [Init.self, List.self, Rotate.self]
+    )
+
+    struct Options: ParsableArguments {
+        @Option(help: "The key store folder.")
+        var keys = ".livery-keys"
+
+        @Option(name: .shortAndLong, help: "The output folder (to compare keys with published roots).")
+        var output = "Output"
+
+        var store: KeyStore { KeyStore(root: URL(fileURLWithPath: keys)) }
+    }
+
+    struct Init: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a tenant's root, targets, snapshot and timestamp keys.")
+
+        @Argument(help: "The tenant id.")
+        var tenant: String
+
+        @OptionGroup var options: Options
+
+        func run() throws {
+            do {
+                let keys = try options.store.create(for: tenant)
+                for role in TUFRole.allCases {
+                    print("\(tenant) \(role.rawValue): key \(TUFKey(keys.key(role)!.publicKey).keyID)")
+                }
+                print("keys written to \(options.store.folder(for: tenant).path) (mode 0600); keep root.key offline after the first build")
+            } catch let error as TUFError {
+                throw Livery.Failure(error.description)
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List every tenant's key ids, and whether its published root trusts them.")
+
+        @OptionGroup var options: Options
+
+        func run() throws {
+            let root = options.store.root
+            let tenants = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+            if tenants.isEmpty { print("no keys in \(root.path)") }
+            for tenant in tenants {
+                guard let keys = try? options.store.keys(for: tenant, create: false, warn: { _ in }) else {
+                    print("\(tenant): incomplete key set")
+                    continue
+                }
+                let metadata = URL(fileURLWithPath: options.output).appendingPathComponent("\(tenant)/metadata")
+                let published = RepositorySigner.latestVersion(of: .root, in: metadata).flatMap {
+                    try? SignedMetadata(data: Data(contentsOf: metadata.appendingPathComponent("\($0).root.json")))
+                }
+                for role in TUFRole.allCases {
+                    let id = TUFKey(keys.key(role)!.publicKey).keyID
+                    var state = "no published release"
+                    if let published {
+                        let trusted = published.signed["roles"]?[role.rawValue]?["keyids"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                        state = trusted.contains(id) ? "trusted by root v\(published.version ?? 0)" : "NOT trusted by root v\(published.version ?? 0)"
+                    }
+                    print("\(tenant)  \(role.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  \(id)  \(state)")
+                }
+            }
+        }
+    }
+
+    struct Rotate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replace one role's key, publishing a new root version signed by the old and new root keys.",
+            discussion: "Clients that trust the previous root walk to the new one; the old key file is kept as <role>.key.retired-<n>.")
+
+        @Argument(help: "The tenant id.")
+        var tenant: String
+
+        @Argument(help: "The role: root, targets, snapshot or timestamp.")
+        var role: String
+
+        @OptionGroup var options: Options
+
+        func run() throws {
+            guard let role = TUFRole(rawValue: role) else { throw ValidationError("role must be root, targets, snapshot or timestamp") }
+            let output = URL(fileURLWithPath: options.output)
+            do {
+                let lock = try OutputLock(output: output) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+                defer { withExtendedLifetime(lock) {} }
+                let keys = try options.store.keys(for: tenant, create: false, warn: { _ in })
+                let newKey = Curve25519.Signing.PrivateKey()
+                try Publisher.amend(tenant: tenant, output: output) { folder in
+                    _ = try KeyRotation.rotate(role, release: folder, keys: keys, newKey: newKey)
+                }
+                try options.store.install(newKey, for: role, tenant: tenant)
+                print("\(tenant): \(role.rawValue) key rotated to \(TUFKey(newKey.publicKey).keyID); new root published")
+            } catch let error as TUFError {
+                throw Livery.Failure(error.description)
+            }
+        }
+    }
+}
