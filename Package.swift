@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // System libraries, installed from Debian by the Makefile.
@@ -36,18 +37,20 @@ let package = Package(
         .target(name: "LiveryTUF", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "LiverySign", dependencies: ["LiveryTUF", "LiveryPack"]),
         .target(name: "LiveryPublish", dependencies: ["LiveryCheck", "LiveryPack", "LiveryAssets", "LiverySign", "CLiverySystem"]),
+        // `livery serve`: Output/ over HTTP (Hummingbird).
+        .target(name: "LiveryServe", dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
         // The client side: verification and (later) download and install. No libxml2, no pipeline.
         .target(name: "LiveryClient", dependencies: ["LiveryTUF", .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(
             name: "livery",
             dependencies: [
-                "LiveryCheck", "LiveryRender", "LiveryPublish", "LiveryPack", "LiverySign", "LiveryClient", "CArchive", "CXML2",
+                "LiveryCheck", "LiveryRender", "LiveryPublish", "LiveryPack", "LiverySign", "LiveryClient", "LiveryServe", "CArchive", "CXML2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "LiveryTests",
-            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiveryPack", "LiveryPublish", "LiveryTUF", "LiverySign", "LiveryClient"],
+            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiveryPack", "LiveryPublish", "LiveryTUF", "LiverySign", "LiveryClient", "LiveryServe"],
             exclude: ["Fixtures"]
         ),
     ]

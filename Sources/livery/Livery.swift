@@ -4,7 +4,7 @@ import LiveryCheck
 import LiveryDiagnostics
 
 @main
-struct Livery: ParsableCommand {
+struct Livery: AsyncParsableCommand {
     static let version = LiveryVersion.current
 
     static let configuration = CommandConfiguration(
@@ -16,7 +16,7 @@ struct Livery: ParsableCommand {
             Start with `livery validate`; `livery rules` lists every check.
             """,
         version: version,
-        subcommands: [Validate.self, Build.self, Verify.self, Inspect.self, Keys.self, Rules.self, Schema.self, Init.self, Version.self]
+        subcommands: [Validate.self, Build.self, Verify.self, Inspect.self, Keys.self, Serve.self, Rules.self, Schema.self, Init.self, Version.self]
     )
 
     /// A failure found while running a command (not a mistake in its arguments): printed without the usage text.
@@ -26,10 +26,14 @@ struct Livery: ParsableCommand {
     }
 
     /// Exit codes of PRODUCT.md §3: 0 clean, 1 findings at error level, 2 usage or internal error.
-    static func main() {
+    static func main() async {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
         } catch let code as ExitCode where code == ExitCode(1) {
             Foundation.exit(1)
         } catch {

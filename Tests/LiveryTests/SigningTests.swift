@@ -34,36 +34,32 @@ final class SigningTests: XCTestCase {
         XCTAssertThrowsError(try CanonicalJSON.encode(.double(1.5)), "floats cannot be signed")
     }
 
-    /// A static file server on 127.0.0.1 (Python's http.server, until `livery serve` lands), stopped on deinit.
+    /// `livery serve` on 127.0.0.1 and a free port, stopped (SIGTERM, graceful) on deinit.
     final class FileServer {
-        let process = Process()
+        let process: LiveryProcess.Running
         let port: Int
 
         init(root: URL) throws {
+            process = try LiveryProcess.start(["serve", "--output", root.path, "--port", "0"], in: root.deletingLastPathComponent())
             var found = 0
-            for candidate in 20_000..<20_400 where Self.isFree(candidate) { found = candidate; break }
+            for _ in 0..<500 {
+                let log = (try? String(contentsOf: process.out, encoding: .utf8)) ?? ""
+                if let range = log.range(of: #"127\.0\.0\.1:(\d+)/"#, options: .regularExpression) {
+                    found = Int(log[range].dropFirst("127.0.0.1:".count).dropLast()) ?? 0
+                    break
+                }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
             port = found
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", root.path]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            for _ in 0..<200 where Self.isFree(port) { Thread.sleep(forTimeInterval: 0.02) }
+            XCTAssertGreaterThan(port, 0, "livery serve did not start: \(process.stderr)")
         }
+
+        var log: String { (try? String(contentsOf: process.out, encoding: .utf8)) ?? "" }
 
         deinit {
-            process.terminate()
-            process.waitUntilExit()
-        }
-
-        static func isFree(_ port: Int) -> Bool {
-            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(socket) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
+            kill(process.pid, SIGTERM)
+            let result = process.wait(timeout: 30)
+            XCTAssertEqual(result.status, 0, "livery serve did not shut down cleanly: \(result.stderr)")
         }
     }
 
