@@ -1,0 +1,54 @@
+import Foundation
+import XCTest
+
+/// `livery serve` as a real server on 127.0.0.1, checked with curl.
+final class ServeTests: XCTestCase {
+    private func curl(_ arguments: [String]) throws -> LiveryProcess.Output {
+        try LiveryProcess.tool(["curl", "-s", "--max-time", "10"] + arguments)
+    }
+
+    func testServesReleasesWithRangesETagsAndContentTypesAndRefusesEverythingElse() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let base = "http://127.0.0.1:\(server.port)"
+        let root = try Data(contentsOf: workspace.output.appendingPathComponent("urbannest/metadata/1.root.json"))
+
+        // A whole file, with its type and an ETag.
+        let headers = try curl(["-D", "-", "-o", "/dev/null", "\(base)/urbannest/metadata/1.root.json"]).stdout
+        XCTAssertTrue(headers.hasPrefix("HTTP/1.1 200"), headers)
+        XCTAssertTrue(headers.lowercased().contains("content-type: application/json"), headers)
+        XCTAssertTrue(headers.lowercased().contains("content-length: \(root.count)"), headers)
+        let etag = try XCTUnwrap(headers.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }?.dropFirst(5).trimmingCharacters(in: .whitespaces))
+
+        // A range, for resuming downloads.
+        let part = try curl(["-H", "Range: bytes=10-19", "-w", "%{http_code}", "\(base)/urbannest/metadata/1.root.json"]).stdout
+        XCTAssertEqual(part, String(decoding: root[10..<20], as: UTF8.self) + "206")
+
+        // Not modified.
+        XCTAssertEqual(try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "If-None-Match: \(etag)", "\(base)/urbannest/metadata/1.root.json"]).stdout, "304")
+
+        // A bundle is a zip.
+        let bundle = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: workspace.output.appendingPathComponent("urbannest/targets").path).first { $0.hasSuffix(".core.zip") })
+        let zipHeaders = try curl(["-I", "\(base)/urbannest/targets/\(bundle)"]).stdout.lowercased()
+        XCTAssertTrue(zipHeaders.contains("content-type: application/zip"), zipHeaders)
+
+        // Refused: the private store, parent folders, other methods, request bodies, missing files.
+        let refused: [([String], String)] = [
+            (["\(base)/.livery/store/cache.sqlite"], "404"),
+            (["\(base)/urbannest/.hidden"], "404"),
+            (["--path-as-is", "\(base)/urbannest/../../../etc/passwd"], "404"),
+            (["--path-as-is", "\(base)/urbannest/%2e%2e/%2e%2e/etc/passwd"], "404"),
+            (["-X", "PUT", "--data", "x", "\(base)/urbannest/release.json"], "405"),
+            (["-X", "DELETE", "\(base)/urbannest/release.json"], "405"),
+            (["--data-binary", "@/dev/null", "-X", "GET", "-H", "Content-Length: 5", "\(base)/urbannest/release.json"], "413"),
+            (["\(base)/urbannest/targets/nothing.zip"], "404"),
+        ]
+        for (arguments, status) in refused {
+            XCTAssertEqual(try curl(["-o", "/dev/null", "-w", "%{http_code}"] + arguments).stdout, status, "\(arguments)")
+        }
+        // One log line per request.
+        XCTAssertTrue(server.log.contains("GET /urbannest/metadata/1.root.json 206 10 "), server.log)
+        XCTAssertTrue(server.log.contains("PUT /urbannest/release.json 405"), server.log)
+    }
+}
