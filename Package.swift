@@ -40,7 +40,7 @@ let package = Package(
         // `livery serve`: Output/ over HTTP (Hummingbird).
         .target(name: "LiveryServe", dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
         // The client side: verification and (later) download and install. No libxml2, no pipeline.
-        .target(name: "LiveryClient", dependencies: ["LiveryTUF", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LiveryClient", dependencies: ["LiveryTUF", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(
             name: "livery",
             dependencies: [

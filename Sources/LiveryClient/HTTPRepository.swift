@@ -1,0 +1,122 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import LiveryTUF
+
+/// A tenant's repository on an HTTP server (`livery serve`, a CDN, object storage).
+///
+/// Every response is bounded: the delegate cancels a transfer as soon as it passes the length the
+/// caller allows (endless-data protection), and large targets stream to a file, resuming a partial
+/// download with an HTTP range request.
+public final class HTTPRepository: RepositorySource, @unchecked Sendable {
+    public let base: URL
+    private let session: URLSession
+    private let counter = ByteCounter()
+
+    /// Bytes received from the server by this repository object (for delta measurements).
+    public var bytesReceived: Int { counter.value }
+
+    public init(base: URL, timeout: TimeInterval = 30) {
+        self.base = base
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session = URLSession(configuration: configuration)
+    }
+
+    public func fetch(_ path: String, maxLength: Int) throws -> Data? {
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("livery-fetch-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        guard try download(path, to: temporary, maxLength: maxLength) else { return nil }
+        return try Data(contentsOf: temporary)
+    }
+
+    /// Downloads `path` into `file`, appending to what a previous attempt left there (HTTP range).
+    /// Returns false on 404. Throws if the server sends more than `maxLength` bytes in all.
+    @discardableResult
+    public func download(_ path: String, to file: URL, maxLength: Int) throws -> Bool {
+        if !FileManager.default.fileExists(atPath: file.path) { FileManager.default.createFile(atPath: file.path, contents: nil) }
+        let existing = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+        guard existing < maxLength || maxLength == 0 else {
+            if existing == maxLength { return true }
+            throw TUFError("\(path): the partial download is longer than the \(maxLength) bytes allowed")
+        }
+        var request = URLRequest(url: base.appendingPathComponent(path))
+        if existing > 0 { request.setValue("bytes=\(existing)-", forHTTPHeaderField: "Range") }
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        let transfer = Transfer(handle: handle, limit: maxLength - existing, counter: counter)
+        let delegateSession = URLSession(configuration: session.configuration, delegate: transfer, delegateQueue: nil)
+        defer { delegateSession.finishTasksAndInvalidate() }
+        let task = delegateSession.dataTask(with: request)
+        task.resume()
+        transfer.done.wait()
+        if let error = transfer.failure { throw error }
+        switch transfer.status {
+        case 404: return false
+        case 200:
+            if existing > 0 {
+                // The server ignored the range: start again from the beginning.
+                try handle.truncate(atOffset: 0)
+                try handle.close()
+                FileManager.default.createFile(atPath: file.path, contents: nil)
+                return try download(path, to: file, maxLength: maxLength)
+            }
+            return true
+        case 206: return true
+        case 416: return existing > 0
+        default: throw TUFError("\(path): HTTP \(transfer.status)")
+        }
+    }
+
+    final class ByteCounter: @unchecked Sendable {
+        // Guarded by `lock`.
+        private var count = 0
+        private let lock = NSLock()
+        var value: Int { lock.withLock { count } }
+        func add(_ n: Int) { lock.withLock { count += n } }
+    }
+
+    /// Streams one response into a file, refusing to go past the limit.
+    final class Transfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        // Touched only on the session's delegate queue, then read after `done` is signalled.
+        let handle: FileHandle
+        let limit: Int
+        let counter: ByteCounter
+        var received = 0
+        var status = 0
+        var failure: Error?
+        let done = DispatchSemaphore(value: 0)
+
+        init(handle: FileHandle, limit: Int, counter: ByteCounter) {
+            self.handle = handle
+            self.limit = limit
+            self.counter = counter
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+            status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            completionHandler(.allow)
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            counter.add(data.count)
+            guard status == 200 || status == 206 else { return }
+            received += data.count
+            if received > limit {
+                failure = TUFError("\(dataTask.originalRequest?.url?.path ?? "download") sent more than the \(limit) bytes expected (endless data)")
+                dataTask.cancel()
+                return
+            }
+            do { try handle.write(contentsOf: data) } catch { failure = error; dataTask.cancel() }
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+            if let error, failure == nil { failure = TUFError("\(task.originalRequest?.url?.absoluteString ?? "download"): \(error.localizedDescription)") }
+            done.signal()
+        }
+    }
+}

@@ -1,0 +1,216 @@
+import Crypto
+import Foundation
+import LiveryTUF
+
+/// What an app asks for: the essential bundles always, its user's locale, and the programs and tours opened.
+public struct FetchRequest: Sendable {
+    public var tenant: String
+    /// The tenant's repository: `<server>/<tenant>/` with `metadata/` and `targets/` under it.
+    public var repository: any RepositorySource
+    /// The local cache of this tenant (trusted metadata, downloads, installed releases).
+    public var cache: URL
+    /// Root metadata to trust on first use; later fetches trust the cached root.
+    public var bootstrapRoot: Data?
+    public var locale: String?
+    public var programs: [String] = []
+    public var tours: [String] = []
+    public var now = Date()
+
+    public init(tenant: String, repository: any RepositorySource, cache: URL, bootstrapRoot: Data? = nil, locale: String? = nil) {
+        self.tenant = tenant
+        self.repository = repository
+        self.cache = cache
+        self.bootstrapRoot = bootstrapRoot
+        self.locale = locale
+    }
+}
+
+/// What a fetch did.
+public struct FetchResult: Sendable {
+    public var release: Int
+    public var installed: URL
+    public var downloaded: [String]
+    public var reused: [String]
+    /// True when the refresh failed and the previously installed release is kept for offline use.
+    public var offline: Bool
+    public var problem: String?
+}
+
+/// The reference client's install step: refresh TUF metadata, read the download manifest, download
+/// the bundles the app needs (resuming partial downloads, verifying each by length and SHA-256
+/// before use), extract them safely, and switch the cache's `current` link in one step. The previous
+/// release stays for offline use; older ones are removed.
+///
+/// Cache layout: `metadata/{root,timestamp,snapshot,targets}.json` (trusted, unversioned),
+/// `downloads/<sha256>` (verified archives), `releases/<release>.<manifest sha>/` (installed trees:
+/// `download-manifest.json` and `bundles/<id>/…`), and `current` → the installed release.
+public enum ReleaseInstaller {
+    public static func fetch(_ request: FetchRequest) throws -> FetchResult {
+        let fm = FileManager.default
+        let cache = request.cache
+        for folder in ["metadata", "downloads", "releases"] { try fm.createDirectory(at: cache.appendingPathComponent(folder), withIntermediateDirectories: true) }
+        // One fetch at a time per cache.
+        let lockDescriptor = open(cache.appendingPathComponent("lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lockDescriptor >= 0, flock(lockDescriptor, LOCK_EX) == 0 else { throw TUFError("cannot lock \(cache.path)") }
+        defer { flock(lockDescriptor, LOCK_UN); close(lockDescriptor) }
+
+        let current = cache.appendingPathComponent("current")
+        let installed = (try? fm.destinationOfSymbolicLink(atPath: current.path)).map { cache.appendingPathComponent($0) }
+        func offline(_ problem: String) throws -> FetchResult {
+            guard let installed, let manifest = try? JSONValue.parse(Data(contentsOf: installed.appendingPathComponent("download-manifest.json"))) else {
+                throw TUFError(problem)
+            }
+            return FetchResult(release: manifest["release"]?.intValue ?? 0, installed: installed, downloaded: [], reused: [], offline: true, problem: problem)
+        }
+
+        // 1. Metadata.
+        let metadata = cache.appendingPathComponent("metadata")
+        let cachedRoot = try? Data(contentsOf: metadata.appendingPathComponent("root.json"))
+        guard let trustedRoot = cachedRoot ?? request.bootstrapRoot else { throw TUFError("no trusted root: pass the tenant's 1.root.json on first use") }
+        var previous: TrustedMetadata?
+        if let root = cachedRoot,
+           let timestamp = try? SignedMetadata(data: Data(contentsOf: metadata.appendingPathComponent("timestamp.json"))),
+           let snapshot = try? SignedMetadata(data: Data(contentsOf: metadata.appendingPathComponent("snapshot.json"))),
+           let targets = try? SignedMetadata(data: Data(contentsOf: metadata.appendingPathComponent("targets.json"))) {
+            previous = TrustedMetadata(root: try SignedMetadata(data: root), timestamp: timestamp, snapshot: snapshot, targets: targets)
+        }
+        let updater = TUFUpdater(source: request.repository, now: request.now)
+        let trusted: TrustedMetadata
+        let manifestData: Data
+        do {
+            trusted = try updater.refresh(trustedRoot: trustedRoot, previous: previous)
+            manifestData = try updater.target("download-manifest.json", in: trusted)
+        } catch {
+            return try offline("refresh failed: \(error)")
+        }
+        for (name, document) in [("root.json", trusted.root), ("timestamp.json", trusted.timestamp), ("snapshot.json", trusted.snapshot), ("targets.json", trusted.targets)] {
+            try atomicWrite(try document.bytes(), to: metadata.appendingPathComponent(name))
+        }
+
+        // 2. The bundles this app needs.
+        let manifest = try JSONValue.parse(manifestData)
+        guard let release = manifest["release"]?.intValue, let bundles = manifest["bundles"]?.arrayValue else { throw TUFError("the download manifest is malformed") }
+        let format = manifest["format"]?.stringValue ?? "zip"
+        let wanted = selection(bundles, request: request)
+        let manifestSHA = SHA256.hash(data: manifestData).map { String(format: "%02x", $0) }.joined()
+        let releaseName = "\(release).\(manifestSHA.prefix(12))"
+        let target = cache.appendingPathComponent("releases").appendingPathComponent(releaseName)
+        if installed?.standardizedFileURL.path == target.standardizedFileURL.path, fm.fileExists(atPath: target.appendingPathComponent(".complete").path) {
+            return FetchResult(release: release, installed: target, downloaded: [], reused: wanted, offline: false, problem: nil)
+        }
+
+        // 3. Download what is not cached yet, verified before use.
+        var downloaded: [String] = [], reused: [String] = []
+        var archives: [String: URL] = [:]
+        for id in wanted {
+            let name = "\(id).\(format)"
+            guard let info = trusted.target(name) else { throw TUFError("bundle '\(id)' is not a signed target") }
+            let file = cache.appendingPathComponent("downloads").appendingPathComponent(info.sha256)
+            if fm.fileExists(atPath: file.path) {
+                reused.append(id)
+            } else {
+                let partial = file.appendingPathExtension("part")
+                do {
+                    if let http = request.repository as? HTTPRepository {
+                        // Streams to disk and resumes a partial file with a range request.
+                        guard try http.download("targets/\(info.sha256).\(name)", to: partial, maxLength: info.length) else { throw TUFError("\(name) is missing on the server") }
+                    } else {
+                        try atomicWrite(try updater.target(name, in: trusted), to: partial)
+                    }
+                    try verify(partial, length: info.length, sha256: info.sha256, name: name)
+                } catch {
+                    try? fm.removeItem(at: partial)
+                    return try offline("download of \(name) failed: \(error)")
+                }
+                guard rename(partial.path, file.path) == 0 else { throw TUFError("cannot store \(name)") }
+                downloaded.append(id)
+            }
+            archives[id] = file
+        }
+
+        // 4. Install into a staging folder, then switch `current` in one rename.
+        let staging = cache.appendingPathComponent("releases").appendingPathComponent(".staging-\(UUID().uuidString)")
+        defer { try? fm.removeItem(at: staging) }
+        for id in wanted {
+            try ArchiveExtractor.extract(archives[id]!, into: staging.appendingPathComponent("bundles").appendingPathComponent(id))
+        }
+        try manifestData.write(to: staging.appendingPathComponent("download-manifest.json"))
+        try Data().write(to: staging.appendingPathComponent(".complete"))
+        try? fm.removeItem(at: target)
+        guard rename(staging.path, target.path) == 0 else { throw TUFError("cannot install release \(release)") }
+        let link = cache.appendingPathComponent("current.\(UUID().uuidString)")
+        try fm.createSymbolicLink(atPath: link.path, withDestinationPath: "releases/\(releaseName)")
+        guard rename(link.path, current.path) == 0 else { throw TUFError("cannot switch to release \(release)") }
+
+        // 5. Keep the new and the previous release; remove older ones and unreferenced downloads.
+        collectGarbage(cache: cache, keep: [releaseName, installed?.lastPathComponent].compactMap { $0 })
+        return FetchResult(release: release, installed: target, downloaded: downloaded, reused: reused, offline: false, problem: nil)
+    }
+
+    /// Essential bundles, the user's locale (or the default one), the requested programs and tours in
+    /// that language, and every dependency of those.
+    static func selection(_ bundles: [JSONValue], request: FetchRequest) -> [String] {
+        let byID = Dictionary(bundles.compactMap { bundle in bundle["id"]?.stringValue.map { ($0, bundle) } }, uniquingKeysWith: { a, _ in a })
+        let locales = bundles.filter { $0["kind"]?.stringValue == "locale" }
+        let defaultLocale = locales.first { $0["policy"]?.stringValue == "essential" }?["locale"]?.stringValue
+        let locale = request.locale.flatMap { wantedLocale in locales.contains { $0["locale"]?.stringValue == wantedLocale } ? wantedLocale : nil } ?? defaultLocale
+        var wanted = Set<String>()
+        for bundle in bundles {
+            guard let id = bundle["id"]?.stringValue else { continue }
+            let kind = bundle["kind"]?.stringValue
+            let subject = bundle["subject"]?.stringValue ?? ""
+            if bundle["policy"]?.stringValue == "essential" { wanted.insert(id) }
+            if kind == "locale", bundle["locale"]?.stringValue == locale { wanted.insert(id) }
+            if kind == "program", request.programs.contains(subject) { wanted.insert(id) }
+            if kind == "tour", request.tours.contains(subject) { wanted.insert(id) }
+            if kind == "tour-language", request.tours.contains(subject), bundle["locale"]?.stringValue == locale { wanted.insert(id) }
+        }
+        var queue = Array(wanted)
+        while let id = queue.popLast() {
+            for dependency in byID[id]?["dependencies"]?.arrayValue?.compactMap(\.stringValue) ?? [] where wanted.insert(dependency).inserted {
+                queue.append(dependency)
+            }
+        }
+        return wanted.sorted()
+    }
+
+    static func verify(_ file: URL, length: Int, sha256: String, name: String) throws {
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        var size = 0
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            size += chunk.count
+            guard size <= length else { throw TUFError("\(name) is longer than its signed length \(length)") }
+            hasher.update(data: chunk)
+        }
+        guard size == length else { throw TUFError("\(name) is \(size) bytes, its signed length is \(length)") }
+        guard hasher.finalize().map({ String(format: "%02x", $0) }).joined() == sha256 else { throw TUFError("\(name) does not match its signed SHA-256") }
+    }
+
+    static func atomicWrite(_ data: Data, to file: URL) throws {
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
+        try data.write(to: temporary)
+        guard rename(temporary.path, file.path) == 0 else { throw TUFError("cannot write \(file.path)") }
+    }
+
+    static func collectGarbage(cache: URL, keep: [String]) {
+        let fm = FileManager.default
+        let releases = cache.appendingPathComponent("releases")
+        var referenced = Set<String>()
+        for name in (try? fm.contentsOfDirectory(atPath: releases.path)) ?? [] {
+            let folder = releases.appendingPathComponent(name)
+            if !keep.contains(name) {
+                try? fm.removeItem(at: folder)
+                continue
+            }
+            if let manifest = try? JSONValue.parse(Data(contentsOf: folder.appendingPathComponent("download-manifest.json"))) {
+                for bundle in manifest["bundles"]?.arrayValue ?? [] { if let sha = bundle["sha256"]?.stringValue { referenced.insert(sha) } }
+            }
+        }
+        let downloads = cache.appendingPathComponent("downloads")
+        for name in (try? fm.contentsOfDirectory(atPath: downloads.path)) ?? [] where !referenced.contains(name) && !name.hasSuffix(".part") {
+            try? fm.removeItem(at: downloads.appendingPathComponent(name))
+        }
+    }
+}

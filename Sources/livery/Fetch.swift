@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import LiveryClient
+
+struct Fetch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The reference client: refresh, download, verify and install a tenant's release into a local cache.",
+        discussion: """
+            Downloads what an app needs (the essential bundles, the user's locale, and the programs and tours \
+            asked for), each verified against the signed TUF metadata before use, extracts them safely and \
+            switches the cache to the new release in one step. If the server cannot be reached or fails \
+            verification, the installed release is kept for offline use (exit 0, with a warning); exit 1 when \
+            there is nothing usable, 2 on a usage error.
+            """
+    )
+
+    @Argument(help: "The tenant id.")
+    var tenant: String
+
+    @Option(help: "The server's base URL (e.g. http://127.0.0.1:8080), serving <tenant>/metadata and <tenant>/targets.")
+    var server: String
+
+    @Option(help: "The local cache folder (one per tenant is made inside).")
+    var cache = ".livery-cache"
+
+    @Option(help: "Root metadata to trust on first use (the tenant's 1.root.json, shipped with the app).")
+    var root: String?
+
+    @Option(help: "The user's locale (default: the release's default locale).")
+    var locale: String?
+
+    @Option(help: "A program to install (repeatable).")
+    var program: [String] = []
+
+    @Option(help: "A tour to install, with its audio in the user's locale (repeatable).")
+    var tour: [String] = []
+
+    func run() throws {
+        guard let base = URL(string: server), base.scheme == "http" || base.scheme == "https" else { throw ValidationError("--server must be an http(s) URL") }
+        let repository = HTTPRepository(base: base.appendingPathComponent(tenant))
+        var request = FetchRequest(tenant: tenant, repository: repository, cache: URL(fileURLWithPath: cache).appendingPathComponent(tenant),
+                                   bootstrapRoot: try root.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }, locale: locale)
+        request.programs = program
+        request.tours = tour
+        let result: FetchResult
+        do {
+            result = try ReleaseInstaller.fetch(request)
+        } catch {
+            FileHandle.standardError.write(Data("fetch failed: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        if result.offline {
+            FileHandle.standardError.write(Data("warning: \(result.problem ?? "refresh failed"); keeping release \(result.release) for offline use\n".utf8))
+        }
+        print("\(tenant): release \(result.release) installed at \(result.installed.path); downloaded \(result.downloaded.count) bundle\(result.downloaded.count == 1 ? "" : "s") (\(result.downloaded.joined(separator: ", "))), reused \(result.reused.count); \(repository.bytesReceived) bytes received")
+    }
+}
