@@ -1,0 +1,160 @@
+import Crypto
+import Foundation
+import LiveryClient
+import LiveryPublish
+import LiveryTUF
+import XCTest
+
+/// `livery fetch` against `livery serve`, and the extraction step against hostile archives.
+final class FetchTests: XCTestCase {
+    private func fetch(_ workspace: BuildTests.Workspace, _ server: SigningTests.FileServer, tenant: String, extra: [String] = []) throws -> LiveryProcess.Output {
+        try LiveryProcess.run(["fetch", tenant, "--server", "http://127.0.0.1:\(server.port)", "--cache", "cache",
+                               "--root", "Output/\(tenant)/metadata/1.root.json"] + extra, in: workspace.root)
+    }
+
+    func testFetchInstallsWhatTheAppNeedsAndAfterAOneStringChangeDownloadsOnlyThatLocale() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let first = try fetch(workspace, server, tenant: "sonic-walkscape", extra: ["--locale", "fr", "--tour", "florence-renaissance"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(first.stdout.contains("downloaded 5 bundles (core, locale.fr, locale.it, tour.florence-renaissance, tour.florence-renaissance.fr)"), first.stdout)
+        let current = workspace.root.appendingPathComponent("cache/sonic-walkscape/current")
+        let audio = current.appendingPathComponent("bundles/tour.florence-renaissance.fr/tours/florence-renaissance/audio/fr/01-duomo.mp3")
+        XCTAssertEqual(try Data(contentsOf: audio), try Data(contentsOf: workspace.tenants.appendingPathComponent("sonic-walkscape/tours/florence-renaissance/audio/fr/01-duomo.mp3")))
+
+        // One French string changes: only the metadata, the manifest and locale.fr travel.
+        try workspace.replace("sonic-walkscape/locales/fr.yaml", "Carte", "Plan")
+        XCTAssertEqual(try workspace.build().status, 0)
+        let requestsBefore = server.log.split(separator: "\n").count
+        let second = try fetch(workspace, server, tenant: "sonic-walkscape", extra: ["--locale", "fr", "--tour", "florence-renaissance"])
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertTrue(second.stdout.contains("release 2 installed"), second.stdout)
+        XCTAssertTrue(second.stdout.contains("downloaded 1 bundle (locale.fr), reused 4"), second.stdout)
+        let requests = server.log.split(separator: "\n").dropFirst(requestsBefore).map(String.init)
+        let targets = requests.filter { $0.contains("/targets/") }
+        XCTAssertEqual(targets.count, 2, "\(requests)")
+        XCTAssertTrue(targets.contains { $0.contains(".download-manifest.json") } && targets.contains { $0.contains(".locale.fr.zip") }, "\(targets)")
+        // Bytes transferred: the metadata, the manifest and one small bundle.
+        let manifest = try XCTUnwrap(Publisher.currentManifest(tenant: "sonic-walkscape", output: workspace.output)?.manifest)
+        let locale = try XCTUnwrap(manifest.bundles.first { $0.id == "locale.fr" })
+        let received = Int(second.stdout.components(separatedBy: "; ").last?.split(separator: " ").first ?? "") ?? .max
+        let metadataBytes = try FileManager.default.contentsOfDirectory(at: workspace.output.appendingPathComponent("sonic-walkscape/metadata"), includingPropertiesForKeys: nil)
+            .reduce(0) { $0 + ((try? Data(contentsOf: $1).count) ?? 0) }
+        XCTAssertLessThanOrEqual(received, locale.size + 8192 + metadataBytes, second.stdout)
+        XCTAssertEqual(try String(contentsOf: current.appendingPathComponent("bundles/locale.fr/locales/fr.json"), encoding: .utf8).contains("Plan"), true)
+    }
+
+    func testATamperedBundleIsRefusedAndTheInstalledReleaseIsKept() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let server = try SigningTests.FileServer(root: workspace.output)
+        XCTAssertEqual(try fetch(workspace, server, tenant: "urbannest").status, 0)
+        let installed = try FileManager.default.destinationOfSymbolicLink(atPath: workspace.root.appendingPathComponent("cache/urbannest/current").path)
+        try workspace.replace("urbannest/locales/en.yaml", "Home", "Start")
+        XCTAssertEqual(try workspace.build().status, 0)
+        let targets = workspace.output.appendingPathComponent("urbannest/targets")
+        let bundle = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: targets.path).filter { $0.hasSuffix(".locale.en.zip") }
+            .first { name in (Publisher.currentManifest(tenant: "urbannest", output: workspace.output)?.manifest.bundles.contains { $0.path.hasSuffix(name) }) == true })
+        var bytes = try Data(contentsOf: targets.appendingPathComponent(bundle))
+        bytes[bytes.count / 2] ^= 0xFF
+        unlink(targets.appendingPathComponent(bundle).path)
+        try bytes.write(to: targets.appendingPathComponent(bundle))
+        let result = try fetch(workspace, server, tenant: "urbannest")
+        XCTAssertEqual(result.status, 0, "the installed release stays usable offline")
+        XCTAssertTrue(result.stderr.contains("does not match its signed SHA-256"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("keeping release 1 for offline use"), result.stderr)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: workspace.root.appendingPathComponent("cache/urbannest/current").path), installed)
+    }
+
+    func testKillNineDuringInstallAlwaysLeavesACompleteRelease() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let server = try SigningTests.FileServer(root: workspace.output)
+        XCTAssertEqual(try fetch(workspace, server, tenant: "sonic-walkscape", extra: ["--tour", "florence-renaissance"]).status, 0)
+        try workspace.replace("sonic-walkscape/locales/it.yaml", ":", ": ")
+        XCTAssertEqual(try workspace.build().status, 0)
+        var state: UInt64 = 12345
+        for round in 0..<20 {
+            // Interrupt a fetch that needs the new release, at a pseudo-random moment.
+            try? FileManager.default.removeItem(at: workspace.root.appendingPathComponent("cache/sonic-walkscape/downloads"))
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let delay = Double(state >> 33 % 1000) / 1000 * 0.25
+            let process = try LiveryProcess.start(["fetch", "sonic-walkscape", "--server", "http://127.0.0.1:\(server.port)", "--cache", "cache",
+                                                   "--tour", "florence-renaissance", "--tour", "rome-trastevere"], in: workspace.root)
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.pid, SIGKILL)
+            _ = process.wait()
+            let current = workspace.root.appendingPathComponent("cache/sonic-walkscape/current")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: current.appendingPathComponent(".complete").path), "round \(round): no complete release")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: current.appendingPathComponent("bundles/core/tenant.json").path), "round \(round)")
+        }
+        let final = try fetch(workspace, server, tenant: "sonic-walkscape", extra: ["--tour", "florence-renaissance"])
+        XCTAssertEqual(final.status, 0, final.stderr)
+        XCTAssertTrue(final.stdout.contains("release 2 installed"), final.stdout)
+    }
+
+    // MARK: Hostile archives, correctly signed or not: the extraction step refuses them.
+
+    private func zip(_ entries: [(name: String, content: String, symlink: Bool)], compress: Bool = false) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-hostile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let archive = folder.appendingPathComponent("bundle.zip")
+        let script = """
+            import sys, zipfile, json
+            entries = json.loads(sys.argv[2])
+            with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED if sys.argv[3] == "1" else zipfile.ZIP_STORED) as z:
+                for name, content, symlink in entries:
+                    info = zipfile.ZipInfo(name)
+                    if symlink:
+                        info.external_attr = (0o120777 << 16)
+                    z.writestr(info, content)
+            """
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: entries.map { [$0.name, $0.content, $0.symlink] as [Any] }), as: UTF8.self)
+        let result = try LiveryProcess.tool(["python3", "-c", script, archive.path, json, compress ? "1" : "0"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return archive
+    }
+
+    private func assertRefused(_ archive: URL, _ phrase: String, file: StaticString = #filePath, line: UInt = #line) {
+        let destination = archive.deletingLastPathComponent().appendingPathComponent("out")
+        XCTAssertThrowsError(try ArchiveExtractor.extract(archive, into: destination), file: file, line: line) { error in
+            XCTAssertTrue("\(error)".contains(phrase), "\(error)", file: file, line: line)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: archive.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("evil").path), file: file, line: line)
+    }
+
+    func testZipSlipAbsolutePathsAndLinksAreRefused() throws {
+        assertRefused(try zip([("ok.txt", "fine", false), ("../evil", "escaped", false)]), "climbs out")
+        assertRefused(try zip([("a/../../evil", "escaped", false)]), "climbs out")
+        assertRefused(try zip([("/tmp/evil", "absolute", false)]), "absolute or unsafe path")
+        assertRefused(try zip([("link", "/etc/passwd", true)]), "not a regular file")
+        assertRefused(try zip([("same.txt", "one", false), ("same.txt", "two", false)]), "duplicate entry")
+    }
+
+    /// A zip made by Python code that writes to the path in `sys.argv[1]` (`z` is the open ZipFile).
+    private func zip(python body: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-hostile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let archive = folder.appendingPathComponent("bundle.zip")
+        let script = "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:\n    " + body
+        let result = try LiveryProcess.tool(["python3", "-c", script, archive.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return archive
+    }
+
+    func testCompressionBombsAndHugeEntryCountsAreRefused() throws {
+        // 1,000:1 and more: ten megabytes of zeros deflate to about ten kilobytes.
+        assertRefused(try zip(python: "z.writestr('zeros.bin', bytes(10 << 20))"), "compression bomb")
+        // 100,000 tiny entries (and one more).
+        assertRefused(try zip(python: "[z.writestr(f'f{i}', '') for i in range(100001)]"), "more than 100000 entries")
+    }
+
+    func testAnOrdinaryBundleExtractsExactly() throws {
+        let archive = try zip([("dir/a.txt", "alpha", false), ("b.txt", "beta", false)])
+        let destination = archive.deletingLastPathComponent().appendingPathComponent("out")
+        let files = try ArchiveExtractor.extract(archive, into: destination)
+        XCTAssertEqual(files.sorted(), ["b.txt", "dir/a.txt"])
+        XCTAssertEqual(try String(contentsOf: destination.appendingPathComponent("dir/a.txt"), encoding: .utf8), "alpha")
+    }
+}
