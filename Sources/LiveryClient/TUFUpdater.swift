@@ -16,6 +16,13 @@ public struct TrustedMetadata: Sendable {
         return (length, sha, entry["custom"])
     }
 
+    public init(root: SignedMetadata, timestamp: SignedMetadata, snapshot: SignedMetadata, targets: SignedMetadata) {
+        self.root = root
+        self.timestamp = timestamp
+        self.snapshot = snapshot
+        self.targets = targets
+    }
+
     public var targetNames: [String] { (targets.signed["targets"]?.objectValue?.keys).map { Array($0).sorted() } ?? [] }
 }
 
@@ -76,7 +83,9 @@ public struct TUFUpdater: Sendable {
         try expiry(timestamp, "timestamp")
 
         // 5.5: snapshot, exactly the version and bytes the timestamp names.
-        let snapshotName = "\(snapshotMeta.version).snapshot.json"
+        // Consistent snapshots name every version; otherwise the current one has a fixed name.
+        let consistent = root.signed["consistent_snapshot"]?.boolValue ?? false
+        let snapshotName = consistent ? "\(snapshotMeta.version).snapshot.json" : "snapshot.json"
         guard let snapshotData = try source.fetch("metadata/\(snapshotName)", maxLength: snapshotMeta.length ?? limits.snapshot) else { throw TUFError("\(snapshotName) is missing") }
         try Self.checkFile(snapshotData, against: snapshotMeta, what: snapshotName)
         let snapshot = try SignedMetadata(data: snapshotData)
@@ -90,7 +99,7 @@ public struct TUFUpdater: Sendable {
         try expiry(snapshot, "snapshot")
 
         // 5.6: targets, exactly the version (and bytes, when given) the snapshot names.
-        let targetsName = "\(targetsMeta.version).targets.json"
+        let targetsName = consistent ? "\(targetsMeta.version).targets.json" : "targets.json"
         guard let targetsData = try source.fetch("metadata/\(targetsName)", maxLength: targetsMeta.length ?? limits.targets) else { throw TUFError("\(targetsName) is missing") }
         try Self.checkFile(targetsData, against: targetsMeta, what: targetsName)
         let targets = try SignedMetadata(data: targetsData)

@@ -158,3 +158,32 @@ final class FetchTests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: destination.appendingPathComponent("dir/a.txt"), encoding: .utf8), "alpha")
     }
 }
+
+/// The TUF conformance-suite contract of `livery tuf-client`.
+final class TUFClientContractTests: XCTestCase {
+    func testInitRefreshAndDownloadFollowTheContract() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let metadataURL = "http://127.0.0.1:\(server.port)/urbannest/metadata"
+        let targetsURL = "http://127.0.0.1:\(server.port)/urbannest/targets"
+        func client(_ arguments: [String]) throws -> LiveryProcess.Output {
+            try LiveryProcess.run(["tuf-client", "--metadata-dir", "client-metadata"] + arguments, in: workspace.root)
+        }
+        XCTAssertEqual(try client(["init", "Output/urbannest/metadata/1.root.json"]).status, 0)
+        XCTAssertEqual(try client(["--metadata-url", metadataURL, "refresh"]).status, 0)
+        let stored = try FileManager.default.contentsOfDirectory(atPath: workspace.root.appendingPathComponent("client-metadata").path).sorted()
+        XCTAssertEqual(stored, ["root.json", "snapshot.json", "targets.json", "timestamp.json"], "trusted metadata under unversioned names")
+        let download = ["--metadata-url", metadataURL, "--target-name", "download-manifest.json", "--target-name", "core.zip",
+                        "--target-base-url", targetsURL, "--target-dir", "client-targets", "download"]
+        XCTAssertEqual(try client(download).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("client-targets/core.zip").path))
+        // Already downloaded with matching hashes: not fetched again.
+        let requests = server.log.components(separatedBy: "/targets/").count
+        XCTAssertEqual(try client(download).status, 0)
+        XCTAssertEqual(server.log.components(separatedBy: "/targets/").count, requests)
+        // Any failure exits 1.
+        XCTAssertEqual(try client(["--metadata-url", metadataURL, "--target-name", "missing.zip", "--target-base-url", targetsURL, "--target-dir", "client-targets", "download"]).status, 1)
+        XCTAssertEqual(try client(["--metadata-url", "http://127.0.0.1:1/none", "refresh"]).status, 1)
+    }
+}
