@@ -96,3 +96,41 @@ print(f"livery build, all 201 tenants:         {full:6.2f} s  ({total / mb / ful
 print(f"no-change rebuild, all tenants:        {nochange:6.2f} s  (target < 1 s)")
 print(f"one-string change rebuild:             {onestring:6.2f} s")
 PY
+
+# Installing the media tenant through `livery serve` (127.0.0.1) with `livery fetch`, against a
+# baseline in the same run: curl of the same files, sha256sum of each, and bsdtar -x of each.
+"$livery" serve --output out --port 0 > serve.log 2>&1 &
+serve_pid=$!
+for _ in $(seq 100); do grep -q "listening on" serve.log 2>/dev/null && break; sleep 0.05; done
+port=$(grep -o "127.0.0.1:[0-9]*" serve.log | head -1 | cut -d: -f2)
+base="http://127.0.0.1:$port/media"
+files=$(python3 - out/media <<'PY'
+import json, sys, os
+folder = sys.argv[1]
+pointer = json.load(open(os.path.join(folder, "release.json")))
+manifest = json.load(open(os.path.join(folder, pointer["manifest"])))
+wanted = [b for b in manifest["bundles"] if b["policy"] == "essential" or b.get("subject") == "walk"]
+print(" ".join(b["path"] for b in wanted))
+PY
+)
+baseline_run() {
+    rm -rf base-dl && mkdir base-dl
+    for f in $files; do
+        curl -s -o "base-dl/$(basename "$f")" "$base/$f"
+        sha256sum "base-dl/$(basename "$f")" > /dev/null
+        mkdir -p "base-dl/x-$(basename "$f")" && bsdtar -xf "base-dl/$(basename "$f")" -C "base-dl/x-$(basename "$f")"
+    done
+}
+fetch_run() { rm -rf fetch-cache; "$livery" fetch media --server "http://127.0.0.1:$port" --cache fetch-cache --root out/media/metadata/1.root.json --tour walk; }
+baseline_run; fetch_run >/dev/null  # warm-up
+baseline=$(best3 baseline_run)
+fetched=$(best3 fetch_run)
+rm -rf fetch-cache
+fetch_rss=$(rss "$livery" fetch media --server "http://127.0.0.1:$port" --cache fetch-cache --root out/media/metadata/1.root.json --tour walk)
+kill -TERM $serve_pid; wait $serve_pid 2>/dev/null || true
+python3 - "$baseline" "$fetched" "$fetch_rss" <<'PY'
+import sys
+baseline, fetched, rss = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
+print(f"baseline, curl + sha256sum + bsdtar -x:  {baseline:6.2f} s")
+print(f"livery fetch, media tenant (+ tour):    {fetched:6.2f} s  {fetched / baseline:.2f}x the baseline (target <= 1.3x), peak RSS {rss / 1024:.0f} MB (target < 100 MB)")
+PY
