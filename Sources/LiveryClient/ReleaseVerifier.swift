@@ -62,6 +62,10 @@ public enum ReleaseVerifier {
                     report.problems.append("bundle '\(id)' in the download manifest differs from its signed target (size or SHA-256)")
                 }
             }
+            if let pointerData = try? source.fetch("release.json", maxLength: 64 * 1024), let pointer = try? JSONValue.parse(pointerData),
+               let sha = pointer["sha256"]?.stringValue, sha != trusted.target("download-manifest.json")?.sha256 {
+                report.problems.append("release.json points at a download manifest (release \(pointer["release"]?.intValue ?? 0)) that the signed metadata does not vouch for")
+            }
             if bundles.count + 1 != report.targets {
                 report.problems.append("the signed targets (\(report.targets)) are not exactly the manifest's \(bundles.count) bundles plus the manifest")
             }

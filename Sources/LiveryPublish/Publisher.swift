@@ -84,7 +84,9 @@ public enum Publisher {
             }
         }
         let metadata = live.appendingPathComponent("metadata")
-        if fm.fileExists(atPath: metadata.path) {
+        // Earlier metadata is kept only when this release is signed too: stale signatures must not
+        // vouch for an unsigned release.
+        if sign != nil, fm.fileExists(atPath: metadata.path) {
             let copy = staging.appendingPathComponent("metadata")
             try fm.createDirectory(at: copy, withIntermediateDirectories: true)
             for name in try fm.contentsOfDirectory(atPath: metadata.path) { try link(metadata.appendingPathComponent(name), as: name, in: copy) }

@@ -73,7 +73,8 @@ public enum ReleaseBuilder {
         var unchanged: [TenantBuildReport] = []
         var toBuild = Set<String>()
         for id in wanted {
-            if let current = Publisher.currentManifest(tenant: id, output: output),
+            let signedAsAsked = options.keys == nil || FileManager.default.fileExists(atPath: output.appendingPathComponent("\(id)/metadata/timestamp.json").path)
+            if let current = Publisher.currentManifest(tenant: id, output: output), signedAsAsked,
                records.isUnchanged(id, settings: settings, published: current.pointer.sha256) {
                 unchanged.append(TenantBuildReport(tenant: id, release: current.manifest.release, published: false, bundles: current.manifest.bundles.count,
                                                    rebuilt: [], bytes: current.manifest.bundles.reduce(0) { $0 + $1.size }, untouched: true))

@@ -13,7 +13,7 @@ public enum KeyRotation {
         let metadata = folder.appendingPathComponent("metadata")
         guard let version = RepositorySigner.latestVersion(of: .root, in: metadata) else { throw TUFError("the release has no root metadata") }
         let current = try SignedMetadata(data: Data(contentsOf: metadata.appendingPathComponent("\(version).root.json")))
-        guard let oldRoot = keys.key(.root) else { throw TUFError("no root key in the key store") }
+        guard let oldRoot = keys.key(.root) else { throw TUFError("root.key is not in the key store (kept offline?): bring it back to rotate keys") }
         var rotated = keys
         rotated.keys[role] = newKey
         // Thresholds stay as published.
@@ -45,15 +45,26 @@ public enum KeyRotation {
 }
 
 extension KeyStore {
-    /// Replaces a role's key file after a successful rotation, keeping the old one as `<role>.key.retired-<n>`.
-    public func install(_ key: Curve25519.Signing.PrivateKey, for role: TUFRole, tenant: String) throws {
+    /// Writes the new key as `<role>.key.new` before the rotated metadata is published, so a crash
+    /// cannot lose a key the published root already trusts.
+    public func stage(_ key: Curve25519.Signing.PrivateKey, for role: TUFRole, tenant: String) throws {
+        let pending = folder(for: tenant).appendingPathComponent("\(role.rawValue).key.new")
+        unlink(pending.path)
+        try write(key, to: pending)
+    }
+
+    /// Abandons a staged key (the rotation was not published).
+    public func unstage(_ role: TUFRole, tenant: String) {
+        unlink(folder(for: tenant).appendingPathComponent("\(role.rawValue).key.new").path)
+    }
+
+    /// Makes a staged key the role's key after the rotation was published, keeping the old one as `<role>.key.retired-<n>`.
+    public func install(_ role: TUFRole, tenant: String) throws {
         let folder = folder(for: tenant)
         let file = folder.appendingPathComponent("\(role.rawValue).key")
         var n = 1
         while FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(role.rawValue).key.retired-\(n)").path) { n += 1 }
         let pending = folder.appendingPathComponent("\(role.rawValue).key.new")
-        unlink(pending.path)
-        try write(key, to: pending)
         if FileManager.default.fileExists(atPath: file.path) {
             guard rename(file.path, folder.appendingPathComponent("\(role.rawValue).key.retired-\(n)").path) == 0 else { throw TUFError("cannot retire \(file.path)") }
         }

@@ -40,9 +40,14 @@ public final class KeyStore: Sendable {
                 missing.append(role)
             }
         }
-        guard !missing.isEmpty else { return TenantKeys(keys: keys) }
-        guard create, missing.count == TUFRole.allCases.count else {
-            throw TUFError("tenant '\(tenant)' has no \(missing.map(\.rawValue).joined(separator: ", ")) key in \(folder.path); create keys with `livery keys init \(tenant)`")
+        for role in TUFRole.allCases where FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(role.rawValue).key.new").path) {
+            throw TUFError("a rotation of the \(role.rawValue) key of '\(tenant)' was interrupted: if the newest root in Output/\(tenant)/metadata lists "
+                           + "the key in \(role.rawValue).key.new, rename that file to \(role.rawValue).key; otherwise delete it")
+        }
+        // The root key may be kept offline: online operations need only the other three.
+        guard missing.count == TUFRole.allCases.count else { return TenantKeys(keys: keys) }
+        guard create else {
+            throw TUFError("tenant '\(tenant)' has no keys in \(folder.path); create keys with `livery keys init \(tenant)`")
         }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         chmod(root.path, 0o700)

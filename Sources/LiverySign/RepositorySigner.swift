@@ -65,6 +65,7 @@ public enum RepositorySigner {
                 }
             }
         } else {
+            guard keys.key(.root) != nil else { throw TUFError("the first release needs the root key: bring root.key back to the key store") }
             _ = try write(TUFDocument.root(version: 1, expires: now.addingTimeInterval(expiry.root), keys: keys.publicKeys, thresholds: [:]), role: .root, as: "1.root.json")
         }
 
@@ -98,6 +99,21 @@ extension RepositorySigner {
     public static func refreshTimestamp(release folder: URL, keys: TenantKeys, now: Date = Date(), expiry: Expiry = Expiry()) throws {
         let file = folder.appendingPathComponent("metadata/timestamp.json")
         let current = try SignedMetadata(data: Data(contentsOf: file))
+        // A snapshot or targets that would expire within a third of its lifetime is signed again
+        // (same content, next version), so daily refreshes keep the whole chain valid.
+        if let snapshotVersion = current.signed["meta"]?["snapshot.json"]?["version"]?.intValue,
+           let snapshot = try? SignedMetadata(data: Data(contentsOf: folder.appendingPathComponent("metadata/\(snapshotVersion).snapshot.json"))),
+           let targetsVersion = snapshot.signed["meta"]?["targets.json"]?["version"]?.intValue,
+           let targets = try? SignedMetadata(data: Data(contentsOf: folder.appendingPathComponent("metadata/\(targetsVersion).targets.json"))),
+           (snapshot.expires ?? now) < now.addingTimeInterval(expiry.snapshot / 3) || (targets.expires ?? now) < now.addingTimeInterval(expiry.targets / 3) {
+            var list: [Target] = []
+            for (name, entry) in targets.signed["targets"]?.objectValue ?? [:] {
+                guard let length = entry["length"]?.intValue, let sha = entry["hashes"]?["sha256"]?.stringValue else { continue }
+                list.append(Target(name: name, length: length, sha256: sha, custom: entry["custom"]))
+            }
+            try sign(release: folder, targets: list.sorted { $0.name < $1.name }, keys: keys, now: now, expiry: expiry)
+            return
+        }
         guard let snapshot = current.signed["meta"]?["snapshot.json"].flatMap(MetaFile.init(json:)), let version = current.version else {
             throw TUFError("\(file.path) is not timestamp metadata")
         }

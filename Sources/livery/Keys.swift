@@ -33,6 +33,10 @@ struct Keys: ParsableCommand {
 
         @OptionGroup var options: Options
 
+        func validate() throws {
+            guard tenant.range(of: "^[a-z0-9]+(-[a-z0-9]+)*$", options: .regularExpression) != nil else { throw ValidationError("'\(tenant)' is not a tenant id (a slug)") }
+        }
+
         func run() throws {
             do {
                 let keys = try options.store.create(for: tenant)
@@ -65,7 +69,11 @@ struct Keys: ParsableCommand {
                     try? SignedMetadata(data: Data(contentsOf: metadata.appendingPathComponent("\($0).root.json")))
                 }
                 for role in TUFRole.allCases {
-                    let id = TUFKey(keys.key(role)!.publicKey).keyID
+                    guard let key = keys.key(role) else {
+                        print("\(tenant)  \(role.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  (not in the key store: kept offline?)")
+                        continue
+                    }
+                    let id = TUFKey(key.publicKey).keyID
                     var state = "no published release"
                     if let published {
                         let trusted = published.signed["roles"]?[role.rawValue]?["keyids"]?.arrayValue?.compactMap(\.stringValue) ?? []
@@ -98,10 +106,16 @@ struct Keys: ParsableCommand {
                 defer { withExtendedLifetime(lock) {} }
                 let keys = try options.store.keys(for: tenant, create: false, warn: { _ in })
                 let newKey = Curve25519.Signing.PrivateKey()
-                try Publisher.amend(tenant: tenant, output: output) { folder in
-                    _ = try KeyRotation.rotate(role, release: folder, keys: keys, newKey: newKey)
+                try options.store.stage(newKey, for: role, tenant: tenant)
+                do {
+                    try Publisher.amend(tenant: tenant, output: output) { folder in
+                        _ = try KeyRotation.rotate(role, release: folder, keys: keys, newKey: newKey)
+                    }
+                } catch {
+                    options.store.unstage(role, tenant: tenant)
+                    throw error
                 }
-                try options.store.install(newKey, for: role, tenant: tenant)
+                try options.store.install(role, tenant: tenant)
                 print("\(tenant): \(role.rawValue) key rotated to \(TUFKey(newKey.publicKey).keyID); new root published")
             } catch let error as TUFError {
                 throw Livery.Failure(error.description)

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import LiveryClient
 import LiveryPublish
+import LiverySign
 import LiveryTUF
 import XCTest
 
@@ -250,6 +251,48 @@ final class SigningTests: XCTestCase {
         XCTAssertTrue(report.isValid, "\(report.problems)")
         XCTAssertEqual(report.versions["timestamp"], 2)
         XCTAssertEqual(report.versions["targets"], 1)
+    }
+
+    func testTheRootKeyCanBeKeptOffline() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let keys = workspace.root.appendingPathComponent(".livery-keys/urbannest")
+        try FileManager.default.moveItem(at: keys.appendingPathComponent("root.key"), to: workspace.root.appendingPathComponent("offline-root.key"))
+        try workspace.replace("urbannest/locales/en.yaml", "Home", "Start")
+        let build = try workspace.build()
+        XCTAssertEqual(build.status, 0, build.stderr)
+        XCTAssertTrue(ReleaseVerifier.verify(LocalRepository(root: workspace.output.appendingPathComponent("urbannest"))).isValid)
+        let rotate = try LiveryProcess.run(["keys", "rotate", "urbannest", "timestamp", "--output", "Output"], in: workspace.root)
+        XCTAssertEqual(rotate.status, 2)
+        XCTAssertTrue(rotate.stderr.contains("bring it back to rotate keys"), rotate.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: keys.appendingPathComponent("timestamp.key.new").path), "a failed rotation leaves no staged key")
+        let list = try LiveryProcess.run(["keys", "list", "--output", "Output"], in: workspace.root)
+        XCTAssertTrue(list.stdout.contains("urbannest  root       (not in the key store: kept offline?)"), list.stdout)
+    }
+
+    func testAnUnsignedBuildDropsStaleSignaturesAndTheNextSignedBuildSignsAgain() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        try workspace.replace("urbannest/locales/en.yaml", "Home", "Start")
+        XCTAssertEqual(try workspace.build(["--unsigned"]).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: workspace.output.appendingPathComponent("urbannest/metadata").path))
+        let signed = try workspace.build()
+        XCTAssertEqual(signed.status, 0)
+        XCTAssertTrue(signed.stdout.contains("urbannest: published release 3"), signed.stdout)
+        XCTAssertTrue(ReleaseVerifier.verify(LocalRepository(root: workspace.output.appendingPathComponent("urbannest"))).isValid)
+    }
+
+    func testDailyTimestampRefreshesAlsoRenewASnapshotAboutToExpire() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let release = workspace.output.appendingPathComponent("urbannest")
+        let keys = try KeyStore(root: workspace.root.appendingPathComponent(".livery-keys")).keys(for: "urbannest", create: false, warn: { _ in })
+        // Six days later the one-week snapshot is close to expiring.
+        let later = Date().addingTimeInterval(6 * 86_400)
+        try Publisher.amend(tenant: "urbannest", output: workspace.output) { try RepositorySigner.refreshTimestamp(release: $0, keys: keys, now: later) }
+        let report = ReleaseVerifier.verify(LocalRepository(root: release), now: later.addingTimeInterval(12 * 3_600))
+        XCTAssertTrue(report.isValid, "\(report.problems)")
+        XCTAssertEqual(report.versions["snapshot"], 2)
     }
 
     func testKeysAreKeptOutsideOutputWithOwnerOnlyPermissions() throws {
