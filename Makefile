@@ -10,7 +10,7 @@ LIVERY = .build/$(CONFIG)/livery
 BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-dev
 # Tests also use independent implementations: bsdtar and unzip from Debian; sarif-tools,
 # jsonschema and PyYAML from PyPI; python-tuf in .venv-test.
-TEST_PACKAGES = $(BUILD_PACKAGES) libarchive-tools unzip curl
+TEST_PACKAGES = $(BUILD_PACKAGES) libarchive-tools unzip curl faketime
 
 .PHONY: run test build deps test-deps generated bench clean
 

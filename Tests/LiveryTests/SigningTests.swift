@@ -35,6 +35,17 @@ final class SigningTests: XCTestCase {
         XCTAssertThrowsError(try CanonicalJSON.encode(.double(1.5)), "floats cannot be signed")
     }
 
+    /// Whether nothing listens on `port` of 127.0.0.1 (a bind succeeds).
+    static func isFree(_ port: Int) -> Bool {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
+    }
+
     /// `livery serve` on 127.0.0.1 and a free port, stopped (SIGTERM, graceful) on deinit.
     final class FileServer {
         let process: LiveryProcess.Running
@@ -151,6 +162,57 @@ final class SigningTests: XCTestCase {
         let other = try Data(contentsOf: workspace.output.appendingPathComponent("physio-clinic/metadata/timestamp.json"))
         try attack("timestamp signed by another tenant", file: "metadata/timestamp.json", { $0 = other }, expect: "valid timestamp signatures")
         XCTAssertEqual(BuildTests.tree(workspace.output), pristine)
+    }
+
+    func testPythonTUFRefusesAnExpiredTimestampUnderFaketime() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let server = try FileServer(root: workspace.output)
+        let state = workspace.root.appendingPathComponent("tuf-state")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let root = workspace.output.appendingPathComponent("urbannest/metadata/1.root.json")
+        let script = """
+            import sys
+            from tuf.ngclient import Updater
+            u = Updater(metadata_dir=sys.argv[2], metadata_base_url=sys.argv[1] + "/metadata/", target_base_url=sys.argv[1] + "/targets/",
+                        target_dir=sys.argv[2], bootstrap=open(sys.argv[3], "rb").read())
+            u.refresh()
+            """
+        let base = "http://127.0.0.1:\(server.port)/urbannest"
+        let now = try LiveryProcess.tool([Self.python, "-c", script, base, state.path, root.path])
+        XCTAssertEqual(now.status, 0, now.stderr)
+        // Two days on, the one-day timestamp has expired: a freeze attack, refused.
+        try? FileManager.default.removeItem(at: state)
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let later = try LiveryProcess.tool(["faketime", "-f", "+2d", Self.python, "-c", script, base, state.path, root.path])
+        XCTAssertNotEqual(later.status, 0)
+        XCTAssertTrue(later.stderr.contains("ExpiredMetadataError") || later.stderr.lowercased().contains("expired"), later.stderr)
+    }
+
+    func testAnEndlessResponseIsCutOffAtTheSignedLength() throws {
+        // A hostile server that never stops sending.
+        let port = (21_000..<21_400).first { Self.isFree($0) } ?? 21_399
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", "-c", """
+            import http.server, sys
+            class Endless(http.server.BaseHTTPRequestHandler):
+                def do_GET(self):
+                    self.send_response(200); self.end_headers()
+                    try:
+                        while True: self.wfile.write(b"x" * 65536)
+                    except Exception: pass
+                def log_message(self, *args): pass
+            http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Endless).serve_forever()
+            """, String(port)]
+        try server.run()
+        defer { server.terminate(); server.waitUntilExit() }
+        for _ in 0..<100 where Self.isFree(port) { Thread.sleep(forTimeInterval: 0.02) }
+        let repository = HTTPRepository(base: URL(string: "http://127.0.0.1:\(port)/urbannest")!)
+        XCTAssertThrowsError(try repository.fetch("metadata/timestamp.json", maxLength: 16 * 1024)) { error in
+            XCTAssertTrue("\(error)".contains("endless data"), "\(error)")
+        }
+        XCTAssertLessThan(repository.bytesReceived, 4 << 20, "the client stopped reading soon after the limit")
     }
 
     func testRollbackFreezeAndMixAndMatchAreRefused() throws {
