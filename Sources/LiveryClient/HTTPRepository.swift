@@ -55,7 +55,7 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
         transfer.done.wait()
         if let error = transfer.failure { throw error }
         switch transfer.status {
-        case 404: return false
+        case 404, 403: return false  // object stores answer 403 for a missing key
         case 200:
             if existing > 0 {
                 // The server ignored the range: start again from the beginning.

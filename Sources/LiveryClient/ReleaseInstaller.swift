@@ -95,7 +95,8 @@ public enum ReleaseInstaller {
         let manifestSHA = SHA256.hash(data: manifestData).map { String(format: "%02x", $0) }.joined()
         let releaseName = "\(release).\(manifestSHA.prefix(12))"
         let target = cache.appendingPathComponent("releases").appendingPathComponent(releaseName)
-        if installed?.standardizedFileURL.path == target.standardizedFileURL.path, fm.fileExists(atPath: target.appendingPathComponent(".complete").path) {
+        let everythingThere = wanted.allSatisfy { fm.fileExists(atPath: target.appendingPathComponent("bundles/\($0)").path) }
+        if installed?.standardizedFileURL.path == target.standardizedFileURL.path, everythingThere, fm.fileExists(atPath: target.appendingPathComponent(".complete").path) {
             return FetchResult(release: release, installed: target, downloaded: [], reused: wanted, offline: false, problem: nil)
         }
 
@@ -175,14 +176,22 @@ public enum ReleaseInstaller {
     }
 
     static func verify(_ file: URL, length: Int, sha256: String, name: String) throws {
-        let handle = try FileHandle(forReadingFrom: file)
-        defer { try? handle.close() }
+        // One reusable buffer (1 MiB `Data` chunks would each come from the heap and stay there).
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw TUFError("cannot read \(file.path)") }
+        defer { close(descriptor) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
+        defer { buffer.deallocate() }
         var hasher = SHA256()
         var size = 0
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            size += chunk.count
+        while true {
+            let n = read(descriptor, buffer.baseAddress, buffer.count)
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw TUFError("cannot read \(file.path)") }
+            if n == 0 { break }
+            size += n
             guard size <= length else { throw TUFError("\(name) is longer than its signed length \(length)") }
-            hasher.update(data: chunk)
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
         }
         guard size == length else { throw TUFError("\(name) is \(size) bytes, its signed length is \(length)") }
         guard hasher.finalize().map({ String(format: "%02x", $0) }).joined() == sha256 else { throw TUFError("\(name) does not match its signed SHA-256") }

@@ -48,6 +48,20 @@ public enum Publisher {
         }
     }
 
+    /// Whether the tenant's newest signed targets metadata vouches for the manifest `release.json` points at.
+    public static func signaturesCover(tenant: String, output: URL) -> Bool {
+        let folder = output.appendingPathComponent(tenant)
+        guard let pointer = ReleasePointer.read(from: folder),
+              let timestamp = try? JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("metadata/timestamp.json"))) as? [String: Any],
+              let snapshotVersion = (((timestamp["signed"] as? [String: Any])?["meta"] as? [String: Any])?["snapshot.json"] as? [String: Any])?["version"] as? Int,
+              let snapshot = try? JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("metadata/\(snapshotVersion).snapshot.json"))) as? [String: Any],
+              let targetsVersion = (((snapshot["signed"] as? [String: Any])?["meta"] as? [String: Any])?["targets.json"] as? [String: Any])?["version"] as? Int,
+              let targets = try? JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("metadata/\(targetsVersion).targets.json"))) as? [String: Any],
+              let manifest = ((targets["signed"] as? [String: Any])?["targets"] as? [String: Any])?["download-manifest.json"] as? [String: Any],
+              let sha = (manifest["hashes"] as? [String: Any])?["sha256"] as? String else { return false }
+        return sha == pointer.sha256
+    }
+
     /// The current manifest of a tenant, if it has a release.
     public static func currentManifest(tenant: String, output: URL) -> (pointer: ReleasePointer, manifest: DownloadManifest)? {
         let folder = output.appendingPathComponent(tenant)
@@ -84,9 +98,9 @@ public enum Publisher {
             }
         }
         let metadata = live.appendingPathComponent("metadata")
-        // Earlier metadata is kept only when this release is signed too: stale signatures must not
-        // vouch for an unsigned release.
-        if sign != nil, fm.fileExists(atPath: metadata.path) {
+        // Earlier metadata is always kept: versions and the root history must continue. (After an
+        // unsigned build it vouches for the previous manifest only; the next signed build signs again.)
+        if fm.fileExists(atPath: metadata.path) {
             let copy = staging.appendingPathComponent("metadata")
             try fm.createDirectory(at: copy, withIntermediateDirectories: true)
             for name in try fm.contentsOfDirectory(atPath: metadata.path) { try link(metadata.appendingPathComponent(name), as: name, in: copy) }

@@ -73,7 +73,7 @@ public enum ReleaseBuilder {
         var unchanged: [TenantBuildReport] = []
         var toBuild = Set<String>()
         for id in wanted {
-            let signedAsAsked = options.keys == nil || FileManager.default.fileExists(atPath: output.appendingPathComponent("\(id)/metadata/timestamp.json").path)
+            let signedAsAsked = options.keys == nil || Publisher.signaturesCover(tenant: id, output: output)
             if let current = Publisher.currentManifest(tenant: id, output: output), signedAsAsked,
                records.isUnchanged(id, settings: settings, published: current.pointer.sha256) {
                 unchanged.append(TenantBuildReport(tenant: id, release: current.manifest.release, published: false, bundles: current.manifest.bundles.count,
@@ -199,8 +199,7 @@ public enum ReleaseBuilder {
         if let current {
             let same = DownloadManifest(tenant: tenant.id, release: current.manifest.release, format: format, minimumClientVersion: minimum, built: built)
             // An unsigned release is published again (same content, new metadata) once signing is asked for.
-            let hasMetadata = FileManager.default.fileExists(atPath: output.appendingPathComponent("\(tenant.id)/metadata/timestamp.json").path)
-            if same == current.manifest && (hasMetadata || !signed) {
+            if same == current.manifest && (!signed || Publisher.signaturesCover(tenant: tenant.id, output: output)) {
                 let report = TenantBuildReport(tenant: tenant.id, release: current.manifest.release, published: false, bundles: built.count, rebuilt: rebuilt, bytes: bytes)
                 return PreparedRelease(report: report, built: built, manifest: nil, inputs: inputs)
             }

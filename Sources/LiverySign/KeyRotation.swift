@@ -14,12 +14,22 @@ public enum KeyRotation {
         guard let version = RepositorySigner.latestVersion(of: .root, in: metadata) else { throw TUFError("the release has no root metadata") }
         let current = try SignedMetadata(data: Data(contentsOf: metadata.appendingPathComponent("\(version).root.json")))
         guard let oldRoot = keys.key(.root) else { throw TUFError("root.key is not in the key store (kept offline?): bring it back to rotate keys") }
+        let trustedRoots = current.signed["roles"]?["root"]?["keyids"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        guard trustedRoots.contains(TUFKey(oldRoot.publicKey).keyID) else {
+            throw TUFError("the root key in the key store is not one the published root (version \(version)) trusts: wrong --keys folder?")
+        }
         var rotated = keys
         rotated.keys[role] = newKey
-        // Thresholds stay as published.
+        // Start from the published root: every other role keeps exactly the keys and thresholds it has.
+        var publicKeys: [TUFRole: [TUFKey]] = [:]
         var thresholds: [TUFRole: Int] = [:]
-        for r in TUFRole.allCases { thresholds[r] = current.signed["roles"]?[r.rawValue]?["threshold"]?.intValue ?? 1 }
-        var next = SignedMetadata(signed: TUFDocument.root(version: version + 1, expires: now.addingTimeInterval(expiry.root), keys: rotated.publicKeys, thresholds: thresholds))
+        let published = current.signed["keys"]?.objectValue ?? [:]
+        for r in TUFRole.allCases {
+            thresholds[r] = current.signed["roles"]?[r.rawValue]?["threshold"]?.intValue ?? 1
+            let ids = current.signed["roles"]?[r.rawValue]?["keyids"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            publicKeys[r] = r == role ? [TUFKey(newKey.publicKey)] : ids.compactMap { published[$0].flatMap(TUFKey.init(json:)) }
+        }
+        var next = SignedMetadata(signed: TUFDocument.root(version: version + 1, expires: now.addingTimeInterval(expiry.root), keys: publicKeys, thresholds: thresholds))
         try next.sign(with: oldRoot)
         if role == .root { try next.sign(with: newKey) }
         let file = metadata.appendingPathComponent("\(version + 1).root.json")

@@ -45,6 +45,17 @@ final class FetchTests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: current.appendingPathComponent("bundles/locale.fr/locales/fr.json"), encoding: .utf8).contains("Plan"), true)
     }
 
+    func testAnotherTourOnTheSameReleaseIsInstalled() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let server = try SigningTests.FileServer(root: workspace.output)
+        XCTAssertEqual(try fetch(workspace, server, tenant: "sonic-walkscape", extra: ["--tour", "florence-renaissance"]).status, 0)
+        let more = try fetch(workspace, server, tenant: "sonic-walkscape", extra: ["--tour", "florence-renaissance", "--tour", "rome-trastevere"])
+        XCTAssertEqual(more.status, 0, more.stderr)
+        XCTAssertTrue(more.stdout.contains("downloaded 2 bundles (tour.rome-trastevere, tour.rome-trastevere.it)"), more.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("cache/sonic-walkscape/current/bundles/tour.rome-trastevere").path))
+    }
+
     func testATamperedBundleIsRefusedAndTheInstalledReleaseIsKept() throws {
         let workspace = try BuildTests.Workspace()
         XCTAssertEqual(try workspace.build().status, 0)

@@ -283,6 +283,26 @@ final class SigningTests: XCTestCase {
         XCTAssertEqual(try Self.pythonTUF(port: server.port, tenant: "urbannest", root: firstRoot, state: state).status, 0)
     }
 
+    func testRotationKeepsOtherRolesAsPublishedAndRefusesAForeignRootKey() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        // An online key file missing from the store: rotating another role must not drop it from the root.
+        let keys = workspace.root.appendingPathComponent(".livery-keys/urbannest")
+        try FileManager.default.moveItem(at: keys.appendingPathComponent("targets.key"), to: workspace.root.appendingPathComponent("targets.key.elsewhere"))
+        let rotate = try LiveryProcess.run(["keys", "rotate", "urbannest", "timestamp", "--output", "Output"], in: workspace.root)
+        XCTAssertNotEqual(rotate.status, 0, "re-signing targets needs the targets key")
+        try FileManager.default.moveItem(at: workspace.root.appendingPathComponent("targets.key.elsewhere"), to: keys.appendingPathComponent("targets.key"))
+        XCTAssertEqual(try LiveryProcess.run(["keys", "rotate", "urbannest", "snapshot", "--output", "Output"], in: workspace.root).status, 0)
+        XCTAssertTrue(ReleaseVerifier.verify(LocalRepository(root: workspace.output.appendingPathComponent("urbannest"))).isValid)
+        // Another tenant's key store (the wrong --keys folder) cannot rotate this tenant's keys.
+        try FileManager.default.createDirectory(at: workspace.root.appendingPathComponent("other-keys"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: workspace.root.appendingPathComponent(".livery-keys/physio-clinic"), to: workspace.root.appendingPathComponent("other-keys/urbannest"))
+        let foreign = try LiveryProcess.run(["keys", "rotate", "urbannest", "timestamp", "--output", "Output", "--keys", "other-keys"], in: workspace.root)
+        XCTAssertEqual(foreign.status, 2)
+        XCTAssertTrue(foreign.stderr.contains("is not one the published root"), foreign.stderr)
+        XCTAssertTrue(ReleaseVerifier.verify(LocalRepository(root: workspace.output.appendingPathComponent("urbannest"))).isValid)
+    }
+
     func testARootSignedOnlyByTheNewKeyIsRefused() throws {
         let workspace = try BuildTests.Workspace()
         XCTAssertEqual(try workspace.build().status, 0)
@@ -332,16 +352,24 @@ final class SigningTests: XCTestCase {
         XCTAssertTrue(list.stdout.contains("urbannest  root       (not in the key store: kept offline?)"), list.stdout)
     }
 
-    func testAnUnsignedBuildDropsStaleSignaturesAndTheNextSignedBuildSignsAgain() throws {
+    func testAnUnsignedBuildIsNotVouchedForAndTheNextSignedBuildContinuesTheVersions() throws {
         let workspace = try BuildTests.Workspace()
         XCTAssertEqual(try workspace.build().status, 0)
+        let release = workspace.output.appendingPathComponent("urbannest")
+        let root = try Data(contentsOf: release.appendingPathComponent("metadata/1.root.json"))
+        let trusted = try TUFUpdater(source: LocalRepository(root: release)).refresh(trustedRoot: root)
         try workspace.replace("urbannest/locales/en.yaml", "Home", "Start")
         XCTAssertEqual(try workspace.build(["--unsigned"]).status, 0)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: workspace.output.appendingPathComponent("urbannest/metadata").path))
+        // The old signatures do not vouch for the unsigned release, and verify says so.
+        let unsigned = ReleaseVerifier.verify(LocalRepository(root: release))
+        XCTAssertTrue(unsigned.problems.joined().contains("release.json points at a download manifest"), "\(unsigned.problems)")
         let signed = try workspace.build()
         XCTAssertEqual(signed.status, 0)
         XCTAssertTrue(signed.stdout.contains("urbannest: published release 3"), signed.stdout)
-        XCTAssertTrue(ReleaseVerifier.verify(LocalRepository(root: workspace.output.appendingPathComponent("urbannest"))).isValid)
+        XCTAssertTrue(ReleaseVerifier.verify(LocalRepository(root: release)).isValid)
+        // A client that trusted the first signed release accepts the next one: versions continued.
+        let next = try TUFUpdater(source: LocalRepository(root: release)).refresh(trustedRoot: root, previous: trusted)
+        XCTAssertEqual(next.timestamp.version, 2)
     }
 
     func testDailyTimestampRefreshesAlsoRenewASnapshotAboutToExpire() throws {
