@@ -88,6 +88,8 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
         var received = 0
         var status = 0
         var failure: Error?
+        /// Set once the outcome is decided; later callbacks are ignored.
+        var finished = false
         let done = DispatchSemaphore(value: 0)
 
         init(handle: FileHandle, limit: Int, counter: ByteCounter) {
@@ -103,18 +105,29 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            guard !finished else { return }
             counter.add(data.count)
             guard status == 200 || status == 206 else { return }
             received += data.count
             if received > limit {
-                failure = TUFError("\(dataTask.originalRequest?.url?.path ?? "download") sent more than the \(limit) bytes expected (endless data)")
-                dataTask.cancel()
+                // Stop at once: give up the transfer and the session, without waiting for the cancel to land.
+                stop(TUFError("\(dataTask.originalRequest?.url?.path ?? "download") sent more than the \(limit) bytes expected (endless data)"), session: session, task: dataTask)
                 return
             }
-            do { try handle.write(contentsOf: data) } catch { failure = error; dataTask.cancel() }
+            do { try handle.write(contentsOf: data) } catch { stop(error, session: session, task: dataTask) }
+        }
+
+        private func stop(_ error: Error, session: URLSession, task: URLSessionTask) {
+            failure = error
+            finished = true
+            task.cancel()
+            session.invalidateAndCancel()
+            done.signal()
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+            guard !finished else { return }
+            finished = true
             if let error, failure == nil { failure = TUFError("\(task.originalRequest?.url?.absoluteString ?? "download"): \(error.localizedDescription)") }
             done.signal()
         }
