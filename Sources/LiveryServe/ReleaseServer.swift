@@ -26,10 +26,11 @@ public struct ReleaseServer: Sendable {
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let router = Router()
         router.add(middleware: RequestLog(log: log))
-        router.add(middleware: RequestGuard())
+        router.add(middleware: RequestGuard(root: root.path))
         router.add(middleware: FileMiddleware(root.path, cacheControl: .init([
             (MediaType(type: .application, subType: "json"), [.noCache]),
             (MediaType(type: .application, subType: "zip"), [.public, .maxAge(31_536_000)]),
+            (MediaType(type: .application, subType: "zstd"), [.public, .maxAge(31_536_000)]),
         ]), logger: Logger(label: "livery.serve.files", factory: { _ in SwiftLogNoOpLogHandler() })).withAdditionalMediaTypes(forFileExtensions: ["zst": MediaType(type: .application, subType: "zstd")]))
         let app = Application(
             router: router,
@@ -43,11 +44,16 @@ public struct ReleaseServer: Sendable {
 
 /// Refuses what a static release server never needs before any file is looked at.
 struct RequestGuard<Context: RequestContext>: RouterMiddleware {
+    let root: String
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .get || request.method == .head else {
             return Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD"])
         }
         if let length = request.headers[.contentLength], length != "0" {
+            return Response(status: .contentTooLarge)
+        }
+        if request.headers[.transferEncoding] != nil {
             return Response(status: .contentTooLarge)
         }
         guard let path = request.uri.path.removingPercentEncoding, path.utf8.count <= 1024 else { return Response(status: .badRequest) }
@@ -56,7 +62,39 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
         if components.contains(where: { $0 == ".." || $0.hasPrefix(".") }) || path.contains("\\") || path.contains("\0") {
             return Response(status: .notFound)
         }
+        // Ranges are normalised here (RFC 9110 §14) before the file middleware sees them: a suffix
+        // range becomes an explicit one, an end past the file is clamped, a start at or past the end
+        // is 416, and several ranges get the whole file (allowed, and simpler for clients).
+        if let range = request.headers[.range] {
+            var head = request.head
+            var size: Int64 = -1
+            var info = stat()
+            if stat(root + path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { size = Int64(info.st_size) }
+            switch Self.normalise(range, size: size) {
+            case .whole: head.headerFields[.range] = nil
+            case .range(let first, let last): head.headerFields[.range] = "bytes=\(first)-\(last)"
+            case .unsatisfiable: return Response(status: .rangeNotSatisfiable, headers: [.contentRange: "bytes */\(max(size, 0))"])
+            }
+            return try await next(Request(head: head, body: request.body), context)
+        }
         return try await next(request, context)
+    }
+
+    enum RangeDecision: Equatable { case whole, range(Int64, Int64), unsatisfiable }
+
+    static func normalise(_ header: String, size: Int64) -> RangeDecision {
+        guard size >= 0, header.hasPrefix("bytes="), !header.contains(",") else { return .whole }
+        let spec = header.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)
+        let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return .whole }
+        if parts[0].isEmpty {
+            guard let suffix = Int64(parts[1]), suffix > 0 else { return .unsatisfiable }
+            return size == 0 ? .unsatisfiable : .range(max(0, size - suffix), size - 1)
+        }
+        guard let first = Int64(parts[0]) else { return .whole }
+        guard first < size else { return .unsatisfiable }
+        let last = parts[1].isEmpty ? size - 1 : (Int64(parts[1]).map { min($0, size - 1) } ?? -1)
+        return last >= first ? .range(first, last) : .whole
     }
 }
 

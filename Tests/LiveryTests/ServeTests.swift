@@ -25,6 +25,16 @@ final class ServeTests: XCTestCase {
         let part = try curl(["-H", "Range: bytes=10-19", "-w", "%{http_code}", "\(base)/urbannest/metadata/1.root.json"]).stdout
         XCTAssertEqual(part, String(decoding: root[10..<20], as: UTF8.self) + "206")
 
+        // Ranges at the edges (RFC 9110): a suffix, an end past the file, a start at the end, several ranges.
+        let size = root.count
+        XCTAssertEqual(try curl(["-H", "Range: bytes=-10", "-w", "%{http_code}", "\(base)/urbannest/metadata/1.root.json"]).stdout,
+                       String(decoding: root[(size - 10)...], as: UTF8.self) + "206")
+        XCTAssertEqual(try curl(["-H", "Range: bytes=\(size - 5)-\(size + 1000)", "-w", "%{http_code}", "\(base)/urbannest/metadata/1.root.json"]).stdout,
+                       String(decoding: root[(size - 5)...], as: UTF8.self) + "206")
+        XCTAssertEqual(try curl(["-o", "/dev/null", "-H", "Range: bytes=\(size)-", "-w", "%{http_code}", "\(base)/urbannest/metadata/1.root.json"]).stdout, "416")
+        XCTAssertEqual(try curl(["-o", "/dev/null", "-H", "Range: bytes=0-1,5-6", "-w", "%{http_code} %{size_download}", "\(base)/urbannest/metadata/1.root.json"]).stdout, "200 \(size)")
+        XCTAssertEqual(try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "Transfer-Encoding: chunked", "--data", "x", "-X", "GET", "\(base)/urbannest/release.json"]).stdout, "413")
+
         // Not modified.
         XCTAssertEqual(try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "If-None-Match: \(etag)", "\(base)/urbannest/metadata/1.root.json"]).stdout, "304")
 
