@@ -92,7 +92,7 @@ public enum ReleaseInstaller {
         guard let release = manifest["release"]?.intValue, let bundles = manifest["bundles"]?.arrayValue else { throw TUFError("the download manifest is malformed") }
         let format = manifest["format"]?.stringValue ?? "zip"
         let wanted = selection(bundles, request: request)
-        let manifestSHA = SHA256.hash(data: manifestData).map { String(format: "%02x", $0) }.joined()
+        let manifestSHA = SHA256.hash(data: manifestData).hexString
         let releaseName = "\(release).\(manifestSHA.prefix(12))"
         let target = cache.appendingPathComponent("releases").appendingPathComponent(releaseName)
         let everythingThere = wanted.allSatisfy { fm.fileExists(atPath: target.appendingPathComponent("bundles/\($0)").path) }
@@ -194,7 +194,7 @@ public enum ReleaseInstaller {
             hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
         }
         guard size == length else { throw TUFError("\(name) is \(size) bytes, its signed length is \(length)") }
-        guard hasher.finalize().map({ String(format: "%02x", $0) }).joined() == sha256 else { throw TUFError("\(name) does not match its signed SHA-256") }
+        guard hasher.finalize().hexString == sha256 else { throw TUFError("\(name) does not match its signed SHA-256") }
     }
 
     static func atomicWrite(_ data: Data, to file: URL) throws {

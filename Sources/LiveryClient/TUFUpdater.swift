@@ -115,7 +115,7 @@ public struct TUFUpdater: Sendable {
         guard let info = trusted.target(name) else { throw TUFError("'\(name)' is not a target of this release") }
         guard let data = try source.fetch("targets/\(info.sha256).\(name)", maxLength: info.length) else { throw TUFError("target file for '\(name)' is missing") }
         guard data.count == info.length else { throw TUFError("'\(name)' is \(data.count) bytes, the signed metadata says \(info.length)") }
-        guard SHA256.hash(data: data).map({ String(format: "%02x", $0) }).joined() == info.sha256 else { throw TUFError("'\(name)' does not match its signed SHA-256 (tampered or corrupt)") }
+        guard SHA256.hash(data: data).hexString == info.sha256 else { throw TUFError("'\(name)' does not match its signed SHA-256 (tampered or corrupt)") }
         return data
     }
 
@@ -126,7 +126,7 @@ public struct TUFUpdater: Sendable {
 
     static func checkFile(_ data: Data, against meta: MetaFile, what: String) throws {
         if let length = meta.length, data.count != length { throw TUFError("\(what) is \(data.count) bytes, expected \(length)") }
-        if let sha = meta.sha256, SHA256.hash(data: data).map({ String(format: "%02x", $0) }).joined() != sha {
+        if let sha = meta.sha256, SHA256.hash(data: data).hexString != sha {
             throw TUFError("\(what) does not match the hash its parent metadata signed (mix-and-match or tampering)")
         }
     }

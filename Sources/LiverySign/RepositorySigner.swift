@@ -124,7 +124,3 @@ extension RepositorySigner {
         try envelope.bytes().write(to: file)
     }
 }
-
-extension SHA256.Digest {
-    var hexString: String { Data(self).hexString }
-}

@@ -19,7 +19,7 @@ public struct TUFKey: Sendable, Equatable {
 
     public var keyID: String {
         let bytes = (try? CanonicalJSON.encode(json)) ?? Data()
-        return SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        return SHA256.hash(data: bytes).hexString
     }
 
     public init?(json: JSONValue) {
@@ -36,8 +36,22 @@ public struct TUFKey: Sendable, Equatable {
     }
 }
 
+extension SHA256.Digest {
+    /// The digest as lowercase hex.
+    public var hexString: String { Data(self).hexString }
+}
+
 extension Data {
-    public var hexString: String { map { String(format: "%02x", $0) }.joined() }
+    public var hexString: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(count * 2)
+        for byte in self {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
 
     public init?(hex: String) {
         guard hex.count % 2 == 0 else { return nil }

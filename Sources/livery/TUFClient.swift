@@ -71,7 +71,7 @@ struct TUFClient: ParsableCommand {
                 unreserved.insert(charactersIn: "-._~")
                 let destination = URL(fileURLWithPath: directory).appendingPathComponent(name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? name)
                 if let existing = try? Data(contentsOf: destination), existing.count == info.length,
-                   SHA256.hash(data: existing).map({ String(format: "%02x", $0) }).joined() == info.sha256 {
+                   SHA256.hash(data: existing).hexString == info.sha256 {
                     continue  // already downloaded with matching hashes
                 }
                 var path = name
@@ -80,7 +80,7 @@ struct TUFClient: ParsableCommand {
                     path = (parts.dropLast() + ["\(info.sha256).\(parts.last ?? "")"]).joined(separator: "/")
                 }
                 guard let data = try targets.fetch(path, maxLength: info.length) else { throw TUFError("target '\(name)' is missing on the server") }
-                guard data.count == info.length, SHA256.hash(data: data).map({ String(format: "%02x", $0) }).joined() == info.sha256 else {
+                guard data.count == info.length, SHA256.hash(data: data).hexString == info.sha256 else {
                     throw TUFError("target '\(name)' does not match its signed length and hash")
                 }
                 try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
