@@ -85,29 +85,31 @@ public struct TUFUpdater: Sendable {
         // 5.5: snapshot, exactly the version and bytes the timestamp names.
         // Consistent snapshots name every version; otherwise the current one has a fixed name.
         let consistent = root.signed["consistent_snapshot"]?.boolValue ?? false
-        let snapshotName = consistent ? "\(snapshotMeta.version).snapshot.json" : "snapshot.json"
-        guard let snapshotData = try source.fetch("metadata/\(snapshotName)", maxLength: snapshotMeta.length ?? limits.snapshot) else { throw TUFError("\(snapshotName) is missing") }
-        try Self.checkFile(snapshotData, against: snapshotMeta, what: snapshotName)
-        let snapshot = try SignedMetadata(data: snapshotData)
-        guard snapshot.role == .snapshot else { throw TUFError("\(snapshotName) is not snapshot metadata") }
-        try Self.checkSignatures(snapshot, role: .snapshot, by: root, what: snapshotName)
-        guard snapshot.version == snapshotMeta.version else { throw TUFError("\(snapshotName) says it is version \(snapshot.version ?? 0), the timestamp says \(snapshotMeta.version)") }
-        guard let targetsMeta = snapshot.signed["meta"]?["targets.json"].flatMap(MetaFile.init(json:)) else { throw TUFError("\(snapshotName) names no targets") }
+        let snapshot = try fetchRole(.snapshot, named: consistent ? "\(snapshotMeta.version).snapshot.json" : "snapshot.json",
+                                     meta: snapshotMeta, limit: limits.snapshot, root: root, parent: "timestamp")
+        guard let targetsMeta = snapshot.signed["meta"]?["targets.json"].flatMap(MetaFile.init(json:)) else { throw TUFError("snapshot \(snapshotMeta.version) names no targets") }
         if let previous, let trusted = previous.snapshot.signed["meta"]?["targets.json"]?["version"]?.intValue, targetsMeta.version < trusted {
             throw TUFError("snapshot points at targets \(targetsMeta.version), older than trusted \(trusted) (a rollback)")
         }
         try expiry(snapshot, "snapshot")
 
         // 5.6: targets, exactly the version (and bytes, when given) the snapshot names.
-        let targetsName = consistent ? "\(targetsMeta.version).targets.json" : "targets.json"
-        guard let targetsData = try source.fetch("metadata/\(targetsName)", maxLength: targetsMeta.length ?? limits.targets) else { throw TUFError("\(targetsName) is missing") }
-        try Self.checkFile(targetsData, against: targetsMeta, what: targetsName)
-        let targets = try SignedMetadata(data: targetsData)
-        guard targets.role == .targets else { throw TUFError("\(targetsName) is not targets metadata") }
-        try Self.checkSignatures(targets, role: .targets, by: root, what: targetsName)
-        guard targets.version == targetsMeta.version else { throw TUFError("\(targetsName) says it is version \(targets.version ?? 0), the snapshot says \(targetsMeta.version)") }
+        let targets = try fetchRole(.targets, named: consistent ? "\(targetsMeta.version).targets.json" : "targets.json",
+                                    meta: targetsMeta, limit: limits.targets, root: root, parent: "snapshot")
         try expiry(targets, "targets")
         return TrustedMetadata(root: root, timestamp: timestamp, snapshot: snapshot, targets: targets)
+    }
+
+    /// 5.5 and 5.6: exactly the version (and, when given, the length and bytes) the parent role names,
+    /// signed by a threshold of the role's keys.
+    private func fetchRole(_ role: TUFRole, named name: String, meta: MetaFile, limit: Int, root: SignedMetadata, parent: String) throws -> SignedMetadata {
+        guard let data = try source.fetch("metadata/\(name)", maxLength: meta.length ?? limit) else { throw TUFError("\(name) is missing") }
+        try Self.checkFile(data, against: meta, what: name)
+        let metadata = try SignedMetadata(data: data)
+        guard metadata.role == role else { throw TUFError("\(name) is not \(role.rawValue) metadata") }
+        try Self.checkSignatures(metadata, role: role, by: root, what: name)
+        guard metadata.version == meta.version else { throw TUFError("\(name) says it is version \(metadata.version ?? 0), the \(parent) says \(meta.version)") }
+        return metadata
     }
 
     /// Reads a target by its consistent-snapshot name and checks its length and hash.

@@ -3,6 +3,7 @@ import Foundation
 import LiveryTUF
 import LiveryAssets
 import LiveryPack
+import LiverySign
 
 /// Where a tenant's current release is: written last, with the rest of the tree, in one step.
 public struct ReleasePointer: Sendable, Equatable {
@@ -51,14 +52,7 @@ public enum Publisher {
     /// Whether the tenant's newest signed targets metadata vouches for the manifest `release.json` points at.
     public static func signaturesCover(tenant: String, output: URL) -> Bool {
         let folder = output.appendingPathComponent(tenant)
-        guard let pointer = ReleasePointer.read(from: folder),
-              let timestamp = try? JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("metadata/timestamp.json"))) as? [String: Any],
-              let snapshotVersion = (((timestamp["signed"] as? [String: Any])?["meta"] as? [String: Any])?["snapshot.json"] as? [String: Any])?["version"] as? Int,
-              let snapshot = try? JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("metadata/\(snapshotVersion).snapshot.json"))) as? [String: Any],
-              let targetsVersion = (((snapshot["signed"] as? [String: Any])?["meta"] as? [String: Any])?["targets.json"] as? [String: Any])?["version"] as? Int,
-              let targets = try? JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("metadata/\(targetsVersion).targets.json"))) as? [String: Any],
-              let manifest = ((targets["signed"] as? [String: Any])?["targets"] as? [String: Any])?["download-manifest.json"] as? [String: Any],
-              let sha = (manifest["hashes"] as? [String: Any])?["sha256"] as? String else { return false }
+        guard let pointer = ReleasePointer.read(from: folder), let sha = PublishedMetadata.read(release: folder)?.manifestSHA256 else { return false }
         return sha == pointer.sha256
     }
 

@@ -36,19 +36,10 @@ public enum KeyRotation {
         try next.bytes().write(to: file)
         if role != .root {
             // Re-sign the online roles so the current release verifies under the new root.
-            guard let timestampData = try? Data(contentsOf: metadata.appendingPathComponent("timestamp.json")),
-                  let snapshotVersion = try SignedMetadata(data: timestampData).signed["meta"]?["snapshot.json"]?["version"]?.intValue,
-                  let snapshot = try? SignedMetadata(data: Data(contentsOf: metadata.appendingPathComponent("\(snapshotVersion).snapshot.json"))),
-                  let targetsVersion = snapshot.signed["meta"]?["targets.json"]?["version"]?.intValue else {
+            guard let published = PublishedMetadata.read(release: folder) else {
                 throw TUFError("the release's timestamp, snapshot or targets metadata cannot be read")
             }
-            let targetsMetadata = try SignedMetadata(data: Data(contentsOf: metadata.appendingPathComponent("\(targetsVersion).targets.json")))
-            var targets: [RepositorySigner.Target] = []
-            for (name, entry) in targetsMetadata.signed["targets"]?.objectValue ?? [:] {
-                guard let length = entry["length"]?.intValue, let sha = entry["hashes"]?["sha256"]?.stringValue else { continue }
-                targets.append(RepositorySigner.Target(name: name, length: length, sha256: sha, custom: entry["custom"]))
-            }
-            try RepositorySigner.sign(release: folder, targets: targets.sorted { $0.name < $1.name }, keys: rotated, now: now, expiry: expiry)
+            try RepositorySigner.sign(release: folder, targets: published.signedTargets, keys: rotated, now: now, expiry: expiry)
         }
         return rotated
     }

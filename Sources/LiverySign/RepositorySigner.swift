@@ -69,15 +69,8 @@ public enum RepositorySigner {
             _ = try write(TUFDocument.root(version: 1, expires: now.addingTimeInterval(expiry.root), keys: keys.publicKeys, thresholds: [:]), role: .root, as: "1.root.json")
         }
 
-        var previous: (targets: Int, snapshot: Int, timestamp: Int) = (0, 0, 0)
-        if let data = try? Data(contentsOf: metadata.appendingPathComponent("timestamp.json")), let timestamp = try? SignedMetadata(data: data) {
-            let snapshot = timestamp.signed["meta"]?["snapshot.json"]?["version"]?.intValue ?? 0
-            previous.timestamp = timestamp.version ?? 0
-            previous.snapshot = snapshot
-            if let data = try? Data(contentsOf: metadata.appendingPathComponent("\(snapshot).snapshot.json")), let snapshotMetadata = try? SignedMetadata(data: data) {
-                previous.targets = snapshotMetadata.signed["meta"]?["targets.json"]?["version"]?.intValue ?? 0
-            }
-        }
+        let published = PublishedMetadata.read(release: folder)
+        let previous = (targets: published?.targets.version ?? 0, snapshot: published?.snapshot.version ?? 0, timestamp: published?.timestamp.version ?? 0)
         var entries: [String: JSONValue] = [:]
         for target in targets { entries[target.name] = TUFDocument.target(length: target.length, sha256: target.sha256, custom: target.custom) }
         let targetsVersion = previous.targets + 1
@@ -101,17 +94,9 @@ extension RepositorySigner {
         let current = try SignedMetadata(data: Data(contentsOf: file))
         // A snapshot or targets that would expire within a third of its lifetime is signed again
         // (same content, next version), so daily refreshes keep the whole chain valid.
-        if let snapshotVersion = current.signed["meta"]?["snapshot.json"]?["version"]?.intValue,
-           let snapshot = try? SignedMetadata(data: Data(contentsOf: folder.appendingPathComponent("metadata/\(snapshotVersion).snapshot.json"))),
-           let targetsVersion = snapshot.signed["meta"]?["targets.json"]?["version"]?.intValue,
-           let targets = try? SignedMetadata(data: Data(contentsOf: folder.appendingPathComponent("metadata/\(targetsVersion).targets.json"))),
-           (snapshot.expires ?? now) < now.addingTimeInterval(expiry.snapshot / 3) || (targets.expires ?? now) < now.addingTimeInterval(expiry.targets / 3) {
-            var list: [Target] = []
-            for (name, entry) in targets.signed["targets"]?.objectValue ?? [:] {
-                guard let length = entry["length"]?.intValue, let sha = entry["hashes"]?["sha256"]?.stringValue else { continue }
-                list.append(Target(name: name, length: length, sha256: sha, custom: entry["custom"]))
-            }
-            try sign(release: folder, targets: list.sorted { $0.name < $1.name }, keys: keys, now: now, expiry: expiry)
+        if let published = PublishedMetadata.read(release: folder),
+           (published.snapshot.expires ?? now) < now.addingTimeInterval(expiry.snapshot / 3) || (published.targets.expires ?? now) < now.addingTimeInterval(expiry.targets / 3) {
+            try sign(release: folder, targets: published.signedTargets, keys: keys, now: now, expiry: expiry)
             return
         }
         guard let snapshot = current.signed["meta"]?["snapshot.json"].flatMap(MetaFile.init(json:)), let version = current.version else {

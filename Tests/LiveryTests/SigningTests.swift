@@ -75,6 +75,14 @@ final class SigningTests: XCTestCase {
         }
     }
 
+    /// A new, empty folder for one python-tuf client's trusted metadata.
+    static func clientState(in root: URL, _ name: String = "tuf-state-\(UUID().uuidString)") throws -> URL {
+        let state = root.appendingPathComponent(name)
+        try? FileManager.default.removeItem(at: state)
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        return state
+    }
+
     /// Runs python-tuf against the served release; returns (exit status, output).
     static func pythonTUF(port: Int, tenant: String, root: URL, state: URL, targets: [String]? = nil) throws -> LiveryProcess.Output {
         let script = """
@@ -101,8 +109,7 @@ final class SigningTests: XCTestCase {
         XCTAssertEqual(try workspace.build().status, 0)
         let server = try FileServer(root: workspace.output)
         for tenant in ["companero", "companero-lucia", "physio-clinic", "sonic-walkscape", "travel-experiences", "urbannest"] {
-            let state = workspace.root.appendingPathComponent("tuf-\(tenant)")
-            try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+            let state = try Self.clientState(in: workspace.root, "tuf-\(tenant)")
             let result = try Self.pythonTUF(port: server.port, tenant: tenant, root: workspace.output.appendingPathComponent("\(tenant)/metadata/1.root.json"), state: state)
             XCTAssertEqual(result.status, 0, "\(tenant): \(result.stdout) \(result.stderr)")
             XCTAssertTrue(result.stdout.hasPrefix("ok "), result.stdout)
@@ -116,8 +123,7 @@ final class SigningTests: XCTestCase {
         let workspace = try BuildTests.Workspace()
         XCTAssertEqual(try workspace.build().status, 0)
         let server = try FileServer(root: workspace.output)
-        let state = workspace.root.appendingPathComponent("tuf-state")
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let state = try Self.clientState(in: workspace.root, "tuf-state")
         let root = workspace.output.appendingPathComponent("urbannest/metadata/1.root.json")
         XCTAssertEqual(try Self.pythonTUF(port: server.port, tenant: "urbannest", root: root, state: state).status, 0)
         try workspace.replace("urbannest/locales/en.yaml", "Home", "Start")
@@ -148,8 +154,7 @@ final class SigningTests: XCTestCase {
             let report = ReleaseVerifier.verify(LocalRepository(root: release))
             XCTAssertFalse(report.isValid, "\(name): livery verify accepted it")
             XCTAssertTrue(report.problems.joined(separator: " ").contains(phrase), "\(name): \(report.problems)")
-            let state = workspace.root.appendingPathComponent("tuf-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+            let state = try Self.clientState(in: workspace.root, "tuf-\(UUID().uuidString)")
             let python = try Self.pythonTUF(port: server.port, tenant: "urbannest", root: release.appendingPathComponent("metadata/1.root.json"), state: state)
             XCTAssertNotEqual(python.status, 0, "\(name): python-tuf accepted it")
         }
@@ -168,8 +173,7 @@ final class SigningTests: XCTestCase {
         let workspace = try BuildTests.Workspace()
         XCTAssertEqual(try workspace.build().status, 0)
         let server = try FileServer(root: workspace.output)
-        let state = workspace.root.appendingPathComponent("tuf-state")
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let state = try Self.clientState(in: workspace.root, "tuf-state")
         let root = workspace.output.appendingPathComponent("urbannest/metadata/1.root.json")
         let script = """
             import sys
@@ -182,8 +186,7 @@ final class SigningTests: XCTestCase {
         let now = try LiveryProcess.tool([Self.python, "-c", script, base, state.path, root.path])
         XCTAssertEqual(now.status, 0, now.stderr)
         // Two days on, the one-day timestamp has expired: a freeze attack, refused.
-        try? FileManager.default.removeItem(at: state)
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        _ = try Self.clientState(in: workspace.root, "tuf-state")
         let later = try LiveryProcess.tool(["faketime", "-f", "+2d", Self.python, "-c", script, base, state.path, root.path])
         XCTAssertNotEqual(later.status, 0)
         XCTAssertTrue(later.stderr.contains("ExpiredMetadataError") || later.stderr.lowercased().contains("expired"), later.stderr)
@@ -263,8 +266,7 @@ final class SigningTests: XCTestCase {
         let workspace = try BuildTests.Workspace()
         XCTAssertEqual(try workspace.build().status, 0)
         let server = try FileServer(root: workspace.output)
-        let state = workspace.root.appendingPathComponent("tuf-state")
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let state = try Self.clientState(in: workspace.root, "tuf-state")
         let firstRoot = workspace.root.appendingPathComponent("1.root.json")
         try FileManager.default.copyItem(at: workspace.output.appendingPathComponent("urbannest/metadata/1.root.json"), to: firstRoot)
         XCTAssertEqual(try Self.pythonTUF(port: server.port, tenant: "urbannest", root: firstRoot, state: state).status, 0)
@@ -319,8 +321,7 @@ final class SigningTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("2.root.json (by the keys of root version 1)"), "\(error)")
         }
         let server = try FileServer(root: workspace.output)
-        let state = workspace.root.appendingPathComponent("tuf-state")
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let state = try Self.clientState(in: workspace.root, "tuf-state")
         XCTAssertNotEqual(try Self.pythonTUF(port: server.port, tenant: "urbannest", root: metadata.appendingPathComponent("1.root.json"), state: state).status, 0)
     }
 
