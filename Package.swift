@@ -31,6 +31,8 @@ let package = Package(
         .target(name: "LiveryResolve", dependencies: ["LiveryLoad"]),
         .target(name: "LiveryCheck", dependencies: ["LiveryResolve", "LiveryLoad", "LiveryDiagnostics"]),
         .target(name: "LiveryAssets", dependencies: ["LiveryLoad", "CSQLite", .product(name: "Crypto", package: "swift-crypto")]),
+        // Localization: ICU MessageFormat and CLDR plural rules (generated table, see `make cldr`).
+        .target(name: "LiveryL10n", dependencies: ["LiveryDiagnostics"]),
         .target(name: "LiveryRender", dependencies: ["LiveryLoad", .product(name: "Mustache", package: "swift-mustache")]),
         .target(name: "LiveryPack", dependencies: ["LiveryResolve", "LiveryAssets", "LiveryTUF", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
         // TUF metadata, canonical JSON and signatures: shared by signing and by the client.
@@ -48,6 +50,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .testTarget(name: "LiveryL10nTests", dependencies: ["LiveryL10n"]),
         .testTarget(
             name: "LiveryTests",
             dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiveryPack", "LiveryPublish", "LiveryTUF", "LiverySign", "LiveryClient", "LiveryServe"],
