@@ -1,0 +1,186 @@
+// HTML-like tags in a message's literal text, for rules that check translations keep `<b>…</b>` intact.
+// Each message and sub-message is scanned on its own, with its arguments standing in as placeholders,
+// so `<a href="{url}">` is one tag and every plural branch must balance its own tags.
+
+/// An HTML-like tag found in a message's literal text.
+public struct MarkupTag: Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable {
+        /// `<b>` or `<a href="…">`.
+        case open
+        /// `</b>`.
+        case close
+        /// `<br/>`, or a void element such as `<br>` or `<img …>` that never has a closing tag.
+        case selfClosing
+    }
+
+    public var kind: Kind
+    /// The element name, lower-cased (HTML names are case-insensitive).
+    public var name: String
+    /// The tag as written after ICU unquoting, with each argument shown as `{…}`.
+    public var text: String
+    /// Position of the `<`.
+    public var position: MessagePosition
+}
+
+/// A tag that does not pair up: a close without an open, a close that skips an open tag, or an open never closed.
+public struct MarkupProblem: Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Hashable, Sendable {
+        case unexpectedClose = "unexpected-close"
+        case mismatchedClose = "mismatched-close"
+        case unclosed
+    }
+
+    public var kind: Kind
+    public var message: String
+    /// The tag at fault.
+    public var tag: MarkupTag
+
+    public var description: String { "\(tag.position): \(message)" }
+}
+
+/// Finds and checks HTML-like tags in the literal text of a parsed message.
+public enum MarkupTags {
+    /// Longer "tags" are taken for plain text; real ones with a URL attribute are far shorter.
+    static let maximumTagLength = 2048
+
+    /// Elements HTML defines as having no end tag.
+    static let voidElements: Set<String> = ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]
+
+    /// All tags, in source order. A tag must start in unquoted text unless `includeQuoted`: text such as
+    /// `'{<b>}'` quotes ICU syntax and is not taken for markup.
+    public static func find(in message: MessageFormat, includeQuoted: Bool = false) -> [MarkupTag] {
+        scopes(of: message.root, includeQuoted: includeQuoted).flatMap { $0 }.sorted { $0.position < $1.position }
+    }
+
+    /// The first problem in source order, or nil when every message and sub-message balances its tags.
+    public static func firstProblem(in message: MessageFormat, includeQuoted: Bool = false) -> MarkupProblem? {
+        scopes(of: message.root, includeQuoted: includeQuoted).compactMap(firstProblem(in:)).min { $0.tag.position < $1.tag.position }
+    }
+
+    /// The first problem among the tags of one message, checking them like an HTML parser with a stack.
+    static func firstProblem(in tags: [MarkupTag]) -> MarkupProblem? {
+        var open: [MarkupTag] = []
+        for tag in tags {
+            switch tag.kind {
+            case .selfClosing: continue
+            case .open: open.append(tag)
+            case .close:
+                if open.last?.name == tag.name {
+                    open.removeLast()
+                } else if let inner = open.last, open.contains(where: { $0.name == tag.name }) {
+                    return MarkupProblem(kind: .mismatchedClose, message: "</\(tag.name)> closes <\(tag.name)> while <\(inner.name)> (at \(inner.position)) is still open", tag: tag)
+                } else {
+                    return MarkupProblem(kind: .unexpectedClose, message: "</\(tag.name)> has no matching <\(tag.name)> in the same message", tag: tag)
+                }
+            }
+        }
+        if let first = open.first {
+            return MarkupProblem(kind: .unclosed, message: "<\(first.name)> is never closed in the same message", tag: first)
+        }
+        return nil
+    }
+
+    /// The tags of each message and sub-message separately, outer first.
+    static func scopes(of message: MessageFormat.Message, includeQuoted: Bool) -> [[MarkupTag]] {
+        var stream: [StreamItem] = []
+        var nested: [[MarkupTag]] = []
+        for part in message.parts {
+            switch part {
+            case .text(let segment):
+                for (scalar, position) in segment.scalarPositions {
+                    stream.append(StreamItem(scalar: scalar, position: position, quoted: segment.isQuoted, placeholder: false))
+                }
+            case .argument(let a): stream.append(StreamItem(scalar: "\u{FFFC}", position: a.position, quoted: false, placeholder: true))
+            case .pound(let p): stream.append(StreamItem(scalar: "\u{FFFC}", position: p, quoted: false, placeholder: true))
+            case .selection(let s):
+                stream.append(StreamItem(scalar: "\u{FFFC}", position: s.position, quoted: false, placeholder: true))
+                for option in s.options { nested += scopes(of: option.message, includeQuoted: includeQuoted) }
+            }
+        }
+        return [tags(in: stream, includeQuoted: includeQuoted)] + nested
+    }
+
+    struct StreamItem {
+        var scalar: Unicode.Scalar
+        var position: MessagePosition
+        var quoted: Bool
+        var placeholder: Bool
+    }
+
+    /// Scans for `<name …>`, `</name>` and `<name …/>`. A `<` not followed by a letter (as in `a < b`) or never
+    /// closed by `>` is plain text.
+    static func tags(in stream: [StreamItem], includeQuoted: Bool) -> [MarkupTag] {
+        var found: [MarkupTag] = []
+        var i = 0
+        while i < stream.count {
+            guard stream[i].scalar == "<", !stream[i].placeholder, includeQuoted || !stream[i].quoted,
+                  let (tag, end) = tag(in: stream, at: i) else {
+                i += 1
+                continue
+            }
+            found.append(tag)
+            i = end
+        }
+        return found
+    }
+
+    /// The tag starting at the `<` at `start`, and the index just after its `>`.
+    private static func tag(in stream: [StreamItem], at start: Int) -> (MarkupTag, Int)? {
+        func isLetter(_ i: Int) -> Bool { i < stream.count && !stream[i].placeholder && stream[i].scalar.properties.isAlphabetic && stream[i].scalar.isASCII }
+        var i = start + 1
+        let closing = i < stream.count && stream[i].scalar == "/" && !stream[i].placeholder
+        if closing { i += 1 }
+        guard isLetter(i) else { return nil }
+        var name = ""
+        while i < stream.count, !stream[i].placeholder, stream[i].scalar.isASCII,
+              stream[i].scalar.properties.isAlphabetic || ("0"..."9").contains(stream[i].scalar) || stream[i].scalar == "-" || stream[i].scalar == ":" {
+            name.unicodeScalars.append(stream[i].scalar)
+            i += 1
+        }
+        // After the name comes `>`, `/>`, or whitespace and attributes; anything else (`<b.`, `<b{x}>`) is not a tag.
+        func isSpace(_ i: Int) -> Bool { i < stream.count && !stream[i].placeholder && stream[i].scalar.properties.isWhitespace }
+        func isScalar(_ i: Int, _ c: Unicode.Scalar) -> Bool { i < stream.count && !stream[i].placeholder && stream[i].scalar == c }
+        var selfClosing = false
+        if closing {
+            while isSpace(i) { i += 1 }
+            guard isScalar(i, ">") else { return nil }
+        } else if isScalar(i, "/") {
+            i += 1
+            guard isScalar(i, ">") else { return nil }
+            selfClosing = true
+        } else if isSpace(i) {
+            // Attributes: quoted values may hold `>` and arguments; a `<` outside quotes means this was not a tag.
+            // The scan is capped so text full of unclosed `<a ` stays linear.
+            var quote: Unicode.Scalar?
+            var lastNonSpace: Unicode.Scalar = " "
+            let limit = min(stream.count, i + maximumTagLength)
+            while i < limit {
+                let item = stream[i]
+                if item.placeholder {
+                    lastNonSpace = "\u{FFFC}"
+                } else if let open = quote {
+                    if item.scalar == open { quote = nil }
+                    lastNonSpace = item.scalar
+                } else if item.scalar == ">" {
+                    break
+                } else if item.scalar == "<" {
+                    return nil
+                } else if item.scalar == "\"" || item.scalar == "'" {
+                    quote = item.scalar
+                    lastNonSpace = item.scalar
+                } else if !item.scalar.properties.isWhitespace {
+                    lastNonSpace = item.scalar
+                }
+                i += 1
+            }
+            guard i < limit else { return nil }
+            selfClosing = lastNonSpace == "/"
+        } else {
+            guard isScalar(i, ">") else { return nil }
+        }
+        name = name.lowercased()
+        let kind: MarkupTag.Kind = closing ? .close : (selfClosing || voidElements.contains(name) ? .selfClosing : .open)
+        let text = stream[start...i].map { $0.placeholder ? "{…}" : String($0.scalar) }.joined()
+        return (MarkupTag(kind: kind, name: name, text: text, position: stream[start].position), i + 1)
+    }
+}
