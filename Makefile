@@ -9,10 +9,10 @@ LIVERY = .build/$(CONFIG)/livery
 # Build needs: libarchive, libxml2, libyaml (headers) and pkg-config.
 BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-dev
 # Tests also use independent implementations: bsdtar and unzip from Debian; sarif-tools,
-# jsonschema and PyYAML from PyPI; python-tuf in .venv-test.
+# jsonschema, PyYAML and babel (the CLDR plural oracle) from PyPI; python-tuf in .venv-test.
 TEST_PACKAGES = $(BUILD_PACKAGES) libarchive-tools unzip curl faketime
 
-.PHONY: run test build deps test-deps generated bench clean
+.PHONY: run test build deps test-deps generated cldr bench clean
 
 run: deps build
 	$(LIVERY) validate Tenants
@@ -31,8 +31,8 @@ deps:
 
 test-deps:
 	@./scripts/install-packages.sh $(TEST_PACKAGES)
-	@command -v sarif >/dev/null && python3 -c "import jsonschema, referencing, yaml" 2>/dev/null || \
-		python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore sarif-tools "jsonschema>=4.18" pyyaml
+	@command -v sarif >/dev/null && python3 -c "import jsonschema, referencing, yaml, babel" 2>/dev/null || \
+		python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore sarif-tools "jsonschema>=4.18" pyyaml babel
 	@# python-tuf (with securesystemslib), the independent TUF client and canonical JSON oracle, in a local virtual environment.
 	@test -x .venv-test/bin/python && .venv-test/bin/python -c "import tuf.ngclient" 2>/dev/null || \
 		(python3 -m venv .venv-test && .venv-test/bin/pip install --quiet --disable-pip-version-check "tuf>=7,<8")
@@ -41,6 +41,12 @@ test-deps:
 generated: build
 	$(LIVERY) schema --write schemas
 	$(LIVERY) rules --markdown > docs/rules.md
+
+# Regenerates the CLDR plural rule table and its sample fixture from Debian's CLDR data
+# (Sources/LiveryL10n/PluralRulesTable.swift, Tests/LiveryL10nTests/Fixtures/plural-samples.txt).
+cldr: deps
+	@./scripts/install-packages.sh unicode-cldr-core
+	$(SWIFT) run $(BUILD_FLAGS) livery-cldr --cldr /usr/share/unicode/cldr/common/supplemental
 
 # Benchmarks print ratios against a floor measured in the same run (release build).
 bench: deps

@@ -50,7 +50,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "LiveryL10nTests", dependencies: ["LiveryL10n"]),
+        // Regenerates LiveryL10n's plural rule table from CLDR's XML (`make cldr`).
+        .executableTarget(name: "livery-cldr", dependencies: ["LiveryL10n", "CXML2"]),
+        .testTarget(name: "LiveryL10nTests", dependencies: ["LiveryL10n"], exclude: ["Fixtures"]),
         .testTarget(
             name: "LiveryTests",
             dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiveryPack", "LiveryPublish", "LiveryTUF", "LiverySign", "LiveryClient", "LiveryServe"],
