@@ -2,33 +2,10 @@ import Crypto
 import Foundation
 import LiveryTUF
 
-/// The metadata a client trusts after a refresh.
-public struct TrustedMetadata: Sendable {
-    public var root: SignedMetadata
-    public var timestamp: SignedMetadata
-    public var snapshot: SignedMetadata
-    public var targets: SignedMetadata
-
-    /// A target's length, SHA-256 and `custom` description, or nil when targets metadata does not list it.
-    public func target(_ name: String) -> (length: Int, sha256: String, custom: JSONValue?)? {
-        guard let entry = targets.signed["targets"]?[name], let length = entry["length"]?.intValue,
-              let sha = entry["hashes"]?["sha256"]?.stringValue else { return nil }
-        return (length, sha, entry["custom"])
-    }
-
-    public init(root: SignedMetadata, timestamp: SignedMetadata, snapshot: SignedMetadata, targets: SignedMetadata) {
-        self.root = root
-        self.timestamp = timestamp
-        self.snapshot = snapshot
-        self.targets = targets
-    }
-
-    public var targetNames: [String] { (targets.signed["targets"]?.objectValue?.keys).map { Array($0).sorted() } ?? [] }
-}
-
 /// The TUF client workflow (specification 1.0.x, §5.3–5.6): walk root versions, then timestamp,
-/// snapshot and targets, checking signatures against thresholds, versions against what was trusted
-/// before (rollback), expiry (freeze), and lengths and hashes (mix-and-match, endless data).
+/// snapshot, targets and delegated targets, checking signatures against thresholds, versions
+/// against what was trusted before (rollback), expiry (freeze), and lengths and hashes
+/// (mix-and-match, endless data).
 public struct TUFUpdater: Sendable {
     public struct Limits: Sendable {
         public var root = 512 * 1024
@@ -36,8 +13,15 @@ public struct TUFUpdater: Sendable {
         public var snapshot = 2 * 1024 * 1024
         public var targets = 16 * 1024 * 1024
         public var maxRootRotations = 256
+        /// Delegated roles loaded per refresh (a bound on hostile delegation graphs).
+        public var maxDelegatedRoles = 64
         public init() {}
     }
+
+    /// What a refresh tells its caller to keep (`name` like `root.json`; nil data: delete it).
+    /// Called as soon as each file is verified, as the specification asks (§5.3.8, §5.4.5, §5.5.7,
+    /// §5.6.6), so a refresh that fails part-way still keeps the newer root it walked to.
+    public typealias Persist = (_ name: String, _ data: Data?) throws -> Void
 
     public var source: any RepositorySource
     public var now: Date
@@ -48,11 +32,15 @@ public struct TUFUpdater: Sendable {
         self.now = now
     }
 
-    /// Refreshes from `trustedRoot` (and, when given, previously trusted metadata for rollback checks).
-    public func refresh(trustedRoot: Data, previous: TrustedMetadata? = nil) throws -> TrustedMetadata {
+    /// Refreshes from `trustedRoot` (and, when given, previously trusted metadata for rollback checks
+    /// and to skip fetching a snapshot or targets whose version did not change).
+    public func refresh(trustedRoot: Data, previous: TrustedMetadata? = nil, persist: Persist = { _, _ in }) throws -> TrustedMetadata {
         var root = try SignedMetadata(data: trustedRoot)
-        guard root.role == .root, let startVersion = root.version else { throw TUFError("the trusted root is not root metadata") }
-        if let previous, let previousVersion = previous.root.version, previousVersion > startVersion { root = previous.root }
+        guard root.role == .root, root.version != nil else { throw TUFError("the trusted root is not root metadata") }
+        // The trusted root must verify under its own keys (§5.2).
+        try Self.checkSignatures(root, keys: KeySet(root: root, role: .root), role: "root", what: "the trusted root")
+        if let previous, let previousVersion = previous.root.version, previousVersion > (root.version ?? 0) { root = previous.root }
+        let startRoot = root
 
         // 5.3: each next root must be signed by a threshold of the old root's keys and of its own.
         for _ in 0..<limits.maxRootRotations {
@@ -60,18 +48,30 @@ public struct TUFUpdater: Sendable {
             guard let data = try source.fetch("metadata/\(next).root.json", maxLength: limits.root) else { break }
             let candidate = try SignedMetadata(data: data)
             guard candidate.role == .root else { throw TUFError("\(next).root.json is not root metadata") }
-            try Self.checkSignatures(candidate, role: .root, by: root, what: "\(next).root.json (by the keys of root version \(root.version ?? 0))")
-            try Self.checkSignatures(candidate, role: .root, by: candidate, what: "\(next).root.json (by its own keys)")
+            try Self.checkSignatures(candidate, keys: KeySet(root: root, role: .root), role: "root", what: "\(next).root.json (by the keys of root version \(root.version ?? 0))")
+            try Self.checkSignatures(candidate, keys: KeySet(root: candidate, role: .root), role: "root", what: "\(next).root.json (by its own keys)")
             guard candidate.version == next else { throw TUFError("\(next).root.json says it is version \(candidate.version ?? 0)") }
             root = candidate
+            try persist("root.json", data)
         }
         try expiry(root, "root")
+
+        // 5.3.11: when the timestamp or snapshot keys changed, forget the trusted timestamp and
+        // snapshot, so a repository recovering from a compromise (a fast-forward attack that
+        // pushed versions up) can be followed.
+        var previous = previous
+        if previous != nil, KeySet(root: startRoot, role: .timestamp) != KeySet(root: root, role: .timestamp)
+            || KeySet(root: startRoot, role: .snapshot) != KeySet(root: root, role: .snapshot) {
+            previous = nil
+            try persist("timestamp.json", nil)
+            try persist("snapshot.json", nil)
+        }
 
         // 5.4: timestamp.
         guard let timestampData = try source.fetch("metadata/timestamp.json", maxLength: limits.timestamp) else { throw TUFError("timestamp.json is missing") }
         let timestamp = try SignedMetadata(data: timestampData)
         guard timestamp.role == .timestamp else { throw TUFError("timestamp.json is not timestamp metadata") }
-        try Self.checkSignatures(timestamp, role: .timestamp, by: root, what: "timestamp.json")
+        try Self.checkSignatures(timestamp, keys: KeySet(root: root, role: .timestamp), role: "timestamp", what: "timestamp.json")
         guard let snapshotMeta = timestamp.signed["meta"]?["snapshot.json"].flatMap(MetaFile.init(json:)) else { throw TUFError("timestamp.json names no snapshot") }
         if let previous {
             if (timestamp.version ?? 0) < (previous.timestamp.version ?? 0) {
@@ -81,34 +81,74 @@ public struct TUFUpdater: Sendable {
             if snapshotMeta.version < trustedSnapshot { throw TUFError("timestamp points at snapshot \(snapshotMeta.version), older than trusted \(trustedSnapshot) (a rollback)") }
         }
         try expiry(timestamp, "timestamp")
+        try persist("timestamp.json", timestampData)
 
         // 5.5: snapshot, exactly the version and bytes the timestamp names.
         // Consistent snapshots name every version; otherwise the current one has a fixed name.
         let consistent = root.signed["consistent_snapshot"]?.boolValue ?? false
-        let snapshot = try fetchRole(.snapshot, named: consistent ? "\(snapshotMeta.version).snapshot.json" : "snapshot.json",
-                                     meta: snapshotMeta, limit: limits.snapshot, root: root, parent: "timestamp")
-        guard let targetsMeta = snapshot.signed["meta"]?["targets.json"].flatMap(MetaFile.init(json:)) else { throw TUFError("snapshot \(snapshotMeta.version) names no targets") }
-        if let previous, let trusted = previous.snapshot.signed["meta"]?["targets.json"]?["version"]?.intValue, targetsMeta.version < trusted {
-            throw TUFError("snapshot points at targets \(targetsMeta.version), older than trusted \(trusted) (a rollback)")
+        let snapshot = try role(.snapshot, name: "snapshot", meta: snapshotMeta, keys: KeySet(root: root, role: .snapshot), limit: limits.snapshot,
+                                consistent: consistent, parent: "timestamp", trusted: previous?.snapshot, persist: persist)
+        let snapshotFiles = snapshot.signed["meta"]?.objectValue ?? [:]
+        if let previous {
+            // Every role the trusted snapshot listed must still be listed, at no older version.
+            for (file, entry) in previous.snapshot.signed["meta"]?.objectValue ?? [:] {
+                guard let trusted = entry["version"]?.intValue else { continue }
+                guard let now = snapshotFiles[file]?["version"]?.intValue else { throw TUFError("snapshot \(snapshotMeta.version) no longer lists \(file) (a rollback)") }
+                if now < trusted { throw TUFError("snapshot points at \(file) version \(now), older than trusted \(trusted) (a rollback)") }
+            }
         }
         try expiry(snapshot, "snapshot")
+        guard let targetsMeta = snapshotFiles["targets.json"].flatMap(MetaFile.init(json:)) else { throw TUFError("snapshot \(snapshotMeta.version) names no targets") }
 
         // 5.6: targets, exactly the version (and bytes, when given) the snapshot names.
-        let targets = try fetchRole(.targets, named: consistent ? "\(targetsMeta.version).targets.json" : "targets.json",
-                                    meta: targetsMeta, limit: limits.targets, root: root, parent: "snapshot")
+        let targets = try role(.targets, name: "targets", meta: targetsMeta, keys: KeySet(root: root, role: .targets), limit: limits.targets,
+                               consistent: consistent, parent: "snapshot", trusted: previous?.targets, persist: persist)
         try expiry(targets, "targets")
-        return TrustedMetadata(root: root, timestamp: timestamp, snapshot: snapshot, targets: targets)
+
+        // 5.6.7: delegated targets roles reachable from targets, each verified by its delegator's
+        // keys. They are loaded here, in search order, rather than on the first lookup, so a
+        // refresh either trusts the whole release or nothing.
+        var delegated: [String: SignedMetadata] = [:]
+        var queue: [SignedMetadata] = [targets]
+        while !queue.isEmpty {
+            let delegator = queue.removeFirst()
+            guard let delegations = try Delegations(targets: delegator.signed) else { continue }
+            for child in delegations.roles where delegated[child.name] == nil {
+                guard delegated.count < limits.maxDelegatedRoles else { throw TUFError("more than \(limits.maxDelegatedRoles) delegated roles") }
+                guard let meta = snapshotFiles["\(child.name).json"].flatMap(MetaFile.init(json:)) else {
+                    throw TUFError("snapshot \(snapshotMeta.version) does not list delegated role '\(child.name)'")
+                }
+                let keys = KeySet(keys: delegations.keys, allowed: child.keyIDs, threshold: child.threshold)
+                let document = try role(.targets, name: child.name, meta: meta, keys: keys, limit: limits.targets, consistent: consistent,
+                                        parent: "snapshot", trusted: previous?.delegated[child.name], persist: persist)
+                try expiry(document, "delegated role '\(child.name)'")
+                delegated[child.name] = document
+                queue.append(document)
+            }
+        }
+        return TrustedMetadata(root: root, timestamp: timestamp, snapshot: snapshot, targets: targets, delegated: delegated)
     }
 
-    /// 5.5 and 5.6: exactly the version (and, when given, the length and bytes) the parent role names,
-    /// signed by a threshold of the role's keys.
-    private func fetchRole(_ role: TUFRole, named name: String, meta: MetaFile, limit: Int, root: SignedMetadata, parent: String) throws -> SignedMetadata {
-        guard let data = try source.fetch("metadata/\(name)", maxLength: meta.length ?? limit) else { throw TUFError("\(name) is missing") }
-        try Self.checkFile(data, against: meta, what: name)
+    /// 5.5 and 5.6: exactly the version (and, when given, the length and bytes) the parent role
+    /// names, signed by a threshold of `keys`. A trusted copy of that version is used as it is.
+    private func role(_ type: TUFRole, name: String, meta: MetaFile, keys: KeySet, limit: Int, consistent: Bool, parent: String,
+                      trusted: SignedMetadata?, persist: Persist) throws -> SignedMetadata {
+        // Role names become file names: encoded so a hostile name cannot leave the metadata folder.
+        var unreserved = CharacterSet.alphanumerics
+        unreserved.insert(charactersIn: "-._~")
+        let encoded = name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? name
+        let file = consistent ? "\(meta.version).\(encoded).json" : "\(encoded).json"
+        if let trusted, trusted.version == meta.version, let bytes = trusted.original, (try? Self.checkFile(bytes, against: meta, what: file)) != nil,
+           (try? Self.checkSignatures(trusted, keys: keys, role: type == .targets ? name : type.rawValue, what: file)) != nil {
+            return trusted
+        }
+        guard let data = try source.fetch("metadata/\(file)", maxLength: meta.length ?? limit) else { throw TUFError("\(file) is missing") }
+        try Self.checkFile(data, against: meta, what: file)
         let metadata = try SignedMetadata(data: data)
-        guard metadata.role == role else { throw TUFError("\(name) is not \(role.rawValue) metadata") }
-        try Self.checkSignatures(metadata, role: role, by: root, what: name)
-        guard metadata.version == meta.version else { throw TUFError("\(name) says it is version \(metadata.version ?? 0), the \(parent) says \(meta.version)") }
+        guard metadata.role == type else { throw TUFError("\(file) is not \(type.rawValue) metadata") }
+        try Self.checkSignatures(metadata, keys: keys, role: type == .targets ? name : type.rawValue, what: file)
+        guard metadata.version == meta.version else { throw TUFError("\(file) says it is version \(metadata.version ?? 0), the \(parent) says \(meta.version)") }
+        try persist("\(encoded).json", data)
         return metadata
     }
 
@@ -131,16 +171,36 @@ public struct TUFUpdater: Sendable {
         if let sha = meta.sha256, SHA256.hash(data: data).hexString != sha {
             throw TUFError("\(what) does not match the hash its parent metadata signed (mix-and-match or tampering)")
         }
+        if let sha = meta.sha512, Data(SHA512.hash(data: data)).hexString != sha {
+            throw TUFError("\(what) does not match the hash its parent metadata signed (mix-and-match or tampering)")
+        }
     }
 
-    static func checkSignatures(_ metadata: SignedMetadata, role: TUFRole, by root: SignedMetadata, what: String) throws {
-        var keys: [String: TUFKey] = [:]
-        for (id, value) in root.signed["keys"]?.objectValue ?? [:] { if let key = TUFKey(json: value) { keys[id] = key } }
-        let allowed = root.signed["roles"]?[role.rawValue]?["keyids"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        let threshold = root.signed["roles"]?[role.rawValue]?["threshold"]?.intValue ?? 1
-        let valid = metadata.validSignatures(keys: keys, allowed: allowed)
-        guard threshold >= 1, valid >= threshold else {
-            throw TUFError("\(what) has \(valid) valid \(role.rawValue) signature\(valid == 1 ? "" : "s"), \(threshold) needed (signed by another key, or edited after signing)")
+    /// The keys that may sign a role, and how many must.
+    struct KeySet: Equatable {
+        var keys: [String: TUFKey]
+        var allowed: [String]
+        var threshold: Int
+
+        init(keys: [String: TUFKey], allowed: [String], threshold: Int) {
+            self.keys = keys.filter { allowed.contains($0.key) }
+            self.allowed = allowed.sorted()
+            self.threshold = threshold
+        }
+
+        /// A top-level role's keys, as `root` lists them.
+        init(root: SignedMetadata, role: TUFRole) {
+            var keys: [String: TUFKey] = [:]
+            for (id, value) in root.signed["keys"]?.objectValue ?? [:] { if let key = TUFKey(json: value) { keys[id] = key } }
+            self.init(keys: keys, allowed: root.signed["roles"]?[role.rawValue]?["keyids"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+                      threshold: root.signed["roles"]?[role.rawValue]?["threshold"]?.intValue ?? 1)
+        }
+    }
+
+    static func checkSignatures(_ metadata: SignedMetadata, keys: KeySet, role: String, what: String) throws {
+        let valid = metadata.validSignatures(keys: keys.keys, allowed: keys.allowed)
+        guard keys.threshold >= 1, valid >= keys.threshold else {
+            throw TUFError("\(what) has \(valid) valid \(role) signature\(valid == 1 ? "" : "s"), \(keys.threshold) needed (signed by another key, or edited after signing)")
         }
     }
 }

@@ -2,9 +2,15 @@ import Crypto
 import Foundation
 import LiveryTUF
 
-/// The signing keys of one tenant: one Ed25519 key per top-level TUF role.
+/// The signing keys of one tenant: one Ed25519 key per top-level TUF role, and its delegated roles.
 public struct TenantKeys: Sendable {
     public var keys: [TUFRole: Curve25519.Signing.PrivateKey]
+    public var delegations: [DelegationKey] = []
+
+    public init(keys: [TUFRole: Curve25519.Signing.PrivateKey], delegations: [DelegationKey] = []) {
+        self.keys = keys
+        self.delegations = delegations
+    }
 
     public func key(_ role: TUFRole) -> Curve25519.Signing.PrivateKey? { keys[role] }
     public var publicKeys: [TUFRole: [TUFKey]] { keys.mapValues { [TUFKey($0.publicKey)] } }
@@ -45,7 +51,7 @@ public final class KeyStore: Sendable {
                            + "the key in \(role.rawValue).key.new, rename that file to \(role.rawValue).key; otherwise delete it")
         }
         // The root key may be kept offline: online operations need only the other three.
-        guard missing.count == TUFRole.allCases.count else { return TenantKeys(keys: keys) }
+        guard missing.count == TUFRole.allCases.count else { return TenantKeys(keys: keys, delegations: try delegations(for: tenant)) }
         guard create else {
             throw TUFError("tenant '\(tenant)' has no keys in \(folder.path); create keys with `livery keys init \(tenant)`")
         }

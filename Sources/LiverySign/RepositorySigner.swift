@@ -71,18 +71,72 @@ public enum RepositorySigner {
 
         let published = PublishedMetadata.read(release: folder)
         let previous = (targets: published?.targets.version ?? 0, snapshot: published?.snapshot.version ?? 0, timestamp: published?.timestamp.version ?? 0)
+
+        // Each target goes to the first delegated role whose paths match it (the order clients
+        // search in), the rest to the targets role.
         var entries: [String: JSONValue] = [:]
-        for target in targets { entries[target.name] = TUFDocument.target(length: target.length, sha256: target.sha256, custom: target.custom) }
+        var delegatedEntries: [String: [String: JSONValue]] = [:]
+        for target in targets {
+            let entry = TUFDocument.target(length: target.length, sha256: target.sha256, custom: target.custom)
+            if let role = keys.delegations.first(where: { $0.role.matches(target.name) }) {
+                delegatedEntries[role.name, default: [:]][target.name] = entry
+            } else {
+                entries[target.name] = entry
+            }
+        }
+        var delegatedFiles: [String: MetaFile] = [:]
+        for delegation in keys.delegations {
+            delegatedFiles[delegation.name] = try signDelegated(delegation, targets: delegatedEntries[delegation.name] ?? [:], published: published,
+                                                                metadata: metadata, now: now, lifetime: expiry.targets)
+        }
+        // A role no longer delegated stays in the snapshot at its last version: clients refuse a
+        // snapshot that drops a file their trusted snapshot listed (TUF 1.0.x §5.5.5).
+        for (role, document) in published?.delegated ?? [:] where delegatedFiles[role] == nil {
+            guard let bytes = document.original, let version = document.version else { continue }
+            delegatedFiles[role] = MetaFile(version: version, length: bytes.count, sha256: SHA256.hash(data: bytes).hexString)
+        }
+        let delegations = keys.delegations.isEmpty ? nil
+            : Delegations(keys: Dictionary(keys.delegations.map { ($0.publicKey.keyID, $0.publicKey) }, uniquingKeysWith: { first, _ in first }),
+                          roles: keys.delegations.map(\.role))
+
         let targetsVersion = previous.targets + 1
-        let targetsBytes = try write(TUFDocument.targets(version: targetsVersion, expires: now.addingTimeInterval(expiry.targets), targets: entries),
+        let targetsBytes = try write(TUFDocument.targets(version: targetsVersion, expires: now.addingTimeInterval(expiry.targets), targets: entries, delegations: delegations),
                                      role: .targets, as: "\(targetsVersion).targets.json")
         let snapshotVersion = previous.snapshot + 1
         let snapshotBytes = try write(TUFDocument.snapshot(version: snapshotVersion, expires: now.addingTimeInterval(expiry.snapshot),
-                                                           targets: MetaFile(version: targetsVersion, length: targetsBytes.count, sha256: SHA256.hash(data: targetsBytes).hexString)),
+                                                           targets: MetaFile(version: targetsVersion, length: targetsBytes.count, sha256: SHA256.hash(data: targetsBytes).hexString),
+                                                           delegated: delegatedFiles),
                                       role: .snapshot, as: "\(snapshotVersion).snapshot.json")
         _ = try write(TUFDocument.timestamp(version: previous.timestamp + 1, expires: now.addingTimeInterval(expiry.timestamp),
                                             snapshot: MetaFile(version: snapshotVersion, length: snapshotBytes.count, sha256: SHA256.hash(data: snapshotBytes).hexString)),
                       role: .timestamp, as: "timestamp.json")
+    }
+
+    /// A delegated role's metadata: the published version when its targets and key are unchanged
+    /// and it is not close to expiry (so its version grows only with its content, and a creator
+    /// who keeps the key away is needed only when their content changes); otherwise the next
+    /// version, signed with the role's key.
+    private static func signDelegated(_ delegation: DelegationKey, targets: [String: JSONValue], published: PublishedMetadata?,
+                                      metadata: URL, now: Date, lifetime: TimeInterval) throws -> MetaFile {
+        let keyID = delegation.publicKey.keyID
+        if let current = published?.delegated[delegation.name], let bytes = current.original, let version = current.version,
+           current.signed["targets"] == .object(targets), current.signatures.contains(where: { $0.keyID == keyID }),
+           let expires = current.expires, expires > now.addingTimeInterval(lifetime / 3),
+           published?.activeDelegations.contains(delegation.name) == true {
+            return MetaFile(version: version, length: bytes.count, sha256: SHA256.hash(data: bytes).hexString)
+        }
+        guard let key = delegation.privateKey else {
+            throw TUFError("the targets of delegated role '\(delegation.name)' changed, but its key is not in the key store: "
+                           + "bring \(delegation.name).key back to the delegations folder (the creator signs their own content)")
+        }
+        let version = (published?.version(ofDelegated: delegation.name) ?? 0) + 1
+        var envelope = SignedMetadata(signed: TUFDocument.targets(version: version, expires: now.addingTimeInterval(lifetime), targets: targets))
+        try envelope.sign(with: key)
+        let bytes = try envelope.bytes()
+        let file = metadata.appendingPathComponent("\(version).\(delegation.name).json")
+        unlink(file.path)
+        try bytes.write(to: file)
+        return MetaFile(version: version, length: bytes.count, sha256: SHA256.hash(data: bytes).hexString)
     }
 }
 
@@ -95,7 +149,8 @@ extension RepositorySigner {
         // A snapshot or targets that would expire within a third of its lifetime is signed again
         // (same content, next version), so daily refreshes keep the whole chain valid.
         if let published = PublishedMetadata.read(release: folder),
-           (published.snapshot.expires ?? now) < now.addingTimeInterval(expiry.snapshot / 3) || (published.targets.expires ?? now) < now.addingTimeInterval(expiry.targets / 3) {
+           (published.snapshot.expires ?? now) < now.addingTimeInterval(expiry.snapshot / 3)
+            || ([published.targets] + published.activeDelegations.compactMap { published.delegated[$0] }).contains(where: { ($0.expires ?? now) < now.addingTimeInterval(expiry.targets / 3) }) {
             try sign(release: folder, targets: published.signedTargets, keys: keys, now: now, expiry: expiry)
             return
         }

@@ -8,8 +8,10 @@ public enum TUFRole: String, Sendable, CaseIterable {
 
 /// TUF metadata: a `signed` document and its signatures (the envelope of every role).
 public struct SignedMetadata: Sendable {
-    public var signed: JSONValue
-    public var signatures: [(keyID: String, signature: String)]
+    public var signed: JSONValue { didSet { original = nil } }
+    public var signatures: [(keyID: String, signature: String)] { didSet { original = nil } }
+    /// The bytes this metadata was read from (hashes in snapshot and timestamp are over them).
+    public private(set) var original: Data?
 
     public init(signed: JSONValue, signatures: [(keyID: String, signature: String)] = []) {
         self.signed = signed
@@ -34,8 +36,8 @@ public struct SignedMetadata: Sendable {
         .object(["signed": signed, "signatures": .array(signatures.map { .object(["keyid": .string($0.keyID), "sig": .string($0.signature)]) })])
     }
 
-    /// The file bytes: canonical JSON, so the same metadata is always the same bytes.
-    public func bytes() throws -> Data { try CanonicalJSON.encode(json) }
+    /// The file bytes: those it was read from, else canonical JSON (the same metadata, the same bytes).
+    public func bytes() throws -> Data { try original ?? CanonicalJSON.encode(json) }
 
     public init(data: Data) throws {
         let value = try JSONValue.parse(data)
@@ -43,6 +45,7 @@ public struct SignedMetadata: Sendable {
             throw TUFError("not TUF metadata: expected {\"signed\": …, \"signatures\": […]}")
         }
         self.signed = signed
+        original = data
         signatures = try list.map { item in
             guard let keyID = item["keyid"]?.stringValue, let sig = item["sig"]?.stringValue else { throw TUFError("malformed signature entry") }
             return (keyID, sig)
@@ -88,6 +91,8 @@ public struct MetaFile: Sendable, Equatable {
     public var version: Int
     public var length: Int?
     public var sha256: String?
+    /// Other hashes the repository gave (python-tuf may use sha512); checked when present.
+    public var sha512: String?
 
     public init(version: Int, length: Int? = nil, sha256: String? = nil) {
         self.version = version
@@ -107,6 +112,7 @@ public struct MetaFile: Sendable, Equatable {
         self.version = version
         length = json["length"]?.intValue
         sha256 = json["hashes"]?["sha256"]?.stringValue
+        sha512 = json["hashes"]?["sha512"]?.stringValue
     }
 }
 
@@ -134,14 +140,19 @@ public enum TUFDocument {
         return .object(object)
     }
 
-    public static func targets(version: Int, expires: Date, targets: [String: JSONValue]) -> JSONValue {
-        .object(["_type": .string("targets"), "spec_version": .string(specVersion), "version": .int(version), "expires": .string(TUFDate.string(expires)),
-                 "targets": .object(targets)])
+    public static func targets(version: Int, expires: Date, targets: [String: JSONValue], delegations: Delegations? = nil) -> JSONValue {
+        var object: [String: JSONValue] = ["_type": .string("targets"), "spec_version": .string(specVersion), "version": .int(version),
+                                           "expires": .string(TUFDate.string(expires)), "targets": .object(targets)]
+        if let delegations { object["delegations"] = delegations.json }
+        return .object(object)
     }
 
-    public static func snapshot(version: Int, expires: Date, targets: MetaFile) -> JSONValue {
-        .object(["_type": .string("snapshot"), "spec_version": .string(specVersion), "version": .int(version), "expires": .string(TUFDate.string(expires)),
-                 "meta": .object(["targets.json": targets.json])])
+    /// Snapshot metadata listing `targets.json` and, keyed `<role>.json`, each delegated targets role.
+    public static func snapshot(version: Int, expires: Date, targets: MetaFile, delegated: [String: MetaFile] = [:]) -> JSONValue {
+        var meta: [String: JSONValue] = ["targets.json": targets.json]
+        for (role, file) in delegated { meta["\(role).json"] = file.json }
+        return .object(["_type": .string("snapshot"), "spec_version": .string(specVersion), "version": .int(version), "expires": .string(TUFDate.string(expires)),
+                        "meta": .object(meta)])
     }
 
     public static func timestamp(version: Int, expires: Date, snapshot: MetaFile) -> JSONValue {

@@ -7,12 +7,12 @@ import LiveryTUF
 
 struct Keys: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Manage each tenant's signing keys: create, list and rotate.",
+        abstract: "Manage each tenant's signing keys: create, list, rotate and delegate.",
         discussion: """
             Keys live in a key store (default .livery-keys/, one folder per tenant, files with mode 0600), \
             never under Output/. `livery build` creates development keys on first use, with a warning.
             """,
-        subcommands: [Init.self, List.self, Rotate.self]
+        subcommands: [Init.self, List.self, Rotate.self, Delegate.self]
     )
 
     struct Options: ParsableArguments {
@@ -117,6 +117,69 @@ struct Keys: ParsableCommand {
                 }
                 try options.store.install(role, tenant: tenant)
                 print("\(tenant): \(role.rawValue) key rotated to \(TUFKey(newKey.publicKey).keyID); new root published")
+            } catch let error as TUFError {
+                throw Livery.Failure(error.description)
+            }
+        }
+    }
+
+    struct Delegate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Give a creator their own key for their own content: a delegated targets role limited to some target paths.",
+            discussion: """
+                The tenant's targets role delegates the bundles whose target names match the paths (by default the creator's \
+                content: program.*, library.*, library-item.*, tour.*) to a role with its own key, kept in \
+                <keys>/<tenant>/delegations/<name>.key; the core, locale bundles and the download manifest stay with the \
+                platform's keys. Clients (python-tuf, livery fetch) accept those bundles only when signed by that key. When \
+                the tenant has a published release, it is signed again at once; otherwise the next build publishes the role. \
+                Running it again for the same role changes its paths and keeps its key; --remove ends the delegation.
+                """)
+
+        @Argument(help: "The tenant id.")
+        var tenant: String
+
+        @Argument(help: "The delegated role's name (a slug; default: the tenant id).")
+        var name: String?
+
+        @Option(help: "A target path pattern the role may sign, such as 'program.*' (repeatable; default: the creator's content).")
+        var path: [String] = []
+
+        @Flag(help: "End the delegation: the role's bundles go back to the tenant's targets role.")
+        var remove = false
+
+        @OptionGroup var options: Options
+
+        func validate() throws {
+            guard tenant.range(of: "^[a-z0-9]+(-[a-z0-9]+)*$", options: .regularExpression) != nil else { throw ValidationError("'\(tenant)' is not a tenant id (a slug)") }
+            if remove && !path.isEmpty { throw ValidationError("--remove takes no --path") }
+        }
+
+        func run() throws {
+            let role = name ?? tenant
+            let output = URL(fileURLWithPath: options.output)
+            do {
+                let lock = try OutputLock(output: output) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+                defer { withExtendedLifetime(lock) {} }
+                let store = options.store
+                // The tenant's own keys must exist first: a delegation is granted by its targets key.
+                _ = try store.keys(for: tenant, create: false, warn: { _ in })
+                if remove {
+                    try store.removeDelegation(tenant: tenant, name: role)
+                } else {
+                    let key = try store.delegate(tenant: tenant, name: role, paths: path.isEmpty ? DelegationKey.contentPaths : path)
+                    print("\(tenant): delegated role '\(role)' (key \(key.publicKey.keyID)) signs \(key.paths.joined(separator: ", "))")
+                }
+                let release = output.appendingPathComponent(tenant)
+                guard let published = PublishedMetadata.read(release: release) else {
+                    print("\(tenant): no signed release yet; the next `livery build` publishes the delegation")
+                    return
+                }
+                let keys = try store.keys(for: tenant, create: false, warn: { _ in })
+                try Publisher.amend(tenant: tenant, output: output) { folder in
+                    try RepositorySigner.sign(release: folder, targets: published.signedTargets, keys: keys)
+                }
+                let version = PublishedMetadata.read(release: release)?.targets.version ?? 0
+                print("\(tenant): release signed again (targets version \(version))\(remove ? "; '\(role)' no longer delegated" : "")")
             } catch let error as TUFError {
                 throw Livery.Failure(error.description)
             }

@@ -91,21 +91,32 @@ struct TUFClient: ParsableCommand {
         }
     }
 
-    /// Refreshes from the metadata in `folder`, storing what is trusted under unversioned names.
+    /// Refreshes from the metadata in `folder`, storing what is trusted under unversioned names as
+    /// soon as each file is verified (a refresh that fails later keeps what it verified).
     private func refresh(_ folder: URL) throws -> TrustedMetadata {
         guard let url = metadataUrl.flatMap(URL.init(string:)) else { throw TUFError("--metadata-url is required") }
         let root = try Data(contentsOf: folder.appendingPathComponent("root.json"))
         func load(_ name: String) -> SignedMetadata? { (try? Data(contentsOf: folder.appendingPathComponent(name))).flatMap { try? SignedMetadata(data: $0) } }
         var previous: TrustedMetadata?
         if let timestamp = load("timestamp.json"), let snapshot = load("snapshot.json"), let targets = load("targets.json") {
-            previous = TrustedMetadata(root: try SignedMetadata(data: root), timestamp: timestamp, snapshot: snapshot, targets: targets)
+            var delegated: [String: SignedMetadata] = [:]
+            for file in snapshot.signed["meta"]?.objectValue?.keys ?? [:].keys where file != "targets.json" && file.hasSuffix(".json") {
+                let role = String(file.dropLast(5))
+                var unreserved = CharacterSet.alphanumerics
+                unreserved.insert(charactersIn: "-._~")
+                if let document = load("\(role.addingPercentEncoding(withAllowedCharacters: unreserved) ?? role).json") { delegated[role] = document }
+            }
+            previous = TrustedMetadata(root: try SignedMetadata(data: root), timestamp: timestamp, snapshot: snapshot, targets: targets, delegated: delegated)
         }
         let updater = TUFUpdater(source: MetadataFolder(base: HTTPRepository(base: url)), now: Date())
-        let trusted = try updater.refresh(trustedRoot: root, previous: previous)
-        for (name, document) in [("root.json", trusted.root), ("timestamp.json", trusted.timestamp), ("snapshot.json", trusted.snapshot), ("targets.json", trusted.targets)] {
-            try document.bytes().write(to: folder.appendingPathComponent(name))
+        return try updater.refresh(trustedRoot: root, previous: previous) { name, data in
+            let file = folder.appendingPathComponent(name)
+            guard let data else { unlink(file.path); return }
+            // Written beside and renamed into place: the folder never holds half a file.
+            let partial = folder.appendingPathComponent(".\(name).part")
+            try data.write(to: partial)
+            guard rename(partial.path, file.path) == 0 else { throw TUFError("cannot write \(file.path)") }
         }
-        return trusted
     }
 }
 

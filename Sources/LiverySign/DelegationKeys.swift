@@ -1,0 +1,100 @@
+import Crypto
+import Foundation
+import LiveryTUF
+
+/// A delegated targets role of a tenant (`livery keys delegate`): a creator's own key, trusted by
+/// the tenant's targets role for the target paths it names and nothing else.
+public struct DelegationKey: Sendable {
+    public var name: String
+    /// Target name patterns (shell-style, `*` never crossing `/`), e.g. `program.*`.
+    public var paths: [String]
+    public var publicKey: TUFKey
+    /// Absent when the creator keeps the key elsewhere: the role's published metadata is then
+    /// reused as long as its targets do not change.
+    public var privateKey: Curve25519.Signing.PrivateKey?
+
+    /// The role as the delegating targets metadata lists it. Terminating: a target its paths
+    /// match is never looked up in a later role.
+    public var role: DelegatedRole { DelegatedRole(name: name, keyIDs: [publicKey.keyID], threshold: 1, paths: paths, terminating: true) }
+
+    /// The default paths: a creator's own content (programs, library and tours), never the core,
+    /// locale bundles or the download manifest, which the platform signs.
+    public static let contentPaths = ["program.*", "library.*", "library-item.*", "tour.*"]
+}
+
+extension KeyStore {
+    func delegationsFolder(for tenant: String) -> URL { folder(for: tenant).appendingPathComponent("delegations") }
+
+    /// The tenant's delegated roles, sorted by name (the order clients search them in).
+    public func delegations(for tenant: String) throws -> [DelegationKey] {
+        let folder = delegationsFolder(for: tenant)
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        return try names.map { file in
+            let url = folder.appendingPathComponent(file)
+            let json = try JSONValue.parse(Data(contentsOf: url))
+            guard let paths = json["paths"]?.arrayValue?.compactMap(\.stringValue), let hex = json["public"]?.stringValue else {
+                throw TUFError("\(url.path) is not a delegation record")
+            }
+            let name = String(file.dropLast(".json".count))
+            var key = DelegationKey(name: name, paths: paths, publicKey: TUFKey(publicKeyHex: hex), privateKey: nil)
+            let keyFile = folder.appendingPathComponent("\(name).key")
+            if let text = try? String(contentsOf: keyFile, encoding: .utf8) {
+                guard let raw = Data(hex: text.trimmingCharacters(in: .whitespacesAndNewlines)),
+                      let privateKey = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw),
+                      TUFKey(privateKey.publicKey) == key.publicKey else {
+                    throw TUFError("\(keyFile.path) is not the Ed25519 private key of delegated role '\(name)'")
+                }
+                key.privateKey = privateKey
+            }
+            return key
+        }
+    }
+
+    /// Creates (or, for an existing role, re-scopes) a delegated role; the key is made once and kept.
+    public func delegate(tenant: String, name: String, paths: [String]) throws -> DelegationKey {
+        guard name.range(of: "^[a-z0-9]+(-[a-z0-9]+)*$", options: .regularExpression) != nil, TUFRole(rawValue: name) == nil else {
+            throw TUFError("'\(name)' cannot name a delegated role: use a slug other than root, targets, snapshot or timestamp")
+        }
+        guard !paths.isEmpty, paths.allSatisfy({ !$0.isEmpty && !$0.hasPrefix("/") && !$0.contains("..") }) else {
+            throw TUFError("a delegated role needs at least one relative target path pattern (such as 'program.*')")
+        }
+        for path in paths where path == "download-manifest.json" || DelegatedRole(name: name, keyIDs: [], paths: [path]).matches("download-manifest.json") {
+            throw TUFError("'\(path)' would let the delegated role sign the download manifest, which the platform signs")
+        }
+        let folder = delegationsFolder(for: tenant)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        chmod(folder.path, 0o700)
+        let keyFile = folder.appendingPathComponent("\(name).key")
+        let existing = try delegations(for: tenant).first { $0.name == name }
+        var key: DelegationKey
+        if let existing {
+            key = existing
+            key.paths = paths
+        } else {
+            let privateKey = Curve25519.Signing.PrivateKey()
+            try write(privateKey, to: keyFile)
+            key = DelegationKey(name: name, paths: paths, publicKey: TUFKey(privateKey.publicKey), privateKey: privateKey)
+        }
+        let record = JSONValue.object(["paths": .array(paths.map(JSONValue.string)), "public": .string(key.publicKey.publicKeyHex)])
+        let recordFile = folder.appendingPathComponent("\(name).json")
+        let partial = folder.appendingPathComponent(".\(name).json.part")
+        try record.bytes.write(to: partial)
+        guard rename(partial.path, recordFile.path) == 0 else { throw TUFError("cannot write \(recordFile.path)") }
+        return key
+    }
+
+    /// Ends a delegation: the role's targets go back to the tenant's targets role at the next
+    /// signing. The key is kept as `<name>.key.retired-<n>`.
+    public func removeDelegation(tenant: String, name: String) throws {
+        let folder = delegationsFolder(for: tenant)
+        let record = folder.appendingPathComponent("\(name).json")
+        guard FileManager.default.fileExists(atPath: record.path) else { throw TUFError("'\(tenant)' has no delegated role '\(name)'") }
+        let keyFile = folder.appendingPathComponent("\(name).key")
+        if FileManager.default.fileExists(atPath: keyFile.path) {
+            var n = 1
+            while FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(name).key.retired-\(n)").path) { n += 1 }
+            guard rename(keyFile.path, folder.appendingPathComponent("\(name).key.retired-\(n)").path) == 0 else { throw TUFError("cannot retire \(keyFile.path)") }
+        }
+        guard unlink(record.path) == 0 else { throw TUFError("cannot remove \(record.path)") }
+    }
+}

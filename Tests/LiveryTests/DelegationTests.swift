@@ -1,0 +1,230 @@
+import Crypto
+import Foundation
+import LiveryClient
+import LiverySign
+import LiveryTUF
+import XCTest
+
+/// `livery keys delegate`: a creator's own key for their own content, as a delegated targets role
+/// that both python-tuf and Livery's client follow, and that can sign nothing outside its paths.
+final class DelegationTests: XCTestCase {
+    static let tenant = "companero-lucia"
+    static let program = "program.30-day-fitness-foundation.zip"
+
+    /// A built workspace whose creator tenant has a delegated role for its programs.
+    func delegatedWorkspace() throws -> BuildTests.Workspace {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let delegate = try LiveryProcess.run(["keys", "delegate", Self.tenant, "--path", "program.*"], in: workspace.root)
+        XCTAssertEqual(delegate.status, 0, delegate.stderr)
+        XCTAssertTrue(delegate.stdout.contains("delegated role 'companero-lucia'"), delegate.stdout)
+        XCTAssertTrue(delegate.stdout.contains("signed again (targets version 2)"), delegate.stdout)
+        return workspace
+    }
+
+    func release(_ workspace: BuildTests.Workspace) -> URL { workspace.output.appendingPathComponent(Self.tenant) }
+
+    func trusted(_ workspace: BuildTests.Workspace) throws -> TrustedMetadata {
+        let release = release(workspace)
+        return try TUFUpdater(source: LocalRepository(root: release)).refresh(trustedRoot: Data(contentsOf: release.appendingPathComponent("metadata/1.root.json")))
+    }
+
+    func testADelegatedRoleSignsTheCreatorsProgramsAndBothClientsFollowIt() throws {
+        let workspace = try delegatedWorkspace()
+        let release = release(workspace)
+        // The program moved out of the tenant's targets into the role, signed by the creator's key.
+        let published = try XCTUnwrap(PublishedMetadata.read(release: release))
+        XCTAssertNil(published.targets.signed["targets"]?[Self.program])
+        let role = try XCTUnwrap(published.delegated[Self.tenant])
+        XCTAssertNotNil(role.signed["targets"]?[Self.program])
+        let delegations = try XCTUnwrap(try Delegations(targets: published.targets.signed))
+        XCTAssertEqual(delegations.roles.map(\.name), [Self.tenant])
+        XCTAssertEqual(delegations.roles.first?.paths, ["program.*"])
+        XCTAssertTrue(delegations.roles.first?.terminating ?? false)
+        let keyID = try XCTUnwrap(delegations.roles.first?.keyIDs.first)
+        XCTAssertEqual(role.signatures.map(\.keyID), [keyID])
+        let rootKeys = try SignedMetadata(data: Data(contentsOf: release.appendingPathComponent("metadata/1.root.json"))).signed["keys"]?.objectValue ?? [:]
+        XCTAssertNil(rootKeys[keyID], "the creator's key is not one of the tenant's top-level keys")
+        // The private key stays in the key store, owner-only.
+        let keyFile = workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)/delegations/\(Self.tenant).key")
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: keyFile.path)[.posixPermissions] as? Int, 0o600)
+
+        // Livery's client and `livery verify` resolve the program through the role.
+        let trusted = try trusted(workspace)
+        XCTAssertEqual(trusted.signer(of: Self.program), Self.tenant)
+        XCTAssertEqual(trusted.signer(of: "core.zip"), "targets")
+        XCTAssertTrue(trusted.targetNames.contains(Self.program))
+        let verify = try LiveryProcess.run(["verify", Self.tenant, "--output", "Output"], in: workspace.root)
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+
+        // python-tuf too: every target, the delegated program included.
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let state = try SigningTests.clientState(in: workspace.root)
+        let python = try SigningTests.pythonTUF(port: server.port, tenant: Self.tenant, root: release.appendingPathComponent("metadata/1.root.json"),
+                                                state: state, targets: trusted.targetNames)
+        XCTAssertEqual(python.status, 0, python.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: state.appendingPathComponent("\(Self.tenant).json").path), "python-tuf keeps the delegated role")
+
+        // `livery fetch` installs the delegated program.
+        let cache = workspace.root.appendingPathComponent("cache")
+        let fetch = try LiveryProcess.run(["fetch", Self.tenant, "--server", "http://127.0.0.1:\(server.port)", "--cache", cache.path,
+                                           "--root", release.appendingPathComponent("metadata/1.root.json").path,
+                                           "--program", "30-day-fitness-foundation"], in: workspace.root)
+        XCTAssertEqual(fetch.status, 0, fetch.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cache.appendingPathComponent("\(Self.tenant)/current/bundles/program.30-day-fitness-foundation").path), fetch.stdout)
+    }
+
+    func testTheCreatorsKeyCannotSignOutsideItsPathsAndAForeignKeyCannotSignForTheRole() throws {
+        let workspace = try delegatedWorkspace()
+        let release = release(workspace)
+        let keys = try KeyStore(root: workspace.root.appendingPathComponent(".livery-keys")).keys(for: Self.tenant, create: false, warn: { _ in })
+        let creator = try XCTUnwrap(keys.delegations.first?.privateKey)
+        let server = try SigningTests.FileServer(root: workspace.output)
+
+        /// Publishes a new version of the delegated role (signed by `key`) under a correctly signed snapshot and timestamp.
+        func forge(signedBy key: Curve25519.Signing.PrivateKey, _ change: (inout [String: JSONValue]) -> Void) throws {
+            let published = try XCTUnwrap(PublishedMetadata.read(release: release))
+            let role = try XCTUnwrap(published.delegated[Self.tenant])
+            var targets = role.signed["targets"]?.objectValue ?? [:]
+            change(&targets)
+            let version = (role.version ?? 0) + 1
+            var forged = SignedMetadata(signed: TUFDocument.targets(version: version, expires: Date().addingTimeInterval(86_400), targets: targets))
+            try forged.sign(with: key)
+            let forgedBytes = try forged.bytes()
+            let metadata = release.appendingPathComponent("metadata")
+            try forgedBytes.write(to: metadata.appendingPathComponent("\(version).\(Self.tenant).json"))
+            var snapshotSigned = published.snapshot.signed.objectValue ?? [:]
+            var meta = snapshotSigned["meta"]?.objectValue ?? [:]
+            meta["\(Self.tenant).json"] = MetaFile(version: version, length: forgedBytes.count, sha256: SHA256.hash(data: forgedBytes).hexString).json
+            snapshotSigned["meta"] = .object(meta)
+            let snapshotVersion = (published.snapshot.version ?? 0) + 1
+            snapshotSigned["version"] = .int(snapshotVersion)
+            var snapshot = SignedMetadata(signed: .object(snapshotSigned))
+            try snapshot.sign(with: try XCTUnwrap(keys.key(.snapshot)))
+            let snapshotBytes = try snapshot.bytes()
+            try snapshotBytes.write(to: metadata.appendingPathComponent("\(snapshotVersion).snapshot.json"))
+            var timestamp = SignedMetadata(signed: TUFDocument.timestamp(version: (published.timestamp.version ?? 0) + 1, expires: Date().addingTimeInterval(86_400),
+                                                                         snapshot: MetaFile(version: snapshotVersion, length: snapshotBytes.count, sha256: SHA256.hash(data: snapshotBytes).hexString)))
+            try timestamp.sign(with: try XCTUnwrap(keys.key(.timestamp)))
+            unlink(metadata.appendingPathComponent("timestamp.json").path)
+            try timestamp.bytes().write(to: metadata.appendingPathComponent("timestamp.json"))
+        }
+        let root = release.appendingPathComponent("metadata/1.root.json")
+        let pythonLookup = """
+            import sys
+            from tuf.ngclient import Updater
+            u = Updater(metadata_dir=sys.argv[2], metadata_base_url=sys.argv[1] + "/metadata/", target_base_url=sys.argv[1] + "/targets/",
+                        target_dir=sys.argv[2], bootstrap=open(sys.argv[3], "rb").read())
+            u.refresh()
+            print("found" if u.get_targetinfo(sys.argv[4]) else "absent")
+            """
+        let base = "http://127.0.0.1:\(server.port)/\(Self.tenant)"
+
+        // 1. The creator's key signs a target outside `program.*`: it is valid metadata, but no
+        //    client resolves that target through the role.
+        let core = try XCTUnwrap(trusted(workspace).target("core.zip"))
+        try forge(signedBy: creator) { $0["evil.zip"] = TUFDocument.target(length: core.length, sha256: core.sha256, custom: nil) }
+        let trusted = try trusted(workspace)
+        XCTAssertNil(trusted.target("evil.zip"))
+        XCTAssertFalse(trusted.targetNames.contains("evil.zip"))
+        let python = try LiveryProcess.tool([SigningTests.python, "-c", pythonLookup, base, try SigningTests.clientState(in: workspace.root).path, root.path, "evil.zip"])
+        XCTAssertEqual(python.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "absent", python.stderr)
+        XCTAssertEqual(try LiveryProcess.run(["verify", Self.tenant, "--output", "Output"], in: workspace.root).status, 0)
+
+        // 2. Another key signs the role's program: refused by both clients and by verify.
+        try forge(signedBy: Curve25519.Signing.PrivateKey()) { targets in
+            targets[Self.program] = TUFDocument.target(length: core.length, sha256: core.sha256, custom: nil)
+        }
+        XCTAssertThrowsError(try self.trusted(workspace)) { error in
+            XCTAssertTrue("\(error)".contains("valid companero-lucia signature"), "\(error)")
+        }
+        let refused = try LiveryProcess.tool([SigningTests.python, "-c", pythonLookup, base, try SigningTests.clientState(in: workspace.root).path, root.path, Self.program])
+        XCTAssertNotEqual(refused.status, 0, refused.stdout)
+        XCTAssertEqual(try LiveryProcess.run(["verify", Self.tenant, "--output", "Output"], in: workspace.root).status, 1)
+    }
+
+    func testTheRolesVersionGrowsOnlyWithItsContentAndItsKeyIsNeededOnlyThen() throws {
+        let workspace = try delegatedWorkspace()
+        let release = release(workspace)
+        XCTAssertEqual(PublishedMetadata.read(release: release)?.version(ofDelegated: Self.tenant), 1)
+
+        // A locale change: new top-level versions, the same delegated role file.
+        try workspace.replace("\(Self.tenant)/locales/en.yaml", "Strength coach", "Strength and mobility coach")
+        XCTAssertEqual(try workspace.build().status, 0)
+        var published = try XCTUnwrap(PublishedMetadata.read(release: release))
+        XCTAssertEqual(published.targets.version, 3)
+        XCTAssertEqual(published.version(ofDelegated: Self.tenant), 1)
+
+        // The creator keeps their key away: the platform can still publish its own changes…
+        let keyFile = workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)/delegations/\(Self.tenant).key")
+        let away = workspace.root.appendingPathComponent("creator.key")
+        XCTAssertEqual(rename(keyFile.path, away.path), 0)
+        try workspace.replace("\(Self.tenant)/locales/en.yaml", "Strength and mobility coach", "Mobility coach")
+        XCTAssertEqual(try workspace.build().status, 0)
+        published = try XCTUnwrap(PublishedMetadata.read(release: release))
+        XCTAssertEqual(published.version(ofDelegated: Self.tenant), 1)
+
+        // …but a change to the creator's program needs the creator's key, and publishes nothing without it.
+        let before = BuildTests.tree(workspace.output)
+        try workspace.replace("\(Self.tenant)/programs/30-day-fitness-foundation.yaml", "Find your rhythm", "Find your pace")
+        let refused = try workspace.build()
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("its key is not in the key store"), refused.stderr)
+        XCTAssertEqual(BuildTests.tree(workspace.output), before, "the previous release is untouched")
+
+        // With the key back, the role moves to version 2 and clients accept it.
+        XCTAssertEqual(rename(away.path, keyFile.path), 0)
+        XCTAssertEqual(try workspace.build().status, 0)
+        published = try XCTUnwrap(PublishedMetadata.read(release: release))
+        XCTAssertEqual(published.version(ofDelegated: Self.tenant), 2)
+        XCTAssertNotNil(try trusted(workspace).target(Self.program))
+    }
+
+    func testEndingADelegationKeepsExistingClientsUpdating() throws {
+        let workspace = try delegatedWorkspace()
+        let release = release(workspace)
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let state = try SigningTests.clientState(in: workspace.root)
+        let root = release.appendingPathComponent("metadata/1.root.json")
+        XCTAssertEqual(try SigningTests.pythonTUF(port: server.port, tenant: Self.tenant, root: root, state: state, targets: [Self.program]).status, 0)
+        let previous = try trusted(workspace)
+
+        let remove = try LiveryProcess.run(["keys", "delegate", Self.tenant, "--remove"], in: workspace.root)
+        XCTAssertEqual(remove.status, 0, remove.stderr)
+        let published = try XCTUnwrap(PublishedMetadata.read(release: release))
+        XCTAssertNotNil(published.targets.signed["targets"]?[Self.program], "the program is back in the tenant's targets")
+        XCTAssertNil(published.targets.signed["delegations"])
+        // The snapshot still lists the retired role: a client's trusted snapshot listed it.
+        XCTAssertEqual(published.version(ofDelegated: Self.tenant), 1)
+        let python = try SigningTests.pythonTUF(port: server.port, tenant: Self.tenant, root: root, state: state, targets: [Self.program])
+        XCTAssertEqual(python.status, 0, python.stderr)
+        let next = try TUFUpdater(source: LocalRepository(root: release)).refresh(trustedRoot: Data(contentsOf: root), previous: previous)
+        XCTAssertEqual(next.signer(of: Self.program), "targets")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)/delegations/\(Self.tenant).key.retired-1").path))
+    }
+
+    func testDelegationsThatWouldReachPlatformTargetsOrTopLevelNamesAreRefused() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let before = BuildTests.tree(workspace.output)
+        for (arguments, phrase) in [(["--path", "*"], "download manifest"), (["--path", "download-manifest.*"], "download manifest"),
+                                    (["snapshot"], "cannot name a delegated role"), (["--path", "../x"], "relative target path")] {
+            let result = try LiveryProcess.run(["keys", "delegate", Self.tenant] + arguments, in: workspace.root)
+            XCTAssertNotEqual(result.status, 0, "\(arguments)")
+            XCTAssertTrue(result.stderr.contains(phrase), "\(arguments): \(result.stderr)")
+        }
+        XCTAssertEqual(BuildTests.tree(workspace.output), before)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)/delegations/snapshot.key").path))
+    }
+
+    func testPathPatternsMatchSegmentBySegment() {
+        let role = DelegatedRole(name: "lucia", keyIDs: [], paths: ["program.*", "media/*.mp3"])
+        XCTAssertTrue(role.matches("program.x.zip"))
+        XCTAssertFalse(role.matches("core.zip"))
+        XCTAssertTrue(role.matches("media/a.mp3"))
+        XCTAssertFalse(role.matches("media/deep/a.mp3"), "* never crosses a /")
+        XCTAssertFalse(role.matches("program.x/y.zip"))
+        let hashed = DelegatedRole(name: "bins", keyIDs: [], paths: nil, pathHashPrefixes: [String(SHA256.hash(data: Data("a.zip".utf8)).hexString.prefix(2))])
+        XCTAssertTrue(hashed.matches("a.zip"))
+    }
+}
