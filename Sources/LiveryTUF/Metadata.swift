@@ -57,7 +57,9 @@ public struct SignedMetadata: Sendable {
         guard let message = try? CanonicalJSON.encode(signed) else { return 0 }
         var counted = Set<String>()
         for (keyID, signature) in signatures where allowed.contains(keyID) && !counted.contains(keyID) {
-            if let key = keys[keyID], key.keyID == keyID, key.verifies(signature, of: message) { counted.insert(keyID) }
+            // The id is the one the delegating role gave the key; it is not recomputed (TUF 1.0.x
+            // lets repositories choose ids, and python-tuf does not recompute them either).
+            if let key = keys[keyID], key.verifies(signature, of: message) { counted.insert(keyID) }
         }
         return counted.count
     }

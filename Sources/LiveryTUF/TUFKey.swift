@@ -1,20 +1,30 @@
 import Crypto
 import Foundation
 
-/// An Ed25519 public key as TUF describes it; its id is the SHA-256 of its canonical JSON.
+/// A public key as TUF describes it. Livery signs with Ed25519; as a client it also verifies
+/// ECDSA P-256 (`ecdsa-sha2-nistp256`, PEM public key, DER signatures), which python-tuf and
+/// other repositories use. The key id is the SHA-256 of the key's canonical JSON.
 public struct TUFKey: Sendable, Equatable {
-    public var publicKeyHex: String
+    public var keyType: String
+    public var scheme: String
+    /// `keyval.public`: hex for Ed25519, PEM for ECDSA.
+    public var publicValue: String
 
     public init(publicKeyHex: String) {
-        self.publicKeyHex = publicKeyHex
+        keyType = "ed25519"
+        scheme = "ed25519"
+        publicValue = publicKeyHex
     }
 
     public init(_ key: Curve25519.Signing.PublicKey) {
-        publicKeyHex = key.rawRepresentation.hexString
+        self.init(publicKeyHex: key.rawRepresentation.hexString)
     }
 
+    /// The Ed25519 public key in hex (what Livery's key store records).
+    public var publicKeyHex: String { publicValue }
+
     public var json: JSONValue {
-        .object(["keytype": .string("ed25519"), "scheme": .string("ed25519"), "keyval": .object(["public": .string(publicKeyHex)])])
+        .object(["keytype": .string(keyType), "scheme": .string(scheme), "keyval": .object(["public": .string(publicValue)])])
     }
 
     public var keyID: String {
@@ -22,17 +32,37 @@ public struct TUFKey: Sendable, Equatable {
         return SHA256.hash(data: bytes).hexString
     }
 
+    /// A key of a supported type and scheme; nil for anything else (its signatures never count).
     public init?(json: JSONValue) {
-        guard json["keytype"]?.stringValue == "ed25519", json["scheme"]?.stringValue == "ed25519",
-              let hex = json["keyval"]?["public"]?.stringValue, hex.count == 64 else { return nil }
-        publicKeyHex = hex
+        guard let type = json["keytype"]?.stringValue, let scheme = json["scheme"]?.stringValue,
+              let value = json["keyval"]?["public"]?.stringValue else { return nil }
+        switch (type, scheme) {
+        case ("ed25519", "ed25519"):
+            guard value.count == 64, Data(hex: value) != nil else { return nil }
+        case ("ecdsa", "ecdsa-sha2-nistp256"), ("ecdsa-sha2-nistp256", "ecdsa-sha2-nistp256"):
+            guard (try? P256.Signing.PublicKey(pemRepresentation: value)) != nil else { return nil }
+        default:
+            return nil
+        }
+        keyType = type
+        self.scheme = scheme
+        publicValue = value
     }
 
     /// Whether `signature` (hex) is a valid signature of `message` by this key.
     public func verifies(_ signatureHex: String, of message: Data) -> Bool {
-        guard let raw = Data(hex: publicKeyHex), let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw),
-              let signature = Data(hex: signatureHex) else { return false }
-        return key.isValidSignature(signature, for: message)
+        guard let signature = Data(hex: signatureHex) else { return false }
+        switch scheme {
+        case "ed25519":
+            guard let raw = Data(hex: publicValue), let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw) else { return false }
+            return key.isValidSignature(signature, for: message)
+        case "ecdsa-sha2-nistp256":
+            guard let key = try? P256.Signing.PublicKey(pemRepresentation: publicValue),
+                  let parsed = try? P256.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+            return key.isValidSignature(parsed, for: message)
+        default:
+            return false
+        }
     }
 }
 

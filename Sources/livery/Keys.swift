@@ -81,6 +81,17 @@ struct Keys: ParsableCommand {
                     }
                     print("\(tenant)  \(role.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  \(id)  \(state)")
                 }
+                // Delegated roles: whether the published targets delegate to this key, and what it may sign.
+                let delegations = PublishedMetadata.read(release: metadata.deletingLastPathComponent()).flatMap { try? Delegations(targets: $0.targets.signed) }
+                for delegation in keys.delegations {
+                    let id = delegation.publicKey.keyID
+                    var state = "not published yet"
+                    if let published = delegations?.roles.first(where: { $0.name == delegation.name }) {
+                        state = published.keyIDs.contains(id) ? "delegated" : "NOT the published key"
+                    }
+                    if delegation.privateKey == nil { state += "; key kept elsewhere" }
+                    print("\(tenant)  delegated \(delegation.name)  \(id)  \(state); signs \(delegation.paths.joined(separator: " "))")
+                }
             }
         }
     }

@@ -184,4 +184,20 @@ final class TUFWorkflowTests: XCTestCase {
         XCTAssertNotEqual(flooded.status, 0)
         XCTAssertTrue(flooded.stderr.contains("DownloadLengthMismatchError"), flooded.stderr)
     }
+
+    func testECDSAP256KeysFromOtherRepositoriesVerify() throws {
+        let key = P256.Signing.PrivateKey()
+        let json = JSONValue.object(["keytype": .string("ecdsa"), "scheme": .string("ecdsa-sha2-nistp256"),
+                                     "keyval": .object(["public": .string(key.publicKey.pemRepresentation)])])
+        let tufKey = try XCTUnwrap(TUFKey(json: json))
+        var metadata = SignedMetadata(signed: TUFDocument.targets(version: 1, expires: Date().addingTimeInterval(60), targets: [:]))
+        let message = try CanonicalJSON.encode(metadata.signed)
+        metadata.signatures = [(tufKey.keyID, Data(try key.signature(for: message).derRepresentation).hexString)]
+        XCTAssertEqual(metadata.validSignatures(keys: [tufKey.keyID: tufKey], allowed: [tufKey.keyID]), 1)
+        metadata.signed = TUFDocument.targets(version: 2, expires: Date().addingTimeInterval(60), targets: [:])
+        XCTAssertEqual(metadata.validSignatures(keys: [tufKey.keyID: tufKey], allowed: [tufKey.keyID]), 0, "a signature over other bytes")
+        // Unknown schemes and malformed keys are not keys at all.
+        XCTAssertNil(TUFKey(json: .object(["keytype": .string("rsa"), "scheme": .string("rsassa-pss-sha256"), "keyval": .object(["public": .string("x")])])))
+        XCTAssertNil(TUFKey(json: .object(["keytype": .string("ecdsa"), "scheme": .string("ecdsa-sha2-nistp256"), "keyval": .object(["public": .string("not pem")])])))
+    }
 }
