@@ -39,8 +39,8 @@ let package = Package(
         .target(name: "LiveryTUF", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "LiverySign", dependencies: ["LiveryTUF", "LiveryPack"]),
         .target(name: "LiveryPublish", dependencies: ["LiveryCheck", "LiveryPack", "LiveryAssets", "LiverySign", "CLiverySystem"]),
-        // `livery serve`: Output/ over HTTP (Hummingbird).
-        .target(name: "LiveryServe", dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
+        // `livery serve`: Output/ over HTTP (Hummingbird), and vouchers (SQLite via LiveryAssets' wrapper, HMAC tokens).
+        .target(name: "LiveryServe", dependencies: ["LiveryAssets", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto")]),
         // The client side: verification and (later) download and install. No libxml2, no pipeline.
         .target(name: "LiveryClient", dependencies: ["LiveryTUF", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(

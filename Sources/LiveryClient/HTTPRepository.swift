@@ -34,8 +34,10 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
 
     /// Downloads `path` into `file`, appending to what a previous attempt left there (HTTP range).
     /// Returns false on 404. Throws if the server sends more than `maxLength` bytes in all.
+    /// `bearer` is the access token of a voucher-protected target; the server's refusal of it (or
+    /// its absence) is a `VoucherAccessError`, not a missing file.
     @discardableResult
-    public func download(_ path: String, to file: URL, maxLength: Int) throws -> Bool {
+    public func download(_ path: String, to file: URL, maxLength: Int, bearer: String? = nil) throws -> Bool {
         if !FileManager.default.fileExists(atPath: file.path) { FileManager.default.createFile(atPath: file.path, contents: nil) }
         let existing = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
         guard existing < maxLength || maxLength == 0 else {
@@ -44,17 +46,14 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
         }
         var request = URLRequest(url: base.appendingPathComponent(path))
         if existing > 0 { request.setValue("bytes=\(existing)-", forHTTPHeaderField: "Range") }
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
         try handle.seekToEnd()
-        let transfer = Transfer(handle: handle, limit: maxLength - existing, counter: counter)
-        let delegateSession = URLSession(configuration: session.configuration, delegate: transfer, delegateQueue: nil)
-        defer { delegateSession.finishTasksAndInvalidate() }
-        let task = delegateSession.dataTask(with: request)
-        task.resume()
-        transfer.done.wait()
-        if let error = transfer.failure { throw error }
-        switch transfer.status {
+        let status = try perform(request, into: handle, limit: maxLength - existing)
+        switch status {
+        case 401: throw VoucherAccessError(path: path, status: status, hadToken: bearer != nil)
+        case 403 where bearer != nil: throw VoucherAccessError(path: path, status: status, hadToken: true)
         case 404, 403: return false  // object stores answer 403 for a missing key
         case 200:
             if existing > 0 {
@@ -62,13 +61,25 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
                 try handle.truncate(atOffset: 0)
                 try handle.close()
                 FileManager.default.createFile(atPath: file.path, contents: nil)
-                return try download(path, to: file, maxLength: maxLength)
+                return try download(path, to: file, maxLength: maxLength, bearer: bearer)
             }
             return true
         case 206: return true
         case 416: return existing > 0
-        default: throw TUFError("\(path): HTTP \(transfer.status)")
+        default: throw TUFError("\(path): HTTP \(status)")
         }
+    }
+
+    /// Sends `request` and streams a 200 or 206 body into `handle`, at most `limit` bytes; returns the status.
+    func perform(_ request: URLRequest, into handle: FileHandle, limit: Int) throws -> Int {
+        let transfer = Transfer(handle: handle, limit: limit, counter: counter)
+        let delegateSession = URLSession(configuration: session.configuration, delegate: transfer, delegateQueue: nil)
+        defer { delegateSession.finishTasksAndInvalidate() }
+        let task = delegateSession.dataTask(with: request)
+        task.resume()
+        transfer.done.wait()
+        if let error = transfer.failure { throw error }
+        return transfer.status
     }
 
     final class ByteCounter: @unchecked Sendable {

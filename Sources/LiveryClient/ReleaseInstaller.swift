@@ -14,6 +14,8 @@ public struct FetchRequest: Sendable {
     public var locale: String?
     public var programs: [String] = []
     public var tours: [String] = []
+    /// Voucher codes to redeem before fetching (HTTP repositories only); the tokens are kept in the cache.
+    public var vouchers: [String] = []
     public var now = Date()
 
     public init(tenant: String, repository: any RepositorySource, cache: URL, bootstrapRoot: Data? = nil, locale: String? = nil) {
@@ -56,6 +58,13 @@ public enum ReleaseInstaller {
 
         let current = cache.appendingPathComponent("current")
         let installed = (try? fm.destinationOfSymbolicLink(atPath: current.path)).map { cache.appendingPathComponent($0) }
+        // Vouchers first: a code that does not redeem fails the fetch before anything changes.
+        let access = AccessTokenStore(cache: cache)
+        if !request.vouchers.isEmpty {
+            guard let http = request.repository as? HTTPRepository else { throw TUFError("vouchers are redeemed with a server: use an HTTP repository") }
+            let device = try access.deviceID()
+            for code in request.vouchers { try access.save(try http.redeem(code: code, device: device)) }
+        }
         func offline(_ problem: String) throws -> FetchResult {
             guard let installed, let manifest = try? JSONValue.parse(Data(contentsOf: installed.appendingPathComponent("download-manifest.json"))) else {
                 throw TUFError(problem)
@@ -100,7 +109,8 @@ public enum ReleaseInstaller {
             return FetchResult(release: release, installed: target, downloaded: [], reused: wanted, offline: false, problem: nil)
         }
 
-        // 3. Download what is not cached yet, verified before use.
+        // 3. Download what is not cached yet, verified before use; protected bundles with a token.
+        let tokens = try tokens(for: wanted, bundles: bundles, format: format, trusted: trusted, request: request, access: access)
         var downloaded: [String] = [], reused: [String] = []
         var archives: [String: URL] = [:]
         for id in wanted {
@@ -114,11 +124,16 @@ public enum ReleaseInstaller {
                 do {
                     if let http = request.repository as? HTTPRepository {
                         // Streams to disk and resumes a partial file with a range request.
-                        guard try http.download("targets/\(info.sha256).\(name)", to: partial, maxLength: info.length) else { throw TUFError("\(name) is missing on the server") }
+                        guard try http.download("targets/\(info.sha256).\(name)", to: partial, maxLength: info.length, bearer: tokens[id]?.token) else { throw TUFError("\(name) is missing on the server") }
                     } else {
                         try atomicWrite(try updater.target(name, in: trusted), to: partial)
                     }
                     try verify(partial, length: info.length, sha256: info.sha256, name: name)
+                } catch let refused as VoucherAccessError {
+                    // Not a network problem to sit out offline: this tour cannot be had with this token.
+                    try? fm.removeItem(at: partial)
+                    if let grant = tokens[id] { try? access.remove(tour: grant.tour) }
+                    throw TUFError("tour '\(tokens[id]?.tour ?? id)': \(refused)")
                 } catch {
                     try? fm.removeItem(at: partial)
                     return try offline("download of \(name) failed: \(error)")
@@ -146,6 +161,34 @@ public enum ReleaseInstaller {
         // 5. Keep the new and the previous release; remove older ones and unreferenced downloads.
         collectGarbage(cache: cache, keep: [releaseName, installed?.lastPathComponent].compactMap { $0 })
         return FetchResult(release: release, installed: target, downloaded: downloaded, reused: reused, offline: false, problem: nil)
+    }
+
+    /// The token for each wanted voucher bundle that must be downloaded (not in `downloads/` yet):
+    /// a stored grant for its tour, renewed with its code when it has expired. A protected tour
+    /// without one stops the fetch here, before any download, naming the tour.
+    static func tokens(for wanted: [String], bundles: [JSONValue], format: String, trusted: TrustedMetadata, request: FetchRequest,
+                       access: AccessTokenStore) throws -> [String: AccessGrant] {
+        guard let http = request.repository as? HTTPRepository else { return [:] }  // a local folder has no access control
+        var grants = access.grants()
+        var tokens: [String: AccessGrant] = [:]
+        for id in wanted {
+            guard let bundle = bundles.first(where: { $0["id"]?.stringValue == id }), bundle["access"]?.stringValue == "voucher",
+                  let info = trusted.target("\(id).\(format)"),
+                  !FileManager.default.fileExists(atPath: request.cache.appendingPathComponent("downloads/\(info.sha256)").path) else { continue }
+            let tour = bundle["subject"]?.stringValue ?? id
+            if let grant = grants[tour], grant.expires <= request.now, let code = grant.code {
+                // Same device, same code: the server hands out a fresh token without spending a use.
+                if let renewed = try? http.redeem(code: code, device: access.deviceID()) {
+                    try access.save(renewed)
+                    grants[tour] = renewed
+                }
+            }
+            guard let grant = grants[tour], grant.expires > request.now else {
+                throw TUFError("tour '\(tour)' of \(request.tenant) is protected by a voucher and this device has no valid access token: redeem a voucher code for it (livery fetch --voucher CODE, or FetchRequest.vouchers)")
+            }
+            tokens[id] = grant
+        }
+        return tokens
     }
 
     /// Essential bundles, the user's locale (or the default one), the requested programs and tours in

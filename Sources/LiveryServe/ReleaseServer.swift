@@ -6,27 +6,40 @@ import NIOCore
 /// `livery serve`: every tenant's release in `Output/` over HTTP, as a CDN would serve it.
 ///
 /// Files are served by Hummingbird's file middleware (range requests, ETag and If-None-Match,
-/// If-Modified-Since, content types). In front of it: only GET and HEAD, no request bodies, no
-/// path with `..` or a hidden component (`Output/.livery/` holds the store and caches), bounded
-/// header sizes; one log line per request. SIGINT and SIGTERM shut down gracefully.
+/// If-Modified-Since, content types). In front of it: voucher redemption (`POST
+/// /<tenant>/vouchers/redeem`, the only request with a body), then only GET and HEAD, no request
+/// bodies, no path with `..` or a hidden component (`Output/.livery/` holds the store, caches and
+/// voucher database), bounded header sizes, and a bearer token for voucher-protected targets;
+/// one log line per request. SIGINT and SIGTERM shut down gracefully.
 public struct ReleaseServer: Sendable {
     public var root: URL
     public var host: String
     public var port: Int
+    /// The voucher database (default `<root>/.livery/vouchers.sqlite`); serve never creates it.
+    public var vouchers: URL
     public var log: @Sendable (String) -> Void
 
-    public init(root: URL, host: String = "127.0.0.1", port: Int = 8080, log: @escaping @Sendable (String) -> Void) {
+    public init(root: URL, host: String = "127.0.0.1", port: Int = 8080, vouchers: URL? = nil, log: @escaping @Sendable (String) -> Void) {
         self.root = root
         self.host = host
         self.port = port
+        self.vouchers = vouchers ?? Self.defaultVoucherDatabase(root: root)
         self.log = log
+    }
+
+    /// `<output>/.livery/vouchers.sqlite`: inside a hidden folder, which is never served.
+    public static func defaultVoucherDatabase(root: URL) -> URL {
+        root.appendingPathComponent(".livery/vouchers.sqlite")
     }
 
     /// Runs until SIGINT or SIGTERM; `onListening` receives the bound port (useful with port 0).
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
-        let router = Router()
+        let router = Router(context: ServeContext.self)
+        let state = VoucherState(root: root, databasePath: vouchers.path)
         router.add(middleware: RequestLog(log: log))
+        router.add(middleware: RedeemEndpoint(root: root, state: state))
         router.add(middleware: RequestGuard(root: root.path))
+        router.add(middleware: ProtectedTargetGuard(state: state))
         router.add(middleware: FileMiddleware(root.path, cacheControl: .init([
             (MediaType(type: .application, subType: "json"), [.noCache]),
             (MediaType(type: .application, subType: "zip"), [.public, .maxAge(31_536_000)]),

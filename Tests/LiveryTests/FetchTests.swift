@@ -50,7 +50,9 @@ final class FetchTests: XCTestCase {
         XCTAssertEqual(try workspace.build().status, 0)
         let server = try SigningTests.FileServer(root: workspace.output)
         XCTAssertEqual(try fetch(workspace, server, tenant: "sonic-walkscape", extra: ["--tour", "florence-renaissance"]).status, 0)
-        let more = try fetch(workspace, server, tenant: "sonic-walkscape", extra: ["--tour", "florence-renaissance", "--tour", "rome-trastevere"])
+        // rome-trastevere is protected: it takes a voucher.
+        let code = try LiveryProcess.run(["vouchers", "issue", "sonic-walkscape", "--tour", "rome-trastevere"], in: workspace.root).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let more = try fetch(workspace, server, tenant: "sonic-walkscape", extra: ["--tour", "florence-renaissance", "--tour", "rome-trastevere", "--voucher", code])
         XCTAssertEqual(more.status, 0, more.stderr)
         XCTAssertTrue(more.stdout.contains("downloaded 2 bundles (tour.rome-trastevere, tour.rome-trastevere.it)"), more.stdout)
         XCTAssertTrue(FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("cache/sonic-walkscape/current/bundles/tour.rome-trastevere").path))
@@ -82,7 +84,9 @@ final class FetchTests: XCTestCase {
         let workspace = try BuildTests.Workspace()
         XCTAssertEqual(try workspace.build().status, 0)
         let server = try SigningTests.FileServer(root: workspace.output)
-        XCTAssertEqual(try fetch(workspace, server, tenant: "sonic-walkscape", extra: ["--tour", "florence-renaissance"]).status, 0)
+        // rome-trastevere is protected: its voucher is redeemed here, and the token kept in the cache.
+        let code = try LiveryProcess.run(["vouchers", "issue", "sonic-walkscape", "--tour", "rome-trastevere"], in: workspace.root).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(try fetch(workspace, server, tenant: "sonic-walkscape", extra: ["--tour", "florence-renaissance", "--voucher", code]).status, 0)
         try workspace.replace("sonic-walkscape/locales/it.yaml", ":", ": ")
         XCTAssertEqual(try workspace.build().status, 0)
         var state: UInt64 = 12345

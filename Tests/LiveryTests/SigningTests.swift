@@ -83,16 +83,29 @@ final class SigningTests: XCTestCase {
         return state
     }
 
-    /// Runs python-tuf against the served release; returns (exit status, output).
-    static func pythonTUF(port: Int, tenant: String, root: URL, state: URL, targets: [String]? = nil) throws -> LiveryProcess.Output {
+    /// Runs python-tuf against the served release; returns (exit status, output). With `token`, its
+    /// fetcher sends `Authorization: Bearer <token>` (voucher-protected targets need it).
+    static func pythonTUF(port: Int, tenant: String, root: URL, state: URL, targets: [String]? = nil, token: String? = nil) throws -> LiveryProcess.Output {
         let script = """
             import sys
-            from tuf.ngclient import Updater
-            base, metadir, rootfile, names = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+            import urllib3
+            from tuf.api import exceptions
+            from tuf.ngclient import FetcherInterface, Updater
+            base, metadir, rootfile, token, names = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
+            class BearerFetcher(FetcherInterface):
+                def __init__(self):
+                    self.pool = urllib3.PoolManager()
+                def _fetch(self, url):
+                    headers = {"Authorization": "Bearer " + token} if token else {}
+                    response = self.pool.request("GET", url, headers=headers, preload_content=False, timeout=30)
+                    if response.status >= 400:
+                        response.close()
+                        raise exceptions.DownloadHTTPError(f"HTTP {response.status}", response.status)
+                    return response.stream(65536)
             import os
             os.makedirs(metadir + "/dl", exist_ok=True)
             updater = Updater(metadata_dir=metadir, metadata_base_url=base + "/metadata/", target_dir=metadir + "/dl",
-                              target_base_url=base + "/targets/", bootstrap=open(rootfile, "rb").read())
+                              target_base_url=base + "/targets/", fetcher=BearerFetcher(), bootstrap=open(rootfile, "rb").read())
             updater.refresh()
             names = names or sorted(updater._trusted_set.targets.targets.keys())
             for name in names:
@@ -101,16 +114,19 @@ final class SigningTests: XCTestCase {
                 updater.download_target(info)
             print("ok", len(names))
             """
-        return try LiveryProcess.tool([python, "-c", script, "http://127.0.0.1:\(port)/\(tenant)", state.path, root.path] + (targets ?? []))
+        return try LiveryProcess.tool([python, "-c", script, "http://127.0.0.1:\(port)/\(tenant)", state.path, root.path, token ?? ""] + (targets ?? []))
     }
 
     func testPythonTUFRefreshesAndDownloadsEveryTargetOfEverySample() throws {
         let workspace = try BuildTests.Workspace()
         XCTAssertEqual(try workspace.build().status, 0)
         let server = try FileServer(root: workspace.output)
+        // sonic-walkscape's protected tour needs a voucher's token (VoucherTests covers the refusal).
+        let token = try VoucherFetchTests.redeemedToken(workspace: workspace, port: server.port)
         for tenant in ["companero", "companero-lucia", "physio-clinic", "sonic-walkscape", "travel-experiences", "urbannest"] {
             let state = try Self.clientState(in: workspace.root, "tuf-\(tenant)")
-            let result = try Self.pythonTUF(port: server.port, tenant: tenant, root: workspace.output.appendingPathComponent("\(tenant)/metadata/1.root.json"), state: state)
+            let result = try Self.pythonTUF(port: server.port, tenant: tenant, root: workspace.output.appendingPathComponent("\(tenant)/metadata/1.root.json"), state: state,
+                                            token: tenant == "sonic-walkscape" ? token : nil)
             XCTAssertEqual(result.status, 0, "\(tenant): \(result.stdout) \(result.stderr)")
             XCTAssertTrue(result.stdout.hasPrefix("ok "), result.stdout)
         }

@@ -1,0 +1,141 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import LiveryTUF
+
+/// The server refused a voucher-protected download: no token, or one it does not accept.
+public struct VoucherAccessError: Error, CustomStringConvertible {
+    public var path: String
+    public var status: Int
+    public var hadToken: Bool
+
+    public var description: String {
+        hadToken
+            ? "the server refused the access token for \(path) (HTTP \(status)): it was revoked, has expired or is for another tour; redeem the voucher again"
+            : "\(path) is protected by a voucher (HTTP \(status)): redeem a voucher code first"
+    }
+}
+
+/// A tour this device may download: the token the server gave for a voucher, until `expires`.
+public struct AccessGrant: Codable, Sendable, Equatable {
+    public var tour: String
+    public var token: String
+    public var expires: Date
+    /// The bundles the server said the token unlocks (the tour and its languages, at redemption).
+    public var bundles: [String]
+    /// The code, kept to renew the token when it expires (same device: no use is spent).
+    public var code: String?
+}
+
+/// Why a redemption failed, worded for the person who typed the code.
+public struct VoucherRedemptionError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+extension HTTPRepository {
+    /// Redeems `code` for `device` at `<base>/vouchers/redeem` (base = `<server>/<tenant>`).
+    public func redeem(code: String, device: String) throws -> AccessGrant {
+        let shown = Self.shown(code)
+        var request = URLRequest(url: base.appendingPathComponent("vouchers/redeem"))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONSerialization.data(withJSONObject: ["code": code, "device": device])
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("livery-redeem-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let handle = try FileHandle(forWritingTo: temporary)
+        let status: Int
+        do {
+            defer { try? handle.close() }
+            status = try perform(request, into: handle, limit: 64 << 10)
+        }
+        switch status {
+        case 200: break
+        case 403: throw VoucherRedemptionError(description: "voucher \(shown) is not valid: unknown, revoked or expired (check the code)")
+        case 409: throw VoucherRedemptionError(description: "voucher \(shown) has already been redeemed on as many devices as it allows")
+        case 429: throw VoucherRedemptionError(description: "voucher \(shown): too many failed attempts from this address; try again in a minute")
+        case 404: throw VoucherRedemptionError(description: "voucher \(shown): the server has no voucher redemption for this tenant (\(base.absoluteString)/vouchers/redeem answered 404)")
+        default: throw VoucherRedemptionError(description: "voucher \(shown): the server answered HTTP \(status)")
+        }
+        guard let answer = try? JSONSerialization.jsonObject(with: Data(contentsOf: temporary)) as? [String: Any],
+              let token = answer["token"] as? String, let tour = answer["tour"] as? String,
+              let expiresText = answer["expires"] as? String, let expires = ISO8601DateFormatter().date(from: expiresText) else {
+            throw VoucherRedemptionError(description: "voucher \(shown): the server's answer is not a grant")
+        }
+        return AccessGrant(tour: tour, token: token, expires: expires, bundles: answer["bundles"] as? [String] ?? [], code: code)
+    }
+
+    /// A code as messages show it: its first group only, so that logs of a CI run do not leak it.
+    static func shown(_ code: String) -> String {
+        let digits = code.uppercased().filter { $0.isLetter || $0.isNumber }
+        return digits.count > 4 ? "\(digits.prefix(4))-…" : "'\(code)'"
+    }
+}
+
+/// The access tokens of one tenant's cache (`access-tokens.json`) and this device's id
+/// (`device-id`), both mode 0600: whoever reads them can download the tours they unlock.
+public struct AccessTokenStore: Sendable {
+    public let cache: URL
+
+    public init(cache: URL) {
+        self.cache = cache
+    }
+
+    var tokensFile: URL { cache.appendingPathComponent("access-tokens.json") }
+
+    /// A random id made on first use and kept: redeeming again from this cache spends no new device.
+    public func deviceID() throws -> String {
+        let file = cache.appendingPathComponent("device-id")
+        if let text = try? String(contentsOf: file, encoding: .utf8), !text.isEmpty, text.count <= 128 { return text }
+        var generator = SystemRandomNumberGenerator()
+        let id = (0..<4).map { _ in String(format: "%08x", UInt32.random(in: .min ... .max, using: &generator)) }.joined()
+        try Self.writePrivate(Data(id.utf8), to: file)
+        return id
+    }
+
+    /// Grants by tour; an unreadable file counts as none.
+    public func grants() -> [String: AccessGrant] {
+        guard let data = try? Data(contentsOf: tokensFile) else { return [:] }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return (try? decoder.decode([String: AccessGrant].self, from: data)) ?? [:]
+    }
+
+    /// Adds or replaces the grant for its tour.
+    public func save(_ grant: AccessGrant) throws {
+        var all = grants()
+        all[grant.tour] = grant
+        try write(all)
+    }
+
+    /// Forgets the grant of `tour` (the server refused its token).
+    public func remove(tour: String) throws {
+        var all = grants()
+        guard all.removeValue(forKey: tour) != nil else { return }
+        try write(all)
+    }
+
+    private func write(_ grants: [String: AccessGrant]) throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        try Self.writePrivate(try encoder.encode(grants), to: tokensFile)
+    }
+
+    /// Writes a file readable by its owner only, replacing the old one in one rename.
+    static func writePrivate(_ data: Data, to file: URL) throws {
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw TUFError("cannot write \(temporary.path)") }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        do {
+            try handle.write(contentsOf: data)
+            try handle.close()
+        } catch {
+            unlink(temporary.path)
+            throw error
+        }
+        guard rename(temporary.path, file.path) == 0 else { unlink(temporary.path); throw TUFError("cannot write \(file.path)") }
+    }
+}

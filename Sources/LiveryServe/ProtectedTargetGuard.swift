@@ -1,0 +1,68 @@
+import Crypto
+import Foundation
+import Hummingbird
+import NIOPosix
+
+/// Lets a `GET` or `HEAD` of a voucher target's bytes through only with `Authorization: Bearer
+/// <token>` for that tenant and tour, from a voucher that is still valid. Metadata, the download
+/// manifest and public bundles pass untouched: TUF clients must see every target's hash.
+///
+/// 401 (with `WWW-Authenticate: Bearer`) for a missing, forged, expired or revoked token; 403 for a
+/// good token of another tour or tenant; 503 when the tenant's metadata cannot be read (then no
+/// target is served, rather than guess which are protected). Authorised answers get
+/// `Cache-Control: private`, so that no shared cache hands them to someone else.
+struct ProtectedTargetGuard: RouterMiddleware {
+    typealias Context = ServeContext
+
+    let state: VoucherState
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // The path as the request guard and the file middleware see it (decoded, empty components dropped).
+        guard let path = request.uri.path.removingPercentEncoding else { return try await next(request, context) }
+        let components = path.split(separator: "/")
+        guard components.count == 3, components[1] == "targets" else { return try await next(request, context) }
+        let tenant = String(components[0]), file = String(components[2])
+        let state = state
+        let authorization = request.headers[.authorization]
+        let decision: Decision = try await NIOThreadPool.singleton.runIfActive {
+            let access: ReleaseAccess?
+            do {
+                access = try state.access.access(tenant: tenant)
+            } catch {
+                return .refuse(.json(.serviceUnavailable, ["error": "the release metadata of '\(tenant)' cannot be read"]))
+            }
+            guard let target = access?.target(file: file) else { return .public }
+            return try Self.check(authorization, tenant: tenant, target: target, state: state).map { .refuse($0) } ?? .authorised
+        }
+        switch decision {
+        case .public: return try await next(request, context)
+        case .refuse(let response): return response
+        case .authorised:
+            var response = try await next(request, context)
+            if response.status.code < 400 { response.headers[.cacheControl] = "private, max-age=31536000" }
+            return response
+        }
+    }
+
+    enum Decision: Sendable { case `public`, authorised, refuse(Response) }
+
+    /// nil when `authorization` carries a valid token for `target`; otherwise the refusal.
+    static func check(_ authorization: String?, tenant: String, target: ReleaseAccess.Target, state: VoucherState) throws -> Response? {
+        let challenge = "Bearer realm=\"livery\""
+        guard let authorization, authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else {
+            return .json(.unauthorized, ["error": "this bundle needs a voucher: redeem one with POST /\(tenant)/vouchers/redeem and send the token as Authorization: Bearer <token>"],
+                         headers: [.wwwAuthenticate: challenge])
+        }
+        let invalid = Response.json(.unauthorized, ["error": "the token is not valid (forged, expired or revoked): redeem the voucher again"],
+                                    headers: [.wwwAuthenticate: challenge + ", error=\"invalid_token\""])
+        let text = authorization.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        guard let store = try state.store(), let token = VoucherToken.verify(text, secret: try store.tokenSecret()) else { return invalid }
+        let now = Date()
+        guard token.expires > now else { return invalid }
+        guard token.tenant == tenant, let tour = target.tour, token.tour == tour else {
+            return .json(.forbidden, ["error": "this token does not unlock this bundle"])
+        }
+        guard try store.isValid(voucher: token.voucher, tenant: tenant, now: now) else { return invalid }
+        return nil
+    }
+}

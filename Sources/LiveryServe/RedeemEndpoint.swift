@@ -1,0 +1,90 @@
+import Crypto
+import Foundation
+import Hummingbird
+import NIOCore
+import NIOPosix
+
+/// `POST /<tenant>/vouchers/redeem` with `{"code": "...", "device": "..."}`: the one request serve
+/// accepts a body for (at most 4 KiB of JSON). Every other path goes on to the static-file guards.
+///
+/// Answers: 200 with a token, the tour and its bundles; 403 for a code that is unknown, revoked,
+/// expired or for another tenant (one answer, so that guessing learns nothing); 409 when the code
+/// is used up on other devices; 429 after 10 failed attempts from one address within a minute;
+/// 400, 405, 413 and 415 for malformed requests. Neither the code nor the token is logged.
+struct RedeemEndpoint: RouterMiddleware {
+    typealias Context = ServeContext
+    static let maximumBody = 4096
+    static let maximumDevice = 128
+
+    let root: URL
+    let state: VoucherState
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let path = request.uri.path.removingPercentEncoding else { return try await next(request, context) }
+        let components = path.split(separator: "/")
+        guard components.count == 3, components[1] == "vouchers", components[2] == "redeem" else { return try await next(request, context) }
+        let tenant = String(components[0])
+        guard !tenant.hasPrefix("."), !tenant.contains("\\"), !tenant.contains("\0"), path.utf8.count <= 1024 else { return Response(status: .notFound) }
+        guard request.method == .post else { return Response(status: .methodNotAllowed, headers: [.allow: "POST"]) }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.appendingPathComponent(tenant).path, isDirectory: &isFolder), isFolder.boolValue else {
+            return .json(.notFound, ["error": "no tenant '\(tenant)' on this server"])
+        }
+
+        let address = context.remoteAddress?.ipAddress ?? "unknown"
+        if let wait = state.failures.retryAfter(address) {
+            return .json(.tooManyRequests, ["error": "too many failed attempts; try again in \(wait) s"], headers: [.retryAfter: String(wait)])
+        }
+        let mediaType = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard mediaType == "application/json" else {
+            return .json(.unsupportedMediaType, ["error": "send the body as Content-Type: application/json"])
+        }
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > Self.maximumBody {
+            return .json(.contentTooLarge, ["error": "the body is larger than \(Self.maximumBody) bytes"])
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: Self.maximumBody)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            return .json(.contentTooLarge, ["error": "the body is larger than \(Self.maximumBody) bytes"])
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
+              let typed = object["code"] as? String, let device = object["device"] as? String else {
+            return .json(.badRequest, ["error": "the body must be a JSON object with the strings \"code\" and \"device\""])
+        }
+        guard (1...Self.maximumDevice).contains(device.count), device.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+            return .json(.badRequest, ["error": "\"device\" must be 1 to \(Self.maximumDevice) printable ASCII characters without spaces"])
+        }
+
+        // SQLite may wait for another writer (busy timeout): off the event loop.
+        let state = state
+        let outcome: VoucherStore.Redemption = try await NIOThreadPool.singleton.runIfActive {
+            guard let code = VoucherCode(typed: typed), let store = try state.store() else { return .invalid }
+            return try store.redeem(tenant: tenant, code: code, device: device)
+        }
+        switch outcome {
+        case .invalid:
+            state.failures.recordFailure(address)
+            return .json(.forbidden, ["error": "this voucher code is not valid"])
+        case .exhausted:
+            return .json(.conflict, ["error": "this voucher has already been redeemed on as many devices as it allows"])
+        case .granted(let voucher, let tour, let voucherExpiry):
+            let lifetime = Date().addingTimeInterval(VoucherState.tokenLifetime)
+            let expires = min(lifetime, voucherExpiry ?? lifetime)
+            let token = VoucherToken(tenant: tenant, tour: tour, device: device, voucher: voucher, expires: expires)
+            let (secret, bundles) = try await NIOThreadPool.singleton.runIfActive { () -> (SymmetricKey, [String]) in
+                guard let store = try state.store() else { throw HTTPError(.internalServerError) }
+                let bundles = (try? state.access.access(tenant: tenant))??.tours[tour]?.bundles ?? []
+                return (try store.tokenSecret(), bundles)
+            }
+            return .json(.ok, ["token": token.signed(with: secret), "tour": tour, "bundles": bundles,
+                               "expires": Self.timestamp(expires)])
+        }
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
+    }
+}

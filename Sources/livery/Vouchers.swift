@@ -1,0 +1,176 @@
+import ArgumentParser
+import Foundation
+import LiveryServe
+
+/// `livery vouchers issue|list|revoke`: codes that unlock a protected tour through `livery serve`.
+struct Vouchers: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Issue, list and revoke voucher codes for protected tours (redeemed through `livery serve`).",
+        discussion: """
+            Codes are random (100 bits), shown as five groups of four Crockford base32 characters; only their \
+            SHA-256 is stored, in the voucher database (default <output>/.livery/vouchers.sqlite, never served). \
+            A tour takes vouchers when it is `protected: true` in the tenant's current published release.
+            """,
+        subcommands: [Issue.self, List.self, Revoke.self]
+    )
+
+    struct Options: ParsableArguments {
+        @Option(name: .shortAndLong, help: "The output folder with the published releases.")
+        var output = "Output"
+
+        @Option(help: "The voucher database (default: <output>/.livery/vouchers.sqlite).")
+        var vouchers: String?
+
+        var outputURL: URL { URL(fileURLWithPath: output).standardizedFileURL }
+
+        func database() throws -> URL { try Vouchers.databaseURL(vouchers, output: outputURL) }
+    }
+
+    /// The database path: `--vouchers`, or the default inside the output's hidden `.livery/`. A path
+    /// inside the output folder must be under a hidden folder, or `serve` would hand it out.
+    static func databaseURL(_ option: String?, output: URL) throws -> URL {
+        guard let option else { return ReleaseServer.defaultVoucherDatabase(root: output) }
+        let url = URL(fileURLWithPath: option).standardizedFileURL
+        let root = output.standardizedFileURL.path + "/"
+        if url.path.hasPrefix(root), !url.path.dropFirst(root.count).split(separator: "/").dropLast().contains(where: { $0.hasPrefix(".") }) {
+            throw Livery.Failure("--vouchers \(option) is inside the served folder \(output.path) and would be downloadable: put it under a hidden folder such as \(output.path)/.livery/, or outside")
+        }
+        return url
+    }
+
+    static func checkTenant(_ tenant: String) throws {
+        guard tenant.range(of: "^[a-z0-9]+(-[a-z0-9]+)*$", options: .regularExpression) != nil else { throw ValidationError("'\(tenant)' is not a tenant id (a slug)") }
+    }
+
+    /// `YYYY-MM-DD` (UTC) as the voucher's end: valid through that day, so expired at the next midnight.
+    static func parseExpiry(_ text: String) -> Date? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard let start = calendar.date(from: DateComponents(year: year, month: month, day: day)),
+              calendar.dateComponents([.year, .month, .day], from: start) == DateComponents(year: year, month: month, day: day) else { return nil }
+        return calendar.date(byAdding: .day, value: 1, to: start)
+    }
+
+    /// The last day a voucher works, as `--expires` took it.
+    static func lastDay(_ expires: Date) -> String {
+        day(expires.addingTimeInterval(-1))
+    }
+
+    static func day(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.string(from: date)
+    }
+
+    struct Issue: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create voucher codes for a protected tour and print them, one per line (nothing else on standard output).")
+
+        @Argument(help: "The tenant id.")
+        var tenant: String
+
+        @Option(help: "The protected tour the codes unlock.")
+        var tour: String
+
+        @Option(help: "How many codes to create (1–10000).")
+        var count = 1
+
+        @Option(help: "On how many devices each code may be redeemed (1–10000).")
+        var devices = 1
+
+        @Option(help: "The last day (UTC) a code can be redeemed, YYYY-MM-DD; tokens never outlive it. Default: no expiry.")
+        var expires: String?
+
+        @OptionGroup var options: Options
+
+        func validate() throws {
+            try Vouchers.checkTenant(tenant)
+            guard (1...10_000).contains(count) else { throw ValidationError("--count must be between 1 and 10000") }
+            guard (1...10_000).contains(devices) else { throw ValidationError("--devices must be between 1 and 10000") }
+        }
+
+        func run() throws {
+            var expiry: Date?
+            if let expires {
+                guard let parsed = Vouchers.parseExpiry(expires) else { throw Livery.Failure("--expires must be a date such as 2026-12-31, not '\(expires)'") }
+                guard parsed > Date() else { throw Livery.Failure("--expires \(expires) is in the past: the codes could never be redeemed") }
+                expiry = parsed
+            }
+            let access: ReleaseAccess?
+            do {
+                access = try ReleaseAccess.read(tenant: options.outputURL.appendingPathComponent(tenant))
+            } catch {
+                throw Livery.Failure("cannot read the published release of \(tenant) in \(options.output): \(error)")
+            }
+            guard let access else { throw Livery.Failure("\(tenant) has no published release in \(options.output) (run `livery build` first)") }
+            guard let found = access.tours[tour] else {
+                let tours = access.tours.keys.sorted()
+                throw Livery.Failure("'\(tour)' is not a tour of \(tenant)'s current release (\(tours.isEmpty ? "it has no tours" : "its tours: " + tours.joined(separator: ", ")))")
+            }
+            guard found.isProtected else {
+                throw Livery.Failure("tour '\(tour)' of \(tenant) is public: only tours with `protected: true` take vouchers")
+            }
+            let database = try options.database()
+            let codes = try VoucherStore(path: database.path).issue(tenant: tenant, tour: tour, count: count, devices: devices, expires: expiry)
+            print(codes.map(\.description).joined(separator: "\n"))
+            let until = expiry.map { ", valid through \(Vouchers.lastDay($0)) (UTC)" } ?? ""
+            FileHandle.standardError.write(Data("issued \(count) voucher\(count == 1 ? "" : "s") for \(tenant) tour \(tour), \(devices) device\(devices == 1 ? "" : "s") each\(until), in \(database.path)\n".utf8))
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List a tenant's vouchers: code prefix, tour, devices used, expiry, revocation.")
+
+        @Argument(help: "The tenant id.")
+        var tenant: String
+
+        @OptionGroup var options: Options
+
+        func validate() throws { try Vouchers.checkTenant(tenant) }
+
+        func run() throws {
+            let database = try options.database()
+            // Listing never creates the database.
+            let vouchers = FileManager.default.fileExists(atPath: database.path) ? try VoucherStore(path: database.path).list(tenant: tenant) : []
+            guard !vouchers.isEmpty else {
+                print("\(tenant): no vouchers")
+                return
+            }
+            let rows = [["CODE", "TOUR", "DEVICES", "EXPIRES", "REVOKED"]] + vouchers.map { voucher in
+                ["\(voucher.prefix)-…", voucher.tour, "\(voucher.devicesUsed)/\(voucher.devices)",
+                 voucher.expires.map(Vouchers.lastDay) ?? "never", voucher.revoked.map(Vouchers.day) ?? "no"]
+            }
+            let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
+            for row in rows {
+                print(row.enumerated().map { column, text in column == 4 ? text : text.padding(toLength: widths[column], withPad: " ", startingAt: 0) }.joined(separator: "  "))
+            }
+        }
+    }
+
+    struct Revoke: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Revoke a voucher: it can no longer be redeemed, and the tokens it gave stop working at once.")
+
+        @Argument(help: "The code, or its first group as `list` shows it when no other voucher shares it.")
+        var code: String
+
+        @OptionGroup var options: Options
+
+        func run() throws {
+            let database = try options.database()
+            guard FileManager.default.fileExists(atPath: database.path) else { throw Livery.Failure("no voucher database at \(database.path): no voucher was issued") }
+            let voucher: VoucherStore.Summary
+            do {
+                voucher = try VoucherStore(path: database.path).revoke(code)
+            } catch let failure as VoucherStore.Failure {
+                throw Livery.Failure(failure.description)
+            }
+            print("revoked \(voucher.prefix)-… (\(voucher.tenant), tour \(voucher.tour); used on \(voucher.devicesUsed) of \(voucher.devices) device\(voucher.devices == 1 ? "" : "s"))")
+        }
+    }
+}
