@@ -33,9 +33,10 @@ test-deps:
 	@./scripts/install-packages.sh $(TEST_PACKAGES)
 	@command -v sarif >/dev/null && python3 -c "import jsonschema, referencing, yaml, babel" 2>/dev/null || \
 		python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore sarif-tools "jsonschema>=4.18" pyyaml babel
-	@# python-tuf (with securesystemslib), the independent TUF client and canonical JSON oracle, in a local virtual environment.
-	@test -x .venv-test/bin/python && .venv-test/bin/python -c "import tuf.ngclient" 2>/dev/null || \
-		(python3 -m venv .venv-test && .venv-test/bin/pip install --quiet --disable-pip-version-check "tuf>=7,<8")
+	@# python-tuf (with securesystemslib), the independent TUF client and canonical JSON oracle, and coloraide
+	@# (the colour-space and WCAG contrast oracle), in a local virtual environment.
+	@test -x .venv-test/bin/python && .venv-test/bin/python -c "import tuf.ngclient, coloraide" 2>/dev/null || \
+		(python3 -m venv .venv-test && .venv-test/bin/pip install --quiet --disable-pip-version-check "tuf>=7,<8" coloraide)
 
 # Regenerates the committed JSON Schemas and rule reference (a test checks they are current).
 generated: build
