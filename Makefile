@@ -10,7 +10,7 @@ LIVERY = .build/$(CONFIG)/livery
 BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-dev
 # Tests also use independent implementations: bsdtar and unzip from Debian; sarif-tools,
 # jsonschema, PyYAML and babel (the CLDR plural oracle) from PyPI; python-tuf in .venv-test.
-TEST_PACKAGES = $(BUILD_PACKAGES) libarchive-tools unzip curl faketime
+TEST_PACKAGES = $(BUILD_PACKAGES) libarchive-tools unzip curl faketime libxml2-utils php-symfony-translation
 
 .PHONY: run test build deps test-deps generated cldr bench clean
 

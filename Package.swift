@@ -33,8 +33,10 @@ let package = Package(
         .target(name: "LiveryAssets", dependencies: ["LiveryLoad", "CSQLite", .product(name: "Crypto", package: "swift-crypto")]),
         // Localization: ICU MessageFormat and CLDR plural rules (generated table, see `make cldr`).
         .target(name: "LiveryL10n", dependencies: ["LiveryDiagnostics"]),
+        // `livery l10n`: XLIFF 2.0, String Catalogs and Android resources to and from locale bundles (libxml2, libyaml for in-place edits).
+        .target(name: "LiveryInterchange", dependencies: ["LiveryLoad", "LiveryL10n", "LiveryDiagnostics", "CXML2", "CYAML"]),
         .target(name: "LiveryRender", dependencies: ["LiveryLoad", .product(name: "Mustache", package: "swift-mustache")]),
-        .target(name: "LiveryPack", dependencies: ["LiveryResolve", "LiveryAssets", "LiveryTUF", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LiveryPack", dependencies: ["LiveryResolve", "LiveryInterchange", "LiveryAssets", "LiveryTUF", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
         // TUF metadata, canonical JSON and signatures: shared by signing and by the client.
         .target(name: "LiveryTUF", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "LiverySign", dependencies: ["LiveryTUF", "LiveryPack"]),
@@ -46,7 +48,7 @@ let package = Package(
         .executableTarget(
             name: "livery",
             dependencies: [
-                "LiveryCheck", "LiveryRender", "LiveryPublish", "LiveryPack", "LiverySign", "LiveryClient", "LiveryServe", "CArchive", "CXML2",
+                "LiveryCheck", "LiveryRender", "LiveryPublish", "LiveryPack", "LiverySign", "LiveryClient", "LiveryServe", "LiveryInterchange", "CArchive", "CXML2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -55,7 +57,7 @@ let package = Package(
         .testTarget(name: "LiveryL10nTests", dependencies: ["LiveryL10n"], exclude: ["Fixtures"]),
         .testTarget(
             name: "LiveryTests",
-            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiveryPack", "LiveryPublish", "LiveryTUF", "LiverySign", "LiveryClient", "LiveryServe"],
+            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiveryPack", "LiveryPublish", "LiveryTUF", "LiverySign", "LiveryClient", "LiveryServe", "LiveryInterchange"],
             exclude: ["Fixtures"]
         ),
     ]

@@ -10,7 +10,8 @@ import LiveryResolve
 /// - `core` (essential): `tenant.json` with `extends` applied, `tokens/<mode>.json` for every mode,
 ///   `voice.json`, the small JSON documents of every program, tour and the library (so an app can
 ///   list them offline), and the tenant's logos, avatar, hero images and fonts;
-/// - `locale.<locale>`: `locales/<locale>.json`, essential for the default locale, prefetched otherwise;
+/// - `locale.<locale>`: `locales/<locale>.json` and the generated `platform/ios/<locale>/Localizable.xcstrings` and
+///   `platform/android/values…/strings.xml`, essential for the default locale, prefetched otherwise;
 /// - `program.<id>`: the program and its cover, depending on the library bundles its lessons use;
 /// - `library.<pack>` (or `library-item.<id>` for items in no pack): the items' media and subtitles,
 ///   from the tenant's library and its ancestors' (one merged catalog in core);
@@ -188,14 +189,15 @@ public enum BundlePlanner {
                 }
             }
 
-            // Locales.
+            // Locales, with the platform string files generated from them (docs/l10n.md#in-a-release).
             let defaultLocale = tenant.defaultLocale
+            let platform = PlatformStrings(tenant)
             for locale in tenant.supportedLocales {
                 guard let bundle = tenant.locales[locale] else { continue }
                 var messages: [String: JSONValue] = [:]
                 for message in bundle.messages { messages[message.key] = .string(message.text) }
                 bundles.append(BundleSpec(id: "locale.\(locale)", kind: .locale, locale: locale, policy: locale == defaultLocale ? .essential : .prefetch,
-                                          entries: [Self.json("locales/\(locale).json", .object(messages))]))
+                                          entries: [Self.json("locales/\(locale).json", .object(messages))] + (try platform.entries(for: locale))))
             }
 
             bundles.append(BundleSpec(id: "core", kind: .core, policy: .essential, entries: core))

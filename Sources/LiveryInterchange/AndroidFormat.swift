@@ -1,0 +1,162 @@
+import Foundation
+import LiveryDiagnostics
+import LiveryL10n
+
+/// Android `res/values*/strings.xml`: `<string>` and `<plurals>` resources, one file per locale.
+///
+/// Keys become resource names with `.` and `-` as `_`; a plural becomes `<plurals>` with one `<item>`
+/// per CLDR category of the locale (a category the message lacks reads its `other` text); keys
+/// Android cannot express carry their ICU text in a `<string formatted="false">` after a comment.
+public enum AndroidFormat {
+    /// The comment written before a key carried as ICU text.
+    public static let verbatimComment = " ICU MessageFormat, carried verbatim (not representable as Android resources); format it with ICU "
+
+    /// Resource names of the catalog's keys, or a diagnostic for each name that is invalid or taken twice.
+    public static func names(_ catalog: LocaleCatalog) -> InterchangeResult<[String: String]> {
+        var names: [String: String] = [:]
+        var owners: [String: String] = [:]
+        var diagnostics: [Diagnostic] = []
+        func location(_ key: String) -> SourceLocation {
+            for locale in catalog.locales { if let message = catalog.bundles[locale]?.message(key) { return message.keyLocation } }
+            return .start(of: catalog.displayRoot)
+        }
+        for key in catalog.keys {
+            let name = AndroidResources.name(of: key)
+            if !AndroidResources.isValidName(name) {
+                diagnostics.append(Diagnostic(.error, "'\(key)' becomes the Android resource name '\(name)', which is not valid (letters, digits and _, not starting with a digit)",
+                                              at: location(key), rule: InterchangeRule.nameCollision))
+            } else if let other = owners[name] {
+                diagnostics.append(Diagnostic(.error, "'\(key)' and '\(other)' both become the Android resource name '\(name)'", at: location(key),
+                                              rule: InterchangeRule.nameCollision, hint: "rename one of the keys; Android names replace '.' and '-' with '_'"))
+            } else {
+                owners[name] = key
+                names[key] = name
+            }
+        }
+        return InterchangeResult(value: diagnostics.isEmpty ? names : nil, diagnostics: diagnostics)
+    }
+
+    /// `strings.xml` for `locale`.
+    public static func export(_ catalog: LocaleCatalog, locale: String) -> InterchangeResult<Data> {
+        let named = names(catalog)
+        guard let names = named.value else { return InterchangeResult(value: nil, diagnostics: named.diagnostics) }
+        guard let xml = XMLBuilder(root: "resources") else {
+            return InterchangeResult(value: nil, diagnostics: [Diagnostic(.error, "libxml2 could not create a document", at: .start(of: catalog.displayRoot), rule: InterchangeRule.io)])
+        }
+        var diagnostics: [Diagnostic] = []
+        for key in catalog.keys {
+            guard let message = catalog.bundles[locale]?.message(key), let name = names[key] else { continue }
+            let signature = PlatformSignature.of(key, in: catalog, flavor: .android)
+            guard let form = PlatformRenderer.render(message.text, signature: signature, locale: locale) else {
+                diagnostics.append(Diagnostic(.error, "'\(key)' is not valid ICU MessageFormat; run `livery validate`", at: message.location, rule: InterchangeRule.icuSyntax))
+                continue
+            }
+            switch form {
+            case .text(let text):
+                if signature.shape == .verbatim { xml.comment(verbatimComment, in: xml.root) }
+                let element = xml.add("string", to: xml.root, text: AndroidResources.escape(text))
+                xml.set("name", name, on: element)
+                // Without format arguments the text is never formatted, so a '%' must not read as a specifier.
+                if !signature.formatsText && text.contains("%") || signature.shape == .verbatim && text.contains("%") { xml.set("formatted", "false", on: element) }
+            case .plural(let items):
+                let plurals = xml.add("plurals", to: xml.root)
+                xml.set("name", name, on: plurals)
+                for category in PluralCategory.allCases {
+                    guard let text = items[category.rawValue] else { continue }
+                    let item = xml.add("item", to: plurals, text: AndroidResources.escape(text))
+                    xml.set("quantity", category.rawValue, on: item)
+                }
+            case .substituted:
+                break  // Android signatures are never substituted
+            }
+        }
+        if diagnostics.contains(where: { $0.severity == .error }) { return InterchangeResult(value: nil, diagnostics: diagnostics) }
+        return InterchangeResult(value: xml.serialize(), diagnostics: diagnostics)
+    }
+
+    /// The values of a `strings.xml` for `locale`, checked for structure, names and escaping.
+    public static func read(_ bytes: [UInt8], file: String, locale: String, catalog: LocaleCatalog) -> InterchangeResult<[ImportedValue]> {
+        let root: ParsedXML
+        switch XMLReading.parse(bytes, file: file) {
+        case .success(let parsed): root = parsed
+        case .failure(let diagnostic): return InterchangeResult(value: nil, diagnostics: [diagnostic])
+        }
+        let lines = LineIndex(bytes)
+        func at(_ element: ParsedXML) -> SourceLocation { lines.location(of: element.name, line: element.line, file: file) }
+        guard root.name == "resources", root.namespace == nil else {
+            return InterchangeResult(value: nil, diagnostics: [Diagnostic(.error, "not an Android resources file: the root element is <\(root.name)>, expected <resources>",
+                                                                          at: at(root), rule: InterchangeRule.syntax)])
+        }
+        var keysByName: [String: String] = [:]
+        for key in catalog.keys { keysByName[AndroidResources.name(of: key)] = key }
+        var diagnostics: [Diagnostic] = []
+        var values: [ImportedValue] = []
+        var seen: [String: Int] = [:]
+        for element in root.elements {
+            guard element.name == "string" || element.name == "plurals" else {
+                diagnostics.append(Diagnostic(.error, "<\(element.name)> resources are not supported; only <string> and <plurals> map to locale messages",
+                                              at: at(element), rule: InterchangeRule.format))
+                continue
+            }
+            guard let name = element.attribute("name") else {
+                diagnostics.append(Diagnostic(.error, "<\(element.name)> has no name", at: at(element), rule: InterchangeRule.syntax))
+                continue
+            }
+            if element.attribute("translatable") == "false" { continue }
+            // A name is only ever looked up among the tenant's keys, never used as a path.
+            guard let key = keysByName[name] else {
+                diagnostics.append(Diagnostic(.error, "'\(name)' is not the resource name of any key of \(catalog.tenantID)", at: at(element),
+                                              rule: InterchangeRule.unknownKey, hint: DidYouMean.hint(for: name, among: keysByName.keys)))
+                continue
+            }
+            if let first = seen[name] {
+                diagnostics.append(Diagnostic(.error, "resource '\(name)' appears twice (first on line \(first))", at: at(element), rule: InterchangeRule.duplicateKey))
+                continue
+            }
+            seen[name] = element.line
+            if element.name == "string" {
+                if let text = content(element, at: at(element), diagnostics: &diagnostics) {
+                    values.append(ImportedValue(locale: locale, key: key, form: .text(text), location: at(element), verbatimText: false))
+                }
+                continue
+            }
+            var items: [String: String] = [:]
+            var broken = false
+            for item in element.elements {
+                guard item.name == "item", let quantity = item.attribute("quantity"), PluralCategory(rawValue: quantity) != nil else {
+                    diagnostics.append(Diagnostic(.error, "<plurals> holds <item quantity=\"zero|one|two|few|many|other\"> only", at: at(item), rule: InterchangeRule.syntax))
+                    broken = true
+                    continue
+                }
+                if items[quantity] != nil {
+                    diagnostics.append(Diagnostic(.error, "quantity '\(quantity)' appears twice in '\(name)'", at: at(item), rule: InterchangeRule.duplicateKey))
+                    broken = true
+                }
+                if let text = content(item, at: at(item), diagnostics: &diagnostics) { items[quantity] = text } else { broken = true }
+            }
+            if !broken { values.append(ImportedValue(locale: locale, key: key, form: .plural(items), location: at(element), verbatimText: false)) }
+        }
+        return InterchangeResult(value: diagnostics.contains { $0.severity == .error } ? nil : values, diagnostics: diagnostics)
+    }
+
+    /// An element's text with Android escapes resolved; `<xliff:g>` wrappers (from translation tools) are read through.
+    private static func content(_ element: ParsedXML, at location: SourceLocation, diagnostics: inout [Diagnostic]) -> String? {
+        var raw = ""
+        for child in element.children {
+            switch child {
+            case .text(let text): raw += text
+            case .element(let inner) where inner.name == "g" && inner.namespace == "urn:oasis:names:tc:xliff:document:1.2" && inner.elements.isEmpty:
+                raw += inner.text
+            case .element(let inner):
+                diagnostics.append(Diagnostic(.error, "markup <\(inner.name)> inside a string is not supported", at: location, rule: InterchangeRule.format))
+                return nil
+            }
+        }
+        switch AndroidResources.unescape(raw) {
+        case .success(let text): return text
+        case .failure(let error):
+            diagnostics.append(Diagnostic(.error, error.message, at: location, rule: InterchangeRule.format))
+            return nil
+        }
+    }
+}

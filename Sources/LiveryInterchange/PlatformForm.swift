@@ -1,0 +1,102 @@
+import LiveryL10n
+
+/// A message as a platform file holds it: format strings, per plural category where needed.
+public enum PlatformForm: Sendable, Equatable {
+    /// One string: a format string, or ICU text for a verbatim key.
+    case text(String)
+    /// One format string per plural category (`one`, `few`, …).
+    case plural([String: String])
+    /// Xcode's `%#@name@` main string with one plural substitution per name.
+    case substituted(String, [String: Substitution])
+
+    /// One Xcode substitution: the argument it counts and its per-category strings (`%arg` stands for the count).
+    public struct Substitution: Sendable, Equatable {
+        public var argumentNumber: Int
+        public var formatSpecifier: String
+        public var variants: [String: String]
+    }
+}
+
+/// Writes ICU messages as platform format strings (`PlatformForm`).
+public enum PlatformRenderer {
+    /// The plural categories written for `locale`: CLDR's, or the message's own when CLDR does not know the locale.
+    public static func categories(for locale: String, fallback: [String]) -> [String] {
+        if let rules = PluralRules.cardinal(locale) { return rules.categories.map(\.rawValue) }
+        let known = PluralCategory.allCases.filter { fallback.contains($0.rawValue) || $0 == .other }
+        return known.map(\.rawValue)
+    }
+
+    /// The form of `text` under `signature` for `locale`; nil when the text is not valid ICU (verbatim keys never are nil).
+    public static func render(_ text: String, signature: PlatformSignature, locale: String) -> PlatformForm? {
+        if signature.shape == .verbatim { return .text(text) }
+        guard case .success(let message) = MessageFormat.parse(text) else { return nil }
+        let parts = message.root.parts
+        switch signature.shape {
+        case .verbatim:
+            return .text(text)
+        case .simple:
+            return .text(render(parts, signature: signature, pound: nil))
+        case .plural:
+            let plural = parts.firstIndex { if case .selection = $0 { return true } else { return false } }
+            guard let plural, case .selection(let selection) = parts[plural] else {
+                // A locale that needs no plural here: every category reads the same.
+                let same = render(parts, signature: signature, pound: nil)
+                return .plural(Dictionary(uniqueKeysWithValues: categories(for: locale, fallback: []).map { ($0, same) }))
+            }
+            let pound = signature.slot(selection.name).map { signature.specifier($0) }
+            let prefix = render(Array(parts[..<plural]), signature: signature, pound: nil)
+            let suffix = render(Array(parts[(plural + 1)...]), signature: signature, pound: nil)
+            var items: [String: String] = [:]
+            for category in categories(for: locale, fallback: selection.keywords) {
+                guard let option = selection.option(for: .keyword(category)) ?? selection.option(for: .keyword("other")) else { continue }
+                items[category] = prefix + render(option.message.parts, signature: signature, pound: pound) + suffix
+            }
+            return .plural(items)
+        case .substituted:
+            var main = ""
+            var substitutions: [String: PlatformForm.Substitution] = [:]
+            for part in parts {
+                guard case .selection(let selection) = part, let slot = signature.slot(selection.name) else {
+                    main += render([part], signature: signature, pound: nil)
+                    continue
+                }
+                let name = substitutionName(slot.name)
+                main += "%#@\(name)@"
+                var variants: [String: String] = [:]
+                for category in categories(for: locale, fallback: selection.keywords) {
+                    guard let option = selection.option(for: .keyword(category)) ?? selection.option(for: .keyword("other")) else { continue }
+                    variants[category] = render(option.message.parts, signature: signature, pound: "%arg")
+                }
+                substitutions[name] = PlatformForm.Substitution(argumentNumber: slot.number, formatSpecifier: "lld", variants: variants)
+            }
+            return .substituted(main, substitutions)
+        }
+    }
+
+    /// The name of an argument's substitution: its ICU name (`arg0` for a numbered argument).
+    static func substitutionName(_ name: MessageFormat.ArgumentName) -> String {
+        switch name {
+        case .named(let text): return text
+        case .indexed(let number): return "arg\(number)"
+        }
+    }
+
+    /// Literal text with `%` doubled where a formatter reads it, arguments as specifiers, `#` as `pound`.
+    static func render(_ parts: [MessageFormat.Part], signature: PlatformSignature, pound: String?) -> String {
+        var out = ""
+        for part in parts {
+            switch part {
+            case .text(let segment):
+                out += signature.formatsText ? segment.text.replacingOccurrences(of: "%", with: "%%") : segment.text
+            case .argument(let argument):
+                out += signature.slot(argument.name).map { signature.specifier($0) } ?? ""
+            case .pound:
+                out += pound ?? ""
+            case .selection(let selection):
+                // Only reached for shapes that allow no selection here; the signature made such keys verbatim.
+                out += signature.slot(selection.name).map { signature.specifier($0) } ?? ""
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import LiveryDiagnostics
+import LiveryLoad
+
+/// Apple String Catalogs (`.xcstrings`): every locale of a tenant in one JSON file, plurals as variations.
+///
+/// ICU plurals become `variations.plural` (one plural and no other argument) or `%#@name@`
+/// substitutions; keys Xcode cannot express (select, selectordinal, offset, `=N`, nesting) carry their
+/// ICU text verbatim in a plain `stringUnit`, marked by the key's `comment`.
+public enum StringCatalogFormat {
+    /// The comment that marks a key carried as ICU text.
+    public static let verbatimComment = "ICU MessageFormat, carried verbatim (not representable as a String Catalog plural); format it with ICU"
+
+    /// The catalog of `catalog`'s keys in `locales` (default: every supported locale).
+    public static func export(_ catalog: LocaleCatalog, locales: [String]? = nil) -> InterchangeResult<Data> {
+        let wanted = locales ?? catalog.locales
+        var diagnostics: [Diagnostic] = []
+        var strings: [String: XcodeJSON] = [:]
+        for key in catalog.keys {
+            let signature = PlatformSignature.of(key, in: catalog, flavor: .apple)
+            var localizations: [String: XcodeJSON] = [:]
+            for locale in catalog.locales where wanted.contains(locale) {
+                guard let message = catalog.bundles[locale]?.message(key) else { continue }
+                guard let form = PlatformRenderer.render(message.text, signature: signature, locale: locale) else {
+                    diagnostics.append(Diagnostic(.error, "'\(key)' is not valid ICU MessageFormat; run `livery validate`", at: message.location, rule: InterchangeRule.icuSyntax))
+                    continue
+                }
+                localizations[locale] = json(form)
+            }
+            guard !localizations.isEmpty else { continue }
+            var entry: [String: XcodeJSON] = ["extractionState": .string("manual"), "localizations": .object(localizations)]
+            if signature.shape == .verbatim { entry["comment"] = .string(verbatimComment) }
+            strings[key] = .object(entry)
+        }
+        if diagnostics.contains(where: { $0.severity == .error }) { return InterchangeResult(value: nil, diagnostics: diagnostics) }
+        let document = XcodeJSON.object(["sourceLanguage": .string(catalog.defaultLocale), "strings": .object(strings), "version": .string("1.0")])
+        return InterchangeResult(value: Data(document.text.utf8), diagnostics: diagnostics)
+    }
+
+    private static func unit(_ value: String) -> XcodeJSON {
+        .object(["stringUnit": .object(["state": .string("translated"), "value": .string(value)])])
+    }
+
+    private static func plural(_ items: [String: String]) -> XcodeJSON {
+        .object(["plural": .object(items.mapValues(unit))])
+    }
+
+    static func json(_ form: PlatformForm) -> XcodeJSON {
+        switch form {
+        case .text(let text):
+            return unit(text)
+        case .plural(let items):
+            return .object(["variations": plural(items)])
+        case .substituted(let main, let substitutions):
+            var subs: [String: XcodeJSON] = [:]
+            for (name, substitution) in substitutions {
+                subs[name] = .object(["argNum": .int(substitution.argumentNumber), "formatSpecifier": .string(substitution.formatSpecifier),
+                                      "variations": plural(substitution.variants)])
+            }
+            guard case .object(var members) = unit(main) else { return unit(main) }
+            members["substitutions"] = .object(subs)
+            return .object(members)
+        }
+    }
+
+    /// The values of a String Catalog, checked against the tenant (languages, keys, structure).
+    public static func read(_ text: String, file: String, catalog: LocaleCatalog) -> InterchangeResult<[ImportedValue]> {
+        let (parsed, parseDiagnostics) = ManifestParser.parse(text, format: .json, file: file)
+        var diagnostics = parseDiagnostics
+        guard let root = parsed, root.entries != nil, !diagnostics.contains(where: { $0.severity == .error }) else {
+            if parsed != nil && parsed?.entries == nil { diagnostics.append(Diagnostic(.error, "a String Catalog is a JSON object", at: .start(of: file), rule: InterchangeRule.syntax)) }
+            return InterchangeResult(value: nil, diagnostics: diagnostics)
+        }
+        func fail(_ message: String, _ node: Node, rule: String = InterchangeRule.syntax, hint: String? = nil) {
+            diagnostics.append(Diagnostic(.error, message, at: node.location, rule: rule, hint: hint))
+        }
+        if let source = root["sourceLanguage"] {
+            if !XLIFFFormat.sameLocale(source.string ?? "", catalog.defaultLocale) {
+                fail("sourceLanguage is '\(source.string ?? source.typeDescription)', but the default locale of \(catalog.tenantID) is '\(catalog.defaultLocale)'", source, rule: InterchangeRule.language)
+            }
+        } else { fail("the catalog has no sourceLanguage", root) }
+        if let version = root["version"], version.string != "1.0" { fail("String Catalog version '\(version.string ?? "")' is not supported; expected 1.0", version) }
+        guard let strings = root["strings"]?.entries else {
+            fail("the catalog has no \"strings\" object", root)
+            return InterchangeResult(value: nil, diagnostics: diagnostics)
+        }
+        var values: [ImportedValue] = []
+        for string in strings {
+            for localization in string.value["localizations"]?.entries ?? [] {
+                let locale = catalog.locales.first { XLIFFFormat.sameLocale($0, localization.key) } ?? localization.key
+                guard catalog.locales.contains(locale) else {
+                    diagnostics.append(Diagnostic(.error, "'\(localization.key)' is not a supported locale of \(catalog.tenantID) (\(catalog.locales.joined(separator: ", ")))",
+                                                  at: localization.keyLocation, rule: InterchangeRule.language))
+                    continue
+                }
+                switch form(of: localization.value) {
+                case .success(let (form, location)):
+                    values.append(ImportedValue(locale: locale, key: string.key, form: form, location: location, verbatimText: false))
+                case .failure(let diagnostic):
+                    diagnostics.append(diagnostic)
+                }
+            }
+        }
+        // Unknown keys are reported by LocaleImport at the value; point at the key itself instead.
+        let known = Set(catalog.keys)
+        for string in strings where !known.contains(string.key) {
+            diagnostics.append(Diagnostic(.error, "'\(string.key)' is not a key of \(catalog.tenantID)'s locale files", at: string.keyLocation,
+                                          rule: InterchangeRule.unknownKey, hint: DidYouMean.hint(for: string.key, among: known)))
+        }
+        values.removeAll { !known.contains($0.key) }
+        return InterchangeResult(value: diagnostics.contains { $0.severity == .error } ? nil : values, diagnostics: diagnostics)
+    }
+
+    /// One localization as a platform form and the location of its main value.
+    private static func form(of node: Node) -> Result<(PlatformForm, SourceLocation), Diagnostic> {
+        func value(_ unit: Node?, _ context: Node) -> Result<(String, SourceLocation), Diagnostic> {
+            guard let valueNode = unit?["stringUnit"]?["value"], let text = valueNode.string else {
+                return .failure(Diagnostic(.error, "expected a \"stringUnit\" with a string \"value\"", at: (unit ?? context).location, rule: InterchangeRule.syntax))
+            }
+            return .success((text, valueNode.location))
+        }
+        func plural(_ variations: Node?, _ context: Node) -> Result<[String: String], Diagnostic> {
+            guard let variations else { return .failure(Diagnostic(.error, "expected \"variations\"", at: context.location, rule: InterchangeRule.syntax)) }
+            for entry in variations.entries ?? [] where entry.key != "plural" {
+                return .failure(Diagnostic(.error, "'\(entry.key)' variations are not supported; only plural variations map to ICU", at: entry.keyLocation, rule: InterchangeRule.format))
+            }
+            guard let cases = variations["plural"]?.entries, !cases.isEmpty else {
+                return .failure(Diagnostic(.error, "expected \"plural\" variations", at: variations.location, rule: InterchangeRule.syntax))
+            }
+            var items: [String: String] = [:]
+            for entry in cases {
+                switch value(entry.value, variations) {
+                case .success(let (text, _)): items[entry.key] = text
+                case .failure(let diagnostic): return .failure(diagnostic)
+                }
+            }
+            return .success(items)
+        }
+        if node["variations"] != nil {
+            return plural(node["variations"], node).map { (.plural($0), node.location) }
+        }
+        let main: (String, SourceLocation)
+        switch value(node, node) {
+        case .success(let found): main = found
+        case .failure(let diagnostic): return .failure(diagnostic)
+        }
+        guard let substitutions = node["substitutions"]?.entries else { return .success((.text(main.0), main.1)) }
+        var subs: [String: PlatformForm.Substitution] = [:]
+        for entry in substitutions {
+            guard let number = entry.value["argNum"]?.int else {
+                return .failure(Diagnostic(.error, "substitution '\(entry.key)' has no integer \"argNum\"", at: entry.keyLocation, rule: InterchangeRule.syntax))
+            }
+            switch plural(entry.value["variations"], entry.value) {
+            case .success(let items):
+                subs[entry.key] = PlatformForm.Substitution(argumentNumber: number, formatSpecifier: entry.value["formatSpecifier"]?.string ?? "lld", variants: items)
+            case .failure(let diagnostic): return .failure(diagnostic)
+            }
+        }
+        return .success((.substituted(main.0, subs), main.1))
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import LiveryInterchange
+import XCTest
+
+/// A copy of the sample tenants in a temporary folder, and the tools the interchange tests call.
+enum InterchangeFixture {
+    static let tenantIDs = ["companero", "companero-lucia", "physio-clinic", "sonic-walkscape", "travel-experiences", "urbannest"]
+    static let xliffSchema = "/usr/share/php/Symfony/Component/Translation/Resources/schemas/xliff-core-2.0.xsd"
+
+    /// A fresh copy of `Tenants/` (removed by the caller's `addTeardownBlock`).
+    static func copyTenants(_ test: XCTestCase) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("livery-interchange-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: LiveryProcess.packageRoot.appendingPathComponent("Tenants"), to: root.appendingPathComponent("Tenants"))
+        test.addTeardownBlock { try? FileManager.default.removeItem(at: root) }
+        return root
+    }
+
+    static func catalog(_ root: URL, _ id: String) throws -> LocaleCatalog {
+        let loaded = LocaleCatalog.load(root.appendingPathComponent("Tenants/\(id)"), displayRoot: "Tenants/\(id)")
+        return try XCTUnwrap(loaded.value, loaded.diagnostics.map(\.line).joined(separator: "\n"))
+    }
+
+    /// Every file under `folder` with its bytes: equal snapshots mean nothing changed, not even a new file.
+    static func snapshot(_ folder: URL) -> [String: Data] {
+        var out: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+        while let url = enumerator?.nextObject() as? URL {
+            out[url.path] = (try? Data(contentsOf: url)) ?? Data()
+        }
+        return out
+    }
+
+    /// Runs a tool, returning its exit status and combined output.
+    @discardableResult
+    static func tool(_ arguments: [String], input: Data? = nil) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let stdin = Pipe()
+        if input != nil { process.standardInput = stdin }
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(input); try stdin.fileHandleForWriting.close() }
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+
+    static func write(_ data: Data, _ root: URL, _ name: String) throws -> URL {
+        let url = root.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url)
+        return url
+    }
+}
+
+/// Export then import, with no edits, must leave every locale file byte-identical, in every format.
+final class InterchangeRoundTripTests: XCTestCase {
+    func testExportThenImportChangesNoByteForEveryTenantLocaleAndFormat() throws {
+        let root = try InterchangeFixture.copyTenants(self)
+        let before = InterchangeFixture.snapshot(root.appendingPathComponent("Tenants"))
+        let exports = root.appendingPathComponent("exports")
+        for id in InterchangeFixture.tenantIDs {
+            let catalog = try InterchangeFixture.catalog(root, id)
+            for format in InterchangeFormat.allCases {
+                let locales: [String?] = format == .xcstrings ? [nil] : catalog.locales.map { $0 }
+                for locale in locales {
+                    let exported = Interchange.export(catalog, format: format, locale: locale)
+                    let data = try XCTUnwrap(exported.value, "\(id) \(format) \(locale ?? "all"): \(exported.diagnostics.map(\.line))")
+                    let name: String
+                    switch format {
+                    case .xliff: name = "\(id)/\(locale ?? "").xlf"
+                    case .xcstrings: name = "\(id)/Localizable.xcstrings"
+                    case .android: name = "\(id)/res/\(AndroidResources.folder(of: locale ?? "", defaultLocale: catalog.defaultLocale))/strings.xml"
+                    }
+                    let file = try InterchangeFixture.write(data, exports, name)
+                    let imported = Interchange.importFile(file, displayPath: name, format: format, locale: nil, into: catalog)
+                    let summary = try XCTUnwrap(imported.value, "\(id) \(format) \(locale ?? "all"): \(imported.diagnostics.map(\.line))")
+                    XCTAssertEqual(summary.changed.count, 0, "\(id) \(format) \(locale ?? "all") changed \(summary.changed.map(\.key))")
+                    XCTAssertFalse(imported.failed)
+                }
+            }
+        }
+        XCTAssertEqual(InterchangeFixture.snapshot(root.appendingPathComponent("Tenants")), before, "an unedited round trip changed a tenant file")
+    }
+
+    func testCommandLineRoundTripLeavesTreeIdentical() throws {
+        let root = try InterchangeFixture.copyTenants(self)
+        let before = InterchangeFixture.snapshot(root.appendingPathComponent("Tenants"))
+        for (format, locale, file) in [("xliff", "ru", "out/ru.xlf"), ("xcstrings", nil, "out/Localizable.xcstrings"), ("android", "ru", "out/res/values-ru/strings.xml")] {
+            var arguments = ["l10n", "export", "Tenants/physio-clinic", "--format", format, "--out", file]
+            if let locale { arguments += ["--locale", locale] }
+            let export = try LiveryProcess.run(arguments, in: root)
+            XCTAssertEqual(export.status, 0, export.stderr)
+            let back = try LiveryProcess.run(["l10n", "import", "Tenants/physio-clinic", file], in: root)
+            XCTAssertEqual(back.status, 0, back.stderr)
+            XCTAssertTrue(back.stdout.contains("changed 0 messages"), back.stdout)
+        }
+        XCTAssertEqual(InterchangeFixture.snapshot(root.appendingPathComponent("Tenants")), before)
+    }
+
+    func testXLIFFExportsValidateAgainstTheOASISSchema() throws {
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: InterchangeFixture.xliffSchema), "php-symfony-translation is not installed (make test-deps)")
+        let root = try InterchangeFixture.copyTenants(self)
+        // The XSD imports xml.xsd from informativeCopiesOf3rdPartySchemas/w3c/, which Debian ships beside it instead.
+        let schemas = URL(fileURLWithPath: InterchangeFixture.xliffSchema).deletingLastPathComponent()
+        let schema = root.appendingPathComponent("xsd/xliff-core-2.0.xsd")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("xsd/informativeCopiesOf3rdPartySchemas/w3c"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: schemas.appendingPathComponent("xliff-core-2.0.xsd"), to: schema)
+        try FileManager.default.copyItem(at: schemas.appendingPathComponent("xml.xsd"), to: root.appendingPathComponent("xsd/informativeCopiesOf3rdPartySchemas/w3c/xml.xsd"))
+        for id in InterchangeFixture.tenantIDs {
+            let catalog = try InterchangeFixture.catalog(root, id)
+            for locale in catalog.locales {
+                let data = try XCTUnwrap(Interchange.export(catalog, format: .xliff, locale: locale).value)
+                let file = try InterchangeFixture.write(data, root, "xliff/\(id)-\(locale).xlf")
+                let result = try InterchangeFixture.tool(["xmllint", "--noout", "--nonet", "--schema", schema.path, file.path])
+                XCTAssertTrue(result.output.contains("validates"), result.output)
+                XCTAssertEqual(result.status, 0, "\(id) \(locale): \(result.output)")
+            }
+        }
+    }
+
+    func testAndroidExportsAreWellFormedWithCLDRQuantities() throws {
+        let root = try InterchangeFixture.copyTenants(self)
+        for id in InterchangeFixture.tenantIDs {
+            let catalog = try InterchangeFixture.catalog(root, id)
+            for locale in catalog.locales {
+                let data = try XCTUnwrap(Interchange.export(catalog, format: .android, locale: locale).value)
+                let file = try InterchangeFixture.write(data, root, "android/\(id)/\(AndroidResources.folder(of: locale, defaultLocale: catalog.defaultLocale))/strings.xml")
+                let result = try InterchangeFixture.tool(["xmllint", "--noout", "--nonet", file.path])
+                XCTAssertEqual(result.status, 0, "\(id) \(locale): \(result.output)")
+            }
+        }
+        let physio = try InterchangeFixture.catalog(root, "physio-clinic")
+        let russian = String(decoding: try XCTUnwrap(Interchange.export(physio, format: .android, locale: "ru").value), as: UTF8.self)
+        XCTAssertTrue(russian.contains("""
+              <plurals name="home_todayPlan">
+                <item quantity="one">%1$d упражнение на сегодня</item>
+                <item quantity="few">%1$d упражнения на сегодня</item>
+                <item quantity="many">%1$d упражнений на сегодня</item>
+                <item quantity="other">%1$d упражнения на сегодня</item>
+              </plurals>
+            """), russian)
+        XCTAssertTrue(russian.contains("<string name=\"appointments_next\">Следующий приём: %1$s в %2$s</string>"), russian)
+    }
+
+    func testStringCatalogParsesAsJSONWithXcodeStructure() throws {
+        let root = try InterchangeFixture.copyTenants(self)
+        let catalog = try InterchangeFixture.catalog(root, "physio-clinic")
+        let data = try XCTUnwrap(Interchange.export(catalog, format: .xcstrings, locale: nil).value)
+        let file = try InterchangeFixture.write(data, root, "Localizable.xcstrings")
+        // Python's json reads it, and re-serialising with Xcode's settings gives the same bytes.
+        let script = """
+            import json, sys
+            text = open(sys.argv[1], encoding="utf-8").read()
+            doc = json.loads(text)
+            assert doc["sourceLanguage"] == "en" and doc["version"] == "1.0", doc.keys()
+            ru = doc["strings"]["home.todayPlan"]["localizations"]["ru"]["variations"]["plural"]
+            assert sorted(ru) == ["few", "many", "one", "other"], ru
+            assert ru["few"]["stringUnit"] == {"state": "translated", "value": "%lld упражнения на сегодня"}, ru
+            dosage = doc["strings"]["exercises.dosage"]["localizations"]["en"]
+            assert dosage["stringUnit"]["value"] == "%#@sets@ × %#@reps@", dosage
+            assert dosage["substitutions"]["reps"]["argNum"] == 2 and dosage["substitutions"]["reps"]["formatSpecifier"] == "lld", dosage
+            assert dosage["substitutions"]["sets"]["variations"]["plural"]["one"]["stringUnit"]["value"] == "%arg set", dosage
+            again = json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False, separators=(",", " : "))
+            assert again == text, "not Xcode's formatting"
+            """
+        let result = try InterchangeFixture.tool(["python3", "-c", script, file.path])
+        XCTAssertEqual(result.status, 0, result.output)
+    }
+
+    func testBuildPutsPlatformStringFilesIntoEveryLocaleBundle() throws {
+        let root = try InterchangeFixture.copyTenants(self)
+        let build = try LiveryProcess.run(["build", "Tenants/physio-clinic", "--output", "Output"], in: root, timeout: 300)
+        XCTAssertEqual(build.status, 0, build.stdout + build.stderr)
+        let targets = root.appendingPathComponent("Output/physio-clinic/targets")
+        let names = try FileManager.default.contentsOfDirectory(atPath: targets.path)
+        for (locale, folder) in [("en", "values"), ("ru", "values-ru")] {
+            let bundle = try XCTUnwrap(names.first { $0.hasSuffix(".locale.\(locale).zip") })
+            let listing = try InterchangeFixture.tool(["unzip", "-Z1", targets.appendingPathComponent(bundle).path]).output
+            XCTAssertTrue(listing.contains("platform/android/\(folder)/strings.xml"), listing)
+            XCTAssertTrue(listing.contains("platform/ios/\(locale)/Localizable.xcstrings"), listing)
+            let xml = try InterchangeFixture.tool(["unzip", "-p", targets.appendingPathComponent(bundle).path, "platform/android/\(folder)/strings.xml"]).output
+            XCTAssertEqual(try InterchangeFixture.tool(["xmllint", "--noout", "-"], input: Data(xml.utf8)).status, 0, xml)
+        }
+    }
+}
