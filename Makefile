@@ -53,6 +53,7 @@ cldr: deps
 bench: deps
 	$(SWIFT) build -c release
 	./scripts/bench-validate.sh .build/release/livery
+	./scripts/bench-l10n.sh .build/release/livery
 	./scripts/bench-build.sh .build/release/livery
 
 clean:

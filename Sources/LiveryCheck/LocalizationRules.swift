@@ -2,16 +2,6 @@ import LiveryDiagnostics
 import LiveryLoad
 import LiveryResolve
 
-/// Example workspaces with English and Russian bundles.
-enum LocaleExample {
-    static func files(russian: String) -> [String: String] {
-        [
-            "example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "supported: [en]", with: "supported: [en, ru]"),
-            "example/locales/ru.yaml": russian,
-        ]
-    }
-}
-
 struct MissingTranslationRule: Rule {
     static let description = RuleDescription(
         id: "localization.missing-key", name: "Missing translation", family: .localization,
@@ -25,7 +15,16 @@ struct MissingTranslationRule: Rule {
         for locale in context.tenant.supportedLocales where locale != defaultLocale {
             guard let bundle = context.tenant.locales[locale] else { continue }
             let keys = bundle.keys
+            // A bundle inherited whole from an ancestor cannot be edited here: point at the tenant's own
+            // source message that needs the translation instead.
+            let inherited = !context.owns(bundle.location)
             for message in source.messages where !keys.contains(message.key) {
+                if inherited, context.owns(message.keyLocation) {
+                    diagnostics.append(Diagnostic(.error, "key '\(message.key)' of the default locale '\(defaultLocale)' is missing in '\(locale)', whose bundle is inherited from \(bundle.file)",
+                                                  at: message.keyLocation, rule: Self.description.id,
+                                                  hint: "add locales/\(locale).yaml to this tenant with a translation of '\(message.key)'"))
+                    continue
+                }
                 diagnostics.append(Diagnostic(.error, "key '\(message.key)' of the default locale '\(defaultLocale)' is missing in '\(locale)'",
                                               at: bundle.location, rule: Self.description.id,
                                               hint: "translate \(message.location): \"\(message.text.prefix(60))\""))

@@ -12,7 +12,12 @@ public enum RuleRegistry {
         // branding
         TokenStructureRule.self, TokenTypeRule.self, AliasUnknownRule.self, AliasCycleRule.self, AliasTypeRule.self, BrandingModeRule.self,
         // localization
-        MissingTranslationRule.self, ExtraTranslationRule.self,
+        MissingTranslationRule.self, ExtraTranslationRule.self, MessageSyntaxRule.self, PlaceholderMismatchRule.self, PluralCategoriesRule.self,
+        PluralExtraCategoryRule.self, PluralLocaleRule.self, SelectOtherRule.self, MarkupRule.self, MaxLengthRule.self, WhitespaceRule.self,
+        UntranslatedRule.self, RightToLeftRule.self,
+        // voice
+        VoiceEmojiRule.self, VoiceExclamationRule.self, VoiceFormalityRule.self, VoiceBannedTermRule.self, VoiceSentenceCaseRule.self,
+        VoiceButtonLengthRule.self, VoiceTechnicalErrorTextRule.self, VoiceEmptyStateRule.self,
         // content
         StopOrderRule.self, TriggerRadiusRule.self, ProgramDaysRule.self, AchievementTiersRule.self, LibraryMediaKindRule.self, RouteRule.self,
         // assets

@@ -79,7 +79,12 @@ struct JSONParser {
         switch current {
         case UInt8(ascii: "{"): return try parseObject(depth: depth)
         case UInt8(ascii: "["): return try parseArray(depth: depth)
-        case UInt8(ascii: "\""): return Node(.string(try parseString()), at: start)
+        case UInt8(ascii: "\""):
+            let first = index
+            let text = try parseString()
+            // Without escapes the value's bytes are the source's bytes between the quotes.
+            let raw = index - first - 2 == text.utf8.count ? nil : String(decoding: bytes[first..<index], as: UTF8.self)
+            return Node(.string(text), at: start, scalar: ScalarSource(style: .doubleQuoted, endLine: line, endColumn: column, raw: raw))
         case UInt8(ascii: "t"): try expectWord("true"); return Node(.bool(true), at: start)
         case UInt8(ascii: "f"): try expectWord("false"); return Node(.bool(false), at: start)
         case UInt8(ascii: "n"): try expectWord("null"); return Node(.null, at: start)

@@ -1,3 +1,4 @@
+import Foundation
 import LiveryDiagnostics
 
 /// The messages of one locale: keys (nested groups flattened with dots) to ICU MessageFormat text.
@@ -7,13 +8,27 @@ public struct LocaleBundle: Sendable {
         public var keyLocation: SourceLocation
         public var text: String
         public var location: SourceLocation
+        /// How the text was written, to map positions inside it back to the file.
+        public var scalar: ScalarSource? = nil
+
+        /// The file location of the text's character at `offset` (Unicode scalars from its start; the
+        /// text's length is just past its end), through quotes, escapes and block scalars.
+        public func location(atOffset offset: Int) -> SourceLocation {
+            guard let scalar else { return ScalarSource.shifted(location, by: offset, quoted: false) }
+            return scalar.location(ofValueOffset: offset, value: text, start: location)
+        }
     }
 
     public var locale: String
     public var file: String
     public var location: SourceLocation
-    /// Messages in file order.
-    public var messages: [Message]
+    /// Messages in file order. Changing them starts a new `derived` cache.
+    public var messages: [Message] {
+        didSet { derived = DerivedValues() }
+    }
+    /// What later stages compute from these messages (parsed MessageFormat trees), kept once for
+    /// every rule that asks; copies of an unchanged bundle share it.
+    public private(set) var derived = DerivedValues()
 
     public func message(_ key: String) -> Message? { messages.first { $0.key == key } }
     public var keys: Set<String> { Set(messages.map(\.key)) }
@@ -39,7 +54,7 @@ public struct LocaleBundle: Sendable {
                                                   at: entry.keyLocation, rule: LoadRule.duplicateKey))
                 } else {
                     seen[key] = entry.keyLocation
-                    messages.append(Message(key: key, keyLocation: entry.keyLocation, text: text, location: entry.value.location))
+                    messages.append(Message(key: key, keyLocation: entry.keyLocation, text: text, location: entry.value.location, scalar: entry.value.scalar))
                 }
             case .mapping(let children):
                 stack.append(contentsOf: children.reversed().map { ($0, key) })
@@ -50,5 +65,28 @@ public struct LocaleBundle: Sendable {
             }
         }
         return (LocaleBundle(locale: manifest.stem, file: manifest.displayPath, location: manifest.node.location, messages: messages), diagnostics)
+    }
+}
+
+/// Values derived from an immutable input, computed once and shared by every copy of that input.
+///
+/// Rules run one after another on a tenant and tenants run in parallel, while an inherited bundle
+/// is shared by every tenant that extends it, so the first caller computes under the lock and the
+/// others wait for that result instead of computing it again.
+public final class DerivedValues: @unchecked Sendable {
+    // The lock guards `values`; each value is immutable once stored.
+    private let lock = NSLock()
+    private var values: [ObjectIdentifier: any Sendable] = [:]
+
+    public init() {}
+
+    /// The value of type `T`, computed by `make` on first use.
+    public func value<T: Sendable>(_ type: T.Type = T.self, _ make: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        if let stored = values[ObjectIdentifier(type)] as? T { return stored }
+        let made = make()
+        values[ObjectIdentifier(type)] = made
+        return made
     }
 }

@@ -25,6 +25,11 @@ public enum ManifestShapes {
         .required("locales", .object(ObjectShape("Languages.", [
             .required("default", .string(.locale), "The source locale; every key must exist in it."),
             .required("supported", .list(.string(.locale), minItems: 1), "Every locale the tenant ships, including the default."),
+            .optional("rtl", .list(.string(.locale)), "Locales the app lays out right to left (ar, he, fa, ur…); checked against CLDR."),
+            .optional("maxLength", .dictionary(key: .text, value: .integer(min: 1)),
+                      "Longest text a UI slot holds: message key or glob ('nav.*', 'errors.**') → characters, in every locale."),
+            .optional("untranslatedAllowed", .list(.string()),
+                      "Message keys or globs whose translations may equal the default locale's text (brand names, 'OK')."),
         ])), "Supported and default locales."),
         .optional("features", .dictionary(key: .featureName, value: .boolean), "Feature flags: name → on/off."),
         .optional("modules", .list(.string(.slug)), "Enabled modules or service categories."),
@@ -61,22 +66,32 @@ public enum ManifestShapes {
     public static let voice: Shape = .object(ObjectShape("The voice and tone of a brand or creator, as checkable rules.", [
         .optional("greeting", .choice(["formal", "warm", "playful", "neutral"]), "Greeting style."),
         .optional("motivation", .choice(["low", "medium", "high"]), "How strongly copy pushes the user."),
-        .optional("formality", .choice(["formal", "informal"]), "Register of address."),
-        .optional("address", .dictionary(key: .locale, value: .string()), "Per language, the form of address to use (ты/вы, tu/vous, tu/Lei…)."),
-        .optional("emoji", .choice(["none", "sparing", "moderate", "liberal"]), "Emoji policy."),
-        .optional("exclamations", .object(ObjectShape("Exclamation policy.", [
-            .optional("max", .integer(min: 0), "Most exclamation marks in one string."),
-            .optional("inErrors", .boolean, "Whether error messages may exclaim."),
+        .optional("formality", .choice(["formal", "informal"]), "Register of address in every language with a T–V distinction (voice.formality)."),
+        .optional("address", .dictionary(key: .locale, value: .string()),
+                  "Per locale or language, the form of address: a pronoun (ты/вы, tu/vous, tu/Lei, du/Sie, tú/usted) or formal/informal; overrides formality."),
+        .optional("emoji", .choice(["none", "sparing", "moderate", "liberal"]), "Most emoji per message: none 0, sparing 1, moderate 2, liberal no limit (voice.emoji)."),
+        .optional("exclamations", .object(ObjectShape("Exclamation policy (voice.exclamation).", [
+            .optional("max", .integer(min: 0), "Most exclamation marks in one message; no limit when absent."),
+            .optional("inErrors", .boolean, "Whether error messages may exclaim (default false)."),
         ])), "Exclamation policy."),
-        .optional("bannedTerms", .list(.object(ObjectShape("A term to avoid.", [
-            .required("term", .string(), "The word or phrase to avoid."),
+        .optional("bannedTerms", .list(.object(ObjectShape("A term to avoid (voice.banned-term).", [
+            .required("term", .string(), "The word or phrase to avoid, matched as whole words in any case; a trailing * matches longer words."),
             .optional("prefer", .string(), "What to write instead."),
-            .optional("locale", .string(.locale), "Only in this locale."),
+            .optional("locale", .string(.locale), "Only in this locale or language."),
         ]))), "Terms the voice avoids."),
         .optional("labels", .object(ObjectShape("Label policy.", [
-            .optional("maxWords", .integer(min: 1, max: 10), "Most words in a button label."),
-            .optional("sentenceCase", .boolean, "Labels and headings in sentence case."),
+            .optional("maxWords", .integer(min: 1, max: 10), "Most words in a button label (default 3; voice.button-length)."),
+            .optional("sentenceCase", .boolean, "Labels and headings in sentence case (default true; voice.sentence-case)."),
+            .optional("properNouns", .list(.string()), "Names that keep their capital in labels and headings."),
         ])), "Label length and case."),
+        .optional("keys", .object(ObjectShape("Which message keys are buttons, headings, errors and empty states.", [
+            .optional("conventions", .boolean, "Whether the naming convention applies (default true): key parts such as button, title, errors, empty."),
+            .optional("button", .list(.string()), "Keys or globs ('*' within a part, '**' across parts) of button labels."),
+            .optional("heading", .list(.string()), "Keys or globs of headings."),
+            .optional("error", .list(.string()), "Keys or globs of error messages."),
+            .optional("emptyState", .list(.string()), "Keys or globs of empty-state messages."),
+            .optional("plain", .list(.string()), "Keys or globs that are none of these, whatever their names."),
+        ])), "Kinds of message, beyond the naming convention."),
         .optional("welcome", .list(.string(.messageKey)), "Locale keys of welcome messages."),
     ]))
 

@@ -30,10 +30,14 @@ public struct Node: Sendable, Hashable {
 
     public var value: Value
     public var location: SourceLocation
+    /// For a text value: how it was written, to map positions inside the text back to the file.
+    /// Nil for other values, and for text built in memory.
+    public var scalar: ScalarSource?
 
-    public init(_ value: Value, at location: SourceLocation) {
+    public init(_ value: Value, at location: SourceLocation, scalar: ScalarSource? = nil) {
         self.value = value
         self.location = location
+        self.scalar = scalar
     }
 
     // MARK: Accessors

@@ -42,6 +42,9 @@ struct YAMLComposer {
     }
     private var stack: [Frame] = []
     private var root: Node?
+    /// A place in the input as libyaml counts it (`mark.index`, in Unicode scalars) and as a byte offset.
+    /// Scalars arrive in document order, so slicing their source only ever moves this forward.
+    private var cursor = (scalars: 0, byte: 0)
 
     struct Stop: Error { let diagnostic: Diagnostic }
 
@@ -108,7 +111,8 @@ struct YAMLComposer {
                     let tag = Self.string(scalar.tag)
                     let value = try resolve(text, tag: tag, plain: scalar.style == YAML_PLAIN_SCALAR_STYLE, at: start)
                     try count(1, at: start)
-                    let node = Node(value, at: start)
+                    var node = Node(value, at: start)
+                    if case .string = value { node.scalar = source(of: event, value: text, in: buffer) }
                     register(Self.string(scalar.anchor), node, weight: 1)
                     try complete(node, keyText: text)
                 case YAML_ALIAS_EVENT:
@@ -138,6 +142,49 @@ struct YAMLComposer {
                 }
             }
         }
+    }
+
+    /// How a text scalar was written; its source text is kept only when the value does not map one to one
+    /// onto one line of the file (see `ScalarSource`).
+    private mutating func source(of event: yaml_event_t, value: String, in bytes: UnsafeBufferPointer<UInt8>) -> ScalarSource {
+        let style: ScalarSource.Style
+        switch event.data.scalar.style {
+        case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
+        case YAML_DOUBLE_QUOTED_SCALAR_STYLE: style = .doubleQuoted
+        case YAML_LITERAL_SCALAR_STYLE: style = .literal
+        case YAML_FOLDED_SCALAR_STYLE: style = .folded
+        default: style = .plain
+        }
+        let start = event.start_mark, end = event.end_mark
+        var oneToOne = false
+        if start.line == end.line {
+            switch style {
+            case .plain: oneToOne = true
+            // Every escape and every `''` is longer than the character it stands for.
+            case .singleQuoted, .doubleQuoted: oneToOne = Int(end.index) - Int(start.index) - 2 == value.unicodeScalars.count
+            case .literal, .folded: oneToOne = false
+            }
+        }
+        let raw = oneToOne ? nil : slice(from: Int(start.index), to: Int(end.index), of: bytes)
+        return ScalarSource(style: style, endLine: Int(end.line) + 1, endColumn: Int(end.column) + 1, raw: raw)
+    }
+
+    /// The input between two libyaml indexes (counted in Unicode scalars).
+    private mutating func slice(from start: Int, to end: Int, of bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        func advance(to target: Int) {
+            if target < cursor.scalars { cursor = (0, 0) }
+            while cursor.scalars < target, cursor.byte < bytes.count {
+                let lead = bytes[cursor.byte]
+                cursor.byte += lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                cursor.scalars += 1
+            }
+        }
+        advance(to: start)
+        let from = min(cursor.byte, bytes.count)
+        advance(to: end)
+        let to = min(cursor.byte, bytes.count)
+        guard from <= to else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self)
     }
 
     private func parserError(_ parser: yaml_parser_t) -> Diagnostic {

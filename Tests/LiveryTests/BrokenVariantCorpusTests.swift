@@ -23,6 +23,8 @@ final class BrokenVariantCorpusTests: XCTestCase {
         var rule: String
         /// `file:line:column` when no `↓` marker can stand in the edit (removed lines, binary files).
         var at: String? = nil
+        /// Runs with `--strict`, for rules whose findings are warnings (exit 1 needs an error).
+        var strict = false
     }
 
     static let florence = "sonic-walkscape/tours/florence-renaissance/tour.yaml"
@@ -30,6 +32,9 @@ final class BrokenVariantCorpusTests: XCTestCase {
     static let tokens = "physio-clinic/branding/tokens.json"
     static let program = "companero-lucia/programs/30-day-fitness-foundation.yaml"
     static let library = "companero-lucia/library/library.yaml"
+    static let ruPhysio = "physio-clinic/locales/ru.yaml"
+    static let frWalk = "sonic-walkscape/locales/fr.yaml"
+    static let travelEn = "travel-experiences/locales/en.yaml"
 
     static let variants: [Variant] = [
         // Syntax and encoding
@@ -80,6 +85,51 @@ final class BrokenVariantCorpusTests: XCTestCase {
         Variant(name: "misspelt tab colour token", tenant: "physio-clinic", edits: [.replace(physio, "color: \"{color.tab.coral}\"", "color: ↓\"{color.tab.corral}\"")], rule: "references.token"),
         Variant(name: "missing locale key", tenant: "physio-clinic", edits: [.replace("physio-clinic/locales/ru.yaml", "  exercises: Упражнения\n", "")], rule: "localization.missing-key",
                 at: "Tenants/physio-clinic/locales/ru.yaml:2:1"),
+        // ICU MessageFormat and translations: positions inside quoted, escaped and block-scalar messages
+        Variant(name: "Russian plural without few", tenant: "physio-clinic",
+                edits: [.replace(ruPhysio, "todayPlan: \"{count, plural, one {# упражнение на сегодня} few {# упражнения на сегодня} ", "todayPlan: \"↓{count, plural, one {# упражнение на сегодня} ")],
+                rule: "localization.plural-categories"),
+        Variant(name: "placeholder dropped in French", tenant: "sonic-walkscape", edits: [.replace(frWalk, "  arrived: \"Vous voici à {title}\"", "  arrived: ↓\"Vous voici\"")],
+                rule: "localization.placeholder-mismatch"),
+        Variant(name: "misspelt placeholder in French", tenant: "sonic-walkscape", edits: [.replace(frWalk, "Libérez {megabytes, number} Mo", "Libérez {↓megabyte, number} Mo")],
+                rule: "localization.placeholder-mismatch"),
+        Variant(name: "unclosed brace in a block scalar", tenant: "travel-experiences",
+                edits: [.replace(travelEn, "  passengers: \"{count, plural, one {# passenger} other {# passengers}}\"\n",
+                                 "  passengers: |-\n    {count, plural,\n      one {# passenger}\n      other ↓{# passengers\n")],
+                rule: "localization.message-syntax"),
+        Variant(name: "stray brace after escapes", tenant: "physio-clinic",
+                edits: [.replace(ruPhysio, "greeting: \"Рады вас видеть, {name}\"", "greeting: \"\\u00abРады вас видеть\\u00bb, {name}↓}\"")],
+                rule: "localization.message-syntax"),
+        Variant(name: "select without other", tenant: "travel-experiences",
+                edits: [.replace(travelEn, "status: \"{status, select, confirmed {Confirmed} pending {Pending} cancelled {Cancelled} completed {Completed} other {Unknown}}\"",
+                                 "status: \"↓{status, select, confirmed {Confirmed} pending {Pending} cancelled {Cancelled} completed {Completed}}\"")],
+                rule: "localization.select-other"),
+        Variant(name: "mismatched markup", tenant: "physio-clinic", edits: [.replace("physio-clinic/locales/en.yaml", "  home: Home\n", "  home: \"<b>Home↓</i>\"\n")],
+                rule: "localization.markup"),
+        Variant(name: "tab label longer than its slot", tenant: "physio-clinic", edits: [.replace(ruPhysio, "  exercises: Упражнения\n", "  exercises: ↓Лечебные упражнения\n")],
+                rule: "localization.max-length"),
+        // Voice: warnings, so these run with --strict
+        Variant(name: "ты in the formal Russian of a clinic", tenant: "physio-clinic",
+                edits: [.replace("physio-clinic/locales/ru.yaml", "  reviewDiary: Открыть дневник боли\n", "  reviewDiary: \"Открой ↓твой дневник боли\"\n")],
+                rule: "voice.formality", strict: true),
+        Variant(name: "raw status code and null in an error message", tenant: "physio-clinic",
+                edits: [.replace("physio-clinic/locales/en.yaml", "  generic: \"Something went wrong. Please try again.\"", "  generic: \"Error 500: ↓null\"")],
+                rule: "voice.technical-error-text"),
+        Variant(name: "five-word button", tenant: "physio-clinic",
+                edits: [.replace("physio-clinic/locales/en.yaml", "  retry: Try again\n", "  retry: Try again in ↓a minute\n")], rule: "voice.button-length", strict: true),
+        Variant(name: "No data found as an empty state", tenant: "companero",
+                edits: [.replace("companero/locales/en.yaml", "  programs: \"No programs yet. Explore the catalogue to find your first one.\"", "  programs: \"↓No data found\"")],
+                rule: "voice.empty-state", strict: true),
+        Variant(name: "banned term in a creator's copy", tenant: "companero",
+                edits: [.replace("companero/locales/en.yaml", "  missed: \"You missed yesterday.", "  missed: \"You ↓failed yesterday.")], rule: "voice.banned-term"),
+        Variant(name: "two emoji where the voice is sparing", tenant: "travel-experiences",
+                edits: [.replace("travel-experiences/locales/en.yaml", "  greeting: \"Where to next, {name}?\"", "  greeting: \"Where to next, {name}? ✈️ ↓🌍\"")],
+                rule: "voice.emoji", strict: true),
+        Variant(name: "exclamation in an Italian error", tenant: "sonic-walkscape",
+                edits: [.replace("sonic-walkscape/locales/it.yaml", "  generic: \"Qualcosa è andato storto. Riprova.\"", "  generic: \"Qualcosa è andato storto↓! Riprova.\"")],
+                rule: "voice.exclamation", strict: true),
+        Variant(name: "title-case heading", tenant: "travel-experiences",
+                edits: [.replace("travel-experiences/locales/en.yaml", "  heading: Your profile\n", "  heading: Your ↓Profile\n")], rule: "voice.sentence-case", strict: true),
         // Branding
         Variant(name: "unknown token type", tenant: "physio-clinic", edits: [.replace(tokens, "\"$type\": \"color\"", "\"$type\": ↓\"colour\"")], rule: "branding.token-type"),
         Variant(name: "dangling alias", tenant: "physio-clinic", edits: [.replace(tokens, "\"primary\": {\"$value\": \"{color.palette.primary}\"}", "\"primary\": {\"$value\": ↓\"{color.palete.primary}\"}")], rule: "branding.alias-unknown"),
@@ -171,7 +221,7 @@ final class BrokenVariantCorpusTests: XCTestCase {
             defer { try? FileManager.default.removeItem(at: root) }
             let marker = try apply(variant.edits, in: root.appendingPathComponent("Tenants"))
             let expected = try XCTUnwrap(variant.at ?? marker, "\(variant.name): no expected location")
-            let output = try LiveryProcess.run(["validate", "--format", "json", "Tenants/\(variant.tenant)"], in: root, timeout: 60)
+            let output = try LiveryProcess.run(["validate", "--format", "json"] + (variant.strict ? ["--strict"] : []) + ["Tenants/\(variant.tenant)"], in: root, timeout: 60)
             XCTAssertEqual(output.status, 1, "\(variant.name): exit \(output.status) \(output.stderr)")
             let report = try XCTUnwrap(try? JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], "\(variant.name): output is not JSON")
             let found = (report["diagnostics"] as? [[String: Any]] ?? []).filter { $0["rule"] as? String == variant.rule }

@@ -202,7 +202,9 @@ final class BuildTests: XCTestCase {
         let inode = FileStamp(path: workspace.output.appendingPathComponent("urbannest/release.json").path)?.inode
         let again = try workspace.build()
         XCTAssertEqual(again.status, 0)
-        XCTAssertEqual(again.stdout.components(separatedBy: "unchanged (release 1)").count - 1, 6, again.stdout)
+        // "(release 1)" or "(release 1, inputs untouched)": whether the build records already trust the
+        // inputs depends on how long the first build took (their racy window), which is not the point here.
+        XCTAssertEqual(again.stdout.components(separatedBy: "unchanged (release 1").count - 1, 6, again.stdout)
         XCTAssertEqual(Self.tree(workspace.output), before)
         XCTAssertEqual(FileStamp(path: workspace.output.appendingPathComponent("urbannest/release.json").path)?.inode, inode, "the release folder was not replaced")
     }
@@ -219,11 +221,8 @@ final class BuildTests: XCTestCase {
         XCTAssertTrue(inherited.stdout.contains("companero: published release 2"), inherited.stdout)
         XCTAssertTrue(inherited.stdout.contains("companero-lucia: published release 2"), inherited.stdout)
         XCTAssertTrue(inherited.stdout.contains("urbannest: unchanged (release 1, inputs untouched)"), inherited.stdout)
-        // A new file where manifests live is noticed too (here a second voice manifest, which is an error).
+        // A new file where manifests live is noticed too (here a voice.json beside the sample's voice.yaml, which is an error).
         try "{\"emoji\": \"none\"}\n".write(to: workspace.tenants.appendingPathComponent("urbannest/voice.json"), atomically: true, encoding: .utf8)
-        let added = try workspace.build()
-        XCTAssertEqual(added.status, 0, added.stdout)
-        try "{\"emoji\": \"none\"}\n".write(to: workspace.tenants.appendingPathComponent("urbannest/voice.yaml"), atomically: true, encoding: .utf8)
         let duplicate = try workspace.build()
         XCTAssertEqual(duplicate.status, 1, duplicate.stdout)
         XCTAssertTrue(duplicate.stdout.contains("[structure.duplicate-manifest]"), duplicate.stdout)
@@ -241,7 +240,7 @@ final class BuildTests: XCTestCase {
         let changed = Set(after.bundles.map { "\($0.id) \($0.sha256)" }).subtracting(before.bundles.map { "\($0.id) \($0.sha256)" })
         XCTAssertEqual(changed.map { String($0.split(separator: " ")[0]) }, ["locale.ru"])
         // Other tenants are untouched, and the previous release's targets stay available.
-        XCTAssertTrue(output.stdout.contains("urbannest: unchanged (release 1)"))
+        XCTAssertTrue(output.stdout.contains("urbannest: unchanged (release 1"), output.stdout)
         for bundle in before.bundles {
             XCTAssertTrue(FileManager.default.fileExists(atPath: workspace.output.appendingPathComponent("physio-clinic").appendingPathComponent(bundle.path).path))
         }

@@ -1,0 +1,114 @@
+import LiveryDiagnostics
+import LiveryL10n
+import LiveryLoad
+
+/// The CLDR rules a plural or selectordinal is chosen by in `locale`, or nil when CLDR does not know the locale.
+private func pluralRules(_ type: MessageFormat.ArgumentType, _ locale: String) -> PluralRules? {
+    type == .selectordinal ? PluralRules.ordinal(locale) : PluralRules.cardinal(locale)
+}
+
+private func list(_ categories: [PluralCategory]) -> String {
+    categories.map(\.rawValue).joined(separator: ", ")
+}
+
+struct PluralCategoriesRule: Rule {
+    static let description = RuleDescription(
+        id: "localization.plural-categories", name: "Plural categories the locale needs", family: .localization,
+        rationale: "Each language needs its own CLDR plural categories (Russian: one, few, many, other); a missing one shows the wrong form, or fails, for some numbers.",
+        triggering: [
+            RuleExample("Russian plural without few and many", files: LocaleExample.files(locale: "ru", text:
+                "nav:\n  home: \"↓{count, plural, one {# занятие} other {# занятия}}\"\n  profile: Профиль\n",
+                english: "nav:\n  home: \"{count, plural, one {# session} other {# sessions}}\"\n  profile: Profile\n")),
+            RuleExample("English plural without other, only =0", files: LocaleExample.english(
+                "nav:\n  home: \"↓{count, plural, =0 {none} one {# day}}\"\n  profile: Profile\n")),
+        ],
+        nonTriggering: [
+            RuleExample("Russian one/few/many/other, English one/other with =0 and offset", files: LocaleExample.files(locale: "ru", text:
+                "nav:\n  home: \"{count, plural, offset:1 =0 {Никого} one {Вы и # друг} few {Вы и # друга} many {Вы и # друзей} other {Вы и # друга}}\"\n  profile: Профиль\n",
+                english: "nav:\n  home: \"{count, plural, offset:1 =0 {Nobody} one {You and # friend} other {You and # friends}}\"\n  profile: Profile\n")),
+        ])
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        forEachOwnMessage(context, in: \.withSelections) { bundle, message, facts in
+            for selection in facts.selections where selection.type.isPlural {
+                guard let rules = pluralRules(selection.type, bundle.locale) else { continue }
+                let written = Set(selection.options.compactMap(\.keyword))
+                let missing = rules.categories.filter { !written.contains($0.rawValue) }
+                guard !missing.isEmpty else { continue }
+                let kind = selection.type == .selectordinal ? "ordinal" : "plural"
+                diagnostics.append(Diagnostic(
+                    .error, "the \(kind) on {\(selection.name)} in '\(message.key)' lacks \(list(missing)); '\(bundle.locale)' needs \(list(rules.categories))",
+                    at: message.location(atOffset: selection.offset), rule: Self.description.id,
+                    hint: missing == [.other] ? "add other {…}: ICU requires it, and =N options do not count as categories"
+                        : "add \(missing.map { "\($0.rawValue) {…}" }.joined(separator: " ")) (CLDR \(PluralRules.cldrVersion))"))
+            }
+        }
+        return diagnostics
+    }
+}
+
+struct PluralExtraCategoryRule: Rule {
+    static let description = RuleDescription(
+        id: "localization.plural-extra", name: "Plural category the locale never uses", family: .localization,
+        rationale: "A category the locale's CLDR rules never select (few in English) is dead text, often a sign the message was copied from another language.",
+        severity: .warning,
+        triggering: [
+            RuleExample("English plural with few", files: LocaleExample.english(
+                "nav:\n  home: \"{count, plural, one {# day} ↓few {# days} other {# days}}\"\n  profile: Profile\n")),
+            RuleExample("misspelt category", files: LocaleExample.english(
+                "nav:\n  home: \"{count, plural, ↓One {# day} one {# day} other {# days}}\"\n  profile: Profile\n")),
+        ],
+        nonTriggering: [RuleExample("English ordinal with one/two/few/other", files: LocaleExample.english(
+            "nav:\n  home: \"{place, selectordinal, one {#st} two {#nd} few {#rd} other {#th}}\"\n  profile: Profile\n"))])
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        forEachOwnMessage(context, in: \.withSelections) { bundle, message, facts in
+            for selection in facts.selections where selection.type.isPlural {
+                guard let rules = pluralRules(selection.type, bundle.locale) else { continue }
+                let used = Set(rules.categories.map(\.rawValue))
+                for option in selection.options {
+                    guard let keyword = option.keyword, !used.contains(keyword) else { continue }
+                    let known = PluralCategory(rawValue: keyword) != nil
+                    diagnostics.append(Diagnostic(
+                        .warning, known ? "'\(bundle.locale)' never selects '\(keyword)' in '\(message.key)'; its categories are \(list(rules.categories))"
+                            : "'\(keyword)' in '\(message.key)' is not a plural category",
+                        at: message.location(atOffset: option.offset), rule: Self.description.id,
+                        hint: known ? "remove the option, or use =N for an exact number"
+                            : DidYouMean.hint(for: keyword, among: rules.categories.map(\.rawValue)) ?? "use one of \(list(rules.categories))"))
+                }
+            }
+        }
+        return diagnostics
+    }
+}
+
+struct PluralLocaleRule: Rule {
+    static let description = RuleDescription(
+        id: "localization.plural-locale", name: "Plural rules known for the locale", family: .localization,
+        rationale: "Plural categories come from CLDR; for a locale CLDR does not know, Livery cannot check them and the app may not either.",
+        severity: .warning,
+        triggering: [RuleExample("plural in a locale CLDR does not know", files: LocaleExample.files(
+            locale: "xx", text: "nav:\n  home: \"↓{count, plural, one {# xa} other {# xas}}\"\n  profile: Xprofile\n",
+            english: "nav:\n  home: \"{count, plural, one {# day} other {# days}}\"\n  profile: Profile\n"))],
+        nonTriggering: [RuleExample("an unknown locale without plurals", files: LocaleExample.files(
+            locale: "xx", text: "nav:\n  home: Xhome\n  profile: Xprofile\n"))])
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        var reported = Set<String>()
+        forEachOwnMessage(context, in: \.withSelections) { bundle, message, facts in
+            for selection in facts.selections where selection.type.isPlural && pluralRules(selection.type, bundle.locale) == nil {
+                let kind = selection.type == .selectordinal ? "ordinal" : "cardinal"
+                // Once per bundle and kind: the first message says it for the whole file.
+                guard reported.insert(bundle.locale + "|" + kind).inserted else { continue }
+                diagnostics.append(Diagnostic(
+                    .warning, "CLDR \(PluralRules.cldrVersion) has no \(kind) plural rules for '\(bundle.locale)', so the plural categories of \(bundle.file) cannot be checked",
+                    at: message.location(atOffset: selection.offset), rule: Self.description.id,
+                    hint: "check the locale id; CLDR knows e.g. \(["ar", "pl", "ru", "pt-PT"].joined(separator: ", "))"))
+            }
+        }
+        return diagnostics
+    }
+}
