@@ -28,11 +28,11 @@ public enum TenantResolver {
         let graph = TenantGraph(sources)
         var diagnostics = graph.diagnostics
         let byID = Dictionary(sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var parsedTokens: [String: (base: [DesignToken], modes: [String: [DesignToken]], extensions: [String: Node])] = [:]
+        var parsedTokens: [String: (base: [DesignToken], modes: [String: [DesignToken]], extensions: [String: Node], extends: [GroupExtension])] = [:]
         var parsedLocales: [String: [String: LocaleBundle]] = [:]
 
         for source in sources {
-            var base: [DesignToken] = [], modes: [String: [DesignToken]] = [:], extensions: [String: Node] = [:]
+            var base: [DesignToken] = [], modes: [String: [DesignToken]] = [:], extensions: [String: Node] = [:], extends: [GroupExtension] = []
             let branding = source.tenant?.node["branding"]
             let directory = source.tenant?.directory ?? ""
             func files(_ node: Node?) -> [String] {
@@ -44,16 +44,17 @@ public enum TenantResolver {
             let tokenManifests = Dictionary(source.manifests(.branding).map { ($0.relativePath, $0) }, uniquingKeysWith: { a, _ in a })
             func parse(_ relative: String) -> [DesignToken] {
                 guard let manifest = tokenManifests[relative] else { return [] }
-                let (tokens, groupExtensions, found) = TokenParser.parse(manifest)
-                diagnostics += found
-                extensions.merge(groupExtensions) { _, new in new }
-                return tokens
+                let parsed = TokenParser.parseFile(manifest.node)
+                diagnostics += parsed.diagnostics
+                extensions.merge(parsed.groupExtensions) { _, new in new }
+                extends += parsed.groupExtends
+                return parsed.tokens
             }
             for file in files(branding?["tokens"]) { base += parse(file) }
             for mode in branding?["modes"]?.entries ?? [] {
                 modes[mode.key, default: []] += files(mode.value).flatMap(parse)
             }
-            parsedTokens[source.id] = (base, modes, extensions)
+            parsedTokens[source.id] = (base, modes, extensions, extends)
 
             var bundles: [String: LocaleBundle] = [:]
             for manifest in source.manifests(.locale) {
@@ -97,12 +98,13 @@ public enum TenantResolver {
             var modeNames = Set<String>()
             for member in lineage { modeNames.formUnion(parsedTokens[member.id]?.modes.keys ?? [:].keys) }
             var tokens: [String: ResolvedTokens] = [:]
-            let (defaultTokens, defaultDiagnostics) = TokenResolver.resolve(baseLayers)
+            let extends = lineage.flatMap { parsedTokens[$0.id]?.extends ?? [] }
+            let (defaultTokens, defaultDiagnostics) = TokenResolver.resolve(baseLayers, extends: extends)
             diagnostics += defaultDiagnostics
             tokens["default"] = defaultTokens
             for mode in modeNames.sorted() {
                 let modeLayers = lineage.map { parsedTokens[$0.id]?.modes[mode] ?? [] }
-                let (modeTokens, modeDiagnostics) = TokenResolver.resolve(baseLayers + modeLayers)
+                let (modeTokens, modeDiagnostics) = TokenResolver.resolve(baseLayers + modeLayers, extends: extends)
                 // Findings in base files are already reported for the default mode.
                 diagnostics += modeDiagnostics
                 tokens[mode] = modeTokens
