@@ -30,6 +30,8 @@ public enum TenantResolver {
         let byID = Dictionary(sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var parsedTokens: [String: (base: [DesignToken], modes: [String: [DesignToken]], extensions: [String: Node], extends: [GroupExtension])] = [:]
         var parsedLocales: [String: [String: LocaleBundle]] = [:]
+        // Tenants that compose their tokens with a resolver document: layers per combination.
+        var combinations: [String: [String: [DesignToken]]] = [:]
 
         for source in sources {
             var base: [DesignToken] = [], modes: [String: [DesignToken]] = [:], extensions: [String: Node] = [:], extends: [GroupExtension] = []
@@ -53,6 +55,48 @@ public enum TenantResolver {
             for file in files(branding?["tokens"]) { base += parse(file) }
             for mode in branding?["modes"]?.entries ?? [] {
                 modes[mode.key, default: []] += files(mode.value).flatMap(parse)
+            }
+            if let resolverNode = branding?["resolver"] {
+                if branding?["tokens"] != nil || branding?["modes"] != nil {
+                    diagnostics.append(Diagnostic(.error, "branding has both a resolver and tokens/modes; the resolver document lists every token file",
+                                                  at: resolverNode.location, rule: ResolveRule.resolver))
+                }
+                if let path = files(Node(.sequence([resolverNode]), at: resolverNode.location)).first, let manifest = tokenManifests[path] {
+                    let folder = path.split(separator: "/").dropLast().joined(separator: "/")
+                    let (document, found) = ResolverDocument.parse(manifest.node) { reference in
+                        if case .success(let relative) = TenantPath.normalize(reference, baseDirectory: folder) { return relative }
+                        return nil
+                    }
+                    diagnostics += found
+                    var parsedFiles: [String: [DesignToken]] = [:]
+                    for combination in document?.combinations ?? [] {
+                        guard let sources = try? document?.sources(for: combination.inputs) else { continue }
+                        var layer: [DesignToken] = []
+                        for source in sources {
+                            switch source {
+                            case .file(let file, let location):
+                                if let cached = parsedFiles[file] { layer += cached; continue }
+                                guard tokenManifests[file] != nil else {
+                                    diagnostics.append(Diagnostic(.error, "'\(file)' is not a token file of this tenant", at: location, rule: ResolveRule.resolver))
+                                    parsedFiles[file] = []
+                                    continue
+                                }
+                                parsedFiles[file] = parse(file)
+                                layer += parsedFiles[file]!
+                            case .inline(let node):
+                                let parsed = TokenParser.parseFile(node)
+                                if combination.name == "default" { diagnostics += parsed.diagnostics }
+                                extends += parsed.groupExtends
+                                layer += parsed.tokens
+                            }
+                        }
+                        combinations[source.id, default: [:]][combination.name] = layer
+                    }
+                } else if branding?["resolver"]?.string != nil {
+                    diagnostics.append(Diagnostic(.error, "the resolver document is not a JSON file in this tenant", at: resolverNode.location, rule: ResolveRule.resolver))
+                }
+            } else if branding != nil && branding?["tokens"] == nil {
+                diagnostics.append(Diagnostic(.error, "branding needs tokens (a list of token files) or a resolver document", at: branding!.location, rule: ResolveRule.resolver))
             }
             parsedTokens[source.id] = (base, modes, extensions, extends)
 
@@ -99,6 +143,27 @@ public enum TenantResolver {
             for member in lineage { modeNames.formUnion(parsedTokens[member.id]?.modes.keys ?? [:].keys) }
             var tokens: [String: ResolvedTokens] = [:]
             let extends = lineage.flatMap { parsedTokens[$0.id]?.extends ?? [] }
+            if lineage.contains(where: { combinations[$0.id] != nil }) {
+                // With a resolver document in the lineage, each member gives, in lineage order, its
+                // layers for the mode (its combination of that name, else its default one; or its
+                // base files and that mode's files).
+                for member in lineage { modeNames.formUnion((combinations[member.id] ?? [:]).keys.filter { $0 != "default" }) }
+                for mode in ["default"] + modeNames.sorted() {
+                    let layers = lineage.map { member -> [DesignToken] in
+                        if let own = combinations[member.id] { return own[mode] ?? own["default"] ?? [] }
+                        let parsed = parsedTokens[member.id]
+                        return (parsed?.base ?? []) + (mode == "default" ? [] : parsed?.modes[mode] ?? [])
+                    }
+                    let (resolvedMode, found) = TokenResolver.resolve(layers, extends: extends)
+                    diagnostics += found
+                    tokens[mode] = resolvedMode
+                }
+                var groupExtensions: [String: Node] = [:]
+                for member in lineage { groupExtensions.merge(parsedTokens[member.id]?.extensions ?? [:]) { _, new in new } }
+                resolved.append(ResolvedTenant(source: source, ancestors: ancestors, tenant: tenant, voice: voice,
+                                               locales: locales, tokens: tokens, tokenGroupExtensions: groupExtensions))
+                continue
+            }
             let (defaultTokens, defaultDiagnostics) = TokenResolver.resolve(baseLayers, extends: extends)
             diagnostics += defaultDiagnostics
             tokens["default"] = defaultTokens
