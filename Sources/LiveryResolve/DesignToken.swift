@@ -13,10 +13,14 @@ public struct TokenReference: Sendable, Hashable {
 
     /// `{group.token}`: the whole string is one curly-brace reference.
     public static func curly(_ node: Node) -> TokenReference? {
-        guard let text = node.string, text.hasPrefix("{"), text.hasSuffix("}"), text.count > 2 else { return nil }
-        let inner = text.dropFirst().dropLast()
-        guard !inner.contains("{"), !inner.contains("}") else { return nil }
-        return TokenReference(path: String(inner), subpath: [], text: text)
+        // On UTF-8 bytes: this runs for every string of every value, and Foundation's
+        // `contains(_: String)` on a substring was a tenth of `livery tokens check`'s time.
+        guard let text = node.string else { return nil }
+        let bytes = text.utf8
+        guard bytes.count > 2, bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else { return nil }
+        let inner = bytes.dropFirst().dropLast()
+        guard !inner.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) else { return nil }
+        return TokenReference(path: String(decoding: inner, as: UTF8.self), subpath: [], text: text)
     }
 
     /// A JSON Pointer (RFC 6901) URI fragment into the token document: `#/group/token/$value/…`.

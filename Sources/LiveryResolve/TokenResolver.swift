@@ -18,12 +18,15 @@ public struct ResolvedTokens: Sendable {
 public enum TokenResolver {
     public static func resolve(_ layers: [[DesignToken]], extends: [GroupExtension] = []) -> (ResolvedTokens, [Diagnostic]) {
         var tokens: [String: DesignToken] = [:]
+        tokens.reserveCapacity(layers.reduce(0) { $0 + $1.count })
         for layer in layers {
             for token in layer { tokens[token.path] = token }
         }
         var diagnostics = GroupExtends.apply(extends, to: &tokens)
         var values: [String: Node] = [:]
         var types: [String: String] = [:]
+        values.reserveCapacity(tokens.count)
+        types.reserveCapacity(tokens.count)
         var failed = Set<String>()
         var reportedCycles = Set<[String]>()
 
@@ -141,7 +144,18 @@ private struct CompositeSubstitution {
         return result
     }
 
+    /// Whether a value holds any reference at all (most composite values hold none, and are then kept as they are).
+    private static func hasReference(_ node: Node) -> Bool {
+        switch node.value {
+        case .string: return TokenReference.curly(node) != nil
+        case .sequence(let items): return items.contains(where: hasReference)
+        case .mapping(let entries): return TokenReference.pointerObject(node) != nil || entries.contains { hasReference($0.value) }
+        default: return false
+        }
+    }
+
     private mutating func substitute(_ node: Node, owner: String) -> Node {
+        guard Self.hasReference(node) else { return node }
         if let reference = TokenReference.of(node) {
             guard tokens[reference.path] != nil else {
                 diagnostics.append(Diagnostic(.error, "'\(owner)' refers to '\(reference.text)', which is not a token", at: node.location, rule: ResolveRule.aliasUnknown,

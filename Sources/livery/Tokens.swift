@@ -33,7 +33,8 @@ struct Tokens: ParsableCommand {
                 if case .success(let text) = SourceText.read(URL(fileURLWithPath: file), displayPath: file) { sources[file] = text }
             }
         }
-        let report = DiagnosticReport(diagnostics: diagnostics, rules: RuleRegistry.summaries, toolVersion: Livery.version, sources: sources)
+        // Rule summaries (built from every rule's description and examples) matter only to JSON and SARIF.
+        let report = DiagnosticReport(diagnostics: diagnostics, rules: format == .text ? [] : RuleRegistry.summaries, toolVersion: Livery.version, sources: sources)
         handle.write(Data(report.render(format, colour: false).utf8))
         if report.diagnostics.errorCount > 0 { throw ExitCode(1) }
     }
