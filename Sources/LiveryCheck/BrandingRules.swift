@@ -46,6 +46,40 @@ struct TokenTypeRule: CollectedRule {
         nonTriggering: [RuleExample("inherited group type", files: TokenExample.valid)])
 }
 
+struct TokenValueRule: CollectedRule {
+    static let description = RuleDescription(
+        id: ResolveRule.tokenValue, name: "Token value", family: .branding,
+        rationale: "Each `$value` has the shape its DTCG 2025.10 type defines (colour objects, {value, unit} dimensions and durations, composite members), pointed at the part that is wrong.",
+        triggering: [
+            RuleExample("a dimension with an unknown unit", files: TokenExample.files("""
+                {"space": {"$type": "dimension", "sm": {"$value": {"value": 4, "unit": ↓"pt"}}}}
+
+                """)),
+            RuleExample("an sRGB component above 1", files: TokenExample.files("""
+                {"color": {"$type": "color", "brand": {"$value": {"colorSpace": "srgb", "components": [0, ↓255, 0]}}}}
+
+                """)),
+            RuleExample("the older string form of a dimension", files: TokenExample.files("""
+                {"radius": {"$type": "dimension", "md": {"$value": ↓"8px"}}}
+
+                """)),
+            RuleExample("a typography value missing a member", files: TokenExample.files("""
+                {"type": {"$type": "typography", "body": {"$value": ↓{"fontFamily": "Inter", "fontSize": {"value": 16, "unit": "px"},
+                  "fontWeight": 400, "letterSpacing": {"value": 0, "unit": "px"}}}}}
+
+                """)),
+        ],
+        nonTriggering: [
+            RuleExample("valid values and references", files: TokenExample.files("""
+                {"color": {"$type": "color", "blue": {"$value": {"colorSpace": "oklch", "components": [0.6, 0.15, 250], "alpha": 0.9}}},
+                 "border": {"$type": "border", "focus": {"$value": {"color": "{color.blue}", "width": {"value": 2, "unit": "px"}, "style": "solid"}}},
+                 "motion": {"$type": "transition", "fade": {"$value": {"duration": {"value": 200, "unit": "ms"}, "delay": {"value": 0, "unit": "ms"},
+                   "timingFunction": [0.4, 0, 0.2, 1]}}}}
+
+                """)),
+        ])
+}
+
 struct AliasUnknownRule: CollectedRule {
     static let description = RuleDescription(
         id: ResolveRule.aliasUnknown, name: "Unknown alias", family: .branding,

@@ -76,13 +76,7 @@ public enum ReleaseInstaller {
         let metadata = cache.appendingPathComponent("metadata")
         let cachedRoot = try? Data(contentsOf: metadata.appendingPathComponent("root.json"))
         guard let trustedRoot = cachedRoot ?? request.bootstrapRoot else { throw TUFError("no trusted root: pass the tenant's 1.root.json on first use") }
-        var previous: TrustedMetadata?
-        if let root = cachedRoot,
-           let timestamp = try? SignedMetadata(data: Data(contentsOf: metadata.appendingPathComponent("timestamp.json"))),
-           let snapshot = try? SignedMetadata(data: Data(contentsOf: metadata.appendingPathComponent("snapshot.json"))),
-           let targets = try? SignedMetadata(data: Data(contentsOf: metadata.appendingPathComponent("targets.json"))) {
-            previous = TrustedMetadata(root: try SignedMetadata(data: root), timestamp: timestamp, snapshot: snapshot, targets: targets)
-        }
+        let previous = cachedRoot == nil ? nil : TrustedMetadata.load(from: metadata)
         let updater = TUFUpdater(source: request.repository, now: request.now)
         let trusted: TrustedMetadata
         let manifestData: Data
@@ -92,9 +86,7 @@ public enum ReleaseInstaller {
         } catch {
             return try offline("refresh failed: \(error)")
         }
-        for (name, document) in [("root.json", trusted.root), ("timestamp.json", trusted.timestamp), ("snapshot.json", trusted.snapshot), ("targets.json", trusted.targets)] {
-            try atomicWrite(try document.bytes(), to: metadata.appendingPathComponent(name))
-        }
+        for (name, data) in try trusted.files() { try atomicWrite(data, to: metadata.appendingPathComponent(name)) }
 
         // 2. The bundles this app needs.
         let manifest = try JSONValue.parse(manifestData)

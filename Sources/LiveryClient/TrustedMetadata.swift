@@ -55,4 +55,35 @@ public struct TrustedMetadata: Sendable {
         }
         return names.sorted()
     }
+
+    /// The unversioned file name a role is kept under in a client's metadata folder (a delegated
+    /// role's name percent-encoded, so it cannot leave the folder).
+    public static func fileName(ofRole name: String) -> String {
+        var unreserved = CharacterSet.alphanumerics
+        unreserved.insert(charactersIn: "-._~")
+        return (name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? name) + ".json"
+    }
+
+    /// What a client kept in `folder` (`root.json`, `timestamp.json`, `snapshot.json`,
+    /// `targets.json` and each delegated role the snapshot lists), or nil when the first four are
+    /// not all there and readable.
+    public static func load(from folder: URL) -> TrustedMetadata? {
+        func load(_ name: String) -> SignedMetadata? { (try? Data(contentsOf: folder.appendingPathComponent(name))).flatMap { try? SignedMetadata(data: $0) } }
+        guard let root = load("root.json"), let timestamp = load("timestamp.json"), let snapshot = load("snapshot.json"),
+              let targets = load("targets.json") else { return nil }
+        var delegated: [String: SignedMetadata] = [:]
+        for file in snapshot.signed["meta"]?.objectValue?.keys ?? [:].keys where file != "targets.json" && file.hasSuffix(".json") {
+            let role = String(file.dropLast(".json".count))
+            if let document = load(fileName(ofRole: role)) { delegated[role] = document }
+        }
+        return TrustedMetadata(root: root, timestamp: timestamp, snapshot: snapshot, targets: targets, delegated: delegated)
+    }
+
+    /// Every file to keep, under the names `load(from:)` reads.
+    public func files() throws -> [(name: String, data: Data)] {
+        var files = [("root.json", try root.bytes()), ("timestamp.json", try timestamp.bytes()), ("snapshot.json", try snapshot.bytes()),
+                     ("targets.json", try targets.bytes())]
+        for (role, document) in delegated.sorted(by: { $0.key < $1.key }) { files.append((Self.fileName(ofRole: role), try document.bytes())) }
+        return files
+    }
 }

@@ -53,8 +53,9 @@ public enum ManifestShapes {
             .optional("fonts", .list(.asset(FileType.fonts)), "Font files bundled with the app."),
         ])), "Brand imagery and fonts, paths relative to this file."),
         .optional("branding", .object(ObjectShape("Design token files (DTCG 2025.10).", [
-            .required("tokens", .list(.asset([]), minItems: 1), "Base token files, merged in order."),
+            .optional("tokens", .list(.asset([]), minItems: 1), "Base token files, merged in order (or use resolver)."),
             .optional("modes", .dictionary(key: .slug, value: .list(.asset([]), minItems: 1)), "Per mode (e.g. dark), token files that override the base."),
+            .optional("resolver", .asset([]), "A DTCG 2025.10 resolver document (sets, modifiers, resolution order), instead of tokens and modes."),
         ])), "Design tokens."),
         .optional("release", .object(ObjectShape("Release settings.", [
             .optional("channel", .choice(["stable", "beta", "internal"]), "Release channel."),

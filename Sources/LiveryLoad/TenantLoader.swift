@@ -157,13 +157,25 @@ public enum TenantLoader {
         var listed: [Node] = branding["tokens"]?.items ?? []
         for mode in branding["modes"]?.entries ?? [] { listed += mode.value.items ?? [] }
         var seen = Set<String>()
-        for entry in listed {
-            guard let path = entry.string,
-                  case .success(let relative) = TenantPath.normalize(path, baseDirectory: tenant.directory),
-                  seen.insert(relative).inserted else { continue }
+        func loadListed(_ path: String, from directory: String) -> Manifest? {
+            guard case .success(let relative) = TenantPath.normalize(path, baseDirectory: directory), seen.insert(relative).inserted else { return nil }
             // Missing or unsafe paths are reported by the asset rules; only load what is really there.
-            guard case .success = source.paths.regularFile(relative) else { continue }
+            guard case .success = source.paths.regularFile(relative) else { return nil }
             load(relative, as: .branding, into: &source, limits: limits)
+            return source.manifests.last { $0.relativePath == relative }
+        }
+        for entry in listed {
+            if let path = entry.string { _ = loadListed(path, from: tenant.directory) }
+        }
+        // A resolver document, and every token file its sources name (`{"$ref": "file.json"}`,
+        // relative to the document; `#/…` references stay inside it).
+        if let path = branding["resolver"]?.string, let resolver = loadListed(path, from: tenant.directory) {
+            let folder = resolver.relativePath.split(separator: "/").dropLast().joined(separator: "/")
+            var stack = [resolver.node]
+            while let node = stack.popLast() {
+                if let reference = node["$ref"]?.string, !reference.hasPrefix("#") { _ = loadListed(reference, from: folder) }
+                stack += (node.entries ?? []).map(\.value) + (node.items ?? [])
+            }
         }
     }
 }

@@ -1,28 +1,96 @@
 import LiveryDiagnostics
 import LiveryLoad
 
+/// What a reference points at: a token, and optionally a part of its value (JSON Pointer
+/// references may reach into a value, e.g. `#/color/blue/$value/components/0`).
+public struct TokenReference: Sendable, Hashable {
+    /// The token's dot-separated path.
+    public var path: String
+    /// Keys or indexes inside the token's resolved value; empty for the whole value.
+    public var subpath: [String]
+    /// The reference as written, for messages.
+    public var text: String
+
+    /// `{group.token}`: the whole string is one curly-brace reference.
+    public static func curly(_ node: Node) -> TokenReference? {
+        // On UTF-8 bytes: this runs for every string of every value, and Foundation's
+        // `contains(_: String)` on a substring was a tenth of `livery tokens check`'s time.
+        guard let text = node.string else { return nil }
+        let bytes = text.utf8
+        guard bytes.count > 2, bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else { return nil }
+        let inner = bytes.dropFirst().dropLast()
+        guard !inner.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) else { return nil }
+        return TokenReference(path: String(decoding: inner, as: UTF8.self), subpath: [], text: text)
+    }
+
+    /// A JSON Pointer (RFC 6901) URI fragment into the token document: `#/group/token/$value/…`.
+    /// Nil when it is not one; a pointer to a group yields that group's path (reported later as
+    /// not a token).
+    public static func pointer(_ text: String) -> TokenReference? {
+        guard text.hasPrefix("#/") else { return nil }
+        let raw = text.dropFirst(2).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var parts: [String] = []
+        for segment in raw {
+            let decoded = segment.removingPercentEncoding ?? segment
+            parts.append(decoded.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~"))
+        }
+        guard !parts.isEmpty, !parts.contains(where: \.isEmpty) else { return nil }
+        if let index = parts.firstIndex(of: "$value") {
+            guard index > 0 else { return nil }
+            return TokenReference(path: parts[..<index].joined(separator: "."), subpath: Array(parts[(index + 1)...]), text: text)
+        }
+        return TokenReference(path: parts.joined(separator: "."), subpath: [], text: text)
+    }
+
+    /// `{"$ref": "#/…"}` used as a value or a part of one.
+    public static func pointerObject(_ node: Node) -> TokenReference? {
+        guard let entries = node.entries, entries.count == 1, entries[0].key == "$ref", let text = entries[0].value.string else { return nil }
+        return pointer(text)
+    }
+
+    /// Any reference a value may be: curly braces or a pointer object.
+    public static func of(_ node: Node) -> TokenReference? { curly(node) ?? pointerObject(node) }
+}
+
 /// One design token of a DTCG file, with where it is defined.
 public struct DesignToken: Sendable {
     /// Dot-separated path, e.g. `color.palette.blue-500`.
     public var path: String
     /// `$type`, given on the token or inherited from a group.
     public var type: String?
-    /// `$value` as written (it may contain aliases).
+    /// `$value` as written (it may be a reference); for a `$ref` token, the pointer string.
     public var value: Node
     /// Where the token's name is written.
     public var location: SourceLocation
     public var description: String?
     public var extensions: Node?
     public var deprecated: Node?
+    /// Set when the whole value is a reference: `"$value": "{a.b}"` or `"$ref": "#/a/b/$value"`.
+    public var reference: TokenReference?
 
-    /// The path a whole-value alias points to (`{color.blue}` → `color.blue`), or nil.
-    public var aliasTarget: String? { DesignToken.aliasTarget(of: value) }
-
-    static func aliasTarget(of node: Node) -> String? {
-        guard let text = node.string, text.hasPrefix("{"), text.hasSuffix("}"), text.count > 2 else { return nil }
-        let inner = text.dropFirst().dropLast()
-        return inner.contains("{") || inner.contains("}") ? nil : String(inner)
+    public init(path: String, type: String?, value: Node, location: SourceLocation, description: String? = nil,
+                extensions: Node? = nil, deprecated: Node? = nil, reference: TokenReference? = nil) {
+        self.path = path
+        self.type = type
+        self.value = value
+        self.location = location
+        self.description = description
+        self.extensions = extensions
+        self.deprecated = deprecated
+        self.reference = reference ?? TokenReference.curly(value)
     }
+
+    /// The path a whole-value reference points to, or nil.
+    public var aliasTarget: String? { reference?.path }
+
+    static func aliasTarget(of node: Node) -> String? { TokenReference.curly(node)?.path }
+}
+
+/// A group's `$extends`: the group inherits every token of another group it does not define itself.
+public struct GroupExtension: Sendable {
+    public var group: String
+    public var target: TokenReference
+    public var location: SourceLocation
 }
 
 /// The thirteen token types of DTCG 2025.10.
@@ -33,66 +101,123 @@ public enum TokenType {
 
 /// Parses DTCG token files: groups, tokens, `$type` inheritance and reserved `$` properties.
 public enum TokenParser {
-    static let tokenProperties: Set<String> = ["$value", "$type", "$description", "$extensions", "$deprecated"]
+    static let tokenProperties: Set<String> = ["$value", "$ref", "$type", "$description", "$extensions", "$deprecated"]
     static let groupProperties: Set<String> = ["$type", "$description", "$extensions", "$deprecated", "$extends", "$schema"]
 
+    /// A parsed token file.
+    public struct Result: Sendable {
+        public var tokens: [DesignToken] = []
+        /// Group `$extensions` by group path.
+        public var groupExtensions: [String: Node] = [:]
+        public var groupExtends: [GroupExtension] = []
+        public var diagnostics: [Diagnostic] = []
+    }
+
     public static func parse(_ manifest: Manifest) -> (tokens: [DesignToken], groupExtensions: [String: Node], diagnostics: [Diagnostic]) {
-        var tokens: [DesignToken] = []
-        var extensions: [String: Node] = [:]
-        var diagnostics: [Diagnostic] = []
-        guard manifest.node.entries != nil else {
-            diagnostics.append(Diagnostic(.error, "a token file must be a JSON object of groups and tokens, found \(manifest.node.typeDescription)",
-                                          at: manifest.node.location, rule: ResolveRule.tokenStructure))
-            return ([], [:], diagnostics)
+        let result = parseFile(manifest.node)
+        return (result.tokens, result.groupExtensions, result.diagnostics)
+    }
+
+    /// Parses a token document: groups, tokens, `$type` inheritance, `$root`, `$extends`, `$ref`
+    /// tokens, and each token's value against its type.
+    public static func parseFile(_ root: Node) -> Result {
+        var result = Result()
+        guard root.entries != nil else {
+            result.diagnostics.append(Diagnostic(.error, "a token file must be a JSON object of groups and tokens, found \(root.typeDescription)",
+                                                 at: root.location, rule: ResolveRule.tokenStructure))
+            return result
         }
         // Iterative walk: (group node, its path, inherited $type).
-        var stack: [(Node, [String], String?)] = [(manifest.node, [], nil)]
+        var stack: [(Node, [String], String?)] = [(root, [], nil)]
         while let (group, path, inheritedType) = stack.popLast() {
             var groupType = inheritedType
             if let typeNode = group["$type"] {
-                groupType = checkType(typeNode, &diagnostics) ?? inheritedType
+                groupType = checkType(typeNode, &result.diagnostics) ?? inheritedType
             }
-            if let ext = group["$extensions"] { extensions[path.joined(separator: ".")] = ext }
+            let groupPath = path.joined(separator: ".")
+            if let ext = group["$extensions"] { result.groupExtensions[groupPath] = ext }
+            if let extends = group["$extends"] {
+                if let text = extends.string, let target = TokenReference.curly(extends) ?? TokenReference.pointer(text), !path.isEmpty {
+                    result.groupExtends.append(GroupExtension(group: groupPath, target: target, location: extends.location))
+                } else {
+                    result.diagnostics.append(Diagnostic(.error, "$extends names another group, as \"{group.name}\" or \"#/group/name\"",
+                                                         at: extends.location, rule: ResolveRule.tokenStructure))
+                }
+            }
             var children: [(Node, [String], String?)] = []
             for entry in group.entries ?? [] {
                 if entry.key.hasPrefix("$") && entry.key != "$root" {
                     if !groupProperties.contains(entry.key) {
-                        diagnostics.append(Diagnostic(.warning, "unknown group property '\(entry.key)'", at: entry.keyLocation, rule: ShapeRule.unknownKey,
-                                                      hint: DidYouMean.hint(for: entry.key, among: groupProperties)))
+                        result.diagnostics.append(Diagnostic(.warning, "unknown group property '\(entry.key)'", at: entry.keyLocation, rule: ShapeRule.unknownKey,
+                                                             hint: DidYouMean.hint(for: entry.key, among: groupProperties)))
                     }
                     continue
                 }
                 if entry.key.contains(".") || entry.key.contains("{") || entry.key.contains("}") {
-                    diagnostics.append(Diagnostic(.error, "token and group names cannot contain '.', '{' or '}': '\(entry.key)'",
-                                                  at: entry.keyLocation, rule: ResolveRule.tokenStructure))
+                    result.diagnostics.append(Diagnostic(.error, "token and group names cannot contain '.', '{' or '}': '\(entry.key)'",
+                                                         at: entry.keyLocation, rule: ResolveRule.tokenStructure))
                     continue
                 }
                 guard entry.value.entries != nil else {
-                    diagnostics.append(Diagnostic(.error, "'\(entry.key)' must be a group or a token (an object with $value), found \(entry.value.typeDescription)",
-                                                  at: entry.value.location, rule: ResolveRule.tokenStructure,
-                                                  hint: "write {\"$value\": …}"))
+                    result.diagnostics.append(Diagnostic(.error, "'\(entry.key)' must be a group or a token (an object with $value), found \(entry.value.typeDescription)",
+                                                         at: entry.value.location, rule: ResolveRule.tokenStructure,
+                                                         hint: "write {\"$value\": …}"))
                     continue
                 }
                 let childPath = path + [entry.key]
-                if let value = entry.value["$value"] {
+                let name = childPath.joined(separator: ".")
+                let valueNode = entry.value["$value"], refNode = entry.value["$ref"]
+                if valueNode != nil || refNode != nil {
                     var type = groupType
-                    if let typeNode = entry.value["$type"] { type = checkType(typeNode, &diagnostics) ?? groupType }
+                    if let typeNode = entry.value["$type"] { type = checkType(typeNode, &result.diagnostics) ?? groupType }
                     for property in entry.value.entries ?? [] where !tokenProperties.contains(property.key) {
-                        diagnostics.append(Diagnostic(.error, "unknown token property '\(property.key)' in '\(childPath.joined(separator: "."))'",
-                                                      at: property.keyLocation, rule: ShapeRule.unknownKey,
-                                                      hint: DidYouMean.hint(for: property.key, among: tokenProperties)
-                                                        ?? "a token holds only $value, $type, $description, $extensions and $deprecated"))
+                        result.diagnostics.append(Diagnostic(.error, "unknown token property '\(property.key)' in '\(name)'",
+                                                             at: property.keyLocation, rule: ShapeRule.unknownKey,
+                                                             hint: DidYouMean.hint(for: property.key, among: tokenProperties)
+                                                                ?? "a token holds only $value (or $ref), $type, $description, $extensions and $deprecated"))
                     }
-                    tokens.append(DesignToken(path: childPath.joined(separator: "."), type: type, value: value, location: entry.keyLocation,
-                                              description: entry.value["$description"]?.string, extensions: entry.value["$extensions"],
-                                              deprecated: entry.value["$deprecated"]))
+                    var reference: TokenReference?
+                    let value: Node
+                    if let valueNode {
+                        value = valueNode
+                        if let refNode {
+                            result.diagnostics.append(Diagnostic(.error, "'\(name)' has both $value and $ref; a token has one or the other",
+                                                                 at: refNode.location, rule: ResolveRule.tokenStructure))
+                        }
+                    } else {
+                        value = refNode!
+                        reference = refNode!.string.flatMap(TokenReference.pointer)
+                        if reference == nil {
+                            result.diagnostics.append(Diagnostic(.error, "'\(name)': $ref is a JSON Pointer into the document, like \"#/color/blue/$value\"",
+                                                                 at: refNode!.location, rule: ResolveRule.tokenStructure))
+                            continue
+                        }
+                    }
+                    let token = DesignToken(path: name, type: type, value: value, location: entry.keyLocation,
+                                            description: entry.value["$description"]?.string, extensions: entry.value["$extensions"],
+                                            deprecated: entry.value["$deprecated"], reference: reference)
+                    if token.reference == nil {
+                        if let type {
+                            result.diagnostics += TokenValueChecker.check(value, type: type, path: name)
+                        } else {
+                            result.diagnostics.append(Diagnostic(.error, "'\(name)' has no $type, on the token or a parent group, and its value is not a reference",
+                                                                 at: entry.keyLocation, rule: ResolveRule.tokenType,
+                                                                 hint: "add \"$type\" to the token or its group"))
+                        }
+                    }
+                    result.tokens.append(token)
                 } else {
+                    if entry.key == "$root" {
+                        result.diagnostics.append(Diagnostic(.error, "'\(name)' must be a token (an object with $value)", at: entry.keyLocation,
+                                                             rule: ResolveRule.tokenStructure))
+                        continue
+                    }
                     children.append((entry.value, childPath, groupType))
                 }
             }
             stack.append(contentsOf: children.reversed())
         }
-        return (tokens, extensions, diagnostics)
+        return result
     }
 
     private static func checkType(_ node: Node, _ diagnostics: inout [Diagnostic]) -> String? {

@@ -7,4 +7,6 @@ public enum ResolveRule {
     public static let aliasUnknown = "branding.alias-unknown"
     public static let aliasCycle = "branding.alias-cycle"
     public static let aliasType = "branding.alias-type"
+    public static let tokenValue = "branding.token-value"
+    public static let resolver = "branding.resolver"
 }

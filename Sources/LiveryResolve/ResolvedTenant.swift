@@ -28,11 +28,13 @@ public enum TenantResolver {
         let graph = TenantGraph(sources)
         var diagnostics = graph.diagnostics
         let byID = Dictionary(sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var parsedTokens: [String: (base: [DesignToken], modes: [String: [DesignToken]], extensions: [String: Node])] = [:]
+        var parsedTokens: [String: (base: [DesignToken], modes: [String: [DesignToken]], extensions: [String: Node], extends: [GroupExtension])] = [:]
         var parsedLocales: [String: [String: LocaleBundle]] = [:]
+        // Tenants that compose their tokens with a resolver document: layers per combination.
+        var combinations: [String: [String: [DesignToken]]] = [:]
 
         for source in sources {
-            var base: [DesignToken] = [], modes: [String: [DesignToken]] = [:], extensions: [String: Node] = [:]
+            var base: [DesignToken] = [], modes: [String: [DesignToken]] = [:], extensions: [String: Node] = [:], extends: [GroupExtension] = []
             let branding = source.tenant?.node["branding"]
             let directory = source.tenant?.directory ?? ""
             func files(_ node: Node?) -> [String] {
@@ -44,16 +46,59 @@ public enum TenantResolver {
             let tokenManifests = Dictionary(source.manifests(.branding).map { ($0.relativePath, $0) }, uniquingKeysWith: { a, _ in a })
             func parse(_ relative: String) -> [DesignToken] {
                 guard let manifest = tokenManifests[relative] else { return [] }
-                let (tokens, groupExtensions, found) = TokenParser.parse(manifest)
-                diagnostics += found
-                extensions.merge(groupExtensions) { _, new in new }
-                return tokens
+                let parsed = TokenParser.parseFile(manifest.node)
+                diagnostics += parsed.diagnostics
+                extensions.merge(parsed.groupExtensions) { _, new in new }
+                extends += parsed.groupExtends
+                return parsed.tokens
             }
             for file in files(branding?["tokens"]) { base += parse(file) }
             for mode in branding?["modes"]?.entries ?? [] {
                 modes[mode.key, default: []] += files(mode.value).flatMap(parse)
             }
-            parsedTokens[source.id] = (base, modes, extensions)
+            if let resolverNode = branding?["resolver"] {
+                if branding?["tokens"] != nil || branding?["modes"] != nil {
+                    diagnostics.append(Diagnostic(.error, "branding has both a resolver and tokens/modes; the resolver document lists every token file",
+                                                  at: resolverNode.location, rule: ResolveRule.resolver))
+                }
+                if let path = files(Node(.sequence([resolverNode]), at: resolverNode.location)).first, let manifest = tokenManifests[path] {
+                    let folder = path.split(separator: "/").dropLast().joined(separator: "/")
+                    let (document, found) = ResolverDocument.parse(manifest.node) { reference in
+                        if case .success(let relative) = TenantPath.normalize(reference, baseDirectory: folder) { return relative }
+                        return nil
+                    }
+                    diagnostics += found
+                    var parsedFiles: [String: [DesignToken]] = [:]
+                    for combination in document?.combinations ?? [] {
+                        guard let sources = try? document?.sources(for: combination.inputs) else { continue }
+                        var layer: [DesignToken] = []
+                        for source in sources {
+                            switch source {
+                            case .file(let file, let location):
+                                if let cached = parsedFiles[file] { layer += cached; continue }
+                                guard tokenManifests[file] != nil else {
+                                    diagnostics.append(Diagnostic(.error, "'\(file)' is not a token file of this tenant", at: location, rule: ResolveRule.resolver))
+                                    parsedFiles[file] = []
+                                    continue
+                                }
+                                parsedFiles[file] = parse(file)
+                                layer += parsedFiles[file]!
+                            case .inline(let node):
+                                let parsed = TokenParser.parseFile(node)
+                                if combination.name == "default" { diagnostics += parsed.diagnostics }
+                                extends += parsed.groupExtends
+                                layer += parsed.tokens
+                            }
+                        }
+                        combinations[source.id, default: [:]][combination.name] = layer
+                    }
+                } else if branding?["resolver"]?.string != nil {
+                    diagnostics.append(Diagnostic(.error, "the resolver document is not a JSON file in this tenant", at: resolverNode.location, rule: ResolveRule.resolver))
+                }
+            } else if branding != nil && branding?["tokens"] == nil {
+                diagnostics.append(Diagnostic(.error, "branding needs tokens (a list of token files) or a resolver document", at: branding!.location, rule: ResolveRule.resolver))
+            }
+            parsedTokens[source.id] = (base, modes, extensions, extends)
 
             var bundles: [String: LocaleBundle] = [:]
             for manifest in source.manifests(.locale) {
@@ -97,12 +142,34 @@ public enum TenantResolver {
             var modeNames = Set<String>()
             for member in lineage { modeNames.formUnion(parsedTokens[member.id]?.modes.keys ?? [:].keys) }
             var tokens: [String: ResolvedTokens] = [:]
-            let (defaultTokens, defaultDiagnostics) = TokenResolver.resolve(baseLayers)
+            let extends = lineage.flatMap { parsedTokens[$0.id]?.extends ?? [] }
+            if lineage.contains(where: { combinations[$0.id] != nil }) {
+                // With a resolver document in the lineage, each member gives, in lineage order, its
+                // layers for the mode (its combination of that name, else its default one; or its
+                // base files and that mode's files).
+                for member in lineage { modeNames.formUnion((combinations[member.id] ?? [:]).keys.filter { $0 != "default" }) }
+                for mode in ["default"] + modeNames.sorted() {
+                    let layers = lineage.map { member -> [DesignToken] in
+                        if let own = combinations[member.id] { return own[mode] ?? own["default"] ?? [] }
+                        let parsed = parsedTokens[member.id]
+                        return (parsed?.base ?? []) + (mode == "default" ? [] : parsed?.modes[mode] ?? [])
+                    }
+                    let (resolvedMode, found) = TokenResolver.resolve(layers, extends: extends)
+                    diagnostics += found
+                    tokens[mode] = resolvedMode
+                }
+                var groupExtensions: [String: Node] = [:]
+                for member in lineage { groupExtensions.merge(parsedTokens[member.id]?.extensions ?? [:]) { _, new in new } }
+                resolved.append(ResolvedTenant(source: source, ancestors: ancestors, tenant: tenant, voice: voice,
+                                               locales: locales, tokens: tokens, tokenGroupExtensions: groupExtensions))
+                continue
+            }
+            let (defaultTokens, defaultDiagnostics) = TokenResolver.resolve(baseLayers, extends: extends)
             diagnostics += defaultDiagnostics
             tokens["default"] = defaultTokens
             for mode in modeNames.sorted() {
                 let modeLayers = lineage.map { parsedTokens[$0.id]?.modes[mode] ?? [] }
-                let (modeTokens, modeDiagnostics) = TokenResolver.resolve(baseLayers + modeLayers)
+                let (modeTokens, modeDiagnostics) = TokenResolver.resolve(baseLayers + modeLayers, extends: extends)
                 // Findings in base files are already reported for the default mode.
                 diagnostics += modeDiagnostics
                 tokens[mode] = modeTokens

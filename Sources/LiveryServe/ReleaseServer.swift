@@ -119,7 +119,9 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
         let start = ContinuousClock.now
         do {
             let response = try await next(request, context)
-            let length = response.headers[.contentLength] ?? "-"
+            // Bytes of body actually sent: none for HEAD, 304 or 204, whatever Content-Length says.
+            let bodyless = request.method == .head || response.status.code == 304 || response.status.code == 204
+            let length = bodyless ? "0" : (response.headers[.contentLength] ?? "-")
             log("\(request.method) \(request.uri.path) \(response.status.code) \(length) \(Self.milliseconds(since: start))")
             return response
         } catch let error as HTTPError {

@@ -32,7 +32,7 @@ struct Serve: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
         }
         try await server.run { port in
-            FileHandle.standardOutput.write(Data("livery serve: listening on http://\(host):\(port)/ (serving \(root.path))\n".utf8))
+            FileHandle.standardOutput.write(Data("livery serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)/ (serving \(root.path))\n".utf8))
         }
     }
 }

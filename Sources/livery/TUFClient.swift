@@ -96,18 +96,9 @@ struct TUFClient: ParsableCommand {
     private func refresh(_ folder: URL) throws -> TrustedMetadata {
         guard let url = metadataUrl.flatMap(URL.init(string:)) else { throw TUFError("--metadata-url is required") }
         let root = try Data(contentsOf: folder.appendingPathComponent("root.json"))
-        func load(_ name: String) -> SignedMetadata? { (try? Data(contentsOf: folder.appendingPathComponent(name))).flatMap { try? SignedMetadata(data: $0) } }
-        var previous: TrustedMetadata?
-        if let timestamp = load("timestamp.json"), let snapshot = load("snapshot.json"), let targets = load("targets.json") {
-            var delegated: [String: SignedMetadata] = [:]
-            for file in snapshot.signed["meta"]?.objectValue?.keys ?? [:].keys where file != "targets.json" && file.hasSuffix(".json") {
-                let role = String(file.dropLast(5))
-                var unreserved = CharacterSet.alphanumerics
-                unreserved.insert(charactersIn: "-._~")
-                if let document = load("\(role.addingPercentEncoding(withAllowedCharacters: unreserved) ?? role).json") { delegated[role] = document }
-            }
-            previous = TrustedMetadata(root: try SignedMetadata(data: root), timestamp: timestamp, snapshot: snapshot, targets: targets, delegated: delegated)
-        }
+        // The kept timestamp, snapshot and targets (and delegated roles) are the rollback reference.
+        var previous = TrustedMetadata.load(from: folder)
+        previous?.root = try SignedMetadata(data: root)
         let updater = TUFUpdater(source: MetadataFolder(base: HTTPRepository(base: url)), now: Date())
         return try updater.refresh(trustedRoot: root, previous: previous) { name, data in
             let file = folder.appendingPathComponent(name)

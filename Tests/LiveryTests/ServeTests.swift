@@ -7,6 +7,23 @@ final class ServeTests: XCTestCase {
         try LiveryProcess.tool(["curl", "-s", "--max-time", "10"] + arguments)
     }
 
+    func testAnIPv6AddressIsPrintedInBracketsAndServes() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let process = try LiveryProcess.start(["serve", "--output", workspace.output.path, "--host", "::1", "--port", "0"], in: workspace.root)
+        defer { kill(process.pid, SIGTERM); _ = process.wait(timeout: 30) }
+        var port = 0
+        for _ in 0..<500 where port == 0 {
+            let log = (try? String(contentsOf: process.out, encoding: .utf8)) ?? ""
+            if let range = log.range(of: #"http://\[::1\]:(\d+)/"#, options: .regularExpression) {
+                port = Int(log[range].dropFirst("http://[::1]:".count).dropLast()) ?? 0
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        XCTAssertGreaterThan(port, 0, "no bracketed address in: \((try? String(contentsOf: process.out, encoding: .utf8)) ?? "")")
+        XCTAssertEqual(try curl(["-o", "/dev/null", "-w", "%{http_code}", "http://[::1]:\(port)/urbannest/release.json"]).stdout, "200")
+    }
+
     func testServesReleasesWithRangesETagsAndContentTypesAndRefusesEverythingElse() throws {
         let workspace = try BuildTests.Workspace()
         XCTAssertEqual(try workspace.build().status, 0)
@@ -60,5 +77,8 @@ final class ServeTests: XCTestCase {
         // One log line per request.
         XCTAssertTrue(server.log.contains("GET /urbannest/metadata/1.root.json 206 10 "), server.log)
         XCTAssertTrue(server.log.contains("PUT /urbannest/release.json 405"), server.log)
+        // HEAD and 304 answers send no body, and the log says so (not the file's size).
+        XCTAssertTrue(server.log.contains("HEAD /urbannest/targets/\(bundle) 200 0 "), server.log)
+        XCTAssertTrue(server.log.contains("GET /urbannest/metadata/1.root.json 304 0 "), server.log)
     }
 }

@@ -3,8 +3,9 @@
 
 1. Every generated schema under schemas/ is a valid JSON Schema (draft 2020-12).
 2. Every sample manifest validates against the schema of its kind.
-3. Every sample token file validates against the official DTCG 2025.10 schemas, when the
-   shared data folder is present (resolved offline through a local registry).
+3. Every sample token file validates against the official DTCG 2025.10 format schema, and every
+   resolver document (*.resolver.json) against the resolver schema, when the shared data folder
+   is present (resolved offline through a local registry).
 Prints one line per failure and exits 1 if there is any.
 """
 import json
@@ -66,8 +67,12 @@ if dtcg.is_dir():
     registry = Registry().with_resources(resources)
     format_schema = json.loads((dtcg / "format.json").read_text())
     validator = jsonschema.validators.validator_for(format_schema)(format_schema, registry=registry)
+    resolver_schema = json.loads((dtcg / "resolver.json").read_text())
+    resolver_validator = jsonschema.validators.validator_for(resolver_schema)(resolver_schema, registry=registry)
     for path in sorted((root / "Tenants").glob("*/branding/*.json")):
-        for error in validator.iter_errors(json.loads(path.read_text())):
+        # Resolver documents (*.resolver.json) follow the resolver schema, token files the format schema.
+        checker = resolver_validator if path.name.endswith(".resolver.json") else validator
+        for error in checker.iter_errors(json.loads(path.read_text())):
             failures.append(f"{path.relative_to(root)}: DTCG 2025.10: {error.json_path}: {error.message[:200]}")
         token_files += 1
 else:

@@ -1,0 +1,195 @@
+import Foundation
+import LiveryDiagnostics
+import LiveryLoad
+import LiveryResolve
+import XCTest
+
+/// The DTCG 2025.10 token format: value shapes of every type, `$ref` JSON Pointers, `$extends`,
+/// `$root`, located errors with the reference chain, and `livery tokens check|resolve`.
+final class TokenTests: XCTestCase {
+    static let fixtures = LiveryProcess.packageRoot.appendingPathComponent("Tests/LiveryTests/Fixtures/tokens")
+
+    /// Parses and resolves one JSON document given as text; `↓` marks where the one expected finding points.
+    func findings(_ marked: String) -> (ResolvedTokens, [Diagnostic], SourceLocation?) {
+        var marker: SourceLocation?
+        var text = ""
+        var line = 1, column = 1
+        for scalar in marked.unicodeScalars {
+            if scalar == "↓" { marker = SourceLocation(file: "t.tokens.json", line: line, column: column); continue }
+            text.unicodeScalars.append(scalar)
+            if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
+        }
+        let (node, parseDiagnostics) = ManifestParser.parse(text, format: .json, file: "t.tokens.json")
+        guard let node else { return (TokenResolver.resolve([]).0, parseDiagnostics, marker) }
+        let parsed = TokenParser.parseFile(node)
+        let (resolved, found) = TokenResolver.resolve([parsed.tokens], extends: parsed.groupExtends)
+        return (resolved, (parseDiagnostics + parsed.diagnostics + found).normalized(), marker)
+    }
+
+    func assertFinding(_ marked: String, rule: String, _ phrase: String, file: StaticString = #filePath, line: UInt = #line) {
+        let (_, diagnostics, marker) = findings(marked)
+        XCTAssertEqual(diagnostics.count, 1, "\(diagnostics.map(\.line))", file: file, line: line)
+        guard let finding = diagnostics.first else { return }
+        XCTAssertEqual(finding.ruleID, rule, finding.line, file: file, line: line)
+        XCTAssertEqual(finding.location, marker, finding.line, file: file, line: line)
+        XCTAssertTrue(finding.message.contains(phrase), finding.message, file: file, line: line)
+    }
+
+    func testEveryTypeAndReferenceFormResolves() throws {
+        let (resolved, diagnostics) = TokenSet.load([Self.fixtures.appendingPathComponent("all-types.tokens.json")])
+        XCTAssertEqual(diagnostics.map(\.line), [])
+        XCTAssertEqual(Set(resolved.types.values), Set(TokenType.all).subtracting([]), "every type is used")
+        // $root, and an alias to it.
+        XCTAssertEqual(resolved.values["color.on-brand"], resolved.values["color.srgb"])
+        // A $ref token to a whole value, and into a value.
+        XCTAssertEqual(resolved.values["pointer.whole"], resolved.values["color.p3"])
+        XCTAssertEqual(resolved.values["pointer.red"]?.number, 1)
+        XCTAssertEqual(resolved.types["pointer.red"], "number")
+        XCTAssertEqual(resolved.values["pointer.mixed"]?["components"]?.items?.first?.number, 0.2)
+        // Composite references resolved in place; a shadow array holding a reference to a shadow.
+        XCTAssertEqual(resolved.values["border.focus"]?["style"]?.string, "dashed")
+        XCTAssertEqual(resolved.values["shadow.layered"]?.items?.first, resolved.values["shadow.card"])
+        XCTAssertEqual(resolved.values["type.body"]?["fontFamily"]?.items?.count, 3)
+        // $extends: inherited tokens, and the group's own override.
+        XCTAssertEqual(resolved.values["theme.dark.text"], resolved.values["color.hsl"])
+        XCTAssertEqual(resolved.values["theme.dark.surface"], resolved.values["color.lab"])
+        XCTAssertEqual(resolved.types["theme.dark.text"], "color")
+        // Descriptions, deprecation and extensions survive into the resolved document.
+        let document = resolved.document()
+        XCTAssertEqual(document["color"]?["on-brand"]?["$deprecated"]?.string, "use color.brand")
+        XCTAssertNotNil(document["size"]?["md"]?["$extensions"]?["com.example"])
+    }
+
+    func testValueShapesAreCheckedAtTheOffendingPart() {
+        assertFinding(#"{"s": {"$type": "dimension", "a": {"$value": {"value": 4, "unit": ↓"pt"}}}}"#, rule: ResolveRule.tokenValue, "not a dimension unit")
+        assertFinding(#"{"s": {"$type": "dimension", "a": {"$value": ↓"8px"}}}"#, rule: ResolveRule.tokenValue, "is an object {value, unit}")
+        assertFinding(#"{"d": {"$type": "duration", "a": {"$value": {"value": 1, "unit": ↓"sec"}}}}"#, rule: ResolveRule.tokenValue, "not a duration unit")
+        assertFinding(#"{"c": {"$type": "color", "a": {"$value": {"colorSpace": "srgb", "components": [0, ↓255, 0]}}}}"#, rule: ResolveRule.tokenValue, "from 0 to 1")
+        assertFinding(#"{"c": {"$type": "color", "a": {"$value": {"colorSpace": ↓"rgb", "components": [0, 0, 0]}}}}"#, rule: ResolveRule.tokenValue, "not a DTCG colour space")
+        assertFinding(#"{"c": {"$type": "color", "a": {"$value": {"colorSpace": "hsl", "components": ↓[0, 0]}}}}"#, rule: ResolveRule.tokenValue, "3 components")
+        assertFinding(#"{"c": {"$type": "color", "a": {"$value": {"colorSpace": "srgb", "components": [0, 0, 0], "alpha": ↓1.5}}}}"#, rule: ResolveRule.tokenValue, "alpha")
+        assertFinding(##"{"c": {"$type": "color", "a": {"$value": {"colorSpace": "srgb", "components": [0, 0, 0], "hex": ↓"#00000080"}}}}"##, rule: ResolveRule.tokenValue, "6-digit")
+        assertFinding(##"{"c": {"$type": "color", "a": {"$value": ↓"#ff0000"}}}"##, rule: ResolveRule.tokenValue, "colorSpace")
+        assertFinding(#"{"w": {"$type": "fontWeight", "a": {"$value": ↓"semibold"}}}"#, rule: ResolveRule.tokenValue, "not a font weight name")
+        assertFinding(#"{"w": {"$type": "fontWeight", "a": {"$value": ↓1200}}}"#, rule: ResolveRule.tokenValue, "from 1 to 1000")
+        assertFinding(#"{"e": {"$type": "cubicBezier", "a": {"$value": [↓1.2, 0, 0.5, 1]}}}"#, rule: ResolveRule.tokenValue, "x coordinates")
+        assertFinding(#"{"e": {"$type": "cubicBezier", "a": {"$value": ↓[0, 0, 1]}}}"#, rule: ResolveRule.tokenValue, "4 numbers")
+        assertFinding(#"{"n": {"$type": "number", "a": {"$value": ↓"1"}}}"#, rule: ResolveRule.tokenValue, "is a number")
+        assertFinding(#"{"f": {"$type": "fontFamily", "a": {"$value": ↓[]}}}"#, rule: ResolveRule.tokenValue, "non-empty array")
+        assertFinding(#"{"k": {"$type": "strokeStyle", "a": {"$value": ↓"wavy"}}}"#, rule: ResolveRule.tokenValue, "not a stroke style")
+        assertFinding(#"{"k": {"$type": "strokeStyle", "a": {"$value": {"dashArray": [{"value": 1, "unit": "px"}], "lineCap": ↓"flat"}}}}"#, rule: ResolveRule.tokenValue, "lineCap")
+        assertFinding(#"{"b": {"$type": "border", "a": {"$value": ↓{"color": "{b.x}", "width": {"value": 1, "unit": "px"}}}, "x": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [0, 0, 0]}}}}"#,
+                      rule: ResolveRule.tokenValue, "needs 'style'")
+        assertFinding(#"{"t": {"$type": "transition", "a": {"$value": {"duration": {"value": 1, "unit": "s"}, "delay": {"value": 0, "unit": "s"}, "timingFunction": [0, 0, 1, 1], ↓"easing": 1}}}}"#,
+                      rule: ResolveRule.tokenValue, "not a member of a transition")
+        assertFinding(#"{"h": {"$type": "shadow", "a": {"$value": [↓{"color": "{h.c}", "offsetX": {"value": 0, "unit": "px"}, "offsetY": {"value": 0, "unit": "px"}, "blur": {"value": 0, "unit": "px"}}]}, "c": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [0, 0, 0]}}}}"#,
+                      rule: ResolveRule.tokenValue, "needs 'spread'")
+        assertFinding(#"{"h": {"$type": "shadow", "a": {"$value": {"color": "{h.c}", "offsetX": {"value": 0, "unit": "px"}, "offsetY": {"value": 0, "unit": "px"}, "blur": {"value": 0, "unit": "px"}, "spread": {"value": 0, "unit": "px"}, "inset": ↓"yes"}}, "c": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [0, 0, 0]}}}}"#,
+                      rule: ResolveRule.tokenValue, "true or false")
+        assertFinding(#"{"g": {"$type": "gradient", "a": {"$value": [{"color": {"colorSpace": "srgb", "components": [0, 0, 0]}, "position": ↓2}]}}}"#, rule: ResolveRule.tokenValue, "from 0 to 1")
+        assertFinding(#"{"y": {"$type": "typography", "a": {"$value": {"fontFamily": "Inter", "fontSize": {"value": 16, "unit": ↓"em"}, "fontWeight": 400, "letterSpacing": {"value": 0, "unit": "px"}, "lineHeight": 1.2}}}}"#,
+                      rule: ResolveRule.tokenValue, "not a dimension unit")
+        assertFinding(#"{"x": {↓"a": {"$value": 1}}}"#, rule: ResolveRule.tokenType, "no $type")
+    }
+
+    func testReferenceErrorsShowTheChain() {
+        // An unknown target reached through other tokens: located at the broken reference, with the way there.
+        let (_, unknown, _) = findings(#"{"c": {"$type": "color", "a": {"$value": "{c.b}"}, "b": {"$value": "{c.missing}"}}}"#)
+        XCTAssertEqual(unknown.count, 1, "\(unknown)")
+        XCTAssertEqual(unknown.first?.ruleID, ResolveRule.aliasUnknown)
+        XCTAssertTrue(unknown.first?.message.contains("'c.b' refers to '{c.missing}', which is not a token (reached through 'c.a')") ?? false, unknown.first?.message ?? "")
+        // A type mismatch names the chain.
+        assertFinding(#"{"c": {"$type": "color", "v": {"$value": {"colorSpace": "srgb", "components": [0, 0, 0]}}}, "s": {"$type": "dimension", "a": {"$value": ↓"{c.v}"}}}"#,
+                      rule: ResolveRule.aliasType, "(s.a → c.v)")
+        // A cycle names every member, each at its own reference.
+        let (_, cycle, _) = findings(#"{"c": {"$type": "color", "a": {"$value": "{c.b}"}, "b": {"$value": "{c.c}"}, "c": {"$value": "{c.a}"}}}"#)
+        XCTAssertEqual(cycle.count, 3)
+        XCTAssertTrue(cycle.allSatisfy { $0.ruleID == ResolveRule.aliasCycle && $0.message.contains("c.a → c.b → c.c → c.a") }, "\(cycle)")
+        // A pointer into a part that does not exist.
+        assertFinding(##"{"c": {"$type": "color", "v": {"$value": {"colorSpace": "srgb", "components": [0, 0, 0]}}}, "n": {"$type": "number", "a": {"$ref": ↓"#/c/v/$value/components/7"}}}"##,
+                      rule: ResolveRule.aliasUnknown, "has no components/7")
+        // $value and $ref together.
+        assertFinding(##"{"n": {"$type": "number", "a": {"$value": 1, "$ref": ↓"#/n/b/$value"}, "b": {"$value": 2}}}"##, rule: ResolveRule.tokenStructure, "both $value and $ref")
+    }
+
+    func testGroupExtendsComposeAndReportCyclesAndUnknownGroups() {
+        let (resolved, diagnostics, _) = findings("""
+            {"a": {"$type": "number", "x": {"$value": 1}, "y": {"$value": 2}},
+             "b": {"$extends": "{a}", "y": {"$type": "number", "$value": 20}},
+             "c": {"$extends": "#/b", "z": {"$type": "number", "$value": 300}}}
+            """)
+        XCTAssertEqual(diagnostics.map(\.line), [])
+        XCTAssertEqual(resolved.values["c.x"]?.number, 1, "extends chain: c ← b ← a")
+        XCTAssertEqual(resolved.values["c.y"]?.number, 20, "b's override is inherited by c")
+        XCTAssertEqual(resolved.values["c.z"]?.number, 300)
+        let (_, cycle, _) = findings(#"{"a": {"$extends": "{b}", "n": {"$type": "number", "$value": 1}}, "b": {"$extends": "{a}", "m": {"$type": "number", "$value": 1}}}"#)
+        XCTAssertEqual(cycle.filter { $0.ruleID == ResolveRule.aliasCycle }.count, 2, "\(cycle)")
+        assertFinding(#"{"a": {"$extends": ↓"{nope}", "n": {"$type": "number", "$value": 1}}}"#, rule: ResolveRule.aliasUnknown, "not a group of tokens")
+    }
+
+    func testTokensCommandsCheckAndResolveFiles() throws {
+        let fixture = Self.fixtures.appendingPathComponent("all-types.tokens.json").path
+        let check = try LiveryProcess.run(["tokens", "check", fixture])
+        XCTAssertEqual(check.status, 0, check.stdout)
+        XCTAssertTrue(check.stdout.contains("0 errors, 0 warnings"), check.stdout)
+        // A creator's file refers to its platform's tokens: alone it fails, layered on the base it passes.
+        let lucia = "Tenants/companero-lucia/branding/tokens.json"
+        let alone = try LiveryProcess.run(["tokens", "check", lucia])
+        XCTAssertEqual(alone.status, 1)
+        XCTAssertTrue(alone.stdout.contains("tokens.json:55:29: error: 'color.component.streak.track' refers to '{color.palette.neutral-200}'"), alone.stdout)
+        XCTAssertEqual(try LiveryProcess.run(["tokens", "check", "Tenants/companero/branding/tokens.json", lucia]).status, 0)
+
+        // `resolve` prints a DTCG document with no references left, which the official schemas accept.
+        let resolve = try LiveryProcess.run(["tokens", "resolve", fixture])
+        XCTAssertEqual(resolve.status, 0, resolve.stderr)
+        XCTAssertFalse(resolve.stdout.contains("\"{"), "no curly references left")
+        XCTAssertFalse(resolve.stdout.contains("$ref"), "no pointers left")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("resolved-\(UUID().uuidString).tokens.json")
+        defer { try? FileManager.default.removeItem(at: output) }
+        try Data(resolve.stdout.utf8).write(to: output)
+        // Only the output: the official schema cannot check the input file itself, where tokens take
+        // their type from their group, because a bare string such as "regular" or "dashed" matches
+        // both fontFamily and the group's own type, and the schema says `oneOf`.
+        try Self.assertOfficialSchemaAccepts([output.path])
+    }
+
+    func testEverySamplesResolvedTokensInEveryModeFollowTheOfficialSchemas() throws {
+        var files: [String] = []
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("resolved-samples-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (name, layers) in [("physio-light", ["physio-clinic/branding/tokens.json"]), ("physio-dark", ["physio-clinic/branding/tokens.json", "physio-clinic/branding/dark.tokens.json"]),
+                               ("urbannest-dark", ["urbannest/branding/tokens.json", "urbannest/branding/dark.tokens.json"]), ("sonic", ["sonic-walkscape/branding/tokens.json"]),
+                               ("travel-dark", ["travel-experiences/branding/tokens.json", "travel-experiences/branding/dark.tokens.json"]),
+                               ("lucia", ["companero/branding/tokens.json", "companero-lucia/branding/tokens.json"])] {
+            let result = try LiveryProcess.run(["tokens", "resolve"] + layers.map { "Tenants/" + $0 })
+            XCTAssertEqual(result.status, 0, "\(name): \(result.stderr)")
+            let file = folder.appendingPathComponent("\(name).tokens.json")
+            try Data(result.stdout.utf8).write(to: file)
+            files.append(file.path)
+        }
+        try Self.assertOfficialSchemaAccepts(files)
+    }
+
+    /// Validates files against the official DTCG 2025.10 format schema with python-jsonschema.
+    static func assertOfficialSchemaAccepts(_ files: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let dtcg = LiveryProcess.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data/dtcg-2025.10")
+        guard FileManager.default.fileExists(atPath: dtcg.appendingPathComponent("format.json").path) else {
+            throw XCTSkip("the official DTCG 2025.10 schemas are not at \(dtcg.path) (they sit beside the repository on the team's machines)")
+        }
+        let script = """
+            import json, pathlib, sys
+            import jsonschema
+            from referencing import Registry, Resource
+            dtcg = pathlib.Path(sys.argv[1])
+            registry = Registry().with_resources([(json.loads(p.read_text())["$id"], Resource.from_contents(json.loads(p.read_text()))) for p in dtcg.rglob("*.json")])
+            schema = json.loads((dtcg / "format.json").read_text())
+            validator = jsonschema.validators.validator_for(schema)(schema, registry=registry)
+            bad = [f"{f}: {e.json_path}: {e.message[:160]}" for f in sys.argv[2:] for e in validator.iter_errors(json.loads(pathlib.Path(f).read_text()))]
+            print("\\n".join(bad) or "ok")
+            sys.exit(1 if bad else 0)
+            """
+        let result = try LiveryProcess.tool(["python3", "-c", script, dtcg.path] + files)
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr, file: file, line: line)
+    }
+}
