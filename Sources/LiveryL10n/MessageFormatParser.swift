@@ -103,9 +103,11 @@ struct MessageFormatParser {
     }
 
     private func segment(_ text: TextBuilder, quoted: Bool) -> MF.TextSegment {
-        var raw = String.UnicodeScalarView()
-        raw.append(contentsOf: scalars[text.start..<index])
-        return MF.TextSegment(text: String(text.scalars), raw: String(raw), start: position(text.start), isQuoted: quoted)
+        let rawBytes = TextBuilder.utf8(scalars[text.start..<index])
+        let raw = String(decoding: rawBytes, as: UTF8.self)
+        // Most text has no '' in it: then the text is the source itself, and one string serves both.
+        let value = rawBytes == text.bytes ? raw : String(decoding: text.bytes, as: UTF8.self)
+        return MF.TextSegment(text: value, raw: raw, start: position(text.start), isQuoted: quoted)
     }
 
     // MARK: Arguments
@@ -351,11 +353,24 @@ struct MessageFormatParser {
 }
 
 /// Literal text being collected: where its source starts and the scalars it stands for.
+/// Literal text as UTF-8 bytes: appending a scalar to a `String.UnicodeScalarView` one at a time
+/// was most of the parser's time on large bundles.
 private struct TextBuilder {
     let start: Int
-    var scalars = String.UnicodeScalarView()
+    var bytes: [UInt8] = []
 
     init(start: Int) { self.start = start }
 
-    mutating func append(_ c: Unicode.Scalar) { scalars.append(c) }
+    mutating func append(_ c: Unicode.Scalar) {
+        if c.isASCII { bytes.append(UInt8(c.value)) } else { UTF8.encode(c) { bytes.append($0) } }
+    }
+
+    static func utf8(_ scalars: ArraySlice<Unicode.Scalar>) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(scalars.count)
+        for c in scalars {
+            if c.isASCII { bytes.append(UInt8(c.value)) } else { UTF8.encode(c) { bytes.append($0) } }
+        }
+        return bytes
+    }
 }
