@@ -132,6 +132,7 @@ final class BrokenVariantCorpusTests: XCTestCase {
                 edits: [.replace("travel-experiences/locales/en.yaml", "  heading: Your profile\n", "  heading: Your ↓Profile\n")], rule: "voice.sentence-case", strict: true),
         // Branding
         Variant(name: "unknown token type", tenant: "physio-clinic", edits: [.replace(tokens, "\"$type\": \"color\"", "\"$type\": ↓\"colour\"")], rule: "branding.token-type"),
+        Variant(name: "a dimension in points", tenant: "physio-clinic", edits: [.replace(tokens, "\"md\": {\"$value\": {\"value\": 12, \"unit\": \"px\"}}", "\"md\": {\"$value\": {\"value\": 12, \"unit\": ↓\"pt\"}}")], rule: "branding.token-value"),
         Variant(name: "dangling alias", tenant: "physio-clinic", edits: [.replace(tokens, "\"primary\": {\"$value\": \"{color.palette.primary}\"}", "\"primary\": {\"$value\": ↓\"{color.palete.primary}\"}")], rule: "branding.alias-unknown"),
         Variant(name: "alias cycle", tenant: "physio-clinic", edits: [.replace(tokens, "    \"$type\": \"color\",", "    \"$type\": \"color\",\n    \"loop-a\": {\"$value\": ↓\"{color.loop-b}\"}, \"loop-b\": {\"$value\": \"{color.loop-a}\"},")], rule: "branding.alias-cycle"),
         Variant(name: "alias of another type", tenant: "physio-clinic", edits: [.replace(tokens, "    \"$type\": \"color\",", "    \"$type\": \"color\", \"gap\": {\"$type\": \"dimension\", \"$value\": ↓\"{color.palette.primary}\"},")], rule: "branding.alias-type"),
