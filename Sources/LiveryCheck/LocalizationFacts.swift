@@ -70,7 +70,7 @@ final class MessageFacts: @unchecked Sendable {
         // Text without ICU syntax or markup is literal: skip the parser for it.
         if !scalars.contains(where: { $0 == "{" || $0 == "}" || $0 == "'" || $0 == "<" }) {
             if mayHaveDoubleSpaces { literal(text) }
-            longestLength = text.count
+            longestLength = Self.characterCount(text)
             return
         }
         switch MessageFormat.parse(text) {
@@ -98,7 +98,7 @@ final class MessageFacts: @unchecked Sendable {
             }
         }
         if findDoubleSpaces {
-            for segment in format.textSegments {
+            for segment in format.textSegments where Self.hasDoubleSpace(segment.text) {
                 var previousWasSpace = false
                 for (scalar, position) in segment.scalarPositions {
                     if scalar == " " && previousWasSpace { doubleSpaces.append(position.offset) }
@@ -107,6 +107,16 @@ final class MessageFacts: @unchecked Sendable {
             }
         }
         longestLength = Self.longest(format.root)
+    }
+
+    /// A cheap byte scan before the per-character positions are worked out (rarely needed).
+    static func hasDoubleSpace(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if byte == 0x20 && previous == 0x20 { return true }
+            previous = byte
+        }
+        return false
     }
 
     /// Double spaces of text with no ICU syntax in it.
@@ -128,10 +138,18 @@ final class MessageFacts: @unchecked Sendable {
     }
 
     /// The parser bounds nesting depth, so this recursion is bounded too.
+    /// User-perceived characters. ASCII text without a carriage return (one grapheme per byte) is
+    /// counted on its bytes: grapheme breaking of every message was a visible share of validation.
+    static func characterCount(_ text: String) -> Int {
+        let bytes = text.utf8
+        if bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return bytes.count }
+        return text.count
+    }
+
     private static func longest(_ message: MessageFormat.Message) -> Int {
         message.parts.reduce(0) { total, part in
             switch part {
-            case .text(let segment): return total + segment.text.count
+            case .text(let segment): return total + characterCount(segment.text)
             case .argument, .pound: return total + 1
             case .selection(let selection): return total + (selection.options.map { longest($0.message) }.max() ?? 0)
             }

@@ -332,9 +332,7 @@ struct MessageFormatParser {
     }
 
     private func string(_ range: Range<Int>) -> String {
-        var view = String.UnicodeScalarView()
-        view.append(contentsOf: scalars[range])
-        return String(view)
+        String(decoding: TextBuilder.utf8(scalars[range]), as: UTF8.self)
     }
 
     private func position(_ offset: Int) -> MessagePosition {
