@@ -10,7 +10,7 @@ LIVERY = .build/$(CONFIG)/livery
 BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-dev
 # Tests also use independent implementations: bsdtar and unzip from Debian; sarif-tools,
 # jsonschema, PyYAML and babel (the CLDR plural oracle) from PyPI; python-tuf in .venv-test.
-TEST_PACKAGES = $(BUILD_PACKAGES) libarchive-tools unzip curl faketime
+TEST_PACKAGES = $(BUILD_PACKAGES) libarchive-tools unzip curl faketime libxml2-utils chromium node-typescript
 
 .PHONY: run test build deps test-deps generated cldr bench clean
 
@@ -31,8 +31,8 @@ deps:
 
 test-deps:
 	@./scripts/install-packages.sh $(TEST_PACKAGES)
-	@command -v sarif >/dev/null && python3 -c "import jsonschema, referencing, yaml, babel" 2>/dev/null || \
-		python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore sarif-tools "jsonschema>=4.18" pyyaml babel
+	@command -v sarif >/dev/null && python3 -c "import jsonschema, referencing, yaml, babel, tinycss2, tree_sitter, tree_sitter_kotlin, PIL" 2>/dev/null || \
+		python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore sarif-tools "jsonschema>=4.18" pyyaml babel tinycss2 tree-sitter tree-sitter-kotlin pillow
 	@# python-tuf (with securesystemslib), the independent TUF client and canonical JSON oracle, in a local virtual environment.
 	@test -x .venv-test/bin/python && .venv-test/bin/python -c "import tuf.ngclient" 2>/dev/null || \
 		(python3 -m venv .venv-test && .venv-test/bin/pip install --quiet --disable-pip-version-check "tuf>=7,<8")

@@ -33,8 +33,8 @@ let package = Package(
         .target(name: "LiveryAssets", dependencies: ["LiveryLoad", "CSQLite", .product(name: "Crypto", package: "swift-crypto")]),
         // Localization: ICU MessageFormat and CLDR plural rules (generated table, see `make cldr`).
         .target(name: "LiveryL10n", dependencies: ["LiveryDiagnostics"]),
-        .target(name: "LiveryRender", dependencies: ["LiveryLoad", .product(name: "Mustache", package: "swift-mustache")]),
-        .target(name: "LiveryPack", dependencies: ["LiveryResolve", "LiveryAssets", "LiveryTUF", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LiveryRender", dependencies: ["LiveryLoad", "LiveryResolve", .product(name: "Mustache", package: "swift-mustache")]),
+        .target(name: "LiveryPack", dependencies: ["LiveryResolve", "LiveryRender", "LiveryAssets", "LiveryTUF", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
         // TUF metadata, canonical JSON and signatures: shared by signing and by the client.
         .target(name: "LiveryTUF", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "LiverySign", dependencies: ["LiveryTUF", "LiveryPack"]),

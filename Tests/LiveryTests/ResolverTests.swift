@@ -45,16 +45,16 @@ final class ResolverTests: XCTestCase {
 
     func testMistakesAreLocated() {
         let cases: [(String, String)] = [
-            (#"{"version": "2024", "resolutionOrder": [{"$ref": "#/sets/a"}], "sets": {"a": {"sources": []}}}"#, "version must be"),
-            (#"{"version": "2025.10", "resolutionOrder": []}"#, "non-empty resolutionOrder"),
-            (#"{"version": "2025.10", "resolutionOrder": [{"$ref": "#/sets/bsae"}], "sets": {"base": {"sources": []}}}"#, "there is no set 'bsae'"),
-            (#"{"version": "2025.10", "resolutionOrder": [{"$ref": "#/modifiers/t"}], "modifiers": {"t": {"contexts": {"only": []}}}}"#, "at least two contexts"),
-            (#"{"version": "2025.10", "resolutionOrder": [{"$ref": "#/modifiers/t"}], "modifiers": {"t": {"contexts": {"a": [], "b": []}, "default": "c"}}}"#, "must be one of its contexts"),
-            (#"{"version": "2025.10", "resolutionOrder": [{"$ref": "#/sets/a"}], "sets": {"a": {"sources": [{"$ref": "#/modifiers/t"}]}}}"#, "cannot refer to modifiers"),
-            (#"{"version": "2025.10", "resolutionOrder": [{"$ref": "#/sets/a"}], "sets": {"a": {"sources": [{"$ref": "#/sets/a"}]}}}"#, "cycle"),
-            (#"{"version": "2025.10", "resolutionOrder": [{"$ref": "#/sets/a"}], "sets": {"a": {"sources": [{"$ref": "../../etc/passwd"}]}}}"#, "inside the tenant folder"),
-            (#"{"version": "2025.10", "resolutionOrder": [{"$ref": "#/sets/a"}, {"$ref": "#/sets/a"}], "sets": {"a": {"sources": []}}}"#, "twice"),
-            (#"{"version": "2025.10", "resolutionOrder": [{"name": "x", "type": "theme", "sources": []}]}"#, "\"set\" or \"modifier\""),
+            (##"{"version": "2024", "resolutionOrder": [{"$ref": "#/sets/a"}], "sets": {"a": {"sources": []}}}"##, "version must be"),
+            (##"{"version": "2025.10", "resolutionOrder": []}"##, "non-empty resolutionOrder"),
+            (##"{"version": "2025.10", "resolutionOrder": [{"$ref": "#/sets/bsae"}], "sets": {"base": {"sources": []}}}"##, "there is no set 'bsae'"),
+            (##"{"version": "2025.10", "resolutionOrder": [{"$ref": "#/modifiers/t"}], "modifiers": {"t": {"contexts": {"only": []}}}}"##, "at least two contexts"),
+            (##"{"version": "2025.10", "resolutionOrder": [{"$ref": "#/modifiers/t"}], "modifiers": {"t": {"contexts": {"a": [], "b": []}, "default": "c"}}}"##, "must be one of its contexts"),
+            (##"{"version": "2025.10", "resolutionOrder": [{"$ref": "#/sets/a"}], "sets": {"a": {"sources": [{"$ref": "#/modifiers/t"}]}}}"##, "cannot refer to modifiers"),
+            (##"{"version": "2025.10", "resolutionOrder": [{"$ref": "#/sets/a"}], "sets": {"a": {"sources": [{"$ref": "#/sets/a"}]}}}"##, "cycle"),
+            (##"{"version": "2025.10", "resolutionOrder": [{"$ref": "#/sets/a"}], "sets": {"a": {"sources": [{"$ref": "../../etc/passwd"}]}}}"##, "inside the tenant folder"),
+            (##"{"version": "2025.10", "resolutionOrder": [{"$ref": "#/sets/a"}, {"$ref": "#/sets/a"}], "sets": {"a": {"sources": []}}}"##, "twice"),
+            (##"{"version": "2025.10", "resolutionOrder": [{"name": "x", "type": "theme", "sources": []}]}"##, "\"set\" or \"modifier\""),
         ]
         for (json, phrase) in cases {
             let (document, diagnostics) = parse(json)
