@@ -8,9 +8,11 @@ LIVERY = .build/$(CONFIG)/livery
 
 # Build needs: libarchive, libxml2, libyaml (headers) and pkg-config.
 BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-dev
-# Tests also use independent implementations: bsdtar and unzip from Debian; sarif-tools,
-# jsonschema, PyYAML and babel (the CLDR plural oracle) from PyPI; python-tuf in .venv-test.
-TEST_PACKAGES = $(BUILD_PACKAGES) libarchive-tools unzip curl faketime libxml2-utils php-symfony-translation
+# Tests also use independent implementations: bsdtar, unzip, xmllint (and the OASIS XLIFF schemas of
+# php-symfony-translation), headless Chromium and tsc (node-typescript) from Debian; sarif-tools,
+# jsonschema, PyYAML, babel (CLDR plurals), tinycss2, tree-sitter-kotlin and Pillow from PyPI;
+# python-tuf and coloraide in .venv-test.
+TEST_PACKAGES = $(BUILD_PACKAGES) libarchive-tools unzip curl faketime libxml2-utils php-symfony-translation chromium node-typescript
 
 .PHONY: run test build deps test-deps generated cldr bench clean
 
@@ -31,8 +33,8 @@ deps:
 
 test-deps:
 	@./scripts/install-packages.sh $(TEST_PACKAGES)
-	@command -v sarif >/dev/null && python3 -c "import jsonschema, referencing, yaml, babel" 2>/dev/null || \
-		python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore sarif-tools "jsonschema>=4.18" pyyaml babel
+	@command -v sarif >/dev/null && python3 -c "import jsonschema, referencing, yaml, babel, tinycss2, tree_sitter, tree_sitter_kotlin, PIL" 2>/dev/null || \
+		python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore sarif-tools "jsonschema>=4.18" pyyaml babel tinycss2 tree-sitter tree-sitter-kotlin pillow
 	@# python-tuf (with securesystemslib), the independent TUF client and canonical JSON oracle, and coloraide
 	@# (the colour-space and WCAG contrast oracle), in a local virtual environment.
 	@test -x .venv-test/bin/python && .venv-test/bin/python -c "import tuf.ngclient, coloraide" 2>/dev/null || \

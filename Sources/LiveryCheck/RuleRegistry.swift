@@ -11,6 +11,8 @@ public enum RuleRegistry {
         LibraryReferenceRule.self, LocaleKeyReferenceRule.self, LocaleBundleRule.self, TourLanguageRule.self, TokenReferenceRule.self,
         // branding
         TokenStructureRule.self, TokenTypeRule.self, TokenValueRule.self, AliasUnknownRule.self, AliasCycleRule.self, AliasTypeRule.self, BrandingModeRule.self,
+        ExtensionValueRule.self, ColorHexFallbackRule.self, PaletteOnlyRule.self, CanonicalScaleRule.self, ContrastRule.self, TouchTargetRule.self,
+        TabIdentityRule.self, DarkCoverageRule.self,
         // localization
         MissingTranslationRule.self, ExtraTranslationRule.self, MessageSyntaxRule.self, PlaceholderMismatchRule.self, PluralCategoriesRule.self,
         PluralExtraCategoryRule.self, PluralLocaleRule.self, SelectOtherRule.self, MarkupRule.self, MaxLengthRule.self, WhitespaceRule.self,

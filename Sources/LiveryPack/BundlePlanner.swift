@@ -3,11 +3,14 @@ import LiveryTUF
 import LiveryAssets
 import LiveryDiagnostics
 import LiveryLoad
+import LiveryRender
 import LiveryResolve
 
 /// Splits a resolved tenant into bundles by how clients load them (docs/bundles.md):
 ///
 /// - `core` (essential): `tenant.json` with `extends` applied, `tokens/<mode>.json` for every mode,
+///   the resolved DTCG document of every mode (`tokens/<mode>.tokens.json`), the generated platform
+///   files (`platform/swiftui/Theme.swift`, … from `Templates/platform/`, docs/platform-files.md),
 ///   `voice.json`, the small JSON documents of every program, tour and the library (so an app can
 ///   list them offline), and the tenant's logos, avatar, hero images and fonts;
 /// - `locale.<locale>`: `locales/<locale>.json` and the generated `platform/ios/<locale>/Localizable.xcstrings` and
@@ -72,6 +75,30 @@ public enum BundlePlanner {
 
         static func json(_ path: String, _ value: JSONValue) -> BundleEntry { BundleEntry(path: path, data: value.bytes) }
 
+        /// The resolved DTCG documents and the platform files rendered from the templates found for
+        /// the tenant's workspace. A tenant whose tokens cannot be named on every platform, or a
+        /// template that does not parse, fails the build rather than shipping a partial theme.
+        static func platformFiles(_ tenant: ResolvedTenant) throws -> [BundleEntry] {
+            let workspace = tenant.source.root.standardizedFileURL.deletingLastPathComponent()
+            guard let folder = PlatformTemplates.locate(workspace: workspace) else {
+                throw Failure(description: "no Templates/platform/ folder beside \(workspace.path) or in the current folder (set LIVERY_TEMPLATES)")
+            }
+            let templates: PlatformTemplates
+            do {
+                templates = try PlatformTemplates.load(from: folder.appendingPathComponent("platform"), displayPath: folder.path + "/platform")
+            } catch let failure as PlatformFiles.Failure {
+                throw Failure(description: failure.description)
+            }
+            let (files, diagnostics) = PlatformFiles.generate(tenant, templates: templates)
+            let errors = diagnostics.filter { $0.severity == .error }
+            guard errors.isEmpty else {
+                throw Failure(description: "platform files of '\(tenant.id)': " + errors.map(\.line).joined(separator: "\n"))
+            }
+            return files.map { file in
+                BundleEntry(path: file.path.hasPrefix("tokens/") ? file.path : "platform/" + file.path, data: file.contents)
+            }
+        }
+
         static func jsonPath(_ manifest: Manifest) -> String {
             (manifest.relativePath as NSString).deletingPathExtension + ".json"
         }
@@ -99,6 +126,7 @@ public enum BundlePlanner {
                 }
                 core.append(Self.json("tokens/\(mode).json", .object(object)))
             }
+            core += try Self.platformFiles(tenant)
             if let voice = tenant.voice { core.append(Self.json("voice.json", JSONValue(voice))) }
 
             // Library: the tenant's own and its ancestors' (program lessons may use both), merged into

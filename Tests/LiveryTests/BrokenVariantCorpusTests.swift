@@ -137,6 +137,23 @@ final class BrokenVariantCorpusTests: XCTestCase {
         Variant(name: "alias cycle", tenant: "physio-clinic", edits: [.replace(tokens, "    \"$type\": \"color\",", "    \"$type\": \"color\",\n    \"loop-a\": {\"$value\": ↓\"{color.loop-b}\"}, \"loop-b\": {\"$value\": \"{color.loop-a}\"},")], rule: "branding.alias-cycle"),
         Variant(name: "alias of another type", tenant: "physio-clinic", edits: [.replace(tokens, "    \"$type\": \"color\",", "    \"$type\": \"color\", \"gap\": {\"$type\": \"dimension\", \"$value\": ↓\"{color.palette.primary}\"},")], rule: "branding.alias-type"),
         Variant(name: "raw value where a token belongs", tenant: "physio-clinic", edits: [.replace(tokens, "    \"$type\": \"color\",", "    \"$type\": \"color\", \"brand-raw\": ↓\"#0066cc\",")], rule: "branding.token-structure"),
+        Variant(name: "font size in points", tenant: "physio-clinic", edits: [.replace(tokens, "\"fontSize\": {\"value\": 34, \"unit\": \"px\"}", "\"fontSize\": {\"value\": 34, \"unit\": ↓\"pt\"}")], rule: "branding.token-value"),
+        // Design rules (docs/branding.md, "Design rules")
+        Variant(name: "haptic style that does not exist", tenant: "physio-clinic", edits: [.replace(tokens, "\"tap\": \"light\"", "\"tap\": ↓\"buzz\"")], rule: "branding.extensions"),
+        Variant(name: "raw colour on a component", tenant: "physio-clinic", edits: [.replace(tokens, "\"text\": {\"$value\": \"{color.palette.white}\"}",
+                                                                                              "\"text\": {\"$value\": ↓{\"colorSpace\": \"srgb\", \"components\": [1, 1, 1], \"hex\": \"#ffffff\"}}")], rule: "branding.palette-only"),
+        Variant(name: "font size outside the type scale", tenant: "physio-clinic", edits: [.replace(tokens, "\"fontSize\": {\"value\": 15, \"unit\": \"px\"}", "\"fontSize\": ↓{\"value\": 16, \"unit\": \"px\"}")], rule: "branding.canonical"),
+        Variant(name: "secondary text too light for its background", tenant: "physio-clinic", edits: [
+            .replace(tokens, "\"secondary\": {\"$value\": \"{color.palette.gray-600}\"}", "\"secondary\": {\"$value\": \"{color.palette.gray-400}\"}"),
+            .replace(tokens, "{\"foreground\": \"{color.text.secondary}\", \"background\": \"{color.background.default}\", \"usage\": \"body\"}",
+                     "↓{\"foreground\": \"{color.text.secondary}\", \"background\": \"{color.background.default}\", \"usage\": \"body\"}")], rule: "branding.contrast"),
+        Variant(name: "small button without its hit area", tenant: "urbannest", edits: [.replace("urbannest/branding/tokens.json",
+            "\"small\": {\"$value\": {\"value\": 32, \"unit\": \"px\"}, \"$extensions\": {\"com.livery\": {\"hitArea\": \"{component.touch-target.min}\"}}}",
+            "\"small\": {\"$value\": ↓{\"value\": 32, \"unit\": \"px\"}}")], rule: "branding.touch-target"),
+        Variant(name: "tab coloured with a palette colour instead of its identity", tenant: "physio-clinic", edits: [.replace(physio, "label: nav.home, color: \"{color.tab.emerald}\"", "label: nav.home, color: ↓\"{color.palette.emerald}\"")], rule: "branding.tabs"),
+        Variant(name: "dark theme forgets a badge colour", tenant: "travel-experiences", edits: [.replace("travel-experiences/branding/dark.tokens.json",
+            "        \"background\": {\"$value\": \"{color.palette.sunset}\"},\n        \"text\": {\"$value\": \"{color.palette.white}\"}\n",
+            "        \"background\": {\"$value\": \"{color.palette.sunset}\"}\n")], rule: "branding.dark-coverage", at: "Tenants/travel-experiences/branding/tokens.json:200:9"),
         // Content
         Variant(name: "stop out of order", tenant: "sonic-walkscape", edits: [.replace(florence, "order: 2", "order: ↓7")], rule: "content.stop-order"),
         Variant(name: "trigger radius too small", tenant: "sonic-walkscape", edits: [.replace(florence, "triggerRadius: 120", "triggerRadius: ↓20")], rule: "content.trigger-radius"),

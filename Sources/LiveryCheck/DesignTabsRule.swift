@@ -1,0 +1,107 @@
+import LiveryDiagnostics
+import LiveryLoad
+import LiveryResolve
+
+/// `branding.tabs`: 2–5 bottom tabs, each with its identity colour, tints as declared.
+struct TabIdentityRule: Rule {
+    static let id = "branding.tabs"
+    static let description = RuleDescription(
+        id: id, name: "Tab bar and tab identity", family: .branding,
+        rationale: "A bottom tab bar (navigation and every role) has 2 to 5 tabs. When a tenant gives tabs identities (`com.livery.tab` on colour tokens), every tab's `color` is one of them, and a declared `tinted` colour equals the identity colour at the declared tint (as a translucent colour, or composited over the mode's `color.background.default`).",
+        triggering: [
+            RuleExample("six tabs", files: ["example/tenant.yaml": RuleExample.tenant(appending: """
+                    - {id: a, icon: a, label: nav.home}
+                    - {id: b, icon: b, label: nav.home}
+                    - {id: c, icon: c, label: nav.home}
+                    - {id: d, icon: d, label: nav.home}
+
+                """)]),
+            RuleExample("a tinted swatch that is not 15% of the identity colour", files: identity(tinted: "#e0f0ff", marker: true)),
+        ],
+        nonTriggering: [RuleExample("two tabs with identities and a matching tint", files: identity(tinted: "#dbf5ec", marker: false))])
+
+    /// An example tenant whose two tabs use the emerald identity, with a 15% tinted swatch.
+    static func identity(tinted: String, marker: Bool) -> [String: String] {
+        let color = SRGBColor(hex: tinted) ?? .white
+        var files = TokenExample.files("""
+            {"color": {"$type": "color", "palette": {
+               "emerald": {"$value": {"colorSpace": "srgb", "components": [0.0627, 0.7255, 0.5059], "hex": "#10b981"}},
+               "emerald-tint": {"$value": {"colorSpace": "srgb", "components": [\(color.red), \(color.green), \(color.blue)], "hex": "\(tinted)"}},
+               "white": {"$value": {"colorSpace": "srgb", "components": [1, 1, 1], "hex": "#ffffff"}}},
+              "background": {"default": {"$value": "{color.palette.white}"}},
+              "tab": {"home": {"$value": "{color.palette.emerald}",
+                "$extensions": {"com.livery": {"tab": {"tint": 0.15, "header": "{color.palette.emerald}", "tinted": \(marker ? "↓" : "")"{color.palette.emerald-tint}"}}}}}}}
+
+            """)
+        files["example/tenant.yaml"] = files["example/tenant.yaml"]!
+            .replacingOccurrences(of: "label: nav.home}", with: "label: nav.home, color: \"{color.tab.home}\"}")
+            .replacingOccurrences(of: "label: nav.profile}", with: "label: nav.profile, color: \"{color.tab.home}\"}")
+        return files
+    }
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        let tenant = context.source.tenant?.node
+        var lists: [(String, Node)] = []
+        if let tabs = tenant?["navigation"]?["tabs"] { lists.append(("navigation", tabs)) }
+        for role in tenant?["roles"]?.items ?? [] {
+            if let tabs = role["tabs"] { lists.append(("role '\(role["id"]?.string ?? "?")'", tabs)) }
+        }
+        for (owner, list) in lists {
+            guard let items = list.items else { continue }
+            if !(2...5).contains(items.count) {
+                diagnostics.append(Diagnostic(.error, "\(owner) has \(items.count) tab\(items.count == 1 ? "" : "s"); a bottom tab bar holds 2 to 5",
+                                              at: list.location, rule: Self.id, hint: items.count > 5 ? "move the rest behind a 'More' tab or into a screen" : nil))
+            }
+        }
+        guard let base = context.tenant.tokens["default"] else { return diagnostics }
+        let identities = Set(base.tokens.values.filter { LiveryExtensions.of($0.extensions)?["tab"] != nil }.map(\.path))
+        guard !identities.isEmpty else { return diagnostics }
+        var used = Set<String>()
+        for (owner, list) in lists {
+            for tab in list.items ?? [] {
+                let name = tab["id"]?.string ?? "?"
+                guard let color = tab["color"] else {
+                    diagnostics.append(Diagnostic(.error, "tab '\(name)' of \(owner) has no identity colour", at: tab.location, rule: Self.id,
+                                                  hint: "add color: \"{\(identities.sorted()[0])}\""))
+                    continue
+                }
+                guard let reference = TokenReference.of(color), base.tokens[reference.path] != nil else { continue }  // branding.token-reference reports these
+                guard identities.contains(reference.path) else {
+                    diagnostics.append(Diagnostic(.error, "tab '\(name)' uses '\(reference.text)', which is not a tab identity (a colour token with com.livery.tab)",
+                                                  at: color.location, rule: Self.id, hint: DidYouMean.hint(for: reference.path, among: identities)))
+                    continue
+                }
+                used.insert(reference.path)
+            }
+        }
+        for path in used.sorted() { diagnostics += tint(of: path, context) }
+        return diagnostics
+    }
+
+    /// Compares a declared `tinted` colour with the identity colour at `tint`, in every mode.
+    func tint(of path: String, _ context: RuleContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for (mode, tokens) in DesignTokens.modes(context.tenant) {
+            guard let token = tokens.tokens[path], DesignTokens.own(token, context),
+                  let written = LiveryExtensions.of(token.extensions)?["tab"]?["tinted"],
+                  let tab = tokens.liveryExtension(of: path)?["tab"], let tint = tab["tint"]?.number,
+                  let identity = tokens.color(path)?.srgb(), let tinted = tab["tinted"].flatMap(DTCGColor.init(node:))?.srgb() else { continue }
+            let expected: SRGBColor, what: String
+            if tinted.alpha < 1 {
+                expected = SRGBColor(red: identity.red, green: identity.green, blue: identity.blue, alpha: tint)
+                what = "\(identity.opaqueHexString) at \(Int((tint * 100).rounded()))%"
+            } else {
+                let background = tokens.color(ContrastAudit.defaultBase)?.srgb() ?? .white
+                expected = Contrast.composite(SRGBColor(red: identity.red, green: identity.green, blue: identity.blue, alpha: tint), over: background)
+                what = "\(identity.opaqueHexString) at \(Int((tint * 100).rounded()))% over \(background.opaqueHexString)"
+            }
+            let a = expected.bytes, b = tinted.bytes
+            let off = max(abs(a.red - b.red), abs(a.green - b.green), abs(a.blue - b.blue), abs(a.alpha - b.alpha))
+            guard off > 1 else { continue }
+            diagnostics.append(Diagnostic(.error, "'\(path)' declares the tinted colour \(tinted.hexString) but \(what) is \(expected.hexString) in mode '\(mode)'",
+                                          at: written.location, rule: Self.id, hint: "alias a colour of \(expected.hexString), or change 'tint'"))
+        }
+        return diagnostics
+    }
+}

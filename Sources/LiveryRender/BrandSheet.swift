@@ -1,0 +1,173 @@
+import Foundation
+import LiveryDiagnostics
+import LiveryLoad
+import LiveryResolve
+
+/// What the brand sheet template (`Templates/preview/brand-sheet.html.mustache`) sees: swatches per
+/// mode, the type scale, radii, shadows, springs in words and the contrast matrix, all measured here.
+public struct BrandSheetContext: Encodable, Sendable {
+    public struct Swatch: Encodable, Sendable {
+        public var path: String
+        public var name: String
+        public var hex: String
+        public var css: String
+        /// `#000000` or `#FFFFFF`, whichever reads better on the swatch.
+        public var ink: String
+        /// "60 %" for a translucent colour, empty when opaque.
+        public var alpha: String
+        /// Whether the value differs from the default mode's.
+        public var changed: Bool
+    }
+
+    public struct SwatchGroup: Encodable, Sendable {
+        public var name: String
+        public var swatches: [Swatch]
+    }
+
+    public struct Mode: Encodable, Sendable {
+        public var name: String
+        public var groups: [SwatchGroup]
+        public var contrast: [ContrastPair]
+        public var hasContrast: Bool
+        /// "5 of 6 pairs meet AA".
+        public var contrastSummary: String
+    }
+
+    public struct ContrastPair: Encodable, Sendable {
+        public var foreground: String
+        public var background: String
+        public var foregroundHex: String
+        public var backgroundHex: String
+        /// `body` (AA 4.5:1, AAA 7:1) or `ui` (large text and UI: AA 3:1, AAA 4.5:1).
+        public var usage: String
+        /// Rounded down, so a pair shown as 4.50:1 really reaches 4.5:1.
+        public var ratio: String
+        public var aa: String
+        public var aaa: String
+        /// Why a failing pair is kept as designed (`acknowledged` on the pair), if the tenant says.
+        public var acknowledged: String?
+    }
+
+    public struct TypeTier: Encodable, Sendable {
+        public var name: String
+        public var cssFamily: String
+        public var size: String
+        public var weight: String
+        public var lineHeight: String
+        public var letterSpacing: String
+        public var family: String
+    }
+
+    public struct Measure: Encodable, Sendable {
+        public var name: String
+        public var label: String
+        /// The CSS value to draw it with (radii clamped to the sample's half width).
+        public var css: String
+    }
+
+    public struct Spring: Encodable, Sendable {
+        public var name: String
+        public var summary: String
+        public var parameters: String
+        public var curve: String
+        /// The y of the dashed target line in the curve's 240 × 90 box.
+        public var targetY: String
+    }
+
+    public var tenant: PlatformContext.Tenant
+    public var modes: [Mode]
+    public var typography: [TypeTier]
+    public var spacing: [Measure]
+    public var radii: [Measure]
+    public var shadows: [Measure]
+    public var springs: [Spring]
+    public var sample: String
+}
+
+extension BrandSheetContext {
+    /// WCAG 2.x thresholds: (AA, AAA) by usage.
+    static let thresholds: [String: (Double, Double)] = ["body": (4.5, 7), "ui": (3, 4.5)]
+
+    public static func make(_ tenant: ResolvedTenant) -> (BrandSheetContext, [Diagnostic]) {
+        let (platform, diagnostics) = PlatformContext.make(tenant)
+        let defaults = tenant.tokens["default"]
+        var modes: [Mode] = []
+        for mode in platform.modes {
+            guard let tokens = tenant.tokens[mode] else { continue }
+            var groups: [SwatchGroup] = []
+            for color in platform.colors {
+                guard let value = tokens.values[color.names.path].flatMap(PlatformColor.from) else { continue }
+                let parts = color.names.path.split(separator: ".").map(String.init)
+                let group = parts.count > 2 ? parts[1] : parts.first ?? ""
+                let name = parts.dropFirst(parts.count > 2 ? 2 : 1).joined(separator: ".")
+                let original = defaults?.values[color.names.path].flatMap(PlatformColor.from)
+                let swatch = Swatch(path: color.names.path, name: name, hex: value.hex, css: value.cssHex, ink: ink(on: value),
+                                    alpha: value.isOpaque ? "" : "\(Int((value.alpha * 100).rounded())) %", changed: mode != "default" && original != value)
+                if groups.last?.name == group { groups[groups.count - 1].swatches.append(swatch) } else { groups.append(SwatchGroup(name: group, swatches: [swatch])) }
+            }
+            let pairs = contrastPairs(tenant, tokens: tokens)
+            let passing = pairs.filter { $0.aa == "pass" }.count
+            modes.append(Mode(name: mode, groups: groups, contrast: pairs, hasContrast: !pairs.isEmpty,
+                              contrastSummary: pairs.isEmpty ? "No contrast pairs declared" : "\(passing) of \(pairs.count) pairs meet AA"))
+        }
+        let typography = platform.typography.map {
+            TypeTier(name: $0.names.path.split(separator: ".").dropFirst().joined(separator: "."), cssFamily: $0.cssFamily, size: $0.size,
+                     weight: $0.weight, lineHeight: $0.lineHeightRatio, letterSpacing: $0.letterSpacing, family: $0.family)
+        }
+        func label(_ path: String) -> String { path.split(separator: ".").dropFirst().joined(separator: ".") }
+        let spacing = platform.spacing.map { Measure(name: label($0.names.path), label: "\($0.points) pt", css: "\(min(Double($0.points) ?? 0, 400))px") }
+        let radii = platform.radii.map { Measure(name: label($0.names.path), label: "\($0.points) pt", css: "\(min(Double($0.points) ?? 0, 48))px") }
+        let shadows = platform.shadows.map { Measure(name: label($0.names.path), label: $0.css, css: $0.css) }
+        let springs = platform.springs.compactMap { spring -> Spring? in
+            guard let damping = Double(spring.damping), let stiffness = Double(spring.stiffness), let mass = Double(spring.mass) else { return nil }
+            let motion = SpringMotion(damping: damping, stiffness: stiffness, mass: mass)
+            let curve = motion.curve(width: 240, height: 86)
+            return Spring(name: label(spring.names.path), summary: spring.summary,
+                          parameters: "damping \(spring.damping), stiffness \(spring.stiffness), mass \(spring.mass) · damping ratio \(spring.dampingRatio)",
+                          curve: curve.points, targetY: PlatformColor.decimal(curve.targetY, places: 1))
+        }
+        let context = BrandSheetContext(tenant: platform.tenant, modes: modes, typography: typography, spacing: spacing, radii: radii,
+                                        shadows: shadows, springs: springs, sample: "The quick brown fox jumps over the lazy dog")
+        return (context, diagnostics)
+    }
+
+    /// The declared pairs (`$extensions.com.livery.contrast` at a token file's top level) measured in one mode.
+    static func contrastPairs(_ tenant: ResolvedTenant, tokens: ResolvedTokens) -> [ContrastPair] {
+        let declared = tenant.tokenGroupExtensions[""]?["com.livery"]?["contrast"]?.items ?? []
+        return declared.compactMap { pair -> ContrastPair? in
+            guard let foreground = pair["foreground"]?.string, let background = pair["background"]?.string else { return nil }
+            let usage = pair["usage"]?.string ?? "body"
+            func color(_ reference: String) -> PlatformColor? {
+                let path = reference.hasPrefix("{") && reference.hasSuffix("}") ? String(reference.dropFirst().dropLast()) : reference
+                return tokens.values[path].flatMap(PlatformColor.from)
+            }
+            let strip = { (text: String) in text.trimmingCharacters(in: CharacterSet(charactersIn: "{}")) }
+            guard let front = color(foreground), let back = color(background) else {
+                return ContrastPair(foreground: strip(foreground), background: strip(background), foregroundHex: "?", backgroundHex: "?",
+                                    usage: usage, ratio: "not a colour", aa: "fail", aaa: "fail", acknowledged: pair["acknowledged"]?.string)
+            }
+            let ratio = WCAGContrast.ratio(front, on: back)
+            let (aa, aaa) = thresholds[usage] ?? thresholds["body"]!
+            return ContrastPair(foreground: strip(foreground), background: strip(background), foregroundHex: front.cssHex, backgroundHex: back.cssHex,
+                                usage: usage, ratio: String(format: "%.2f:1", (ratio * 100).rounded(.down) / 100),
+                                aa: ratio >= aa ? "pass" : "fail", aaa: ratio >= aaa ? "pass" : "fail", acknowledged: pair["acknowledged"]?.string)
+        }
+    }
+
+    /// Black or white, whichever contrasts more with the swatch (as seen over white).
+    static func ink(on color: PlatformColor) -> String {
+        let black = PlatformColor(red: 0, green: 0, blue: 0), white = PlatformColor(red: 255, green: 255, blue: 255)
+        return WCAGContrast.ratio(black, on: color) >= WCAGContrast.ratio(white, on: color) ? "#000000" : "#FFFFFF"
+    }
+}
+
+/// `livery preview`: the brand sheet as one self-contained HTML page.
+public enum BrandSheet {
+    public static func render(_ tenant: ResolvedTenant, template: String, templatePath: String) -> (html: String?, diagnostics: [Diagnostic]) {
+        let (context, diagnostics) = BrandSheetContext.make(tenant)
+        switch TemplateContext.parse(template, file: templatePath) {
+        case .success(let parsed): return (parsed.render(TemplateContext.mustacheValue(context)), diagnostics)
+        case .failure(let diagnostic): return (nil, diagnostics + [diagnostic])
+        }
+    }
+}

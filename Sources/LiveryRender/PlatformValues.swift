@@ -1,0 +1,198 @@
+import Foundation
+import LiveryDiagnostics
+import LiveryLoad
+import LiveryResolve
+
+/// Every formatting decision of the platform files: units, number forms, font and shadow values.
+/// Templates receive only the strings made here.
+enum PlatformValues {
+    // MARK: Names
+
+    /// Names for the tokens of one category, relative to the category's common group. A name two
+    /// tokens would share in any language is reported at both and neither gets one.
+    static func names(for paths: [String], category: String, locations: (String) -> SourceLocation?) -> ([String: PlatformContext.Names], [Diagnostic]) {
+        let split = paths.map { $0.split(separator: ".").map(String.init) }
+        var common = split.first.map { Array($0.dropLast()) } ?? []
+        for parts in split.dropFirst() {
+            while !common.isEmpty && !(parts.count > common.count && Array(parts.prefix(common.count)) == common) { common.removeLast() }
+        }
+        var result: [String: PlatformContext.Names] = [:]
+        for (path, parts) in zip(paths, split) {
+            let words = PlatformNames.words(parts.dropFirst(common.count).joined(separator: "."))
+            result[path] = PlatformContext.Names(path: path, swiftName: PlatformNames.swift(words), kotlinName: PlatformNames.kotlin(words),
+                                                 tsName: PlatformNames.typeScript(words), cssName: PlatformNames.css(category: category, words),
+                                                 androidName: PlatformNames.android(category: category, words))
+        }
+        // Every language's spelling derives from the same words, so comparing the camelCase name
+        // and the CSS name catches every clash (`brand-primary` vs `brandPrimary`, `a.b` vs `a-b`).
+        var diagnostics: [Diagnostic] = []
+        var byName: [String: [String]] = [:]
+        for path in paths { if let names = result[path] { byName[names.tsName, default: []].append(path); byName[names.cssName, default: []].append(path) } }
+        var reported = Set<String>()
+        for (name, clashing) in byName.sorted(by: { $0.key < $1.key }) where clashing.count > 1 {
+            for path in clashing where !reported.contains(path) {
+                reported.insert(path)
+                let others = clashing.filter { $0 != path }.map { "'\($0)'" }.joined(separator: ", ")
+                diagnostics.append(Diagnostic(.error, "'\(path)' and \(others) would both be named '\(name)' in the generated \(category) files",
+                                              at: locations(path) ?? SourceLocation(file: "", line: 0, column: 0), rule: PlatformRule.nameCollision,
+                                              hint: "rename one of the tokens; names keep only ASCII letters and digits, split at anything else"))
+            }
+        }
+        for path in reported { result[path] = nil }
+        return (result, diagnostics)
+    }
+
+    /// Authors order tokens on purpose (a scale from small to large), so files keep the order of
+    /// the token files: by where each token is written, ancestors' files first.
+    static func sourceOrder(_ paths: [String], tokens: [String: DesignToken], lineage: [String]) -> [String] {
+        func key(_ path: String) -> (Int, String, Int, Int) {
+            guard let location = tokens[path]?.location else { return (Int.max, "", 0, 0) }
+            let rank = lineage.lastIndex { location.file.hasPrefix($0 + "/") } ?? lineage.count
+            return (rank, location.file, location.line, location.column)
+        }
+        return paths.sorted { a, b in
+            let (ka, kb) = (key(a), key(b))
+            return ka != kb ? ka < kb : a < b
+        }
+    }
+
+    // MARK: Values
+
+    static func color(_ color: PlatformColor) -> PlatformContext.ColorValue {
+        PlatformContext.ColorValue(hex: color.hex, css: color.cssHex, android: color.androidHex, kotlin: color.kotlinLiteral, swift: color.swiftComponents)
+    }
+
+    /// A dimension in points: `px` counts one point (iOS) or dp (Android), `rem` counts 16.
+    static func points(_ value: Node) -> Double? {
+        guard let number = value["value"]?.number, let unit = value["unit"]?.string else { return nil }
+        return unit == "rem" ? number * 16 : number
+    }
+
+    /// `12px` or `1.5rem`: CSS keeps the unit as written.
+    static func css(_ value: Node) -> String {
+        guard let amount = value["value"]?.number, let unit = value["unit"]?.string else { return "0" }
+        return amount == 0 ? "0" : number(amount) + unit
+    }
+
+    /// A number in the plainest form every target language reads: `12`, `0.5`, `-0.25`.
+    static func number(_ value: Double) -> String { PlatformColor.decimal(value, places: 4) }
+
+    static func typography(_ value: Node, names: PlatformContext.Names) -> PlatformContext.TypographyToken? {
+        guard let sizeNode = value["fontSize"], let size = points(sizeNode) else { return nil }
+        let families = value["fontFamily"]?.items?.compactMap(\.string) ?? value["fontFamily"]?.string.map { [$0] } ?? []
+        let weight = fontWeight(value["fontWeight"])
+        let ratio = value["lineHeight"]?.number ?? 1.2
+        let tracking = value["letterSpacing"].flatMap(points) ?? 0
+        let family = families.first ?? "system-ui"
+        let generic = genericFamily(family)
+        let swiftWeight = "." + swiftWeightName(weight)
+        let swiftFont: String
+        switch generic {
+        case "sans-serif": swiftFont = ".system(size: \(number(size)), weight: \(swiftWeight))"
+        case "serif": swiftFont = ".system(size: \(number(size)), weight: \(swiftWeight), design: .serif)"
+        case "monospace": swiftFont = ".system(size: \(number(size)), weight: \(swiftWeight), design: .monospaced)"
+        default: swiftFont = ".custom(\(swiftString(family)), size: \(number(size))).weight(\(swiftWeight))"
+        }
+        let kotlinFamily = ["sans-serif": "FontFamily.SansSerif", "serif": "FontFamily.Serif", "monospace": "FontFamily.Monospace"][generic ?? ""] ?? "FontFamily.Default"
+        let stack = families.map { genericFamily($0) == $0 || ["system-ui", "ui-sans-serif", "ui-serif", "ui-monospace"].contains($0) ? $0 : cssString($0) }
+        return PlatformContext.TypographyToken(
+            names: names, family: commentText(family), familyLiteral: PrettyJSON.string(family), cssFamily: stack.isEmpty ? "system-ui" : stack.joined(separator: ", "), size: number(size),
+            weight: String(weight), lineHeight: number((size * ratio * 100).rounded() / 100), lineHeightRatio: number(ratio),
+            letterSpacing: number(tracking), swiftFont: swiftFont, kotlinFamily: kotlinFamily)
+    }
+
+    /// The system families Apple and Android map to their own fonts; nil for a named family that apps
+    /// must bundle. "SF Pro" is Apple's system font, so it is the system font there.
+    static func genericFamily(_ family: String) -> String? {
+        switch family.lowercased() {
+        case "sans-serif", "system-ui", "ui-sans-serif", "-apple-system", "sf pro", "sf pro text", "sf pro display", "roboto": return "sans-serif"
+        case "serif", "ui-serif", "new york": return "serif"
+        case "monospace", "ui-monospace", "sf mono": return "monospace"
+        default: return nil
+        }
+    }
+
+    static let namedWeights: [String: Int] = [
+        "thin": 100, "hairline": 100, "extra-light": 200, "ultra-light": 200, "light": 300, "normal": 400, "regular": 400, "book": 400,
+        "medium": 500, "semi-bold": 600, "demi-bold": 600, "bold": 700, "extra-bold": 800, "ultra-bold": 800, "black": 900, "heavy": 900,
+        "extra-black": 950, "ultra-black": 950,
+    ]
+
+    static func fontWeight(_ node: Node?) -> Int {
+        if let number = node?.number { return Int(number.rounded()) }
+        return node?.string.flatMap { namedWeights[$0] } ?? 400
+    }
+
+    /// SwiftUI's `Font.Weight` nearest to a numeric weight.
+    static func swiftWeightName(_ weight: Int) -> String {
+        let names = [(100, "ultraLight"), (200, "thin"), (300, "light"), (400, "regular"), (500, "medium"), (600, "semibold"), (700, "bold"), (800, "heavy"), (900, "black")]
+        return names.min { abs($0.0 - weight) < abs($1.0 - weight) }?.1 ?? "regular"
+    }
+
+    static func shadow(_ value: Node, extensions: Node?, names: PlatformContext.Names) -> PlatformContext.ShadowToken? {
+        let layers = value.items ?? [value]
+        var css: [String] = []
+        for layer in layers {
+            guard let color = layer["color"].flatMap(PlatformColor.from) else { return nil }
+            let parts = ["offsetX", "offsetY", "blur", "spread"].map { layer[$0].map(self.css) ?? "0" }
+            css.append((layer["inset"]?.bool == true ? "inset " : "") + parts.joined(separator: " ") + " " + color.cssHex)
+        }
+        guard let first = layers.first, let color = first["color"].flatMap(PlatformColor.from) else { return nil }
+        let ios = extensions?["com.livery"]?["platform"]?["ios"]
+        let offset = ios?["offset"]?.items?.compactMap(\.number)
+        // Core Animation's shadowRadius is about half a CSS blur radius.
+        let radius = ios?["radius"]?.number ?? (first["blur"].flatMap(points) ?? 0) / 2
+        let opacity = ios?["opacity"]?.number ?? color.alpha
+        var opaque = color
+        opaque.alpha = 1
+        let elevation = extensions?["com.livery"]?["platform"]?["android"]?["elevation"]?.number ?? radius
+        return PlatformContext.ShadowToken(
+            names: names, css: css.joined(separator: ", "), color: self.color(opaque), opacity: number(opacity), radius: number(radius),
+            x: number(offset?.first ?? first["offsetX"].flatMap(points) ?? 0), y: number(offset?.dropFirst().first ?? first["offsetY"].flatMap(points) ?? 0),
+            elevation: number(elevation))
+    }
+
+    static func spring(_ node: Node, names: PlatformContext.Names) -> PlatformContext.SpringToken? {
+        guard let damping = node["damping"]?.number, let stiffness = node["stiffness"]?.number else { return nil }
+        let mass = node["mass"]?.number ?? 1
+        guard mass > 0, stiffness > 0, damping >= 0 else { return nil }
+        let motion = SpringMotion(damping: damping, stiffness: stiffness, mass: mass)
+        return PlatformContext.SpringToken(
+            names: names, damping: number(damping), stiffness: number(stiffness), mass: number(mass),
+            dampingRatio: PlatformColor.decimal(motion.dampingRatio, places: 3), stiffnessPerMass: number(stiffness / mass),
+            settleSeconds: PlatformColor.decimal(motion.settleTime, places: 3), summary: motion.summary)
+    }
+
+    static func duration(_ value: Node, names: PlatformContext.Names) -> PlatformContext.DurationToken? {
+        guard let amount = value["value"]?.number, let unit = value["unit"]?.string else { return nil }
+        let ms = unit == "s" ? amount * 1000 : amount
+        return PlatformContext.DurationToken(names: names, milliseconds: number(ms), seconds: number(ms / 1000))
+    }
+
+    // MARK: String literals
+
+    /// A Swift (and Kotlin) string literal; both escape the same few characters.
+    static func swiftString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// Text safe inside a one-line comment of any target language (no line breaks, no `*/`, no `-->`).
+    static func commentText(_ text: String) -> String {
+        String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
+            .replacingOccurrences(of: "*/", with: "* /").replacingOccurrences(of: "--", with: "- -")
+    }
+
+    /// A CSS string (`"Open Sans"`).
+    static func cssString(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}

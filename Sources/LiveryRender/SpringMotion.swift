@@ -1,0 +1,87 @@
+import Foundation
+
+/// A damped spring (`com.livery.spring`: damping, stiffness, mass) described the way people
+/// reason about motion: how much it overshoots and when it comes to rest.
+public struct SpringMotion: Sendable, Hashable {
+    public var damping: Double
+    public var stiffness: Double
+    public var mass: Double
+
+    public init(damping: Double, stiffness: Double, mass: Double = 1) {
+        self.damping = damping
+        self.stiffness = stiffness
+        self.mass = mass
+    }
+
+    /// Undamped angular frequency ω₀ = √(k/m), in radians per second.
+    public var naturalFrequency: Double { (stiffness / mass).squareRoot() }
+
+    /// ζ = c / (2√(km)): below 1 the spring overshoots, at 1 it is critically damped, above 1 it creeps.
+    public var dampingRatio: Double { damping / (2 * (stiffness * mass).squareRoot()) }
+
+    /// The peak overshoot past the target as a fraction (0 when ζ ≥ 1).
+    public var overshoot: Double {
+        let zeta = dampingRatio
+        guard zeta < 1 else { return 0 }
+        return exp(-zeta * .pi / (1 - zeta * zeta).squareRoot())
+    }
+
+    /// Seconds until the motion stays within 2 % of the distance travelled (released from rest).
+    /// The envelope of the slowest mode decays as e^(−σt), so it settles at ln(50)/σ; critically
+    /// damped motion also carries a (1 + ω₀t) factor, solved here by iteration.
+    public var settleTime: Double {
+        let zeta = dampingRatio, omega = naturalFrequency
+        guard omega > 0 else { return .infinity }
+        let threshold = 0.02
+        if zeta < 1 { return log(1 / threshold) / (zeta * omega) }
+        if zeta == 1 {
+            // (1 + ω₀t)e^(−ω₀t) = 0.02, by Newton's method from a start past the answer.
+            var x = 8.0
+            for _ in 0..<50 { x -= ((1 + x) * exp(-x) - threshold) / (-x * exp(-x)) }
+            return x / omega
+        }
+        let slowPole = omega * (zeta - (zeta * zeta - 1).squareRoot())
+        return log(1 / threshold) / slowPole
+    }
+
+    /// "Bouncy: overshoots 12 % and settles in about 0.51 s" — for the brand sheet.
+    public var summary: String {
+        let zeta = dampingRatio
+        let settle = String(format: "%.2f s", settleTime)
+        if zeta < 1 {
+            let percent = overshoot * 100
+            let feel = zeta < 0.4 ? "Bouncy" : zeta < 0.8 ? "Lively" : "Smooth"
+            let amount = percent < 1 ? String(format: "%.1f %%", percent) : String(format: "%.0f %%", percent)
+            return "\(feel): overshoots \(amount) and settles in about \(settle)"
+        }
+        return zeta == 1 ? "Critically damped: no overshoot, settles in about \(settle)"
+                         : "Overdamped: no overshoot, creeps to rest in about \(settle)"
+    }
+}
+
+extension SpringMotion {
+    /// Where the spring is at `time` seconds, released from rest at 0 towards 1 (the step response).
+    public func position(at time: Double) -> Double {
+        let zeta = dampingRatio, omega = naturalFrequency
+        if zeta < 1 {
+            let damped = omega * (1 - zeta * zeta).squareRoot()
+            return 1 - exp(-zeta * omega * time) * (cos(damped * time) + zeta * omega / damped * sin(damped * time))
+        }
+        if zeta == 1 { return 1 - exp(-omega * time) * (1 + omega * time) }
+        let root = (zeta * zeta - 1).squareRoot()
+        let fast = -omega * (zeta + root), slow = -omega * (zeta - root)
+        return 1 - (fast * exp(slow * time) - slow * exp(fast * time)) / (fast - slow)
+    }
+
+    /// An SVG polyline's points drawing the motion over its settle time (plus a fifth) in a
+    /// `width` × `height` box, scaled so the highest overshoot still fits, and the target's y.
+    public func curve(width: Double, height: Double, samples: Int = 60) -> (points: String, targetY: Double) {
+        let span = (settleTime.isFinite ? settleTime : 2) * 1.2
+        let positions = (0...samples).map { position(at: span * Double($0) / Double(samples)) }
+        let scale = height * min(0.8, 0.95 / max(positions.max() ?? 1, 1))
+        let points = positions.enumerated().map { index, value in
+            PlatformColor.decimal(width * Double(index) / Double(samples), places: 1) + "," + PlatformColor.decimal(height - value * scale, places: 1)
+        }
+        return (points.joined(separator: " "), ((height - scale) * 10).rounded() / 10)
+    }
+}

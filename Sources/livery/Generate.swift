@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import LiveryCheck
+import LiveryDiagnostics
+import LiveryRender
+
+struct Generate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write each tenant's platform files: SwiftUI, Jetpack Compose, Android resources, CSS, React Native and resolved DTCG JSON.",
+        discussion: """
+            PATH is a workspace or one tenant folder. Files go to OUTPUT/<tenant>/: the templates of \
+            Templates/platform/ rendered with the tenant's resolved tokens (swiftui/Theme.swift, \
+            compose/Theme.kt, android/values*/…, css/tokens.css, react-native/theme.ts) and \
+            tokens/<mode>.tokens.json for every mode. The tenants are validated first; nothing is \
+            written when there are errors. See docs/platform-files.md. Exit status: 0 on success, 1 \
+            on errors in the tenants or templates, 2 on a usage or internal error.
+            """
+    )
+
+    @Argument(help: "Workspace or tenant folder (default: Tenants).", completion: .directory)
+    var path = "Tenants"
+
+    @Option(name: .shortAndLong, help: "The folder to write into (one subfolder per tenant).")
+    var output: String
+
+    @Option(help: "The templates folder holding platform/ (default: $LIVERY_TEMPLATES, else Templates/ beside the workspace or in the current folder).")
+    var templates: String?
+
+    func run() throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw Livery.Failure("'\(path)' is not a folder")
+        }
+        let target = WorkspaceTarget(path)
+        let folder = try Self.templatesFolder(templates, workspace: target.workspace, containing: "platform")
+        let platform: PlatformTemplates
+        do {
+            platform = try PlatformTemplates.load(from: folder.appendingPathComponent("platform"), displayPath: WorkspaceTarget.display(folder) + "/platform")
+        } catch let failure as PlatformFiles.Failure {
+            throw Livery.Failure(failure.description)
+        }
+        let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: target.tenant.map { [$0] })
+        guard !result.checked.isEmpty else { throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(path)'") }
+        var diagnostics = result.diagnostics
+        var generated: [(tenant: String, files: [GeneratedFile])] = []
+        if diagnostics.errorCount == 0 {
+            for tenant in result.tenants where target.tenant == nil || tenant.id == target.tenant {
+                let (files, found) = PlatformFiles.generate(tenant, templates: platform)
+                diagnostics += found
+                generated.append((tenant.id, files))
+            }
+        }
+        if !diagnostics.isEmpty {
+            let report = DiagnosticReport(diagnostics: diagnostics, rules: RuleRegistry.summaries, toolVersion: Livery.version)
+            FileHandle.standardError.write(Data(report.text(colour: false).utf8))
+        }
+        if diagnostics.errorCount > 0 {
+            FileHandle.standardError.write(Data("nothing was written\n".utf8))
+            throw ExitCode(1)
+        }
+        let root = URL(fileURLWithPath: output)
+        for (tenant, files) in generated {
+            for file in files {
+                let url = root.appendingPathComponent(tenant).appendingPathComponent(file.path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try file.contents.write(to: url, options: .atomic)
+            }
+            print("\(tenant): \(files.count) files in \(output)/\(tenant)")
+        }
+    }
+
+    /// The templates folder: as given, or found beside the workspace (see `PlatformTemplates.locate`).
+    static func templatesFolder(_ given: String?, workspace: URL, containing sub: String) throws -> URL {
+        if let given {
+            let url = URL(fileURLWithPath: given)
+            guard FileManager.default.fileExists(atPath: url.appendingPathComponent(sub).path) else {
+                throw Livery.Failure("'\(given)' has no \(sub)/ folder of templates")
+            }
+            return url
+        }
+        guard let found = PlatformTemplates.locate(workspace: workspace, containing: sub) else {
+            throw Livery.Failure("no Templates/\(sub)/ folder found beside the workspace or here; pass --templates or set LIVERY_TEMPLATES")
+        }
+        return found
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import LiveryAssets
+import LiveryPack
+import LiveryRender
+import XCTest
+
+/// `livery generate`, `livery preview` (rendered by headless Chromium) and the core bundle's share.
+final class PlatformCommandTests: XCTestCase {
+    func testGenerateWritesEveryTenantsPlatformFiles() throws {
+        let output = try PlatformFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try LiveryProcess.run(["generate", "Tenants", "--output", output.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("physio-clinic: 9 files in"), result.stdout)
+        for path in ["swiftui/Theme.swift", "compose/Theme.kt", "android/values/colors.xml", "android/values-night/colors.xml",
+                     "android/values/dimens.xml", "css/tokens.css", "react-native/theme.ts", "tokens/default.tokens.json", "tokens/dark.tokens.json"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent("physio-clinic/\(path)").path), path)
+        }
+        // A tenant without modes gets its one document; a creator gets its base's tokens merged in.
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent("sonic-walkscape/tokens/default.tokens.json").path))
+        let lucia = try String(contentsOf: output.appendingPathComponent("companero-lucia/css/tokens.css"), encoding: .utf8)
+        XCTAssertTrue(lucia.contains("--color-brand-primary:"), "inherited tokens are generated too")
+    }
+
+    func testGenerateRefusesAnUnknownTemplatesFolder() throws {
+        let result = try LiveryProcess.run(["generate", "Tenants", "--output", "/tmp/unused", "--templates", "/nonexistent"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("has no platform/ folder"), result.stderr)
+    }
+
+    func testBrandSheetIsSelfContainedAndShowsTheContrastMatrix() throws {
+        let folder = try PlatformFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let page = folder.appendingPathComponent("sheet.html")
+        let result = try LiveryProcess.run(["preview", "Tenants/physio-clinic", "--output", page.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let html = try String(contentsOf: page, encoding: .utf8)
+        XCTAssertFalse(html.contains("<script"), "no JavaScript")
+        XCTAssertFalse(html.contains("http://") || html.contains("https://") || html.contains("@import"), "no external fetches")
+        XCTAssertTrue(html.contains("mode “dark”"), "a palette per mode")
+        XCTAssertTrue(html.contains("color.text.primary"))
+        XCTAssertTrue(html.contains("<td class=\"ratio\">17.73:1</td>"), "gray-900 on white, rounded down")
+        XCTAssertTrue(html.contains("Lively: overshoots 9 % and settles in about 0.52 s"))
+        XCTAssertTrue(html.contains("box-shadow: 0 4px 16px 0 #0000001F"))
+        let byID = try LiveryProcess.run(["preview", "physio-clinic", "--output", "-"])
+        XCTAssertEqual(byID.stdout, html, "a tenant id in Tenants/ works the same, to standard output")
+    }
+
+    /// Chromium (Debian `chromium`, in the Makefile's TEST_PACKAGES) renders the brand sheet to a
+    /// PNG; Pillow checks its size, that it is not one flat colour, and that the brand primary
+    /// (#0066CC, a palette swatch) is really painted.
+    func testBrandSheetRendersInHeadlessChromium() throws {
+        let folder = try PlatformFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let page = folder.appendingPathComponent("sheet.html"), png = folder.appendingPathComponent("sheet.png")
+        let preview = try LiveryProcess.run(["preview", "Tenants/physio-clinic", "--output", page.path])
+        XCTAssertEqual(preview.status, 0, preview.stderr)
+        let chromium = try PlatformFixtures.tool([
+            "chromium", "--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars", "--no-first-run",
+            "--user-data-dir=" + folder.appendingPathComponent("profile").path,
+            "--screenshot=" + png.path, "--window-size=1200,2000", page.absoluteString,
+        ], timeout: 240)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: png.path), "chromium wrote no screenshot (status \(chromium.status)): \(chromium.stderr.suffix(2000))")
+        let script = """
+            import sys
+            from PIL import Image
+            image = Image.open(sys.argv[1]).convert("RGB")
+            colours = image.getcolors(maxcolors=1 << 24)
+            has_primary = any(rgb == (0x00, 0x66, 0xCC) for _, rgb in colours)
+            print(image.size[0], image.size[1], len(colours), has_primary)
+            """
+        let result = try PlatformFixtures.tool(["python3", "-c", script, png.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let fields = result.stdout.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        XCTAssertEqual(fields.count, 4, result.stdout)
+        guard fields.count == 4 else { return }
+        XCTAssertEqual(fields[0], "1200")
+        XCTAssertEqual(fields[1], "2000")
+        XCTAssertGreaterThan(Int(fields[2]) ?? 0, 200, "a page of swatches and type has many colours, not one")
+        XCTAssertEqual(fields[3], "True", "the brand primary swatch is painted")
+    }
+
+    func testCoreBundleCarriesPlatformFilesAndTheResolvedTokensOfEveryMode() throws {
+        let folder = try PlatformFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try ContentStore(root: folder.appendingPathComponent("store"))
+        let tenant = try PlatformFixtures.sample("physio-clinic")
+        let first = try BundlePlanner.plan(tenant, store: store)
+        let core = try XCTUnwrap(first.first { $0.id == "core" })
+        let paths = Set(core.entries.map(\.path))
+        for path in ["tokens/default.tokens.json", "tokens/dark.tokens.json", "platform/swiftui/Theme.swift", "platform/compose/Theme.kt",
+                     "platform/android/values/colors.xml", "platform/android/values-night/colors.xml", "platform/css/tokens.css",
+                     "platform/react-native/theme.ts"] {
+            XCTAssertTrue(paths.contains(path), path)
+        }
+        let again = try XCTUnwrap(try BundlePlanner.plan(tenant, store: store).first { $0.id == "core" })
+        XCTAssertEqual(again.entries.map(\.sha256), core.entries.map(\.sha256), "the same inputs give the same core bundle")
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import LiveryCheck
+import LiveryLoad
+import LiveryRender
+import LiveryResolve
+import XCTest
+
+/// Shared by the platform-file tests: the sample tenants, snapshot files and external checkers.
+enum PlatformFixtures {
+    static let root = LiveryProcess.packageRoot
+    static let snapshots = root.appendingPathComponent("Tests/LiveryTests/Fixtures/platform")
+    static let templates = root.appendingPathComponent("Templates")
+    /// The tenant whose context and output are committed as snapshots: two modes, springs, shadows.
+    static let snapshotTenant = "physio-clinic"
+
+    /// Every sample tenant, validated and resolved once per test process.
+    static let samples: [ResolvedTenant] = {
+        let result = Validator.validate(workspace: root.appendingPathComponent("Tenants"), displayRoot: "Tenants")
+        return result.tenants.sorted { $0.id < $1.id }
+    }()
+
+    static func sample(_ id: String) throws -> ResolvedTenant {
+        try XCTUnwrap(samples.first { $0.id == id }, "sample tenant \(id) did not load")
+    }
+
+    static func platformTemplates() throws -> PlatformTemplates {
+        try PlatformTemplates.load(from: templates.appendingPathComponent("platform"), displayPath: "Templates/platform")
+    }
+
+    /// Compares `actual` with the committed snapshot; `LIVERY_UPDATE_SNAPSHOTS=1` rewrites it instead.
+    static func assertSnapshot(_ actual: String, _ relative: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let url = snapshots.appendingPathComponent(relative)
+        if ProcessInfo.processInfo.environment["LIVERY_UPDATE_SNAPSHOTS"] == "1" {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(actual.utf8).write(to: url)
+            return
+        }
+        guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
+            XCTFail("no snapshot at \(relative); run with LIVERY_UPDATE_SNAPSHOTS=1 to record it", file: file, line: line)
+            return
+        }
+        if expected != actual {
+            let a = expected.split(separator: "\n", omittingEmptySubsequences: false), b = actual.split(separator: "\n", omittingEmptySubsequences: false)
+            let first = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
+            let was = first < a.count ? String(a[first]) : "(end)", now = first < b.count ? String(b[first]) : "(end)"
+            XCTFail("\(relative) differs from its snapshot at line \(first + 1):\n  snapshot: \(was)\n  actual:   \(now)\n"
+                    + "(if the change is intended, run with LIVERY_UPDATE_SNAPSHOTS=1 and review the diff)", file: file, line: line)
+        }
+    }
+
+    static func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("livery-platform-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Runs an external tool with its output in files (chromium writes a lot to stderr, which a pipe
+    /// read after stdout could block on).
+    static func tool(_ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 300) throws -> LiveryProcess.Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("tool-\(UUID().uuidString)")
+        let err = out.appendingPathExtension("err")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: out); try? FileManager.default.removeItem(at: err) }
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            if Date() > deadline { process.terminate(); XCTFail("\(arguments.first ?? "") did not finish within \(timeout) s"); break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        process.waitUntilExit()
+        return LiveryProcess.Output(status: process.terminationStatus, stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+                                    stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+    }
+}
