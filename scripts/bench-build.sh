@@ -23,7 +23,8 @@ for t in range(200):
     write(f"{d}/tenant.yaml", f"id: t{t:03d}\nkind: brand\nname: Tenant {t}\nlocales:\n  default: en\n  supported: [en, fr, de]\n"
           "navigation:\n  tabs:\n    - {id: home, icon: house, label: k0}\n    - {id: me, icon: person, label: k1}\n")
     for locale in ("en", "fr", "de"):
-        write(f"{d}/locales/{locale}.yaml", "".join(f'k{k}: "{locale} message {k}: {{count, plural, one {{# item}} other {{# items}}}}"\n' for k in range(1000)))
+        many = " many {# items}" if locale == "fr" else ""  # French plurals also have `many` (CLDR)
+        write(f"{d}/locales/{locale}.yaml", "".join(f'k{k}: "{locale} message {k}: {{count, plural, one {{# item}}{many} other {{# items}}}}"\n' for k in range(1000)))
 # The media tenant: one tour whose 50 stops each have 10 MB of audio, and 5,000 small hero images.
 d = "Tenants/media"
 png_header = bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
