@@ -126,23 +126,7 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
                 return
             }
             do { try handle.write(contentsOf: data) } catch { stop(error, session: session, task: dataTask); return }
-            // Backpressure: FoundationNetworking queues every received chunk for this delegate
-            // without limit, so on a fast link memory grows with what the disk has not taken yet.
-            // Pausing the task while many chunks wait, and resuming once they are written, bounds it.
-            let waiting = session.delegateQueue.operationCount
-            if !paused && waiting > Self.pauseAbove {
-                paused = true
-                dataTask.suspend()
-            } else if paused && waiting <= Self.resumeAt {
-                paused = false
-                dataTask.resume()
-            }
         }
-
-        /// Queued chunks (each up to a few hundred KiB) above which the transfer pauses, and below which it goes on.
-        static let pauseAbove = 32
-        static let resumeAt = 2
-        var paused = false
 
         private func stop(_ error: Error, session: URLSession, task: URLSessionTask) {
             failure = error

@@ -30,7 +30,14 @@ public struct LocaleBundle: Sendable {
     /// every rule that asks; copies of an unchanged bundle share it.
     public private(set) var derived = DerivedValues()
 
-    public func message(_ key: String) -> Message? { messages.first { $0.key == key } }
+    /// The message of `key` (its first definition), through an index kept in `derived`: callers ask
+    /// for every key of every locale, and scanning the messages each time was quadratic in a bundle's size.
+    public func message(_ key: String) -> Message? {
+        let index = derived.value(MessageIndex.self) {
+            MessageIndex(positions: Dictionary(messages.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first }))
+        }
+        return index.positions[key].map { messages[$0] }
+    }
     public var keys: Set<String> { Set(messages.map(\.key)) }
 
     /// Flattens a locale manifest; values must be strings or groups of strings.
@@ -73,6 +80,11 @@ public struct LocaleBundle: Sendable {
 /// Rules run one after another on a tenant and tenants run in parallel, while an inherited bundle
 /// is shared by every tenant that extends it, so the first caller computes under the lock and the
 /// others wait for that result instead of computing it again.
+/// Where each key's message sits in `LocaleBundle.messages`.
+struct MessageIndex: Sendable {
+    let positions: [String: Int]
+}
+
 public final class DerivedValues: @unchecked Sendable {
     // The lock guards `values`; each value is immutable once stored.
     private let lock = NSLock()
