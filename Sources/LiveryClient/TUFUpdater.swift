@@ -134,9 +134,7 @@ public struct TUFUpdater: Sendable {
     private func role(_ type: TUFRole, name: String, meta: MetaFile, keys: KeySet, limit: Int, consistent: Bool, parent: String,
                       trusted: SignedMetadata?, persist: Persist) throws -> SignedMetadata {
         // Role names become file names: encoded so a hostile name cannot leave the metadata folder.
-        var unreserved = CharacterSet.alphanumerics
-        unreserved.insert(charactersIn: "-._~")
-        let encoded = name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? name
+        let encoded = TrustedMetadata.percentEncoded(name)
         let file = consistent ? "\(meta.version).\(encoded).json" : "\(encoded).json"
         if let trusted, trusted.version == meta.version, let bytes = trusted.original, (try? Self.checkFile(bytes, against: meta, what: file)) != nil,
            (try? Self.checkSignatures(trusted, keys: keys, role: type == .targets ? name : type.rawValue, what: file)) != nil {

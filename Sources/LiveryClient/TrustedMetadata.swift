@@ -58,10 +58,14 @@ public struct TrustedMetadata: Sendable {
 
     /// The unversioned file name a role is kept under in a client's metadata folder (a delegated
     /// role's name percent-encoded, so it cannot leave the folder).
-    public static func fileName(ofRole name: String) -> String {
+    public static func fileName(ofRole name: String) -> String { percentEncoded(name) + ".json" }
+
+    /// A role name or target path as one file name, as python-tuf names them: everything but
+    /// letters, digits and `-._~` percent-encoded, `/` included, so it cannot leave its folder.
+    public static func percentEncoded(_ name: String) -> String {
         var unreserved = CharacterSet.alphanumerics
         unreserved.insert(charactersIn: "-._~")
-        return (name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? name) + ".json"
+        return name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? name
     }
 
     /// What a client kept in `folder` (`root.json`, `timestamp.json`, `snapshot.json`,

@@ -1,3 +1,5 @@
+import LiveryLoad
+
 /// JSON as Xcode writes String Catalogs: keys sorted, two-space indent, `" : "` between key and value.
 ///
 /// Writing the same bytes Xcode writes keeps diffs stable when a catalog goes back and forth
@@ -16,7 +18,7 @@ indirect enum XcodeJSON: Equatable {
 
     private func write(into out: inout String, indent: Int) {
         switch self {
-        case .string(let s): Self.quote(s, into: &out)
+        case .string(let s): out += JSONText.quoted(s)
         case .int(let n): out += String(n)
         case .object(let members):
             guard !members.isEmpty else { out += "{\n\n" + String(repeating: "  ", count: indent) + "}"; return }
@@ -24,33 +26,12 @@ indirect enum XcodeJSON: Equatable {
             let keys = members.keys.sorted { Array($0.unicodeScalars.map(\.value)).lexicographicallyPrecedes(Array($1.unicodeScalars.map(\.value))) }
             for (index, key) in keys.enumerated() {
                 out += String(repeating: "  ", count: indent + 1)
-                Self.quote(key, into: &out)
+                out += JSONText.quoted(key)
                 out += " : "
                 members[key]?.write(into: &out, indent: indent + 1)
                 out += index == keys.count - 1 ? "\n" : ",\n"
             }
             out += String(repeating: "  ", count: indent) + "}"
         }
-    }
-
-    private static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
     }
 }

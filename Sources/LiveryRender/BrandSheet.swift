@@ -120,7 +120,7 @@ extension BrandSheetContext {
         let shadows = platform.shadows.map { Measure(name: label($0.names.path), label: $0.css, css: $0.css) }
         let springs = platform.springs.compactMap { spring -> Spring? in
             guard let damping = Double(spring.damping), let stiffness = Double(spring.stiffness), let mass = Double(spring.mass) else { return nil }
-            let motion = SpringMotion(damping: damping, stiffness: stiffness, mass: mass)
+            let motion = SpringConfig(damping: damping, stiffness: stiffness, mass: mass)
             let curve = motion.curve(width: 240, height: 86)
             return Spring(name: label(spring.names.path), summary: spring.summary,
                           parameters: "damping \(spring.damping), stiffness \(spring.stiffness), mass \(spring.mass) · damping ratio \(spring.dampingRatio)",

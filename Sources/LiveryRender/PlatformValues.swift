@@ -153,10 +153,8 @@ enum PlatformValues {
     }
 
     static func spring(_ node: Node, names: PlatformContext.Names) -> PlatformContext.SpringToken? {
-        guard let damping = node["damping"]?.number, let stiffness = node["stiffness"]?.number else { return nil }
-        let mass = node["mass"]?.number ?? 1
-        guard mass > 0, stiffness > 0, damping >= 0 else { return nil }
-        let motion = SpringMotion(damping: damping, stiffness: stiffness, mass: mass)
+        guard let motion = SpringConfig(node), motion.mass > 0, motion.stiffness > 0, motion.damping >= 0 else { return nil }
+        let (damping, stiffness, mass) = (motion.damping, motion.stiffness, motion.mass)
         return PlatformContext.SpringToken(
             names: names, damping: number(damping), stiffness: number(stiffness), mass: number(mass),
             dampingRatio: PlatformColor.decimal(motion.dampingRatio, places: 3), stiffnessPerMass: number(stiffness / mass),

@@ -1,18 +1,9 @@
 import Foundation
+import LiveryResolve
 
-/// A damped spring (`com.livery.spring`: damping, stiffness, mass) described the way people
-/// reason about motion: how much it overshoots and when it comes to rest.
-public struct SpringMotion: Sendable, Hashable {
-    public var damping: Double
-    public var stiffness: Double
-    public var mass: Double
-
-    public init(damping: Double, stiffness: Double, mass: Double = 1) {
-        self.damping = damping
-        self.stiffness = stiffness
-        self.mass = mass
-    }
-
+/// A spring token's motion (`com.livery.spring`, parsed as `SpringConfig`) described the way
+/// people reason about it: how much it overshoots and when it comes to rest.
+extension SpringConfig {
     /// Undamped angular frequency ω₀ = √(k/m), in radians per second.
     public var naturalFrequency: Double { (stiffness / mass).squareRoot() }
 
@@ -59,7 +50,7 @@ public struct SpringMotion: Sendable, Hashable {
     }
 }
 
-extension SpringMotion {
+extension SpringConfig {
     /// Where the spring is at `time` seconds, released from rest at 0 towards 1 (the step response).
     public func position(at time: Double) -> Double {
         let zeta = dampingRatio, omega = naturalFrequency

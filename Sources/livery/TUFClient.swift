@@ -67,9 +67,7 @@ struct TUFClient: ParsableCommand {
             for name in targetName {
                 guard let info = trusted.target(name) else { throw TUFError("'\(name)' is not a target") }
                 // Named as python-tuf names downloads: the target path percent-encoded, '/' included.
-                var unreserved = CharacterSet.alphanumerics
-                unreserved.insert(charactersIn: "-._~")
-                let destination = URL(fileURLWithPath: directory).appendingPathComponent(name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? name)
+                let destination = URL(fileURLWithPath: directory).appendingPathComponent(TrustedMetadata.percentEncoded(name))
                 if let existing = try? Data(contentsOf: destination), existing.count == info.length,
                    SHA256.hash(data: existing).hexString == info.sha256 {
                     continue  // already downloaded with matching hashes

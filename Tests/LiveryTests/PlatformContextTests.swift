@@ -101,17 +101,17 @@ final class PlatformContextTests: XCTestCase {
     }
 
     func testSpringsAreDescribedByDampingRatioOvershootAndSettleTime() {
-        let spring = SpringMotion(damping: 15, stiffness: 150, mass: 1)
+        let spring = SpringConfig(damping: 15, stiffness: 150, mass: 1)
         XCTAssertEqual(spring.dampingRatio, 0.612, accuracy: 0.001)
         XCTAssertEqual(spring.overshoot, 0.088, accuracy: 0.002)
         XCTAssertEqual(spring.settleTime, 0.522, accuracy: 0.002)
         XCTAssertEqual(spring.summary, "Lively: overshoots 9 % and settles in about 0.52 s")
         // The step response really is within 2 % from the settle time on, and not just before it.
         XCTAssertLessThan(abs(spring.position(at: spring.settleTime * 1.05) - 1), 0.02)
-        let critical = SpringMotion(damping: 20, stiffness: 100, mass: 1)
+        let critical = SpringConfig(damping: 20, stiffness: 100, mass: 1)
         XCTAssertEqual(critical.dampingRatio, 1)
         XCTAssertEqual(critical.position(at: critical.settleTime) , 0.98, accuracy: 0.0001)
-        let slow = SpringMotion(damping: 60, stiffness: 100, mass: 1)
+        let slow = SpringConfig(damping: 60, stiffness: 100, mass: 1)
         XCTAssertEqual(slow.position(at: slow.settleTime), 0.98, accuracy: 0.01)
         XCTAssertTrue(slow.summary.hasPrefix("Overdamped: no overshoot"), slow.summary)
     }

@@ -75,6 +75,35 @@ final class SigningTests: XCTestCase {
         }
     }
 
+    /// A hostile server on 127.0.0.1 that answers every GET with a body that never ends; stopped on deinit.
+    final class EndlessServer {
+        let process = Process()
+        let port: Int
+
+        init(ports: Range<Int>) throws {
+            port = ports.first { SigningTests.isFree($0) } ?? ports.upperBound - 1
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "-c", """
+                import http.server, sys
+                class Endless(http.server.BaseHTTPRequestHandler):
+                    def do_GET(self):
+                        self.send_response(200); self.end_headers()
+                        try:
+                            while True: self.wfile.write(b"x" * 65536)
+                        except Exception: pass
+                    def log_message(self, *args): pass
+                http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Endless).serve_forever()
+                """, String(port)]
+            try process.run()
+            for _ in 0..<100 where SigningTests.isFree(port) { Thread.sleep(forTimeInterval: 0.02) }
+        }
+
+        deinit {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
     /// A new, empty folder for one python-tuf client's trusted metadata.
     static func clientState(in root: URL, _ name: String = "tuf-state-\(UUID().uuidString)") throws -> URL {
         let state = root.appendingPathComponent(name)
@@ -209,24 +238,9 @@ final class SigningTests: XCTestCase {
     }
 
     func testAnEndlessResponseIsCutOffAtTheSignedLength() throws {
-        // A hostile server that never stops sending.
-        let port = (21_000..<21_400).first { Self.isFree($0) } ?? 21_399
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", "-c", """
-            import http.server, sys
-            class Endless(http.server.BaseHTTPRequestHandler):
-                def do_GET(self):
-                    self.send_response(200); self.end_headers()
-                    try:
-                        while True: self.wfile.write(b"x" * 65536)
-                    except Exception: pass
-                def log_message(self, *args): pass
-            http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Endless).serve_forever()
-            """, String(port)]
-        try server.run()
-        defer { server.terminate(); server.waitUntilExit() }
-        for _ in 0..<100 where Self.isFree(port) { Thread.sleep(forTimeInterval: 0.02) }
+        let server = try EndlessServer(ports: 21_000..<21_400)
+        defer { withExtendedLifetime(server) {} }
+        let port = server.port
         let repository = HTTPRepository(base: URL(string: "http://127.0.0.1:\(port)/urbannest")!)
         XCTAssertThrowsError(try repository.fetch("metadata/timestamp.json", maxLength: 16 * 1024)) { error in
             XCTAssertTrue("\(error)".contains("endless data"), "\(error)")

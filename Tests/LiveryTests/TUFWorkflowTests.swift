@@ -163,24 +163,9 @@ final class TUFWorkflowTests: XCTestCase {
         XCTAssertEqual(try SigningTests.pythonTUF(port: server.port, tenant: "urbannest", root: root, state: fresh, targets: ["download-manifest.json"]).status, 0)
 
         // An endless body: python-tuf stops at its length limit for root metadata.
-        let port = (21_400..<21_800).first { SigningTests.isFree($0) } ?? 21_799
-        let endless = Process()
-        endless.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        endless.arguments = ["python3", "-c", """
-            import http.server, sys
-            class Endless(http.server.BaseHTTPRequestHandler):
-                def do_GET(self):
-                    self.send_response(200); self.end_headers()
-                    try:
-                        while True: self.wfile.write(b"x" * 65536)
-                    except Exception: pass
-                def log_message(self, *args): pass
-            http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Endless).serve_forever()
-            """, String(port)]
-        try endless.run()
-        defer { endless.terminate(); endless.waitUntilExit() }
-        for _ in 0..<100 where SigningTests.isFree(port) { Thread.sleep(forTimeInterval: 0.02) }
-        let flooded = try SigningTests.pythonTUF(port: port, tenant: "urbannest", root: root, state: try SigningTests.clientState(in: workspace.root))
+        let endless = try SigningTests.EndlessServer(ports: 21_400..<21_800)
+        defer { withExtendedLifetime(endless) {} }
+        let flooded = try SigningTests.pythonTUF(port: endless.port, tenant: "urbannest", root: root, state: try SigningTests.clientState(in: workspace.root))
         XCTAssertNotEqual(flooded.status, 0)
         XCTAssertTrue(flooded.stderr.contains("DownloadLengthMismatchError"), flooded.stderr)
     }
