@@ -10,8 +10,11 @@ public struct LocaleCatalog: Sendable {
     public var tenantID: String
     public var defaultLocale: String
     /// The supported locales in the order `tenant.yaml` lists them (the default is always included).
-    public var locales: [String]
-    public var bundles: [String: LocaleBundle]
+    public var locales: [String] { didSet { signatures = SignatureCache() } }
+    public var bundles: [String: LocaleBundle] { didSet { signatures = SignatureCache() } }
+    /// Each key's platform signature per flavour: every locale's export asks for every key's, and
+    /// each one parses that key's message in every locale. Reset whenever the bundles or locales change.
+    var signatures = SignatureCache()
     /// The tenant folder, when the catalog was loaded from disk (nil for a catalog built in memory).
     public var folder: URL?
     /// The tenant folder as diagnostics show it.
@@ -76,5 +79,20 @@ public struct LocaleCatalog: Sendable {
         if diagnostics.contains(where: { $0.severity == .error }) { return InterchangeResult(value: nil, diagnostics: diagnostics) }
         let catalog = LocaleCatalog(tenantID: source.id, defaultLocale: defaultLocale, locales: supported, bundles: bundles, folder: folder, displayRoot: display)
         return InterchangeResult(value: catalog, diagnostics: diagnostics)
+    }
+}
+
+/// Memoised `PlatformSignature`s of one catalog (shared by its copies, which have the same bundles).
+final class SignatureCache: @unchecked Sendable {
+    // The lock guards `values`.
+    private let lock = NSLock()
+    private var values: [String: PlatformSignature] = [:]
+
+    func value(_ key: String, _ flavor: PlatformFlavor, _ make: () -> PlatformSignature) -> PlatformSignature {
+        let id = "\(flavor)|\(key)"
+        if let stored = lock.withLock({ values[id] }) { return stored }
+        let made = make()
+        lock.withLock { values[id] = made }
+        return made
     }
 }

@@ -62,6 +62,10 @@ public struct PlatformSignature: Sendable {
 
     /// The signature of `key` from its message in every locale of `catalog` (unparsable messages make it verbatim).
     public static func of(_ key: String, in catalog: LocaleCatalog, flavor: PlatformFlavor) -> PlatformSignature {
+        catalog.signatures.value(key, flavor) { computed(key, in: catalog, flavor: flavor) }
+    }
+
+    private static func computed(_ key: String, in catalog: LocaleCatalog, flavor: PlatformFlavor) -> PlatformSignature {
         var shape = PlatformShape.simple
         var pluralNames = Set<MessageFormat.ArgumentName>()
         var slots: [ArgumentSlot] = []
