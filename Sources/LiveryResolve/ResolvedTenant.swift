@@ -33,7 +33,9 @@ public enum TenantResolver {
         // Tenants that compose their tokens with a resolver document: layers per combination.
         var combinations: [String: [String: [DesignToken]]] = [:]
 
-        for source in sources {
+        // Locale bundles are the bulk of a large workspace: flatten them on every core.
+        let localeBundles = ParallelMap.map(sources) { source in source.manifests(.locale).map(LocaleBundle.parse) }
+        for (sourceIndex, source) in sources.enumerated() {
             var base: [DesignToken] = [], modes: [String: [DesignToken]] = [:], extensions: [String: Node] = [:], extends: [GroupExtension] = []
             let branding = source.tenant?.node["branding"]
             let directory = source.tenant?.directory ?? ""
@@ -101,8 +103,7 @@ public enum TenantResolver {
             parsedTokens[source.id] = (base, modes, extensions, extends)
 
             var bundles: [String: LocaleBundle] = [:]
-            for manifest in source.manifests(.locale) {
-                let (bundle, found) = LocaleBundle.parse(manifest)
+            for (bundle, found) in localeBundles[sourceIndex] {
                 diagnostics += found
                 bundles[bundle.locale] = bundle
             }
