@@ -1,16 +1,18 @@
 import LiveryL10n
 import LiveryLoad
 
-// What the localization rules need to know about one message, extracted from its parsed
-// MessageFormat once per bundle and shared by every rule. The trees themselves are not kept:
-// a workspace holds over a million messages, and these facts are a fraction of a tree's size.
+// What the localization rules need to know about one message, extracted from its parts
+// (`MessagePattern`) once per bundle and shared by every rule. No tree is built: a workspace holds
+// over a million messages, and these facts are a fraction of a tree's size and cost.
 // Every position is a Unicode-scalar offset into the message text; `LocaleBundle.Message.location(atOffset:)`
 // turns it into a file location.
 
-/// The facts of one message. A class, since every rule passes the facts of every message around:
-/// a reference costs one retain where copying the struct cost one per array inside it.
-/// Immutable once `init` returns, which is what makes sharing it across threads safe.
-final class MessageFacts: @unchecked Sendable {
+/// The facts of one message that every rule looks at, for every message: small, so a workspace's
+/// million messages keep them cheaply. What is only needed to describe a finding (each argument use
+/// and tag with its position) is worked out again from the text, by `details(of:)`, for the few
+/// messages a rule reports on. What most messages lack (a syntax error, a markup problem, double
+/// spaces) sits in one optional box.
+struct MessageFacts: Sendable {
     struct ArgumentUse: Sendable {
         var name: String
         /// Nil for a simple `{name}`.
@@ -38,75 +40,177 @@ final class MessageFacts: @unchecked Sendable {
         var offset: Int
     }
 
-    /// The syntax error, when the message does not parse; every other fact is then empty.
-    var error: MessageFormatError?
-    var arguments: [ArgumentUse] = []
+    /// What few messages have. Immutable once made, which is what makes sharing it across threads safe.
+    final class Rare: @unchecked Sendable {
+        var error: MessageFormatError?
+        var markupProblem: (message: String, offset: Int)?
+        var doubleSpaces: [Int] = []
+    }
+
+    private var rare: Rare?
     var selections: [Selection] = []
-    var tags: [Tag] = []
-    /// The first tag that does not pair up, with what is wrong.
-    var markupProblem: (message: String, offset: Int)?
-    /// The second space of every run of two or more spaces in literal text.
-    var doubleSpaces: [Int] = []
     /// True when the text starts or ends with whitespace.
     var hasOuterWhitespace = false
-    /// Characters (grapheme clusters) of the longest form: the longest option of every plural and
-    /// select, each argument and `#` counted as one character since their values are unknown.
-    var longestLength = 0
-    /// The arguments as sorted "name|type" strings ("simple" for `{name}`): equal signatures need no closer look.
-    var argumentSignature: [String] = []
-    /// The tags as sorted "kind|name" strings.
-    var tagSignature: [String] = []
+    /// The distinct arguments as sorted "name|type" ("simple" for `{name}`), joined by commas: equal
+    /// signatures need no closer look.
+    var argumentSignature = ""
+    /// The tags as sorted "kind|name", joined by commas; empty when the message has no markup.
+    var tagSignature = ""
+
+    /// The syntax error, when the message does not parse; every other fact is then empty.
+    var error: MessageFormatError? { rare?.error }
+    /// The first tag that does not pair up, with what is wrong.
+    var markupProblem: (message: String, offset: Int)? { rare?.markupProblem }
+    /// The second space of every run of two or more spaces in literal text.
+    var doubleSpaces: [Int] { rare?.doubleSpaces ?? [] }
+    var hasTags: Bool { !tagSignature.isEmpty }
+
+    private mutating func rareFacts() -> Rare {
+        if let rare { return rare }
+        let made = Rare()
+        rare = made
+        return made
+    }
+
+    /// Each argument use and tag of a message, with positions: what a finding needs to point at.
+    struct Details {
+        var arguments: [ArgumentUse] = []
+        var tags: [Tag] = []
+
+        /// Argument names with the types they are used as ("simple" for `{name}`).
+        var argumentKinds: [String: Set<String>] {
+            arguments.reduce(into: [:]) { kinds, use in kinds[use.name, default: []].insert(use.type?.rawValue ?? "simple") }
+        }
+    }
+
+    /// The details of `text`, parsed again; empty when it does not parse.
+    static func details(of text: String) -> Details {
+        var details: Details? = Details()
+        var facts = MessageFacts()
+        if case .success(let pattern) = MessagePattern.parse(text) {
+            facts.extract(pattern, markup: text.utf8.contains(UInt8(ascii: "<")), doubleSpaces: false, details: &details)
+        }
+        return details!
+    }
+
+    private init() {}
 
     init(_ text: String) {
         // Each scan below is skipped when a cheap look at the text shows it cannot find anything:
         // most messages have no markup and no doubled spaces, and many are plain text.
-        let scalars = text.unicodeScalars
-        hasOuterWhitespace = (scalars.first?.properties.isWhitespace ?? false) || (scalars.last?.properties.isWhitespace ?? false)
-        var mayHaveDoubleSpaces = false, previous: UInt8 = 0
+        var mayHaveDoubleSpaces = false, hasSyntax = false, hasMarkup = false, previous: UInt8 = 0
         for byte in text.utf8 {
-            if byte == 0x20 && previous == 0x20 { mayHaveDoubleSpaces = true; break }
+            switch byte {
+            case 0x20 where previous == 0x20: mayHaveDoubleSpaces = true
+            case 0x7B, 0x7D, 0x27: hasSyntax = true  // { } '
+            case 0x3C: hasMarkup = true  // <
+            default: break
+            }
             previous = byte
         }
+        hasOuterWhitespace = Self.isWhitespace(text.unicodeScalars.first) || Self.isWhitespace(text.unicodeScalars.last)
         // Text without ICU syntax or markup is literal: skip the parser for it.
-        if !scalars.contains(where: { $0 == "{" || $0 == "}" || $0 == "'" || $0 == "<" }) {
+        if !hasSyntax && !hasMarkup {
             if mayHaveDoubleSpaces { literal(text) }
-            longestLength = Self.characterCount(text)
             return
         }
-        switch MessageFormat.parse(text) {
+        switch MessagePattern.parse(text) {
         case .failure(let error):
-            self.error = error
-        case .success(let format):
-            extract(format, markup: scalars.contains("<"), doubleSpaces: mayHaveDoubleSpaces)
+            rareFacts().error = error
+        case .success(let pattern):
+            var details: Details? = nil
+            extract(pattern, markup: hasMarkup, doubleSpaces: mayHaveDoubleSpaces, details: &details)
         }
     }
 
-    private func extract(_ format: MessageFormat, markup: Bool, doubleSpaces findDoubleSpaces: Bool) {
-        arguments = format.argumentUses.map {
-            ArgumentUse(name: $0.name.description, type: $0.type, offset: $0.position.offset, nameOffset: $0.namePosition.offset)
-        }
-        argumentSignature = Set(arguments.map { $0.name + "|" + ($0.type?.rawValue ?? "simple") }).sorted()
-        selections = format.selections.map { selection in
-            Selection(name: selection.name.description, type: selection.type, offset: selection.position.offset,
-                      options: selection.options.map { Selection.Option(selector: $0.selector, offset: $0.position.offset) })
-        }
-        if markup {
-            tags = MarkupTags.find(in: format).map { Tag(kind: $0.kind, name: $0.name, text: $0.text, offset: $0.position.offset) }
-            tagSignature = tags.map { "\($0.kind)|\($0.name)" }.sorted()
-            if !tags.isEmpty, let problem = MarkupTags.firstProblem(in: format) {
-                markupProblem = (problem.message, problem.tag.position.offset)
-            }
-        }
-        if findDoubleSpaces {
-            for segment in format.textSegments where Self.hasDoubleSpace(segment.text) {
-                var previousWasSpace = false
-                for (scalar, position) in segment.scalarPositions {
-                    if scalar == " " && previousWasSpace { doubleSpaces.append(position.offset) }
-                    previousWasSpace = scalar == " "
+    /// Walks the parsed message's parts once: arguments and selections in source order (a selection
+    /// before the ones in its sub-messages), then markup and double spaces when the text may have them.
+    /// With `details`, every argument use and tag is collected there too.
+    private mutating func extract(_ pattern: MessagePattern, markup: Bool, doubleSpaces findDoubleSpaces: Bool, details: inout Details?) {
+        var kinds: [(name: String, type: MessageFormat.ArgumentType?)] = []
+        var spaces: [Int] = []
+        pattern.withUTF8 { bytes in
+            var positions = MessagePositions(bytes)
+            func offset(_ byte: Int32) -> Int { pattern.isASCII ? Int(byte) : positions.offset(Int(byte)) }
+            var open: [Int] = []  // indices in `selections` of the selections being walked, innermost last
+            let parts = pattern.parts
+            var i = 0
+            while i < parts.count {
+                let part = parts[i]
+                switch part.kind {
+                case .argumentStart:
+                    let namePart = parts[i + 1]
+                    let name = pattern.argumentName(of: namePart).description
+                    let type = pattern.argumentType(of: part)
+                    kinds.append((name, type))
+                    if let type, type.isSelection {
+                        open.append(selections.count)
+                        selections.append(Selection(name: name, type: type, offset: offset(part.start), options: []))
+                    }
+                    details?.arguments.append(ArgumentUse(name: name, type: type, offset: offset(part.start), nameOffset: offset(namePart.start)))
+                    i += 1
+                case .selector:
+                    let written = pattern.source(of: part)
+                    let selector: MessageFormat.Selector = part.value == 1
+                        ? .explicit(Double(written.dropFirst()) ?? 0, String(written.dropFirst())) : .keyword(written)
+                    selections[open[open.count - 1]].options.append(Selection.Option(selector: selector, offset: offset(part.start)))
+                case .argumentEnd:
+                    // A selection's end: the innermost open selection is done.
+                    if Self.closes(parts, at: i) { open.removeLast() }
+                case .text, .quotedText:
+                    if findDoubleSpaces {
+                        var previousWasSpace = false
+                        var k = Int(part.start)
+                        while k < Int(part.end) {
+                            let isSpace = bytes[k] == 0x20
+                            if isSpace && previousWasSpace { spaces.append(offset(Int32(k))) }
+                            previousWasSpace = isSpace
+                            // '' is one apostrophe, which is not a space either way.
+                            k += bytes[k] == 0x27 && k + 1 < Int(part.end) && bytes[k + 1] == 0x27 ? 2 : 1
+                        }
+                    }
+                case .pound, .argumentName, .argumentStyle, .offset, .messageStart, .messageEnd:
+                    break
                 }
+                i += 1
             }
         }
-        longestLength = Self.longest(format.root)
+        if !spaces.isEmpty { rareFacts().doubleSpaces = spaces }
+        argumentSignature = Self.signature(kinds.map { $0.name + "|" + ($0.type?.rawValue ?? "simple") })
+        guard markup else { return }
+        let scopes = MarkupTags.scopes(of: pattern)
+        var signature: [String] = []
+        for scope in scopes {
+            for tag in scope { signature.append(tag.kind.rawValue + "|" + tag.name) }
+        }
+        tagSignature = Self.signature(signature, distinct: false)
+        if !signature.isEmpty, let problem = scopes.compactMap(MarkupTags.firstProblem(in:)).min(by: { $0.tag.position < $1.tag.position }) {
+            rareFacts().markupProblem = (problem.message, problem.tag.position.offset)
+        }
+        if details != nil {
+            details?.tags = scopes.flatMap { $0 }.sorted { $0.position < $1.position }
+                .map { Tag(kind: $0.kind, name: $0.name, text: $0.text, offset: $0.position.offset) }
+        }
+    }
+
+    /// Sorted (and, when `distinct`, without repeats) items joined by commas; one item needs no sorting.
+    private static func signature(_ items: [String], distinct: Bool = true) -> String {
+        if items.count <= 1 { return items.first ?? "" }
+        var sorted = items.sorted()
+        if distinct { sorted = sorted.enumerated().filter { $0.offset == 0 || sorted[$0.offset - 1] != $0.element }.map(\.element) }
+        return sorted.joined(separator: ",")
+    }
+
+    /// True when the `argumentEnd` at `index` closes a selection rather than a simple or typed argument:
+    /// the part before it ends a sub-message (`messageEnd`), which only options have.
+    private static func closes(_ parts: [MessagePattern.Part], at index: Int) -> Bool {
+        index > 0 && parts[index - 1].kind == .messageEnd
+    }
+
+    private static func isWhitespace(_ scalar: Unicode.Scalar?) -> Bool {
+        guard let scalar else { return false }
+        if scalar.isASCII { return scalar == " " || (scalar.value >= 0x09 && scalar.value <= 0x0D) }
+        return scalar.properties.isWhitespace
     }
 
     /// A cheap byte scan before the per-character positions are worked out (rarely needed).
@@ -120,14 +224,16 @@ final class MessageFacts: @unchecked Sendable {
     }
 
     /// Double spaces of text with no ICU syntax in it.
-    private func literal(_ text: String) {
+    private mutating func literal(_ text: String) {
         var offset = 0
         var previousWasSpace = false
+        var spaces: [Int] = []
         for scalar in text.unicodeScalars {
-            if scalar == " " && previousWasSpace { doubleSpaces.append(offset) }
+            if scalar == " " && previousWasSpace { spaces.append(offset) }
             previousWasSpace = scalar == " "
             offset += 1
         }
+        if !spaces.isEmpty { rareFacts().doubleSpaces = spaces }
     }
 
     /// True when the literal text of `text` holds a letter: a message of only arguments, digits and
@@ -137,7 +243,6 @@ final class MessageFacts: @unchecked Sendable {
         return format.textSegments.contains { $0.text.unicodeScalars.contains { $0.properties.isAlphabetic } }
     }
 
-    /// The parser bounds nesting depth, so this recursion is bounded too.
     /// User-perceived characters. ASCII text without a carriage return (one grapheme per byte) is
     /// counted on its bytes: grapheme breaking of every message was a visible share of validation.
     static func characterCount(_ text: String) -> Int {
@@ -146,6 +251,15 @@ final class MessageFacts: @unchecked Sendable {
         return text.count
     }
 
+    /// Characters (grapheme clusters) of the longest form of `text`: the longest option of every plural
+    /// and select, each argument and `#` counted as one character since their values are unknown. Asked
+    /// only for keys whose length the manifest limits.
+    static func longestLength(of text: String) -> Int {
+        guard case .success(let format) = MessageFormat.parse(text) else { return characterCount(text) }
+        return longest(format.root)
+    }
+
+    /// The parser bounds nesting depth, so this recursion is bounded too.
     private static func longest(_ message: MessageFormat.Message) -> Int {
         message.parts.reduce(0) { total, part in
             switch part {
@@ -156,35 +270,30 @@ final class MessageFacts: @unchecked Sendable {
         }
     }
 
-    /// Argument names with the types they are used as ("simple" for `{name}`).
-    var argumentKinds: [String: Set<String>] {
-        arguments.reduce(into: [:]) { kinds, use in kinds[use.name, default: []].insert(use.type?.rawValue ?? "simple") }
-    }
 }
 
 /// The facts of every message of a bundle, in message order, with an index by key and the messages
 /// each rule needs to look at, so a rule visits a handful of messages rather than all of them.
 struct BundleFacts: Sendable {
     let facts: [MessageFacts]
-    let index: [String: Int]
     /// Messages that do not parse; with plural or select arguments; with markup; with stray whitespace.
     let withErrors: [Int], withSelections: [Int], withTags: [Int], withWhitespace: [Int]
 
     init(_ bundle: LocaleBundle) {
-        let all = bundle.messages.map { MessageFacts($0.text) }
+        let messages = bundle.messages
+        let all = messages.indices.map { MessageFacts(messages[$0].text) }
         facts = all
-        index = Dictionary(bundle.messages.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
         withErrors = all.indices.filter { all[$0].error != nil }
         withSelections = all.indices.filter { !all[$0].selections.isEmpty }
-        withTags = all.indices.filter { !all[$0].tags.isEmpty }
+        withTags = all.indices.filter { all[$0].hasTags }
         withWhitespace = all.indices.filter { all[$0].hasOuterWhitespace || !all[$0].doubleSpaces.isEmpty }
     }
 
-    /// The index of `key` in this bundle, trying `hint` first: translations usually keep the order of the
+    /// The index of `key` in `bundle`, trying `hint` first: translations usually keep the order of the
     /// default locale's file, so the same position mostly holds the same key and no hashing is needed.
-    func index(of key: String, hint: Int, in messages: [LocaleBundle.Message]) -> Int? {
-        if hint < messages.count, messages[hint].key == key { return hint }
-        return index[key]
+    static func index(of key: String, hint: Int, in bundle: LocaleBundle) -> Int? {
+        if hint < bundle.messages.count, bundle.messages[hint].key == key { return hint }
+        return bundle.index(of: key)
     }
 }
 
@@ -221,7 +330,7 @@ func forEachDifferingTranslation(_ context: RuleContext,
         let all = bundle.facts
         for i in bundle.messages.indices {
             let key = bundle.messages[i].key
-            guard let j = sourceFacts.index(of: key, hint: i, in: source.messages) else { continue }
+            guard let j = BundleFacts.index(of: key, hint: i, in: source) else { continue }
             guard all.facts[i].error == nil, sourceFacts.facts[j].error == nil, differs(source.messages[j], sourceFacts.facts[j], bundle.messages[i], all.facts[i]),
                   let placement = context.placement(of: bundle.messages[i], against: source.messages[j]) else { continue }
             body(bundle, bundle.messages[i], all.facts[i], source.messages[j], sourceFacts.facts[j], placement)

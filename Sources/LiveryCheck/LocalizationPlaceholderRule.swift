@@ -37,7 +37,9 @@ struct PlaceholderMismatchRule: Rule {
                 guard onlyOther else { return kinds }
                 return kinds.mapValues { Set($0.map { $0 == "plural" || $0 == "simple" ? "number" : $0 }) }
             }
-            let expected = normalized(originalFacts.argumentKinds), found = normalized(facts.argumentKinds)
+            let arguments = MessageFacts.details(of: message.text).arguments
+            let expected = normalized(MessageFacts.details(of: original.text).argumentKinds)
+            let found = normalized(MessageFacts.Details(arguments: arguments).argumentKinds)
             guard expected != found else { return }
             func report(_ text: String, atOffset offset: Int?, hint: String?) {
                 switch placement {
@@ -52,14 +54,14 @@ struct PlaceholderMismatchRule: Rule {
                 report("\(subject) drops the argument {\(name)} of the '\(defaultLocale)' text", atOffset: nil,
                        hint: "use {\(name)} as \(original.location) does")
             }
-            for use in facts.arguments where expected[use.name] == nil {
+            for use in arguments where expected[use.name] == nil {
                 report("\(subject) uses {\(use.name)}, which the '\(defaultLocale)' text does not have", atOffset: use.nameOffset,
                        hint: DidYouMean.hint(for: use.name, among: expected.keys) ?? "the '\(defaultLocale)' arguments are \(expected.keys.sorted().map { "{\($0)}" }.joined(separator: ", "))")
             }
             for name in expected.keys.sorted() {
                 guard let have = found[name], let want = expected[name], have != want,
-                      let use = facts.arguments.first(where: { $0.name == name && !want.contains(Self.kind(of: $0, onlyOther: onlyOther)) })
-                        ?? facts.arguments.first(where: { $0.name == name }) else { continue }
+                      let use = arguments.first(where: { $0.name == name && !want.contains(Self.kind(of: $0, onlyOther: onlyOther)) })
+                        ?? arguments.first(where: { $0.name == name }) else { continue }
                 report("\(subject) uses {\(name)} as \(Self.describe(have)), but the '\(defaultLocale)' text uses it as \(Self.describe(want))", atOffset: use.offset,
                        hint: "format the argument as the default locale does, or the app passes a value of the wrong type")
             }

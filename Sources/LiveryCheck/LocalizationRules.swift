@@ -14,11 +14,12 @@ struct MissingTranslationRule: Rule {
         var diagnostics: [Diagnostic] = []
         for locale in context.tenant.supportedLocales where locale != defaultLocale {
             guard let bundle = context.tenant.locales[locale] else { continue }
-            let keys = bundle.keys
+            let translated = bundle.keyIndex
             // A bundle inherited whole from an ancestor cannot be edited here: point at the tenant's own
             // source message that needs the translation instead.
             let inherited = !context.owns(bundle.location)
-            for message in source.messages where !keys.contains(message.key) {
+            for i in source.messages.indices where translated[source.messages[i].key] == nil {
+                let message = source.messages[i]
                 if inherited, context.owns(message.keyLocation) {
                     diagnostics.append(Diagnostic(.error, "key '\(message.key)' of the default locale '\(defaultLocale)' is missing in '\(locale)', whose bundle is inherited from \(bundle.file)",
                                                   at: message.keyLocation, rule: Self.description.id,
@@ -44,13 +45,14 @@ struct ExtraTranslationRule: Rule {
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         guard let defaultLocale = context.tenant.defaultLocale, let source = context.tenant.locales[defaultLocale] else { return [] }
-        let keys = source.keys
+        let keys = source.keyIndex
         var diagnostics: [Diagnostic] = []
         for (locale, bundle) in context.tenant.locales where locale != defaultLocale {
-            for message in bundle.messages where !keys.contains(message.key) && message.keyLocation.file.hasPrefix(context.source.displayRoot + "/") {
+            for i in bundle.messages.indices where keys[bundle.messages[i].key] == nil && context.owns(bundle.messages[i].keyLocation) {
+                let message = bundle.messages[i]
                 diagnostics.append(Diagnostic(.warning, "key '\(message.key)' in '\(locale)' does not exist in the default locale '\(defaultLocale)'",
                                               at: message.keyLocation, rule: Self.description.id,
-                                              hint: DidYouMean.hint(for: message.key, among: keys) ?? "add it to \(source.file) or remove it"))
+                                              hint: DidYouMean.hint(for: message.key, among: keys.keys) ?? "add it to \(source.file) or remove it"))
             }
         }
         return diagnostics

@@ -33,7 +33,10 @@ enum LocaleExample {
 extension RuleContext {
     /// True when `location` is in this tenant's own folder, not in a manifest it inherits.
     func owns(_ location: SourceLocation) -> Bool {
-        location.file.hasPrefix(source.displayRoot + "/")
+        // Asked of every message by several rules: compared in place, without building "root/".
+        let root = tenant.source.displayRoot.utf8, file = location.file.utf8
+        guard file.count > root.count, file.starts(with: root) else { return false }
+        return file[file.index(file.startIndex, offsetBy: root.count)] == UInt8(ascii: "/")
     }
 
     /// The default locale's bundle and every other bundle of the tenant, sorted by locale.

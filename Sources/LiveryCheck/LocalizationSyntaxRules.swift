@@ -88,22 +88,23 @@ struct MarkupRule: Rule {
             original.tagSignature != facts.tagSignature && original.markupProblem == nil && facts.markupProblem == nil
         }) {
             bundle, message, facts, original, originalFacts, placement in
+            let originalTags = MessageFacts.details(of: original.text).tags
             var expected: [String: Int] = [:]
-            for tag in originalFacts.tags { expected["\(tag.kind)|\(tag.name)", default: 0] += 1 }
+            for tag in originalTags { expected["\(tag.kind.rawValue)|\(tag.name)", default: 0] += 1 }
             func report(_ text: String, at location: SourceLocation) {
                 switch placement {
                 case .translation: diagnostics.append(Diagnostic(.error, text, at: location, rule: id, hint: "keep the tags of \(original.location)"))
                 case .source(let note): diagnostics.append(Diagnostic(.error, text + note, at: original.location, rule: id))
                 }
             }
-            for tag in facts.tags {
-                let key = "\(tag.kind)|\(tag.name)"
+            for tag in MessageFacts.details(of: message.text).tags {
+                let key = "\(tag.kind.rawValue)|\(tag.name)"
                 if let left = expected[key], left > 0 { expected[key] = left - 1; continue }
                 report("the '\(bundle.locale)' text of '\(message.key)' has \(tag.text), which the '\(defaultLocale)' text does not",
                        at: message.location(atOffset: tag.offset))
             }
-            let missing = originalFacts.tags.filter { tag in
-                let key = "\(tag.kind)|\(tag.name)"
+            let missing = originalTags.filter { tag in
+                let key = "\(tag.kind.rawValue)|\(tag.name)"
                 guard let left = expected[key], left > 0 else { return false }
                 expected[key] = left - 1
                 return true

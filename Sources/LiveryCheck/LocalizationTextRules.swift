@@ -98,8 +98,8 @@ struct MaxLengthRule: Rule {
         let id = Self.description.id
         var diagnostics: [Diagnostic] = []
         forEachOwnMessage(context, in: { Array($0.facts.indices) }) { bundle, message, facts in
-            guard facts.error == nil, let (limit, pattern) = settings.limit(for: message.key), facts.longestLength > limit else { return }
-            diagnostics.append(Diagnostic(.error, "'\(message.key)' in '\(bundle.locale)' is \(facts.longestLength) characters long; its slot holds \(limit) (locales.maxLength '\(pattern)')",
+            guard facts.error == nil, let (limit, pattern) = settings.limit(for: message.key), case let length = MessageFacts.longestLength(of: message.text), length > limit else { return }
+            diagnostics.append(Diagnostic(.error, "'\(message.key)' in '\(bundle.locale)' is \(length) characters long; its slot holds \(limit) (locales.maxLength '\(pattern)')",
                                           at: message.location, rule: id,
                                           hint: "shorten it; arguments count as one character and the longest plural or select option is measured"))
         }

@@ -58,7 +58,7 @@ public enum MarkupTags {
     }
 
     /// The first problem among the tags of one message, checking them like an HTML parser with a stack.
-    static func firstProblem(in tags: [MarkupTag]) -> MarkupProblem? {
+    public static func firstProblem(in tags: [MarkupTag]) -> MarkupProblem? {
         var open: [MarkupTag] = []
         for tag in tags {
             switch tag.kind {
@@ -78,6 +78,34 @@ public enum MarkupTags {
             return MarkupProblem(kind: .unclosed, message: "<\(first.name)> is never closed in the same message", tag: first)
         }
         return nil
+    }
+
+    /// The tags of each message and sub-message of a pattern, each list in source order.
+    public static func scopes(of pattern: MessagePattern, includeQuoted: Bool = false) -> [[MarkupTag]] {
+        pattern.withUTF8 { bytes in
+            var positions = MessagePositions(bytes)
+            var open: [[StreamItem]] = [[]]
+            var found: [[MarkupTag]] = []
+            func placeholder(_ offset: Int32) {
+                open[open.count - 1].append(StreamItem(scalar: "\u{FFFC}", position: positions.position(Int(offset)), quoted: false, placeholder: true))
+            }
+            for part in pattern.parts {
+                switch part.kind {
+                case .text, .quotedText:
+                    var i = Int(part.start)
+                    while i < Int(part.end) {
+                        let (scalar, width) = MessagePositions.scalar(in: bytes, at: i)
+                        open[open.count - 1].append(StreamItem(scalar: scalar, position: positions.position(i), quoted: part.kind == .quotedText, placeholder: false))
+                        i += scalar == "'" && i + 1 < Int(part.end) && bytes[i + 1] == 0x27 ? 2 : width  // '' is one apostrophe
+                    }
+                case .pound, .argumentStart: placeholder(part.start)
+                case .messageStart: open.append([])
+                case .messageEnd: found.append(tags(in: open.removeLast(), includeQuoted: includeQuoted))
+                case .argumentName, .argumentStyle, .offset, .selector, .argumentEnd: break
+                }
+            }
+            return [tags(in: open[0], includeQuoted: includeQuoted)] + found
+        }
     }
 
     /// The tags of each message and sub-message separately, outer first.
@@ -107,6 +135,13 @@ public enum MarkupTags {
         var placeholder: Bool
     }
 
+    private static func isASCIILetter(_ c: Unicode.Scalar) -> Bool { ("a"..."z").contains(c) || ("A"..."Z").contains(c) }
+
+    /// Unicode White_Space, answered without a property lookup for ASCII.
+    private static func isWhitespace(_ c: Unicode.Scalar) -> Bool {
+        c.isASCII ? c == " " || (c.value >= 0x09 && c.value <= 0x0D) : c.properties.isWhitespace
+    }
+
     /// Scans for `<name …>`, `</name>` and `<name …/>`. A `<` not followed by a letter (as in `a < b`) or never
     /// closed by `>` is plain text.
     static func tags(in stream: [StreamItem], includeQuoted: Bool) -> [MarkupTag] {
@@ -126,19 +161,19 @@ public enum MarkupTags {
 
     /// The tag starting at the `<` at `start`, and the index just after its `>`.
     private static func tag(in stream: [StreamItem], at start: Int) -> (MarkupTag, Int)? {
-        func isLetter(_ i: Int) -> Bool { i < stream.count && !stream[i].placeholder && stream[i].scalar.properties.isAlphabetic && stream[i].scalar.isASCII }
+        func isLetter(_ i: Int) -> Bool { i < stream.count && !stream[i].placeholder && isASCIILetter(stream[i].scalar) }
         var i = start + 1
         let closing = i < stream.count && stream[i].scalar == "/" && !stream[i].placeholder
         if closing { i += 1 }
         guard isLetter(i) else { return nil }
         var name = ""
-        while i < stream.count, !stream[i].placeholder, stream[i].scalar.isASCII,
-              stream[i].scalar.properties.isAlphabetic || ("0"..."9").contains(stream[i].scalar) || stream[i].scalar == "-" || stream[i].scalar == ":" {
+        while i < stream.count, !stream[i].placeholder,
+              isASCIILetter(stream[i].scalar) || ("0"..."9").contains(stream[i].scalar) || stream[i].scalar == "-" || stream[i].scalar == ":" {
             name.unicodeScalars.append(stream[i].scalar)
             i += 1
         }
         // After the name comes `>`, `/>`, or whitespace and attributes; anything else (`<b.`, `<b{x}>`) is not a tag.
-        func isSpace(_ i: Int) -> Bool { i < stream.count && !stream[i].placeholder && stream[i].scalar.properties.isWhitespace }
+        func isSpace(_ i: Int) -> Bool { i < stream.count && !stream[i].placeholder && isWhitespace(stream[i].scalar) }
         func isScalar(_ i: Int, _ c: Unicode.Scalar) -> Bool { i < stream.count && !stream[i].placeholder && stream[i].scalar == c }
         var selfClosing = false
         if closing {
@@ -168,7 +203,7 @@ public enum MarkupTags {
                 } else if item.scalar == "\"" || item.scalar == "'" {
                     quote = item.scalar
                     lastNonSpace = item.scalar
-                } else if !item.scalar.properties.isWhitespace {
+                } else if !isWhitespace(item.scalar) {
                     lastNonSpace = item.scalar
                 }
                 i += 1

@@ -1,4 +1,5 @@
-// The syntax tree of an ICU MessageFormat (MF1) message. Parsing is in MessageFormatParser.swift,
+// The syntax tree of an ICU MessageFormat (MF1) message, built from its `MessagePattern` (MessagePattern.swift;
+// the parser is in MessageFormatParser.swift),
 // queries for rules in MessageFormatQueries.swift, the canonical printer in MessageFormatPrinter.swift.
 // Every node carries the position of its first character so rules can point into the message text.
 
@@ -12,7 +13,7 @@ public struct MessageFormat: Hashable, Sendable {
     /// Parses `source`, throwing the first syntax error (ICU stops at the first one too).
     public init(parsing source: String) throws(MessageFormatError) {
         self.source = source
-        self.root = try MessageFormatParser.parse(source)
+        self.root = try MessagePattern(parsing: source).root
     }
 
     /// Parses `source`, returning the tree or the first syntax error.

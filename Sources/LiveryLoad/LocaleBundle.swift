@@ -33,44 +33,68 @@ public struct LocaleBundle: Sendable {
     /// The message of `key` (its first definition), through an index kept in `derived`: callers ask
     /// for every key of every locale, and scanning the messages each time was quadratic in a bundle's size.
     public func message(_ key: String) -> Message? {
-        let index = derived.value(MessageIndex.self) {
-            MessageIndex(positions: Dictionary(messages.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first }))
-        }
-        return index.positions[key].map { messages[$0] }
+        index(of: key).map { messages[$0] }
     }
-    public var keys: Set<String> { Set(messages.map(\.key)) }
+
+    /// Where the message of `key` is in `messages`.
+    public func index(of key: String) -> Int? { keyIndex[key] }
+
+    /// Each key's position in `messages`, computed once per bundle; a loop over many keys should fetch
+    /// it once rather than call `index(of:)` for each.
+    public var keyIndex: [String: Int] {
+        derived.value(MessageIndex.self) {
+            var positions: [String: Int] = [:]
+            positions.reserveCapacity(messages.count)
+            for i in messages.indices where positions[messages[i].key] == nil { positions[messages[i].key] = i }
+            return MessageIndex(positions: positions)
+        }.positions
+    }
+
+    /// Every key, computed once per bundle.
+    public var keys: Set<String> {
+        derived.value(MessageKeys.self) { MessageKeys(keys: Set(messages.indices.lazy.map { messages[$0].key })) }.keys
+    }
 
     /// Flattens a locale manifest; values must be strings or groups of strings.
     public static func parse(_ manifest: Manifest) -> (LocaleBundle, [Diagnostic]) {
         var messages: [Message] = []
         var diagnostics: [Diagnostic] = []
-        var seen: [String: SourceLocation] = [:]
-        var stack: [(Node.Entry, String)] = (manifest.node.entries ?? []).reversed().map { ($0, "") }
-        while let (entry, prefix) = stack.popLast() {
-            if prefix.isEmpty && entry.key == "$schema" { continue }
-            let key = prefix.isEmpty ? entry.key : prefix + "." + entry.key
-            if !StringFormat.messageKey.matches(key) {
-                diagnostics.append(Diagnostic(.error, "'\(entry.key)' is not a valid message key; keys are \(StringFormat.messageKey.summary)",
-                                              at: entry.keyLocation, rule: ShapeRule.format))
-                continue
-            }
-            switch entry.value.value {
-            case .string(let text):
-                if let first = seen[key] {
-                    diagnostics.append(Diagnostic(.error, "key '\(key)' is defined twice (first at line \(first.line), column \(first.column))",
-                                                  at: entry.keyLocation, rule: LoadRule.duplicateKey))
-                } else {
-                    seen[key] = entry.keyLocation
-                    messages.append(Message(key: key, keyLocation: entry.keyLocation, text: text, location: entry.value.location, scalar: entry.value.scalar))
+        let entries = manifest.node.entries ?? []
+        messages.reserveCapacity(entries.count)
+        // The YAML and JSON loaders refuse duplicate keys within a mapping, so two messages can only share
+        // a key through groups ("a: {b: …}" and "a.b: …"); without groups or dotted keys there is nothing to look up.
+        var seen: [String: SourceLocation]? = entries.contains { $0.value.entries != nil || $0.key.utf8.contains(UInt8(ascii: ".")) } ? [:] : nil
+        // Entries are read in place (a copy of each entry is several reference counts); groups nest no
+        // deeper than the loader's depth limit, so the recursion is bounded.
+        func flatten(_ entries: [Node.Entry], prefix: String) {
+            for i in entries.indices {
+                if prefix.isEmpty && entries[i].key == "$schema" { continue }
+                let key = prefix.isEmpty ? entries[i].key : prefix + "." + entries[i].key
+                if !StringFormat.messageKey.matches(key) {
+                    diagnostics.append(Diagnostic(.error, "'\(entries[i].key)' is not a valid message key; keys are \(StringFormat.messageKey.summary)",
+                                                  at: entries[i].keyLocation, rule: ShapeRule.format))
+                    continue
                 }
-            case .mapping(let children):
-                stack.append(contentsOf: children.reversed().map { ($0, key) })
-            default:
-                diagnostics.append(Diagnostic(.error, "message '\(key)' must be text or a group of messages, found \(entry.value.typeDescription)",
-                                              at: entry.value.location, rule: ShapeRule.type,
-                                              hint: "quote the value, e.g. \"\(key.split(separator: ".").last ?? ""): '…'\""))
+                switch entries[i].value.value {
+                case .string(let text):
+                    if let first = seen?[key] {
+                        diagnostics.append(Diagnostic(.error, "key '\(key)' is defined twice (first at line \(first.line), column \(first.column))",
+                                                      at: entries[i].keyLocation, rule: LoadRule.duplicateKey))
+                    } else {
+                        seen?[key] = entries[i].keyLocation
+                        messages.append(Message(key: key, keyLocation: entries[i].keyLocation, text: text, location: entries[i].value.location,
+                                                scalar: entries[i].value.scalar))
+                    }
+                case .mapping(let children):
+                    flatten(children, prefix: key)
+                default:
+                    diagnostics.append(Diagnostic(.error, "message '\(key)' must be text or a group of messages, found \(entries[i].value.typeDescription)",
+                                                  at: entries[i].value.location, rule: ShapeRule.type,
+                                                  hint: "quote the value, e.g. \"\(key.split(separator: ".").last ?? ""): '…'\""))
+                }
             }
         }
+        flatten(entries, prefix: "")
         return (LocaleBundle(locale: manifest.stem, file: manifest.displayPath, location: manifest.node.location, messages: messages), diagnostics)
     }
 }
@@ -83,6 +107,11 @@ public struct LocaleBundle: Sendable {
 /// Where each key's message sits in `LocaleBundle.messages`.
 struct MessageIndex: Sendable {
     let positions: [String: Int]
+}
+
+/// The keys of `LocaleBundle.messages`.
+struct MessageKeys: Sendable {
+    let keys: Set<String>
 }
 
 public final class DerivedValues: @unchecked Sendable {

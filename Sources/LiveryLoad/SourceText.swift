@@ -32,6 +32,11 @@ public enum SourceText {
                                                    at: .start(of: displayPath), rule: LoadRule.encoding,
                                                    hint: "re-save the file as UTF-8")))
         }
+        // The common case, valid text without NUL, is checked by the standard library's validating decoder;
+        // only a file that fails it is walked byte by byte to say where.
+        if !body.withUnsafeBufferPointer({ $0.baseAddress.map { memchr($0, 0, body.count) != nil } ?? false }), let text = String(validating: body, as: UTF8.self) {
+            return .success(text)
+        }
         var line = 1, column = 1
         var index = body.startIndex
         while index < body.endIndex {

@@ -51,7 +51,7 @@ struct YAMLComposer {
     static func parse(_ text: String, file: String, limits: LoadLimits = .default) -> (Node?, [Diagnostic]) {
         var composer = YAMLComposer(file: file, limits: limits)
         do {
-            try composer.run(Array(text.utf8))
+            try composer.run(text)
             guard let root = composer.root else {
                 return (nil, composer.diagnostics + [Diagnostic(.error, "file is empty; expected a YAML mapping", at: .start(of: file), rule: LoadRule.syntax)])
             }
@@ -77,15 +77,14 @@ struct YAMLComposer {
         return String(cString: UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self))
     }
 
-    private mutating func run(_ bytes: [UInt8]) throws {
+    private mutating func run(_ text: String) throws {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else {
             throw Stop(diagnostic: Diagnostic(.error, "YAML parser could not start (out of memory)", at: .start(of: file), rule: LoadRule.syntax))
         }
         defer { yaml_parser_delete(&parser) }
-        var input = bytes
-        if input.isEmpty { input = [0x0A] }  // libyaml needs a non-null buffer
-        try input.withUnsafeBufferPointer { buffer in
+        var text = text.isEmpty ? "\n" : text  // libyaml needs a non-null buffer
+        try text.withUTF8 { buffer in
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
             yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
             var documents = 0
@@ -112,7 +111,7 @@ struct YAMLComposer {
                     let value = try resolve(text, tag: tag, plain: scalar.style == YAML_PLAIN_SCALAR_STYLE, at: start)
                     try count(1, at: start)
                     var node = Node(value, at: start)
-                    if case .string = value { node.scalar = source(of: event, value: text, in: buffer) }
+                    if case .string = value { node.scalar = source(of: event, in: buffer) }
                     register(Self.string(scalar.anchor), node, weight: 1)
                     try complete(node, keyText: text)
                 case YAML_ALIAS_EVENT:
@@ -146,7 +145,7 @@ struct YAMLComposer {
 
     /// How a text scalar was written; its source text is kept only when the value does not map one to one
     /// onto one line of the file (see `ScalarSource`).
-    private mutating func source(of event: yaml_event_t, value: String, in bytes: UnsafeBufferPointer<UInt8>) -> ScalarSource {
+    private mutating func source(of event: yaml_event_t, in bytes: UnsafeBufferPointer<UInt8>) -> ScalarSource {
         let style: ScalarSource.Style
         switch event.data.scalar.style {
         case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
@@ -161,12 +160,21 @@ struct YAMLComposer {
             switch style {
             case .plain: oneToOne = true
             // Every escape and every `''` is longer than the character it stands for.
-            case .singleQuoted, .doubleQuoted: oneToOne = Int(end.index) - Int(start.index) - 2 == value.unicodeScalars.count
+            case .singleQuoted, .doubleQuoted:
+                let scalar = event.data.scalar
+                oneToOne = Int(end.index) - Int(start.index) - 2 == Self.scalarCount(UnsafeBufferPointer(start: scalar.value, count: Int(scalar.length)))
             case .literal, .folded: oneToOne = false
             }
         }
         let raw = oneToOne ? nil : slice(from: Int(start.index), to: Int(end.index), of: bytes)
         return ScalarSource(style: style, endLine: Int(end.line) + 1, endColumn: Int(end.column) + 1, raw: raw)
+    }
+
+    /// The Unicode scalars in UTF-8 bytes: the bytes that are not continuation bytes.
+    private static func scalarCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
+        return count
     }
 
     /// The input between two libyaml indexes (counted in Unicode scalars).
@@ -306,6 +314,14 @@ struct YAMLComposer {
     }
 
     static func core(_ text: String) -> Node.Value {
+        // Only text starting with a digit, a sign, '.', '~' or the first letter of null/true/false can be anything but a string.
+        if let first = text.utf8.first {
+            switch first {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "~"),
+                 UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"), UInt8(ascii: "F"): break
+            default: return .string(text)
+            }
+        }
         switch text {
         case "", "~", "null", "Null", "NULL": return .null
         case "true", "True", "TRUE": return .bool(true)

@@ -1,6 +1,7 @@
 import LiveryDiagnostics
 @testable import LiveryCheck
 import LiveryLoad
+import LiveryL10n
 import XCTest
 
 /// Behaviour of the localization rules beyond their own examples: CLDR categories of several
@@ -83,10 +84,56 @@ final class LocalizationRuleTests: XCTestCase {
             // Wrapping in a select forces the parser; the facts of the literal text must agree.
             let parsed = MessageFacts("{x, select, other {\(text)}}")
             XCTAssertNil(shortcut.error)
-            XCTAssertEqual(shortcut.longestLength, parsed.longestLength, text)
+            XCTAssertEqual(MessageFacts.longestLength(of: text), MessageFacts.longestLength(of: "{x, select, other {\(text)}}"), text)
             let shift = "{x, select, other {".unicodeScalars.count
             XCTAssertEqual(shortcut.doubleSpaces, parsed.doubleSpaces.map { $0 - shift }, text)
         }
+    }
+
+    /// The facts come from the flat parts of a message, without a tree; they must say what the tree says.
+    func testFactsAgreeWithTheTree() throws {
+        let corpus = [
+            "Hello, {name}! You have {count, plural, =0 {no messages} one {# message} other {# messages}}.",
+            "Привет, {имя}! {n, plural, offset:1 =0 {никого} one {<b>#</b> друг} few {# друга} many {# друзей} other {# друга}}",
+            "{g, select, female {{n, plural, =1 {Elle  et un <i>ami</i>} other {Elle et # amis}}} other {<a href=\"{url}\">Ils</a>}}",
+            "it''s '{'literal'}' and  I''m {n, number, ::currency/EUR} on {d, date, long} at {t, time, HH:mm} 🎉  <br/>",
+            "{0} and {1, number} and {0, number} <b>bold <i>both</b></i>",
+            "ünïcödé  '<b>' <b>x</b> {n, selectordinal, one {#st} two {#nd} few {#rd} other {#th}}",
+        ]
+        for text in corpus {
+            let facts = MessageFacts(text), details = MessageFacts.details(of: text)
+            XCTAssertNil(facts.error, text)
+            let format = try MessageFormat(parsing: text)
+            let signature = Set(format.argumentUses.map { "\($0.name)|\($0.type?.rawValue ?? "simple")" }).sorted().joined(separator: ",")
+            XCTAssertEqual(facts.argumentSignature, signature, text)
+            XCTAssertEqual(details.arguments.map(\.name), format.argumentUses.map(\.name.description), text)
+            XCTAssertEqual(details.arguments.map(\.type), format.argumentUses.map(\.type), text)
+            XCTAssertEqual(details.arguments.map(\.offset), format.argumentUses.map(\.position.offset), text)
+            XCTAssertEqual(details.arguments.map(\.nameOffset), format.argumentUses.map(\.namePosition.offset), text)
+            XCTAssertEqual(facts.selections.map(\.name), format.selections.map(\.name.description), text)
+            XCTAssertEqual(facts.selections.map(\.offset), format.selections.map(\.position.offset), text)
+            XCTAssertEqual(facts.selections.map { $0.options.map(\.selector) }, format.selections.map { $0.options.map(\.selector) }, text)
+            XCTAssertEqual(facts.selections.map { $0.options.map(\.offset) }, format.selections.map { $0.options.map(\.position.offset) }, text)
+            let tags = MarkupTags.find(in: format)
+            XCTAssertEqual(details.tags.map(\.text), tags.map(\.text), text)
+            XCTAssertEqual(details.tags.map(\.offset), tags.map(\.position.offset), text)
+            XCTAssertEqual(facts.tagSignature, MarkupTags.find(in: format).map { "\($0.kind.rawValue)|\($0.name)" }.sorted().joined(separator: ","), text)
+            XCTAssertEqual(facts.markupProblem?.offset, MarkupTags.firstProblem(in: format)?.tag.position.offset, text)
+            XCTAssertEqual(facts.markupProblem?.message, MarkupTags.firstProblem(in: format)?.message, text)
+            var spaces: [Int] = []
+            for segment in format.textSegments {
+                var previousWasSpace = false
+                for (scalar, position) in segment.scalarPositions {
+                    if scalar == " " && previousWasSpace { spaces.append(position.offset) }
+                    previousWasSpace = scalar == " "
+                }
+            }
+            XCTAssertEqual(facts.doubleSpaces, spaces, text)
+        }
+        // The corpus exercises what it claims to: non-ASCII offsets, nested selections, tags and problems.
+        XCTAssertEqual(MessageFacts(corpus[2]).selections.count, 2)
+        XCTAssertNotNil(MessageFacts(corpus[4]).markupProblem)
+        XCTAssertTrue(MessageFacts(corpus[1]).hasTags)
     }
 
     func testOnlyLiteralLettersNeedTranslation() {
@@ -97,9 +144,9 @@ final class LocalizationRuleTests: XCTestCase {
     }
 
     func testLongestFormCountsArgumentsAsOneCharacter() {
-        XCTAssertEqual(MessageFacts("Hi {name}!").longestLength, 5)
-        XCTAssertEqual(MessageFacts("{n, plural, one {# day} other {# days left}}").longestLength, 11)
-        XCTAssertEqual(MessageFacts("👍🏽 é").longestLength, 3)
+        XCTAssertEqual(MessageFacts.longestLength(of: "Hi {name}!"), 5)
+        XCTAssertEqual(MessageFacts.longestLength(of: "{n, plural, one {# day} other {# days left}}"), 11)
+        XCTAssertEqual(MessageFacts.longestLength(of: "👍🏽 é"), 3)
     }
 
     func testRightToLeftLocales() {
