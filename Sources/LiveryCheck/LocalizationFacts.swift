@@ -51,8 +51,8 @@ struct MessageFacts: Sendable {
     var selections: [Selection] = []
     /// True when the text starts or ends with whitespace.
     var hasOuterWhitespace = false
-    /// The distinct arguments as sorted "name|type" ("simple" for `{name}`), joined by commas: equal
-    /// signatures need no closer look.
+    /// The distinct arguments as sorted "name:code" (code: a digit for the type, 0 for `{name}`), joined
+    /// by commas: equal signatures need no closer look. Compact, so that most fit in a small string.
     var argumentSignature = ""
     /// The tags as sorted "kind|name", joined by commas; empty when the message has no markup.
     var tagSignature = ""
@@ -98,16 +98,20 @@ struct MessageFacts: Sendable {
     init(_ text: String) {
         // Each scan below is skipped when a cheap look at the text shows it cannot find anything:
         // most messages have no markup and no doubled spaces, and many are plain text.
-        var mayHaveDoubleSpaces = false, hasSyntax = false, hasMarkup = false, previous: UInt8 = 0
-        for byte in text.utf8 {
-            switch byte {
-            case 0x20 where previous == 0x20: mayHaveDoubleSpaces = true
-            case 0x7B, 0x7D, 0x27: hasSyntax = true  // { } '
-            case 0x3C: hasMarkup = true  // <
-            default: break
+        let scan = { (bytes: UnsafeBufferPointer<UInt8>) -> (doubleSpaces: Bool, syntax: Bool, markup: Bool) in
+            var doubleSpaces = false, syntax = false, markup = false, previous: UInt8 = 0
+            for byte in bytes {
+                switch byte {
+                case 0x20 where previous == 0x20: doubleSpaces = true
+                case 0x7B, 0x7D, 0x27: syntax = true  // { } '
+                case 0x3C: markup = true  // <
+                default: break
+                }
+                previous = byte
             }
-            previous = byte
+            return (doubleSpaces, syntax, markup)
         }
+        let (mayHaveDoubleSpaces, hasSyntax, hasMarkup) = text.utf8.withContiguousStorageIfAvailable(scan) ?? Array(text.utf8).withUnsafeBufferPointer(scan)
         hasOuterWhitespace = Self.isWhitespace(text.unicodeScalars.first) || Self.isWhitespace(text.unicodeScalars.last)
         // Text without ICU syntax or markup is literal: skip the parser for it.
         if !hasSyntax && !hasMarkup {
@@ -127,7 +131,7 @@ struct MessageFacts: Sendable {
     /// before the ones in its sub-messages), then markup and double spaces when the text may have them.
     /// With `details`, every argument use and tag is collected there too.
     private mutating func extract(_ pattern: MessagePattern, markup: Bool, doubleSpaces findDoubleSpaces: Bool, details: inout Details?) {
-        var kinds: [(name: String, type: MessageFormat.ArgumentType?)] = []
+        var kinds = SignatureItems()
         var spaces: [Int] = []
         pattern.withUTF8 { bytes in
             var positions = MessagePositions(bytes)
@@ -142,10 +146,12 @@ struct MessageFacts: Sendable {
                     let namePart = parts[i + 1]
                     let name = pattern.argumentName(of: namePart).description
                     let type = pattern.argumentType(of: part)
-                    kinds.append((name, type))
+                    kinds.append(SignatureItem(name: name, code: part.value))  // the type code
                     if let type, type.isSelection {
                         open.append(selections.count)
-                        selections.append(Selection(name: name, type: type, offset: offset(part.start), options: []))
+                        var options: [Selection.Option] = []
+                        options.reserveCapacity(Self.optionCount(parts, from: i))
+                        selections.append(Selection(name: name, type: type, offset: offset(part.start), options: options))
                     }
                     details?.arguments.append(ArgumentUse(name: name, type: type, offset: offset(part.start), nameOffset: offset(namePart.start)))
                     i += 1
@@ -176,7 +182,7 @@ struct MessageFacts: Sendable {
             }
         }
         if !spaces.isEmpty { rareFacts().doubleSpaces = spaces }
-        argumentSignature = Self.signature(kinds.map { $0.name + "|" + ($0.type?.rawValue ?? "simple") })
+        argumentSignature = kinds.signature
         guard markup else { return }
         let scopes = MarkupTags.scopes(of: pattern)
         var signature: [String] = []
@@ -199,6 +205,22 @@ struct MessageFacts: Sendable {
         var sorted = items.sorted()
         if distinct { sorted = sorted.enumerated().filter { $0.offset == 0 || sorted[$0.offset - 1] != $0.element }.map(\.element) }
         return sorted.joined(separator: ",")
+    }
+
+    /// The options of the selection whose `argumentStart` is at `start`: its selectors outside nested arguments.
+    private static func optionCount(_ parts: [MessagePattern.Part], from start: Int) -> Int {
+        var depth = 0, count = 0
+        for part in parts[(start + 1)...] {
+            switch part.kind {
+            case .argumentStart: depth += 1
+            case .argumentEnd:
+                if depth == 0 { return count }
+                depth -= 1
+            case .selector where depth == 0: count += 1
+            default: break
+            }
+        }
+        return count
     }
 
     /// True when the `argumentEnd` at `index` closes a selection rather than a simple or typed argument:
@@ -272,6 +294,49 @@ struct MessageFacts: Sendable {
 
 }
 
+/// An argument in a signature: its name and type code (`MessagePattern.typeCode`).
+struct SignatureItem: Comparable {
+    var name: String
+    var code: Int32
+
+    static func < (a: SignatureItem, b: SignatureItem) -> Bool { a.name != b.name ? a.name < b.name : a.code < b.code }
+
+    func append(to text: inout String) {
+        text += name
+        text += ":"
+        text += String(code)
+    }
+}
+
+/// The arguments of a message for its signature; the first two without an array, since most messages have at most two.
+struct SignatureItems {
+    private var first: SignatureItem?, second: SignatureItem?
+    private var more: [SignatureItem] = []
+
+    mutating func append(_ item: SignatureItem) {
+        if first == nil { first = item } else if second == nil { second = item } else { more.append(item) }
+    }
+
+    /// The distinct items, sorted, joined by commas.
+    var signature: String {
+        guard let first else { return "" }
+        var text = ""
+        guard let second else { first.append(to: &text); return text }
+        if more.isEmpty {
+            let (low, high) = second < first ? (second, first) : (first, second)
+            low.append(to: &text)
+            if high != low { text += ","; high.append(to: &text) }
+            return text
+        }
+        let sorted = ([first, second] + more).sorted()
+        for (i, item) in sorted.enumerated() where i == 0 || sorted[i - 1] != item {
+            if i > 0 { text += "," }
+            item.append(to: &text)
+        }
+        return text
+    }
+}
+
 /// The facts of every message of a bundle, in message order, with an index by key and the messages
 /// each rule needs to look at, so a rule visits a handful of messages rather than all of them.
 struct BundleFacts: Sendable {
@@ -287,13 +352,6 @@ struct BundleFacts: Sendable {
         withSelections = all.indices.filter { !all[$0].selections.isEmpty }
         withTags = all.indices.filter { all[$0].hasTags }
         withWhitespace = all.indices.filter { all[$0].hasOuterWhitespace || !all[$0].doubleSpaces.isEmpty }
-    }
-
-    /// The index of `key` in `bundle`, trying `hint` first: translations usually keep the order of the
-    /// default locale's file, so the same position mostly holds the same key and no hashing is needed.
-    static func index(of key: String, hint: Int, in bundle: LocaleBundle) -> Int? {
-        if hint < bundle.messages.count, bundle.messages[hint].key == key { return hint }
-        return bundle.index(of: key)
     }
 }
 
@@ -319,21 +377,20 @@ func forEachOwnMessage(_ context: RuleContext, in select: (BundleFacts) -> [Int]
 }
 
 /// Calls `body` for each message of every translation whose default-locale message `differs` from it,
-/// with where to report. Translations and sources are paired by key in one pass per bundle.
+/// with where to report. Translations and sources are paired by key in one pass per bundle; `differs`
+/// sees only texts and facts, so the common case of nothing to report copies no message.
 func forEachDifferingTranslation(_ context: RuleContext,
-                                 differs: (_ original: LocaleBundle.Message, _ originalFacts: MessageFacts, _ message: LocaleBundle.Message, _ facts: MessageFacts) -> Bool,
+                                 differs: (_ originalText: String, _ originalFacts: MessageFacts, _ text: String, _ facts: MessageFacts) -> Bool,
                                  _ body: (_ bundle: LocaleBundle, _ message: LocaleBundle.Message, _ facts: MessageFacts,
                                           _ original: LocaleBundle.Message, _ originalFacts: MessageFacts, _ placement: Placement) -> Void) {
-    guard let (_, source, translations) = context.translationPairs else { return }
-    let sourceFacts = source.facts
-    for bundle in translations {
-        let all = bundle.facts
-        for i in bundle.messages.indices {
-            let key = bundle.messages[i].key
-            guard let j = BundleFacts.index(of: key, hint: i, in: source) else { continue }
-            guard all.facts[i].error == nil, sourceFacts.facts[j].error == nil, differs(source.messages[j], sourceFacts.facts[j], bundle.messages[i], all.facts[i]),
-                  let placement = context.placement(of: bundle.messages[i], against: source.messages[j]) else { continue }
-            body(bundle, bundle.messages[i], all.facts[i], source.messages[j], sourceFacts.facts[j], placement)
+    guard let pairing = context.translationPairing else { return }
+    let sourceFacts = pairing.source.facts.facts, sourceMessages = pairing.source.messages
+    for translation in pairing.translations {
+        let facts = translation.bundle.facts.facts, messages = translation.bundle.messages
+        for (i, j) in translation.sourceIndex.enumerated() where j >= 0 {
+            guard facts[i].error == nil, sourceFacts[j].error == nil, differs(sourceMessages[j].text, sourceFacts[j], messages[i].text, facts[i]),
+                  let placement = context.placement(of: messages[i], against: sourceMessages[j]) else { continue }
+            body(translation.bundle, messages[i], facts[i], sourceMessages[j], sourceFacts[j], placement)
         }
     }
 }

@@ -7,6 +7,24 @@ private func pluralRules(_ type: MessageFormat.ArgumentType, _ locale: String) -
     type == .selectordinal ? PluralRules.ordinal(locale) : PluralRules.cardinal(locale)
 }
 
+/// The plural rules of each locale and kind, looked up once per rule run rather than once per message.
+private struct PluralRulesCache {
+    private var cardinal: [String: PluralRules?] = [:], ordinal: [String: PluralRules?] = [:]
+
+    mutating func rules(_ type: MessageFormat.ArgumentType, _ locale: String) -> PluralRules? {
+        if type == .selectordinal {
+            if let known = ordinal[locale] { return known }
+            let found = pluralRules(type, locale)
+            ordinal[locale] = .some(found)
+            return found
+        }
+        if let known = cardinal[locale] { return known }
+        let found = pluralRules(type, locale)
+        cardinal[locale] = .some(found)
+        return found
+    }
+}
+
 private func list(_ categories: [PluralCategory]) -> String {
     categories.map(\.rawValue).joined(separator: ", ")
 }
@@ -30,11 +48,11 @@ struct PluralCategoriesRule: Rule {
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
+        var cache = PluralRulesCache()
         forEachOwnMessage(context, in: \.withSelections) { bundle, message, facts in
             for selection in facts.selections where selection.type.isPlural {
-                guard let rules = pluralRules(selection.type, bundle.locale) else { continue }
-                let written = Set(selection.options.compactMap(\.keyword))
-                let missing = rules.categories.filter { !written.contains($0.rawValue) }
+                guard let rules = cache.rules(selection.type, bundle.locale) else { continue }
+                let missing = rules.categories.filter { category in !selection.options.contains { $0.keyword == category.rawValue } }
                 guard !missing.isEmpty else { continue }
                 let kind = selection.type == .selectordinal ? "ordinal" : "plural"
                 diagnostics.append(Diagnostic(
@@ -64,12 +82,12 @@ struct PluralExtraCategoryRule: Rule {
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
+        var cache = PluralRulesCache()
         forEachOwnMessage(context, in: \.withSelections) { bundle, message, facts in
             for selection in facts.selections where selection.type.isPlural {
-                guard let rules = pluralRules(selection.type, bundle.locale) else { continue }
-                let used = Set(rules.categories.map(\.rawValue))
+                guard let rules = cache.rules(selection.type, bundle.locale) else { continue }
                 for option in selection.options {
-                    guard let keyword = option.keyword, !used.contains(keyword) else { continue }
+                    guard let keyword = option.keyword, !rules.categories.contains(where: { $0.rawValue == keyword }) else { continue }
                     let known = PluralCategory(rawValue: keyword) != nil
                     diagnostics.append(Diagnostic(
                         .warning, known ? "'\(bundle.locale)' never selects '\(keyword)' in '\(message.key)'; its categories are \(list(rules.categories))"
@@ -98,8 +116,9 @@ struct PluralLocaleRule: Rule {
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         var reported = Set<String>()
+        var cache = PluralRulesCache()
         forEachOwnMessage(context, in: \.withSelections) { bundle, message, facts in
-            for selection in facts.selections where selection.type.isPlural && pluralRules(selection.type, bundle.locale) == nil {
+            for selection in facts.selections where selection.type.isPlural && cache.rules(selection.type, bundle.locale) == nil {
                 let kind = selection.type == .selectordinal ? "ordinal" : "cardinal"
                 // Once per bundle and kind: the first message says it for the whole file.
                 guard reported.insert(bundle.locale + "|" + kind).inserted else { continue }

@@ -10,16 +10,17 @@ struct MissingTranslationRule: Rule {
         nonTriggering: [RuleExample("complete Russian bundle", files: LocaleExample.files(russian: "nav:\n  home: Главная\n  profile: Профиль\n"))])
 
     func check(_ context: RuleContext) -> [Diagnostic] {
-        guard let defaultLocale = context.tenant.defaultLocale, let source = context.tenant.locales[defaultLocale] else { return [] }
+        guard let pairing = context.translationPairing else { return [] }
+        let defaultLocale = pairing.defaultLocale, source = pairing.source
         var diagnostics: [Diagnostic] = []
         for locale in context.tenant.supportedLocales where locale != defaultLocale {
-            guard let bundle = context.tenant.locales[locale] else { continue }
-            let translated = bundle.keyIndex
+            guard let translation = pairing.translations.first(where: { $0.bundle.locale == locale }) else { continue }
+            let bundle = translation.bundle
             // A bundle inherited whole from an ancestor cannot be edited here: point at the tenant's own
             // source message that needs the translation instead.
             let inherited = !context.owns(bundle.location)
-            for i in source.messages.indices where translated[source.messages[i].key] == nil {
-                let message = source.messages[i]
+            for (j, covered) in pairing.covered(by: translation).enumerated() where !covered {
+                let message = source.messages[j]
                 if inherited, context.owns(message.keyLocation) {
                     diagnostics.append(Diagnostic(.error, "key '\(message.key)' of the default locale '\(defaultLocale)' is missing in '\(locale)', whose bundle is inherited from \(bundle.file)",
                                                   at: message.keyLocation, rule: Self.description.id,
@@ -44,15 +45,16 @@ struct ExtraTranslationRule: Rule {
         nonTriggering: [RuleExample("complete Russian bundle", files: LocaleExample.files(russian: "nav:\n  home: Главная\n  profile: Профиль\n"))])
 
     func check(_ context: RuleContext) -> [Diagnostic] {
-        guard let defaultLocale = context.tenant.defaultLocale, let source = context.tenant.locales[defaultLocale] else { return [] }
-        let keys = source.keyIndex
+        guard let pairing = context.translationPairing else { return [] }
+        let defaultLocale = pairing.defaultLocale, source = pairing.source
         var diagnostics: [Diagnostic] = []
-        for (locale, bundle) in context.tenant.locales where locale != defaultLocale {
-            for i in bundle.messages.indices where keys[bundle.messages[i].key] == nil && context.owns(bundle.messages[i].keyLocation) {
-                let message = bundle.messages[i]
-                diagnostics.append(Diagnostic(.warning, "key '\(message.key)' in '\(locale)' does not exist in the default locale '\(defaultLocale)'",
+        for translation in pairing.translations {
+            let messages = translation.bundle.messages
+            for (i, j) in translation.sourceIndex.enumerated() where j < 0 && context.owns(messages[i].keyLocation) {
+                let message = messages[i]
+                diagnostics.append(Diagnostic(.warning, "key '\(message.key)' in '\(translation.bundle.locale)' does not exist in the default locale '\(defaultLocale)'",
                                               at: message.keyLocation, rule: Self.description.id,
-                                              hint: DidYouMean.hint(for: message.key, among: keys.keys) ?? "add it to \(source.file) or remove it"))
+                                              hint: DidYouMean.hint(for: message.key, among: source.keyIndex.keys) ?? "add it to \(source.file) or remove it"))
             }
         }
         return diagnostics

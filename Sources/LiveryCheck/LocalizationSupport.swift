@@ -33,17 +33,20 @@ enum LocaleExample {
 extension RuleContext {
     /// True when `location` is in this tenant's own folder, not in a manifest it inherits.
     func owns(_ location: SourceLocation) -> Bool {
-        // Asked of every message by several rules: compared in place, without building "root/".
-        let root = tenant.source.displayRoot.utf8, file = location.file.utf8
-        guard file.count > root.count, file.starts(with: root) else { return false }
-        return file[file.index(file.startIndex, offsetBy: root.count)] == UInt8(ascii: "/")
+        location.file.hasPrefix(ownPrefix)
     }
 
-    /// The default locale's bundle and every other bundle of the tenant, sorted by locale.
-    var translationPairs: (defaultLocale: String, source: LocaleBundle, translations: [LocaleBundle])? {
-        guard let defaultLocale = tenant.defaultLocale, let source = tenant.locales[defaultLocale] else { return nil }
-        let others = tenant.locales.filter { $0.key != defaultLocale }.sorted { $0.key < $1.key }.map(\.value)
-        return (defaultLocale, source, others)
+    /// The default locale's bundle paired key by key with every other bundle of the tenant; nil without a
+    /// default locale bundle. Made once per tenant for every rule that compares translations with their source.
+    var translationPairing: TranslationPairing? {
+        if let made = cache.translationPairing { return made }
+        var made: TranslationPairing?
+        if let defaultLocale = tenant.defaultLocale, let source = tenant.locales[defaultLocale] {
+            let others = tenant.locales.filter { $0.key != defaultLocale }.sorted { $0.key < $1.key }.map(\.value)
+            made = TranslationPairing(defaultLocale: defaultLocale, source: source, translations: others)
+        }
+        cache.translationPairing = .some(made)
+        return made
     }
 
     /// Where a finding that compares a translation with its source belongs: in the translation when this
@@ -57,6 +60,45 @@ extension RuleContext {
 
     /// The tenant's localization settings (`locales:` in the tenant manifest, inherited values merged).
     var localeSettings: LocaleSettings { LocaleSettings(tenant.tenant?["locales"]) }
+}
+
+/// The messages of each translation paired with the default locale's message of the same key.
+struct TranslationPairing {
+    struct Translation {
+        let bundle: LocaleBundle
+        /// For each message of `bundle`, the index of the source message with its key, or -1.
+        let sourceIndex: [Int]
+    }
+
+    let defaultLocale: String
+    let source: LocaleBundle
+    /// Sorted by locale.
+    let translations: [Translation]
+
+    init(defaultLocale: String, source: LocaleBundle, translations: [LocaleBundle]) {
+        self.defaultLocale = defaultLocale
+        self.source = source
+        let sourceMessages = source.messages
+        var keyIndex: [String: Int]?  // fetched only when a translation does not follow the source's order
+        self.translations = translations.map { bundle in
+            let messages = bundle.messages
+            // Translations usually keep the order of the default locale's file: the same position
+            // mostly holds the same key, and then no hashing is needed.
+            let sourceIndex = messages.indices.map { i -> Int in
+                if i < sourceMessages.count, sourceMessages[i].key == messages[i].key { return i }
+                if keyIndex == nil { keyIndex = source.keyIndex }
+                return keyIndex![messages[i].key] ?? -1
+            }
+            return Translation(bundle: bundle, sourceIndex: sourceIndex)
+        }
+    }
+
+    /// For each source message, whether `translation` has its key.
+    func covered(by translation: Translation) -> [Bool] {
+        var covered = [Bool](repeating: false, count: source.messages.count)
+        for j in translation.sourceIndex where j >= 0 { covered[j] = true }
+        return covered
+    }
 }
 
 enum Placement {

@@ -52,8 +52,25 @@ public struct RuleContext: Sendable {
     public var workspace: [String: ResolvedTenant]
     /// Findings of the loader and resolver for this tenant, by rule id.
     public var collected: [String: [Diagnostic]]
+    /// `displayRoot/` of the tenant: a file whose path starts with it is the tenant's own.
+    let ownPrefix: String
+    /// What several rules work out for this tenant, worked out once (see `RuleContextCache`).
+    let cache = RuleContextCache()
+
+    public init(tenant: ResolvedTenant, workspace: [String: ResolvedTenant], collected: [String: [Diagnostic]]) {
+        self.tenant = tenant
+        self.workspace = workspace
+        self.collected = collected
+        ownPrefix = tenant.source.displayRoot + "/"
+    }
 
     public var source: TenantSource { tenant.source }
+}
+
+/// Values several rules need for one tenant, computed by the first rule that asks. The rules of one
+/// tenant run one after another on one thread (`RuleEngine.run`), so no lock is needed.
+final class RuleContextCache: @unchecked Sendable {
+    var translationPairing: TranslationPairing??
 }
 
 /// A rule whose findings the loader or resolver makes while reading (syntax, shapes, aliases…);

@@ -85,6 +85,7 @@ public enum MarkupTags {
         pattern.withUTF8 { bytes in
             var positions = MessagePositions(bytes)
             var open: [[StreamItem]] = [[]]
+            open[0].reserveCapacity(bytes.count)
             var found: [[MarkupTag]] = []
             func placeholder(_ offset: Int32) {
                 open[open.count - 1].append(StreamItem(scalar: "\u{FFFC}", position: positions.position(Int(offset)), quoted: false, placeholder: true))

@@ -36,7 +36,7 @@ struct MessageFormatParser {
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
         parts = []
-        parts.reserveCapacity(8)
+        parts.reserveCapacity(32)  // a plural with five options has about 25 parts
     }
 
     private var count: Int { bytes.count }

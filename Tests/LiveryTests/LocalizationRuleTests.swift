@@ -104,7 +104,8 @@ final class LocalizationRuleTests: XCTestCase {
             let facts = MessageFacts(text), details = MessageFacts.details(of: text)
             XCTAssertNil(facts.error, text)
             let format = try MessageFormat(parsing: text)
-            let signature = Set(format.argumentUses.map { "\($0.name)|\($0.type?.rawValue ?? "simple")" }).sorted().joined(separator: ",")
+            let codes = [nil] + MessageFormat.ArgumentType.allCases
+            let signature = Set(format.argumentUses.map { use in "\(use.name):\(codes.firstIndex(of: use.type)!)" }).sorted().joined(separator: ",")
             XCTAssertEqual(facts.argumentSignature, signature, text)
             XCTAssertEqual(details.arguments.map(\.name), format.argumentUses.map(\.name.description), text)
             XCTAssertEqual(details.arguments.map(\.type), format.argumentUses.map(\.type), text)
