@@ -64,6 +64,8 @@ struct MessageFacts: Sendable {
     /// The second space of every run of two or more spaces in literal text.
     var doubleSpaces: [Int] { rare?.doubleSpaces ?? [] }
     var hasTags: Bool { !tagSignature.isEmpty }
+    /// False for most messages: no syntax error, markup problem or double spaces.
+    var hasRareFacts: Bool { rare != nil }
 
     private mutating func rareFacts() -> Rare {
         if let rare { return rare }
@@ -346,12 +348,19 @@ struct BundleFacts: Sendable {
 
     init(_ bundle: LocaleBundle) {
         let messages = bundle.messages
-        let all = messages.indices.map { MessageFacts(messages[$0].text) }
+        var all: [MessageFacts] = []
+        all.reserveCapacity(messages.count)
+        var withErrors: [Int] = [], withSelections: [Int] = [], withTags: [Int] = [], withWhitespace: [Int] = []
+        for i in messages.indices {
+            let facts = MessageFacts(messages[i].text)
+            if facts.hasRareFacts, facts.error != nil { withErrors.append(i) }
+            if !facts.selections.isEmpty { withSelections.append(i) }
+            if facts.hasTags { withTags.append(i) }
+            if facts.hasOuterWhitespace || (facts.hasRareFacts && !facts.doubleSpaces.isEmpty) { withWhitespace.append(i) }
+            all.append(facts)
+        }
         facts = all
-        withErrors = all.indices.filter { all[$0].error != nil }
-        withSelections = all.indices.filter { !all[$0].selections.isEmpty }
-        withTags = all.indices.filter { all[$0].hasTags }
-        withWhitespace = all.indices.filter { all[$0].hasOuterWhitespace || !all[$0].doubleSpaces.isEmpty }
+        (self.withErrors, self.withSelections, self.withTags, self.withWhitespace) = (withErrors, withSelections, withTags, withWhitespace)
     }
 }
 
@@ -376,21 +385,56 @@ func forEachOwnMessage(_ context: RuleContext, in select: (BundleFacts) -> [Int]
     }
 }
 
-/// Calls `body` for each message of every translation whose default-locale message `differs` from it,
-/// with where to report. Translations and sources are paired by key in one pass per bundle; `differs`
-/// sees only texts and facts, so the common case of nothing to report copies no message.
-func forEachDifferingTranslation(_ context: RuleContext,
-                                 differs: (_ originalText: String, _ originalFacts: MessageFacts, _ text: String, _ facts: MessageFacts) -> Bool,
+/// The source–translation pairs that differ in each way the rules compare them (both messages parse),
+/// found in one pass over the tenant's translations for all those rules.
+struct TranslationDifferences {
+    struct Pair {
+        /// Index in `TranslationPairing.translations`, of the message there, and of its source message.
+        let translation: Int, message: Int, source: Int
+    }
+    /// Different arguments or argument types.
+    var arguments: [Pair] = []
+    /// Different tags, where both messages' tags pair up.
+    var tags: [Pair] = []
+    /// The same text.
+    var sameText: [Pair] = []
+
+    init(_ pairing: TranslationPairing) {
+        let sourceFacts = pairing.source.facts.facts, sourceMessages = pairing.source.messages
+        for (t, translation) in pairing.translations.enumerated() {
+            let facts = translation.bundle.facts.facts, messages = translation.bundle.messages
+            for (i, j) in translation.sourceIndex.enumerated() where j >= 0 && facts[i].error == nil && sourceFacts[j].error == nil {
+                if facts[i].argumentSignature != sourceFacts[j].argumentSignature { arguments.append(Pair(translation: t, message: i, source: j)) }
+                if facts[i].tagSignature != sourceFacts[j].tagSignature, facts[i].markupProblem == nil, sourceFacts[j].markupProblem == nil {
+                    tags.append(Pair(translation: t, message: i, source: j))
+                }
+                if messages[i].text == sourceMessages[j].text { sameText.append(Pair(translation: t, message: i, source: j)) }
+            }
+        }
+    }
+}
+
+extension RuleContext {
+    var translationDifferences: TranslationDifferences? {
+        if let made = cache.translationDifferences { return made }
+        guard let pairing = translationPairing else { return nil }
+        let made = TranslationDifferences(pairing)
+        cache.translationDifferences = made
+        return made
+    }
+}
+
+/// Calls `body` for each message of every translation that differs from its default-locale message in
+/// the way `differences` selects, with where to report.
+func forEachDifferingTranslation(_ context: RuleContext, _ differences: KeyPath<TranslationDifferences, [TranslationDifferences.Pair]>,
                                  _ body: (_ bundle: LocaleBundle, _ message: LocaleBundle.Message, _ facts: MessageFacts,
                                           _ original: LocaleBundle.Message, _ originalFacts: MessageFacts, _ placement: Placement) -> Void) {
-    guard let pairing = context.translationPairing else { return }
-    let sourceFacts = pairing.source.facts.facts, sourceMessages = pairing.source.messages
-    for translation in pairing.translations {
-        let facts = translation.bundle.facts.facts, messages = translation.bundle.messages
-        for (i, j) in translation.sourceIndex.enumerated() where j >= 0 {
-            guard facts[i].error == nil, sourceFacts[j].error == nil, differs(sourceMessages[j].text, sourceFacts[j], messages[i].text, facts[i]),
-                  let placement = context.placement(of: messages[i], against: sourceMessages[j]) else { continue }
-            body(translation.bundle, messages[i], facts[i], sourceMessages[j], sourceFacts[j], placement)
-        }
+    guard let pairing = context.translationPairing, let found = context.translationDifferences else { return }
+    let source = pairing.source
+    for pair in found[keyPath: differences] {
+        let bundle = pairing.translations[pair.translation].bundle
+        let message = bundle.messages[pair.message], original = source.messages[pair.source]
+        guard let placement = context.placement(of: message, against: original) else { continue }
+        body(bundle, message, bundle.facts.facts[pair.message], original, source.facts.facts[pair.source], placement)
     }
 }

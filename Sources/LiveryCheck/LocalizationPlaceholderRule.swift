@@ -28,7 +28,7 @@ struct PlaceholderMismatchRule: Rule {
         let id = Self.description.id
         var diagnostics: [Diagnostic] = []
         var onlyOtherLocales: [String: Bool] = [:]
-        forEachDifferingTranslation(context, differs: { _, original, _, facts in original.argumentSignature != facts.argumentSignature }) {
+        forEachDifferingTranslation(context, \.arguments) {
             bundle, message, facts, original, originalFacts, placement in
             // A language with one plural form has nothing to choose: `{n}` or `{n, number}` may stand for a plural.
             let onlyOther = onlyOtherLocales[bundle.locale] ?? (PluralRules.cardinal(bundle.locale)?.categories == [.other])

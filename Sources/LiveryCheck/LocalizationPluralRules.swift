@@ -10,8 +10,17 @@ private func pluralRules(_ type: MessageFormat.ArgumentType, _ locale: String) -
 /// The plural rules of each locale and kind, looked up once per rule run rather than once per message.
 private struct PluralRulesCache {
     private var cardinal: [String: PluralRules?] = [:], ordinal: [String: PluralRules?] = [:]
+    /// The last answer: messages come bundle by bundle, so most questions repeat the one before.
+    private var last: (type: MessageFormat.ArgumentType, locale: String, rules: PluralRules?)?
 
     mutating func rules(_ type: MessageFormat.ArgumentType, _ locale: String) -> PluralRules? {
+        if let last, last.type == type, last.locale == locale { return last.rules }
+        let found = lookUp(type, locale)
+        last = (type, locale, found)
+        return found
+    }
+
+    private mutating func lookUp(_ type: MessageFormat.ArgumentType, _ locale: String) -> PluralRules? {
         if type == .selectordinal {
             if let known = ordinal[locale] { return known }
             let found = pluralRules(type, locale)

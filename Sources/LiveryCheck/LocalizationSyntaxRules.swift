@@ -84,9 +84,7 @@ struct MarkupRule: Rule {
             }
         }
         guard let defaultLocale = context.tenant.defaultLocale else { return diagnostics }
-        forEachDifferingTranslation(context, differs: { _, original, _, facts in
-            original.tagSignature != facts.tagSignature && original.markupProblem == nil && facts.markupProblem == nil
-        }) {
+        forEachDifferingTranslation(context, \.tags) {
             bundle, message, facts, original, originalFacts, placement in
             let originalTags = MessageFacts.details(of: original.text).tags
             var expected: [String: Int] = [:]

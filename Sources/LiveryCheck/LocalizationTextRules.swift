@@ -61,7 +61,7 @@ struct UntranslatedRule: Rule {
         let language = { (locale: String) in locale.split(separator: "-").first.map(String.init) ?? locale }
         var diagnostics: [Diagnostic] = []
         var sameLanguage: [String: Bool] = [:]
-        forEachDifferingTranslation(context, differs: { original, _, text, _ in original == text }) { bundle, message, _, original, _, placement in
+        forEachDifferingTranslation(context, \.sameText) { bundle, message, _, original, _, placement in
             let skip = sameLanguage[bundle.locale] ?? (language(bundle.locale) == language(defaultLocale))
             sameLanguage[bundle.locale] = skip
             guard !skip, !settings.allowsUntranslated(message.key), MessageFacts.hasLetters(message.text) else { return }

@@ -71,6 +71,7 @@ public struct RuleContext: Sendable {
 /// tenant run one after another on one thread (`RuleEngine.run`), so no lock is needed.
 final class RuleContextCache: @unchecked Sendable {
     var translationPairing: TranslationPairing??
+    var translationDifferences: TranslationDifferences?
 }
 
 /// A rule whose findings the loader or resolver makes while reading (syntax, shapes, aliases…);
