@@ -62,12 +62,15 @@ public struct ShapeValidator {
             }
         case .dictionary(let keyFormat, let value):
             guard let entries = node.entries else { return mismatch(node, expected: "a mapping", path: path) }
-            for entry in entries {
-                if !keyFormat.matches(entry.key) {
-                    report("key '\(entry.key)' in \(name) must be \(keyFormat.summary)", at: entry.keyLocation,
+            // Values of any shape need no visit (a locale bundle's thousands of messages).
+            var checksValues = true
+            if case .any = value { checksValues = false }
+            for i in entries.indices {
+                if !keyFormat.matches(entries[i].key) {
+                    report("key '\(entries[i].key)' in \(name) must be \(keyFormat.summary)", at: entries[i].keyLocation,
                            rule: keyFormat == .slug ? ShapeRule.slug : ShapeRule.format)
                 }
-                check(entry.value, value, path: path + [entry.key])
+                if checksValues { check(entries[i].value, value, path: path + [entries[i].key]) }
             }
         case .object(let object):
             guard let entries = node.entries else { return mismatch(node, expected: "a mapping", path: path) }

@@ -68,7 +68,11 @@ struct YAMLComposer {
         self.limits = limits
     }
 
-    private func location(_ mark: yaml_mark_t) -> SourceLocation {
+    private func location(_ mark: yaml_mark_t) -> SourceLocation { Self.location(mark, in: file) }
+
+    // The helpers called for every event are static: a method of `self` called from inside the closure
+    // that holds the input buffer made a copy of the whole composer each time.
+    private static func location(_ mark: yaml_mark_t, in file: String) -> SourceLocation {
         SourceLocation(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
     }
 
@@ -94,7 +98,7 @@ struct YAMLComposer {
                     throw Stop(diagnostic: parserError(parser))
                 }
                 defer { yaml_event_delete(&event) }
-                let start = location(event.start_mark)
+                let start = Self.location(event.start_mark, in: file)
                 switch event.type {
                 case YAML_STREAM_END_EVENT:
                     return
@@ -108,7 +112,7 @@ struct YAMLComposer {
                     let scalar = event.data.scalar
                     let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: Int(scalar.length)), as: UTF8.self)
                     let tag = Self.string(scalar.tag)
-                    let value = try resolve(text, tag: tag, plain: scalar.style == YAML_PLAIN_SCALAR_STYLE, at: start)
+                    let value = try Self.resolve(text, tag: tag, plain: scalar.style == YAML_PLAIN_SCALAR_STYLE, at: start)
                     try count(1, at: start)
                     var node = Node(value, at: start)
                     if case .string = value { node.scalar = source(of: event, in: buffer) }
@@ -122,10 +126,10 @@ struct YAMLComposer {
                     try count(anchored.weight, at: start)
                     try complete(anchored.node, keyText: anchored.node.string)
                 case YAML_SEQUENCE_START_EVENT:
-                    try checkCollectionTag(Self.string(event.data.sequence_start.tag), expected: "tag:yaml.org,2002:seq", at: start)
+                    try Self.checkCollectionTag(Self.string(event.data.sequence_start.tag), expected: "tag:yaml.org,2002:seq", at: start)
                     try push(.sequence(SequenceFrame(start: start, anchor: Self.string(event.data.sequence_start.anchor))), at: start)
                 case YAML_MAPPING_START_EVENT:
-                    try checkCollectionTag(Self.string(event.data.mapping_start.tag), expected: "tag:yaml.org,2002:map", at: start)
+                    try Self.checkCollectionTag(Self.string(event.data.mapping_start.tag), expected: "tag:yaml.org,2002:map", at: start)
                     try push(.mapping(MappingFrame(start: start, anchor: Self.string(event.data.mapping_start.anchor))), at: start)
                 case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                     guard let frame = stack.popLast() else { break }
@@ -134,7 +138,7 @@ struct YAMLComposer {
                     case .sequence(let frame): node = Node(.sequence(frame.items), at: frame.start); anchor = frame.anchor
                     case .mapping(let frame): node = Node(.mapping(frame.entries), at: frame.start); anchor = frame.anchor
                     }
-                    if let anchor { register(anchor, node, weight: weight(of: node)) }
+                    if let anchor { register(anchor, node, weight: Self.weight(of: node)) }
                     try complete(node, keyText: nil)
                 default:
                     break
@@ -227,14 +231,14 @@ struct YAMLComposer {
         if let anchor { anchors[anchor] = (node, weight) }
     }
 
-    private func weight(of node: Node) -> Int {
+    private static func weight(of node: Node) -> Int {
         var total = 0
         node.walk { _ in total += 1 }
         return total
     }
 
     /// Attaches a finished node to its parent collection, or makes it the document root.
-    private mutating func complete(_ node: Node, keyText: String?) throws {
+    private mutating func complete(_ node: consuming Node, keyText: String?) throws {
         guard let top = stack.last else {
             root = node
             return
@@ -247,7 +251,9 @@ struct YAMLComposer {
                 frame.key = nil
                 if keyName == "<<" {
                     try merge(node, into: frame)
-                } else if let index = frame.index[keyName] {
+                } else if let index = frame.index.updateValue(frame.entries.count, forKey: keyName) {
+                    // Seen before (rare): the first entry keeps its place. A new key costs one hash.
+                    frame.index[keyName] = index
                     if frame.merged.contains(keyName) {
                         // An explicit key overrides one brought in by a `<<` merge.
                         frame.entries[index] = Node.Entry(key: keyName, keyLocation: keyLocation, value: node)
@@ -258,7 +264,6 @@ struct YAMLComposer {
                                                       at: keyLocation, rule: LoadRule.duplicateKey, hint: "remove one of the two; only the first is used"))
                     }
                 } else {
-                    frame.index[keyName] = frame.entries.count
                     frame.entries.append(Node.Entry(key: keyName, keyLocation: keyLocation, value: node))
                 }
             } else {
@@ -285,13 +290,13 @@ struct YAMLComposer {
         }
     }
 
-    private func checkCollectionTag(_ tag: String?, expected: String, at location: SourceLocation) throws {
+    private static func checkCollectionTag(_ tag: String?, expected: String, at location: SourceLocation) throws {
         guard let tag, tag != expected, tag != "!" else { return }
         throw Stop(diagnostic: Diagnostic(.error, "unsupported YAML tag '\(tag)'", at: location, rule: LoadRule.syntax))
     }
 
     /// YAML 1.2 core schema resolution of a scalar.
-    private func resolve(_ text: String, tag: String?, plain: Bool, at location: SourceLocation) throws -> Node.Value {
+    private static func resolve(_ text: String, tag: String?, plain: Bool, at location: SourceLocation) throws -> Node.Value {
         if let tag, tag != "!" {
             switch tag {
             case "tag:yaml.org,2002:str": return .string(text)
