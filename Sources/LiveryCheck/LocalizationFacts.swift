@@ -408,9 +408,17 @@ struct TranslationDifferences {
                 if facts[i].tagSignature != sourceFacts[j].tagSignature, facts[i].markupProblem == nil, sourceFacts[j].markupProblem == nil {
                     tags.append(Pair(translation: t, message: i, source: j))
                 }
-                if messages[i].text == sourceMessages[j].text { sameText.append(Pair(translation: t, message: i, source: j)) }
+                // Byte for byte: `==` compares canonical equivalence, which is slow for non-ASCII text, and a
+                // translation only differently normalized than its source is not what this looks for.
+                if Self.sameBytes(messages[i].text, sourceMessages[j].text) { sameText.append(Pair(translation: t, message: i, source: j)) }
             }
         }
+    }
+}
+
+extension TranslationDifferences {
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
     }
 }
 

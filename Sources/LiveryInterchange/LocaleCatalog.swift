@@ -70,12 +70,9 @@ public struct LocaleCatalog: Sendable {
         }
         let supported = tenant.node["locales"]?["supported"]?.items?.compactMap(\.string) ?? []
         var bundles: [String: LocaleBundle] = [:]
-        var diagnostics = relevant
-        for manifest in source.manifests(.locale) {
-            let (bundle, found) = LocaleBundle.parse(manifest)
-            diagnostics += found
-            bundles[bundle.locale] = bundle
-        }
+        let diagnostics = relevant
+        // The loader flattened each bundle; its findings are among `relevant`.
+        for bundle in source.manifests(.locale).compactMap(\.localeBundle) { bundles[bundle.locale] = bundle }
         if diagnostics.contains(where: { $0.severity == .error }) { return InterchangeResult(value: nil, diagnostics: diagnostics) }
         let catalog = LocaleCatalog(tenantID: source.id, defaultLocale: defaultLocale, locales: supported, bundles: bundles, folder: folder, displayRoot: display)
         return InterchangeResult(value: catalog, diagnostics: diagnostics)

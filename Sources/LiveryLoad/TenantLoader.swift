@@ -8,7 +8,12 @@ public struct Manifest: Sendable {
     public var relativePath: String
     /// Path as diagnostics show it, e.g. `Tenants/companero/programs/30-day.yaml`.
     public var displayPath: String
+    /// The parsed file. For a locale bundle only its top-level location is kept: the messages are in
+    /// `localeBundle`, flattened, which is what every later stage reads (keeping both trees doubled
+    /// the memory of a large workspace).
     public var node: Node
+    /// The messages of a locale bundle (`kind == .locale`), nil for other manifests.
+    public var localeBundle: LocaleBundle?
 
     /// The folder of the manifest inside the tenant ("" for the root).
     public var directory: String {
@@ -142,11 +147,17 @@ public enum TenantLoader {
         let (node, _, diagnostics) = ManifestParser.load(url, displayPath: display, limits: limits)
         source.diagnostics += diagnostics
         guard let node else { return }
-        let manifest = Manifest(kind: kind, relativePath: relative, displayPath: display, node: node)
+        var manifest = Manifest(kind: kind, relativePath: relative, displayPath: display, node: node)
         if kind != .branding {
             let (shapeDiagnostics, assets) = ShapeValidator.validate(node, against: kind.shape, baseDirectory: manifest.directory)
             source.diagnostics += shapeDiagnostics
             source.assets += assets
+        }
+        if kind == .locale {
+            let (bundle, found) = LocaleBundle.parse(manifest)
+            source.diagnostics += found
+            manifest.localeBundle = bundle
+            manifest.node = Node(.mapping([]), at: node.location)
         }
         source.manifests.append(manifest)
     }

@@ -33,9 +33,7 @@ public enum TenantResolver {
         // Tenants that compose their tokens with a resolver document: layers per combination.
         var combinations: [String: [String: [DesignToken]]] = [:]
 
-        // Locale bundles are the bulk of a large workspace: flatten them on every core.
-        let localeBundles = ParallelMap.map(sources) { source in source.manifests(.locale).map(LocaleBundle.parse) }
-        for (sourceIndex, source) in sources.enumerated() {
+        for source in sources {
             var base: [DesignToken] = [], modes: [String: [DesignToken]] = [:], extensions: [String: Node] = [:], extends: [GroupExtension] = []
             let branding = source.tenant?.node["branding"]
             let directory = source.tenant?.directory ?? ""
@@ -103,10 +101,7 @@ public enum TenantResolver {
             parsedTokens[source.id] = (base, modes, extensions, extends)
 
             var bundles: [String: LocaleBundle] = [:]
-            for (bundle, found) in localeBundles[sourceIndex] {
-                diagnostics += found
-                bundles[bundle.locale] = bundle
-            }
+            for bundle in source.manifests(.locale).compactMap(\.localeBundle) { bundles[bundle.locale] = bundle }
             parsedLocales[source.id] = bundles
         }
 
