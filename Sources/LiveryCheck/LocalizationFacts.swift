@@ -101,17 +101,16 @@ struct MessageFacts: Sendable {
         // Each scan below is skipped when a cheap look at the text shows it cannot find anything:
         // most messages have no markup and no doubled spaces, and many are plain text.
         let scan = { (bytes: UnsafeBufferPointer<UInt8>) -> (doubleSpaces: Bool, syntax: Bool, markup: Bool) in
-            var doubleSpaces = false, syntax = false, markup = false, previous: UInt8 = 0
+            // Without branches, so the compiler can compare many bytes at once.
+            var doubleSpaces: UInt8 = 0, syntax: UInt8 = 0, markup: UInt8 = 0, previousIsSpace: UInt8 = 0
             for byte in bytes {
-                switch byte {
-                case 0x20 where previous == 0x20: doubleSpaces = true
-                case 0x7B, 0x7D, 0x27: syntax = true  // { } '
-                case 0x3C: markup = true  // <
-                default: break
-                }
-                previous = byte
+                let isSpace: UInt8 = byte == 0x20 ? 1 : 0
+                doubleSpaces |= isSpace & previousIsSpace
+                syntax |= (byte == 0x7B ? 1 : 0) | (byte == 0x7D ? 1 : 0) | (byte == 0x27 ? 1 : 0)  // { } '
+                markup |= byte == 0x3C ? 1 : 0  // <
+                previousIsSpace = isSpace
             }
-            return (doubleSpaces, syntax, markup)
+            return (doubleSpaces != 0, syntax != 0, markup != 0)
         }
         let (mayHaveDoubleSpaces, hasSyntax, hasMarkup) = text.utf8.withContiguousStorageIfAvailable(scan) ?? Array(text.utf8).withUnsafeBufferPointer(scan)
         hasOuterWhitespace = Self.isWhitespace(text.unicodeScalars.first) || Self.isWhitespace(text.unicodeScalars.last)

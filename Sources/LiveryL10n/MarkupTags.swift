@@ -83,29 +83,37 @@ public enum MarkupTags {
     /// The tags of each message and sub-message of a pattern, each list in source order.
     public static func scopes(of pattern: MessagePattern, includeQuoted: Bool = false) -> [[MarkupTag]] {
         pattern.withUTF8 { bytes in
-            var positions = MessagePositions(bytes)
+            // Items carry their UTF-8 offset in `position.offset` while scanning; only the tags found
+            // get real positions, at the end (most characters are not part of a tag).
+            func item(_ scalar: Unicode.Scalar, at offset: Int32, quoted: Bool, placeholder: Bool) -> StreamItem {
+                StreamItem(scalar: scalar, position: MessagePosition(offset: Int(offset), line: 0, column: 0), quoted: quoted, placeholder: placeholder)
+            }
             var open: [[StreamItem]] = [[]]
             open[0].reserveCapacity(bytes.count)
             var found: [[MarkupTag]] = []
-            func placeholder(_ offset: Int32) {
-                open[open.count - 1].append(StreamItem(scalar: "\u{FFFC}", position: positions.position(Int(offset)), quoted: false, placeholder: true))
-            }
             for part in pattern.parts {
                 switch part.kind {
                 case .text, .quotedText:
                     var i = Int(part.start)
                     while i < Int(part.end) {
                         let (scalar, width) = MessagePositions.scalar(in: bytes, at: i)
-                        open[open.count - 1].append(StreamItem(scalar: scalar, position: positions.position(i), quoted: part.kind == .quotedText, placeholder: false))
+                        open[open.count - 1].append(item(scalar, at: Int32(i), quoted: part.kind == .quotedText, placeholder: false))
                         i += scalar == "'" && i + 1 < Int(part.end) && bytes[i + 1] == 0x27 ? 2 : width  // '' is one apostrophe
                     }
-                case .pound, .argumentStart: placeholder(part.start)
+                case .pound, .argumentStart: open[open.count - 1].append(item("\u{FFFC}", at: part.start, quoted: false, placeholder: true))
                 case .messageStart: open.append([])
                 case .messageEnd: found.append(tags(in: open.removeLast(), includeQuoted: includeQuoted))
                 case .argumentName, .argumentStyle, .offset, .selector, .argumentEnd: break
                 }
             }
-            return [tags(in: open[0], includeQuoted: includeQuoted)] + found
+            found.insert(tags(in: open[0], includeQuoted: includeQuoted), at: 0)
+            guard found.contains(where: { !$0.isEmpty }) else { return found }
+            var positions = MessagePositions(bytes)
+            // Positions are found walking forward: convert in source order, then put each tag back.
+            var located = found.enumerated().flatMap { scope, tags in tags.indices.map { (scope, $0, tags[$0].position.offset) } }
+            located.sort { $0.2 < $1.2 }
+            for (scope, index, offset) in located { found[scope][index].position = positions.position(offset) }
+            return found
         }
     }
 
