@@ -59,6 +59,9 @@ public struct LocaleBundle: Sendable {
     public static func parse(_ manifest: Manifest) -> (LocaleBundle, [Diagnostic]) {
         var messages: [Message] = []
         var diagnostics: [Diagnostic] = []
+        if manifest.node.entries == nil {
+            diagnostics.append(Diagnostic(.error, "the manifest must be a mapping, found \(manifest.node.typeDescription)", at: manifest.node.location, rule: ShapeRule.type))
+        }
         let entries = manifest.node.entries ?? []
         messages.reserveCapacity(entries.count)
         // The YAML and JSON loaders refuse duplicate keys within a mapping, so two messages can only share

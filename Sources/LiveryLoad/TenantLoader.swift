@@ -148,7 +148,9 @@ public enum TenantLoader {
         source.diagnostics += diagnostics
         guard let node else { return }
         var manifest = Manifest(kind: kind, relativePath: relative, displayPath: display, node: node)
-        if kind != .branding {
+        // Token files have their own checks; a locale bundle's keys and texts are checked, at every depth,
+        // as it is flattened (checking its top-level keys here too reported each bad key twice).
+        if kind != .branding && kind != .locale {
             let (shapeDiagnostics, assets) = ShapeValidator.validate(node, against: kind.shape, baseDirectory: manifest.directory)
             source.diagnostics += shapeDiagnostics
             source.assets += assets

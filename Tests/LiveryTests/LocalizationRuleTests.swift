@@ -17,6 +17,15 @@ final class LocalizationRuleTests: XCTestCase {
         "nav:\n  home: \"\(pluralMessage)\"\n  profile: Profile\n"
     }
 
+    func testABadKeyOrABundleThatIsNotAMappingIsReportedOnce() throws {
+        let badKey = try findings(LocaleExample.english("nav:\n  home: Home\n  profile: Profile\n\"bad key!\": Hello\n"), rule: "structure.format")
+        XCTAssertEqual(badKey.map(\.location.description), ["Tenants/example/locales/en.yaml:4:1"])
+        let nested = try findings(LocaleExample.english("nav:\n  home: Home\n  profile: Profile\n  \"bad key!\": Hello\n"), rule: "structure.format")
+        XCTAssertEqual(nested.map(\.location.description), ["Tenants/example/locales/en.yaml:4:3"])
+        let list = try findings(LocaleExample.english("- Home\n- Profile\n"), rule: "structure.type")
+        XCTAssertEqual(list.map(\.message), ["the manifest must be a mapping, found a list"])
+    }
+
     func testPolishAndArabicNeedTheirCLDRCategories() throws {
         let en = english("{n, plural, one {# file} other {# files}}")
         let polish = try findings(LocaleExample.files(locale: "pl", text: "nav:\n  home: \"{n, plural, one {# plik} other {# plików}}\"\n  profile: Profil\n", english: en),
