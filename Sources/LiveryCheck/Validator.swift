@@ -35,6 +35,7 @@ public enum Validator {
         var selected = Set(only ?? Set(workspace.keys))
         for id in selected { selected.formUnion(workspace[id]?.ancestors.map(\.id) ?? []) }
         let checked = tenants.filter { selected.contains($0.id) }
+        let extended = Set(tenants.flatMap { $0.ancestors.map(\.id) })
 
         let results = ParallelMap.map(checked) { tenant in
             let prefix = tenant.source.displayRoot + "/"
@@ -42,7 +43,12 @@ public enum Validator {
             collected += resolveDiagnostics.filter { $0.location.file.hasPrefix(prefix) }
             collected += AssetCheck.run(tenant.source)
             let context = RuleContext(tenant: tenant, workspace: workspace, collected: Dictionary(grouping: collected, by: \.ruleID))
-            return RuleEngine.run(context)
+            let found = RuleEngine.run(context)
+            // The message facts of the tenant's own bundles are needed again only by tenants that extend it.
+            if !extended.contains(tenant.id) {
+                for bundle in tenant.locales.values where context.owns(bundle.location) { bundle.forgetFacts() }
+            }
+            return found
         }
         var diagnostics = results.flatMap { $0 }
         for (name, diagnostic) in refused where only == nil || only!.contains(name) {

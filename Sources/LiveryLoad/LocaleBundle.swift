@@ -133,4 +133,9 @@ public final class DerivedValues: @unchecked Sendable {
         values[ObjectIdentifier(type)] = made
         return made
     }
+
+    /// Drops the value of type `T`; the next `value` computes it again.
+    public func forget<T>(_ type: T.Type) {
+        lock.withLock { _ = values.removeValue(forKey: ObjectIdentifier(type)) }
+    }
 }
