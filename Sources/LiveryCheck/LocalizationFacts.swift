@@ -98,6 +98,12 @@ struct MessageFacts: Sendable {
     private init() {}
 
     init(_ text: String) {
+        var buffer: [MessagePattern.Part] = []
+        self.init(text, buffer: &buffer)
+    }
+
+    /// The facts of `text`, parsing into `buffer` (see `MessagePattern.parse(_:reusing:)`).
+    init(_ text: String, buffer: inout [MessagePattern.Part]) {
         // Each scan below is skipped when a cheap look at the text shows it cannot find anything:
         // most messages have no markup and no doubled spaces, and many are plain text.
         let scan = { (bytes: UnsafeBufferPointer<UInt8>) -> (doubleSpaces: Bool, syntax: Bool, markup: Bool) in
@@ -119,12 +125,13 @@ struct MessageFacts: Sendable {
             if mayHaveDoubleSpaces { literal(text) }
             return
         }
-        switch MessagePattern.parse(text) {
+        switch MessagePattern.parse(text, reusing: &buffer) {
         case .failure(let error):
             rareFacts().error = error
         case .success(let pattern):
             var details: Details? = nil
             extract(pattern, markup: hasMarkup, doubleSpaces: mayHaveDoubleSpaces, details: &details)
+            buffer = pattern.parts
         }
     }
 
@@ -350,8 +357,10 @@ struct BundleFacts: Sendable {
         var all: [MessageFacts] = []
         all.reserveCapacity(messages.count)
         var withErrors: [Int] = [], withSelections: [Int] = [], withTags: [Int] = [], withWhitespace: [Int] = []
+        var buffer: [MessagePattern.Part] = []
+        buffer.reserveCapacity(64)
         for i in messages.indices {
-            let facts = MessageFacts(messages[i].text)
+            let facts = MessageFacts(messages[i].text, buffer: &buffer)
             if facts.hasRareFacts, facts.error != nil { withErrors.append(i) }
             if !facts.selections.isEmpty { withSelections.append(i) }
             if facts.hasTags { withTags.append(i) }

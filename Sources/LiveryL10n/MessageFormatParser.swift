@@ -18,10 +18,13 @@ struct MessageFormatParser {
     /// The selector parts of the selections being parsed, innermost last, to find duplicates.
     private var selectors: [Int] = []
 
-    /// Parses `source` into pattern parts; `isASCII` is true when the text is all ASCII.
-    static func parse(_ source: String) throws(MessageFormatError) -> (parts: [MessagePattern.Part], isASCII: Bool) {
+    /// Parses `source`, appending its pattern parts to `parts`; returns true when the text is all ASCII.
+    static func parse(_ source: String, into parts: inout [MessagePattern.Part]) throws(MessageFormatError) -> Bool {
+        var taken = parts
+        parts = []
         let run = { (bytes: UnsafeBufferPointer<UInt8>) -> Result<([MessagePattern.Part], Bool), MessageFormatError> in
-            var parser = MessageFormatParser(bytes: bytes)
+            var parser = MessageFormatParser(bytes: bytes, parts: taken)
+            taken = []
             do throws(MessageFormatError) {
                 try parser.parseMessage(depth: 0, poundAllowed: false, openBrace: nil)
             } catch {
@@ -30,13 +33,14 @@ struct MessageFormatParser {
             return .success((parser.parts, !bytes.contains { $0 >= 0x80 }))
         }
         let result = source.utf8.withContiguousStorageIfAvailable(run) ?? Array(source.utf8).withUnsafeBufferPointer(run)
-        return try result.get()
+        let (found, isASCII) = try result.get()
+        parts = found
+        return isASCII
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, parts: [MessagePattern.Part]) {
         self.bytes = bytes
-        parts = []
-        parts.reserveCapacity(32)  // a plural with five options has about 25 parts
+        self.parts = parts
     }
 
     private var count: Int { bytes.count }

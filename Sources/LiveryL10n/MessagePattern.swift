@@ -58,13 +58,36 @@ public struct MessagePattern: Sendable {
 
     /// Parses `source`, throwing the first syntax error (ICU stops at the first one too).
     public init(parsing source: String) throws(MessageFormatError) {
-        (parts, isASCII) = try MessageFormatParser.parse(source)
+        var parts: [Part] = []
+        parts.reserveCapacity(32)  // a plural with five options has about 25 parts
+        isASCII = try MessageFormatParser.parse(source, into: &parts)
+        self.parts = parts
         self.source = source
     }
 
     /// Parses `source`, returning the pattern or the first syntax error.
     public static func parse(_ source: String) -> Result<MessagePattern, MessageFormatError> {
         do { return .success(try MessagePattern(parsing: source)) } catch { return .failure(error) }
+    }
+
+    /// Parses `source` into the storage of `buffer`, which is left empty: a caller parsing many messages
+    /// gives the pattern's `parts` back to `buffer` when done with it, and no message allocates.
+    public static func parse(_ source: String, reusing buffer: inout [Part]) -> Result<MessagePattern, MessageFormatError> {
+        var parts = buffer
+        buffer = []
+        parts.removeAll(keepingCapacity: true)
+        do {
+            let isASCII = try MessageFormatParser.parse(source, into: &parts)
+            return .success(MessagePattern(source: source, parts: parts, isASCII: isASCII))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private init(source: String, parts: [Part], isASCII: Bool) {
+        self.source = source
+        self.parts = parts
+        self.isASCII = isASCII
     }
 
     /// The argument type an `argumentStart` part declares: nil for a simple `{name}`.
