@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 #include "livery_system.h"
@@ -23,4 +24,8 @@ int livery_rename_exchange(const char *from, const char *to) {
 
 void livery_release_free_memory(void) {
     malloc_trim(0);
+}
+
+int livery_has_double_space(const void *bytes, unsigned long length) {
+    return memmem(bytes, length, "  ", 2) != NULL;
 }

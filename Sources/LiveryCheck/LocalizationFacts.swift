@@ -1,3 +1,5 @@
+import CLiverySystem
+import Foundation
 import LiveryL10n
 import LiveryLoad
 
@@ -107,16 +109,11 @@ struct MessageFacts: Sendable {
         // Each scan below is skipped when a cheap look at the text shows it cannot find anything:
         // most messages have no markup and no doubled spaces, and many are plain text.
         let scan = { (bytes: UnsafeBufferPointer<UInt8>) -> (doubleSpaces: Bool, syntax: Bool, markup: Bool) in
-            // Without branches, so the compiler can compare many bytes at once.
-            var doubleSpaces: UInt8 = 0, syntax: UInt8 = 0, markup: UInt8 = 0, previousIsSpace: UInt8 = 0
-            for byte in bytes {
-                let isSpace: UInt8 = byte == 0x20 ? 1 : 0
-                doubleSpaces |= isSpace & previousIsSpace
-                syntax |= (byte == 0x7B ? 1 : 0) | (byte == 0x7D ? 1 : 0) | (byte == 0x27 ? 1 : 0)  // { } '
-                markup |= byte == 0x3C ? 1 : 0  // <
-                previousIsSpace = isSpace
-            }
-            return (doubleSpaces != 0, syntax != 0, markup != 0)
+            // libc's vectorised searches: a byte loop here was a visible share of checking a large workspace.
+            guard let base = bytes.baseAddress, bytes.count > 0 else { return (false, false, false) }
+            func contains(_ byte: UInt8) -> Bool { memchr(base, Int32(byte), bytes.count) != nil }
+            let doubleSpaces = livery_has_double_space(base, UInt(bytes.count)) != 0
+            return (doubleSpaces, contains(0x7B) || contains(0x7D) || contains(0x27), contains(0x3C))  // { } ' <
         }
         let (mayHaveDoubleSpaces, hasSyntax, hasMarkup) = text.utf8.withContiguousStorageIfAvailable(scan) ?? Array(text.utf8).withUnsafeBufferPointer(scan)
         hasOuterWhitespace = Self.isWhitespace(text.unicodeScalars.first) || Self.isWhitespace(text.unicodeScalars.last)

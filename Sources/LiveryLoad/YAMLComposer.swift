@@ -176,8 +176,11 @@ struct YAMLComposer {
 
     /// The Unicode scalars in UTF-8 bytes: the bytes that are not continuation bytes.
     private static func scalarCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        // An index loop without branches or overflow checks, which the compiler turns into vector code
+        // (continuation bytes are 0x80...0xBF, -128...-65 as signed bytes).
+        guard let base = bytes.baseAddress else { return 0 }
         var count = 0
-        for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
+        for i in 0..<bytes.count { count &+= Int8(bitPattern: base[i]) >= -64 ? 1 : 0 }
         return count
     }
 
