@@ -33,6 +33,15 @@ struct MessageFacts: Sendable {
         var type: MessageFormat.ArgumentType
         var offset: Int
         var options: [Option]
+        /// For a plural or selectordinal: the CLDR categories among its keywords (bit n: `PluralCategory.allCases[n]`),
+        /// and whether it has other keywords, so the plural rules compare sets without reading every option.
+        var categories: UInt8 = 0
+        var hasOtherKeywords = false
+    }
+
+    /// The bit of each category in `Selection.categories`.
+    static func mask(_ categories: [PluralCategory]) -> UInt8 {
+        categories.reduce(0) { $0 | 1 << UInt8(PluralCategory.allCases.firstIndex(of: $1)!) }
     }
 
     struct Tag: Sendable {
@@ -164,7 +173,15 @@ struct MessageFacts: Sendable {
                     let written = pattern.source(of: part)
                     let selector: MessageFormat.Selector = part.value == 1
                         ? .explicit(Double(written.dropFirst()) ?? 0, String(written.dropFirst())) : .keyword(written)
-                    selections[open[open.count - 1]].options.append(Selection.Option(selector: selector, offset: offset(part.start)))
+                    let selection = open[open.count - 1]
+                    selections[selection].options.append(Selection.Option(selector: selector, offset: offset(part.start)))
+                    if selections[selection].type.isPlural, case .keyword(let word) = selector {
+                        if let category = PluralCategory(rawValue: word) {
+                            selections[selection].categories |= 1 << UInt8(PluralCategory.allCases.firstIndex(of: category)!)
+                        } else {
+                            selections[selection].hasOtherKeywords = true
+                        }
+                    }
                 case .argumentEnd:
                     // A selection's end: the innermost open selection is done.
                     if Self.closes(parts, at: i) { open.removeLast() }

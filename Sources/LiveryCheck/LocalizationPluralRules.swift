@@ -60,7 +60,8 @@ struct PluralCategoriesRule: Rule {
         var cache = PluralRulesCache()
         forEachOwnMessage(context, in: \.withSelections) { bundle, message, facts in
             for selection in facts.selections where selection.type.isPlural {
-                guard let rules = cache.rules(selection.type, bundle.locale) else { continue }
+                guard let rules = cache.rules(selection.type, bundle.locale),
+                      MessageFacts.mask(rules.categories) & ~selection.categories != 0 else { continue }
                 let missing = rules.categories.filter { category in !selection.options.contains { $0.keyword == category.rawValue } }
                 guard !missing.isEmpty else { continue }
                 let kind = selection.type == .selectordinal ? "ordinal" : "plural"
@@ -94,7 +95,8 @@ struct PluralExtraCategoryRule: Rule {
         var cache = PluralRulesCache()
         forEachOwnMessage(context, in: \.withSelections) { bundle, message, facts in
             for selection in facts.selections where selection.type.isPlural {
-                guard let rules = cache.rules(selection.type, bundle.locale) else { continue }
+                guard let rules = cache.rules(selection.type, bundle.locale),
+                      selection.hasOtherKeywords || selection.categories & ~MessageFacts.mask(rules.categories) != 0 else { continue }
                 for option in selection.options {
                     guard let keyword = option.keyword, !rules.categories.contains(where: { $0.rawValue == keyword }) else { continue }
                     let known = PluralCategory(rawValue: keyword) != nil
