@@ -16,6 +16,9 @@ struct JSONParser {
 
     struct Stop: Error { let diagnostic: Diagnostic }
 
+    /// Objects with fewer keys than this find a duplicate key by scanning their entries.
+    private static let scannedObjectSize = 16
+
     init(text: String, file: String, limits: LoadLimits) {
         self.bytes = Array(text.utf8)
         self.file = file
@@ -75,19 +78,19 @@ struct JSONParser {
         guard nodeCount <= limits.maxNodes else {
             throw Stop(diagnostic: Diagnostic(.error, "file has more than \(limits.maxNodes) values", at: here, rule: LoadRule.limits))
         }
-        let start = here
         switch current {
         case UInt8(ascii: "{"): return try parseObject(depth: depth)
         case UInt8(ascii: "["): return try parseArray(depth: depth)
         case UInt8(ascii: "\""):
+            let start = here
             let first = index
             let text = try parseString()
             // Without escapes the value's bytes are the source's bytes between the quotes.
             let raw = index - first - 2 == text.utf8.count ? nil : String(decoding: bytes[first..<index], as: UTF8.self)
             return Node(.string(text), at: start, scalar: ScalarSource(style: .doubleQuoted, endLine: line, endColumn: column, raw: raw))
-        case UInt8(ascii: "t"): try expectWord("true"); return Node(.bool(true), at: start)
-        case UInt8(ascii: "f"): try expectWord("false"); return Node(.bool(false), at: start)
-        case UInt8(ascii: "n"): try expectWord("null"); return Node(.null, at: start)
+        case UInt8(ascii: "t"): let start = here; try expectWord("true"); return Node(.bool(true), at: start)
+        case UInt8(ascii: "f"): let start = here; try expectWord("false"); return Node(.bool(false), at: start)
+        case UInt8(ascii: "n"): let start = here; try expectWord("null"); return Node(.null, at: start)
         case .some(UInt8(ascii: "-")), .some(UInt8(ascii: "0")...UInt8(ascii: "9")): return try parseNumber()
         case nil: throw stop("unexpected end of file; expected a value")
         default:
@@ -109,7 +112,9 @@ struct JSONParser {
         let start = here
         advance()  // {
         var entries: [Node.Entry] = []
-        var seen: [String: SourceLocation] = [:]
+        // Entry positions by key, for duplicate keys: most objects are small enough for a scan to be
+        // cheaper than hashing every key, so the index is built only when an object grows large.
+        var positions: [String: Int] = [:]
         skipWhitespace()
         if current == UInt8(ascii: "}") { advance(); return Node(.mapping([]), at: start) }
         while true {
@@ -125,12 +130,23 @@ struct JSONParser {
             advance()
             skipWhitespace()
             let value = try parseValue(depth: depth + 1)
-            if let first = seen[key] {
+            let duplicate: Int?
+            if entries.count < Self.scannedObjectSize {
+                duplicate = entries.firstIndex { $0.key == key }
+            } else {
+                if positions.isEmpty {
+                    positions.reserveCapacity(entries.count * 2)
+                    for (position, entry) in entries.enumerated() { positions[entry.key] = position }
+                }
+                duplicate = positions[key]
+                if duplicate == nil { positions[key] = entries.count }
+            }
+            if let duplicate {
+                let first = entries[duplicate].keyLocation
                 diagnostics.append(Diagnostic(.error, "duplicate key \"\(key)\" (first defined at line \(first.line), column \(first.column))",
                                               at: keyLocation, rule: LoadRule.duplicateKey,
                                               hint: "remove one of the two; only the first is used"))
             } else {
-                seen[key] = keyLocation
                 entries.append(Node.Entry(key: key, keyLocation: keyLocation, value: value))
             }
             skipWhitespace()
@@ -161,32 +177,39 @@ struct JSONParser {
         }
     }
 
+    /// A string's value: the source's bytes between the quotes, decoded from escapes when it has any.
     private mutating func parseString() throws -> String {
         advance()  // opening quote
-        var scalars = String.UnicodeScalarView()
-        var run: [UInt8] = []
-        func flush() {
-            if !run.isEmpty { scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars); run.removeAll(keepingCapacity: true) }
+        let first = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let text = String(decoding: bytes[first..<index], as: UTF8.self)
+                advance()
+                return text
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            advance()
         }
+        return try parseEscapedString(from: first)
+    }
+
+    /// The rest of a string from its first escape (or its first fault), the bytes from `first` on
+    /// already read: the value is built as UTF-8 bytes, each escape appended as the scalar it names.
+    private mutating func parseEscapedString(from first: Int) throws -> String {
+        var value = Array(bytes[first..<index])
         while true {
             guard let byte = current else { throw stop("unterminated string") }
             switch byte {
             case UInt8(ascii: "\""):
                 advance()
-                flush()
-                return String(scalars)
+                return String(decoding: value, as: UTF8.self)
             case UInt8(ascii: "\\"):
-                flush()
                 advance()
                 guard let escape = current else { throw stop("unterminated string") }
-                let simple: [UInt8: Unicode.Scalar] = [
-                    UInt8(ascii: "\""): "\"", UInt8(ascii: "\\"): "\\", UInt8(ascii: "/"): "/",
-                    UInt8(ascii: "b"): "\u{08}", UInt8(ascii: "f"): "\u{0C}", UInt8(ascii: "n"): "\n",
-                    UInt8(ascii: "r"): "\r", UInt8(ascii: "t"): "\t",
-                ]
-                if let scalar = simple[escape] {
+                if let simple = Self.simpleEscape(escape) {
                     advance()
-                    scalars.append(scalar)
+                    value.append(simple)
                 } else if escape == UInt8(ascii: "u") {
                     advance()
                     var code = try parseHex4()
@@ -200,7 +223,7 @@ struct JSONParser {
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                     }
                     guard let scalar = Unicode.Scalar(code) else { throw stop("\\u escape is not a Unicode scalar") }
-                    scalars.append(scalar)
+                    UTF8.encode(scalar) { value.append($0) }
                 } else {
                     throw stop("invalid escape sequence in string", hint: "valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
                 }
@@ -208,9 +231,22 @@ struct JSONParser {
                 if byte < 0x20 {
                     throw stop(byte == 0x0A ? "unterminated string (a raw line break is not allowed inside a JSON string)" : "control character inside a string must be escaped")
                 }
-                run.append(byte)
+                value.append(byte)
                 advance()
             }
+        }
+    }
+
+    /// The byte a one-character escape (`\n`, `\"`…) stands for, or nil.
+    private static func simpleEscape(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return byte
+        case UInt8(ascii: "b"): return 0x08
+        case UInt8(ascii: "f"): return 0x0C
+        case UInt8(ascii: "n"): return 0x0A
+        case UInt8(ascii: "r"): return 0x0D
+        case UInt8(ascii: "t"): return 0x09
+        default: return nil
         }
     }
 
