@@ -9,6 +9,7 @@ import LiveryTUF
 
 struct Tokens: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "tokens",
         abstract: "Check or resolve standalone DTCG 2025.10 design token files.",
         subcommands: [Check.self, Resolve.self]
     )
@@ -41,6 +42,7 @@ struct Tokens: ParsableCommand {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Validate token files: structure, types, every value's shape, references, cycles and $extends.",
             discussion: "Exit status: 0 when there are no errors, 1 when there are, 2 on a usage error.")
 
@@ -58,6 +60,7 @@ struct Tokens: ParsableCommand {
 
     struct Resolve: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "resolve",
             abstract: "Print the resolved tokens as a DTCG document: every reference replaced by its value, every $type explicit.",
             discussion: "Findings go to standard error; nothing is printed when there are errors (exit 1).")
 
