@@ -31,7 +31,7 @@ public enum TokenResolver {
         // References inside composite values (a border's colour, a shadow's colour…), resolved
         // depth first so the result does not depend on the order tokens are visited in.
         var values = chains.values
-        var composite = CompositeSubstitution(table: table, values: values)
+        var composite = CompositeSubstitution(table: table, chains: chains)
         for id in table.tokens.indices where values[id]?.entries != nil || values[id]?.items != nil {
             values[id] = composite.resolved(id)
         }
@@ -74,8 +74,9 @@ private struct TokenTable {
     let targets: [Int?]
 
     init(_ byPath: [String: DesignToken]) {
-        paths = byPath.keys.sorted()
-        tokens = paths.compactMap { byPath[$0] }
+        let sorted = byPath.sorted { $0.key < $1.key }
+        paths = sorted.map(\.key)
+        tokens = sorted.map(\.value)
         var ids: [String: Int] = [:]
         ids.reserveCapacity(paths.count)
         for (id, path) in paths.enumerated() { ids[path] = id }
@@ -92,6 +93,9 @@ private struct ChainResolution {
     var values: [Node?]
     /// Each token's resolved type (its own, or its reference target's).
     var types: [String?]
+    /// For a token whose value is another token's whole value (an alias without a pointer into
+    /// the value), the token that holds that value.
+    var valueHolders: [Int?]
     var diagnostics: [Diagnostic] = []
     private var failed: [Bool]
     private var onChain: [Bool]
@@ -101,6 +105,7 @@ private struct ChainResolution {
         self.table = table
         values = Array(repeating: nil, count: table.tokens.count)
         types = Array(repeating: nil, count: table.tokens.count)
+        valueHolders = Array(repeating: nil, count: table.tokens.count)
         failed = Array(repeating: false, count: table.tokens.count)
         onChain = failed
     }
@@ -157,6 +162,7 @@ private struct ChainResolution {
                 return
             }
             values[member] = value
+            if reference.subpath.isEmpty { valueHolders[member] = valueHolders[next] ?? next }
             let targetType = reference.subpath.isEmpty ? types[next] : nil
             if let own = token.type, let targetType, own != targetType {
                 let path = (Array(chain[offset...]) + (chain.last == current ? [] : [current])).map { table.paths[$0] }.joined(separator: " → ")
@@ -176,20 +182,34 @@ private struct ChainResolution {
 private struct CompositeSubstitution {
     let table: TokenTable
     var values: [Node?]
+    let valueHolders: [Int?]
     var done: [Bool]
     var inProgress: [Bool]
+    /// Whether a token's value as its chain left it holds no reference, by the token holding the
+    /// value: most values are shared by several aliases, and are looked through once.
+    var referenceFree: [Bool?]
     var diagnostics: [Diagnostic] = []
 
-    init(table: TokenTable, values: [Node?]) {
+    init(table: TokenTable, chains: ChainResolution) {
         self.table = table
-        self.values = values
+        values = chains.values
+        valueHolders = chains.valueHolders
         done = Array(repeating: false, count: values.count)
         inProgress = done
+        referenceFree = Array(repeating: nil, count: values.count)
     }
 
     mutating func resolved(_ id: Int) -> Node? {
         guard let value = values[id] else { return nil }
         if done[id] || inProgress[id] { return value }
+        // Not yet visited, so `value` is still the value its chain left.
+        let holder = valueHolders[id] ?? id
+        let free = referenceFree[holder] ?? !Self.hasReference(value)
+        referenceFree[holder] = free
+        if free {
+            done[id] = true
+            return value
+        }
         inProgress[id] = true
         let result = substitute(value, owner: table.paths[id])
         inProgress[id] = false
