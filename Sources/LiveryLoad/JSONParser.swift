@@ -5,12 +5,16 @@ import LiveryDiagnostics
 /// Hand-written because Foundation's `JSONSerialization` reports no positions and silently
 /// keeps one of two duplicate keys; Livery must point at the exact character of every finding.
 struct JSONParser {
-    private let bytes: [UInt8]
+    /// The text's UTF-8, valid only while `parse` runs (the parser never outlives it).
+    private let bytes: UnsafeBufferPointer<UInt8>
     private let file: String
     private let limits: LoadLimits
     private var index = 0
     private var line = 1
-    private var column = 1
+    /// Where the current line starts, and how many UTF-8 continuation bytes it has before
+    /// `index`: a column counts Unicode scalars, and is worked out only when a location is taken.
+    private var lineStart = 0
+    private var continuationBytes = 0
     private var nodeCount = 0
     private(set) var diagnostics: [Diagnostic] = []
 
@@ -19,31 +23,40 @@ struct JSONParser {
     /// Objects with fewer keys than this find a duplicate key by scanning their entries.
     private static let scannedObjectSize = 16
 
-    init(text: String, file: String, limits: LoadLimits) {
-        self.bytes = Array(text.utf8)
+    private init(bytes: UnsafeBufferPointer<UInt8>, file: String, limits: LoadLimits) {
+        self.bytes = bytes
         self.file = file
         self.limits = limits
     }
 
     static func parse(_ text: String, file: String, limits: LoadLimits = .default) -> (Node?, [Diagnostic]) {
-        var parser = JSONParser(text: text, file: file, limits: limits)
-        do {
-            parser.skipWhitespace()
-            guard parser.index < parser.bytes.count else {
-                throw Stop(diagnostic: Diagnostic(.error, "file is empty; expected a JSON object", at: parser.here, rule: LoadRule.syntax))
-            }
-            let root = try parser.parseValue(depth: 0)
-            parser.skipWhitespace()
-            if parser.index < parser.bytes.count {
-                throw parser.stop("unexpected \(parser.describeCurrent()) after the end of the JSON value")
-            }
-            return (root, parser.diagnostics)
-        } catch let stop as Stop {
-            return (nil, parser.diagnostics + [stop.diagnostic])
-        } catch {
-            return (nil, parser.diagnostics)
+        var text = text
+        return text.withUTF8 { bytes in
+            var parser = JSONParser(bytes: bytes, file: file, limits: limits)
+            return parser.parseDocument()
         }
     }
+
+    private mutating func parseDocument() -> (Node?, [Diagnostic]) {
+        do {
+            skipWhitespace()
+            guard index < bytes.count else {
+                throw Stop(diagnostic: Diagnostic(.error, "file is empty; expected a JSON object", at: here, rule: LoadRule.syntax))
+            }
+            let root = try parseValue(depth: 0)
+            skipWhitespace()
+            if index < bytes.count {
+                throw stop("unexpected \(describeCurrent()) after the end of the JSON value")
+            }
+            return (root, diagnostics)
+        } catch let stop as Stop {
+            return (nil, diagnostics + [stop.diagnostic])
+        } catch {
+            return (nil, diagnostics)
+        }
+    }
+
+    private var column: Int { index - lineStart - continuationBytes + 1 }
 
     private var here: SourceLocation { SourceLocation(file: file, line: line, column: column) }
 
@@ -56,12 +69,30 @@ struct JSONParser {
     private mutating func advance() {
         let byte = bytes[index]
         index += 1
-        if byte == 0x0A { line += 1; column = 1 }
-        else if byte & 0xC0 != 0x80 { column += 1 }
+        if byte == 0x0A { newLine() }
+        else if byte & 0xC0 == 0x80 { continuationBytes += 1 }
+    }
+
+    /// Just after a line feed.
+    private mutating func newLine() {
+        line += 1
+        lineStart = index
+        continuationBytes = 0
     }
 
     private mutating func skipWhitespace() {
-        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { advance() }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0D: index += 1
+            case 0x0A: index += 1; newLine()
+            default: return
+            }
+        }
+    }
+
+    /// The text of `bytes[range]`.
+    private func text(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     private func describeCurrent() -> String {
@@ -86,7 +117,7 @@ struct JSONParser {
             let first = index
             let text = try parseString()
             // Without escapes the value's bytes are the source's bytes between the quotes.
-            let raw = index - first - 2 == text.utf8.count ? nil : String(decoding: bytes[first..<index], as: UTF8.self)
+            let raw = index - first - 2 == text.utf8.count ? nil : self.text(first..<index)
             return Node(.string(text), at: start, scalar: ScalarSource(style: .doubleQuoted, endLine: line, endColumn: column, raw: raw))
         case UInt8(ascii: "t"): let start = here; try expectWord("true"); return Node(.bool(true), at: start)
         case UInt8(ascii: "f"): let start = here; try expectWord("false"); return Node(.bool(false), at: start)
@@ -184,12 +215,13 @@ struct JSONParser {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: bytes[first..<index], as: UTF8.self)
-                advance()
-                return text
+                let value = text(first..<index)
+                index += 1
+                return value
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            advance()
+            if byte & 0xC0 == 0x80 { continuationBytes += 1 }
+            index += 1
         }
         return try parseEscapedString(from: first)
     }
@@ -295,7 +327,7 @@ struct JSONParser {
             guard isDigit(current) else { throw stop("expected a digit in the exponent") }
             while isDigit(current) { advance() }
         }
-        let text = String(decoding: bytes[begin..<index], as: UTF8.self)
+        let text = self.text(begin..<index)
         if isInteger, let int = Int(text) { return Node(.int(int), at: start) }
         guard let double = Double(text), double.isFinite else {
             throw Stop(diagnostic: Diagnostic(.error, "number \(text) is out of range", at: start, rule: LoadRule.syntax))
