@@ -161,8 +161,29 @@ public enum TokenType {
 
 /// Parses DTCG token files: groups, tokens, `$type` inheritance and reserved `$` properties.
 public enum TokenParser {
-    static let tokenProperties: Set<String> = ["$value", "$ref", "$type", "$description", "$extensions", "$deprecated"]
-    static let groupProperties: Set<String> = ["$type", "$description", "$extensions", "$deprecated", "$extends", "$schema"]
+    // Lists, not sets: a handful of short keys compare faster than they hash.
+    static let tokenProperties = ["$value", "$ref", "$type", "$description", "$extensions", "$deprecated"]
+    static let groupProperties = ["$type", "$description", "$extensions", "$deprecated", "$extends", "$schema"]
+
+    /// A token's reserved properties, found in one pass over its object (the first of each, as a
+    /// lookup by key finds it).
+    private struct TokenProperties {
+        var value, ref, type, description, extensions, deprecated: Node?
+
+        init(_ object: Node) {
+            for entry in object.entries ?? [] {
+                switch entry.key {
+                case "$value": if value == nil { value = entry.value }
+                case "$ref": if ref == nil { ref = entry.value }
+                case "$type": if type == nil { type = entry.value }
+                case "$description": if description == nil { description = entry.value }
+                case "$extensions": if extensions == nil { extensions = entry.value }
+                case "$deprecated": if deprecated == nil { deprecated = entry.value }
+                default: break
+                }
+            }
+        }
+    }
 
     /// A parsed token file.
     public struct Result: Sendable {
@@ -213,7 +234,10 @@ public enum TokenParser {
                     }
                     continue
                 }
-                if entry.key.contains(where: { $0 == "." || $0 == "{" || $0 == "}" }) {
+                // Bytes first, as almost no name has any of the three; then characters, which is what
+                // the rule compares (a '.' with a combining mark on it is another character).
+                if entry.key.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }),
+                   entry.key.contains(where: { $0 == "." || $0 == "{" || $0 == "}" }) {
                     result.diagnostics.append(Diagnostic(.error, "token and group names cannot contain '.', '{' or '}': '\(entry.key)'",
                                                          at: entry.keyLocation, rule: ResolveRule.tokenStructure))
                     continue
@@ -225,10 +249,11 @@ public enum TokenParser {
                     continue
                 }
                 let name = path.map { $0 + "." + entry.key } ?? entry.key
-                let valueNode = entry.value["$value"], refNode = entry.value["$ref"]
+                let properties = TokenProperties(entry.value)
+                let valueNode = properties.value, refNode = properties.ref
                 if valueNode != nil || refNode != nil {
                     var type = groupType
-                    if let typeNode = entry.value["$type"] { type = checkType(typeNode, &result.diagnostics) ?? groupType }
+                    if let typeNode = properties.type { type = checkType(typeNode, &result.diagnostics) ?? groupType }
                     for property in entry.value.entries ?? [] where !tokenProperties.contains(property.key) {
                         result.diagnostics.append(Diagnostic(.error, "unknown token property '\(property.key)' in '\(name)'",
                                                              at: property.keyLocation, rule: ShapeRule.unknownKey,
@@ -253,8 +278,8 @@ public enum TokenParser {
                         }
                     }
                     let token = DesignToken(path: name, type: type, value: value, location: entry.keyLocation,
-                                            description: entry.value["$description"]?.string, extensions: entry.value["$extensions"],
-                                            deprecated: entry.value["$deprecated"], reference: reference)
+                                            description: properties.description?.string, extensions: properties.extensions,
+                                            deprecated: properties.deprecated, reference: reference)
                     if token.reference == nil {
                         if let type {
                             result.diagnostics += TokenValueChecker.check(value, type: type, path: name)

@@ -180,7 +180,7 @@ public enum TokenValueChecker {
             }
             if let hex = node["hex"], !isPointerObject(hex) {
                 let text = hex.string ?? ""
-                if text.count != 7 || !text.hasPrefix("#") || !text.dropFirst().allSatisfy(\.isHexDigit) {
+                if !Self.isSixDigitHex(text) {
                     fail("hex is 6-digit CSS hex like \"#ff00ff\", found \(hex.string.map { "'\($0)'" } ?? hex.typeDescription)", at: hex,
                          hint: text.count == 9 ? "put the alpha in 'alpha', not in hex" : nil)
                 }
@@ -188,6 +188,18 @@ public enum TokenValueChecker {
         }
 
         static let colorSpaceNames = Set(TokenValueChecker.colorSpaces)
+
+        /// `#` and six hexadecimal digits. ASCII text is checked byte by byte; other text by
+        /// characters (`isHexDigit` takes fullwidth digits too).
+        static func isSixDigitHex(_ text: String) -> Bool {
+            let bytes = text.utf8
+            guard bytes.allSatisfy({ $0 < 0x80 }) else {
+                return text.count == 7 && text.hasPrefix("#") && text.dropFirst().allSatisfy(\.isHexDigit)
+            }
+            return bytes.count == 7 && bytes.first == UInt8(ascii: "#") && bytes.dropFirst().allSatisfy { byte in
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+            }
+        }
 
         /// Component ranges of CSS Color 4 where the format bounds them (hue is any angle below 360).
         static func componentRange(_ space: String, _ index: Int) -> ClosedRange<Double>? {
