@@ -32,7 +32,7 @@ public enum TokenResolver {
         // depth first so the result does not depend on the order tokens are visited in.
         var values = chains.values
         var composite = CompositeSubstitution(table: table, chains: chains)
-        for id in table.tokens.indices where values[id]?.entries != nil || values[id]?.items != nil {
+        for id in table.tokens.indices where values[id]?.isComposite == true {
             values[id] = composite.resolved(id)
         }
         diagnostics += composite.diagnostics
@@ -99,6 +99,8 @@ private struct ChainResolution {
     var diagnostics: [Diagnostic] = []
     private var failed: [Bool]
     private var onChain: [Bool]
+    /// The walk in progress, kept between walks for its storage.
+    private var chain: [Int] = []
     private var reportedCycles = Set<[Int]>()
 
     init(_ table: TokenTable) {
@@ -111,7 +113,8 @@ private struct ChainResolution {
     }
 
     mutating func resolve(from start: Int) {
-        var chain: [Int] = []
+        if values[start] != nil || failed[start] { return }
+        chain.removeAll(keepingCapacity: true)
         defer { for member in chain { onChain[member] = false } }
         var current = start
         while true {
@@ -314,5 +317,15 @@ enum GroupExtends {
             }
         }
         return diagnostics
+    }
+}
+
+private extension Node {
+    /// A mapping or a list: a value that may hold references to other tokens' values.
+    var isComposite: Bool {
+        switch value {
+        case .mapping, .sequence: true
+        default: false
+        }
     }
 }
