@@ -168,21 +168,30 @@ public enum TokenParser {
     /// A token's reserved properties, found in one pass over its object (the first of each, as a
     /// lookup by key finds it).
     private struct TokenProperties {
-        var value, ref, type, description, extensions, deprecated: Node?
+        private let entries: [Node.Entry]
+        private var valueAt, refAt, typeAt, descriptionAt, extensionsAt, deprecatedAt: Int?
 
         init(_ object: Node) {
-            for entry in object.entries ?? [] {
-                switch entry.key {
-                case "$value": if value == nil { value = entry.value }
-                case "$ref": if ref == nil { ref = entry.value }
-                case "$type": if type == nil { type = entry.value }
-                case "$description": if description == nil { description = entry.value }
-                case "$extensions": if extensions == nil { extensions = entry.value }
-                case "$deprecated": if deprecated == nil { deprecated = entry.value }
+            entries = object.entries ?? []
+            for position in entries.indices {
+                switch entries[position].key {
+                case "$value": valueAt = valueAt ?? position
+                case "$ref": refAt = refAt ?? position
+                case "$type": typeAt = typeAt ?? position
+                case "$description": descriptionAt = descriptionAt ?? position
+                case "$extensions": extensionsAt = extensionsAt ?? position
+                case "$deprecated": deprecatedAt = deprecatedAt ?? position
                 default: break
                 }
             }
         }
+
+        var value: Node? { valueAt.map { entries[$0].value } }
+        var ref: Node? { refAt.map { entries[$0].value } }
+        var type: Node? { typeAt.map { entries[$0].value } }
+        var description: Node? { descriptionAt.map { entries[$0].value } }
+        var extensions: Node? { extensionsAt.map { entries[$0].value } }
+        var deprecated: Node? { deprecatedAt.map { entries[$0].value } }
     }
 
     /// A parsed token file.
