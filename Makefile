@@ -58,6 +58,7 @@ bench: deps
 	./scripts/bench-validate.sh .build/release/livery
 	./scripts/bench-l10n.sh .build/release/livery
 	./scripts/bench-build.sh .build/release/livery
+	./scripts/bench-tokens.sh .build/release/livery
 
 clean:
 	rm -rf .build .venv-test
