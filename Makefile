@@ -6,8 +6,9 @@ CONFIG ?= debug
 BUILD_FLAGS ?= -c $(CONFIG)
 LIVERY = .build/$(CONFIG)/livery
 
-# Build needs: libarchive, libxml2, libyaml (headers) and pkg-config.
-BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-dev
+# Build needs: libarchive, libxml2, libyaml (headers) and pkg-config; libcurl's link library for the
+# release build, which links Foundation (and FoundationNetworking's libcurl) statically.
+BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-dev libcurl4-openssl-dev
 # Tests also use independent implementations: bsdtar, unzip, xmllint (and the OASIS XLIFF schemas of
 # php-symfony-translation), headless Chromium and tsc (node-typescript) from Debian; sarif-tools,
 # jsonschema, PyYAML, babel (CLDR plurals), tinycss2, tree-sitter-kotlin and Pillow from PyPI;
@@ -57,6 +58,7 @@ bench: deps
 	./scripts/bench-validate.sh .build/release/livery
 	./scripts/bench-l10n.sh .build/release/livery
 	./scripts/bench-build.sh .build/release/livery
+	./scripts/bench-tokens.sh .build/release/livery
 
 clean:
 	rm -rf .build .venv-test

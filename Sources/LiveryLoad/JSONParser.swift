@@ -5,42 +5,58 @@ import LiveryDiagnostics
 /// Hand-written because Foundation's `JSONSerialization` reports no positions and silently
 /// keeps one of two duplicate keys; Livery must point at the exact character of every finding.
 struct JSONParser {
-    private let bytes: [UInt8]
+    /// The text's UTF-8, valid only while `parse` runs (the parser never outlives it).
+    private let bytes: UnsafeBufferPointer<UInt8>
     private let file: String
     private let limits: LoadLimits
     private var index = 0
     private var line = 1
-    private var column = 1
+    /// Where the current line starts, and how many UTF-8 continuation bytes it has before
+    /// `index`: a column counts Unicode scalars, and is worked out only when a location is taken.
+    private var lineStart = 0
+    private var continuationBytes = 0
     private var nodeCount = 0
     private(set) var diagnostics: [Diagnostic] = []
 
     struct Stop: Error { let diagnostic: Diagnostic }
 
-    init(text: String, file: String, limits: LoadLimits) {
-        self.bytes = Array(text.utf8)
+    /// Objects with fewer keys than this find a duplicate key by scanning their entries.
+    private static let scannedObjectSize = 16
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, file: String, limits: LoadLimits) {
+        self.bytes = bytes
         self.file = file
         self.limits = limits
     }
 
     static func parse(_ text: String, file: String, limits: LoadLimits = .default) -> (Node?, [Diagnostic]) {
-        var parser = JSONParser(text: text, file: file, limits: limits)
-        do {
-            parser.skipWhitespace()
-            guard parser.index < parser.bytes.count else {
-                throw Stop(diagnostic: Diagnostic(.error, "file is empty; expected a JSON object", at: parser.here, rule: LoadRule.syntax))
-            }
-            let root = try parser.parseValue(depth: 0)
-            parser.skipWhitespace()
-            if parser.index < parser.bytes.count {
-                throw parser.stop("unexpected \(parser.describeCurrent()) after the end of the JSON value")
-            }
-            return (root, parser.diagnostics)
-        } catch let stop as Stop {
-            return (nil, parser.diagnostics + [stop.diagnostic])
-        } catch {
-            return (nil, parser.diagnostics)
+        var text = text
+        return text.withUTF8 { bytes in
+            var parser = JSONParser(bytes: bytes, file: file, limits: limits)
+            return parser.parseDocument()
         }
     }
+
+    private mutating func parseDocument() -> (Node?, [Diagnostic]) {
+        do {
+            skipWhitespace()
+            guard index < bytes.count else {
+                throw Stop(diagnostic: Diagnostic(.error, "file is empty; expected a JSON object", at: here, rule: LoadRule.syntax))
+            }
+            let root = try parseValue(depth: 0)
+            skipWhitespace()
+            if index < bytes.count {
+                throw stop("unexpected \(describeCurrent()) after the end of the JSON value")
+            }
+            return (root, diagnostics)
+        } catch let stop as Stop {
+            return (nil, diagnostics + [stop.diagnostic])
+        } catch {
+            return (nil, diagnostics)
+        }
+    }
+
+    private var column: Int { index - lineStart - continuationBytes + 1 }
 
     private var here: SourceLocation { SourceLocation(file: file, line: line, column: column) }
 
@@ -53,12 +69,30 @@ struct JSONParser {
     private mutating func advance() {
         let byte = bytes[index]
         index += 1
-        if byte == 0x0A { line += 1; column = 1 }
-        else if byte & 0xC0 != 0x80 { column += 1 }
+        if byte == 0x0A { newLine() }
+        else if byte & 0xC0 == 0x80 { continuationBytes += 1 }
+    }
+
+    /// Just after a line feed.
+    private mutating func newLine() {
+        line += 1
+        lineStart = index
+        continuationBytes = 0
     }
 
     private mutating func skipWhitespace() {
-        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { advance() }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0D: index += 1
+            case 0x0A: index += 1; newLine()
+            default: return
+            }
+        }
+    }
+
+    /// The text of `bytes[range]`.
+    private func text(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     private func describeCurrent() -> String {
@@ -75,19 +109,19 @@ struct JSONParser {
         guard nodeCount <= limits.maxNodes else {
             throw Stop(diagnostic: Diagnostic(.error, "file has more than \(limits.maxNodes) values", at: here, rule: LoadRule.limits))
         }
-        let start = here
         switch current {
         case UInt8(ascii: "{"): return try parseObject(depth: depth)
         case UInt8(ascii: "["): return try parseArray(depth: depth)
         case UInt8(ascii: "\""):
+            let start = here
             let first = index
             let text = try parseString()
             // Without escapes the value's bytes are the source's bytes between the quotes.
-            let raw = index - first - 2 == text.utf8.count ? nil : String(decoding: bytes[first..<index], as: UTF8.self)
+            let raw = index - first - 2 == text.utf8.count ? nil : self.text(first..<index)
             return Node(.string(text), at: start, scalar: ScalarSource(style: .doubleQuoted, endLine: line, endColumn: column, raw: raw))
-        case UInt8(ascii: "t"): try expectWord("true"); return Node(.bool(true), at: start)
-        case UInt8(ascii: "f"): try expectWord("false"); return Node(.bool(false), at: start)
-        case UInt8(ascii: "n"): try expectWord("null"); return Node(.null, at: start)
+        case UInt8(ascii: "t"): let start = here; try expectWord("true"); return Node(.bool(true), at: start)
+        case UInt8(ascii: "f"): let start = here; try expectWord("false"); return Node(.bool(false), at: start)
+        case UInt8(ascii: "n"): let start = here; try expectWord("null"); return Node(.null, at: start)
         case .some(UInt8(ascii: "-")), .some(UInt8(ascii: "0")...UInt8(ascii: "9")): return try parseNumber()
         case nil: throw stop("unexpected end of file; expected a value")
         default:
@@ -109,7 +143,9 @@ struct JSONParser {
         let start = here
         advance()  // {
         var entries: [Node.Entry] = []
-        var seen: [String: SourceLocation] = [:]
+        // Entry positions by key, for duplicate keys: most objects are small enough for a scan to be
+        // cheaper than hashing every key, so the index is built only when an object grows large.
+        var positions: [String: Int] = [:]
         skipWhitespace()
         if current == UInt8(ascii: "}") { advance(); return Node(.mapping([]), at: start) }
         while true {
@@ -125,12 +161,23 @@ struct JSONParser {
             advance()
             skipWhitespace()
             let value = try parseValue(depth: depth + 1)
-            if let first = seen[key] {
+            let duplicate: Int?
+            if entries.count < Self.scannedObjectSize {
+                duplicate = entries.firstIndex { $0.key == key }
+            } else {
+                if positions.isEmpty {
+                    positions.reserveCapacity(entries.count * 2)
+                    for (position, entry) in entries.enumerated() { positions[entry.key] = position }
+                }
+                duplicate = positions[key]
+                if duplicate == nil { positions[key] = entries.count }
+            }
+            if let duplicate {
+                let first = entries[duplicate].keyLocation
                 diagnostics.append(Diagnostic(.error, "duplicate key \"\(key)\" (first defined at line \(first.line), column \(first.column))",
                                               at: keyLocation, rule: LoadRule.duplicateKey,
                                               hint: "remove one of the two; only the first is used"))
             } else {
-                seen[key] = keyLocation
                 entries.append(Node.Entry(key: key, keyLocation: keyLocation, value: value))
             }
             skipWhitespace()
@@ -161,32 +208,40 @@ struct JSONParser {
         }
     }
 
+    /// A string's value: the source's bytes between the quotes, decoded from escapes when it has any.
     private mutating func parseString() throws -> String {
         advance()  // opening quote
-        var scalars = String.UnicodeScalarView()
-        var run: [UInt8] = []
-        func flush() {
-            if !run.isEmpty { scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars); run.removeAll(keepingCapacity: true) }
+        let first = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let value = text(first..<index)
+                index += 1
+                return value
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            if byte & 0xC0 == 0x80 { continuationBytes += 1 }
+            index += 1
         }
+        return try parseEscapedString(from: first)
+    }
+
+    /// The rest of a string from its first escape (or its first fault), the bytes from `first` on
+    /// already read: the value is built as UTF-8 bytes, each escape appended as the scalar it names.
+    private mutating func parseEscapedString(from first: Int) throws -> String {
+        var value = Array(bytes[first..<index])
         while true {
             guard let byte = current else { throw stop("unterminated string") }
             switch byte {
             case UInt8(ascii: "\""):
                 advance()
-                flush()
-                return String(scalars)
+                return String(decoding: value, as: UTF8.self)
             case UInt8(ascii: "\\"):
-                flush()
                 advance()
                 guard let escape = current else { throw stop("unterminated string") }
-                let simple: [UInt8: Unicode.Scalar] = [
-                    UInt8(ascii: "\""): "\"", UInt8(ascii: "\\"): "\\", UInt8(ascii: "/"): "/",
-                    UInt8(ascii: "b"): "\u{08}", UInt8(ascii: "f"): "\u{0C}", UInt8(ascii: "n"): "\n",
-                    UInt8(ascii: "r"): "\r", UInt8(ascii: "t"): "\t",
-                ]
-                if let scalar = simple[escape] {
+                if let simple = Self.simpleEscape(escape) {
                     advance()
-                    scalars.append(scalar)
+                    value.append(simple)
                 } else if escape == UInt8(ascii: "u") {
                     advance()
                     var code = try parseHex4()
@@ -200,7 +255,7 @@ struct JSONParser {
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                     }
                     guard let scalar = Unicode.Scalar(code) else { throw stop("\\u escape is not a Unicode scalar") }
-                    scalars.append(scalar)
+                    UTF8.encode(scalar) { value.append($0) }
                 } else {
                     throw stop("invalid escape sequence in string", hint: "valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
                 }
@@ -208,9 +263,22 @@ struct JSONParser {
                 if byte < 0x20 {
                     throw stop(byte == 0x0A ? "unterminated string (a raw line break is not allowed inside a JSON string)" : "control character inside a string must be escaped")
                 }
-                run.append(byte)
+                value.append(byte)
                 advance()
             }
+        }
+    }
+
+    /// The byte a one-character escape (`\n`, `\"`…) stands for, or nil.
+    private static func simpleEscape(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return byte
+        case UInt8(ascii: "b"): return 0x08
+        case UInt8(ascii: "f"): return 0x0C
+        case UInt8(ascii: "n"): return 0x0A
+        case UInt8(ascii: "r"): return 0x0D
+        case UInt8(ascii: "t"): return 0x09
+        default: return nil
         }
     }
 
@@ -259,7 +327,7 @@ struct JSONParser {
             guard isDigit(current) else { throw stop("expected a digit in the exponent") }
             while isDigit(current) { advance() }
         }
-        let text = String(decoding: bytes[begin..<index], as: UTF8.self)
+        let text = self.text(begin..<index)
         if isInteger, let int = Int(text) { return Node(.int(int), at: start) }
         guard let double = Double(text), double.isFinite else {
             throw Stop(diagnostic: Diagnostic(.error, "number \(text) is out of range", at: start, rule: LoadRule.syntax))

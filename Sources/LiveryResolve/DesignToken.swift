@@ -53,37 +53,97 @@ public struct TokenReference: Sendable, Hashable {
 }
 
 /// One design token of a DTCG file, with where it is defined.
+///
+/// A token is copied into every layer, index and result it appears in, and its fields (three
+/// located values among them) take some 400 bytes: they live in one shared box, copied only when
+/// a copy is changed, so that copying a token is a reference count and not a memory copy.
 public struct DesignToken: Sendable {
     /// Dot-separated path, e.g. `color.palette.blue-500`.
-    public var path: String
+    public var path: String {
+        get { storage.path }
+        set { uniqueStorage().path = newValue }
+    }
     /// `$type`, given on the token or inherited from a group.
-    public var type: String?
+    public var type: String? {
+        get { storage.type }
+        set { uniqueStorage().type = newValue }
+    }
     /// `$value` as written (it may be a reference); for a `$ref` token, the pointer string.
-    public var value: Node
+    public var value: Node {
+        get { storage.value }
+        set { uniqueStorage().value = newValue }
+    }
     /// Where the token's name is written.
-    public var location: SourceLocation
-    public var description: String?
-    public var extensions: Node?
-    public var deprecated: Node?
+    public var location: SourceLocation {
+        get { storage.location }
+        set { uniqueStorage().location = newValue }
+    }
+    public var description: String? {
+        get { storage.description }
+        set { uniqueStorage().description = newValue }
+    }
+    public var extensions: Node? {
+        get { storage.extensions }
+        set { uniqueStorage().extensions = newValue }
+    }
+    public var deprecated: Node? {
+        get { storage.deprecated }
+        set { uniqueStorage().deprecated = newValue }
+    }
     /// Set when the whole value is a reference: `"$value": "{a.b}"` or `"$ref": "#/a/b/$value"`.
-    public var reference: TokenReference?
+    public var reference: TokenReference? {
+        get { storage.reference }
+        set { uniqueStorage().reference = newValue }
+    }
+
+    private var storage: Storage
 
     public init(path: String, type: String?, value: Node, location: SourceLocation, description: String? = nil,
                 extensions: Node? = nil, deprecated: Node? = nil, reference: TokenReference? = nil) {
-        self.path = path
-        self.type = type
-        self.value = value
-        self.location = location
-        self.description = description
-        self.extensions = extensions
-        self.deprecated = deprecated
-        self.reference = reference ?? TokenReference.curly(value)
+        storage = Storage(path: path, type: type, value: value, location: location, description: description,
+                          extensions: extensions, deprecated: deprecated, reference: reference ?? TokenReference.curly(value))
     }
 
     /// The path a whole-value reference points to, or nil.
     public var aliasTarget: String? { reference?.path }
 
     static func aliasTarget(of node: Node) -> String? { TokenReference.curly(node)?.path }
+
+    /// The box, copied first if another token shares it.
+    private mutating func uniqueStorage() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
+    /// A token's fields. Unchecked `Sendable`: a box is changed only through the one token that
+    /// holds it (`uniqueStorage()`), the way a standard library collection's buffer is.
+    private final class Storage: @unchecked Sendable {
+        var path: String
+        var type: String?
+        var value: Node
+        var location: SourceLocation
+        var description: String?
+        var extensions: Node?
+        var deprecated: Node?
+        var reference: TokenReference?
+
+        init(path: String, type: String?, value: Node, location: SourceLocation, description: String?,
+             extensions: Node?, deprecated: Node?, reference: TokenReference?) {
+            self.path = path
+            self.type = type
+            self.value = value
+            self.location = location
+            self.description = description
+            self.extensions = extensions
+            self.deprecated = deprecated
+            self.reference = reference
+        }
+
+        func copy() -> Storage {
+            Storage(path: path, type: type, value: value, location: location, description: description,
+                    extensions: extensions, deprecated: deprecated, reference: reference)
+        }
+    }
 }
 
 /// A group's `$extends`: the group inherits every token of another group it does not define itself.
@@ -101,8 +161,38 @@ public enum TokenType {
 
 /// Parses DTCG token files: groups, tokens, `$type` inheritance and reserved `$` properties.
 public enum TokenParser {
-    static let tokenProperties: Set<String> = ["$value", "$ref", "$type", "$description", "$extensions", "$deprecated"]
-    static let groupProperties: Set<String> = ["$type", "$description", "$extensions", "$deprecated", "$extends", "$schema"]
+    // Lists, not sets: a handful of short keys compare faster than they hash.
+    static let tokenProperties = ["$value", "$ref", "$type", "$description", "$extensions", "$deprecated"]
+    static let groupProperties = ["$type", "$description", "$extensions", "$deprecated", "$extends", "$schema"]
+
+    /// A token's reserved properties, found in one pass over its object (the first of each, as a
+    /// lookup by key finds it).
+    private struct TokenProperties {
+        private let entries: [Node.Entry]
+        private var valueAt, refAt, typeAt, descriptionAt, extensionsAt, deprecatedAt: Int?
+
+        init(_ object: Node) {
+            entries = object.entries ?? []
+            for position in entries.indices {
+                switch entries[position].key {
+                case "$value": valueAt = valueAt ?? position
+                case "$ref": refAt = refAt ?? position
+                case "$type": typeAt = typeAt ?? position
+                case "$description": descriptionAt = descriptionAt ?? position
+                case "$extensions": extensionsAt = extensionsAt ?? position
+                case "$deprecated": deprecatedAt = deprecatedAt ?? position
+                default: break
+                }
+            }
+        }
+
+        var value: Node? { valueAt.map { entries[$0].value } }
+        var ref: Node? { refAt.map { entries[$0].value } }
+        var type: Node? { typeAt.map { entries[$0].value } }
+        var description: Node? { descriptionAt.map { entries[$0].value } }
+        var extensions: Node? { extensionsAt.map { entries[$0].value } }
+        var deprecated: Node? { deprecatedAt.map { entries[$0].value } }
+    }
 
     /// A parsed token file.
     public struct Result: Sendable {
@@ -127,24 +217,24 @@ public enum TokenParser {
                                                  at: root.location, rule: ResolveRule.tokenStructure))
             return result
         }
-        // Iterative walk: (group node, its path, inherited $type).
-        var stack: [(Node, [String], String?)] = [(root, [], nil)]
+        // Iterative walk: (group node, its dot-separated path (nil for the file's root), inherited $type).
+        var stack: [(Node, String?, String?)] = [(root, nil, nil)]
         while let (group, path, inheritedType) = stack.popLast() {
             var groupType = inheritedType
             if let typeNode = group["$type"] {
                 groupType = checkType(typeNode, &result.diagnostics) ?? inheritedType
             }
-            let groupPath = path.joined(separator: ".")
+            let groupPath = path ?? ""
             if let ext = group["$extensions"] { result.groupExtensions[groupPath] = ext }
             if let extends = group["$extends"] {
-                if let text = extends.string, let target = TokenReference.curly(extends) ?? TokenReference.pointer(text), !path.isEmpty {
+                if let text = extends.string, let target = TokenReference.curly(extends) ?? TokenReference.pointer(text), path != nil {
                     result.groupExtends.append(GroupExtension(group: groupPath, target: target, location: extends.location))
                 } else {
                     result.diagnostics.append(Diagnostic(.error, "$extends names another group, as \"{group.name}\" or \"#/group/name\"",
                                                          at: extends.location, rule: ResolveRule.tokenStructure))
                 }
             }
-            var children: [(Node, [String], String?)] = []
+            var children: [(Node, String?, String?)] = []
             for entry in group.entries ?? [] {
                 if entry.key.hasPrefix("$") && entry.key != "$root" {
                     if !groupProperties.contains(entry.key) {
@@ -153,7 +243,10 @@ public enum TokenParser {
                     }
                     continue
                 }
-                if entry.key.contains(".") || entry.key.contains("{") || entry.key.contains("}") {
+                // Bytes first, as almost no name has any of the three; then characters, which is what
+                // the rule compares (a '.' with a combining mark on it is another character).
+                if entry.key.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }),
+                   entry.key.contains(where: { $0 == "." || $0 == "{" || $0 == "}" }) {
                     result.diagnostics.append(Diagnostic(.error, "token and group names cannot contain '.', '{' or '}': '\(entry.key)'",
                                                          at: entry.keyLocation, rule: ResolveRule.tokenStructure))
                     continue
@@ -164,12 +257,12 @@ public enum TokenParser {
                                                          hint: "write {\"$value\": …}"))
                     continue
                 }
-                let childPath = path + [entry.key]
-                let name = childPath.joined(separator: ".")
-                let valueNode = entry.value["$value"], refNode = entry.value["$ref"]
+                let name = path.map { $0 + "." + entry.key } ?? entry.key
+                let properties = TokenProperties(entry.value)
+                let valueNode = properties.value, refNode = properties.ref
                 if valueNode != nil || refNode != nil {
                     var type = groupType
-                    if let typeNode = entry.value["$type"] { type = checkType(typeNode, &result.diagnostics) ?? groupType }
+                    if let typeNode = properties.type { type = checkType(typeNode, &result.diagnostics) ?? groupType }
                     for property in entry.value.entries ?? [] where !tokenProperties.contains(property.key) {
                         result.diagnostics.append(Diagnostic(.error, "unknown token property '\(property.key)' in '\(name)'",
                                                              at: property.keyLocation, rule: ShapeRule.unknownKey,
@@ -194,8 +287,8 @@ public enum TokenParser {
                         }
                     }
                     let token = DesignToken(path: name, type: type, value: value, location: entry.keyLocation,
-                                            description: entry.value["$description"]?.string, extensions: entry.value["$extensions"],
-                                            deprecated: entry.value["$deprecated"], reference: reference)
+                                            description: properties.description?.string, extensions: properties.extensions,
+                                            deprecated: properties.deprecated, reference: reference)
                     if token.reference == nil {
                         if let type {
                             result.diagnostics += TokenValueChecker.check(value, type: type, path: name)
@@ -212,7 +305,7 @@ public enum TokenParser {
                                                              rule: ResolveRule.tokenStructure))
                         continue
                     }
-                    children.append((entry.value, childPath, groupType))
+                    children.append((entry.value, name, groupType))
                 }
             }
             stack.append(contentsOf: children.reversed())

@@ -23,85 +23,28 @@ public enum TokenResolver {
             for token in layer { tokens[token.path] = token }
         }
         var diagnostics = GroupExtends.apply(extends, to: &tokens)
-        var values: [String: Node] = [:]
-        var types: [String: String] = [:]
-        values.reserveCapacity(tokens.count)
-        types.reserveCapacity(tokens.count)
-        var failed = Set<String>()
-        var reportedCycles = Set<[String]>()
-
-        // Follows whole-value reference chains iteratively; references nested inside composite
-        // values are resolved after, against the fully resolved whole-value tokens.
-        func resolveChain(_ start: String) {
-            var chain: [String] = []
-            var current = start
-            while true {
-                if values[current] != nil || failed.contains(current) { break }
-                if let index = chain.firstIndex(of: current) {
-                    let cycle = Array(chain[index...])
-                    if reportedCycles.insert(cycle.sorted()).inserted {
-                        let text = (cycle + [current]).joined(separator: " → ")
-                        for member in cycle {
-                            if let token = tokens[member] {
-                                diagnostics.append(Diagnostic(.error, "alias cycle: \(text)", at: token.value.location, rule: ResolveRule.aliasCycle,
-                                                              hint: "one token in the cycle must hold a value instead of a reference"))
-                            }
-                        }
-                    }
-                    failed.formUnion(chain)
-                    return
-                }
-                chain.append(current)
-                guard let token = tokens[current] else { break }
-                guard let reference = token.reference else {
-                    values[current] = token.value
-                    if let type = token.type { types[current] = type }
-                    break
-                }
-                guard tokens[reference.path] != nil else {
-                    let via = chain.count > 1 ? " (reached through \(chain.dropLast().map { "'\($0)'" }.joined(separator: " → ")))" : ""
-                    diagnostics.append(Diagnostic(.error, "'\(token.path)' refers to '\(reference.text)', which is not a token\(via)",
-                                                  at: token.value.location, rule: ResolveRule.aliasUnknown,
-                                                  hint: DidYouMean.suggestion(for: reference.path, among: tokens.keys).map { "did you mean '{\($0)}'?" }))
-                    failed.formUnion(chain)
-                    return
-                }
-                current = reference.path
-            }
-            // Unwind: each token on the chain takes the value of the next one (or the part of it
-            // its pointer names). `current` is where the walk stopped: a token holding a value.
-            guard values[current] != nil else { return }
-            for (offset, member) in chain.enumerated().reversed() where member != current {
-                guard let token = tokens[member], let reference = token.reference else { continue }
-                let next = offset + 1 < chain.count ? chain[offset + 1] : current
-                guard let target = values[next] else { failed.formUnion(chain[...offset]); return }
-                guard let value = Self.navigate(target, reference.subpath) else {
-                    diagnostics.append(Diagnostic(.error, "'\(member)' refers to '\(reference.text)', but '\(reference.path)' has no \(reference.subpath.joined(separator: "/")) in its value",
-                                                  at: token.value.location, rule: ResolveRule.aliasUnknown))
-                    failed.formUnion(chain[...offset])
-                    return
-                }
-                values[member] = value
-                let targetType = reference.subpath.isEmpty ? types[next] : nil
-                if let own = token.type, let targetType, own != targetType {
-                    let path = (Array(chain[offset...]) + (chain.last == current ? [] : [current])).joined(separator: " → ")
-                    diagnostics.append(Diagnostic(.error, "'\(member)' has type \(own), but its alias resolves to a \(targetType) token (\(path))",
-                                                  at: token.value.location, rule: ResolveRule.aliasType))
-                }
-                if let type = token.type ?? targetType { types[member] = type }
-            }
-        }
-
-        for path in tokens.keys.sorted() { resolveChain(path) }
+        let table = TokenTable(tokens)
+        var chains = ChainResolution(table)
+        for id in table.tokens.indices { chains.resolve(from: id) }
+        diagnostics += chains.diagnostics
 
         // References inside composite values (a border's colour, a shadow's colour…), resolved
         // depth first so the result does not depend on the order tokens are visited in.
-        var composite = CompositeSubstitution(tokens: tokens, values: values)
-        for path in values.keys.sorted() where values[path]?.entries != nil || values[path]?.items != nil {
-            values[path] = composite.resolved(path)
+        var values = chains.values
+        var composite = CompositeSubstitution(table: table, chains: chains)
+        for id in table.tokens.indices where values[id]?.isComposite == true {
+            values[id] = composite.resolved(id)
         }
         diagnostics += composite.diagnostics
-        return (ResolvedTokens(tokens: tokens, values: values, types: types), diagnostics)
+
+        var valuesByPath: [String: Node] = [:], typesByPath: [String: String] = [:]
+        valuesByPath.reserveCapacity(table.paths.count)
+        typesByPath.reserveCapacity(table.paths.count)
+        for (id, path) in table.paths.enumerated() {
+            if let value = values[id] { valuesByPath[path] = value }
+            if let type = chains.types[id] { typesByPath[path] = type }
+        }
+        return (ResolvedTokens(tokens: tokens, values: valuesByPath, types: typesByPath), diagnostics)
     }
 
     /// The part of `node` a JSON Pointer's remaining segments name (object keys, array indexes).
@@ -120,27 +63,161 @@ public enum TokenResolver {
     }
 }
 
-/// Replaces references nested in composite token values, memoised, with cycles reported.
-private struct CompositeSubstitution {
-    let tokens: [String: DesignToken]
-    var values: [String: Node]
-    var done = Set<String>()
-    var inProgress = Set<String>()
-    var diagnostics: [Diagnostic] = []
+/// The tokens numbered in path order, so that resolution walks arrays instead of hashing paths
+/// at every step, and visits tokens in the same order on every run.
+private struct TokenTable {
+    /// Paths by id, sorted.
+    let paths: [String]
+    let tokens: [DesignToken]
+    let ids: [String: Int]
+    /// The token each token's whole-value reference names, when that is a token.
+    let targets: [Int?]
 
-    init(tokens: [String: DesignToken], values: [String: Node]) {
-        self.tokens = tokens
-        self.values = values
+    init(_ byPath: [String: DesignToken]) {
+        let sorted = byPath.sorted { $0.key < $1.key }
+        paths = sorted.map(\.key)
+        tokens = sorted.map(\.value)
+        var ids: [String: Int] = [:]
+        ids.reserveCapacity(paths.count)
+        for (id, path) in paths.enumerated() { ids[path] = id }
+        self.ids = ids
+        targets = tokens.map { token in token.reference.flatMap { ids[$0.path] } }
+    }
+}
+
+/// Follows whole-value reference chains iteratively; references nested inside composite values
+/// are resolved after, against the fully resolved whole-value tokens.
+private struct ChainResolution {
+    let table: TokenTable
+    /// Each token's value with its whole-value reference followed (nested references not yet).
+    var values: [Node?]
+    /// Each token's resolved type (its own, or its reference target's).
+    var types: [String?]
+    /// For a token whose value is another token's whole value (an alias without a pointer into
+    /// the value), the token that holds that value.
+    var valueHolders: [Int?]
+    var diagnostics: [Diagnostic] = []
+    private var failed: [Bool]
+    private var onChain: [Bool]
+    /// The walk in progress, kept between walks for its storage.
+    private var chain: [Int] = []
+    private var reportedCycles = Set<[Int]>()
+
+    init(_ table: TokenTable) {
+        self.table = table
+        values = Array(repeating: nil, count: table.tokens.count)
+        types = Array(repeating: nil, count: table.tokens.count)
+        valueHolders = Array(repeating: nil, count: table.tokens.count)
+        failed = Array(repeating: false, count: table.tokens.count)
+        onChain = failed
     }
 
-    mutating func resolved(_ path: String) -> Node? {
-        guard let value = values[path] else { return nil }
-        if done.contains(path) { return value }
-        guard inProgress.insert(path).inserted else { return value }
-        let result = substitute(value, owner: path)
-        inProgress.remove(path)
-        done.insert(path)
-        values[path] = result
+    mutating func resolve(from start: Int) {
+        if values[start] != nil || failed[start] { return }
+        chain.removeAll(keepingCapacity: true)
+        defer { for member in chain { onChain[member] = false } }
+        var current = start
+        while true {
+            if values[current] != nil || failed[current] { break }
+            if onChain[current], let index = chain.firstIndex(of: current) {
+                let cycle = Array(chain[index...])
+                // Ids are in path order: sorted ids are the cycle's members sorted by path.
+                if reportedCycles.insert(cycle.sorted()).inserted {
+                    let text = (cycle + [current]).map { table.paths[$0] }.joined(separator: " → ")
+                    for member in cycle {
+                        diagnostics.append(Diagnostic(.error, "alias cycle: \(text)", at: table.tokens[member].value.location, rule: ResolveRule.aliasCycle,
+                                                      hint: "one token in the cycle must hold a value instead of a reference"))
+                    }
+                }
+                markFailed(chain[...])
+                return
+            }
+            chain.append(current)
+            onChain[current] = true
+            let token = table.tokens[current]
+            guard let reference = token.reference else {
+                values[current] = token.value
+                if let type = token.type { types[current] = type }
+                break
+            }
+            guard let target = table.targets[current] else {
+                let via = chain.count > 1 ? " (reached through \(chain.dropLast().map { "'\(table.paths[$0])'" }.joined(separator: " → ")))" : ""
+                diagnostics.append(Diagnostic(.error, "'\(token.path)' refers to '\(reference.text)', which is not a token\(via)",
+                                              at: token.value.location, rule: ResolveRule.aliasUnknown,
+                                              hint: DidYouMean.suggestion(for: reference.path, among: table.paths).map { "did you mean '{\($0)}'?" }))
+                markFailed(chain[...])
+                return
+            }
+            current = target
+        }
+        // Unwind: each token on the chain takes the value of the next one (or the part of it
+        // its pointer names). `current` is where the walk stopped: a token holding a value.
+        guard values[current] != nil else { return }
+        for (offset, member) in chain.enumerated().reversed() where member != current {
+            let token = table.tokens[member]
+            guard let reference = token.reference else { continue }
+            let next = offset + 1 < chain.count ? chain[offset + 1] : current
+            guard let target = values[next] else { markFailed(chain[...offset]); return }
+            guard let value = TokenResolver.navigate(target, reference.subpath) else {
+                diagnostics.append(Diagnostic(.error, "'\(table.paths[member])' refers to '\(reference.text)', but '\(reference.path)' has no \(reference.subpath.joined(separator: "/")) in its value",
+                                              at: token.value.location, rule: ResolveRule.aliasUnknown))
+                markFailed(chain[...offset])
+                return
+            }
+            values[member] = value
+            if reference.subpath.isEmpty { valueHolders[member] = valueHolders[next] ?? next }
+            let targetType = reference.subpath.isEmpty ? types[next] : nil
+            if let own = token.type, let targetType, own != targetType {
+                let path = (Array(chain[offset...]) + (chain.last == current ? [] : [current])).map { table.paths[$0] }.joined(separator: " → ")
+                diagnostics.append(Diagnostic(.error, "'\(table.paths[member])' has type \(own), but its alias resolves to a \(targetType) token (\(path))",
+                                              at: token.value.location, rule: ResolveRule.aliasType))
+            }
+            if let type = token.type ?? targetType { types[member] = type }
+        }
+    }
+
+    private mutating func markFailed(_ members: ArraySlice<Int>) {
+        for member in members { failed[member] = true }
+    }
+}
+
+/// Replaces references nested in composite token values, memoised, with cycles reported.
+private struct CompositeSubstitution {
+    let table: TokenTable
+    var values: [Node?]
+    let valueHolders: [Int?]
+    var done: [Bool]
+    var inProgress: [Bool]
+    /// Whether a token's value as its chain left it holds no reference, by the token holding the
+    /// value: most values are shared by several aliases, and are looked through once.
+    var referenceFree: [Bool?]
+    var diagnostics: [Diagnostic] = []
+
+    init(table: TokenTable, chains: ChainResolution) {
+        self.table = table
+        values = chains.values
+        valueHolders = chains.valueHolders
+        done = Array(repeating: false, count: values.count)
+        inProgress = done
+        referenceFree = Array(repeating: nil, count: values.count)
+    }
+
+    mutating func resolved(_ id: Int) -> Node? {
+        guard let value = values[id] else { return nil }
+        if done[id] || inProgress[id] { return value }
+        // Not yet visited, so `value` is still the value its chain left.
+        let holder = valueHolders[id] ?? id
+        let free = referenceFree[holder] ?? !Self.hasReference(value)
+        referenceFree[holder] = free
+        if free {
+            done[id] = true
+            return value
+        }
+        inProgress[id] = true
+        let result = substitute(value, owner: table.paths[id])
+        inProgress[id] = false
+        done[id] = true
+        values[id] = result
         return result
     }
 
@@ -157,17 +234,17 @@ private struct CompositeSubstitution {
     private mutating func substitute(_ node: Node, owner: String) -> Node {
         guard Self.hasReference(node) else { return node }
         if let reference = TokenReference.of(node) {
-            guard tokens[reference.path] != nil else {
+            guard let target = table.ids[reference.path] else {
                 diagnostics.append(Diagnostic(.error, "'\(owner)' refers to '\(reference.text)', which is not a token", at: node.location, rule: ResolveRule.aliasUnknown,
-                                              hint: DidYouMean.suggestion(for: reference.path, among: tokens.keys).map { "did you mean '{\($0)}'?" }))
+                                              hint: DidYouMean.suggestion(for: reference.path, among: table.paths).map { "did you mean '{\($0)}'?" }))
                 return node
             }
-            if inProgress.contains(reference.path) {
+            if inProgress[target] {
                 diagnostics.append(Diagnostic(.error, "alias cycle through a composite value: '\(owner)' → '\(reference.text)'", at: node.location, rule: ResolveRule.aliasCycle))
                 return node
             }
-            guard let target = resolved(reference.path) else { return node }
-            guard let part = TokenResolver.navigate(target, reference.subpath) else {
+            guard let resolvedTarget = resolved(target) else { return node }
+            guard let part = TokenResolver.navigate(resolvedTarget, reference.subpath) else {
                 diagnostics.append(Diagnostic(.error, "'\(owner)' refers to '\(reference.text)', but '\(reference.path)' has no \(reference.subpath.joined(separator: "/")) in its value",
                                               at: node.location, rule: ResolveRule.aliasUnknown))
                 return node
@@ -240,5 +317,15 @@ enum GroupExtends {
             }
         }
         return diagnostics
+    }
+}
+
+private extension Node {
+    /// A mapping or a list: a value that may hold references to other tokens' values.
+    var isComposite: Bool {
+        switch value {
+        case .mapping, .sequence: true
+        default: false
+        }
     }
 }

@@ -48,34 +48,47 @@ public enum TokenValueChecker {
             }
             switch type {
             case "color": color(node)
-            case "dimension": measure(node, units: ["px", "rem"], what: "dimension", example: "{\"value\": 16, \"unit\": \"px\"}")
-            case "duration": measure(node, units: ["ms", "s"], what: "duration", example: "{\"value\": 200, \"unit\": \"ms\"}")
+            case "dimension": measure(node, units: Self.dimensionUnits, what: "dimension", example: "{\"value\": 16, \"unit\": \"px\"}")
+            case "duration": measure(node, units: Self.durationUnits, what: "duration", example: "{\"value\": 200, \"unit\": \"ms\"}")
             case "fontFamily": fontFamily(node)
             case "fontWeight": fontWeight(node)
             case "cubicBezier": cubicBezier(node)
             case "number":
                 if node.number == nil { fail("a number token's value is a number, found \(node.typeDescription)", at: node) }
             case "strokeStyle": strokeStyle(node)
-            case "border": object(node, "border", required: ["color": "color", "width": "dimension", "style": "strokeStyle"])
-            case "transition": object(node, "transition", required: ["duration": "duration", "delay": "duration", "timingFunction": "cubicBezier"])
+            case "border": object(node, "border", required: Self.borderMembers)
+            case "transition": object(node, "transition", required: Self.transitionMembers)
             case "shadow": shadow(node)
             case "gradient": gradient(node)
-            case "typography":
-                object(node, "typography", required: ["fontFamily": "fontFamily", "fontSize": "dimension", "fontWeight": "fontWeight",
-                                                       "letterSpacing": "dimension", "lineHeight": "number"])
+            case "typography": object(node, "typography", required: Self.typographyMembers)
             default: break  // unknown types are reported by the type rule
             }
         }
 
+        /// A composite type's members and the type of each, in key order (the order messages list them in).
+        typealias Members = [(key: String, type: String)]
+
+        static let borderMembers: Members = [("color", "color"), ("style", "strokeStyle"), ("width", "dimension")]
+        static let transitionMembers: Members = [("delay", "duration"), ("duration", "duration"), ("timingFunction", "cubicBezier")]
+        static let typographyMembers: Members = [("fontFamily", "fontFamily"), ("fontSize", "dimension"), ("fontWeight", "fontWeight"),
+                                                 ("letterSpacing", "dimension"), ("lineHeight", "number")]
+        static let shadowMembers: Members = [("blur", "dimension"), ("color", "color"), ("offsetX", "dimension"), ("offsetY", "dimension"),
+                                             ("spread", "dimension")]
+        static let shadowOptionalMembers: Members = [("inset", "boolean")]
+        static let gradientStopMembers: Members = [("color", "color"), ("position", "number")]
+        static let dimensionUnits = ["px", "rem"]
+        static let durationUnits = ["ms", "s"]
+        static let colorMembers = ["colorSpace", "components", "alpha", "hex"]
+
         /// An object with exactly these members, each of its own type (references allowed).
-        mutating func object(_ node: Node, _ what: String, required: [String: String], optional: [String: String] = [:]) {
+        mutating func object(_ node: Node, _ what: String, required: Members, optional: Members = []) {
             guard let entries = node.entries else {
-                fail("a \(what) value is an object with \(required.keys.sorted().joined(separator: ", ")), found \(node.typeDescription)", at: node)
+                fail("a \(what) value is an object with \(required.map(\.key).joined(separator: ", ")), found \(node.typeDescription)", at: node)
                 return
             }
             for entry in entries {
-                guard let type = required[entry.key] ?? optional[entry.key] else {
-                    let known = Array(required.keys) + Array(optional.keys)
+                guard let type = (required.first { $0.key == entry.key } ?? optional.first { $0.key == entry.key })?.type else {
+                    let known = required.map(\.key) + optional.map(\.key)
                     diagnostics.append(Diagnostic(.error, "'\(path)': '\(entry.key)' is not a member of a \(what) value", at: entry.keyLocation,
                                                   rule: ResolveRule.tokenValue,
                                                   hint: DidYouMean.hint(for: entry.key, among: known) ?? "members are \(known.sorted().joined(separator: ", "))"))
@@ -87,7 +100,7 @@ public enum TokenValueChecker {
                     value(entry.value, type: type)
                 }
             }
-            for key in required.keys.sorted() where node[key] == nil {
+            for (key, _) in required where node[key] == nil {
                 fail("a \(what) value needs '\(key)'", at: node)
             }
         }
@@ -124,9 +137,9 @@ public enum TokenValueChecker {
                 fail("a color value is an object {colorSpace, components, alpha?, hex?}, found \(node.typeDescription)", at: node, hint: hint)
                 return
             }
-            for entry in entries where !["colorSpace", "components", "alpha", "hex"].contains(entry.key) {
+            for entry in entries where !Self.colorMembers.contains(entry.key) {
                 diagnostics.append(Diagnostic(.error, "'\(path)': '\(entry.key)' is not a member of a color value", at: entry.keyLocation,
-                                              rule: ResolveRule.tokenValue, hint: DidYouMean.hint(for: entry.key, among: ["colorSpace", "components", "alpha", "hex"])))
+                                              rule: ResolveRule.tokenValue, hint: DidYouMean.hint(for: entry.key, among: Self.colorMembers)))
             }
             var space: String?
             if let spaceNode = node["colorSpace"] {
@@ -167,7 +180,7 @@ public enum TokenValueChecker {
             }
             if let hex = node["hex"], !isPointerObject(hex) {
                 let text = hex.string ?? ""
-                if text.count != 7 || !text.hasPrefix("#") || !text.dropFirst().allSatisfy(\.isHexDigit) {
+                if !Self.isSixDigitHex(text) {
                     fail("hex is 6-digit CSS hex like \"#ff00ff\", found \(hex.string.map { "'\($0)'" } ?? hex.typeDescription)", at: hex,
                          hint: text.count == 9 ? "put the alpha in 'alpha', not in hex" : nil)
                 }
@@ -175,6 +188,18 @@ public enum TokenValueChecker {
         }
 
         static let colorSpaceNames = Set(TokenValueChecker.colorSpaces)
+
+        /// `#` and six hexadecimal digits. ASCII text is checked byte by byte; other text by
+        /// characters (`isHexDigit` takes fullwidth digits too).
+        static func isSixDigitHex(_ text: String) -> Bool {
+            let bytes = text.utf8
+            guard bytes.allSatisfy({ $0 < 0x80 }) else {
+                return text.count == 7 && text.hasPrefix("#") && text.dropFirst().allSatisfy(\.isHexDigit)
+            }
+            return bytes.count == 7 && bytes.first == UInt8(ascii: "#") && bytes.dropFirst().allSatisfy { byte in
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+            }
+        }
 
         /// Component ranges of CSS Color 4 where the format bounds them (hue is any angle below 360).
         static func componentRange(_ space: String, _ index: Int) -> ClosedRange<Double>? {
@@ -268,15 +293,14 @@ public enum TokenValueChecker {
         }
 
         mutating func shadow(_ node: Node) {
-            let members = ["color": "color", "offsetX": "dimension", "offsetY": "dimension", "blur": "dimension", "spread": "dimension"]
             if let items = node.items {
                 if items.isEmpty { fail("a shadow array needs at least one shadow", at: node) }
                 for item in items {
                     if isAlias(item) || isPointerObject(item) { continue }
-                    object(item, "shadow", required: members, optional: ["inset": "boolean"])
+                    object(item, "shadow", required: Self.shadowMembers, optional: Self.shadowOptionalMembers)
                 }
             } else {
-                object(node, "shadow", required: members, optional: ["inset": "boolean"])
+                object(node, "shadow", required: Self.shadowMembers, optional: Self.shadowOptionalMembers)
             }
         }
 
@@ -287,7 +311,7 @@ public enum TokenValueChecker {
             }
             for item in items {
                 if isAlias(item) || isPointerObject(item) { continue }
-                object(item, "gradient stop", required: ["color": "color", "position": "number"])
+                object(item, "gradient stop", required: Self.gradientStopMembers)
                 if let position = item["position"]?.number, !(0...1).contains(position) {
                     fail("a gradient stop's position is from 0 to 1, found \(position)", at: item["position"]!)
                 }

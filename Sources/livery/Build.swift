@@ -8,6 +8,7 @@ import LiverySign
 
 struct Build: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "build",
         abstract: "Validate tenants, build their bundles and publish each changed release into Output/.",
         discussion: """
             Each tenant's release lands in Output/<tenant>/: targets/<sha256>.<bundle> for every bundle and \

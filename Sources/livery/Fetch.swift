@@ -4,6 +4,7 @@ import LiveryClient
 
 struct Fetch: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "fetch",
         abstract: "The reference client: refresh, download, verify and install a tenant's release into a local cache.",
         discussion: """
             Downloads what an app needs (the essential bundles, the user's locale, and the programs and tours \

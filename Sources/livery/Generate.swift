@@ -6,6 +6,7 @@ import LiveryRender
 
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "generate",
         abstract: "Write each tenant's platform files: SwiftUI, Jetpack Compose, Android resources, CSS, React Native and resolved DTCG JSON.",
         discussion: """
             PATH is a workspace or one tenant folder. Files go to OUTPUT/<tenant>/: the templates of \

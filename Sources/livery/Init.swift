@@ -7,6 +7,7 @@ import LiveryRender
 
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "init",
         abstract: "Create a tenant or a creator folder from Templates/init/.",
         discussion: """
             `livery init tenant <id>` creates a brand; `livery init creator <id> --extends <base>` \

@@ -5,6 +5,7 @@ import LiveryPublish
 
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "inspect",
         abstract: "Show a published release or one of its bundles.",
         discussion: """
             `livery inspect <tenant>` lists the bundles of the tenant's current release with their kind, \

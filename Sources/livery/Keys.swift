@@ -7,6 +7,7 @@ import LiveryTUF
 
 struct Keys: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "keys",
         abstract: "Manage each tenant's signing keys: create, list, rotate and delegate.",
         discussion: """
             Keys live in a key store (default .livery-keys/, one folder per tenant, files with mode 0600), \
@@ -26,7 +27,7 @@ struct Keys: ParsableCommand {
     }
 
     struct Init: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a tenant's root, targets, snapshot and timestamp keys.")
+        static let configuration = CommandConfiguration(commandName: "init", abstract: "Create a tenant's root, targets, snapshot and timestamp keys.")
 
         @Argument(help: "The tenant id.")
         var tenant: String
@@ -51,7 +52,7 @@ struct Keys: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List every tenant's key ids, and whether its published root trusts them.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List every tenant's key ids, and whether its published root trusts them.")
 
         @OptionGroup var options: Options
 
@@ -98,6 +99,7 @@ struct Keys: ParsableCommand {
 
     struct Rotate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rotate",
             abstract: "Replace one role's key, publishing a new root version signed by the old and new root keys.",
             discussion: "Clients that trust the previous root walk to the new one; the old key file is kept as <role>.key.retired-<n>.")
 
@@ -136,6 +138,7 @@ struct Keys: ParsableCommand {
 
     struct Delegate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delegate",
             abstract: "Give a creator their own key for their own content: a delegated targets role limited to some target paths.",
             discussion: """
                 The tenant's targets role delegates the bundles whose target names match the paths (by default the creator's \

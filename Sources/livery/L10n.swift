@@ -37,6 +37,7 @@ struct L10n: ParsableCommand {
 
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write a tenant's locale bundles as XLIFF 2.0, a String Catalog or Android strings.xml.",
             discussion: """
                 XLIFF holds the default locale as source and --locale as target. A String Catalog holds every \
@@ -79,6 +80,7 @@ struct L10n: ParsableCommand {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Read a translated file back into a tenant's locale YAML files.",
             discussion: """
                 Every value is checked first (languages, keys, ICU syntax, placeholders, plural categories); \

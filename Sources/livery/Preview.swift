@@ -6,6 +6,7 @@ import LiveryRender
 
 struct Preview: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "preview",
         abstract: "Write a tenant's brand sheet: one self-contained HTML page of its palette, type, spacing, radii, shadows, springs and contrast.",
         discussion: """
             TENANT is a tenant folder (Tenants/physio-clinic) or a tenant id in Tenants/. The page has \

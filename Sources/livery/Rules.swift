@@ -4,6 +4,7 @@ import LiveryCheck
 
 struct Rules: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "rules",
         abstract: "List every validation rule with its id, severity and rationale.",
         discussion: "Tenants can change a rule's severity under `rules:` in tenant.yaml, except for security rules."
     )

@@ -4,6 +4,7 @@ import LiveryLoad
 
 struct Schema: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "schema",
         abstract: "Print the JSON Schema of a manifest kind, or write all of them to a folder.",
         discussion: "Kinds: \(ManifestKind.allCases.map(\.rawValue).joined(separator: ", ")). Editors use these schemas to complete and check manifests."
     )

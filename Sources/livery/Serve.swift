@@ -4,6 +4,7 @@ import LiveryServe
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Serve Output/ over HTTP (range requests, ETags), as a CDN would, for apps and `livery fetch`; redeem vouchers for protected tours.",
         discussion: """
             Prints the address it listens on, then one line per request. Stop it with Ctrl-C or SIGTERM (graceful). \

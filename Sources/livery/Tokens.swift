@@ -9,6 +9,7 @@ import LiveryTUF
 
 struct Tokens: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "tokens",
         abstract: "Check or resolve standalone DTCG 2025.10 design token files.",
         subcommands: [Check.self, Resolve.self]
     )
@@ -39,8 +40,16 @@ struct Tokens: ParsableCommand {
         if report.diagnostics.errorCount > 0 { throw ExitCode(1) }
     }
 
+    /// Ends a command that succeeded with its tokens still in memory: released value by value, a
+    /// large set takes longer to free than to resolve (3.5 ms of 47 for 9,000 tokens), and the
+    /// system takes the process's memory back at once. Compilers do the same (clang's -disable-free).
+    static func exitKeeping(_ resolved: ResolvedTokens) -> Never {
+        withExtendedLifetime(resolved) { Foundation.exit(0) }
+    }
+
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Validate token files: structure, types, every value's shape, references, cycles and $extends.",
             discussion: "Exit status: 0 when there are no errors, 1 when there are, 2 on a usage error.")
 
@@ -53,11 +62,13 @@ struct Tokens: ParsableCommand {
             let (resolved, diagnostics) = input.load()
             try Tokens.report(diagnostics, format: format, to: .standardOutput)
             if format == .text { print("\(resolved.values.count) tokens resolved") }
+            Tokens.exitKeeping(resolved)
         }
     }
 
     struct Resolve: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "resolve",
             abstract: "Print the resolved tokens as a DTCG document: every reference replaced by its value, every $type explicit.",
             discussion: "Findings go to standard error; nothing is printed when there are errors (exit 1).")
 
@@ -71,6 +82,7 @@ struct Tokens: ParsableCommand {
             var pretty = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             pretty.append(0x0A)
             FileHandle.standardOutput.write(pretty)
+            Tokens.exitKeeping(resolved)
         }
     }
 }

@@ -6,6 +6,7 @@ import LiveryLoad
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "validate",
         abstract: "Check tenant folders and report every mistake with its file, line and column.",
         discussion: """
             PATH is a workspace (a folder of tenant folders, such as Tenants/) or one tenant folder; \

@@ -5,6 +5,7 @@ import LiveryTUF
 
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "verify",
         abstract: "Verify published releases exactly as a client would, and explain any failure.",
         discussion: """
             Checks each release's TUF metadata from its root (signatures and thresholds, versions, expiry, \

@@ -3,7 +3,7 @@ import CArchive
 import CXML2
 
 struct Version: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print Livery's version and the versions of the C libraries it uses.")
+    static let configuration = CommandConfiguration(commandName: "version", abstract: "Print Livery's version and the versions of the C libraries it uses.")
 
     func run() {
         print("livery \(Livery.version)")

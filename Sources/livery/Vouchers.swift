@@ -5,6 +5,7 @@ import LiveryServe
 /// `livery vouchers issue|list|revoke`: codes that unlock a protected tour through `livery serve`.
 struct Vouchers: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "vouchers",
         abstract: "Issue, list and revoke voucher codes for protected tours (redeemed through `livery serve`).",
         discussion: """
             Codes are random (100 bits), shown as five groups of four Crockford base32 characters; only their \
@@ -69,6 +70,7 @@ struct Vouchers: ParsableCommand {
 
     struct Issue: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "issue",
             abstract: "Create voucher codes for a protected tour and print them, one per line (nothing else on standard output).")
 
         @Argument(help: "The tenant id.")
@@ -124,7 +126,7 @@ struct Vouchers: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List a tenant's vouchers: code prefix, tour, devices used, expiry, revocation.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List a tenant's vouchers: code prefix, tour, devices used, expiry, revocation.")
 
         @Argument(help: "The tenant id.")
         var tenant: String
@@ -154,6 +156,7 @@ struct Vouchers: ParsableCommand {
 
     struct Revoke: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "revoke",
             abstract: "Revoke a voucher: it can no longer be redeemed, and the tokens it gave stop working at once.")
 
         @Argument(help: "The code, or its first group as `list` shows it when no other voucher shares it.")
