@@ -1,3 +1,4 @@
+import CLiverySystem
 import LiveryDiagnostics
 @testable import LiveryCheck
 import LiveryLoad
@@ -144,6 +145,19 @@ final class LocalizationRuleTests: XCTestCase {
         XCTAssertEqual(MessageFacts(corpus[2]).selections.count, 2)
         XCTAssertNotNil(MessageFacts(corpus[4]).markupProblem)
         XCTAssertTrue(MessageFacts(corpus[1]).hasTags)
+    }
+
+    /// The word-at-a-time double-space search against the plain byte scan, on random text where
+    /// spaces, look-alikes (NBSP, '!' and '"' next to 0x20) and word boundaries are common.
+    func testDoubleSpaceSearchAgreesWithAByteScan() {
+        var random = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = [0x20, 0x20, 0x21, 0x22, 0xC2, 0xA0, 0x61, 0x7A, 0x00, 0xE2]
+        for _ in 0..<20_000 {
+            let bytes = (0..<Int.random(in: 0...40, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+            let expected = zip(bytes, bytes.dropFirst()).contains { $0 == 0x20 && $1 == 0x20 }
+            let found = bytes.withUnsafeBufferPointer { livery_has_double_space($0.baseAddress, UInt($0.count)) != 0 }
+            XCTAssertEqual(found, expected, "\(bytes)")
+        }
     }
 
     func testOnlyLiteralLettersNeedTranslation() {
