@@ -33,6 +33,8 @@ struct MessageFacts: Sendable {
         var type: MessageFormat.ArgumentType
         var offset: Int
         var options: [Option]
+        /// The index in `selections` of the selection whose option holds this one, -1 at the top.
+        var parent = -1
         /// For a plural or selectordinal: the CLDR categories among its keywords (bit n: `PluralCategory.allCases[n]`),
         /// and whether it has other keywords, so the plural rules compare sets without reading every option.
         var categories: UInt8 = 0
@@ -150,7 +152,7 @@ struct MessageFacts: Sendable {
         pattern.withUTF8 { bytes in
             var positions = MessagePositions(bytes)
             func offset(_ byte: Int32) -> Int { pattern.isASCII ? Int(byte) : positions.offset(Int(byte)) }
-            var open: [Int] = []  // indices in `selections` of the selections being walked, innermost last
+            var current = -1  // index in `selections` of the innermost selection being walked; each knows its parent
             let parts = pattern.parts
             var i = 0
             while i < parts.count {
@@ -162,10 +164,10 @@ struct MessageFacts: Sendable {
                     let type = pattern.argumentType(of: part)
                     kinds.append(SignatureItem(name: name, code: part.value))  // the type code
                     if let type, type.isSelection {
-                        open.append(selections.count)
                         var options: [Selection.Option] = []
                         options.reserveCapacity(Self.optionCount(parts, from: i))
-                        selections.append(Selection(name: name, type: type, offset: offset(part.start), options: options))
+                        selections.append(Selection(name: name, type: type, offset: offset(part.start), options: options, parent: current))
+                        current = selections.count - 1
                     }
                     details?.arguments.append(ArgumentUse(name: name, type: type, offset: offset(part.start), nameOffset: offset(namePart.start)))
                     i += 1
@@ -173,7 +175,7 @@ struct MessageFacts: Sendable {
                     let written = pattern.source(of: part)
                     let selector: MessageFormat.Selector = part.value == 1
                         ? .explicit(Double(written.dropFirst()) ?? 0, String(written.dropFirst())) : .keyword(written)
-                    let selection = open[open.count - 1]
+                    let selection = current
                     selections[selection].options.append(Selection.Option(selector: selector, offset: offset(part.start)))
                     if selections[selection].type.isPlural, case .keyword(let word) = selector {
                         if let category = PluralCategory(rawValue: word) {
@@ -184,7 +186,7 @@ struct MessageFacts: Sendable {
                     }
                 case .argumentEnd:
                     // A selection's end: the innermost open selection is done.
-                    if Self.closes(parts, at: i) { open.removeLast() }
+                    if Self.closes(parts, at: i) { current = selections[current].parent }
                 case .text, .quotedText:
                     if findDoubleSpaces {
                         var previousWasSpace = false
@@ -397,6 +399,17 @@ extension LocaleBundle {
 /// Calls `body` for every message this tenant wrote itself, in every locale.
 func forEachOwnMessage(_ context: RuleContext, _ body: (LocaleBundle, LocaleBundle.Message, MessageFacts) -> Void) {
     forEachOwnMessage(context, in: { Array($0.facts.indices) }, body)
+}
+
+/// Calls `body` with the position in its bundle of each message with a plural or select argument that this
+/// tenant wrote itself, and its facts: the selection rules read the message only for a finding, since
+/// handing every message over by value cost a share of checking a large workspace.
+func forEachOwnSelectionMessage(_ context: RuleContext, _ body: (_ bundle: LocaleBundle, _ index: Int, _ facts: MessageFacts) -> Void) {
+    for (_, bundle) in context.tenant.locales.sorted(by: { $0.key < $1.key }) {
+        let all = bundle.facts
+        let messages = bundle.messages
+        for i in all.withSelections where context.owns(messages[i].keyLocation) { body(bundle, i, all.facts[i]) }
+    }
 }
 
 /// Calls `body` for each message of `bundle` at `indices` that this tenant wrote itself (inherited ones

@@ -58,12 +58,13 @@ struct PluralCategoriesRule: Rule {
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         var cache = PluralRulesCache()
-        forEachOwnMessage(context, in: \.withSelections) { bundle, message, facts in
+        forEachOwnSelectionMessage(context) { bundle, index, facts in
             for selection in facts.selections where selection.type.isPlural {
                 guard let rules = cache.rules(selection.type, bundle.locale),
                       MessageFacts.mask(rules.categories) & ~selection.categories != 0 else { continue }
                 let missing = rules.categories.filter { category in !selection.options.contains { $0.keyword == category.rawValue } }
                 guard !missing.isEmpty else { continue }
+                let message = bundle.messages[index]
                 let kind = selection.type == .selectordinal ? "ordinal" : "plural"
                 diagnostics.append(Diagnostic(
                     .error, "the \(kind) on {\(selection.name)} in '\(message.key)' lacks \(list(missing)); '\(bundle.locale)' needs \(list(rules.categories))",
@@ -93,12 +94,13 @@ struct PluralExtraCategoryRule: Rule {
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         var cache = PluralRulesCache()
-        forEachOwnMessage(context, in: \.withSelections) { bundle, message, facts in
+        forEachOwnSelectionMessage(context) { bundle, index, facts in
             for selection in facts.selections where selection.type.isPlural {
                 guard let rules = cache.rules(selection.type, bundle.locale),
                       selection.hasOtherKeywords || selection.categories & ~MessageFacts.mask(rules.categories) != 0 else { continue }
                 for option in selection.options {
                     guard let keyword = option.keyword, !rules.categories.contains(where: { $0.rawValue == keyword }) else { continue }
+                    let message = bundle.messages[index]
                     let known = PluralCategory(rawValue: keyword) != nil
                     diagnostics.append(Diagnostic(
                         .warning, known ? "'\(bundle.locale)' never selects '\(keyword)' in '\(message.key)'; its categories are \(list(rules.categories))"
@@ -128,8 +130,9 @@ struct PluralLocaleRule: Rule {
         var diagnostics: [Diagnostic] = []
         var reported = Set<String>()
         var cache = PluralRulesCache()
-        forEachOwnMessage(context, in: \.withSelections) { bundle, message, facts in
+        forEachOwnSelectionMessage(context) { bundle, index, facts in
             for selection in facts.selections where selection.type.isPlural && cache.rules(selection.type, bundle.locale) == nil {
+                let message = bundle.messages[index]
                 let kind = selection.type == .selectordinal ? "ordinal" : "cardinal"
                 // Once per bundle and kind: the first message says it for the whole file.
                 guard reported.insert(bundle.locale + "|" + kind).inserted else { continue }

@@ -50,8 +50,9 @@ struct SelectOtherRule: Rule {
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        forEachOwnMessage(context, in: \.withSelections) { _, message, facts in
+        forEachOwnSelectionMessage(context) { bundle, index, facts in
             for selection in facts.selections where selection.type == .select && !selection.options.contains(where: { $0.keyword == "other" }) {
+                let message = bundle.messages[index]
                 diagnostics.append(Diagnostic(.error, "the select on {\(selection.name)} in '\(message.key)' has no 'other' option",
                                               at: message.location(atOffset: selection.offset), rule: Self.description.id,
                                               hint: "add other {…} for every value the options do not list"))

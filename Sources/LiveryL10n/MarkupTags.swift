@@ -224,7 +224,10 @@ public enum MarkupTags {
         }
         name = name.lowercased()
         let kind: MarkupTag.Kind = closing ? .close : (selfClosing || voidElements.contains(name) ? .selfClosing : .open)
-        let text = stream[start...i].map { $0.placeholder ? "{…}" : String($0.scalar) }.joined()
-        return (MarkupTag(kind: kind, name: name, text: text, position: stream[start].position), i + 1)
+        var text = String.UnicodeScalarView()
+        for item in stream[start...i] {
+            if item.placeholder { text.append(contentsOf: "{…}".unicodeScalars) } else { text.append(item.scalar) }
+        }
+        return (MarkupTag(kind: kind, name: name, text: String(text), position: stream[start].position), i + 1)
     }
 }

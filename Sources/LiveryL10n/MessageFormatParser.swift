@@ -15,8 +15,6 @@ struct MessageFormatParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var parts: [Part]
-    /// The selector parts of the selections being parsed, innermost last, to find duplicates.
-    private var selectors: [Int] = []
 
     /// Parses `source`, appending its pattern parts to `parts`; returns true when the text is all ASCII.
     static func parse(_ source: String, into parts: inout [MessagePattern.Part]) throws(MessageFormatError) -> Bool {
@@ -258,14 +256,14 @@ struct MessageFormatParser {
 
     /// Parses the options after `plural,` / `select,` up to and including the argument's closing `}`.
     private mutating func parseOptions(type: MF.ArgumentType, open: Int, depth: Int, poundAllowed: Bool) throws(MessageFormatError) {
-        let firstSelector = selectors.count
-        defer { selectors.removeSubrange(firstSelector...) }
+        let optionsStart = parts.count  // this selection's options are the parts from here
+        var optionCount = 0
         var hasOffset = false
         while true {
             let start = try skipWhiteSpace(open: open)
             let c = bytes[start]
             if c == 0x7D {
-                guard selectors.count > firstSelector else {
+                guard optionCount > 0 else {
                     throw error(.missingOptions, "\(type.rawValue) has no options; add at least 'other {…}'", at: start)
                 }
                 closeArgument()
@@ -280,7 +278,7 @@ struct MessageFormatParser {
             } else {
                 let word = identifier()
                 guard !word.isEmpty else {
-                    if selectors.count == firstSelector {
+                    if optionCount == 0 {
                         throw error(.invalidSelector, "expected a selector such as 'other', found '\(scalar(at: start))'", at: start)
                     }
                     throw error(.trailingText, "unexpected '\(scalar(at: start))' after the last option; expected a selector or '}'", at: start)
@@ -289,7 +287,7 @@ struct MessageFormatParser {
                     guard type.isPlural else {
                         throw error(.offsetInSelect, "'offset:' is only allowed in plural and selectordinal", at: start)
                     }
-                    guard selectors.count == firstSelector, !hasOffset else {
+                    guard optionCount == 0, !hasOffset else {
                         throw error(.offsetNotFirst, "'offset:' must come once, before the first selector", at: start)
                     }
                     try parseOffset(at: start, open: open)
@@ -307,10 +305,10 @@ struct MessageFormatParser {
                 throw error(.missingSelectorMessage, "selector '\(written)' must be followed by a message in braces", at: start)
             }
             // By value: `=1` and `=1.0` are one selector.
-            if selectors[firstSelector...].contains(where: { matchSameValue(parts[$0], selector) }) {
+            if hasSelector(matching: selector, from: optionsStart) {
                 throw error(.duplicateSelector, "duplicate selector '\(written)' in \(type.rawValue)", at: start)
             }
-            selectors.append(parts.count)
+            optionCount += 1
             parts.append(selector)
             index += 1
             parts.append(Part(.messageStart, index, index))
@@ -318,6 +316,21 @@ struct MessageFormatParser {
             parts.append(Part(.messageEnd, index, index + 1))
             index += 1  // the sub-message's `}`
         }
+    }
+
+    /// True when the options from `start` (this selection's; nested selections skipped) have a selector
+    /// that matches the same thing as `selector`. Options are few, so a scan beats keeping a set.
+    private func hasSelector(matching selector: Part, from start: Int) -> Bool {
+        var depth = 0
+        for part in parts[start...] {
+            switch part.kind {
+            case .argumentStart: depth += 1
+            case .argumentEnd: depth -= 1
+            case .selector where depth == 0: if matchSameValue(part, selector) { return true }
+            default: break
+            }
+        }
+        return false
     }
 
     /// True when two selector parts match the same thing: equal keywords, or `=N` of equal value.
