@@ -39,40 +39,48 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
     @discardableResult
     public func download(_ path: String, to file: URL, maxLength: Int, bearer: String? = nil) throws -> Bool {
         if !FileManager.default.fileExists(atPath: file.path) { FileManager.default.createFile(atPath: file.path, contents: nil) }
-        let existing = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
-        guard existing < maxLength || maxLength == 0 else {
-            if existing == maxLength { return true }
-            throw TUFError("\(path): the partial download is longer than the \(maxLength) bytes allowed")
-        }
-        var request = URLRequest(url: base.appendingPathComponent(path))
-        if existing > 0 { request.setValue("bytes=\(existing)-", forHTTPHeaderField: "Range") }
-        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
-        try handle.seekToEnd()
-        let status = try perform(request, into: handle, limit: maxLength - existing)
-        switch status {
-        case 401: throw VoucherAccessError(path: path, status: status, hadToken: bearer != nil)
-        case 403 where bearer != nil: throw VoucherAccessError(path: path, status: status, hadToken: true)
-        case 404, 403: return false  // object stores answer 403 for a missing key
-        case 200:
-            if existing > 0 {
-                // The server ignored the range: start again from the beginning.
-                try handle.truncate(atOffset: 0)
-                try handle.close()
-                FileManager.default.createFile(atPath: file.path, contents: nil)
-                return try download(path, to: file, maxLength: maxLength, bearer: bearer)
+        while true {
+            let existing = Int(try handle.seekToEnd())
+            guard existing < maxLength || maxLength == 0 else {
+                if existing == maxLength { return true }
+                throw TUFError("\(path): the partial download is longer than the \(maxLength) bytes allowed")
             }
-            return true
-        case 206: return true
-        case 416: return existing > 0
-        default: throw TUFError("\(path): HTTP \(status)")
+            // A large target comes in ranges of `rangeLength`: FoundationNetworking hands over received data
+            // without waiting for it to be written, so one unbounded response could pile up in memory.
+            let rangeEnd = maxLength > Self.rangeLength ? min(existing + Self.rangeLength, maxLength) : nil
+            var request = URLRequest(url: base.appendingPathComponent(path))
+            if existing > 0 || rangeEnd != nil { request.setValue("bytes=\(existing)-\(rangeEnd.map { String($0 - 1) } ?? "")", forHTTPHeaderField: "Range") }
+            if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+            let status = try perform(request, into: handle, rangeLimit: (rangeEnd ?? maxLength) - existing, wholeLimit: maxLength)
+            switch status {
+            case 401: throw VoucherAccessError(path: path, status: status, hadToken: bearer != nil)
+            case 403 where bearer != nil: throw VoucherAccessError(path: path, status: status, hadToken: true)
+            case 404, 403: return false  // object stores answer 403 for a missing key
+            case 200:
+                if existing > 0 {
+                    // The server ignored the range and sent the whole file after what was there: start again.
+                    try handle.truncate(atOffset: 0)
+                    return try download(path, to: file, maxLength: maxLength, bearer: bearer)
+                }
+                return true
+            case 206:
+                // The next range, unless this one ended the file (shorter than the range asked for).
+                guard let rangeEnd, Int(try handle.seekToEnd()) == rangeEnd, rangeEnd < maxLength else { return true }
+            case 416: return existing > 0
+            default: throw TUFError("\(path): HTTP \(status)")
+            }
         }
     }
 
+    /// The largest response asked for at once (see `download`).
+    static let rangeLength = 4 << 20
+
     /// Sends `request` and streams a 200 or 206 body into `handle`, at most `limit` bytes; returns the status.
-    func perform(_ request: URLRequest, into handle: FileHandle, limit: Int) throws -> Int {
-        let transfer = Transfer(handle: handle, limit: limit, counter: counter)
+    /// A 206 answer may bring `rangeLimit` bytes, a 200 (the whole file) `wholeLimit`.
+    func perform(_ request: URLRequest, into handle: FileHandle, rangeLimit: Int, wholeLimit: Int) throws -> Int {
+        let transfer = Transfer(handle: handle, rangeLimit: rangeLimit, wholeLimit: wholeLimit, counter: counter)
         let delegateSession = URLSession(configuration: session.configuration, delegate: transfer, delegateQueue: nil)
         defer { delegateSession.finishTasksAndInvalidate() }
         let task = delegateSession.dataTask(with: request)
@@ -94,7 +102,7 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
     final class Transfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         // Touched only on the session's delegate queue, then read after `done` is signalled.
         let handle: FileHandle
-        let limit: Int
+        let rangeLimit: Int, wholeLimit: Int
         let counter: ByteCounter
         var received = 0
         var status = 0
@@ -103,9 +111,10 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
         var finished = false
         let done = DispatchSemaphore(value: 0)
 
-        init(handle: FileHandle, limit: Int, counter: ByteCounter) {
+        init(handle: FileHandle, rangeLimit: Int, wholeLimit: Int, counter: ByteCounter) {
             self.handle = handle
-            self.limit = limit
+            self.rangeLimit = rangeLimit
+            self.wholeLimit = wholeLimit
             self.counter = counter
         }
 
@@ -120,6 +129,7 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
             counter.add(data.count)
             guard status == 200 || status == 206 else { return }
             received += data.count
+            let limit = status == 206 ? rangeLimit : wholeLimit
             if received > limit {
                 // Stop at once: give up the transfer and the session, without waiting for the cancel to land.
                 stop(TUFError("\(dataTask.originalRequest?.url?.path ?? "download") sent more than the \(limit) bytes expected (endless data)"), session: session, task: dataTask)

@@ -48,7 +48,7 @@ extension HTTPRepository {
         let status: Int
         do {
             defer { try? handle.close() }
-            status = try perform(request, into: handle, limit: 64 << 10)
+            status = try perform(request, into: handle, rangeLimit: 64 << 10, wholeLimit: 64 << 10)
         }
         switch status {
         case 200: break

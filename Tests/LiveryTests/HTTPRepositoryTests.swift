@@ -1,0 +1,44 @@
+import Foundation
+@testable import LiveryClient
+import XCTest
+
+/// Large targets come from a real `livery serve` in bounded ranges (so a fast server cannot pile a
+/// whole file up in the client's memory), resume where a partial download stopped, and stop at the
+/// end of a file shorter than the length allowed.
+final class HTTPRepositoryTests: XCTestCase {
+    func testALargeTargetComesInRangesResumesAndEndsWhereTheFileEnds() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("livery-ranges-\(UUID().uuidString)")
+        let output = root.appendingPathComponent("Output")
+        try FileManager.default.createDirectory(at: output.appendingPathComponent("demo/targets"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let size = 2 * HTTPRepository.rangeLength + 12_345
+        var random = SystemRandomNumberGenerator()
+        let content = Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &random) })
+        try content.write(to: output.appendingPathComponent("demo/targets/big.bin"))
+        let server = try SigningTests.FileServer(root: output)
+        let repository = HTTPRepository(base: URL(string: "http://127.0.0.1:\(server.port)/demo")!)
+        func ranges() -> [Int] {  // the sizes of the 206 answers logged so far
+            server.log.split(separator: "\n").filter { $0.contains("GET /demo/targets/big.bin 206") }.compactMap { Int($0.split(separator: " ")[3]) }
+        }
+
+        let whole = root.appendingPathComponent("whole.bin")
+        XCTAssertTrue(try repository.download("targets/big.bin", to: whole, maxLength: size))
+        XCTAssertEqual(try Data(contentsOf: whole), content)
+        XCTAssertEqual(ranges(), [HTTPRepository.rangeLength, HTTPRepository.rangeLength, 12_345])
+
+        // A partial file from an interrupted attempt: only the rest is asked for.
+        let partial = root.appendingPathComponent("partial.bin")
+        try content.prefix(5_000_000).write(to: partial)
+        XCTAssertTrue(try repository.download("targets/big.bin", to: partial, maxLength: size))
+        XCTAssertEqual(try Data(contentsOf: partial), content)
+        XCTAssertEqual(ranges().dropFirst(3).reduce(0, +), size - 5_000_000)
+
+        // The length allowed is an upper bound: the last range comes back short and the download ends there.
+        let bounded = root.appendingPathComponent("bounded.bin")
+        XCTAssertTrue(try repository.download("targets/big.bin", to: bounded, maxLength: size + 1_000))
+        XCTAssertEqual(try Data(contentsOf: bounded), content)
+
+        // A file longer than the length allowed is refused as it arrives (endless data).
+        XCTAssertThrowsError(try repository.download("targets/big.bin", to: root.appendingPathComponent("small.bin"), maxLength: 1_000))
+    }
+}
