@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "LiveryDiagnostics"),
         .target(name: "LiveryLoad", dependencies: ["LiveryDiagnostics", "CYAML", "CXML2"]),
         .target(name: "LiveryResolve", dependencies: ["LiveryLoad"]),
-        .target(name: "LiveryCheck", dependencies: ["LiveryResolve", "LiveryLoad", "LiveryDiagnostics", "LiveryL10n", "CLiverySystem"]),
+        .target(name: "LiveryCheck", dependencies: ["LiveryResolve", "LiveryLoad", "LiveryDiagnostics", "LiveryL10n", "LiveryRender", "CLiverySystem"]),
         .target(name: "LiveryAssets", dependencies: ["LiveryLoad", "CSQLite", .product(name: "Crypto", package: "swift-crypto")]),
         // Localization: ICU MessageFormat and CLDR plural rules (generated table, see `make cldr`).
         .target(name: "LiveryL10n", dependencies: ["LiveryDiagnostics"]),

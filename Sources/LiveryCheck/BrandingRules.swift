@@ -1,5 +1,6 @@
 import LiveryDiagnostics
 import LiveryLoad
+import LiveryRender
 import LiveryResolve
 
 /// Example workspaces with one token file.
@@ -149,5 +150,34 @@ struct BrandingModeRule: Rule {
             }
         }
         return diagnostics
+    }
+}
+
+/// `branding.platform-name`: two tokens of one category whose names in the generated platform files
+/// would be the same. The generator finds it (and leaves both tokens out of those files); this rule
+/// reports it when the tenant is validated, so creators see it before a build.
+struct PlatformNameRule: Rule {
+    static let description = RuleDescription(
+        id: PlatformRule.nameCollision, name: "Distinct names in platform files", family: .branding,
+        rationale: "Generated Swift, Kotlin, TypeScript, CSS and Android names keep only the ASCII letters and digits of a token's path below its category's group, so 'brand-primary' and 'brandPrimary' would both be brandPrimary; the generator leaves such tokens out rather than pick one.",
+        triggering: [
+            RuleExample("two spellings of one colour name", files: TokenExample.files("""
+                {
+                  "color": {
+                    "$type": "color",
+                    "palette": {"blue": {"$value": {"colorSpace": "srgb", "components": [0, 0.4, 0.8], "hex": "#0066cc"}}},
+                    ↓"brand-primary": {"$value": "{color.palette.blue}"},
+                    ↓"brandPrimary": {"$value": "{color.palette.blue}"}
+                  }
+                }
+
+                """)),
+        ],
+        nonTriggering: [RuleExample("distinct names", files: TokenExample.valid)])
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        guard !context.tenant.tokens.isEmpty else { return [] }
+        // Inherited tokens are reported with the tenant whose files hold them.
+        return PlatformContext.make(context.tenant).1.filter { $0.ruleID == Self.description.id && context.owns($0.location) }
     }
 }

@@ -11,7 +11,7 @@ public enum RuleRegistry {
         LibraryReferenceRule.self, LocaleKeyReferenceRule.self, LocaleBundleRule.self, TourLanguageRule.self, TokenReferenceRule.self,
         // branding
         TokenStructureRule.self, TokenTypeRule.self, TokenValueRule.self, AliasUnknownRule.self, AliasCycleRule.self, AliasTypeRule.self, BrandingModeRule.self,
-        ExtensionValueRule.self, ColorHexFallbackRule.self, PaletteOnlyRule.self, CanonicalScaleRule.self, ContrastRule.self, TouchTargetRule.self,
+        ExtensionValueRule.self, ColorHexFallbackRule.self, PaletteOnlyRule.self, PlatformNameRule.self, CanonicalScaleRule.self, ContrastRule.self, TouchTargetRule.self,
         TabIdentityRule.self, DarkCoverageRule.self,
         // localization
         MissingTranslationRule.self, ExtraTranslationRule.self, MessageSyntaxRule.self, PlaceholderMismatchRule.self, PluralCategoriesRule.self,

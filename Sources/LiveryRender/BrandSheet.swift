@@ -89,7 +89,9 @@ extension BrandSheetContext {
     static let thresholds: [String: (Double, Double)] = ["body": (4.5, 7), "ui": (3, 4.5)]
 
     public static func make(_ tenant: ResolvedTenant) -> (BrandSheetContext, [Diagnostic]) {
-        let (platform, diagnostics) = PlatformContext.make(tenant)
+        let (platform, found) = PlatformContext.make(tenant)
+        // Colliding names are validation's to report (`branding.platform-name`); the sheet shows the rest.
+        let diagnostics = found.filter { $0.ruleID != PlatformRule.nameCollision }
         let defaults = tenant.tokens["default"]
         var modes: [Mode] = []
         for mode in platform.modes {

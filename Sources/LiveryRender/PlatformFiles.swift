@@ -81,10 +81,11 @@ public enum PlatformFiles {
     }
 
     /// Everything generated for one tenant, in path order. Files are left out only when the
-    /// diagnostics hold errors (a template that does not parse or names that collide).
+    /// diagnostics hold errors (a template that does not parse). Tokens whose names collide are left
+    /// out of the files; validation reports them (`branding.platform-name`, with the tenant's severity).
     public static func generate(_ tenant: ResolvedTenant, templates: PlatformTemplates) -> (files: [GeneratedFile], diagnostics: [Diagnostic]) {
         let (context, found) = PlatformContext.make(tenant)
-        var diagnostics = found
+        var diagnostics = found.filter { $0.ruleID != PlatformRule.nameCollision }
         var files = tokenDocuments(tenant)
         let value = TemplateContext.mustacheValue(context)
         for template in templates.templates {

@@ -71,6 +71,36 @@ final class PlatformContextTests: XCTestCase {
         XCTAssertEqual(context.colors.map(\.names.path), ["color.other"])
     }
 
+    /// Validation reports the clash (`branding.platform-name`), with the tenant's severity; the generator
+    /// then leaves the two tokens out without failing, so a tenant that lowers the rule still builds.
+    func testAClashIsValidationsToReportAndTheFilesLeaveItOut() throws {
+        let tokens = """
+            {"color": {"$type": "color",
+              "brand-primary": {"$value": {"colorSpace": "srgb", "components": [0, 0, 0], "hex": "#000000"}},
+              "brandPrimary": {"$value": {"colorSpace": "srgb", "components": [1, 1, 1], "hex": "#ffffff"}},
+              "other": {"$value": {"colorSpace": "srgb", "components": [1, 0, 0], "hex": "#ff0000"}}}}
+            """
+        func validated(_ branding: String) throws -> ValidationResult {
+            try ExampleWorkspace(RuleExample("platform", files: [
+                "example/tenant.yaml": RuleExample.tenant(appending: branding),
+                "example/branding/tokens.json": tokens,
+            ])).validate()
+        }
+        let strict = try validated("branding:\n  tokens: [branding/tokens.json]\n")
+        let clashes = strict.diagnostics.filter { $0.ruleID == PlatformRule.nameCollision }
+        XCTAssertEqual(clashes.map(\.severity), [.error, .error])
+        XCTAssertEqual(clashes.map(\.location.description), ["Tenants/example/branding/tokens.json:2:3", "Tenants/example/branding/tokens.json:3:3"])
+
+        let lowered = try validated("branding:\n  tokens: [branding/tokens.json]\nrules:\n  branding.platform-name: warning\n")
+        XCTAssertEqual(lowered.diagnostics.filter { $0.ruleID == PlatformRule.nameCollision }.map(\.severity), [.warning, .warning])
+        let tenant = try XCTUnwrap(lowered.tenants.first { $0.id == "example" })
+        let (files, diagnostics) = PlatformFiles.generate(tenant, templates: try PlatformFixtures.platformTemplates())
+        XCTAssertEqual(diagnostics.map(\.line), [])
+        let css = try XCTUnwrap(files.first { $0.path.hasSuffix(".css") }).contents
+        XCTAssertTrue(String(decoding: css, as: UTF8.self).contains("other"))
+        XCTAssertFalse(String(decoding: css, as: UTF8.self).lowercased().contains("brand-primary"))
+    }
+
     func testColourValuesBecomeSRGBThroughOneFunction() throws {
         func node(_ json: String) throws -> Node { try XCTUnwrap(ManifestParser.parse(json, format: .json, file: "t.json").0) }
         let srgb = try XCTUnwrap(PlatformColor.from(try node(##"{"colorSpace": "srgb", "components": [0, 0.4, 0.8], "alpha": 0.5, "hex": "#ffffff"}"##)))
