@@ -176,7 +176,7 @@ struct PlatformNameRule: Rule {
         nonTriggering: [RuleExample("distinct names", files: TokenExample.valid)])
 
     func check(_ context: RuleContext) -> [Diagnostic] {
-        guard !context.tenant.tokens.isEmpty else { return [] }
+        guard context.tenant.tokens.values.contains(where: { !$0.tokens.isEmpty }) else { return [] }
         // Inherited tokens are reported with the tenant whose files hold them.
         return PlatformContext.make(context.tenant).1.filter { $0.ruleID == Self.description.id && context.owns($0.location) }
     }

@@ -137,6 +137,8 @@ final class BrokenVariantCorpusTests: XCTestCase {
         Variant(name: "alias cycle", tenant: "physio-clinic", edits: [.replace(tokens, "    \"$type\": \"color\",", "    \"$type\": \"color\",\n    \"loop-a\": {\"$value\": ↓\"{color.loop-b}\"}, \"loop-b\": {\"$value\": \"{color.loop-a}\"},")], rule: "branding.alias-cycle"),
         Variant(name: "alias of another type", tenant: "physio-clinic", edits: [.replace(tokens, "    \"$type\": \"color\",", "    \"$type\": \"color\", \"gap\": {\"$type\": \"dimension\", \"$value\": ↓\"{color.palette.primary}\"},")], rule: "branding.alias-type"),
         Variant(name: "raw value where a token belongs", tenant: "physio-clinic", edits: [.replace(tokens, "    \"$type\": \"color\",", "    \"$type\": \"color\", \"brand-raw\": ↓\"#0066cc\",")], rule: "branding.token-structure"),
+        Variant(name: "two tokens named alike in platform files", tenant: "physio-clinic", edits: [.replace(tokens, "      \"primary\": {\"$value\": \"{color.palette.primary}\"},\n",
+                                                                                                                         "      \"primary\": {\"$value\": \"{color.palette.primary}\"}, ↓\"primaryPressed\": {\"$value\": \"{color.palette.primary}\"},\n")], rule: "branding.platform-name"),
         Variant(name: "font size in points", tenant: "physio-clinic", edits: [.replace(tokens, "\"fontSize\": {\"value\": 34, \"unit\": \"px\"}", "\"fontSize\": {\"value\": 34, \"unit\": ↓\"pt\"}")], rule: "branding.token-value"),
         // Design rules (docs/branding.md, "Design rules")
         Variant(name: "haptic style that does not exist", tenant: "physio-clinic", edits: [.replace(tokens, "\"tap\": \"light\"", "\"tap\": ↓\"buzz\"")], rule: "branding.extensions"),
