@@ -318,7 +318,7 @@ struct MessageFacts: Sendable {
 
 }
 
-/// An argument in a signature: its name and type code (`MessagePattern.typeCode`).
+/// An argument in a signature: its name and the type code of its `argumentStart` part (0 for `{name}`).
 struct SignatureItem: Comparable {
     var name: String
     var code: Int32

@@ -126,7 +126,7 @@ struct MessageFormatParser {
         let startPart = parts.count
         parts.append(Part(.argumentStart, open, open + 1))
         index += 1
-        let nameStart = try skipWhiteSpace(open: open)
+        _ = try skipWhiteSpace(open: open)  // the name part records where the name starts
         try parseArgumentName()
         var c = bytes[try skipWhiteSpace(open: open)]
         if c == 0x7D {
@@ -166,7 +166,6 @@ struct MessageFormatParser {
             }
             index += 1
             try parseOptions(type: type, open: open, depth: depth + 1, poundAllowed: type.isPlural || poundAllowed)
-            _ = nameStart
             return
         }
         if c == 0x2C {

@@ -95,6 +95,7 @@ public struct MessagePattern: Sendable {
         part.value == 0 ? nil : MessageFormat.ArgumentType.allCases[Int(part.value) - 1]
     }
 
+    /// The type code an `argumentStart` part carries: 0 for a simple `{name}`, else the type's index in `ArgumentType.allCases` plus one.
     static func typeCode(_ type: MessageFormat.ArgumentType?) -> Int32 {
         guard let type else { return 0 }
         return Int32(MessageFormat.ArgumentType.allCases.firstIndex(of: type)! + 1)

@@ -58,6 +58,9 @@ public struct VoucherToken: Sendable, Equatable {
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
+        // Only the canonical spelling: the last character's unused bits must be zero, or one token
+        // would have several accepted spellings (the MAC's last character 'A' also read as 'B'…'D').
+        guard let data = Data(base64Encoded: base64), base64url(data) == text else { return nil }
+        return data
     }
 }

@@ -149,6 +149,24 @@ final class VoucherTests: XCTestCase {
         XCTAssertTrue(fixture.server.log.contains("POST /sonic-walkscape/vouchers/redeem 200 "), fixture.server.log)
     }
 
+    /// Base64 leaves unused bits in a token's last characters: only the spelling with them zero is accepted,
+    /// so a token has exactly one form (changing 'A' to 'B' at the end of the MAC used to pass).
+    func testATokenHasOneAcceptedSpelling() {
+        let secret = SymmetricKey(size: .bits256)
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        for device in 0..<16 {
+            let token = VoucherToken(tenant: "t", tour: "walk", device: "d\(device)", voucher: 1, expires: Date(timeIntervalSince1970: 2_000_000_000))
+            let signed = token.signed(with: secret)
+            XCTAssertEqual(VoucherToken.verify(signed, secret: secret), token)
+            let value = alphabet.firstIndex(of: signed.last!)!
+            XCTAssertEqual(value & 3, 0, "a 32-byte MAC leaves two unused bits in its last character")
+            for unused in 1...3 {
+                let respelled = String(signed.dropLast()) + String(alphabet[value | unused])
+                XCTAssertNil(VoucherToken.verify(respelled, secret: secret), respelled)
+            }
+        }
+    }
+
     func testTokensAreRefusedForOtherToursOtherTenantsTamperingAndExpiry() throws {
         // florence-renaissance made protected too, so that there are two protected tours.
         let fixture = try Fixture { workspace in
