@@ -87,7 +87,9 @@ public enum PlatformRenderer {
         for part in parts {
             switch part {
             case .text(let segment):
-                out += signature.formatsText ? segment.text.replacingOccurrences(of: "%", with: "%%") : segment.text
+                // Foundation's replace is slow on every message of every locale; most have no '%'.
+                let escape = signature.formatsText && segment.text.utf8.contains(UInt8(ascii: "%"))
+                out += escape ? segment.text.replacingOccurrences(of: "%", with: "%%") : segment.text
             case .argument(let argument):
                 out += signature.slot(argument.name).map { signature.specifier($0) } ?? ""
             case .pound:

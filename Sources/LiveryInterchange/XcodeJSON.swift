@@ -21,17 +21,24 @@ indirect enum XcodeJSON: Equatable {
         case .string(let s): out += JSONText.quoted(s)
         case .int(let n): out += String(n)
         case .object(let members):
-            guard !members.isEmpty else { out += "{\n\n" + String(repeating: "  ", count: indent) + "}"; return }
+            guard !members.isEmpty else { out += "{\n\n" + Self.indentation(indent) + "}"; return }
             out += "{\n"
-            let keys = members.keys.sorted { Array($0.unicodeScalars.map(\.value)).lexicographicallyPrecedes(Array($1.unicodeScalars.map(\.value))) }
+            // By Unicode scalar value, which for UTF-8 is byte order: compared in place, without copying.
+            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             for (index, key) in keys.enumerated() {
-                out += String(repeating: "  ", count: indent + 1)
+                out += Self.indentation(indent + 1)
                 out += JSONText.quoted(key)
                 out += " : "
                 members[key]?.write(into: &out, indent: indent + 1)
                 out += index == keys.count - 1 ? "\n" : ",\n"
             }
-            out += String(repeating: "  ", count: indent) + "}"
+            out += Self.indentation(indent) + "}"
         }
+    }
+
+    private static let indentations = (0..<16).map { String(repeating: "  ", count: $0) }
+
+    private static func indentation(_ level: Int) -> String {
+        level < indentations.count ? indentations[level] : String(repeating: "  ", count: level)
     }
 }

@@ -2,6 +2,11 @@
 /// readable context snapshots): a string literal escaped as RFC 8259 asks, control characters as `\u00XX`.
 public enum JSONText {
     public static func quoted(_ text: String) -> String {
+        // Most text needs no escape: then it is copied whole (appending scalar by scalar was a visible
+        // share of writing every locale's String Catalog).
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
