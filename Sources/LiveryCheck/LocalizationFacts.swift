@@ -259,16 +259,6 @@ struct MessageFacts: Sendable {
         return scalar.properties.isWhitespace
     }
 
-    /// A cheap byte scan before the per-character positions are worked out (rarely needed).
-    static func hasDoubleSpace(_ text: String) -> Bool {
-        var previous: UInt8 = 0
-        for byte in text.utf8 {
-            if byte == 0x20 && previous == 0x20 { return true }
-            previous = byte
-        }
-        return false
-    }
-
     /// Double spaces of text with no ICU syntax in it.
     private mutating func literal(_ text: String) {
         var offset = 0
@@ -401,26 +391,22 @@ func forEachOwnMessage(_ context: RuleContext, _ body: (LocaleBundle, LocaleBund
     forEachOwnMessage(context, in: { Array($0.facts.indices) }, body)
 }
 
-/// Calls `body` with the position in its bundle of each message with a plural or select argument that this
-/// tenant wrote itself, and its facts: the selection rules read the message only for a finding, since
-/// handing every message over by value cost a share of checking a large workspace.
-func forEachOwnSelectionMessage(_ context: RuleContext, _ body: (_ bundle: LocaleBundle, _ index: Int, _ facts: MessageFacts) -> Void) {
+/// Calls `body` for each message of each bundle at the indices `select` picks that this tenant wrote itself
+/// (inherited ones are checked with the tenant they come from), with the message's index in its bundle
+/// and its facts: rules that report rarely read the message only for a finding, since handing every
+/// message over by value cost a share of checking a large workspace.
+func forEachOwnMessageIndex(_ context: RuleContext, in select: (BundleFacts) -> [Int],
+                            _ body: (_ bundle: LocaleBundle, _ index: Int, _ facts: MessageFacts) -> Void) {
     for (_, bundle) in context.tenant.locales.sorted(by: { $0.key < $1.key }) {
         let all = bundle.facts
         let messages = bundle.messages
-        for i in all.withSelections where context.owns(messages[i].keyLocation) { body(bundle, i, all.facts[i]) }
+        for i in select(all) where context.owns(messages[i].keyLocation) { body(bundle, i, all.facts[i]) }
     }
 }
 
-/// Calls `body` for each message of `bundle` at `indices` that this tenant wrote itself (inherited ones
-/// are checked with the tenant they come from).
+/// `forEachOwnMessageIndex` with the message itself.
 func forEachOwnMessage(_ context: RuleContext, in select: (BundleFacts) -> [Int], _ body: (LocaleBundle, LocaleBundle.Message, MessageFacts) -> Void) {
-    for (_, bundle) in context.tenant.locales.sorted(by: { $0.key < $1.key }) {
-        let all = bundle.facts
-        for i in select(all) where context.owns(bundle.messages[i].keyLocation) {
-            body(bundle, bundle.messages[i], all.facts[i])
-        }
-    }
+    forEachOwnMessageIndex(context, in: select) { bundle, i, facts in body(bundle, bundle.messages[i], facts) }
 }
 
 /// The source–translation pairs that differ in each way the rules compare them (both messages parse),

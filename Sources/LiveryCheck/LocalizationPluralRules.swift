@@ -7,29 +7,18 @@ private func pluralRules(_ type: MessageFormat.ArgumentType, _ locale: String) -
     type == .selectordinal ? PluralRules.ordinal(locale) : PluralRules.cardinal(locale)
 }
 
-/// The plural rules of each locale and kind, looked up once per rule run rather than once per message.
+/// The plural rules of a locale with the bit set of their categories (`MessageFacts.mask`), remembered
+/// per kind for the locale asked last: messages come bundle by bundle, so the lookup runs about once per
+/// bundle and kind, not once per message.
 private struct PluralRulesCache {
-    private var cardinal: [String: PluralRules?] = [:], ordinal: [String: PluralRules?] = [:]
-    /// The last answer: messages come bundle by bundle, so most questions repeat the one before.
-    private var last: (type: MessageFormat.ArgumentType, locale: String, rules: PluralRules?)?
+    typealias Found = (rules: PluralRules, mask: UInt8)
+    private var cardinal: (locale: String, found: Found?)?, ordinal: (locale: String, found: Found?)?
 
-    mutating func rules(_ type: MessageFormat.ArgumentType, _ locale: String) -> PluralRules? {
-        if let last, last.type == type, last.locale == locale { return last.rules }
-        let found = lookUp(type, locale)
-        last = (type, locale, found)
-        return found
-    }
-
-    private mutating func lookUp(_ type: MessageFormat.ArgumentType, _ locale: String) -> PluralRules? {
-        if type == .selectordinal {
-            if let known = ordinal[locale] { return known }
-            let found = pluralRules(type, locale)
-            ordinal[locale] = .some(found)
-            return found
-        }
-        if let known = cardinal[locale] { return known }
-        let found = pluralRules(type, locale)
-        cardinal[locale] = .some(found)
+    mutating func rules(_ type: MessageFormat.ArgumentType, _ locale: String) -> Found? {
+        let remembered = type == .selectordinal ? ordinal : cardinal
+        if let remembered, remembered.locale == locale { return remembered.found }
+        let found = pluralRules(type, locale).map { ($0, MessageFacts.mask($0.categories)) }
+        if type == .selectordinal { ordinal = (locale, found) } else { cardinal = (locale, found) }
         return found
     }
 }
@@ -58,10 +47,9 @@ struct PluralCategoriesRule: Rule {
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         var cache = PluralRulesCache()
-        forEachOwnSelectionMessage(context) { bundle, index, facts in
+        forEachOwnMessageIndex(context, in: \.withSelections) { bundle, index, facts in
             for selection in facts.selections where selection.type.isPlural {
-                guard let rules = cache.rules(selection.type, bundle.locale),
-                      MessageFacts.mask(rules.categories) & ~selection.categories != 0 else { continue }
+                guard let (rules, mask) = cache.rules(selection.type, bundle.locale), mask & ~selection.categories != 0 else { continue }
                 let missing = rules.categories.filter { category in !selection.options.contains { $0.keyword == category.rawValue } }
                 guard !missing.isEmpty else { continue }
                 let message = bundle.messages[index]
@@ -94,10 +82,10 @@ struct PluralExtraCategoryRule: Rule {
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         var cache = PluralRulesCache()
-        forEachOwnSelectionMessage(context) { bundle, index, facts in
+        forEachOwnMessageIndex(context, in: \.withSelections) { bundle, index, facts in
             for selection in facts.selections where selection.type.isPlural {
-                guard let rules = cache.rules(selection.type, bundle.locale),
-                      selection.hasOtherKeywords || selection.categories & ~MessageFacts.mask(rules.categories) != 0 else { continue }
+                guard let (rules, mask) = cache.rules(selection.type, bundle.locale),
+                      selection.hasOtherKeywords || selection.categories & ~mask != 0 else { continue }
                 for option in selection.options {
                     guard let keyword = option.keyword, !rules.categories.contains(where: { $0.rawValue == keyword }) else { continue }
                     let message = bundle.messages[index]
@@ -130,7 +118,7 @@ struct PluralLocaleRule: Rule {
         var diagnostics: [Diagnostic] = []
         var reported = Set<String>()
         var cache = PluralRulesCache()
-        forEachOwnSelectionMessage(context) { bundle, index, facts in
+        forEachOwnMessageIndex(context, in: \.withSelections) { bundle, index, facts in
             for selection in facts.selections where selection.type.isPlural && cache.rules(selection.type, bundle.locale) == nil {
                 let message = bundle.messages[index]
                 let kind = selection.type == .selectordinal ? "ordinal" : "cardinal"

@@ -50,7 +50,7 @@ struct SelectOtherRule: Rule {
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        forEachOwnSelectionMessage(context) { bundle, index, facts in
+        forEachOwnMessageIndex(context, in: \.withSelections) { bundle, index, facts in
             for selection in facts.selections where selection.type == .select && !selection.options.contains(where: { $0.keyword == "other" }) {
                 let message = bundle.messages[index]
                 diagnostics.append(Diagnostic(.error, "the select on {\(selection.name)} in '\(message.key)' has no 'other' option",

@@ -135,23 +135,8 @@ enum LocaleFileEditor {
         case .singleQuoted where !hasControl:
             return "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
         default:
-            var out = "\""
-            for scalar in value.unicodeScalars {
-                switch scalar {
-                case "\\": out += "\\\\"
-                case "\"": out += "\\\""
-                case "\n": out += "\\n"
-                case "\t": out += "\\t"
-                case "\r": out += "\\r"
-                default:
-                    if scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\u{85}" || scalar == "\u{2028}" || scalar == "\u{2029}" || scalar == "\u{FEFF}" {
-                        out += "\\u" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
-                    } else {
-                        out.unicodeScalars.append(scalar)
-                    }
-                }
-            }
-            return out + "\""
+            return JSONText.quoted(value, alsoEscaping: { $0.value == 0x7F || $0 == "\u{85}" || $0 == "\u{2028}" || $0 == "\u{2029}" || $0 == "\u{FEFF}" },
+                                   uppercaseHex: true)
         }
     }
 
@@ -166,8 +151,4 @@ enum LocaleFileEditor {
         if ["null", "true", "false", ".inf", ".nan"].contains(lowered) { return false }
         return true
     }
-}
-
-private extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

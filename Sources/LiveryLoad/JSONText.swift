@@ -7,6 +7,12 @@ public enum JSONText {
         if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             return "\"" + text + "\""
         }
+        return quoted(text, alsoEscaping: { _ in false }, uppercaseHex: false)
+    }
+
+    /// The literal with the scalars `extra` picks also written as `\uXXXX`: a YAML double-quoted scalar
+    /// takes JSON's escapes and wants the characters YAML does not print (DEL, NEL, U+2028…) escaped too.
+    public static func quoted(_ text: String, alsoEscaping extra: (Unicode.Scalar) -> Bool, uppercaseHex: Bool) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -16,9 +22,9 @@ public enum JSONText {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                if scalar.value < 0x20 || extra(scalar) {
+                    let hex = String(scalar.value, radix: 16, uppercase: uppercaseHex)
+                    out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
                 } else {
                     out.unicodeScalars.append(scalar)
                 }

@@ -50,10 +50,8 @@ public struct LocaleBundle: Sendable {
         }.positions
     }
 
-    /// Every key, computed once per bundle.
-    public var keys: Set<String> {
-        derived.value(MessageKeys.self) { MessageKeys(keys: Set(messages.indices.lazy.map { messages[$0].key })) }.keys
-    }
+    /// Every key (a loop over many keys should look them up in `keyIndex` instead).
+    public var keys: Set<String> { Set(keyIndex.keys) }
 
     /// Flattens a locale manifest; values must be strings or groups of strings.
     public static func parse(_ manifest: Manifest) -> (LocaleBundle, [Diagnostic]) {
@@ -110,11 +108,6 @@ public struct LocaleBundle: Sendable {
 /// Where each key's message sits in `LocaleBundle.messages`.
 struct MessageIndex: Sendable {
     let positions: [String: Int]
-}
-
-/// The keys of `LocaleBundle.messages`.
-struct MessageKeys: Sendable {
-    let keys: Set<String>
 }
 
 public final class DerivedValues: @unchecked Sendable {

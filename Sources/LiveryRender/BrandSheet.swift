@@ -88,10 +88,9 @@ extension BrandSheetContext {
     /// WCAG 2.x thresholds: (AA, AAA) by usage.
     static let thresholds: [String: (Double, Double)] = ["body": (4.5, 7), "ui": (3, 4.5)]
 
-    public static func make(_ tenant: ResolvedTenant) -> (BrandSheetContext, [Diagnostic]) {
-        let (platform, found) = PlatformContext.make(tenant)
-        // Colliding names are validation's to report (`branding.platform-name`); the sheet shows the rest.
-        let diagnostics = found.filter { $0.ruleID != PlatformRule.nameCollision }
+    /// Colliding token names are validation's to report (`branding.platform-name`); the sheet shows the rest.
+    public static func make(_ tenant: ResolvedTenant) -> BrandSheetContext {
+        let platform = PlatformContext.make(tenant).context
         let defaults = tenant.tokens["default"]
         var modes: [Mode] = []
         for mode in platform.modes {
@@ -130,7 +129,7 @@ extension BrandSheetContext {
         }
         let context = BrandSheetContext(tenant: platform.tenant, modes: modes, typography: typography, spacing: spacing, radii: radii,
                                         shadows: shadows, springs: springs, sample: "The quick brown fox jumps over the lazy dog")
-        return (context, diagnostics)
+        return context
     }
 
     /// The declared pairs (`$extensions.com.livery.contrast` at a token file's top level) measured in one mode.
@@ -166,10 +165,10 @@ extension BrandSheetContext {
 /// `livery preview`: the brand sheet as one self-contained HTML page.
 public enum BrandSheet {
     public static func render(_ tenant: ResolvedTenant, template: String, templatePath: String) -> (html: String?, diagnostics: [Diagnostic]) {
-        let (context, diagnostics) = BrandSheetContext.make(tenant)
+        let context = BrandSheetContext.make(tenant)
         switch TemplateContext.parse(template, file: templatePath) {
-        case .success(let parsed): return (parsed.render(TemplateContext.mustacheValue(context)), diagnostics)
-        case .failure(let diagnostic): return (nil, diagnostics + [diagnostic])
+        case .success(let parsed): return (parsed.render(TemplateContext.mustacheValue(context)), [])
+        case .failure(let diagnostic): return (nil, [diagnostic])
         }
     }
 }

@@ -133,8 +133,9 @@ public struct PlatformContext: Encodable, Sendable {
 extension PlatformContext {
     /// Builds the context for a tenant. Tokens of a category are named by their path below the
     /// category's common group (`color.brand.primary` → `brandPrimary`); two tokens that would get
-    /// the same name in any language are reported and both left out, never silently merged.
-    public static func make(_ tenant: ResolvedTenant) -> (PlatformContext, [Diagnostic]) {
+    /// the same name in any language are both left out, never silently merged, and returned as
+    /// findings for validation to report (`branding.platform-name`, with the tenant's severity).
+    public static func make(_ tenant: ResolvedTenant) -> (context: PlatformContext, nameCollisions: [Diagnostic]) {
         let base = TokenTable(tenant.tokens["default"])
         let darkName = tenant.tokens["dark"] != nil ? "dark" : "default"
         let dark = TokenTable(tenant.tokens[darkName])

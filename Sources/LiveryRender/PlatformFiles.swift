@@ -84,8 +84,8 @@ public enum PlatformFiles {
     /// diagnostics hold errors (a template that does not parse). Tokens whose names collide are left
     /// out of the files; validation reports them (`branding.platform-name`, with the tenant's severity).
     public static func generate(_ tenant: ResolvedTenant, templates: PlatformTemplates) -> (files: [GeneratedFile], diagnostics: [Diagnostic]) {
-        let (context, found) = PlatformContext.make(tenant)
-        var diagnostics = found.filter { $0.ruleID != PlatformRule.nameCollision }
+        let context = PlatformContext.make(tenant).context
+        var diagnostics: [Diagnostic] = []
         var files = tokenDocuments(tenant)
         let value = TemplateContext.mustacheValue(context)
         for template in templates.templates {
