@@ -51,6 +51,27 @@ final class LocalizationRuleTests: XCTestCase {
         XCTAssertEqual(found.map(\.location), workspace.markers)
     }
 
+    /// The loader refuses a key twice in one mapping, so only a group and a dotted key can name one message twice.
+    func testAGroupAndADottedKeyNamingOneMessageAreReported() throws {
+        let found = try findings(LocaleExample.english("nav:\n  home: Home\n  profile: Profile\n↓nav.home: Start\n"), rule: "structure.duplicate-key")
+        XCTAssertEqual(found.map(\.message), ["key 'nav.home' is defined twice (first at line 2, column 3)"])
+        XCTAssertEqual(found.map(\.location.description), ["Tenants/example/locales/en.yaml:4:1"])
+    }
+
+    /// Translations are paired with their source by position when the files keep one order, by key when
+    /// they do not: a bundle in another order is checked the same.
+    func testATranslationInAnotherOrderIsPairedByKey() throws {
+        let files = LocaleExample.files(locale: "ru", text: "extra: Лишний\nnav:\n  profile: \"{name}\"\n  home: Главная\n",
+                                        english: "nav:\n  home: Home\n  profile: \"{user}\"\n")
+        let workspace = try ExampleWorkspace(RuleExample("order", files: files))
+        let found = workspace.validate().diagnostics
+        let placeholders = found.filter { $0.ruleID == "localization.placeholder-mismatch" }
+        XCTAssertEqual(placeholders.map(\.location.description), ["Tenants/example/locales/ru.yaml:3:12", "Tenants/example/locales/ru.yaml:3:14"])
+        XCTAssertEqual(placeholders.map { $0.message.contains("{user}") }, [true, false], placeholders.map(\.message).description)
+        XCTAssertEqual(found.filter { $0.ruleID == "localization.extra-key" }.map(\.location.description), ["Tenants/example/locales/ru.yaml:1:1"])
+        XCTAssertEqual(found.filter { $0.ruleID == "localization.missing-key" }.map(\.message), [])
+    }
+
     func testInheritedBundleMissingAKeyTheChildAddsIsReportedAtTheChildsKey() throws {
         var files = LocaleExample.files(russian: "nav:\n  home: Главная\n  profile: Профиль\n")
         files["child/tenant.yaml"] = "id: child\nkind: creator\nextends: example\nname: Child\nlocales:\n  default: en\n  supported: [en, ru]\n"

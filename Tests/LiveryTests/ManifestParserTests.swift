@@ -53,6 +53,28 @@ final class ManifestParserTests: XCTestCase {
         XCTAssertEqual(root["version"]?.number, 1.1)
     }
 
+    /// Plain text is resolved only when it starts like a core-schema value (a digit, a sign, '.', '~', or
+    /// n/t/f in either case); each of those forms, and text that merely starts the same way, is pinned.
+    func testEveryCoreSchemaFormIsResolvedAndLookAlikesStayText() throws {
+        let (node, diagnostics) = yaml("a: +12\nb: -3\nc: .5\nd: .inf\ne: -.INF\nf: .NaN\ng: Null\nh: NULL\ni: TRUE\nj: False\nk: 0o17\nl: +.Inf\n"
+                                        + "m: nope\nn: tea\no: -dash\np: .hidden\nq: ~x\nr: Trueish\ns: 12px\n")
+        XCTAssertEqual(diagnostics.map(\.message), [])
+        let root = try XCTUnwrap(node)
+        XCTAssertEqual(root["a"]?.int, 12)
+        XCTAssertEqual(root["b"]?.int, -3)
+        XCTAssertEqual(root["c"]?.number, 0.5)
+        XCTAssertEqual(root["d"]?.number, .infinity)
+        XCTAssertEqual(root["e"]?.number, -.infinity)
+        XCTAssertTrue(root["f"]?.number?.isNaN == true)
+        XCTAssertTrue(root["g"]?.isNull == true)
+        XCTAssertTrue(root["h"]?.isNull == true)
+        XCTAssertEqual(root["i"]?.bool, true)
+        XCTAssertEqual(root["j"]?.bool, false)
+        XCTAssertEqual(root["k"]?.int, 15)
+        XCTAssertEqual(root["l"]?.number, .infinity)
+        for key in ["m", "n", "o", "p", "q", "r", "s"] { XCTAssertNotNil(root[key]?.string, key) }
+    }
+
     func testQuotedScalarsAreAlwaysText() {
         let (node, _) = yaml("a: \"1\"\nb: 'true'\n")
         XCTAssertEqual(node?["a"]?.string, "1")
