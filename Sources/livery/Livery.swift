@@ -28,6 +28,14 @@ struct Livery: AsyncParsableCommand {
         init(_ description: String) { self.description = description }
     }
 
+    /// Ends the process with `status`, leaving `value` (a checked workspace, a resolved token set) to the
+    /// system, which takes the memory back at once: released value by value it took longer to free than
+    /// to check (3.5 ms of 47 for 9,000 tokens; a visible share of validating a million messages).
+    /// Compilers do the same (clang's -disable-free).
+    static func exit(keeping value: some Any, status: Int32) -> Never {
+        withExtendedLifetime(value) { Foundation.exit(status) }
+    }
+
     /// Exit codes of PRODUCT.md §3: 0 clean, 1 findings at error level, 2 usage or internal error.
     static func main() async {
         do {

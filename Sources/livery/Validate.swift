@@ -75,9 +75,7 @@ struct Validate: ParsableCommand {
             output = lines.joined(separator: "\n")
         }
         FileHandle.standardOutput.write(Data(output.utf8))
-        // The checked workspace (over a million small values for a large one) goes with the process:
-        // releasing it value by value before exiting cost a noticeable share of the run.
-        withExtendedLifetime(results) { Foundation.exit(report.diagnostics.errorCount > 0 ? 1 : 0) }
+        Livery.exit(keeping: results, status: report.diagnostics.errorCount > 0 ? 1 : 0)
     }
 }
 
