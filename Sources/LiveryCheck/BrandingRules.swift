@@ -178,6 +178,6 @@ struct PlatformNameRule: Rule {
     func check(_ context: RuleContext) -> [Diagnostic] {
         guard context.tenant.tokens.values.contains(where: { !$0.tokens.isEmpty }) else { return [] }
         // Inherited tokens are reported with the tenant whose files hold them.
-        return PlatformContext.make(context.tenant).nameCollisions.filter { context.owns($0.location) }
+        return PlatformContext.nameCollisions(context.tenant).filter { context.owns($0.location) }
     }
 }

@@ -139,57 +139,28 @@ extension PlatformContext {
         let base = TokenTable(tenant.tokens["default"])
         let darkName = tenant.tokens["dark"] != nil ? "dark" : "default"
         let dark = TokenTable(tenant.tokens[darkName])
-        var diagnostics: [Diagnostic] = []
-
-        let lineage = (tenant.ancestors + [tenant.source]).map(\.displayRoot)
-        func ordered(_ paths: [String]) -> [String] { PlatformValues.sourceOrder(paths, tokens: base.tokens, lineage: lineage) }
-        func paths(_ type: String, where include: (String) -> Bool = { _ in true }) -> [String] {
-            ordered(base.values.keys.filter { base.types[$0] == type && include($0) })
-        }
-        // Scales read from small to large (type from large to small), whatever file a token came from.
-        func byValue(_ paths: [String], descending: Bool = false, _ measure: (Node) -> Double?) -> [String] {
-            let values = paths.map { base.values[$0].flatMap(measure) ?? 0 }
-            return zip(paths, values).enumerated().sorted { a, b in
-                a.element.1 != b.element.1 ? (a.element.1 < b.element.1) != descending : a.offset < b.offset
-            }.map(\.element.0)
-        }
-        func named(_ paths: [String], category: String) -> [(path: String, names: Names)] {
-            let (names, found) = PlatformValues.names(for: paths, category: category, locations: { base.tokens[$0]?.location })
-            diagnostics += found
-            return paths.compactMap { path in names[path].map { (path, $0) } }
-        }
+        let named = Naming(tenant, base: base)
 
         var colors: [ColorToken] = []
-        for (path, names) in named(paths("color"), category: "color") {
+        for (path, names) in named.colors {
             guard let light = base.values[path].flatMap(PlatformColor.from) else { continue }
             let night = dark.values[path].flatMap(PlatformColor.from) ?? light
             colors.append(ColorToken(names: names, light: PlatformValues.color(light), dark: PlatformValues.color(night)))
         }
-
-        func isIn(_ groups: [String]) -> (String) -> Bool { { path in groups.contains { path.hasPrefix($0 + ".") } } }
-        let spacingGroups = ["spacing", "space"], radiusGroups = ["radius", "radii"]
-        func dimensions(_ selected: [String], category: String) -> [DimensionToken] {
-            named(selected, category: category).compactMap { path, names in
+        func dimensions(_ named: [(path: String, names: Names)]) -> [DimensionToken] {
+            named.compactMap { path, names in
                 base.values[path].flatMap(PlatformValues.points).map { DimensionToken(names: names, points: PlatformValues.number($0), css: PlatformValues.css(base.values[path]!)) }
             }
         }
-        let spacing = dimensions(byValue(paths("dimension", where: isIn(spacingGroups)), PlatformValues.points), category: "spacing")
-        let radii = dimensions(byValue(paths("dimension", where: isIn(radiusGroups)), PlatformValues.points), category: "radius")
-        let sizes = dimensions(paths("dimension", where: { !isIn(spacingGroups + radiusGroups)($0) }), category: "size")
-
-        let typography = named(byValue(paths("typography"), descending: true) { $0["fontSize"].flatMap(PlatformValues.points) }, category: "typography").compactMap { path, names in
-            base.values[path].flatMap { PlatformValues.typography($0, names: names) }
-        }
-        let shadows = named(paths("shadow"), category: "shadow").compactMap { path, names in
+        let spacing = dimensions(named.spacing), radii = dimensions(named.radii), sizes = dimensions(named.sizes)
+        let typography = named.typography.compactMap { path, names in base.values[path].flatMap { PlatformValues.typography($0, names: names) } }
+        let shadows = named.shadows.compactMap { path, names in
             base.values[path].flatMap { PlatformValues.shadow($0, extensions: base.tokens[path]?.extensions, names: names) }
         }
-        let springPaths = base.values.keys.filter { base.tokens[$0]?.extensions?["com.livery"]?["spring"] != nil }
-        let springs = named(ordered(springPaths), category: "spring").compactMap { path, names in
+        let springs = named.springs.compactMap { path, names in
             base.tokens[path]?.extensions?["com.livery"]?["spring"].flatMap { PlatformValues.spring($0, names: names) }
         }
-        let durations = named(paths("duration"), category: "duration").compactMap { path, names in
-            base.values[path].flatMap { PlatformValues.duration($0, names: names) }
-        }
+        let durations = named.durations.compactMap { path, names in base.values[path].flatMap { PlatformValues.duration($0, names: names) } }
 
         let manifest = tenant.tenant
         let name = manifest?["app"]?["displayName"]?.string ?? manifest?["name"]?.string ?? tenant.id
@@ -203,7 +174,55 @@ extension PlatformContext {
             nightColors: colors.filter { $0.light != $0.dark },
             typography: typography, spacing: spacing, radii: radii, sizes: sizes,
             shadows: shadows, springs: springs, durations: durations)
-        return (context, diagnostics.normalized())
+        return (context, named.collisions)
+    }
+
+    /// The tokens that would clash in the generated files, found without formatting any value: what
+    /// validation asks of every tenant (`branding.platform-name`).
+    public static func nameCollisions(_ tenant: ResolvedTenant) -> [Diagnostic] {
+        Naming(tenant, base: TokenTable(tenant.tokens["default"])).collisions
+    }
+
+    /// Each category's tokens in file order (scales by value) with their names; tokens whose names
+    /// clash are left out and reported in `collisions`.
+    struct Naming {
+        var colors: [(path: String, names: Names)] = [], spacing: [(path: String, names: Names)] = [], radii: [(path: String, names: Names)] = []
+        var sizes: [(path: String, names: Names)] = [], typography: [(path: String, names: Names)] = [], shadows: [(path: String, names: Names)] = []
+        var springs: [(path: String, names: Names)] = [], durations: [(path: String, names: Names)] = []
+        var collisions: [Diagnostic] = []
+
+        init(_ tenant: ResolvedTenant, base: TokenTable) {
+            let lineage = (tenant.ancestors + [tenant.source]).map(\.displayRoot)
+            func ordered(_ paths: [String]) -> [String] { PlatformValues.sourceOrder(paths, tokens: base.tokens, lineage: lineage) }
+            func paths(_ type: String, where include: (String) -> Bool = { _ in true }) -> [String] {
+                ordered(base.values.keys.filter { base.types[$0] == type && include($0) })
+            }
+            // Scales read from small to large (type from large to small), whatever file a token came from.
+            func byValue(_ paths: [String], descending: Bool = false, _ measure: (Node) -> Double?) -> [String] {
+                let values = paths.map { base.values[$0].flatMap(measure) ?? 0 }
+                return zip(paths, values).enumerated().sorted { a, b in
+                    a.element.1 != b.element.1 ? (a.element.1 < b.element.1) != descending : a.offset < b.offset
+                }.map(\.element.0)
+            }
+            var found: [Diagnostic] = []
+            func named(_ paths: [String], category: String) -> [(path: String, names: Names)] {
+                let (names, clashes) = PlatformValues.names(for: paths, category: category, locations: { base.tokens[$0]?.location })
+                found += clashes
+                return paths.compactMap { path in names[path].map { (path, $0) } }
+            }
+            func isIn(_ groups: [String]) -> (String) -> Bool { { path in groups.contains { path.hasPrefix($0 + ".") } } }
+            let spacingGroups = ["spacing", "space"], radiusGroups = ["radius", "radii"]
+            colors = named(paths("color"), category: "color")
+            spacing = named(byValue(paths("dimension", where: isIn(spacingGroups)), PlatformValues.points), category: "spacing")
+            radii = named(byValue(paths("dimension", where: isIn(radiusGroups)), PlatformValues.points), category: "radius")
+            sizes = named(paths("dimension", where: { !isIn(spacingGroups + radiusGroups)($0) }), category: "size")
+            typography = named(byValue(paths("typography"), descending: true) { $0["fontSize"].flatMap(PlatformValues.points) }, category: "typography")
+            shadows = named(paths("shadow"), category: "shadow")
+            let springPaths = base.values.keys.filter { base.tokens[$0]?.extensions?["com.livery"]?["spring"] != nil }
+            springs = named(ordered(springPaths), category: "spring")
+            durations = named(paths("duration"), category: "duration")
+            collisions = found.normalized()
+        }
     }
 
     /// One mode's resolved tokens, empty when the mode is missing.
