@@ -15,7 +15,7 @@ BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-de
 # python-tuf and coloraide in .venv-test.
 TEST_PACKAGES = $(BUILD_PACKAGES) libarchive-tools unzip curl faketime libxml2-utils php-symfony-translation chromium node-typescript
 
-.PHONY: run test build deps test-deps generated cldr bench clean
+.PHONY: run test conformance build deps test-deps generated cldr bench clean
 
 run: deps build
 	$(LIVERY) validate Tenants
@@ -28,6 +28,12 @@ build: deps
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing
+	./scripts/tuf-conformance.sh .build/debug/livery
+
+# The TUF project's client conformance suite alone, against the debug build (part of `make test`).
+conformance: test-deps
+	$(SWIFT) build
+	./scripts/tuf-conformance.sh .build/debug/livery
 
 deps:
 	@./scripts/install-packages.sh $(BUILD_PACKAGES)
@@ -40,6 +46,9 @@ test-deps:
 	@# (the colour-space and WCAG contrast oracle), in a local virtual environment.
 	@test -x .venv-test/bin/python && .venv-test/bin/python -c "import tuf.ngclient, coloraide" 2>/dev/null || \
 		(python3 -m venv .venv-test && .venv-test/bin/pip install --quiet --disable-pip-version-check "tuf>=7,<8" coloraide)
+	@# The TUF client conformance suite (not on PyPI: vendored beside the project, see its SOURCE.md), in its own
+	@# environment because it pins its own python-tuf and pytest.
+	@./scripts/tuf-conformance.sh --install
 
 # Regenerates the committed JSON Schemas and rule reference (a test checks they are current).
 generated: build
@@ -61,4 +70,4 @@ bench: deps
 	./scripts/bench-tokens.sh .build/release/livery
 
 clean:
-	rm -rf .build .venv-test
+	rm -rf .build .venv-test .venv-conformance

@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "LiveryRender", dependencies: ["LiveryLoad", "LiveryResolve", .product(name: "Mustache", package: "swift-mustache")]),
         .target(name: "LiveryPack", dependencies: ["LiveryResolve", "LiveryRender", "LiveryInterchange", "LiveryAssets", "LiveryTUF", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
         // TUF metadata, canonical JSON and signatures: shared by signing and by the client.
-        .target(name: "LiveryTUF", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LiveryTUF", dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),
         .target(name: "LiverySign", dependencies: ["LiveryTUF", "LiveryPack"]),
         .target(name: "LiveryPublish", dependencies: ["LiveryCheck", "LiveryPack", "LiveryAssets", "LiverySign", "CLiverySystem"]),
         // `livery serve`: Output/ over HTTP (Hummingbird), and vouchers (SQLite via LiveryAssets' wrapper, HMAC tokens).

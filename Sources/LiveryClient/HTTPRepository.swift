@@ -50,7 +50,7 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
             // A large target comes in ranges of `rangeLength`: FoundationNetworking hands over received data
             // without waiting for it to be written, so one unbounded response could pile up in memory.
             let rangeEnd = maxLength > Self.rangeLength ? min(existing + Self.rangeLength, maxLength) : nil
-            var request = URLRequest(url: base.appendingPathComponent(path))
+            var request = URLRequest(url: url(of: path))
             if existing > 0 || rangeEnd != nil { request.setValue("bytes=\(existing)-\(rangeEnd.map { String($0 - 1) } ?? "")", forHTTPHeaderField: "Range") }
             if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
             let status = try perform(request, into: handle, rangeLimit: (rangeEnd ?? maxLength) - existing, wholeLimit: maxLength)
@@ -72,6 +72,13 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
             default: throw TUFError("\(path): HTTP \(status)")
             }
         }
+    }
+
+    /// `path` under the base URL. Paths arrive URL-ready (role names quoted by `TUFName`), so they
+    /// are joined as text: `appendingPathComponent` would quote their `%` a second time.
+    func url(of path: String) -> URL {
+        let base = self.base.absoluteString.hasSuffix("/") ? String(self.base.absoluteString.dropLast()) : self.base.absoluteString
+        return URL(string: base + "/" + path) ?? self.base.appendingPathComponent(path)
     }
 
     /// The largest response asked for at once (see `download`).

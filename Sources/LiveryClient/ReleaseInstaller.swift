@@ -74,19 +74,20 @@ public enum ReleaseInstaller {
 
         // 1. Metadata.
         let metadata = cache.appendingPathComponent("metadata")
-        let cachedRoot = try? Data(contentsOf: metadata.appendingPathComponent("root.json"))
-        guard let trustedRoot = cachedRoot ?? request.bootstrapRoot else { throw TUFError("no trusted root: pass the tenant's 1.root.json on first use") }
-        let previous = cachedRoot == nil ? nil : TrustedMetadata.load(from: metadata)
-        let updater = TUFUpdater(source: request.repository, now: request.now)
+        let store = MetadataFolder(metadata)
+        guard store.load("root") != nil || request.bootstrapRoot != nil else { throw TUFError("no trusted root: pass the tenant's 1.root.json on first use") }
         let trusted: TrustedMetadata
         let manifestData: Data
         do {
-            trusted = try updater.refresh(trustedRoot: trustedRoot, previous: previous)
-            manifestData = try updater.target("download-manifest.json", in: trusted)
+            // Each file is kept in the cache as soon as it is trusted (TUF 1.0.x §5.3–5.6).
+            let updater = try TUFUpdater(source: request.repository, store: store, bootstrapRoot: request.bootstrapRoot, now: request.now)
+            try updater.refresh()
+            try updater.loadAllDelegatedRoles()
+            trusted = try TrustedMetadata(updater.trusted)
+            manifestData = try TUFUpdater.target("download-manifest.json", in: trusted, from: request.repository)
         } catch {
             return try offline("refresh failed: \(error)")
         }
-        for (name, data) in try trusted.files() { try atomicWrite(data, to: metadata.appendingPathComponent(name)) }
 
         // 2. The bundles this app needs.
         let manifest = try JSONValue.parse(manifestData)
@@ -118,7 +119,7 @@ public enum ReleaseInstaller {
                         // Streams to disk and resumes a partial file with a range request.
                         guard try http.download("targets/\(info.sha256).\(name)", to: partial, maxLength: info.length, bearer: tokens[id]?.token) else { throw TUFError("\(name) is missing on the server") }
                     } else {
-                        try atomicWrite(try updater.target(name, in: trusted), to: partial)
+                        try atomicWrite(try TUFUpdater.target(name, in: trusted, from: request.repository), to: partial)
                     }
                     try verify(partial, length: info.length, sha256: info.sha256, name: name)
                 } catch let refused as VoucherAccessError {

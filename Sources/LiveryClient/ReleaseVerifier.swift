@@ -17,10 +17,9 @@ public struct VerificationReport: Sendable {
 public enum ReleaseVerifier {
     public static func verify(_ source: any RepositorySource, trustedRoot: Data? = nil, now: Date = Date()) -> VerificationReport {
         var report = VerificationReport()
-        let updater = TUFUpdater(source: source, now: now)
         let root: Data
         do {
-            guard let bootstrap = try trustedRoot ?? source.fetch("metadata/1.root.json", maxLength: updater.limits.root) else {
+            guard let bootstrap = try trustedRoot ?? source.fetch("metadata/1.root.json", maxLength: TUFUpdater.Limits().root) else {
                 report.problems.append("no metadata/1.root.json: the release is not signed (build without --unsigned)")
                 return report
             }
@@ -31,7 +30,7 @@ public enum ReleaseVerifier {
         }
         let trusted: TrustedMetadata
         do {
-            trusted = try updater.refresh(trustedRoot: root)
+            trusted = try TUFUpdater.refresh(source: source, trustedRoot: root, now: now)
         } catch {
             report.problems.append("\(error)")
             return report
@@ -41,11 +40,11 @@ public enum ReleaseVerifier {
         report.timestampExpires = trusted.timestamp.expires
         report.targets = trusted.targetNames.count
         for name in trusted.targetNames {
-            do { _ = try updater.target(name, in: trusted) } catch { report.problems.append("\(error)") }
+            do { _ = try TUFUpdater.target(name, in: trusted, from: source) } catch { report.problems.append("\(error)") }
         }
         // The download manifest must describe exactly the signed bundles (no mix-and-match).
         do {
-            let manifest = try JSONValue.parse(try updater.target("download-manifest.json", in: trusted))
+            let manifest = try JSONValue.parse(try TUFUpdater.target("download-manifest.json", in: trusted, from: source))
             report.release = manifest["release"]?.intValue
             let bundles = manifest["bundles"]?.arrayValue ?? []
             let format = manifest["format"]?.stringValue ?? "zip"

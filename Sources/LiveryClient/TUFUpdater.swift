@@ -2,203 +2,254 @@ import Crypto
 import Foundation
 import LiveryTUF
 
-/// The TUF client workflow (specification 1.0.x, §5.3–5.6): walk root versions, then timestamp,
-/// snapshot, targets and delegated targets, checking signatures against thresholds, versions
-/// against what was trusted before (rollback), expiry (freeze), and lengths and hashes
-/// (mix-and-match, endless data).
-public struct TUFUpdater: Sendable {
+/// Where a client keeps the metadata it trusts, under unversioned names (`root`, `timestamp`, a
+/// delegated role's name): `load` gives the bytes kept for a role, `save` replaces them whole.
+public protocol MetadataStore: AnyObject {
+    func load(_ role: String) -> Data?
+    func save(_ role: String, _ data: Data) throws
+}
+
+/// Trusted metadata kept in a folder as `<quoted role>.json` (python-tuf's layout, which the TUF
+/// conformance suite reads), each file written beside and renamed into place.
+public final class MetadataFolder: MetadataStore {
+    public let folder: URL
+
+    public init(_ folder: URL) {
+        self.folder = folder
+    }
+
+    public func load(_ role: String) -> Data? {
+        try? Data(contentsOf: folder.appendingPathComponent(TUFName.fileName(ofRole: role)))
+    }
+
+    public func save(_ role: String, _ data: Data) throws {
+        let name = TUFName.fileName(ofRole: role)
+        let file = folder.appendingPathComponent(name)
+        let partial = folder.appendingPathComponent(".\(name).part")
+        do { try data.write(to: partial) } catch { throw TUFError(.storage, "cannot write \(partial.path): \(error.localizedDescription)") }
+        guard rename(partial.path, file.path) == 0 else { throw TUFError(.storage, "cannot write \(file.path)") }
+    }
+}
+
+/// Metadata kept in memory (verification of a release on disk, tests), optionally passing each
+/// saved file on.
+public final class MemoryMetadataStore: MetadataStore, @unchecked Sendable {
+    // Touched by one updater at a time.
+    public private(set) var files: [String: Data]
+    private let onSave: (String, Data) throws -> Void
+
+    public init(_ files: [String: Data] = [:], onSave: @escaping (String, Data) throws -> Void = { _, _ in }) {
+        self.files = files
+        self.onSave = onSave
+    }
+
+    public func load(_ role: String) -> Data? { files[role] }
+
+    public func save(_ role: String, _ data: Data) throws {
+        files[role] = data
+        try onSave(role, data)
+    }
+}
+
+/// The TUF client workflow (specification 1.0.x, §5.2–5.7) around `TrustedMetadataSet`: it
+/// fetches each file, hands it to the set, and keeps what the set trusts as soon as it is trusted,
+/// so a refresh that fails part-way still keeps the newer root it walked to. Delegated targets
+/// roles are loaded only when a target search needs them (§5.6.7).
+public final class TUFUpdater {
     public struct Limits: Sendable {
         public var root = 512 * 1024
         public var timestamp = 16 * 1024
         public var snapshot = 2 * 1024 * 1024
         public var targets = 16 * 1024 * 1024
         public var maxRootRotations = 256
-        /// Delegated roles loaded per refresh (a bound on hostile delegation graphs).
-        public var maxDelegatedRoles = 64
+        /// Roles visited per target search (a bound on hostile delegation graphs, python-tuf's 32).
+        public var maxDelegations = 32
         public init() {}
     }
 
-    /// What a refresh tells its caller to keep (`name` like `root.json`; nil data: delete it).
-    /// Called as soon as each file is verified, as the specification asks (§5.3.8, §5.4.5, §5.5.7,
-    /// §5.6.6), so a refresh that fails part-way still keeps the newer root it walked to.
-    public typealias Persist = (_ name: String, _ data: Data?) throws -> Void
+    public let source: any RepositorySource
+    public let store: any MetadataStore
+    public let limits: Limits
+    public private(set) var trusted: TrustedMetadataSet
 
-    public var source: any RepositorySource
-    public var now: Date
-    public var limits = Limits()
-
-    public init(source: any RepositorySource, now: Date = Date()) {
+    /// `store` holds the trusted root (`root`) and whatever earlier refreshes kept. With no kept
+    /// root, `bootstrapRoot` is trusted on first use.
+    public init(source: any RepositorySource, store: any MetadataStore, bootstrapRoot: Data? = nil, now: Date = Date(), limits: Limits = Limits()) throws {
+        guard let root = store.load("root") ?? bootstrapRoot else { throw TUFError(.storage, "no trusted root") }
+        trusted = try TrustedMetadataSet(root: root, now: now)
+        if store.load("root") == nil { try store.save("root", root) }
         self.source = source
-        self.now = now
+        self.store = store
+        self.limits = limits
     }
 
-    /// Refreshes from `trustedRoot` (and, when given, previously trusted metadata for rollback checks
-    /// and to skip fetching a snapshot or targets whose version did not change).
-    public func refresh(trustedRoot: Data, previous: TrustedMetadata? = nil, persist: Persist = { _, _ in }) throws -> TrustedMetadata {
-        var root = try SignedMetadata(data: trustedRoot)
-        guard root.role == .root, root.version != nil else { throw TUFError("the trusted root is not root metadata") }
-        // The trusted root must verify under its own keys (§5.2).
-        try Self.checkSignatures(root, keys: KeySet(root: root, role: .root), role: "root", what: "the trusted root")
-        if let previous, let previousVersion = previous.root.version, previousVersion > (root.version ?? 0) { root = previous.root }
-        let startRoot = root
+    /// Brings the top-level metadata up to date: root versions, timestamp, snapshot, targets.
+    public func refresh() throws {
+        try loadRoot()
+        try loadTimestamp()
+        try loadSnapshot()
+        _ = try loadTargets(TUFRole.targets.rawValue, delegator: nil)
+    }
 
-        // 5.3: each next root must be signed by a threshold of the old root's keys and of its own.
+    /// §5.3: every next root version, until the repository has none (404 or 403).
+    private func loadRoot() throws {
         for _ in 0..<limits.maxRootRotations {
-            let next = (root.version ?? 0) + 1
-            guard let data = try source.fetch("metadata/\(next).root.json", maxLength: limits.root) else { break }
-            let candidate = try SignedMetadata(data: data)
-            guard candidate.role == .root else { throw TUFError("\(next).root.json is not root metadata") }
-            try Self.checkSignatures(candidate, keys: KeySet(root: root, role: .root), role: "root", what: "\(next).root.json (by the keys of root version \(root.version ?? 0))")
-            try Self.checkSignatures(candidate, keys: KeySet(root: candidate, role: .root), role: "root", what: "\(next).root.json (by its own keys)")
-            guard candidate.version == next else { throw TUFError("\(next).root.json says it is version \(candidate.version ?? 0)") }
-            root = candidate
-            try persist("root.json", data)
+            let next = trusted.root.signed.version + 1
+            guard let data = try source.fetch("metadata/\(next).root.json", maxLength: limits.root) else { return }
+            try trusted.updateRoot(data)
+            try store.save("root", data)
         }
-        try expiry(root, "root")
-
-        // 5.3.11: when the timestamp or snapshot keys changed, forget the trusted timestamp and
-        // snapshot, so a repository recovering from a compromise (a fast-forward attack that
-        // pushed versions up) can be followed.
-        var previous = previous
-        if previous != nil, KeySet(root: startRoot, role: .timestamp) != KeySet(root: root, role: .timestamp)
-            || KeySet(root: startRoot, role: .snapshot) != KeySet(root: root, role: .snapshot) {
-            previous = nil
-            try persist("timestamp.json", nil)
-            try persist("snapshot.json", nil)
-        }
-
-        // 5.4: timestamp.
-        guard let timestampData = try source.fetch("metadata/timestamp.json", maxLength: limits.timestamp) else { throw TUFError("timestamp.json is missing") }
-        let timestamp = try SignedMetadata(data: timestampData)
-        guard timestamp.role == .timestamp else { throw TUFError("timestamp.json is not timestamp metadata") }
-        try Self.checkSignatures(timestamp, keys: KeySet(root: root, role: .timestamp), role: "timestamp", what: "timestamp.json")
-        guard let snapshotMeta = timestamp.signed["meta"]?["snapshot.json"].flatMap(MetaFile.init(json:)) else { throw TUFError("timestamp.json names no snapshot") }
-        if let previous {
-            if (timestamp.version ?? 0) < (previous.timestamp.version ?? 0) {
-                throw TUFError("timestamp version \(timestamp.version ?? 0) is older than the trusted version \(previous.timestamp.version ?? 0) (a rollback)")
-            }
-            let trustedSnapshot = previous.timestamp.signed["meta"]?["snapshot.json"]?["version"]?.intValue ?? 0
-            if snapshotMeta.version < trustedSnapshot { throw TUFError("timestamp points at snapshot \(snapshotMeta.version), older than trusted \(trustedSnapshot) (a rollback)") }
-        }
-        try expiry(timestamp, "timestamp")
-        try persist("timestamp.json", timestampData)
-
-        // 5.5: snapshot, exactly the version and bytes the timestamp names.
-        // Consistent snapshots name every version; otherwise the current one has a fixed name.
-        let consistent = root.signed["consistent_snapshot"]?.boolValue ?? false
-        let snapshot = try role(.snapshot, name: "snapshot", meta: snapshotMeta, keys: KeySet(root: root, role: .snapshot), limit: limits.snapshot,
-                                consistent: consistent, parent: "timestamp", trusted: previous?.snapshot, persist: persist)
-        let snapshotFiles = snapshot.signed["meta"]?.objectValue ?? [:]
-        if let previous {
-            // Every role the trusted snapshot listed must still be listed, at no older version.
-            for (file, entry) in previous.snapshot.signed["meta"]?.objectValue ?? [:] {
-                guard let trusted = entry["version"]?.intValue else { continue }
-                guard let now = snapshotFiles[file]?["version"]?.intValue else { throw TUFError("snapshot \(snapshotMeta.version) no longer lists \(file) (a rollback)") }
-                if now < trusted { throw TUFError("snapshot points at \(file) version \(now), older than trusted \(trusted) (a rollback)") }
-            }
-        }
-        try expiry(snapshot, "snapshot")
-        guard let targetsMeta = snapshotFiles["targets.json"].flatMap(MetaFile.init(json:)) else { throw TUFError("snapshot \(snapshotMeta.version) names no targets") }
-
-        // 5.6: targets, exactly the version (and bytes, when given) the snapshot names.
-        let targets = try role(.targets, name: "targets", meta: targetsMeta, keys: KeySet(root: root, role: .targets), limit: limits.targets,
-                               consistent: consistent, parent: "snapshot", trusted: previous?.targets, persist: persist)
-        try expiry(targets, "targets")
-
-        // 5.6.7: delegated targets roles reachable from targets, each verified by its delegator's
-        // keys. They are loaded here, in search order, rather than on the first lookup, so a
-        // refresh either trusts the whole release or nothing.
-        var delegated: [String: SignedMetadata] = [:]
-        var queue: [SignedMetadata] = [targets]
-        while !queue.isEmpty {
-            let delegator = queue.removeFirst()
-            guard let delegations = try Delegations(targets: delegator.signed) else { continue }
-            for child in delegations.roles where delegated[child.name] == nil {
-                guard delegated.count < limits.maxDelegatedRoles else { throw TUFError("more than \(limits.maxDelegatedRoles) delegated roles") }
-                guard let meta = snapshotFiles["\(child.name).json"].flatMap(MetaFile.init(json:)) else {
-                    throw TUFError("snapshot \(snapshotMeta.version) does not list delegated role '\(child.name)'")
-                }
-                let keys = KeySet(keys: delegations.keys, allowed: child.keyIDs, threshold: child.threshold)
-                let document = try role(.targets, name: child.name, meta: meta, keys: keys, limit: limits.targets, consistent: consistent,
-                                        parent: "snapshot", trusted: previous?.delegated[child.name], persist: persist)
-                try expiry(document, "delegated role '\(child.name)'")
-                delegated[child.name] = document
-                queue.append(document)
-            }
-        }
-        return TrustedMetadata(root: root, timestamp: timestamp, snapshot: snapshot, targets: targets, delegated: delegated)
     }
 
-    /// 5.5 and 5.6: exactly the version (and, when given, the length and bytes) the parent role
-    /// names, signed by a threshold of `keys`. A trusted copy of that version is used as it is.
-    private func role(_ type: TUFRole, name: String, meta: MetaFile, keys: KeySet, limit: Int, consistent: Bool, parent: String,
-                      trusted: SignedMetadata?, persist: Persist) throws -> SignedMetadata {
-        // Role names become file names: encoded so a hostile name cannot leave the metadata folder.
-        let encoded = TrustedMetadata.percentEncoded(name)
-        let file = consistent ? "\(meta.version).\(encoded).json" : "\(encoded).json"
-        if let trusted, trusted.version == meta.version, let bytes = trusted.original, (try? Self.checkFile(bytes, against: meta, what: file)) != nil,
-           (try? Self.checkSignatures(trusted, keys: keys, role: type == .targets ? name : type.rawValue, what: file)) != nil {
-            return trusted
+    /// §5.4: the kept timestamp first (for rollback protection, even if expired), then the new one.
+    private func loadTimestamp() throws {
+        if let local = store.load("timestamp") { _ = try? trusted.updateTimestamp(local) }
+        guard let data = try source.fetch("metadata/timestamp.json", maxLength: limits.timestamp) else {
+            throw TUFError(.download, "timestamp.json is missing on the server")
         }
-        guard let data = try source.fetch("metadata/\(file)", maxLength: meta.length ?? limit) else { throw TUFError("\(file) is missing") }
-        try Self.checkFile(data, against: meta, what: file)
-        let metadata = try SignedMetadata(data: data)
-        guard metadata.role == type else { throw TUFError("\(file) is not \(type.rawValue) metadata") }
-        try Self.checkSignatures(metadata, keys: keys, role: type == .targets ? name : type.rawValue, what: file)
-        guard metadata.version == meta.version else { throw TUFError("\(file) says it is version \(metadata.version ?? 0), the \(parent) says \(meta.version)") }
-        try persist("\(encoded).json", data)
+        do {
+            try trusted.updateTimestamp(data)
+        } catch let error as TUFError where error.kind == .equalVersion {
+            return  // the kept timestamp is current
+        }
+        try store.save("timestamp", data)
+    }
+
+    /// §5.5: the kept snapshot when it is still the one the timestamp names, else the new one.
+    private func loadSnapshot() throws {
+        if let local = store.load("snapshot"), (try? trusted.updateSnapshot(local, verified: true)) != nil { return }
+        guard let meta = trusted.timestamp?.signed.snapshot else { preconditionFailure("the timestamp is loaded") }
+        let data = try fetchMetadata("snapshot", version: meta.version, maxLength: meta.length ?? limits.snapshot)
+        try trusted.updateSnapshot(data)
+        try store.save("snapshot", data)
+    }
+
+    /// §5.6: a targets role (top-level, or delegated by `delegator`), kept copy first.
+    private func loadTargets(_ role: String, delegator: String?) throws -> Metadata<Targets> {
+        if let loaded = trusted.targets[role] {
+            try trusted.verifyDelegation(of: role, by: delegator)
+            return loaded
+        }
+        if let local = store.load(role), let metadata = try? trusted.updateDelegatedTargets(local, role: role, delegator: delegator) {
+            return metadata
+        }
+        guard let meta = trusted.snapshot?.signed.meta["\(role).json"] else {
+            throw TUFError(.repository, "role '\(role)' is delegated but the snapshot does not list it")
+        }
+        let data = try fetchMetadata(role, version: meta.version, maxLength: meta.length ?? limits.targets)
+        let metadata = try trusted.updateDelegatedTargets(data, role: role, delegator: delegator)
+        try store.save(role, data)
         return metadata
     }
 
-    /// Reads a target by its consistent-snapshot name and checks its length and hash.
-    public func target(_ name: String, in trusted: TrustedMetadata) throws -> Data {
-        guard let info = trusted.target(name) else { throw TUFError("'\(name)' is not a target of this release") }
-        guard let data = try source.fetch("targets/\(info.sha256).\(name)", maxLength: info.length) else { throw TUFError("target file for '\(name)' is missing") }
-        guard data.count == info.length else { throw TUFError("'\(name)' is \(data.count) bytes, the signed metadata says \(info.length)") }
-        guard SHA256.hash(data: data).hexString == info.sha256 else { throw TUFError("'\(name)' does not match its signed SHA-256 (tampered or corrupt)") }
+    /// A role's file: `<version>.<quoted role>.json` in consistent-snapshot repositories.
+    private func fetchMetadata(_ role: String, version: Int, maxLength: Int) throws -> Data {
+        let quoted = TUFName.quoted(role)
+        let file = trusted.root.signed.consistentSnapshot ? "\(version).\(quoted).json" : "\(quoted).json"
+        guard let data = try source.fetch("metadata/\(file)", maxLength: maxLength) else {
+            throw TUFError(.download, "\(file) is missing on the server")
+        }
         return data
     }
 
-    private func expiry(_ metadata: SignedMetadata, _ role: String) throws {
-        guard let expires = metadata.expires else { throw TUFError("\(role) metadata has no valid expiry date") }
-        if expires <= now { throw TUFError("\(role) metadata expired at \(TUFDate.string(expires)) (a freeze attack, or a release nobody re-signed)") }
+    /// §5.6.7: the target `path` as the first role that may sign it lists it, searching top-level
+    /// targets, then delegated roles in preorder depth-first order (listed order among siblings),
+    /// only through roles whose patterns match, stopping at a matching terminating role. Each role
+    /// is loaded (and verified against the role delegating to it) when the search reaches it.
+    public func targetInfo(_ path: String) throws -> (target: TargetFile, role: String)? {
+        if trusted.targets[TUFRole.targets.rawValue] == nil { try refresh() }
+        var stack: [(role: String, delegator: String?)] = [(TUFRole.targets.rawValue, nil)]
+        var visited: Set<String> = []
+        while let (role, delegator) = stack.popLast(), visited.count <= limits.maxDelegations {
+            if visited.contains(role) { continue }
+            let metadata = try loadTargets(role, delegator: delegator)
+            if let target = metadata.signed.targets[path] { return (target, role) }
+            visited.insert(role)
+            var children: [(String, String?)] = []
+            for child in metadata.signed.delegations?.roles ?? [] where child.matches(path) {
+                children.append((child.name, role))
+                if child.terminating {
+                    stack.removeAll()
+                    break
+                }
+            }
+            stack.append(contentsOf: children.reversed())
+        }
+        return nil
     }
 
-    static func checkFile(_ data: Data, against meta: MetaFile, what: String) throws {
-        if let length = meta.length, data.count != length { throw TUFError("\(what) is \(data.count) bytes, expected \(length)") }
-        if let sha = meta.sha256, SHA256.hash(data: data).hexString != sha {
-            throw TUFError("\(what) does not match the hash its parent metadata signed (mix-and-match or tampering)")
-        }
-        if let sha = meta.sha512, Data(SHA512.hash(data: data)).hexString != sha {
-            throw TUFError("\(what) does not match the hash its parent metadata signed (mix-and-match or tampering)")
-        }
-    }
-
-    /// The keys that may sign a role, and how many must.
-    struct KeySet: Equatable {
-        var keys: [String: TUFKey]
-        var allowed: [String]
-        var threshold: Int
-
-        init(keys: [String: TUFKey], allowed: [String], threshold: Int) {
-            self.keys = keys.filter { allowed.contains($0.key) }
-            self.allowed = allowed.sorted()
-            self.threshold = threshold
-        }
-
-        /// A top-level role's keys, as `root` lists them.
-        init(root: SignedMetadata, role: TUFRole) {
-            var keys: [String: TUFKey] = [:]
-            for (id, value) in root.signed["keys"]?.objectValue ?? [:] { if let key = TUFKey(json: value) { keys[id] = key } }
-            self.init(keys: keys, allowed: root.signed["roles"]?[role.rawValue]?["keyids"]?.arrayValue?.compactMap(\.stringValue) ?? [],
-                      threshold: root.signed["roles"]?[role.rawValue]?["threshold"]?.intValue ?? 1)
+    /// Loads every delegated role reachable from targets (each by its first delegator in search
+    /// order): what verifying a whole release, or listing every target, needs.
+    public func loadAllDelegatedRoles() throws {
+        if trusted.targets[TUFRole.targets.rawValue] == nil { try refresh() }
+        var queue: [String] = [TUFRole.targets.rawValue]
+        var seen: Set<String> = [TUFRole.targets.rawValue]
+        while !queue.isEmpty {
+            let role = queue.removeFirst()
+            guard let delegations = trusted.targets[role]?.signed.delegations else { continue }
+            for child in delegations.roles where seen.insert(child.name).inserted {
+                guard seen.count <= limits.maxDelegations + 1 else { throw TUFError(.repository, "more than \(limits.maxDelegations) delegated roles") }
+                _ = try loadTargets(child.name, delegator: role)
+                queue.append(child.name)
+            }
         }
     }
 
-    static func checkSignatures(_ metadata: SignedMetadata, keys: KeySet, role: String, what: String) throws {
-        let valid = metadata.validSignatures(keys: keys.keys, allowed: keys.allowed)
-        guard keys.threshold >= 1, valid >= keys.threshold else {
-            throw TUFError("\(what) has \(valid) valid \(role) signature\(valid == 1 ? "" : "s"), \(keys.threshold) needed (signed by another key, or edited after signing)")
+    /// Downloads a target and checks it against its signed length and hashes.
+    public func download(_ target: TargetFile) throws -> Data {
+        try Self.download(target, from: source, consistent: trusted.root.signed.consistentSnapshot)
+    }
+
+    /// Downloads a target of a repository and checks its length and hashes. In a consistent-snapshot
+    /// repository the file is `<dir>/<hash>.<name>`.
+    public static func download(_ target: TargetFile, from source: any RepositorySource, consistent: Bool) throws -> Data {
+        guard let data = try source.fetch("targets/\(urlPath(of: target, consistent: consistent))", maxLength: target.length) else {
+            throw TUFError(.download, "'\(target.path)' is missing on the server")
         }
+        try target.file.verify(data, what: "'\(target.path)'")
+        return data
+    }
+
+    /// The URL path of a target under the targets folder (python-tuf's: the hash before the last
+    /// part of the path, the path itself not quoted beyond what a URL needs).
+    public static func urlPath(of target: TargetFile, consistent: Bool) -> String {
+        var path = target.path
+        if consistent, let hash = target.namingHash {
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+            path = (parts.dropLast() + ["\(hash).\(parts.last ?? "")"]).joined(separator: "/")
+        }
+        return TUFName.urlPath(path)
+    }
+}
+
+// MARK: - The whole-release view used by `verify`, `fetch` and their tests.
+
+extension TUFUpdater {
+    /// A convenience for callers that need the whole release at once (verify, install): refreshes
+    /// from `trustedRoot` and the previously trusted files, loads every delegated role, and returns
+    /// the trusted metadata. `persist` receives each file as soon as it is trusted.
+    public static func refresh(source: any RepositorySource, trustedRoot: Data, previous: TrustedMetadata? = nil, now: Date = Date(),
+                               limits: Limits = Limits(), persist: @escaping (_ name: String, _ data: Data) throws -> Void = { _, _ in }) throws -> TrustedMetadata {
+        var files: [String: Data] = [:]
+        if let previous {
+            for (role, document) in previous.roles { files[role] = try document.bytes() }
+        }
+        // The newer of the two roots is the trusted one (each is verified by its own keys below).
+        if let kept = files["root"], let keptVersion = try? Metadata<Root>(data: kept).signed.version,
+           let givenVersion = try? Metadata<Root>(data: trustedRoot).signed.version, keptVersion >= givenVersion {
+        } else {
+            files["root"] = trustedRoot
+        }
+        let store = MemoryMetadataStore(files) { role, data in try persist(TUFName.fileName(ofRole: role), data) }
+        let updater = try TUFUpdater(source: source, store: store, now: now, limits: limits)
+        try updater.refresh()
+        try updater.loadAllDelegatedRoles()
+        return try TrustedMetadata(updater.trusted)
+    }
+
+    /// Reads a target of `trusted` from `source` and checks its length and hashes.
+    public static func target(_ name: String, in trusted: TrustedMetadata, from source: any RepositorySource) throws -> Data {
+        guard let info = trusted.targetFile(name) else { throw TUFError(.repository, "'\(name)' is not a target of this release") }
+        return try download(info, from: source, consistent: trusted.set.root.signed.consistentSnapshot)
     }
 }

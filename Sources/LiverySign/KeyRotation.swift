@@ -23,11 +23,11 @@ public enum KeyRotation {
         // Start from the published root: every other role keeps exactly the keys and thresholds it has.
         var publicKeys: [TUFRole: [TUFKey]] = [:]
         var thresholds: [TUFRole: Int] = [:]
-        let published = current.signed["keys"]?.objectValue ?? [:]
+        let published = try Root(signed: current.signed)
         for r in TUFRole.allCases {
-            thresholds[r] = current.signed["roles"]?[r.rawValue]?["threshold"]?.intValue ?? 1
-            let ids = current.signed["roles"]?[r.rawValue]?["keyids"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            publicKeys[r] = r == role ? [TUFKey(newKey.publicKey)] : ids.compactMap { published[$0].flatMap(TUFKey.init(json:)) }
+            let listed = published.roles[r] ?? RoleKeys(keyIDs: [], threshold: 1)
+            thresholds[r] = listed.threshold
+            publicKeys[r] = r == role ? [TUFKey(newKey.publicKey)] : listed.keyIDs.compactMap { published.keys[$0] }
         }
         var next = SignedMetadata(signed: TUFDocument.root(version: version + 1, expires: now.addingTimeInterval(expiry.root), keys: publicKeys, thresholds: thresholds))
         try next.sign(with: oldRoot)

@@ -20,6 +20,9 @@ public struct DelegatedRole: Sendable, Equatable {
         self.terminating = terminating
     }
 
+    /// The role's keys and threshold, for verification against the delegator's key table.
+    public var roleKeys: RoleKeys { RoleKeys(keyIDs: keyIDs, threshold: threshold) }
+
     /// Whether the role may sign `target`: a pattern matches segment by segment (as many segments
     /// as the target has), or the target's SHA-256 starts with one of the hash prefixes.
     public func matches(_ target: String) -> Bool {
@@ -31,11 +34,14 @@ public struct DelegatedRole: Sendable, Equatable {
         return false
     }
 
+    /// Shell-style matching of one pattern against one target path, as the specification and
+    /// python-tuf do it: the same number of `/`-separated parts, each matched case-sensitively with
+    /// `*`, `?` and `[…]` (POSIX `fnmatch` without escapes: a backslash is an ordinary character).
     static func pattern(_ pattern: String, matches target: String) -> Bool {
         let patternParts = pattern.split(separator: "/", omittingEmptySubsequences: false)
         let targetParts = target.split(separator: "/", omittingEmptySubsequences: false)
         guard patternParts.count == targetParts.count else { return false }
-        return zip(patternParts, targetParts).allSatisfy { fnmatch(String($0), String($1), 0) == 0 }
+        return zip(patternParts, targetParts).allSatisfy { fnmatch(String($0), String($1), FNM_NOESCAPE) == 0 }
     }
 
     public var json: JSONValue {
@@ -46,15 +52,23 @@ public struct DelegatedRole: Sendable, Equatable {
         return .object(object)
     }
 
-    public init?(json: JSONValue) {
-        guard let name = json["name"]?.stringValue, let ids = json["keyids"]?.arrayValue?.compactMap(\.stringValue),
-              let threshold = json["threshold"]?.intValue else { return nil }
-        let paths = json["paths"]?.arrayValue?.compactMap(\.stringValue)
-        let prefixes = json["path_hash_prefixes"]?.arrayValue?.compactMap(\.stringValue)
-        // Exactly one of the two ways to say what the role may sign.
-        guard (paths == nil) != (prefixes == nil) else { return nil }
-        self.init(name: name, keyIDs: ids, threshold: threshold, paths: paths, pathHashPrefixes: prefixes,
-                  terminating: json["terminating"]?.boolValue ?? false)
+    /// Reads a delegated role strictly: a name, unique key ids, a threshold of at least 1,
+    /// `terminating`, and exactly one of `paths` and `path_hash_prefixes`.
+    public init(json: JSONValue) throws {
+        guard let name = json["name"]?.stringValue else { throw TUFError(.malformed, "a delegated role has no name") }
+        let keys = try RoleKeys(json: json, what: "delegated role '\(name)'")
+        guard case .bool(let terminating)? = json["terminating"] else { throw TUFError(.malformed, "delegated role '\(name)': terminating must be true or false") }
+        func strings(_ key: String) throws -> [String]? {
+            guard let value = json[key] else { return nil }
+            guard let items = value.arrayValue else { throw TUFError(.malformed, "delegated role '\(name)': \(key) must be a list") }
+            return try items.map { try $0.stringValue ?? { throw TUFError(.malformed, "delegated role '\(name)': \(key) holds something other than text") }() }
+        }
+        let paths = try strings("paths")
+        let prefixes = try strings("path_hash_prefixes")
+        guard (paths == nil) != (prefixes == nil) else {
+            throw TUFError(.malformed, "delegated role '\(name)' must have exactly one of paths and path_hash_prefixes")
+        }
+        self.init(name: name, keyIDs: keys.keyIDs, threshold: keys.threshold, paths: paths, pathHashPrefixes: prefixes, terminating: terminating)
     }
 }
 
@@ -72,17 +86,26 @@ public struct Delegations: Sendable, Equatable {
     /// a client must not guess which role a repository meant.
     public init?(targets signed: JSONValue) throws {
         guard let value = signed["delegations"] else { return nil }
-        var keys: [String: TUFKey] = [:]
-        for (id, key) in value["keys"]?.objectValue ?? [:] { if let parsed = TUFKey(json: key) { keys[id] = parsed } }
+        guard value.objectValue != nil else { throw TUFError(.malformed, "delegations must be an object") }
+        if value["succinct_roles"] != nil {
+            // TAP 15's hash-bin shorthand: not used by Livery's repositories, refused rather than misread.
+            throw TUFError(.malformed, "succinct hash-bin delegations (succinct_roles) are not supported by this client")
+        }
+        let keys = try TUFKey.keyTable(value["keys"], what: "delegation keys")
+        guard let list = value["roles"]?.arrayValue else { throw TUFError(.malformed, "delegations must list roles") }
         var roles: [DelegatedRole] = []
-        for item in value["roles"]?.arrayValue ?? [] {
-            guard let role = DelegatedRole(json: item) else { throw TUFError("a delegated role entry is malformed") }
-            guard !roles.contains(where: { $0.name == role.name }) else { throw TUFError("delegated role '\(role.name)' is listed twice") }
-            guard TUFRole(rawValue: role.name) == nil else { throw TUFError("a delegated role may not be named '\(role.name)'") }
+        var names: Set<String> = []
+        for item in list {
+            let role = try DelegatedRole(json: item)
+            guard names.insert(role.name).inserted else { throw TUFError(.malformed, "delegated role '\(role.name)' is listed twice") }
+            guard TUFRole(rawValue: role.name) == nil else { throw TUFError(.malformed, "a delegated role may not be named '\(role.name)'") }
             roles.append(role)
         }
         self.init(keys: keys, roles: roles)
     }
+
+    /// The keys allowed to sign delegated role `role`.
+    public func keys(for role: DelegatedRole) -> KeyRing { KeyRing(keys: keys, role: role.roleKeys) }
 
     public var json: JSONValue {
         .object(["keys": .object(keys.mapValues(\.json)), "roles": .array(roles.map(\.json))])

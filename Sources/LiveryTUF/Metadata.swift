@@ -65,10 +65,42 @@ public struct SignedMetadata: Sendable {
     }
 }
 
-/// A failure of TUF metadata, explained for people.
+/// A failure of TUF metadata or of the trust workflow, explained for people, with a kind a program
+/// can act on (the error classes of python-tuf's `tuf.api.exceptions`, which the client test vectors
+/// name).
 public struct TUFError: Error, CustomStringConvertible, Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
+        /// Anything else the repository got wrong (a file missing from the snapshot, a removed role, …).
+        case repository = "RepositoryError"
+        /// Not metadata of the expected shape: bad JSON, a field of the wrong type, two signatures under one key id.
+        case malformed = "DeserializationError"
+        /// Metadata of another role where one role was expected.
+        case wrongType = "WrongRoleType"
+        /// Fewer valid signatures than the threshold.
+        case unsigned = "UnsignedMetadataError"
+        /// Expired metadata (a freeze attack, or a release nobody re-signed).
+        case expired = "ExpiredMetadataError"
+        /// A version older than trusted, or not the one its parent names (rollback).
+        case badVersion = "BadVersionNumberError"
+        /// A new timestamp with the trusted timestamp's version: keep the trusted one.
+        case equalVersion = "EqualVersionNumberError"
+        /// A file whose length or hash is not what its parent signed (mix-and-match, tampering).
+        case lengthOrHashMismatch = "LengthOrHashMismatchError"
+        /// A download longer than allowed (endless data).
+        case downloadLengthMismatch = "DownloadLengthMismatchError"
+        /// A transport failure: the server could not be reached or answered an HTTP error.
+        case download = "DownloadError"
+        /// A local failure: a file that cannot be written or read.
+        case storage = "StorageError"
+    }
+
+    public var kind: Kind
     public var description: String
-    public init(_ description: String) { self.description = description }
+    public init(_ description: String) { self.init(.repository, description) }
+    public init(_ kind: Kind, _ description: String) {
+        self.kind = kind
+        self.description = description
+    }
 }
 
 /// TUF's date format: `2026-11-21T14:00:00Z`.
@@ -81,40 +113,18 @@ public enum TUFDate {
         return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
     }
 
+    /// Exactly `YYYY-MM-DDThh:mm:ssZ` (what TUF writes; python-tuf accepts nothing else).
+    public static func parseStrict(_ string: String) -> Date? {
+        let bytes = Array(string.utf8)
+        guard bytes.count == 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A, bytes[16] == 0x3A, bytes[19] == 0x5A else { return nil }
+        for i in [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18] where !(0x30...0x39).contains(bytes[i]) { return nil }
+        return parse(string)
+    }
+
     public static func parse(_ string: String) -> Date? {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.date(from: string)
-    }
-}
-
-/// The `meta` entry of a role's file in snapshot or timestamp metadata.
-public struct MetaFile: Sendable, Equatable {
-    public var version: Int
-    public var length: Int?
-    public var sha256: String?
-    /// Other hashes the repository gave (python-tuf may use sha512); checked when present.
-    public var sha512: String?
-
-    public init(version: Int, length: Int? = nil, sha256: String? = nil) {
-        self.version = version
-        self.length = length
-        self.sha256 = sha256
-    }
-
-    public var json: JSONValue {
-        var object: [String: JSONValue] = ["version": .int(version)]
-        if let length { object["length"] = .int(length) }
-        if let sha256 { object["hashes"] = .object(["sha256": .string(sha256)]) }
-        return .object(object)
-    }
-
-    public init?(json: JSONValue) {
-        guard let version = json["version"]?.intValue else { return nil }
-        self.version = version
-        length = json["length"]?.intValue
-        sha256 = json["hashes"]?["sha256"]?.stringValue
-        sha512 = json["hashes"]?["sha512"]?.stringValue
     }
 }
 

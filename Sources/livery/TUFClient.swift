@@ -52,68 +52,48 @@ struct TUFClient: ParsableCommand {
         let folder = URL(fileURLWithPath: metadataDir)
         switch command {
         case "init":
+            // The contract asks for no checks here: the trusted root is verified by every refresh.
             guard let rootFile = arguments.first else { throw TUFError("init needs the trusted root file") }
             let data = try Data(contentsOf: URL(fileURLWithPath: rootFile))
-            guard try SignedMetadata(data: data).role == .root else { throw TUFError("\(rootFile) is not root metadata") }
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try data.write(to: folder.appendingPathComponent("root.json"))
+            try MetadataFolder(folder).save("root", data)
         case "refresh":
-            _ = try refresh(folder)
+            try updater(folder).refresh()
         case "download":
-            let trusted = try refresh(folder)
             guard let base = targetBaseUrl.flatMap(URL.init(string:)), let directory = targetDir else { throw TUFError("download needs --target-base-url and --target-dir") }
-            let targets = HTTPRepository(base: base)
-            let consistent = trusted.root.signed["consistent_snapshot"]?.boolValue ?? false
+            let updater = try updater(folder)
+            try updater.refresh()
             for name in targetName {
-                guard let info = trusted.target(name) else { throw TUFError("'\(name)' is not a target") }
-                // Named as python-tuf names downloads: the target path percent-encoded, '/' included.
-                let destination = URL(fileURLWithPath: directory).appendingPathComponent(TrustedMetadata.percentEncoded(name))
-                if let existing = try? Data(contentsOf: destination), existing.count == info.length,
-                   SHA256.hash(data: existing).hexString == info.sha256 {
+                guard let (info, _) = try updater.targetInfo(name) else { throw TUFError("'\(name)' is not a target") }
+                // Named as python-tuf names downloads: the target path quoted, '/' included.
+                let destination = URL(fileURLWithPath: directory).appendingPathComponent(TUFName.quoted(name))
+                if let existing = try? Data(contentsOf: destination), (try? info.file.verify(existing, what: name)) != nil {
                     continue  // already downloaded with matching hashes
                 }
-                var path = name
-                if consistent {
-                    let parts = name.split(separator: "/", omittingEmptySubsequences: false)
-                    path = (parts.dropLast() + ["\(info.sha256).\(parts.last ?? "")"]).joined(separator: "/")
-                }
-                guard let data = try targets.fetch(path, maxLength: info.length) else { throw TUFError("target '\(name)' is missing on the server") }
-                guard data.count == info.length, SHA256.hash(data: data).hexString == info.sha256 else {
-                    throw TUFError("target '\(name)' does not match its signed length and hash")
-                }
-                try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try data.write(to: destination)
+                let data = try TUFUpdater.download(info, from: FolderURL(base: HTTPRepository(base: base), folder: "targets/"), consistent: updater.trusted.root.signed.consistentSnapshot)
+                let partial = URL(fileURLWithPath: directory).appendingPathComponent(".\(TUFName.quoted(name)).part")
+                try data.write(to: partial)
+                guard rename(partial.path, destination.path) == 0 else { throw TUFError(.storage, "cannot write \(destination.path)") }
             }
         default:
             throw TUFError("unknown command '\(command)': use init, refresh or download")
         }
     }
 
-    /// Refreshes from the metadata in `folder`, storing what is trusted under unversioned names as
-    /// soon as each file is verified (a refresh that fails later keeps what it verified).
-    private func refresh(_ folder: URL) throws -> TrustedMetadata {
+    /// An updater over the metadata kept in `folder`; it keeps each file as soon as it is trusted.
+    private func updater(_ folder: URL) throws -> TUFUpdater {
         guard let url = metadataUrl.flatMap(URL.init(string:)) else { throw TUFError("--metadata-url is required") }
-        let root = try Data(contentsOf: folder.appendingPathComponent("root.json"))
-        // The kept timestamp, snapshot and targets (and delegated roles) are the rollback reference.
-        var previous = TrustedMetadata.load(from: folder)
-        previous?.root = try SignedMetadata(data: root)
-        let updater = TUFUpdater(source: MetadataFolder(base: HTTPRepository(base: url)), now: Date())
-        return try updater.refresh(trustedRoot: root, previous: previous) { name, data in
-            let file = folder.appendingPathComponent(name)
-            guard let data else { unlink(file.path); return }
-            // Written beside and renamed into place: the folder never holds half a file.
-            let partial = folder.appendingPathComponent(".\(name).part")
-            try data.write(to: partial)
-            guard rename(partial.path, file.path) == 0 else { throw TUFError("cannot write \(file.path)") }
-        }
+        return try TUFUpdater(source: FolderURL(base: HTTPRepository(base: url), folder: "metadata/"), store: MetadataFolder(folder))
     }
 }
 
-/// The updater reads `metadata/<file>`; the conformance contract gives the metadata URL itself.
-private struct MetadataFolder: RepositorySource {
+/// The updater reads `metadata/<file>` and `targets/<file>` of a repository; the conformance
+/// contract gives the two folders' URLs themselves.
+private struct FolderURL: RepositorySource {
     let base: HTTPRepository
+    let folder: String
 
     func fetch(_ path: String, maxLength: Int) throws -> Data? {
-        try base.fetch(path.hasPrefix("metadata/") ? String(path.dropFirst("metadata/".count)) : path, maxLength: maxLength)
+        try base.fetch(path.hasPrefix(folder) ? String(path.dropFirst(folder.count)) : path, maxLength: maxLength)
     }
 }

@@ -26,7 +26,7 @@ final class DelegationTests: XCTestCase {
 
     func trusted(_ workspace: BuildTests.Workspace) throws -> TrustedMetadata {
         let release = release(workspace)
-        return try TUFUpdater(source: LocalRepository(root: release)).refresh(trustedRoot: Data(contentsOf: release.appendingPathComponent("metadata/1.root.json")))
+        return try TUFUpdater.refresh(source: LocalRepository(root: release), trustedRoot: Data(contentsOf: release.appendingPathComponent("metadata/1.root.json")))
     }
 
     func testADelegatedRoleSignsTheCreatorsProgramsAndBothClientsFollowIt() throws {
@@ -198,7 +198,7 @@ final class DelegationTests: XCTestCase {
         XCTAssertEqual(published.version(ofDelegated: Self.tenant), 1)
         let python = try SigningTests.pythonTUF(port: server.port, tenant: Self.tenant, root: root, state: state, targets: [Self.program])
         XCTAssertEqual(python.status, 0, python.stderr)
-        let next = try TUFUpdater(source: LocalRepository(root: release)).refresh(trustedRoot: Data(contentsOf: root), previous: previous)
+        let next = try TUFUpdater.refresh(source: LocalRepository(root: release), trustedRoot: Data(contentsOf: root), previous: previous)
         XCTAssertEqual(next.signer(of: Self.program), "targets")
         XCTAssertTrue(FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)/delegations/\(Self.tenant).key.retired-1").path))
     }

@@ -258,10 +258,10 @@ final class SigningTests: XCTestCase {
         let oldManifest = try Data(contentsOf: release.appendingPathComponent(oldManifestName))
         let root = try Data(contentsOf: release.appendingPathComponent("metadata/1.root.json"))
         let source = LocalRepository(root: release)
-        let first = try TUFUpdater(source: source).refresh(trustedRoot: root)
+        let first = try TUFUpdater.refresh(source: source, trustedRoot: root)
         try workspace.replace("urbannest/locales/en.yaml", "Home", "Start")
         XCTAssertEqual(try workspace.build().status, 0)
-        let second = try TUFUpdater(source: source).refresh(trustedRoot: root, previous: first)
+        let second = try TUFUpdater.refresh(source: source, trustedRoot: root, previous: first)
         XCTAssertEqual(second.timestamp.version, 2)
 
         // Rollback: the old timestamp replayed to a client that trusts version 2.
@@ -269,7 +269,7 @@ final class SigningTests: XCTestCase {
         let current = try Data(contentsOf: timestampURL)
         unlink(timestampURL.path)
         try oldTimestamp.write(to: timestampURL)
-        XCTAssertThrowsError(try TUFUpdater(source: source).refresh(trustedRoot: root, previous: second)) { error in
+        XCTAssertThrowsError(try TUFUpdater.refresh(source: source, trustedRoot: root, previous: second)) { error in
             XCTAssertTrue("\(error)".contains("rollback"), "\(error)")
         }
         unlink(timestampURL.path)
@@ -347,7 +347,7 @@ final class SigningTests: XCTestCase {
         var forged = SignedMetadata(signed: TUFDocument.root(version: 2, expires: Date().addingTimeInterval(86_400), keys: keys, thresholds: [:]))
         try forged.sign(with: attacker)
         try forged.bytes().write(to: metadata.appendingPathComponent("2.root.json"))
-        XCTAssertThrowsError(try TUFUpdater(source: LocalRepository(root: workspace.output.appendingPathComponent("urbannest"))).refresh(trustedRoot: root)) { error in
+        XCTAssertThrowsError(try TUFUpdater.refresh(source: LocalRepository(root: workspace.output.appendingPathComponent("urbannest")), trustedRoot: root)) { error in
             XCTAssertTrue("\(error)".contains("2.root.json (by the keys of root version 1)"), "\(error)")
         }
         let server = try FileServer(root: workspace.output)
@@ -390,7 +390,7 @@ final class SigningTests: XCTestCase {
         XCTAssertEqual(try workspace.build().status, 0)
         let release = workspace.output.appendingPathComponent("urbannest")
         let root = try Data(contentsOf: release.appendingPathComponent("metadata/1.root.json"))
-        let trusted = try TUFUpdater(source: LocalRepository(root: release)).refresh(trustedRoot: root)
+        let trusted = try TUFUpdater.refresh(source: LocalRepository(root: release), trustedRoot: root)
         try workspace.replace("urbannest/locales/en.yaml", "Home", "Start")
         XCTAssertEqual(try workspace.build(["--unsigned"]).status, 0)
         // The old signatures do not vouch for the unsigned release, and verify says so.
@@ -401,7 +401,7 @@ final class SigningTests: XCTestCase {
         XCTAssertTrue(signed.stdout.contains("urbannest: published release 3"), signed.stdout)
         XCTAssertTrue(ReleaseVerifier.verify(LocalRepository(root: release)).isValid)
         // A client that trusted the first signed release accepts the next one: versions continued.
-        let next = try TUFUpdater(source: LocalRepository(root: release)).refresh(trustedRoot: root, previous: trusted)
+        let next = try TUFUpdater.refresh(source: LocalRepository(root: release), trustedRoot: root, previous: trusted)
         XCTAssertEqual(next.timestamp.version, 2)
     }
 

@@ -32,19 +32,19 @@ final class TUFWorkflowTests: XCTestCase {
         let release = workspace.output.appendingPathComponent("urbannest")
         let root = try Data(contentsOf: release.appendingPathComponent("metadata/1.root.json"))
         let source = RecordingSource(release)
-        let first = try TUFUpdater(source: source).refresh(trustedRoot: root)
+        let first = try TUFUpdater.refresh(source: source, trustedRoot: root)
         XCTAssertEqual(source.take(), ["metadata/2.root.json", "metadata/timestamp.json", "metadata/1.snapshot.json", "metadata/1.targets.json"])
 
         // Only the timestamp changes (a daily refresh): the trusted snapshot and targets are used as they are.
         XCTAssertEqual(try workspace.build(["--refresh-timestamp"]).status, 0)
-        let second = try TUFUpdater(source: source).refresh(trustedRoot: root, previous: first)
+        let second = try TUFUpdater.refresh(source: source, trustedRoot: root, previous: first)
         XCTAssertEqual(second.timestamp.version, 2)
         XCTAssertEqual(source.take(), ["metadata/2.root.json", "metadata/timestamp.json"])
 
         // A new release: both are fetched again.
         try workspace.replace("urbannest/locales/en.yaml", "Home", "Start")
         XCTAssertEqual(try workspace.build().status, 0)
-        _ = try TUFUpdater(source: source).refresh(trustedRoot: root, previous: second)
+        _ = try TUFUpdater.refresh(source: source, trustedRoot: root, previous: second)
         XCTAssertEqual(source.take(), ["metadata/2.root.json", "metadata/timestamp.json", "metadata/2.snapshot.json", "metadata/2.targets.json"])
     }
 
@@ -54,14 +54,18 @@ final class TUFWorkflowTests: XCTestCase {
         let release = workspace.output.appendingPathComponent("urbannest")
         let root = try Data(contentsOf: release.appendingPathComponent("metadata/1.root.json"))
         let source = RecordingSource(release)
-        var first = try TUFUpdater(source: source).refresh(trustedRoot: root)
+        let first = try TUFUpdater.refresh(source: source, trustedRoot: root)
         _ = source.take()
         // A local copy edited on disk (same version number, other bytes) is not trusted as it is.
         var edited = first.snapshot
         edited.signed = .object((edited.signed.objectValue ?? [:]).merging(["expires": .string("2099-01-01T00:00:00Z")]) { $1 })
-        first.snapshot = try SignedMetadata(data: edited.bytes())
-        _ = try TUFUpdater(source: source).refresh(trustedRoot: root, previous: first)
+        var kept: [String: Data] = [:]
+        for (name, data) in first.files() { kept[String(name.dropLast(".json".count))] = data }
+        kept["snapshot"] = try edited.bytes()
+        let store = MemoryMetadataStore(kept)
+        try TUFUpdater(source: source, store: store).refresh()
         XCTAssertEqual(source.take(), ["metadata/2.root.json", "metadata/timestamp.json", "metadata/1.snapshot.json"])
+        XCTAssertNotEqual(store.files["snapshot"], try edited.bytes(), "the fetched snapshot replaces the edited copy")
     }
 
     func testFastForwardRecoveryAfterTheTimestampKeyIsRotated() throws {
@@ -80,27 +84,27 @@ final class TUFWorkflowTests: XCTestCase {
         try forged.sign(with: try XCTUnwrap(keys.key(.timestamp)))
         unlink(timestampURL.path)
         try forged.bytes().write(to: timestampURL)
-        let fastForwarded = try TUFUpdater(source: LocalRepository(root: release)).refresh(trustedRoot: root)
+        let fastForwarded = try TUFUpdater.refresh(source: LocalRepository(root: release), trustedRoot: root)
         XCTAssertEqual(fastForwarded.timestamp.version, 1000)
         unlink(timestampURL.path)
         try genuine.write(to: timestampURL)
 
         // The genuine timestamp now looks like a rollback to that client…
-        XCTAssertThrowsError(try TUFUpdater(source: LocalRepository(root: release)).refresh(trustedRoot: root, previous: fastForwarded)) { error in
+        XCTAssertThrowsError(try TUFUpdater.refresh(source: LocalRepository(root: release), trustedRoot: root, previous: fastForwarded)) { error in
             XCTAssertTrue("\(error)".contains("rollback"), "\(error)")
         }
-        // …until the repository rotates the timestamp key: the client forgets the trusted timestamp
-        // and snapshot (and says so to whoever keeps them), and follows the repository again.
+        // …until the repository rotates the timestamp key: the kept timestamp no longer verifies under
+        // the new root, so it no longer holds the client back (§5.3.11), and the client follows the
+        // repository again; the kept snapshot and targets are still the current ones.
         let rotate = try LiveryProcess.run(["keys", "rotate", "urbannest", "timestamp"], in: workspace.root)
         XCTAssertEqual(rotate.status, 0, rotate.stderr)
         var kept: [(String, Bool)] = []
-        let recovered = try TUFUpdater(source: LocalRepository(root: release)).refresh(trustedRoot: root, previous: fastForwarded) { name, data in
-            kept.append((name, data != nil))
+        let recovered = try TUFUpdater.refresh(source: LocalRepository(root: release), trustedRoot: root, previous: fastForwarded) { name, _ in
+            kept.append((name, true))
         }
         XCTAssertEqual(recovered.root.version, 2)
         XCTAssertEqual(recovered.timestamp.version, 2)
-        XCTAssertEqual(kept.map(\.0), ["root.json", "timestamp.json", "snapshot.json", "timestamp.json", "snapshot.json", "targets.json"])
-        XCTAssertEqual(kept.map(\.1), [true, false, false, true, true, true])
+        XCTAssertEqual(kept.map(\.0), ["root.json", "timestamp.json"])
     }
 
     func testAFailedRefreshKeepsTheNewerRootItWalkedTo() throws {
@@ -174,15 +178,17 @@ final class TUFWorkflowTests: XCTestCase {
         let key = P256.Signing.PrivateKey()
         let json = JSONValue.object(["keytype": .string("ecdsa"), "scheme": .string("ecdsa-sha2-nistp256"),
                                      "keyval": .object(["public": .string(key.publicKey.pemRepresentation)])])
-        let tufKey = try XCTUnwrap(TUFKey(json: json))
+        let tufKey = try TUFKey(json: json)
         var metadata = SignedMetadata(signed: TUFDocument.targets(version: 1, expires: Date().addingTimeInterval(60), targets: [:]))
         let message = try CanonicalJSON.encode(metadata.signed)
         metadata.signatures = [(tufKey.keyID, Data(try key.signature(for: message).derRepresentation).hexString)]
-        XCTAssertEqual(metadata.validSignatures(keys: [tufKey.keyID: tufKey], allowed: [tufKey.keyID]), 1)
+        let ring = KeyRing(keys: [tufKey.keyID: tufKey], role: RoleKeys(keyIDs: [tufKey.keyID], threshold: 1))
+        XCTAssertEqual(ring.validSignatures(try Metadata<Targets>(data: metadata.bytes())), 1)
         metadata.signed = TUFDocument.targets(version: 2, expires: Date().addingTimeInterval(60), targets: [:])
-        XCTAssertEqual(metadata.validSignatures(keys: [tufKey.keyID: tufKey], allowed: [tufKey.keyID]), 0, "a signature over other bytes")
-        // Unknown schemes and malformed keys are not keys at all.
-        XCTAssertNil(TUFKey(json: .object(["keytype": .string("rsa"), "scheme": .string("rsassa-pss-sha256"), "keyval": .object(["public": .string("x")])])))
-        XCTAssertNil(TUFKey(json: .object(["keytype": .string("ecdsa"), "scheme": .string("ecdsa-sha2-nistp256"), "keyval": .object(["public": .string("not pem")])])))
+        XCTAssertEqual(ring.validSignatures(try Metadata<Targets>(data: metadata.bytes())), 0, "a signature over other bytes")
+        // Unknown schemes and malformed keys are kept as listed, and never verify.
+        XCTAssertFalse(try TUFKey(json: .object(["keytype": .string("rsa"), "scheme": .string("rsassa-pss-sha256"), "keyval": .object(["public": .string("x")])])).isSupported)
+        XCTAssertFalse(try TUFKey(json: .object(["keytype": .string("ecdsa"), "scheme": .string("ecdsa-sha2-nistp256"), "keyval": .object(["public": .string("not pem")])])).isSupported)
+        XCTAssertFalse(try TUFKey(json: .object(["keytype": .string("dsa"), "scheme": .string("dsa"), "keyval": .object(["public": .string("x")])])).isSupported)
     }
 }
