@@ -62,16 +62,3 @@ let package = Package(
         ),
     ]
 )
-
-// Release builds on Linux link the Swift runtime and Foundation statically. Dynamically, every
-// launch resolves the symbols of some sixty shared libraries (Foundation's, and libcurl's behind
-// FoundationNetworking): about 5 ms of every command, a tenth of `livery tokens check`'s target.
-// Modules are compiled for it too, which records the static libraries their imports need (and
-// `-lcurl` then needs libcurl's development files). Debug builds and tests stay dynamic.
-let staticStdlib = BuildSettingCondition.when(platforms: [.linux], configuration: .release)
-for target in package.targets where target.type == .regular || target.type == .executable {
-    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-static-stdlib"], staticStdlib)]
-    if target.type == .executable {
-        target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-static-stdlib"], staticStdlib)]
-    }
-}

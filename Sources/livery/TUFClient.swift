@@ -63,6 +63,7 @@ struct TUFClient: ParsableCommand {
             guard let base = targetBaseUrl.flatMap(URL.init(string:)), let directory = targetDir else { throw TUFError("download needs --target-base-url and --target-dir") }
             let updater = try updater(folder)
             try updater.refresh()
+            try FileManager.default.createDirectory(at: URL(fileURLWithPath: directory), withIntermediateDirectories: true)
             for name in targetName {
                 guard let (info, _) = try updater.targetInfo(name) else { throw TUFError("'\(name)' is not a target") }
                 // Named as python-tuf names downloads: the target path quoted, '/' included.

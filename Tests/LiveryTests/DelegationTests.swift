@@ -136,7 +136,8 @@ final class DelegationTests: XCTestCase {
             targets[Self.program] = TUFDocument.target(length: core.length, sha256: core.sha256, custom: nil)
         }
         XCTAssertThrowsError(try self.trusted(workspace)) { error in
-            XCTAssertTrue("\(error)".contains("valid companero-lucia signature"), "\(error)")
+            XCTAssertEqual((error as? TUFError)?.kind, .unsigned, "\(error)")
+            XCTAssertTrue("\(error)".contains("'companero-lucia'"), "\(error)")
         }
         let refused = try LiveryProcess.tool([SigningTests.python, "-c", pythonLookup, base, try SigningTests.clientState(in: workspace.root).path, root.path, Self.program])
         XCTAssertNotEqual(refused.status, 0, refused.stdout)

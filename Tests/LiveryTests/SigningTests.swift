@@ -203,14 +203,14 @@ final class SigningTests: XCTestCase {
             let python = try Self.pythonTUF(port: server.port, tenant: "urbannest", root: release.appendingPathComponent("metadata/1.root.json"), state: state)
             XCTAssertNotEqual(python.status, 0, "\(name): python-tuf accepted it")
         }
-        try attack("one byte of a bundle changed", file: "targets/\(core)", { $0[100] ^= 0xFF }, expect: "does not match its signed SHA-256")
+        try attack("one byte of a bundle changed", file: "targets/\(core)", { $0[100] ^= 0xFF }, expect: "does not match its signed sha256 hash")
         try attack("bytes appended to a bundle", file: "targets/\(core)", { $0.append(contentsOf: [0, 1, 2]) }, expect: "longer than the")
         try attack("targets metadata edited", file: "metadata/1.targets.json", { data in
             data = Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\"policy\":\"essential\"", with: "\"policy\":\"on-demand\"").utf8)
-        }, expect: "does not match the hash its parent metadata signed")
+        }, expect: "targets.json does not match its signed sha256 hash")
         // Metadata signed by another tenant's keys.
         let other = try Data(contentsOf: workspace.output.appendingPathComponent("physio-clinic/metadata/timestamp.json"))
-        try attack("timestamp signed by another tenant", file: "metadata/timestamp.json", { $0 = other }, expect: "valid timestamp signatures")
+        try attack("timestamp signed by another tenant", file: "metadata/timestamp.json", { $0 = other }, expect: "timestamp metadata version 1 has 0 valid signatures")
         XCTAssertEqual(BuildTests.tree(workspace.output), pristine)
     }
 
@@ -348,7 +348,8 @@ final class SigningTests: XCTestCase {
         try forged.sign(with: attacker)
         try forged.bytes().write(to: metadata.appendingPathComponent("2.root.json"))
         XCTAssertThrowsError(try TUFUpdater.refresh(source: LocalRepository(root: workspace.output.appendingPathComponent("urbannest")), trustedRoot: root)) { error in
-            XCTAssertTrue("\(error)".contains("2.root.json (by the keys of root version 1)"), "\(error)")
+            XCTAssertTrue("\(error)".contains("root version 2 (by the keys of trusted root version 1)"), "\(error)")
+            XCTAssertEqual((error as? TUFError)?.kind, .unsigned)
         }
         let server = try FileServer(root: workspace.output)
         let state = try Self.clientState(in: workspace.root, "tuf-state")

@@ -104,7 +104,7 @@ final class TUFWorkflowTests: XCTestCase {
         }
         XCTAssertEqual(recovered.root.version, 2)
         XCTAssertEqual(recovered.timestamp.version, 2)
-        XCTAssertEqual(kept.map(\.0), ["root.json", "timestamp.json"])
+        XCTAssertEqual(Array(kept.map(\.0).prefix(2)), ["root.json", "timestamp.json"], "the new root, then the genuine timestamp")
     }
 
     func testAFailedRefreshKeepsTheNewerRootItWalkedTo() throws {
@@ -123,7 +123,7 @@ final class TUFWorkflowTests: XCTestCase {
         let refresh = try LiveryProcess.run(["tuf-client", "--metadata-dir", state.path, "--metadata-url", "http://127.0.0.1:\(server.port)/urbannest/metadata", "refresh"],
                                             in: workspace.root)
         XCTAssertEqual(refresh.status, 1, refresh.stderr)
-        XCTAssertTrue(refresh.stderr.contains("valid timestamp signature"), refresh.stderr)
+        XCTAssertTrue(refresh.stderr.contains("timestamp metadata version 1 has 0 valid signatures"), refresh.stderr)
         XCTAssertEqual(try SignedMetadata(data: Data(contentsOf: state.appendingPathComponent("root.json"))).version, 2, "the verified root version 2 was kept")
         XCTAssertFalse(FileManager.default.fileExists(atPath: state.appendingPathComponent("timestamp.json").path), "the bad timestamp was not")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: state.path).sorted(), ["root.json"], "no partial files are left")
