@@ -42,7 +42,7 @@ public enum ClientVectors {
     }
 
     static let printer = PrettyJSON(keyOrder: [
-        "schemaVersion", "id", "summary", "description", "release", "trustedRoot", "steps", "step", "repository", "request",
+        "schemaVersion", "specVersion", "validUntil", "expiredAt", "errors", "cases", "id", "summary", "description", "release", "trustedRoot", "steps", "step", "repository", "request",
         "download", "expect", "error", "phase", "rootVersion", "installedRelease", "holds", "target", "length", "sha256",
         "class", "parent", "meaning", "pythonTUF", "locale", "programs",
     ])

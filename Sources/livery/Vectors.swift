@@ -26,7 +26,7 @@ struct Vectors: ParsableCommand {
         do {
             cases = try ClientVectors.write(to: folder)
         } catch {
-            throw Livery.Failure("vectors: \(error)")
+            throw Livery.Failure("\(error)")
         }
         for vector in cases {
             print("\(vector.id): \(vector.steps.count) step\(vector.steps.count == 1 ? "" : "s"), \(vector.summary)")
