@@ -45,7 +45,7 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
             let existing = Int(try handle.seekToEnd())
             guard existing < maxLength || maxLength == 0 else {
                 if existing == maxLength { return true }
-                throw TUFError("\(path): the partial download is longer than the \(maxLength) bytes allowed")
+                throw TUFError(.downloadLengthMismatch, "\(path): the partial download is longer than the \(maxLength) bytes allowed")
             }
             // A large target comes in ranges of `rangeLength`: FoundationNetworking hands over received data
             // without waiting for it to be written, so one unbounded response could pile up in memory.
@@ -69,7 +69,7 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
                 // The next range, unless this one ended the file (shorter than the range asked for).
                 guard let rangeEnd, Int(try handle.seekToEnd()) == rangeEnd, rangeEnd < maxLength else { return true }
             case 416: return existing > 0
-            default: throw TUFError("\(path): HTTP \(status)")
+            default: throw TUFError(.download, "\(path): HTTP \(status)")
             }
         }
     }
@@ -139,7 +139,7 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
             let limit = status == 206 ? rangeLimit : wholeLimit
             if received > limit {
                 // Stop at once: give up the transfer and the session, without waiting for the cancel to land.
-                stop(TUFError("\(dataTask.originalRequest?.url?.path ?? "download") sent more than the \(limit) bytes expected (endless data)"), session: session, task: dataTask)
+                stop(TUFError(.downloadLengthMismatch, "\(dataTask.originalRequest?.url?.path ?? "download") sent more than the \(limit) bytes expected (endless data)"), session: session, task: dataTask)
                 return
             }
             do { try handle.write(contentsOf: data) } catch { stop(error, session: session, task: dataTask); return }
@@ -156,7 +156,7 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
             guard !finished else { return }
             finished = true
-            if let error, failure == nil { failure = TUFError("\(task.originalRequest?.url?.absoluteString ?? "download"): \(error.localizedDescription)") }
+            if let error, failure == nil { failure = TUFError(.download, "\(task.originalRequest?.url?.absoluteString ?? "download"): \(error.localizedDescription)") }
             done.signal()
         }
     }

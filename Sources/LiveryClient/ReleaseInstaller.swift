@@ -76,15 +76,14 @@ public enum ReleaseInstaller {
         let metadata = cache.appendingPathComponent("metadata")
         let store = MetadataFolder(metadata)
         guard store.load("root") != nil || request.bootstrapRoot != nil else { throw TUFError("no trusted root: pass the tenant's 1.root.json on first use") }
-        let trusted: TrustedMetadata
+        let updater: TUFUpdater
         let manifestData: Data
         do {
             // Each file is kept in the cache as soon as it is trusted (TUF 1.0.x §5.3–5.6).
-            let updater = try TUFUpdater(source: request.repository, store: store, bootstrapRoot: request.bootstrapRoot, now: request.now)
+            updater = try TUFUpdater(source: request.repository, store: store, bootstrapRoot: request.bootstrapRoot, now: request.now)
             try updater.refresh()
-            try updater.loadAllDelegatedRoles()
-            trusted = try TrustedMetadata(updater.trusted)
-            manifestData = try TUFUpdater.target("download-manifest.json", in: trusted, from: request.repository)
+            guard let manifestTarget = try updater.targetInfo("download-manifest.json") else { throw TUFError("the release has no signed download manifest") }
+            manifestData = try updater.download(manifestTarget.target)
         } catch {
             return try offline("refresh failed: \(error)")
         }
@@ -94,6 +93,15 @@ public enum ReleaseInstaller {
         guard let release = manifest["release"]?.intValue, let bundles = manifest["bundles"]?.arrayValue else { throw TUFError("the download manifest is malformed") }
         let format = manifest["format"]?.stringValue ?? "zip"
         let wanted = selection(bundles, request: request)
+        // Delegated roles are loaded only as far as the search for these bundles needs (§5.6.7): a
+        // broken role that signs nothing this app asks for does not stop it.
+        let trusted: TrustedMetadata
+        do {
+            for id in wanted { _ = try updater.targetInfo("\(id).\(format)") }
+            trusted = try TrustedMetadata(updater.trusted)
+        } catch {
+            return try offline("refresh failed: \(error)")
+        }
         let manifestSHA = SHA256.hash(data: manifestData).hexString
         let releaseName = "\(release).\(manifestSHA.prefix(12))"
         let target = cache.appendingPathComponent("releases").appendingPathComponent(releaseName)

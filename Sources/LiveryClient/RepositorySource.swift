@@ -21,7 +21,7 @@ public struct LocalRepository: RepositorySource {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
         let data = try handle.read(upToCount: maxLength + 1) ?? Data()
-        guard data.count <= maxLength else { throw TUFError("\(path) is longer than the \(maxLength) bytes allowed") }
+        guard data.count <= maxLength else { throw TUFError(.downloadLengthMismatch, "\(path) is longer than the \(maxLength) bytes allowed") }
         return data
     }
 }

@@ -92,6 +92,8 @@ public struct TUFError: Error, CustomStringConvertible, Sendable {
         case download = "DownloadError"
         /// A local failure: a file that cannot be written or read.
         case storage = "StorageError"
+        /// No trusted role vouches for the target asked for.
+        case targetNotFound = "TargetNotFound"
     }
 
     public var kind: Kind

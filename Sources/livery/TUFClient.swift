@@ -43,7 +43,9 @@ struct TUFClient: ParsableCommand {
         do {
             try perform()
         } catch {
-            FileHandle.standardError.write(Data("tuf-client: \(error)\n".utf8))
+            // The error's class first (python-tuf's exception names), for test harnesses to read.
+            let kind = (error as? TUFError).map { "\($0.kind.rawValue): " } ?? ""
+            FileHandle.standardError.write(Data("tuf-client: \(kind)\(error)\n".utf8))
             throw ExitCode(1)
         }
     }
@@ -65,7 +67,7 @@ struct TUFClient: ParsableCommand {
             try updater.refresh()
             try FileManager.default.createDirectory(at: URL(fileURLWithPath: directory), withIntermediateDirectories: true)
             for name in targetName {
-                guard let (info, _) = try updater.targetInfo(name) else { throw TUFError("'\(name)' is not a target") }
+                guard let (info, _) = try updater.targetInfo(name) else { throw TUFError(.targetNotFound, "'\(name)' is not a target") }
                 // Named as python-tuf names downloads: the target path quoted, '/' included.
                 let destination = URL(fileURLWithPath: directory).appendingPathComponent(TUFName.quoted(name))
                 if let existing = try? Data(contentsOf: destination), (try? info.file.verify(existing, what: name)) != nil {

@@ -83,6 +83,8 @@ enum VectorJudge {
             problems.append("expected accept, got refuse (\(observed.error ?? "?")): \(observed.message)")
         } else if !mustAccept && observed.accepted {
             problems.append("expected refuse \(step.error ?? "")/\(step.phase ?? ""), got accept")
+        } else if !mustAccept, layer == .tuf, observed.error == nil {
+            problems.append("refused without saying which error class: \(observed.message)")
         } else if !mustAccept, let expected = step.error.flatMap(VectorErrorClass.init(rawValue:)), let reported = observed.error,
                   !(VectorErrorClass(rawValue: reported).map(expected.isSatisfied(by:)) ?? false) {
             problems.append("expected refuse \(expected.rawValue), got refuse \(reported): \(observed.message)")
@@ -223,8 +225,26 @@ enum VectorClients {
             let run = initialized.status != 0 ? initialized
                 : try LiveryProcess.run(["tuf-client", "--metadata-dir", metadata.path, "--metadata-url", "\(url)/metadata", "--target-base-url", "\(url)/targets",
                                          "--target-dir", targets.path] + step.download.flatMap { ["--target-name", $0] } + ["download"])
-            return ObservedStep(accepted: run.status == 0, error: nil, message: run.stderr.trimmingCharacters(in: .whitespacesAndNewlines),
+            return ObservedStep(accepted: run.status == 0, error: run.status == 0 ? nil : errorClass(ofTUFClient: run.stderr),
+                                message: run.stderr.trimmingCharacters(in: .whitespacesAndNewlines),
                                 rootVersion: rootVersion(metadata.appendingPathComponent("root.json")), files: hashes(in: targets))
+        }
+    }
+
+    /// The vocabulary's class of a `livery tuf-client` failure, read from its `tuf-client: <Kind>: …`
+    /// line (Livery's `TUFError.Kind` names, which follow python-tuf's exceptions).
+    static func errorClass(ofTUFClient stderr: String) -> String? {
+        guard let line = stderr.split(separator: "\n").last(where: { $0.hasPrefix("tuf-client: ") }) else { return nil }
+        let kind = line.dropFirst("tuf-client: ".count).prefix { $0 != ":" }
+        switch kind {
+        case "UnsignedMetadataError": return "BadSignature"
+        case "BadVersionNumberError": return "BadVersionNumber"
+        case "ExpiredMetadataError": return "ExpiredMetadata"
+        case "LengthOrHashMismatchError": return "LengthOrHashMismatch"
+        case "DownloadLengthMismatchError": return "DownloadLengthMismatch"
+        case "TargetNotFound": return "TargetNotFound"
+        case "RepositoryError", "DeserializationError", "WrongRoleType": return "RepositoryError"
+        default: return nil
         }
     }
 
