@@ -66,10 +66,10 @@ public enum ReleaseInstaller {
             for code in request.vouchers { try access.save(try http.redeem(code: code, device: device)) }
         }
         func offline(_ problem: String) throws -> FetchResult {
-            guard let installed, let manifest = try? JSONValue.parse(Data(contentsOf: installed.appendingPathComponent("download-manifest.json"))) else {
+            guard let installed, let manifest = try? DownloadManifest(data: Data(contentsOf: installed.appendingPathComponent(DownloadManifest.targetName))) else {
                 throw TUFError(problem)
             }
-            return FetchResult(release: manifest["release"]?.intValue ?? 0, installed: installed, downloaded: [], reused: [], offline: true, problem: problem)
+            return FetchResult(release: manifest.release, installed: installed, downloaded: [], reused: [], offline: true, problem: problem)
         }
 
         // 1. Metadata.
@@ -89,10 +89,9 @@ public enum ReleaseInstaller {
         }
 
         // 2. The bundles this app needs.
-        let manifest = try JSONValue.parse(manifestData)
-        guard let release = manifest["release"]?.intValue, let bundles = manifest["bundles"]?.arrayValue else { throw TUFError("the download manifest is malformed") }
-        let format = manifest["format"]?.stringValue ?? "zip"
-        let wanted = selection(bundles, request: request)
+        let manifest = try DownloadManifest(data: manifestData)
+        let release = manifest.release, format = manifest.format.fileExtension
+        let wanted = selection(manifest.bundles, request: request)
         // Delegated roles are loaded only as far as the search for these bundles needs (§5.6.7): a
         // broken role that signs nothing this app asks for does not stop it.
         let trusted: TrustedMetadata
@@ -111,7 +110,7 @@ public enum ReleaseInstaller {
         }
 
         // 3. Download what is not cached yet, verified before use; protected bundles with a token.
-        let tokens = try tokens(for: wanted, bundles: bundles, format: format, trusted: trusted, request: request, access: access)
+        let tokens = try tokens(for: wanted, manifest: manifest, trusted: trusted, request: request, access: access)
         var downloaded: [String] = [], reused: [String] = []
         var archives: [String: URL] = [:]
         for id in wanted {
@@ -167,16 +166,16 @@ public enum ReleaseInstaller {
     /// The token for each wanted voucher bundle that must be downloaded (not in `downloads/` yet):
     /// a stored grant for its tour, renewed with its code when it has expired. A protected tour
     /// without one stops the fetch here, before any download, naming the tour.
-    static func tokens(for wanted: [String], bundles: [JSONValue], format: String, trusted: TrustedMetadata, request: FetchRequest,
+    static func tokens(for wanted: [String], manifest: DownloadManifest, trusted: TrustedMetadata, request: FetchRequest,
                        access: AccessTokenStore) throws -> [String: AccessGrant] {
         guard let http = request.repository as? HTTPRepository else { return [:] }  // a local folder has no access control
         var grants = access.grants()
         var tokens: [String: AccessGrant] = [:]
         for id in wanted {
-            guard let bundle = bundles.first(where: { $0["id"]?.stringValue == id }), bundle["access"]?.stringValue == "voucher",
-                  let info = trusted.target("\(id).\(format)"),
+            guard let bundle = manifest.bundle(id), bundle.access == .voucher,
+                  let info = trusted.target(bundle.targetName(format: manifest.format)),
                   !FileManager.default.fileExists(atPath: request.cache.appendingPathComponent("downloads/\(info.sha256)").path) else { continue }
-            let tour = bundle["subject"]?.stringValue ?? id
+            let tour = bundle.subject ?? id
             if let grant = grants[tour], grant.expires <= request.now, let code = grant.code {
                 // Same device, same code: the server hands out a fresh token without spending a use.
                 if let renewed = try? http.redeem(code: code, device: access.deviceID()) {
@@ -194,25 +193,27 @@ public enum ReleaseInstaller {
 
     /// Essential bundles, the user's locale (or the default one), the requested programs and tours in
     /// that language, and every dependency of those.
-    static func selection(_ bundles: [JSONValue], request: FetchRequest) -> [String] {
-        let byID = Dictionary(bundles.compactMap { bundle in bundle["id"]?.stringValue.map { ($0, bundle) } }, uniquingKeysWith: { a, _ in a })
-        let locales = bundles.filter { $0["kind"]?.stringValue == "locale" }
-        let defaultLocale = locales.first { $0["policy"]?.stringValue == "essential" }?["locale"]?.stringValue
-        let locale = request.locale.flatMap { wantedLocale in locales.contains { $0["locale"]?.stringValue == wantedLocale } ? wantedLocale : nil } ?? defaultLocale
+    static func selection(_ bundles: [DownloadManifest.Bundle], request: FetchRequest) -> [String] {
+        let byID = Dictionary(bundles.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let locales = bundles.filter { $0.kind == .locale }
+        let defaultLocale = locales.first { $0.policy == .essential }?.locale
+        let locale = request.locale.flatMap { wantedLocale in locales.contains { $0.locale == wantedLocale } ? wantedLocale : nil } ?? defaultLocale
         var wanted = Set<String>()
         for bundle in bundles {
-            guard let id = bundle["id"]?.stringValue else { continue }
-            let kind = bundle["kind"]?.stringValue
-            let subject = bundle["subject"]?.stringValue ?? ""
-            if bundle["policy"]?.stringValue == "essential" { wanted.insert(id) }
-            if kind == "locale", bundle["locale"]?.stringValue == locale { wanted.insert(id) }
-            if kind == "program", request.programs.contains(subject) { wanted.insert(id) }
-            if kind == "tour", request.tours.contains(subject) { wanted.insert(id) }
-            if kind == "tour-language", request.tours.contains(subject), bundle["locale"]?.stringValue == locale { wanted.insert(id) }
+            let id = bundle.id
+            let subject = bundle.subject ?? ""
+            if bundle.policy == .essential { wanted.insert(id) }
+            switch bundle.kind {
+            case .locale where bundle.locale == locale: wanted.insert(id)
+            case .program where request.programs.contains(subject): wanted.insert(id)
+            case .tour where request.tours.contains(subject): wanted.insert(id)
+            case .tourLanguage where request.tours.contains(subject) && bundle.locale == locale: wanted.insert(id)
+            default: break
+            }
         }
         var queue = Array(wanted)
         while let id = queue.popLast() {
-            for dependency in byID[id]?["dependencies"]?.arrayValue?.compactMap(\.stringValue) ?? [] where wanted.insert(dependency).inserted {
+            for dependency in byID[id]?.dependencies ?? [] where wanted.insert(dependency).inserted {
                 queue.append(dependency)
             }
         }
@@ -257,8 +258,8 @@ public enum ReleaseInstaller {
                 try? fm.removeItem(at: folder)
                 continue
             }
-            if let manifest = try? JSONValue.parse(Data(contentsOf: folder.appendingPathComponent("download-manifest.json"))) {
-                for bundle in manifest["bundles"]?.arrayValue ?? [] { if let sha = bundle["sha256"]?.stringValue { referenced.insert(sha) } }
+            if let manifest = try? DownloadManifest(data: Data(contentsOf: folder.appendingPathComponent(DownloadManifest.targetName))) {
+                for bundle in manifest.bundles { referenced.insert(bundle.sha256) }
             }
         }
         let downloads = cache.appendingPathComponent("downloads")

@@ -44,26 +44,21 @@ public enum ReleaseVerifier {
         }
         // The download manifest must describe exactly the signed bundles (no mix-and-match).
         do {
-            let manifest = try JSONValue.parse(try TUFUpdater.target("download-manifest.json", in: trusted, from: source))
-            report.release = manifest["release"]?.intValue
-            let bundles = manifest["bundles"]?.arrayValue ?? []
-            let format = manifest["format"]?.stringValue ?? "zip"
+            let manifest = try DownloadManifest(data: try TUFUpdater.target(DownloadManifest.targetName, in: trusted, from: source))
+            report.release = manifest.release
+            let bundles = manifest.bundles
             for bundle in bundles {
-                guard let id = bundle["id"]?.stringValue, let sha = bundle["sha256"]?.stringValue, let size = bundle["size"]?.intValue else {
-                    report.problems.append("the download manifest has a malformed bundle entry")
+                guard let signed = trusted.target(bundle.targetName(format: manifest.format)) else {
+                    report.problems.append("bundle '\(bundle.id)' of the download manifest is not a signed target")
                     continue
                 }
-                guard let signed = trusted.target("\(id).\(format)") else {
-                    report.problems.append("bundle '\(id)' of the download manifest is not a signed target")
-                    continue
-                }
-                if signed.sha256 != sha || signed.length != size {
-                    report.problems.append("bundle '\(id)' in the download manifest differs from its signed target (size or SHA-256)")
+                if signed.sha256 != bundle.sha256 || signed.length != bundle.size {
+                    report.problems.append("bundle '\(bundle.id)' in the download manifest differs from its signed target (size or SHA-256)")
                 }
             }
-            if let pointerData = try? source.fetch("release.json", maxLength: 64 * 1024), let pointer = try? JSONValue.parse(pointerData),
-               let sha = pointer["sha256"]?.stringValue, sha != trusted.target("download-manifest.json")?.sha256 {
-                report.problems.append("release.json points at a download manifest (release \(pointer["release"]?.intValue ?? 0)) that the signed metadata does not vouch for")
+            if let pointerData = try? source.fetch(ReleasePointer.fileName, maxLength: 64 * 1024), let pointer = try? ReleasePointer(data: pointerData),
+               pointer.sha256 != trusted.target(DownloadManifest.targetName)?.sha256 {
+                report.problems.append("release.json points at a download manifest (release \(pointer.release)) that the signed metadata does not vouch for")
             }
             if bundles.count + 1 != report.targets {
                 report.problems.append("the signed targets (\(report.targets)) are not exactly the manifest's \(bundles.count) bundles plus the manifest")

@@ -58,12 +58,10 @@ extension HTTPRepository {
         case 404: throw VoucherRedemptionError(description: "voucher \(shown): the server has no voucher redemption for this tenant (\(base.absoluteString)/vouchers/redeem answered 404)")
         default: throw VoucherRedemptionError(description: "voucher \(shown): the server answered HTTP \(status)")
         }
-        guard let answer = try? JSONSerialization.jsonObject(with: Data(contentsOf: temporary)) as? [String: Any],
-              let token = answer["token"] as? String, let tour = answer["tour"] as? String,
-              let expiresText = answer["expires"] as? String, let expires = ISO8601DateFormatter().date(from: expiresText) else {
+        guard let answer = try? RedemptionAnswer(data: Data(contentsOf: temporary)) else {
             throw VoucherRedemptionError(description: "voucher \(shown): the server's answer is not a grant")
         }
-        return AccessGrant(tour: tour, token: token, expires: expires, bundles: answer["bundles"] as? [String] ?? [], code: code)
+        return AccessGrant(tour: answer.tour, token: answer.token, expires: answer.expires, bundles: answer.bundles, code: code)
     }
 
     /// A code as messages show it: its first group only, so that logs of a CI run do not leak it.

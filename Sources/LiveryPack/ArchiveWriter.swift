@@ -1,15 +1,8 @@
 import CArchive
 import Crypto
 import Foundation
+import LiveryTUF
 import LiveryAssets
-
-/// The archive formats of bundles.
-public enum ArchiveFormat: String, Sendable, CaseIterable, Codable {
-    case zip
-    case tarZstd = "tar.zst"
-
-    public var fileExtension: String { rawValue }
-}
 
 /// Writes one deterministic archive with libarchive, hashing the bytes as they are written.
 ///

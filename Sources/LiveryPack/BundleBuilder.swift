@@ -1,4 +1,5 @@
 import Foundation
+import LiveryTUF
 import LiveryAssets
 
 /// A bundle archive in the content store.

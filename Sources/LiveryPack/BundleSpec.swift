@@ -1,24 +1,6 @@
 import Foundation
 import LiveryAssets
-
-/// What a bundle is for (PRODUCT.md §4).
-public enum BundleKind: String, Sendable, Codable, CaseIterable {
-    case core, locale, program
-    case libraryPack = "library-pack"
-    case tour
-    case tourLanguage = "tour-language"
-}
-
-/// When a client downloads a bundle.
-public enum LoadPolicy: String, Sendable, Codable {
-    case essential, prefetch
-    case onDemand = "on-demand"
-}
-
-/// Who may download a bundle.
-public enum Access: String, Sendable, Codable {
-    case `public`, voucher
-}
+import LiveryTUF
 
 /// One file inside a bundle.
 public struct BundleEntry: Sendable {

@@ -5,28 +5,6 @@ import LiveryAssets
 import LiveryPack
 import LiverySign
 
-/// Where a tenant's current release is: written last, with the rest of the tree, in one step.
-public struct ReleasePointer: Sendable, Equatable {
-    public static let fileName = "release.json"
-    public var tenant: String
-    public var release: Int
-    /// The download manifest, relative to the tenant's folder.
-    public var manifest: String
-    public var sha256: SHA256Hex
-
-    var json: JSONValue {
-        .object(["tenant": .string(tenant), "release": .int(release), "manifest": .string(manifest), "sha256": .string(sha256)])
-    }
-
-    public static func read(from folder: URL) -> ReleasePointer? {
-        guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(fileName).path),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let tenant = object["tenant"] as? String, let release = object["release"] as? Int,
-              let manifest = object["manifest"] as? String, let sha = object["sha256"] as? String else { return nil }
-        return ReleasePointer(tenant: tenant, release: release, manifest: manifest, sha256: sha)
-    }
-}
-
 /// Publishes a tenant's release into `Output/<tenant>/` atomically.
 ///
 /// The new tree is assembled in `Output/.livery/staging/` from hard links to content-store objects

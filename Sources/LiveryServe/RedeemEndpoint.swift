@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveryTUF
 import Hummingbird
 import NIOCore
 import NIOPosix
@@ -77,14 +78,7 @@ struct RedeemEndpoint: RouterMiddleware {
                 let bundles = (try? state.access.access(tenant: tenant))??.tours[tour]?.bundles ?? []
                 return (try store.tokenSecret(), bundles)
             }
-            return .json(.ok, ["token": token.signed(with: secret), "tour": tour, "bundles": bundles,
-                               "expires": Self.timestamp(expires)])
+            return .json(.ok, RedemptionAnswer(token: token.signed(with: secret), tour: tour, bundles: bundles, expires: expires).json)
         }
-    }
-
-    static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
     }
 }

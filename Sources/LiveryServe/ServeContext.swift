@@ -1,4 +1,5 @@
 import Foundation
+import LiveryTUF
 import Hummingbird
 import NIOCore
 
@@ -51,6 +52,15 @@ extension Response {
     /// A small JSON answer (`{"error": "..."}` or a grant), never cached by anyone.
     static func json(_ status: HTTPResponse.Status, _ object: [String: Any], headers extra: HTTPFields = [:]) -> Response {
         let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return json(status, body: body, headers: extra)
+    }
+
+    /// A document of the release format, written by its own deterministic writer.
+    static func json(_ status: HTTPResponse.Status, _ value: JSONValue, headers extra: HTTPFields = [:]) -> Response {
+        json(status, body: value.bytes, headers: extra)
+    }
+
+    private static func json(_ status: HTTPResponse.Status, body: Data, headers extra: HTTPFields) -> Response {
         var headers: HTTPFields = [.contentType: "application/json", .contentLength: String(body.count), .cacheControl: "no-store"]
         headers.append(contentsOf: extra)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LiveryTUF
 import LiveryCheck
 import LiveryDiagnostics
 import LiveryPack

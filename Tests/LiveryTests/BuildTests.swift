@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveryTUF
 import LiveryAssets
 import LiveryPack
 import LiveryPublish

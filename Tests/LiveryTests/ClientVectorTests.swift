@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveryTUF
 import LiveryPack
 import LiveryVectors
 import XCTest

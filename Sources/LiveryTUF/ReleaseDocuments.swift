@@ -1,0 +1,236 @@
+import Foundation
+
+// The release's own documents beside the TUF roles: the download manifest (a signed target), the
+// unsigned release pointer, and the voucher server's redemption answer. Signer, server and client
+// all read and write them through these types (docs/download-manifest.md, docs/output.md,
+// docs/vouchers.md); readers are strict, writers deterministic (`JSONValue.bytes`).
+
+/// What a bundle is for (PRODUCT.md §4).
+public enum BundleKind: String, Sendable, Codable, CaseIterable {
+    case core, locale, program
+    case libraryPack = "library-pack"
+    case tour
+    case tourLanguage = "tour-language"
+}
+
+/// When a client downloads a bundle.
+public enum LoadPolicy: String, Sendable, Codable, CaseIterable {
+    case essential, prefetch
+    case onDemand = "on-demand"
+}
+
+/// Who may download a bundle.
+public enum Access: String, Sendable, Codable, CaseIterable {
+    case `public`, voucher
+}
+
+/// The archive formats of bundles.
+public enum ArchiveFormat: String, Sendable, CaseIterable, Codable {
+    case zip
+    case tarZstd = "tar.zst"
+
+    public var fileExtension: String { rawValue }
+}
+
+/// Reads fields of one JSON object strictly, naming the document in every error.
+struct StrictObject {
+    let object: [String: JSONValue]
+    let what: String
+
+    init(_ value: JSONValue, what: String) throws {
+        guard case .object(let object) = value else { throw TUFError(.malformed, "\(what) is not a JSON object") }
+        self.object = object
+        self.what = what
+    }
+
+    func string(_ key: String) throws -> String {
+        guard case .string(let s)? = object[key] else { throw TUFError(.malformed, "\(what): \"\(key)\" must be text") }
+        return s
+    }
+
+    func optionalString(_ key: String) throws -> String? {
+        guard let value = object[key] else { return nil }
+        guard case .string(let s) = value else { throw TUFError(.malformed, "\(what): \"\(key)\" must be text") }
+        return s
+    }
+
+    func int(_ key: String, minimum: Int = 0) throws -> Int {
+        guard case .int(let n)? = object[key], n >= minimum else { throw TUFError(.malformed, "\(what): \"\(key)\" must be an integer of at least \(minimum)") }
+        return n
+    }
+
+    func strings(_ key: String) throws -> [String] {
+        guard case .array(let items)? = object[key] else { throw TUFError(.malformed, "\(what): \"\(key)\" must be a list of text") }
+        return try items.map { item in
+            guard case .string(let s) = item else { throw TUFError(.malformed, "\(what): \"\(key)\" must be a list of text") }
+            return s
+        }
+    }
+
+    func value<T: RawRepresentable>(_ key: String, as type: T.Type) throws -> T where T.RawValue == String {
+        let raw = try string(key)
+        guard let value = T(rawValue: raw) else { throw TUFError(.malformed, "\(what): \"\(key)\" has the unknown value \"\(raw)\"") }
+        return value
+    }
+}
+
+/// The per-release document a client reads first: every bundle with its size, digest, path and load
+/// policy (docs/download-manifest.md, schema in schemas/download-manifest.schema.json).
+public struct DownloadManifest: Sendable, Equatable {
+    public static let targetName = "download-manifest.json"
+    public static let schemaVersion = 1
+
+    public struct Bundle: Sendable, Equatable {
+        public var id: String
+        public var kind: BundleKind
+        public var subject: String?
+        public var locale: String?
+        public var size: Int
+        public var sha256: String
+        /// Relative to the tenant's folder in `Output/`: `targets/<sha256>.<id>.<format>`.
+        public var path: String
+        public var policy: LoadPolicy
+        public var access: Access
+        public var dependencies: [String]
+        public var minimumClientVersion: String
+
+        public init(id: String, kind: BundleKind, subject: String?, locale: String?, size: Int, sha256: String, path: String,
+                    policy: LoadPolicy, access: Access, dependencies: [String], minimumClientVersion: String) {
+            self.id = id
+            self.kind = kind
+            self.subject = subject
+            self.locale = locale
+            self.size = size
+            self.sha256 = sha256
+            self.path = path
+            self.policy = policy
+            self.access = access
+            self.dependencies = dependencies
+            self.minimumClientVersion = minimumClientVersion
+        }
+
+        /// The bundle's target name in the TUF targets metadata: `<id>.<format>`.
+        public func targetName(format: ArchiveFormat) -> String { "\(id).\(format.fileExtension)" }
+    }
+
+    public var tenant: String
+    public var release: Int
+    public var format: ArchiveFormat
+    public var minimumClientVersion: String
+    public var bundles: [Bundle]
+
+    public init(tenant: String, release: Int, format: ArchiveFormat, minimumClientVersion: String, bundles: [Bundle]) {
+        self.tenant = tenant
+        self.release = release
+        self.format = format
+        self.minimumClientVersion = minimumClientVersion
+        self.bundles = bundles
+    }
+
+    public func bundle(_ id: String) -> Bundle? { bundles.first { $0.id == id } }
+
+    public var json: JSONValue {
+        .object([
+            "schemaVersion": .int(Self.schemaVersion),
+            "tenant": .string(tenant),
+            "release": .int(release),
+            "format": .string(format.rawValue),
+            "minimumClientVersion": .string(minimumClientVersion),
+            "bundles": .array(bundles.map { bundle in
+                var object: [String: JSONValue] = [
+                    "id": .string(bundle.id), "kind": .string(bundle.kind.rawValue), "size": .int(bundle.size), "sha256": .string(bundle.sha256),
+                    "path": .string(bundle.path), "policy": .string(bundle.policy.rawValue), "access": .string(bundle.access.rawValue),
+                    "dependencies": .array(bundle.dependencies.map(JSONValue.string)), "minimumClientVersion": .string(bundle.minimumClientVersion),
+                ]
+                if let subject = bundle.subject { object["subject"] = .string(subject) }
+                if let locale = bundle.locale { object["locale"] = .string(locale) }
+                return .object(object)
+            }),
+        ])
+    }
+
+    public var bytes: Data { json.bytes }
+
+    /// Reads a download manifest strictly: every field present with its type, known enumeration
+    /// values, bundle ids unique; throws `TUFError(.malformed, …)` naming what is wrong.
+    public init(data: Data) throws {
+        let top = try StrictObject(JSONValue.parse(data), what: Self.targetName)
+        guard try top.int("schemaVersion") == Self.schemaVersion else {
+            throw TUFError(.malformed, "\(Self.targetName): schemaVersion \(try top.int("schemaVersion")) is not \(Self.schemaVersion) (a newer client is needed)")
+        }
+        guard case .array(let items)? = top.object["bundles"] else { throw TUFError(.malformed, "\(Self.targetName): \"bundles\" must be a list") }
+        var seen: Set<String> = []
+        let bundles = try items.enumerated().map { index, item -> Bundle in
+            let o = try StrictObject(item, what: "\(Self.targetName) bundle \(index + 1)")
+            let bundle = Bundle(id: try o.string("id"), kind: try o.value("kind", as: BundleKind.self), subject: try o.optionalString("subject"),
+                                locale: try o.optionalString("locale"), size: try o.int("size"), sha256: try o.string("sha256"), path: try o.string("path"),
+                                policy: try o.value("policy", as: LoadPolicy.self), access: try o.value("access", as: Access.self),
+                                dependencies: try o.strings("dependencies"), minimumClientVersion: try o.string("minimumClientVersion"))
+            guard seen.insert(bundle.id).inserted else { throw TUFError(.malformed, "\(Self.targetName) lists bundle '\(bundle.id)' twice") }
+            return bundle
+        }
+        self.init(tenant: try top.string("tenant"), release: try top.int("release", minimum: 1), format: try top.value("format", as: ArchiveFormat.self),
+                  minimumClientVersion: try top.string("minimumClientVersion"), bundles: bundles)
+    }
+
+    /// Reads a manifest Livery wrote; nil if the bytes are not one.
+    public static func parse(_ data: Data) -> DownloadManifest? { try? DownloadManifest(data: data) }
+}
+
+/// `release.json`, the unsigned pointer to the current download manifest (docs/output.md): what a
+/// plain HTTP client or a person reads first. Clients that verify use the signed metadata instead.
+public struct ReleasePointer: Sendable, Equatable {
+    public static let fileName = "release.json"
+    public var tenant: String
+    public var release: Int
+    /// The download manifest, relative to the tenant's folder.
+    public var manifest: String
+    public var sha256: String
+
+    public init(tenant: String, release: Int, manifest: String, sha256: String) {
+        self.tenant = tenant
+        self.release = release
+        self.manifest = manifest
+        self.sha256 = sha256
+    }
+
+    public var json: JSONValue {
+        .object(["tenant": .string(tenant), "release": .int(release), "manifest": .string(manifest), "sha256": .string(sha256)])
+    }
+
+    public init(data: Data) throws {
+        let o = try StrictObject(JSONValue.parse(data), what: Self.fileName)
+        self.init(tenant: try o.string("tenant"), release: try o.int("release", minimum: 1), manifest: try o.string("manifest"), sha256: try o.string("sha256"))
+    }
+
+    public static func read(from folder: URL) -> ReleasePointer? {
+        FileManager.default.contents(atPath: folder.appendingPathComponent(fileName).path).flatMap { try? ReleasePointer(data: $0) }
+    }
+}
+
+/// The voucher server's answer to a successful redemption (`POST /<tenant>/vouchers/redeem`,
+/// docs/vouchers.md): a bearer token for one tour, the bundles it unlocks, and when it expires.
+public struct RedemptionAnswer: Sendable, Equatable {
+    public var token: String
+    public var tour: String
+    public var bundles: [String]
+    /// Whole seconds, UTC (`2026-11-21T14:00:00Z`).
+    public var expires: Date
+
+    public init(token: String, tour: String, bundles: [String], expires: Date) {
+        self.token = token
+        self.tour = tour
+        self.bundles = bundles
+        self.expires = Date(timeIntervalSince1970: expires.timeIntervalSince1970.rounded(.down))
+    }
+
+    public var json: JSONValue {
+        .object(["token": .string(token), "tour": .string(tour), "bundles": .array(bundles.map(JSONValue.string)), "expires": .string(TUFDate.string(expires))])
+    }
+
+    public init(data: Data) throws {
+        let o = try StrictObject(JSONValue.parse(data), what: "the redemption answer")
+        guard let expires = TUFDate.parseStrict(try o.string("expires")) else { throw TUFError(.malformed, "the redemption answer: \"expires\" is not a UTC date") }
+        self.init(token: try o.string("token"), tour: try o.string("tour"), bundles: try o.strings("bundles"), expires: expires)
+    }
+}
