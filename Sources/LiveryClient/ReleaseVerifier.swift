@@ -35,9 +35,8 @@ public enum ReleaseVerifier {
             report.problems.append("\(error)")
             return report
         }
-        report.versions = ["root": trusted.root.version ?? 0, "targets": trusted.targets.version ?? 0,
-                           "snapshot": trusted.snapshot.version ?? 0, "timestamp": trusted.timestamp.version ?? 0]
-        report.timestampExpires = trusted.timestamp.expires
+        report.versions = trusted.versions.filter { TUFRole(rawValue: $0.key) != nil }
+        report.timestampExpires = trusted.set.timestamp?.signed.expires
         report.targets = trusted.targetNames.count
         for name in trusted.targetNames {
             do { _ = try TUFUpdater.target(name, in: trusted, from: source) } catch { report.problems.append("\(error)") }

@@ -232,7 +232,7 @@ extension TUFUpdater {
                                limits: Limits = Limits(), persist: @escaping (_ name: String, _ data: Data) throws -> Void = { _, _ in }) throws -> TrustedMetadata {
         var files: [String: Data] = [:]
         if let previous {
-            for (role, document) in previous.roles { files[role] = try document.bytes() }
+            files = previous.roleFiles
         }
         // The newer of the two roots is the trusted one (each is verified by its own keys below).
         if let kept = files["root"], let keptVersion = try? Metadata<Root>(data: kept).signed.version,

@@ -13,22 +13,23 @@ public struct TrustedMetadata: Sendable {
         self.set = set
     }
 
-    /// The trusted files by unversioned role name (`root`, `timestamp`, `snapshot`, `targets`, delegated roles).
-    public var roles: [String: SignedMetadata] {
-        var out: [String: SignedMetadata] = [:]
-        out["root"] = try? SignedMetadata(data: set.root.bytes)
-        if let timestamp = set.timestamp { out["timestamp"] = try? SignedMetadata(data: timestamp.bytes) }
-        if let snapshot = set.snapshot { out["snapshot"] = try? SignedMetadata(data: snapshot.bytes) }
-        for (name, metadata) in set.targets { out[name] = try? SignedMetadata(data: metadata.bytes) }
+    /// The trusted version of each role loaded (`root`, `timestamp`, `snapshot`, `targets`, delegated roles).
+    public var versions: [String: Int] {
+        var out = ["root": set.root.signed.version]
+        if let timestamp = set.timestamp { out["timestamp"] = timestamp.signed.version }
+        if let snapshot = set.snapshot { out["snapshot"] = snapshot.signed.version }
+        for (name, metadata) in set.targets { out[name] = metadata.signed.version }
         return out
     }
 
-    public var root: SignedMetadata { roles["root"]! }
-    public var timestamp: SignedMetadata { roles["timestamp"]! }
-    public var snapshot: SignedMetadata { roles["snapshot"]! }
-    public var targets: SignedMetadata { roles["targets"]! }
-    /// Delegated targets roles by name.
-    public var delegated: [String: SignedMetadata] { roles.filter { !["root", "timestamp", "snapshot", "targets"].contains($0.key) } }
+    /// The bytes of each trusted file, by unversioned role name.
+    public var roleFiles: [String: Data] {
+        var out = ["root": set.root.bytes]
+        if let timestamp = set.timestamp { out["timestamp"] = timestamp.bytes }
+        if let snapshot = set.snapshot { out["snapshot"] = snapshot.bytes }
+        for (name, metadata) in set.targets { out[name] = metadata.bytes }
+        return out
+    }
 
     /// A target's length, SHA-256 and `custom` description, or nil when no role that may sign it does.
     public func target(_ name: String) -> (length: Int, sha256: String, custom: JSONValue?)? {

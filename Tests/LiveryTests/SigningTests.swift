@@ -262,7 +262,7 @@ final class SigningTests: XCTestCase {
         try workspace.replace("urbannest/locales/en.yaml", "Home", "Start")
         XCTAssertEqual(try workspace.build().status, 0)
         let second = try TUFUpdater.refresh(source: source, trustedRoot: root, previous: first)
-        XCTAssertEqual(second.timestamp.version, 2)
+        XCTAssertEqual(second.versions["timestamp"], 2)
 
         // Rollback: the old timestamp replayed to a client that trusts version 2.
         let timestampURL = release.appendingPathComponent("metadata/timestamp.json")
@@ -403,7 +403,7 @@ final class SigningTests: XCTestCase {
         XCTAssertTrue(ReleaseVerifier.verify(LocalRepository(root: release)).isValid)
         // A client that trusted the first signed release accepts the next one: versions continued.
         let next = try TUFUpdater.refresh(source: LocalRepository(root: release), trustedRoot: root, previous: trusted)
-        XCTAssertEqual(next.timestamp.version, 2)
+        XCTAssertEqual(next.versions["timestamp"], 2)
     }
 
     func testDailyTimestampRefreshesAlsoRenewASnapshotAboutToExpire() throws {

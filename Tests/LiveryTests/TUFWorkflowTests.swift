@@ -38,7 +38,7 @@ final class TUFWorkflowTests: XCTestCase {
         // Only the timestamp changes (a daily refresh): the trusted snapshot and targets are used as they are.
         XCTAssertEqual(try workspace.build(["--refresh-timestamp"]).status, 0)
         let second = try TUFUpdater.refresh(source: source, trustedRoot: root, previous: first)
-        XCTAssertEqual(second.timestamp.version, 2)
+        XCTAssertEqual(second.versions["timestamp"], 2)
         XCTAssertEqual(source.take(), ["metadata/2.root.json", "metadata/timestamp.json"])
 
         // A new release: both are fetched again.
@@ -57,7 +57,7 @@ final class TUFWorkflowTests: XCTestCase {
         let first = try TUFUpdater.refresh(source: source, trustedRoot: root)
         _ = source.take()
         // A local copy edited on disk (same version number, other bytes) is not trusted as it is.
-        var edited = first.snapshot
+        var edited = try SignedMetadata(data: try XCTUnwrap(first.roleFiles["snapshot"]))
         edited.signed = .object((edited.signed.objectValue ?? [:]).merging(["expires": .string("2099-01-01T00:00:00Z")]) { $1 })
         var kept: [String: Data] = [:]
         for (name, data) in first.files() { kept[String(name.dropLast(".json".count))] = data }
@@ -85,7 +85,7 @@ final class TUFWorkflowTests: XCTestCase {
         unlink(timestampURL.path)
         try forged.bytes().write(to: timestampURL)
         let fastForwarded = try TUFUpdater.refresh(source: LocalRepository(root: release), trustedRoot: root)
-        XCTAssertEqual(fastForwarded.timestamp.version, 1000)
+        XCTAssertEqual(fastForwarded.versions["timestamp"], 1000)
         unlink(timestampURL.path)
         try genuine.write(to: timestampURL)
 
@@ -102,8 +102,8 @@ final class TUFWorkflowTests: XCTestCase {
         let recovered = try TUFUpdater.refresh(source: LocalRepository(root: release), trustedRoot: root, previous: fastForwarded) { name, _ in
             kept.append((name, true))
         }
-        XCTAssertEqual(recovered.root.version, 2)
-        XCTAssertEqual(recovered.timestamp.version, 2)
+        XCTAssertEqual(recovered.versions["root"], 2)
+        XCTAssertEqual(recovered.versions["timestamp"], 2)
         XCTAssertEqual(Array(kept.map(\.0).prefix(2)), ["root.json", "timestamp.json"], "the new root, then the genuine timestamp")
     }
 
