@@ -15,7 +15,7 @@ BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-de
 # python-tuf and coloraide in .venv-test.
 TEST_PACKAGES = $(BUILD_PACKAGES) libarchive-tools unzip curl faketime libxml2-utils php-symfony-translation chromium node-typescript
 
-.PHONY: run test build deps test-deps generated cldr bench clean
+.PHONY: run test build deps test-deps test-venv generated cldr bench clean
 
 run: deps build
 	$(LIVERY) validate Tenants
@@ -36,8 +36,11 @@ test-deps:
 	@./scripts/install-packages.sh $(TEST_PACKAGES)
 	@command -v sarif >/dev/null && python3 -c "import jsonschema, referencing, yaml, babel, tinycss2, tree_sitter, tree_sitter_kotlin, PIL" 2>/dev/null || \
 		python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore sarif-tools "jsonschema>=4.18" pyyaml babel tinycss2 tree-sitter tree-sitter-kotlin pillow
-	@# python-tuf (with securesystemslib), the independent TUF client and canonical JSON oracle, and coloraide
-	@# (the colour-space and WCAG contrast oracle), in a local virtual environment.
+	@$(MAKE) --no-print-directory test-venv
+
+# python-tuf (with securesystemslib), the independent TUF client and canonical JSON oracle, and coloraide
+# (the colour-space and WCAG contrast oracle), in a local virtual environment.
+test-venv:
 	@test -x .venv-test/bin/python && .venv-test/bin/python -c "import tuf.ngclient, coloraide" 2>/dev/null || \
 		(python3 -m venv .venv-test && .venv-test/bin/pip install --quiet --disable-pip-version-check "tuf>=7,<8" coloraide)
 
