@@ -55,13 +55,15 @@ cldr: deps
 	@./scripts/install-packages.sh unicode-cldr-core
 	$(SWIFT) run $(BUILD_FLAGS) livery-cldr --cldr /usr/share/unicode/cldr/common/supplemental
 
-# Benchmarks print ratios against a floor measured in the same run (release build).
-bench: deps
+# Benchmarks print ratios against a floor measured in the same run (release build); the client
+# benchmark compares `livery fetch` and `livery tuf-client` with python-tuf (from .venv-test).
+bench: deps test-venv
 	$(SWIFT) build -c release
 	./scripts/bench-validate.sh .build/release/livery
 	./scripts/bench-l10n.sh .build/release/livery
 	./scripts/bench-build.sh .build/release/livery
 	./scripts/bench-tokens.sh .build/release/livery
+	./scripts/bench-client.sh .build/release/livery
 
 clean:
 	rm -rf .build .venv-test
