@@ -31,8 +31,9 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 python_tuf=${PYTHON_TUF:-$repo/.venv-test/bin/python}
 "$python_tuf" -c "import tuf.ngclient" 2>/dev/null || { echo "bench-client: python-tuf is missing in $python_tuf (run make test-venv)" >&2; exit 1; }
 work=$(mktemp -d)
-serve_pid=
-cleanup() {
+serve_pid= driver_pid=
+cleanup() {  # also on SIGTERM or Ctrl-C: the measuring driver, then the server, then the files
+    if [ -n "$driver_pid" ]; then kill -TERM "$driver_pid" 2>/dev/null || true; wait "$driver_pid" 2>/dev/null || true; fi
     if [ -n "$serve_pid" ]; then kill -TERM "$serve_pid" 2>/dev/null || true; wait "$serve_pid" 2>/dev/null || true; fi
     rm -rf "$work"
 }
@@ -140,7 +141,8 @@ port=$(grep -o "127.0.0.1:[0-9]*" serve.log | head -1 | cut -d: -f2)
 [ -n "$port" ] || { echo "bench-client: livery serve did not start" >&2; cat serve.log >&2; exit 1; }
 server="http://127.0.0.1:$port"
 
-python3 - "$livery" "$python_tuf" "$server" "$code" <<'PY'
+# The measurements, in the background so that a signal reaches the trap at once.
+python3 - "$livery" "$python_tuf" "$server" "$code" <<'PY' &
 import filecmp, json, os, resource, shutil, statistics, subprocess, sys, time
 livery, python_tuf, server, code = sys.argv[1:]
 runs = 5
@@ -269,3 +271,6 @@ ratio = median(refresh["python"]) / median(refresh["livery"])
 print(f"  ratio python-tuf / livery: {ratio:.2f}x (best {best(refresh['python']) / best(refresh['livery']):.2f}x, "
       f"CPU {cpu_median(refresh['python']) / cpu_median(refresh['livery']):.2f}x); target: >= 3x: {'met' if ratio >= 3 else 'MISSED'}")
 PY
+driver_pid=$!
+wait "$driver_pid"
+driver_pid=
