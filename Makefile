@@ -19,7 +19,7 @@ BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-de
 # python-tuf and coloraide in .venv-test.
 TEST_PACKAGES = $(BUILD_PACKAGES) libarchive-tools unzip curl faketime libxml2-utils php-symfony-translation chromium node-typescript
 
-.PHONY: run test conformance build deps test-deps generated cldr bench clean
+.PHONY: run test conformance build deps test-deps test-venv generated cldr bench clean
 
 run: deps build
 	$(LIVERY) validate Tenants
@@ -46,13 +46,16 @@ test-deps:
 	@./scripts/install-packages.sh $(TEST_PACKAGES)
 	@command -v sarif >/dev/null && python3 -c "import jsonschema, referencing, yaml, babel, tinycss2, tree_sitter, tree_sitter_kotlin, PIL" 2>/dev/null || \
 		python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore sarif-tools "jsonschema>=4.18" pyyaml babel tinycss2 tree-sitter tree-sitter-kotlin pillow
-	@# python-tuf (with securesystemslib), the independent TUF client and canonical JSON oracle, and coloraide
-	@# (the colour-space and WCAG contrast oracle), in a local virtual environment.
-	@test -x .venv-test/bin/python && .venv-test/bin/python -c "import tuf.ngclient, coloraide" 2>/dev/null || \
-		(python3 -m venv .venv-test && .venv-test/bin/pip install --quiet --disable-pip-version-check "tuf>=7,<8" coloraide)
+	@$(MAKE) --no-print-directory test-venv
 	@# The TUF client conformance suite (not on PyPI: vendored beside the project, see its SOURCE.md), in its own
 	@# environment because it pins its own python-tuf and pytest.
 	@./scripts/tuf-conformance.sh --install
+
+# python-tuf (with securesystemslib), the independent TUF client and canonical JSON oracle, and coloraide
+# (the colour-space and WCAG contrast oracle), in a local virtual environment.
+test-venv:
+	@test -x .venv-test/bin/python && .venv-test/bin/python -c "import tuf.ngclient, coloraide" 2>/dev/null || \
+		(python3 -m venv .venv-test && .venv-test/bin/pip install --quiet --disable-pip-version-check "tuf>=7,<8" coloraide)
 
 # Regenerates the committed JSON Schemas and rule reference (a test checks they are current).
 generated: build
@@ -65,13 +68,15 @@ cldr: deps
 	@./scripts/install-packages.sh unicode-cldr-core
 	$(SWIFT) run $(BUILD_FLAGS) livery-cldr --cldr /usr/share/unicode/cldr/common/supplemental
 
-# Benchmarks print ratios against a floor measured in the same run (release build).
-bench: deps
+# Benchmarks print ratios against a floor measured in the same run (release build); the client
+# benchmark compares `livery fetch` and `livery tuf-client` with python-tuf (from .venv-test).
+bench: deps test-venv
 	$(SWIFT) build $(RELEASE_FLAGS)
 	./scripts/bench-validate.sh .build/release/livery
 	./scripts/bench-l10n.sh .build/release/livery
 	./scripts/bench-build.sh .build/release/livery
 	./scripts/bench-tokens.sh .build/release/livery
+	./scripts/bench-client.sh .build/release/livery
 
 clean:
 	rm -rf .build .venv-test .venv-conformance
