@@ -154,13 +154,11 @@ public enum ReleaseBuilder {
     /// The TUF targets of a release: the download manifest and every bundle, described in `custom`.
     static func signedTargets(_ prepared: PreparedRelease, manifest: StoredFile) -> [RepositorySigner.Target] {
         var targets = [RepositorySigner.Target(name: DownloadManifest.targetName, length: manifest.size, sha256: manifest.sha256,
-                                               custom: .object(["kind": .string("download-manifest"), "release": .int(prepared.report.release)]))]
+                                               custom: .downloadManifest(release: prepared.report.release))]
         for bundle in prepared.built {
-            var custom: [String: JSONValue] = ["kind": .string(bundle.spec.kind.rawValue), "policy": .string(bundle.spec.policy.rawValue),
-                                               "access": .string(bundle.spec.access.rawValue), "bundle": .string(bundle.spec.id)]
-            if let locale = bundle.spec.locale { custom["locale"] = .string(locale) }
-            if let subject = bundle.spec.subject { custom["subject"] = .string(subject) }
-            targets.append(RepositorySigner.Target(name: bundle.targetName, length: bundle.size, sha256: bundle.sha256, custom: .object(custom)))
+            let spec = bundle.spec
+            let custom = TargetCustom.bundle(.init(id: spec.id, kind: spec.kind, policy: spec.policy, access: spec.access, locale: spec.locale, subject: spec.subject))
+            targets.append(RepositorySigner.Target(name: bundle.targetName, length: bundle.size, sha256: bundle.sha256, custom: custom))
         }
         return targets
     }

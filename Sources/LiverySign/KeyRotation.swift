@@ -39,7 +39,7 @@ public enum KeyRotation {
             guard let published = PublishedMetadata.read(release: folder) else {
                 throw TUFError("the release's timestamp, snapshot or targets metadata cannot be read")
             }
-            try RepositorySigner.sign(release: folder, targets: published.signedTargets, keys: rotated, now: now, expiry: expiry)
+            try RepositorySigner.sign(release: folder, targets: try published.signedTargets, keys: rotated, now: now, expiry: expiry)
         }
         return rotated
     }

@@ -37,15 +37,18 @@ public struct PublishedMetadata: Sendable {
 
     /// The signed targets, as signer input (to sign the same content again under new versions or keys).
     public var signedTargets: [RepositorySigner.Target] {
-        var list: [RepositorySigner.Target] = []
-        let documents = [targets] + activeDelegations.sorted().compactMap { delegated[$0] }
-        for document in documents {
-            for (name, entry) in document.signed["targets"]?.objectValue ?? [:] {
-                guard let length = entry["length"]?.intValue, let sha = entry["hashes"]?["sha256"]?.stringValue else { continue }
-                list.append(RepositorySigner.Target(name: name, length: length, sha256: sha, custom: entry["custom"]))
+        get throws {
+            var list: [RepositorySigner.Target] = []
+            let documents = [targets] + activeDelegations.sorted().compactMap { delegated[$0] }
+            for document in documents {
+                for (name, entry) in document.signed["targets"]?.objectValue ?? [:] {
+                    guard let length = entry["length"]?.intValue, let sha = entry["hashes"]?["sha256"]?.stringValue else { continue }
+                    let custom = try entry["custom"].map { try TargetCustom(json: $0, what: "target \(name)") }
+                    list.append(RepositorySigner.Target(name: name, length: length, sha256: sha, custom: custom))
+                }
             }
+            return list.sorted { $0.name < $1.name }
         }
-        return list.sorted { $0.name < $1.name }
     }
 
     /// The SHA-256 the signed targets give the download manifest.

@@ -22,9 +22,10 @@ public enum RepositorySigner {
         public var name: String
         public var length: Int
         public var sha256: String
-        public var custom: JSONValue?
+        /// Livery's description of the target, signed as its `custom`.
+        public var custom: TargetCustom?
 
-        public init(name: String, length: Int, sha256: String, custom: JSONValue?) {
+        public init(name: String, length: Int, sha256: String, custom: TargetCustom?) {
             self.name = name
             self.length = length
             self.sha256 = sha256
@@ -77,7 +78,7 @@ public enum RepositorySigner {
         var entries: [String: JSONValue] = [:]
         var delegatedEntries: [String: [String: JSONValue]] = [:]
         for target in targets {
-            let entry = TUFDocument.target(length: target.length, sha256: target.sha256, custom: target.custom)
+            let entry = TUFDocument.target(length: target.length, sha256: target.sha256, custom: target.custom?.json)
             if let role = keys.delegations.first(where: { $0.role.matches(target.name) }) {
                 delegatedEntries[role.name, default: [:]][target.name] = entry
             } else {
@@ -151,7 +152,7 @@ extension RepositorySigner {
         if let published = PublishedMetadata.read(release: folder),
            (published.snapshot.expires ?? now) < now.addingTimeInterval(expiry.snapshot / 3)
             || ([published.targets] + published.activeDelegations.compactMap { published.delegated[$0] }).contains(where: { ($0.expires ?? now) < now.addingTimeInterval(expiry.targets / 3) }) {
-            try sign(release: folder, targets: published.signedTargets, keys: keys, now: now, expiry: expiry)
+            try sign(release: folder, targets: try published.signedTargets, keys: keys, now: now, expiry: expiry)
             return
         }
         guard let snapshot = current.signed["meta"]?["snapshot.json"].flatMap(MetaFile.init(json:)), let version = current.version else {

@@ -190,7 +190,7 @@ struct Keys: ParsableCommand {
                 }
                 let keys = try store.keys(for: tenant, create: false, warn: { _ in })
                 try Publisher.amend(tenant: tenant, output: output) { folder in
-                    try RepositorySigner.sign(release: folder, targets: published.signedTargets, keys: keys)
+                    try RepositorySigner.sign(release: folder, targets: try published.signedTargets, keys: keys)
                 }
                 let version = PublishedMetadata.read(release: release)?.targets.version ?? 0
                 print("\(tenant): release signed again (targets version \(version))\(remove ? "; '\(role)' no longer delegated" : "")")

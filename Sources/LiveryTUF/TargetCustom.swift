@@ -1,0 +1,122 @@
+import Foundation
+
+/// Livery's description of a target, the `custom` object of its entry in targets metadata: the
+/// download manifest with its release number, or a bundle with its id, kind, load policy, access
+/// and the locale and subject (program, tour, library pack) it serves. The signer writes it, and
+/// `livery serve` and the client read it, through this one type.
+///
+/// Read strictly: a known field of the wrong type, a missing required field or an unknown kind is a
+/// `TUFError.Kind.malformed`. Fields this version does not know are kept and written back, so that
+/// signing a release again never drops what a newer signer wrote.
+public struct TargetCustom: Sendable, Equatable {
+    /// A bundle target's description.
+    public struct Bundle: Sendable, Equatable {
+        public var id: String
+        public var kind: BundleKind
+        public var policy: LoadPolicy
+        public var access: Access
+        public var locale: String?
+        /// The program, tour or library pack the bundle serves.
+        public var subject: String?
+
+        public init(id: String, kind: BundleKind, policy: LoadPolicy, access: Access, locale: String? = nil, subject: String? = nil) {
+            self.id = id
+            self.kind = kind
+            self.policy = policy
+            self.access = access
+            self.locale = locale
+            self.subject = subject
+        }
+
+        /// The tour a tour or tour-language bundle belongs to.
+        public var tour: String? { kind == .tour || kind == .tourLanguage ? subject : nil }
+    }
+
+    public enum Content: Sendable, Equatable {
+        /// The release's download manifest (`kind: download-manifest`).
+        case downloadManifest(release: Int)
+        case bundle(Bundle)
+    }
+
+    public static let downloadManifestKind = "download-manifest"
+
+    public var content: Content
+    /// Fields this version does not know, kept as read.
+    public var unrecognized: [String: JSONValue]
+
+    public init(_ content: Content, unrecognized: [String: JSONValue] = [:]) {
+        self.content = content
+        self.unrecognized = unrecognized
+    }
+
+    public static func downloadManifest(release: Int) -> TargetCustom { TargetCustom(.downloadManifest(release: release)) }
+    public static func bundle(_ bundle: Bundle) -> TargetCustom { TargetCustom(.bundle(bundle)) }
+
+    /// The bundle this target is, nil for the download manifest.
+    public var bundle: Bundle? {
+        if case .bundle(let bundle) = content { return bundle }
+        return nil
+    }
+
+    /// Whether downloading the target's bytes needs a voucher token.
+    public var isProtected: Bool { bundle?.access == .voucher }
+
+    /// The description of `target`, nil when its entry has no `custom`.
+    public init?(of target: TargetFile) throws {
+        guard let custom = target.custom else { return nil }
+        try self.init(json: custom, what: "target \(target.path)")
+    }
+
+    public init(json: JSONValue, what: String = "a target") throws {
+        guard case .object(var fields) = json else { throw TUFError(.malformed, "\(what): custom must be an object") }
+        func take(_ key: String) throws -> String? {
+            guard let value = fields.removeValue(forKey: key) else { return nil }
+            guard case .string(let text) = value else { throw TUFError(.malformed, "\(what): custom.\(key) must be text") }
+            return text
+        }
+        func require(_ key: String) throws -> String {
+            guard let text = try take(key) else { throw TUFError(.malformed, "\(what): custom has no \(key)") }
+            return text
+        }
+        func value<T: RawRepresentable & CaseIterable>(_ key: String, _: T.Type) throws -> T where T.RawValue == String {
+            let text = try require(key)
+            guard let value = T(rawValue: text) else {
+                throw TUFError(.malformed, "\(what): custom.\(key) '\(text)' is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return value
+        }
+        let kind = try require("kind")
+        if kind == Self.downloadManifestKind {
+            guard case .int(let release)? = fields.removeValue(forKey: "release"), release >= 1 else {
+                throw TUFError(.malformed, "\(what): custom.release must be an integer of at least 1")
+            }
+            content = .downloadManifest(release: release)
+        } else {
+            guard let bundleKind = BundleKind(rawValue: kind) else {
+                throw TUFError(.malformed, "\(what): custom.kind '\(kind)' is not \(Self.downloadManifestKind) or a bundle kind")
+            }
+            let bundle = Bundle(id: try require("bundle"), kind: bundleKind, policy: try value("policy", LoadPolicy.self),
+                                access: try value("access", Access.self), locale: try take("locale"), subject: try take("subject"))
+            content = .bundle(bundle)
+        }
+        unrecognized = fields
+    }
+
+    /// The `custom` object as the signer writes it.
+    public var json: JSONValue {
+        var object = unrecognized
+        switch content {
+        case .downloadManifest(let release):
+            object["kind"] = .string(Self.downloadManifestKind)
+            object["release"] = .int(release)
+        case .bundle(let bundle):
+            object["kind"] = .string(bundle.kind.rawValue)
+            object["bundle"] = .string(bundle.id)
+            object["policy"] = .string(bundle.policy.rawValue)
+            object["access"] = .string(bundle.access.rawValue)
+            if let locale = bundle.locale { object["locale"] = .string(locale) }
+            if let subject = bundle.subject { object["subject"] = .string(subject) }
+        }
+        return .object(object)
+    }
+}
