@@ -12,9 +12,9 @@ public enum KeyRotation {
                               now: Date = Date(), expiry: Expiry = Expiry()) throws -> TenantKeys {
         let metadata = folder.appendingPathComponent("metadata")
         guard let version = RepositorySigner.latestVersion(of: .root, in: metadata) else { throw TUFError("the release has no root metadata") }
-        let current = try SignedMetadata(data: Data(contentsOf: metadata.appendingPathComponent("\(version).root.json")))
+        let current = try Metadata<Root>(data: Data(contentsOf: metadata.appendingPathComponent("\(version).root.json")))
         guard let oldRoot = keys.key(.root) else { throw TUFError("root.key is not in the key store (kept offline?): bring it back to rotate keys") }
-        let trustedRoots = current.signed["roles"]?["root"]?["keyids"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let trustedRoots = current.signed.roles[.root]?.keyIDs ?? []
         guard trustedRoots.contains(TUFKey(oldRoot.publicKey).keyID) else {
             throw TUFError("the root key in the key store is not one the published root (version \(version)) trusts: wrong --keys folder?")
         }
@@ -23,7 +23,7 @@ public enum KeyRotation {
         // Start from the published root: every other role keeps exactly the keys and thresholds it has.
         var publicKeys: [TUFRole: [TUFKey]] = [:]
         var thresholds: [TUFRole: Int] = [:]
-        let published = try Root(signed: current.signed)
+        let published = current.signed
         for r in TUFRole.allCases {
             let listed = published.roles[r] ?? RoleKeys(keyIDs: [], threshold: 1)
             thresholds[r] = listed.threshold

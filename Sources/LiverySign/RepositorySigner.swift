@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import LiveryPack
 import LiveryTUF
 
 /// How long each role's metadata stays valid (docs/signing.md).
@@ -58,9 +57,9 @@ public enum RepositorySigner {
 
         // Root: created once; afterwards the published root must list this store's keys.
         if let version = latestVersion(of: .root, in: metadata) {
-            let root = try SignedMetadata(data: Data(contentsOf: metadata.appendingPathComponent("\(version).root.json")))
+            let root = try Metadata<Root>(data: Data(contentsOf: metadata.appendingPathComponent("\(version).root.json")))
             for role in [TUFRole.targets, .snapshot, .timestamp] {
-                let listed = root.signed["roles"]?[role.rawValue]?["keyids"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                let listed = root.signed.roles[role]?.keyIDs ?? []
                 guard let key = keys.key(role), listed.contains(TUFKey(key.publicKey).keyID) else {
                     throw TUFError("the \(role.rawValue) key in the key store is not the one the published root (version \(version)) trusts; rotate keys with `livery keys rotate`")
                 }
@@ -71,7 +70,8 @@ public enum RepositorySigner {
         }
 
         let published = PublishedMetadata.read(release: folder)
-        let previous = (targets: published?.targets.version ?? 0, snapshot: published?.snapshot.version ?? 0, timestamp: published?.timestamp.version ?? 0)
+        let previous = (targets: published?.targets.signed.version ?? 0, snapshot: published?.snapshot.signed.version ?? 0,
+                        timestamp: published?.timestamp.signed.version ?? 0)
 
         // Each target goes to the first delegated role whose paths match it (the order clients
         // search in), the rest to the targets role.
@@ -93,8 +93,7 @@ public enum RepositorySigner {
         // A role no longer delegated stays in the snapshot at its last version: clients refuse a
         // snapshot that drops a file their trusted snapshot listed (TUF 1.0.x §5.5.5).
         for (role, document) in published?.delegated ?? [:] where delegatedFiles[role] == nil {
-            guard let bytes = document.original, let version = document.version else { continue }
-            delegatedFiles[role] = MetaFile(version: version, length: bytes.count, sha256: SHA256.hash(data: bytes).hexString)
+            delegatedFiles[role] = MetaFile(version: document.signed.version, length: document.bytes.count, sha256: SHA256.hash(data: document.bytes).hexString)
         }
         let delegations = keys.delegations.isEmpty ? nil
             : Delegations(keys: Dictionary(keys.delegations.map { ($0.publicKey.keyID, $0.publicKey) }, uniquingKeysWith: { first, _ in first }),
@@ -120,11 +119,11 @@ public enum RepositorySigner {
     private static func signDelegated(_ delegation: DelegationKey, targets: [String: JSONValue], published: PublishedMetadata?,
                                       metadata: URL, now: Date, lifetime: TimeInterval) throws -> MetaFile {
         let keyID = delegation.publicKey.keyID
-        if let current = published?.delegated[delegation.name], let bytes = current.original, let version = current.version,
-           current.signed["targets"] == .object(targets), current.signatures.contains(where: { $0.keyID == keyID }),
-           let expires = current.expires, expires > now.addingTimeInterval(lifetime / 3),
+        if let current = published?.delegated[delegation.name],
+           current.signedJSON["targets"] == .object(targets), current.signatures[keyID] != nil,
+           current.signed.expires > now.addingTimeInterval(lifetime / 3),
            published?.activeDelegations.contains(delegation.name) == true {
-            return MetaFile(version: version, length: bytes.count, sha256: SHA256.hash(data: bytes).hexString)
+            return MetaFile(version: current.signed.version, length: current.bytes.count, sha256: SHA256.hash(data: current.bytes).hexString)
         }
         guard let key = delegation.privateKey else {
             throw TUFError("the targets of delegated role '\(delegation.name)' changed, but its key is not in the key store: "
@@ -134,7 +133,7 @@ public enum RepositorySigner {
         var envelope = SignedMetadata(signed: TUFDocument.targets(version: version, expires: now.addingTimeInterval(lifetime), targets: targets))
         try envelope.sign(with: key)
         let bytes = try envelope.bytes()
-        let file = metadata.appendingPathComponent("\(version).\(delegation.name).json")
+        let file = metadata.appendingPathComponent(PublishedMetadata.fileName(role: delegation.name, version: version))
         unlink(file.path)
         try bytes.write(to: file)
         return MetaFile(version: version, length: bytes.count, sha256: SHA256.hash(data: bytes).hexString)
@@ -146,19 +145,17 @@ extension RepositorySigner {
     /// same snapshot, so a release that does not change does not expire (`livery build --refresh-timestamp`).
     public static func refreshTimestamp(release folder: URL, keys: TenantKeys, now: Date = Date(), expiry: Expiry = Expiry()) throws {
         let file = folder.appendingPathComponent("metadata/timestamp.json")
-        let current = try SignedMetadata(data: Data(contentsOf: file))
+        let current = try Metadata<Timestamp>(data: Data(contentsOf: file))
         // A snapshot or targets that would expire within a third of its lifetime is signed again
         // (same content, next version), so daily refreshes keep the whole chain valid.
         if let published = PublishedMetadata.read(release: folder),
-           (published.snapshot.expires ?? now) < now.addingTimeInterval(expiry.snapshot / 3)
-            || ([published.targets] + published.activeDelegations.compactMap { published.delegated[$0] }).contains(where: { ($0.expires ?? now) < now.addingTimeInterval(expiry.targets / 3) }) {
+           published.snapshot.signed.expires < now.addingTimeInterval(expiry.snapshot / 3)
+            || ([published.targets] + published.activeDelegations.compactMap { published.delegated[$0] }).contains(where: { $0.signed.expires < now.addingTimeInterval(expiry.targets / 3) }) {
             try sign(release: folder, targets: try published.signedTargets, keys: keys, now: now, expiry: expiry)
             return
         }
-        guard let snapshot = current.signed["meta"]?["snapshot.json"].flatMap(MetaFile.init(json:)), let version = current.version else {
-            throw TUFError("\(file.path) is not timestamp metadata")
-        }
-        var envelope = SignedMetadata(signed: TUFDocument.timestamp(version: version + 1, expires: now.addingTimeInterval(expiry.timestamp), snapshot: snapshot))
+        var envelope = SignedMetadata(signed: TUFDocument.timestamp(version: current.signed.version + 1, expires: now.addingTimeInterval(expiry.timestamp),
+                                                                    snapshot: current.signed.snapshot))
         guard let key = keys.key(.timestamp) else { throw TUFError("no timestamp key") }
         try envelope.sign(with: key)
         unlink(file.path)

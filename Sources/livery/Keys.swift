@@ -67,7 +67,7 @@ struct Keys: ParsableCommand {
                 }
                 let metadata = URL(fileURLWithPath: options.output).appendingPathComponent("\(tenant)/metadata")
                 let published = RepositorySigner.latestVersion(of: .root, in: metadata).flatMap {
-                    try? SignedMetadata(data: Data(contentsOf: metadata.appendingPathComponent("\($0).root.json")))
+                    try? Metadata<Root>(data: Data(contentsOf: metadata.appendingPathComponent("\($0).root.json")))
                 }
                 for role in TUFRole.allCases {
                     guard let key = keys.key(role) else {
@@ -77,13 +77,13 @@ struct Keys: ParsableCommand {
                     let id = TUFKey(key.publicKey).keyID
                     var state = "no published release"
                     if let published {
-                        let trusted = published.signed["roles"]?[role.rawValue]?["keyids"]?.arrayValue?.compactMap(\.stringValue) ?? []
-                        state = trusted.contains(id) ? "trusted by root v\(published.version ?? 0)" : "NOT trusted by root v\(published.version ?? 0)"
+                        let trusted = published.signed.roles[role]?.keyIDs ?? []
+                        state = trusted.contains(id) ? "trusted by root v\(published.signed.version)" : "NOT trusted by root v\(published.signed.version)"
                     }
                     print("\(tenant)  \(role.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  \(id)  \(state)")
                 }
                 // Delegated roles: whether the published targets delegate to this key, and what it may sign.
-                let delegations = PublishedMetadata.read(release: metadata.deletingLastPathComponent()).flatMap { try? Delegations(targets: $0.targets.signed) }
+                let delegations = PublishedMetadata.read(release: metadata.deletingLastPathComponent())?.targets.signed.delegations
                 for delegation in keys.delegations {
                     let id = delegation.publicKey.keyID
                     var state = "not published yet"
@@ -192,7 +192,7 @@ struct Keys: ParsableCommand {
                 try Publisher.amend(tenant: tenant, output: output) { folder in
                     try RepositorySigner.sign(release: folder, targets: try published.signedTargets, keys: keys)
                 }
-                let version = PublishedMetadata.read(release: release)?.targets.version ?? 0
+                let version = PublishedMetadata.read(release: release)?.targets.signed.version ?? 0
                 print("\(tenant): release signed again (targets version \(version))\(remove ? "; '\(role)' no longer delegated" : "")")
             } catch let error as TUFError {
                 throw Livery.Failure(error.description)

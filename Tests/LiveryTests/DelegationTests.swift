@@ -34,15 +34,15 @@ final class DelegationTests: XCTestCase {
         let release = release(workspace)
         // The program moved out of the tenant's targets into the role, signed by the creator's key.
         let published = try XCTUnwrap(PublishedMetadata.read(release: release))
-        XCTAssertNil(published.targets.signed["targets"]?[Self.program])
+        XCTAssertNil(published.targets.signed.targets[Self.program])
         let role = try XCTUnwrap(published.delegated[Self.tenant])
-        XCTAssertNotNil(role.signed["targets"]?[Self.program])
-        let delegations = try XCTUnwrap(try Delegations(targets: published.targets.signed))
+        XCTAssertNotNil(role.signed.targets[Self.program])
+        let delegations = try XCTUnwrap(published.targets.signed.delegations)
         XCTAssertEqual(delegations.roles.map(\.name), [Self.tenant])
         XCTAssertEqual(delegations.roles.first?.paths, ["program.*"])
         XCTAssertTrue(delegations.roles.first?.terminating ?? false)
         let keyID = try XCTUnwrap(delegations.roles.first?.keyIDs.first)
-        XCTAssertEqual(role.signatures.map(\.keyID), [keyID])
+        XCTAssertEqual(Array(role.signatures.keys), [keyID])
         let rootKeys = try SignedMetadata(data: Data(contentsOf: release.appendingPathComponent("metadata/1.root.json"))).signed["keys"]?.objectValue ?? [:]
         XCTAssertNil(rootKeys[keyID], "the creator's key is not one of the tenant's top-level keys")
         // The private key stays in the key store, owner-only.
@@ -85,25 +85,25 @@ final class DelegationTests: XCTestCase {
         func forge(signedBy key: Curve25519.Signing.PrivateKey, _ change: (inout [String: JSONValue]) -> Void) throws {
             let published = try XCTUnwrap(PublishedMetadata.read(release: release))
             let role = try XCTUnwrap(published.delegated[Self.tenant])
-            var targets = role.signed["targets"]?.objectValue ?? [:]
+            var targets = role.signedJSON["targets"]?.objectValue ?? [:]
             change(&targets)
-            let version = (role.version ?? 0) + 1
+            let version = role.signed.version + 1
             var forged = SignedMetadata(signed: TUFDocument.targets(version: version, expires: Date().addingTimeInterval(86_400), targets: targets))
             try forged.sign(with: key)
             let forgedBytes = try forged.bytes()
             let metadata = release.appendingPathComponent("metadata")
             try forgedBytes.write(to: metadata.appendingPathComponent("\(version).\(Self.tenant).json"))
-            var snapshotSigned = published.snapshot.signed.objectValue ?? [:]
+            var snapshotSigned = published.snapshot.signedJSON.objectValue ?? [:]
             var meta = snapshotSigned["meta"]?.objectValue ?? [:]
             meta["\(Self.tenant).json"] = MetaFile(version: version, length: forgedBytes.count, sha256: SHA256.hash(data: forgedBytes).hexString).json
             snapshotSigned["meta"] = .object(meta)
-            let snapshotVersion = (published.snapshot.version ?? 0) + 1
+            let snapshotVersion = published.snapshot.signed.version + 1
             snapshotSigned["version"] = .int(snapshotVersion)
             var snapshot = SignedMetadata(signed: .object(snapshotSigned))
             try snapshot.sign(with: try XCTUnwrap(keys.key(.snapshot)))
             let snapshotBytes = try snapshot.bytes()
             try snapshotBytes.write(to: metadata.appendingPathComponent("\(snapshotVersion).snapshot.json"))
-            var timestamp = SignedMetadata(signed: TUFDocument.timestamp(version: (published.timestamp.version ?? 0) + 1, expires: Date().addingTimeInterval(86_400),
+            var timestamp = SignedMetadata(signed: TUFDocument.timestamp(version: published.timestamp.signed.version + 1, expires: Date().addingTimeInterval(86_400),
                                                                          snapshot: MetaFile(version: snapshotVersion, length: snapshotBytes.count, sha256: SHA256.hash(data: snapshotBytes).hexString)))
             try timestamp.sign(with: try XCTUnwrap(keys.key(.timestamp)))
             unlink(metadata.appendingPathComponent("timestamp.json").path)
@@ -153,7 +153,7 @@ final class DelegationTests: XCTestCase {
         try workspace.replace("\(Self.tenant)/locales/en.yaml", "Strength coach", "Strength and mobility coach")
         XCTAssertEqual(try workspace.build().status, 0)
         var published = try XCTUnwrap(PublishedMetadata.read(release: release))
-        XCTAssertEqual(published.targets.version, 3)
+        XCTAssertEqual(published.targets.signed.version, 3)
         XCTAssertEqual(published.version(ofDelegated: Self.tenant), 1)
 
         // The creator keeps their key away: the platform can still publish its own changes…
@@ -193,8 +193,8 @@ final class DelegationTests: XCTestCase {
         let remove = try LiveryProcess.run(["keys", "delegate", Self.tenant, "--remove"], in: workspace.root)
         XCTAssertEqual(remove.status, 0, remove.stderr)
         let published = try XCTUnwrap(PublishedMetadata.read(release: release))
-        XCTAssertNotNil(published.targets.signed["targets"]?[Self.program], "the program is back in the tenant's targets")
-        XCTAssertNil(published.targets.signed["delegations"])
+        XCTAssertNotNil(published.targets.signed.targets[Self.program], "the program is back in the tenant's targets")
+        XCTAssertNil(published.targets.signed.delegations)
         // The snapshot still lists the retired role: a client's trusted snapshot listed it.
         XCTAssertEqual(published.version(ofDelegated: Self.tenant), 1)
         let python = try SigningTests.pythonTUF(port: server.port, tenant: Self.tenant, root: root, state: state, targets: [Self.program])
