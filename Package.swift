@@ -45,7 +45,8 @@ let package = Package(
         .target(name: "LiveryVectors", dependencies: ["LiveryTUF", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "LiveryPublish", dependencies: ["LiveryCheck", "LiveryPack", "LiveryAssets", "LiverySign", "CLiverySystem"]),
         // `livery serve`: Output/ over HTTP (Hummingbird), and vouchers (SQLite via LiveryAssets' wrapper, HMAC tokens).
-        .target(name: "LiveryServe", dependencies: ["LiveryAssets", "LiveryTUF", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto")]),
+        // Which targets are protected it reads from the release as published, through the signer's typed metadata chain (LiverySign).
+        .target(name: "LiveryServe", dependencies: ["LiveryAssets", "LiverySign", "LiveryTUF", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto")]),
         // The client side: verification and (later) download and install. No libxml2, no pipeline.
         .target(name: "LiveryClient", dependencies: ["LiveryTUF", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(

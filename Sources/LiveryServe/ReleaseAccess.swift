@@ -1,16 +1,21 @@
 import Foundation
+import LiverySign
+import LiveryTUF
 
-/// Who may download what in a tenant's current release: the `access` of every target, read from
-/// the signed targets metadata (`timestamp.json` → `N.snapshot.json` → `M.targets.json`) with
-/// plain Foundation, so that serve needs no TUF code. Signatures are not checked here: the files
-/// are the server's own, and a client checks them anyway.
+/// Who may download what in a tenant's current release: the access of every target, read from
+/// the signed metadata through the typed roles (`timestamp.json` → `N.snapshot.json` →
+/// `M.targets.json` and every delegated targets role the snapshot lists), and each target's
+/// `custom` as a `TargetCustom`. A target counts as the release has it in the role a client
+/// resolves it through (TUF's delegation search), so a tour a creator's delegated role signs is
+/// protected exactly like one the tenant's targets role signs. Signatures are not checked here: the
+/// files are the server's own, and a client checks them anyway.
 ///
 /// A target file is looked up by its consistent-snapshot name (`<sha256>.<name>`). A file the
-/// current targets do not list by name is still protected when its SHA-256 belongs to a voucher
-/// target of the current release or of an older targets version kept in `metadata/`: the bytes of
-/// a protected tour stay protected under a leftover name or after they left the release.
-/// A release built `--unsigned` has no metadata; its download manifest (via `release.json`) is
-/// read instead.
+/// current release does not list by name is still protected when its SHA-256 belongs to a voucher
+/// target of the current metadata or of an older targets file (top-level or delegated) kept in
+/// `metadata/`: the bytes of a protected tour stay protected under a leftover name or after they
+/// left the release. A release built `--unsigned` has no metadata; its download manifest (via
+/// `release.json`) is read instead.
 public struct ReleaseAccess: Sendable {
     /// One target's access rule.
     public struct Target: Sendable, Equatable {
@@ -38,90 +43,103 @@ public struct ReleaseAccess: Sendable {
     }
 
     /// Reads the current release in `folder` (`Output/<tenant>`); nil when nothing is published.
+    /// Throws when the metadata, or a current target's `custom`, cannot be read: the caller then
+    /// refuses every target rather than guess which are protected.
     public static func read(tenant folder: URL) throws -> ReleaseAccess? {
-        let metadata = folder.appendingPathComponent("metadata")
-        let fm = FileManager.default
-        if fm.fileExists(atPath: metadata.appendingPathComponent("timestamp.json").path) {
-            let timestamp = try signed(metadata.appendingPathComponent("timestamp.json"))
-            guard let snapshotVersion = version(timestamp, "snapshot.json") else { throw Problem("timestamp.json names no snapshot version") }
-            let snapshot = try signed(metadata.appendingPathComponent("\(snapshotVersion).snapshot.json"))
-            guard let targetsVersion = version(snapshot, "targets.json") else { throw Problem("\(snapshotVersion).snapshot.json names no targets version") }
-            var access = ReleaseAccess()
-            let current = try targets(metadata.appendingPathComponent("\(targetsVersion).targets.json"))
-            access.add(current, current: true)
-            // Older versions: their protected hashes that the current release does not list.
-            let older = ((try? fm.contentsOfDirectory(atPath: metadata.path)) ?? []).filter { name in
-                name.hasSuffix(".targets.json") && name != "\(targetsVersion).targets.json" && Int(name.dropLast(".targets.json".count)) != nil
-            }
-            for name in older {
-                if let entries = try? targets(metadata.appendingPathComponent(name)) { access.add(entries, current: false) }
-            }
-            return access
+        if let published = try PublishedMetadata.load(release: folder) {
+            return try read(published, metadata: folder.appendingPathComponent("metadata"))
         }
         // Unsigned: the download manifest that release.json points at.
-        let pointer = folder.appendingPathComponent("release.json")
-        guard fm.fileExists(atPath: pointer.path) else { return nil }
-        guard let release = try JSONSerialization.jsonObject(with: Data(contentsOf: pointer)) as? [String: Any],
-              let path = release["manifest"] as? String, !path.contains("..") else { throw Problem("release.json names no manifest") }
-        guard let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent(path))) as? [String: Any],
-              let bundles = manifest["bundles"] as? [[String: Any]] else { throw Problem("\(path) lists no bundles") }
+        let pointerFile = folder.appendingPathComponent(ReleasePointer.fileName)
+        guard FileManager.default.fileExists(atPath: pointerFile.path) else { return nil }
+        let pointer = try ReleasePointer(data: Data(contentsOf: pointerFile))
+        guard !pointer.manifest.contains("..") else { throw Problem("release.json names a manifest outside the release") }
+        let manifest = try DownloadManifest(data: Data(contentsOf: folder.appendingPathComponent(pointer.manifest)))
         var access = ReleaseAccess()
-        access.add(bundles.compactMap { bundle in
-            guard let id = bundle["id"] as? String, let sha = bundle["sha256"] as? String, let file = (bundle["path"] as? String)?.split(separator: "/").last else { return nil }
-            return Entry(file: String(file), sha256: sha, bundle: id, kind: bundle["kind"] as? String, tour: bundle["subject"] as? String,
-                         isProtected: bundle["access"] as? String == "voucher")
+        access.add(manifest.bundles.map { bundle in
+            Entry(file: String(bundle.path.split(separator: "/").last ?? ""), sha256: bundle.sha256, bundle: bundle.id, kind: bundle.kind,
+                  subject: bundle.subject, isProtected: bundle.access == .voucher)
         }, current: true)
         return access
     }
 
-    /// A reason the published metadata cannot be read.
+    static func read(_ published: PublishedMetadata, metadata: URL) throws -> ReleaseAccess {
+        var roles: [String: Targets] = [TUFRole.targets.rawValue: published.targets.signed]
+        for (name, role) in published.delegated { roles[name] = role.signed }
+        // The release as clients see it: each name from the role they resolve it in, read strictly.
+        var current: [Entry] = []
+        var listed: [Entry] = []
+        for (role, targets) in roles {
+            for (name, target) in targets.targets {
+                if let found = TargetSearch.find(name, in: roles), found.role == role {
+                    current.append(try Entry(name: name, target: target))
+                } else if let entry = try? Entry(name: name, target: target) {
+                    // Listed where no client looks (outside the role's paths, a retired role): its hash only.
+                    listed.append(entry)
+                }
+            }
+        }
+        var access = ReleaseAccess()
+        access.add(current, current: true)
+        access.add(listed, current: false)
+        // Older versions of every targets role: their protected hashes that the current release does not list.
+        let currentFiles = Set([PublishedMetadata.fileName(role: TUFRole.targets.rawValue, version: published.targets.signed.version)]
+            + published.delegated.map { PublishedMetadata.fileName(role: $0.key, version: $0.value.signed.version) })
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: metadata.path)) ?? [] where !currentFiles.contains(name) && isTargetsFile(name) {
+            guard let data = FileManager.default.contents(atPath: metadata.appendingPathComponent(name).path),
+                  let older = try? Metadata<Targets>(data: data) else { continue }
+            access.add(older.signed.targets.compactMap { try? Entry(name: $0.key, target: $0.value) }, current: false)
+        }
+        return access
+    }
+
+    /// `N.<role>.json` for a role other than root, snapshot and timestamp.
+    static func isTargetsFile(_ name: String) -> Bool {
+        guard name.hasSuffix(".json"), let dot = name.firstIndex(of: "."), Int(name[..<dot]) != nil else { return false }
+        let role = name[name.index(after: dot)...].dropLast(".json".count)
+        return !role.isEmpty && ![TUFRole.root, .snapshot, .timestamp].map(\.rawValue).contains(String(role))
+    }
+
+    /// A reason the published release cannot be read.
     struct Problem: Error, CustomStringConvertible {
         var description: String
         init(_ description: String) { self.description = description }
     }
 
     struct Entry {
-        var file: String, sha256: String, bundle: String, kind: String?, tour: String?, isProtected: Bool
+        var file: String, sha256: String, bundle: String, kind: BundleKind?, subject: String?, isProtected: Bool
+
+        init(file: String, sha256: String, bundle: String, kind: BundleKind?, subject: String?, isProtected: Bool) {
+            (self.file, self.sha256, self.bundle, self.kind, self.subject, self.isProtected) = (file, sha256, bundle, kind, subject, isProtected)
+        }
+
+        /// A signed target; its `custom` read strictly (a target without one is public).
+        init(name: String, target: TargetFile) throws {
+            guard let sha = target.sha256 else { throw Problem("target \(name) has no SHA-256") }
+            let bundle = try TargetCustom(of: target)?.bundle
+            self.init(file: "\(sha).\(name)", sha256: sha, bundle: bundle?.id ?? name, kind: bundle?.kind, subject: bundle?.subject,
+                      isProtected: bundle?.access == .voucher)
+        }
     }
 
     private mutating func add(_ entries: [Entry], current: Bool) {
         let currentHashes = Set(byFile.keys.compactMap { $0.split(separator: ".", maxSplits: 1).first.map(String.init) })
         for entry in entries {
-            let target = Target(bundle: entry.bundle, tour: entry.isProtected ? entry.tour : nil, isProtected: entry.isProtected)
+            let target = Target(bundle: entry.bundle, tour: entry.isProtected ? entry.subject : nil, isProtected: entry.isProtected)
             if current {
                 byFile[entry.file] = target
-                if let tour = entry.tour, entry.kind == "tour" || entry.kind == "tour-language" {
+                if let tour = entry.subject, entry.kind == .tour || entry.kind == .tourLanguage {
                     var known = tours[tour] ?? Tour(isProtected: false, bundles: [])
                     known.bundles.append(entry.bundle)
                     known.bundles.sort()
                     // A tour is protected when its shared bundle is (every bundle of it is, as built).
-                    if entry.kind == "tour" { known.isProtected = entry.isProtected }
+                    if entry.kind == .tour { known.isProtected = entry.isProtected }
                     tours[tour] = known
                 }
             }
             if entry.isProtected, current || !currentHashes.contains(entry.sha256), protectedHashes[entry.sha256] == nil || current {
                 protectedHashes[entry.sha256] = target
             }
-        }
-    }
-
-    private static func signed(_ file: URL) throws -> [String: Any] {
-        guard let document = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any],
-              let signed = document["signed"] as? [String: Any] else { throw Problem("\(file.lastPathComponent) is not TUF metadata") }
-        return signed
-    }
-
-    private static func version(_ signed: [String: Any], _ role: String) -> Int? {
-        ((signed["meta"] as? [String: Any])?[role] as? [String: Any])?["version"] as? Int
-    }
-
-    private static func targets(_ file: URL) throws -> [Entry] {
-        guard let targets = try signed(file)["targets"] as? [String: Any] else { throw Problem("\(file.lastPathComponent) lists no targets") }
-        return targets.compactMap { name, value in
-            guard let info = value as? [String: Any], let sha = (info["hashes"] as? [String: Any])?["sha256"] as? String else { return nil }
-            let custom = info["custom"] as? [String: Any] ?? [:]
-            return Entry(file: "\(sha).\(name)", sha256: sha, bundle: custom["bundle"] as? String ?? name, kind: custom["kind"] as? String,
-                         tour: custom["subject"] as? String, isProtected: custom["access"] as? String == "voucher")
         }
     }
 }
