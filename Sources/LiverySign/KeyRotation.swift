@@ -36,7 +36,7 @@ public enum KeyRotation {
         try next.bytes().write(to: file)
         if role != .root {
             // Re-sign the online roles so the current release verifies under the new root.
-            guard let published = PublishedMetadata.read(release: folder) else {
+            guard let published = try PublishedMetadata.load(release: folder) else {
                 throw TUFError("the release's timestamp, snapshot or targets metadata cannot be read")
             }
             try RepositorySigner.sign(release: folder, targets: try published.signedTargets, keys: rotated, now: now, expiry: expiry)

@@ -69,7 +69,9 @@ public enum RepositorySigner {
             _ = try write(TUFDocument.root(version: 1, expires: now.addingTimeInterval(expiry.root), keys: keys.publicKeys, thresholds: [:]), role: .root, as: "1.root.json")
         }
 
-        let published = PublishedMetadata.read(release: folder)
+        // A chain that cannot be read stops signing: starting the versions again at 1 would publish
+        // a rollback that every client refuses.
+        let published = try PublishedMetadata.load(release: folder)
         let previous = (targets: published?.targets.signed.version ?? 0, snapshot: published?.snapshot.signed.version ?? 0,
                         timestamp: published?.timestamp.signed.version ?? 0)
 
@@ -148,7 +150,7 @@ extension RepositorySigner {
         let current = try Metadata<Timestamp>(data: Data(contentsOf: file))
         // A snapshot or targets that would expire within a third of its lifetime is signed again
         // (same content, next version), so daily refreshes keep the whole chain valid.
-        if let published = PublishedMetadata.read(release: folder),
+        if let published = try PublishedMetadata.load(release: folder),
            published.snapshot.signed.expires < now.addingTimeInterval(expiry.snapshot / 3)
             || ([published.targets] + published.activeDelegations.compactMap { published.delegated[$0] }).contains(where: { $0.signed.expires < now.addingTimeInterval(expiry.targets / 3) }) {
             try sign(release: folder, targets: try published.signedTargets, keys: keys, now: now, expiry: expiry)

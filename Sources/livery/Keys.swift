@@ -184,7 +184,7 @@ struct Keys: ParsableCommand {
                     print("\(tenant): delegated role '\(role)' (key \(key.publicKey.keyID)) signs \(key.paths.joined(separator: ", "))")
                 }
                 let release = output.appendingPathComponent(tenant)
-                guard let published = PublishedMetadata.read(release: release) else {
+                guard let published = try PublishedMetadata.load(release: release) else {
                     print("\(tenant): no signed release yet; the next `livery build` publishes the delegation")
                     return
                 }

@@ -204,6 +204,22 @@ final class DelegationTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)/delegations/\(Self.tenant).key.retired-1").path))
     }
 
+    func testABrokenPublishedChainStopsSigningInsteadOfStartingTheVersionsAgain() throws {
+        let workspace = try delegatedWorkspace()
+        let release = release(workspace)
+        // The role's file that the snapshot lists is gone: signing again from version 1 would be a rollback.
+        try FileManager.default.removeItem(at: release.appendingPathComponent("metadata/1.\(Self.tenant).json"))
+        let before = BuildTests.tree(workspace.output)
+        try workspace.replace("\(Self.tenant)/locales/en.yaml", "Strength coach", "Strength and mobility coach")
+        let build = try workspace.build()
+        XCTAssertNotEqual(build.status, 0)
+        XCTAssertTrue(build.stderr.contains("metadata/1.\(Self.tenant).json cannot be read"), build.stderr)
+        XCTAssertEqual(BuildTests.tree(workspace.output), before, "nothing is published")
+        let rotate = try LiveryProcess.run(["keys", "rotate", Self.tenant, "targets"], in: workspace.root)
+        XCTAssertNotEqual(rotate.status, 0)
+        XCTAssertTrue(rotate.stderr.contains("1.\(Self.tenant).json"), rotate.stderr)
+    }
+
     func testDelegationsThatWouldReachPlatformTargetsOrTopLevelNamesAreRefused() throws {
         let workspace = try BuildTests.Workspace()
         XCTAssertEqual(try workspace.build().status, 0)
