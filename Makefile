@@ -78,5 +78,12 @@ bench: deps test-venv
 	./scripts/bench-tokens.sh .build/release/livery
 	./scripts/bench-client.sh .build/release/livery
 
+# Fuzzes the release format's JSON parser with libFuzzer for FUZZ_SECONDS (a sanitizer build of its own in
+# .build-fuzz, seeded with a sample release's metadata; crashes land in .build-fuzz/crashes/).
+FUZZ_SECONDS ?= 60
+.PHONY: fuzz
+fuzz: deps
+	./scripts/fuzz-release-json.sh $(FUZZ_SECONDS)
+
 clean:
 	rm -rf .build .venv-test .venv-conformance

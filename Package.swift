@@ -66,3 +66,11 @@ let package = Package(
         ),
     ]
 )
+
+// The release JSON parser's harness (Sources/livery-json-fuzz): a `replay`/`bench` command in ordinary builds
+// (`make bench`), and with LIVERY_FUZZ=1 the libFuzzer target of `make fuzz`, which builds it with
+// `--sanitize=fuzzer` into its own scratch path (.build-fuzz). libFuzzer then supplies `main`, so only that
+// build defines LIVERY_FUZZING; `make test`'s build never needs the sanitizer.
+let fuzzing = Context.environment["LIVERY_FUZZ"] != nil
+package.targets.append(.executableTarget(name: "livery-json-fuzz", dependencies: ["LiveryTUF"],
+                                         swiftSettings: fuzzing ? [.define("LIVERY_FUZZING")] : []))

@@ -58,9 +58,15 @@ public enum CanonicalJSON {
 }
 
 extension JSONValue: Decodable {
-    /// Parses JSON text.
+    /// Parses JSON text strictly (`ReleaseJSONParser`: duplicate keys, invalid UTF-8, a byte order mark,
+    /// out-of-range integers, trailing data and deep nesting are refused); a refusal is a
+    /// `TUFError(.malformed, …)` that says at which byte, line and column.
     public static func parse(_ data: Data) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: data)
+        do {
+            return try ReleaseJSONParser.parse(data)
+        } catch let error as ReleaseJSONParser.SyntaxError {
+            throw TUFError(.malformed, error.description)
+        }
     }
 
     public init(from decoder: Decoder) throws {
