@@ -42,6 +42,16 @@ public enum RepositorySigner {
     }
 
     public static func sign(release folder: URL, targets: [Target], keys: TenantKeys, now: Date = Date(), expiry: Expiry = Expiry()) throws {
+        // Recorded patterns are checked again (a record older than the check, or edited by hand):
+        // a role whose patterns clients read differently is never published.
+        for delegation in keys.delegations {
+            do {
+                try DelegationKey.checkPatterns(delegation.paths)
+            } catch let error as TUFError {
+                throw TUFError("delegated role '\(delegation.name)': \(error.description); give it other paths with "
+                               + "`livery keys delegate <tenant> \(delegation.name) --path …`, or end it with --remove")
+            }
+        }
         let metadata = folder.appendingPathComponent("metadata")
         try FileManager.default.createDirectory(at: metadata, withIntermediateDirectories: true)
         func write(_ document: JSONValue, role: TUFRole, as name: String) throws -> Data {

@@ -217,6 +217,37 @@ final class DelegationTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)/delegations/snapshot.key").path))
     }
 
+    /// Found by SignerPropertyTests (seed 0x3, 16 steps): `--path '[[:lower:]]*.zip'` was accepted and
+    /// the signer (POSIX fnmatch) put core.zip and every other bundle into the role, where Livery's
+    /// client found them but python-tuf (Python's fnmatch reads `[[:lower:]` as a set of characters)
+    /// found none. Only the pattern syntax every client reads alike is accepted, when a role is made and
+    /// again when it is signed.
+    func testPatternsThatClientsReadDifferentlyAreNeverPublished() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("livery-patterns-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = KeyStore(root: root.appendingPathComponent("keys"))
+        _ = try store.create(for: Self.tenant)
+        for pattern in ["[[:lower:]]*.zip", "[^d]*.zip", "[!d]*.zip", "program.[0-9]*", "\\*.zip", "program .zip", "programa-ñ.*", "program.*]"] {
+            XCTAssertThrowsError(try store.delegate(tenant: Self.tenant, name: "guest", paths: ["program.*", pattern]), pattern) { error in
+                XCTAssertTrue("\(error)".contains("every client reads alike"), "\(pattern): \(error)")
+            }
+        }
+        for pattern in ["program.*", "locale.e?.zip", "media/*.mp3", "library-item.*", "Tour_A.*"] {
+            XCTAssertNoThrow(try store.delegate(tenant: Self.tenant, name: "guest", paths: [pattern]), pattern)
+        }
+        // A record written before the check (or edited by hand) is refused when signing, before any file is written.
+        let record = root.appendingPathComponent("keys/\(Self.tenant)/delegations/guest.json")
+        let text = try String(contentsOf: record, encoding: .utf8).replacingOccurrences(of: "Tour_A.*", with: "[[:lower:]]*.zip")
+        try text.write(to: record, atomically: true, encoding: .utf8)
+        let keys = try store.keys(for: Self.tenant, create: false, warn: { _ in })
+        let release = root.appendingPathComponent("release")
+        let target = RepositorySigner.Target(name: "core.zip", length: 1, sha256: String(repeating: "0", count: 64), custom: nil)
+        XCTAssertThrowsError(try RepositorySigner.sign(release: release, targets: [target], keys: keys)) { error in
+            XCTAssertTrue("\(error)".contains("delegated role 'guest'"), "\(error)")
+        }
+        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: release.appendingPathComponent("metadata").path)) ?? [], [])
+    }
+
     func testPathPatternsMatchSegmentBySegment() {
         let role = DelegatedRole(name: "lucia", keyIDs: [], paths: ["program.*", "media/*.mp3"])
         XCTAssertTrue(role.matches("program.x.zip"))
