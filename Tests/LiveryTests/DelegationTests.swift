@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LiveryClient
+import LiveryPublish
 import LiverySign
 import LiveryTUF
 import XCTest
@@ -178,6 +179,44 @@ final class DelegationTests: XCTestCase {
         published = try XCTUnwrap(PublishedMetadata.read(release: release))
         XCTAssertEqual(published.version(ofDelegated: Self.tenant), 2)
         XCTAssertNotNil(try trusted(workspace).target(Self.program))
+    }
+
+    /// Found by SignerPropertyTests (seed 0x6): with the creator's key away and their program
+    /// changed, the tenant's build fails, as it should; but `--refresh-timestamp` then skipped the
+    /// tenant, whose published release stays live, so its timestamp expired a day later and every
+    /// client refused it. The daily refresh now re-signs it too.
+    func testTheDailyRefreshKeepsTheLiveReleaseValidWhileACreatorsChangeWaitsForTheirKey() throws {
+        let workspace = try delegatedWorkspace()
+        let release = release(workspace)
+        let keyFile = workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)/delegations/\(Self.tenant).key")
+        XCTAssertEqual(rename(keyFile.path, workspace.root.appendingPathComponent("creator.key").path), 0)
+        try workspace.replace("\(Self.tenant)/programs/30-day-fitness-foundation.yaml", "Find your rhythm", "Find your pace")
+        let live = try XCTUnwrap(Publisher.currentManifest(tenant: Self.tenant, output: workspace.output)?.pointer)
+
+        // A day and a half later the release's first timestamp has expired; the daily job runs.
+        let later = ["faketime", "-f", "+36h", LiveryProcess.executable.path]
+        let refresh = try LiveryProcess.tool(["-C", workspace.root.path] + later + ["build", "Tenants", "--output", "Output", "--refresh-timestamp"])
+        XCTAssertNotEqual(refresh.status, 0, "the creator's change still cannot be published")
+        XCTAssertTrue(refresh.stderr.contains("its key is not in the key store"), refresh.stderr)
+        XCTAssertTrue(refresh.stderr.contains("(release 1 stays live, timestamp re-signed)"), refresh.stderr)
+        XCTAssertEqual(Publisher.currentManifest(tenant: Self.tenant, output: workspace.output)?.pointer, live)
+        let verify = try LiveryProcess.tool(["-C", workspace.root.path] + later + ["verify", Self.tenant, "--output", "Output"])
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+        let python = try LiveryProcess.tool(["faketime", "-f", "+36h", SigningTests.python, "-c", """
+            import sys, tempfile
+            from tuf.api import exceptions
+            from tuf.ngclient import FetcherInterface, Updater
+            class Folder(FetcherInterface):
+                def _fetch(self, url):
+                    try:
+                        return iter([open(sys.argv[1] + "/metadata/" + url.rsplit("/", 1)[1], "rb").read()])
+                    except FileNotFoundError:
+                        raise exceptions.DownloadHTTPError(url, 404)
+            u = Updater(metadata_dir=tempfile.mkdtemp(), metadata_base_url="file:///metadata/", fetcher=Folder(),
+                        bootstrap=open(sys.argv[1] + "/metadata/1.root.json", "rb").read())
+            u.refresh()
+            """, release.path])
+        XCTAssertEqual(python.status, 0, python.stderr)
     }
 
     func testEndingADelegationKeepsExistingClientsUpdating() throws {
