@@ -60,6 +60,11 @@ final class SignerSequence {
         case change(file: String)
         case rebuild
         case refreshTimestamp
+        /// The clock moves on, then `build --refresh-timestamp` runs, as the daily job would.
+        case later(hours: Int)
+        /// The creator takes their delegated role's key off the build machine (docs/keys.md), or brings it back.
+        case creatorKeyAway(name: String)
+        case creatorKeyBack(name: String)
 
         var description: String {
             switch self {
@@ -70,6 +75,9 @@ final class SignerSequence {
             case .change(let file): "change \(file), build"
             case .rebuild: "build (no change)"
             case .refreshTimestamp: "build --refresh-timestamp"
+            case .later(let hours): "\(hours) h later (\(hours / 24) d \(hours % 24) h), build --refresh-timestamp"
+            case .creatorKeyAway(let name): "move delegations/\(name).key out of the key store"
+            case .creatorKeyBack(let name): "bring delegations/\(name).key back"
             }
         }
     }
@@ -99,7 +107,13 @@ final class SignerSequence {
     var pythonState: URL { root.appendingPathComponent("client-python-tuf") }
     var log: [String] = []
     var delegations: [String: [String]] = [:]
+    /// Delegated roles whose key is off the build machine.
+    var away: Set<String> = []
     var edits = 0
+    /// How far the sequence's clock is ahead of the real one: livery and python-tuf run under
+    /// libfaketime with this offset, and Livery's updater is given the same time.
+    var clock: TimeInterval = 0
+    var now: Date { Date().addingTimeInterval(clock) }
     var failed = false
 
     /// Files whose change alters one bundle each: Lucía's locale, her program, a library article,
@@ -134,9 +148,15 @@ final class SignerSequence {
     func run(steps: Int) throws {
         for step in 0..<steps {
             let operation = step == 0 ? .build : nextOperation()
-            let result = try perform(operation)
-            log.append("\(step + 1). \(operation)\(result.map { " → \($0)" } ?? "")")
-            let problems = try check()
+            var problems: [String] = []
+            switch try perform(operation) {
+            case .done(let note): log.append("\(step + 1). \(operation)\(note.isEmpty ? "" : " → \(note)")")
+            case .refused(let note): log.append("\(step + 1). \(operation) → refused: \(note)")
+            case .failed(let message):
+                log.append("\(step + 1). \(operation) → FAILED")
+                problems.append("\(operation) failed: \(message)")
+            }
+            problems += try check()
             if !problems.isEmpty {
                 failed = true
                 XCTFail("""
@@ -159,14 +179,36 @@ final class SignerSequence {
     func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
 
     func nextOperation() -> Operation {
-        switch random.next() % 20 {
+        switch random.next() % 24 {
+        case 22, 23:
+            if let name = away.sorted().first { return .creatorKeyBack(name: name) }
+            if let name = delegations.keys.sorted().first(where: { !away.contains($0) }) { return .creatorKeyAway(name: name) }
+            return .rebuild
         case 0..<5: return .rotate(pick(TUFRole.allCases))
         case 5..<10: return .delegate(name: pick(Self.roleNames), paths: (0...(random.next() % 2)).map { _ in randomPattern() })
         case 10..<13: return delegations.isEmpty ? .delegate(name: pick(Self.roleNames), paths: [randomPattern()]) : .removeDelegation(name: pick(delegations.keys.sorted()))
         case 13..<17: return .change(file: pick(Self.editable))
         case 17: return .rebuild
-        default: return .refreshTimestamp
+        case 18: return .refreshTimestamp
+        default: return .later(hours: delay())
         }
+    }
+
+    /// Hours until the next refresh: within the day (the timestamp's lifetime), past the snapshot's
+    /// re-signing point (56 h before its 7 days end), or past the targets' and delegated roles'
+    /// (30 days before their 90 end); never past the root's expiry, which only a rotation renews.
+    func delay() -> Int {
+        var hours = switch random.next() % 4 {
+        case 0, 1: 1 + Int(random.next() % 23)
+        case 2: 100 + Int(random.next() % 80)
+        default: 24 * 60 + Int(random.next() % (24 * 20))
+        }
+        let rootFile = release.appendingPathComponent("metadata/\(RepositorySigner.latestVersion(of: .root, in: release.appendingPathComponent("metadata")) ?? 1).root.json")
+        if let expires = (try? SignedMetadata(data: Data(contentsOf: rootFile)))?.expires {
+            let left = Int(expires.timeIntervalSince(now) / 3600) - 48
+            if hours > left { hours = max(1, min(left, 23)) }
+        }
+        return hours
     }
 
     /// A pattern from the list, a target name of the release as it is, or one with characters
@@ -188,13 +230,41 @@ final class SignerSequence {
         }
     }
 
-    /// Runs one operation; returns a note for the log (a refusal, or what the command said).
-    func perform(_ operation: Operation) throws -> String? {
+    /// What an operation did: a note for the log, and whether it went wrong.
+    enum Step {
+        case done(String)
+        /// Refused as it should be (a pattern clients read differently, a creator's key that is away); nothing published.
+        case refused(String)
+        case failed(String)
+    }
+
+    func keyFile(_ name: String, offline: Bool) -> URL {
+        offline ? root.appendingPathComponent("offline/\(name).key") : keysFolder.appendingPathComponent("\(tenant)/delegations/\(name).key")
+    }
+
+    /// Runs one operation.
+    func perform(_ operation: Operation) throws -> Step {
         let build = ["build", "Tenants", "--output", "Output"]
         let command: [String]
+        var notes: [String] = []
         switch operation {
         case .build, .rebuild: command = build
         case .refreshTimestamp: command = build + ["--refresh-timestamp"]
+        case .later(let hours):
+            clock += TimeInterval(hours) * 3600
+            // A creator brings their key back before their role's metadata expires (the build warns).
+            let published = PublishedMetadata.read(release: release)
+            for name in away.sorted() where (published?.delegated[name]?.expires ?? .distantPast) < now.addingTimeInterval(26 * 3600) {
+                try move(name, offline: false)
+                notes.append("\(name).key brought back first")
+            }
+            command = build + ["--refresh-timestamp"]
+        case .creatorKeyAway(let name):
+            try move(name, offline: true)
+            return .done("")
+        case .creatorKeyBack(let name):
+            try move(name, offline: false)
+            return .done("")
         case .rotate(let role): command = ["keys", "rotate", tenant, role.rawValue, "--output", "Output"]
         case .delegate(let name, let paths): command = ["keys", "delegate", tenant, name, "--output", "Output"] + paths.flatMap { ["--path", $0] }
         case .removeDelegation(let name): command = ["keys", "delegate", tenant, name, "--remove", "--output", "Output"]
@@ -204,21 +274,33 @@ final class SignerSequence {
             command = build
         }
         let before = BuildTests.tree(release)
-        let result = try LiveryProcess.run(command, in: root)
-        if case .delegate = operation, result.status != 0 {
-            // The signer may refuse a pattern; then nothing is published.
-            XCTAssertTrue(result.stderr.hasPrefix("Error: "), "seed 0x\(String(seed, radix: 16)): \(operation): \(result.stderr)")
-            XCTAssertEqual(BuildTests.tree(release), before, "seed 0x\(String(seed, radix: 16)): a refused delegation changed the release")
-            return "refused: \(result.stderr.dropFirst("Error: ".count).trimmingCharacters(in: .whitespacesAndNewlines))"
+        let result = try livery(command)
+        let said = (result.stdout + result.stderr).split(separator: "\n").filter { ($0.contains("\(tenant)") || $0.hasPrefix("Error:")) && !$0.hasPrefix("WARNING") }
+        notes += said.map(String.init)
+        if result.status != 0 {
+            let refusal = result.stderr.contains("is not a target path pattern every client reads alike") || result.stderr.contains("would let the delegated role sign")
+                || result.stderr.contains("is not a relative target path pattern") || (!away.isEmpty && result.stderr.contains("key is not in the key store"))
+            guard refusal else { return .failed("exit \(result.status): \(result.stdout)\(result.stderr)") }
+            // Whatever is refused publishes nothing.
+            guard BuildTests.tree(release) == before else { return .failed("refused, yet the release changed: \(result.stderr)") }
+            if case .delegate(let name, let paths) = operation, away.contains(name) { delegations[name] = paths }  // the record changed, the release did not
+            return .refused(notes.joined(separator: "; "))
         }
-        XCTAssertEqual(result.status, 0, "seed 0x\(String(seed, radix: 16)): \(operation) failed: \(result.stdout)\(result.stderr)")
-        guard result.status == 0 else { return "FAILED: \(result.stderr)" }
         switch operation {
         case .delegate(let name, let paths): delegations[name] = paths
-        case .removeDelegation(let name): delegations[name] = nil
+        case .removeDelegation(let name):
+            delegations[name] = nil
+            away.remove(name)  // its key stays where it is: removing the role retires it
         default: break
         }
-        return result.stdout.split(separator: "\n").filter { $0.hasPrefix("\(tenant):") }.joined(separator: "; ")
+        return .done(notes.joined(separator: "; "))
+    }
+
+    /// Moves a delegated role's key out of the key store or back.
+    func move(_ name: String, offline: Bool) throws {
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("offline"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: keyFile(name, offline: !offline), to: keyFile(name, offline: offline))
+        if offline { away.insert(name) } else { away.remove(name) }
     }
 
     /// Changes one line (or appends one, for Markdown) so that the file's bundle changes.
@@ -241,6 +323,16 @@ final class SignerSequence {
         }
         try text.write(to: url, atomically: true, encoding: .utf8)
     }
+
+    /// Runs livery in the workspace at the sequence's time. (Through Debian's `faketime`: with only
+    /// `LD_PRELOAD` and `FAKETIME` set, a Swift program sees no command-line arguments.)
+    func livery(_ arguments: [String]) throws -> LiveryProcess.Output {
+        guard clock != 0 else { return try LiveryProcess.run(arguments, in: root) }
+        return try LiveryProcess.tool(["-C", root.path] + fakeTime + [LiveryProcess.executable.path] + arguments)
+    }
+
+    /// The `faketime` prefix of a command for the sequence's clock (nothing while it is the real one).
+    var fakeTime: [String] { clock == 0 ? [] : ["faketime", "-f", "+\(Int(clock))"] }
 
     // MARK: - Checks
 
@@ -312,7 +404,7 @@ final class SignerSequence {
     /// Livery's updater from the shipped root, whole release at once (as `livery verify` works).
     func oursFresh() throws -> Outcome {
         let source = LocalRepository(root: release)
-        let trusted = try TUFUpdater.refresh(source: source, trustedRoot: rootData())
+        let trusted = try TUFUpdater.refresh(source: source, trustedRoot: rootData(), now: now)
         var targets: [String: Resolved] = [:]
         for name in trusted.targetNames {
             let data = try TUFUpdater.target(name, in: trusted, from: source)
@@ -325,7 +417,7 @@ final class SignerSequence {
     /// cache): a lazy target search per candidate name, then the whole release for comparison.
     func oursContinuing(_ candidates: [String]) throws -> Outcome {
         let source = LocalRepository(root: release)
-        let updater = try TUFUpdater(source: source, store: MetadataFolder(oursState), bootstrapRoot: rootData())
+        let updater = try TUFUpdater(source: source, store: MetadataFolder(oursState), bootstrapRoot: rootData(), now: now)
         try updater.refresh()
         var targets: [String: Resolved] = [:]
         for name in candidates {
@@ -358,7 +450,7 @@ final class SignerSequence {
         ])
         let input = root.appendingPathComponent("python-request.json")
         try request.bytes.write(to: input)
-        let result = try LiveryProcess.tool([SigningTests.python, "-c", Self.pythonScript, input.path])
+        let result = try LiveryProcess.tool(fakeTime + [SigningTests.python, "-c", Self.pythonScript, input.path])
         guard result.status == 0, let answer = try? JSONValue.parse(Data(result.stdout.utf8)), let clients = answer.arrayValue, clients.count == 2 else {
             throw TUFError("python-tuf did not run: \(result.stdout) \(result.stderr)")
         }
