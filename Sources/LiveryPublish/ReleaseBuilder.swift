@@ -127,7 +127,7 @@ public enum ReleaseBuilder {
                     if let store = options.keys {
                         let keys = try store.keys(for: prepared.report.tenant, create: true, warn: progress)
                         let targets = signedTargets(prepared, manifest: manifest)
-                        sign = { folder in try RepositorySigner.sign(release: folder, targets: targets, keys: keys) }
+                        sign = { folder in try RepositorySigner.sign(release: folder, targets: targets, keys: keys, warn: progress) }
                     }
                     try Publisher.publish(tenant: prepared.report.tenant, bundles: prepared.built, manifest: manifest, release: prepared.report.release,
                                           output: output, sign: sign)
@@ -144,7 +144,7 @@ public enum ReleaseBuilder {
         if options.refreshTimestamp, let keyStore = options.keys {
             func refresh(_ tenant: String) throws {
                 let keys = try keyStore.keys(for: tenant, create: false, warn: progress)
-                try Publisher.amend(tenant: tenant, output: output) { try RepositorySigner.refreshTimestamp(release: $0, keys: keys) }
+                try Publisher.amend(tenant: tenant, output: output) { try RepositorySigner.refreshTimestamp(release: $0, keys: keys, warn: progress) }
             }
             for index in reports.indices where !reports[index].published {
                 let tenant = reports[index].tenant

@@ -219,6 +219,37 @@ final class DelegationTests: XCTestCase {
         XCTAssertEqual(python.status, 0, python.stderr)
     }
 
+    /// Found by SignerPropertyTests' clock: with the creator's key away (the documented way to
+    /// keep it off the build machine), the daily refresh failed as soon as the role's metadata was
+    /// in the last third of its 90 days ("the targets of delegated role … changed", though they had
+    /// not), so the whole release expired a day later. The published role is now kept, with a
+    /// warning, while it outlives the new timestamp; after that the refresh says the role expires.
+    func testTheDailyRefreshKeepsACreatorsRoleWhoseKeyIsAwayUntilItExpires() throws {
+        let workspace = try delegatedWorkspace()
+        let keyFile = workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)/delegations/\(Self.tenant).key")
+        XCTAssertEqual(rename(keyFile.path, workspace.root.appendingPathComponent("creator.key").path), 0)
+        let role = try XCTUnwrap(PublishedMetadata.read(release: release(workspace))?.delegated[Self.tenant])
+        func at(_ offset: String, _ arguments: [String]) throws -> LiveryProcess.Output {
+            try LiveryProcess.tool(["-C", workspace.root.path, "faketime", "-f", offset, LiveryProcess.executable.path] + arguments)
+        }
+
+        // 65 days on, 25 of the role's 90 left: the release is signed again around the role's file.
+        let refresh = try at("+65d", ["build", "Tenants", "--output", "Output", "--refresh-timestamp"])
+        XCTAssertEqual(refresh.status, 0, refresh.stderr)
+        XCTAssertTrue(refresh.stderr.contains("WARNING: delegated role '\(Self.tenant)' expires at"), refresh.stderr)
+        let published = try XCTUnwrap(PublishedMetadata.read(release: release(workspace)))
+        XCTAssertEqual(published.delegated[Self.tenant]?.original, role.original, "the creator's file is kept as it is")
+        XCTAssertGreaterThan(published.targets.expires ?? .distantPast, Date().addingTimeInterval(120 * 86_400))
+        let verify = try at("+65d", ["verify", Self.tenant, "--output", "Output"])
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+
+        // Less than a day before the role expires, no new timestamp may vouch for it any more.
+        let late = try at("+89.5d", ["build", "Tenants", "--output", "Output", "--refresh-timestamp"])
+        XCTAssertNotEqual(late.status, 0)
+        XCTAssertTrue(late.stderr.contains("delegated role '\(Self.tenant)' expires at"), late.stderr)
+        XCTAssertTrue(late.stderr.contains("bring \(Self.tenant).key back"), late.stderr)
+    }
+
     func testEndingADelegationKeepsExistingClientsUpdating() throws {
         let workspace = try delegatedWorkspace()
         let release = release(workspace)
