@@ -90,6 +90,8 @@ public enum ReleaseBuilder {
         var checked: [String] = []
         var pending: [PreparedRelease] = []
         var failures: [String] = []
+        // Tenants whose new release failed, with the index of their message in `failures`.
+        var failed: [(tenant: String, failure: Int)] = []
         for start in stride(from: 0, to: ordered.count, by: groupSize) {
             let group = Set(ordered[start..<min(start + groupSize, ordered.count)])
             let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, only: group, strict: options.strict)
@@ -103,7 +105,9 @@ public enum ReleaseBuilder {
             for (tenant, outcome) in zip(selected, outcomes) {
                 switch outcome {
                 case .success(let prepared): pending.append(prepared)
-                case .failure(let error): failures.append("\(tenant.id): \(error)")
+                case .failure(let error):
+                    failed.append((tenant.id, failures.count))
+                    failures.append("\(tenant.id): \(error)")
                 }
             }
             progress("packed \(min(start + groupSize, ordered.count)) of \(ordered.count) changed tenant\(ordered.count == 1 ? "" : "s")")
@@ -123,7 +127,7 @@ public enum ReleaseBuilder {
                     if let store = options.keys {
                         let keys = try store.keys(for: prepared.report.tenant, create: true, warn: progress)
                         let targets = signedTargets(prepared, manifest: manifest)
-                        sign = { folder in try RepositorySigner.sign(release: folder, targets: targets, keys: keys) }
+                        sign = { folder in try RepositorySigner.sign(release: folder, targets: targets, keys: keys, warn: progress) }
                     }
                     try Publisher.publish(tenant: prepared.report.tenant, bundles: prepared.built, manifest: manifest, release: prepared.report.release,
                                           output: output, sign: sign)
@@ -133,18 +137,34 @@ public enum ReleaseBuilder {
                     try records.record(prepared.report.tenant, inputs: prepared.inputs, settings: settings, manifest: pointer.sha256)
                 }
             } catch {
+                failed.append((prepared.report.tenant, failures.count))
                 failures.append("\(prepared.report.tenant): \(error)")
             }
         }
         if options.refreshTimestamp, let keyStore = options.keys {
+            func refresh(_ tenant: String) throws {
+                let keys = try keyStore.keys(for: tenant, create: false, warn: progress)
+                try Publisher.amend(tenant: tenant, output: output) { try RepositorySigner.refreshTimestamp(release: $0, keys: keys, warn: progress) }
+            }
             for index in reports.indices where !reports[index].published {
                 let tenant = reports[index].tenant
                 do {
-                    let keys = try keyStore.keys(for: tenant, create: false, warn: progress)
-                    try Publisher.amend(tenant: tenant, output: output) { try RepositorySigner.refreshTimestamp(release: $0, keys: keys) }
+                    try refresh(tenant)
                     reports[index].timestampRefreshed = true
                 } catch {
                     failures.append("\(tenant): cannot refresh the timestamp: \(error)")
+                }
+            }
+            // A tenant whose new release failed (a creator's key away while their content changed,
+            // say) keeps its published release live, so that one must not expire either.
+            for (tenant, index) in failed where !reports.contains(where: { $0.tenant == tenant && $0.published })
+                && Publisher.signaturesCover(tenant: tenant, output: output) {
+                guard let release = Publisher.currentManifest(tenant: tenant, output: output)?.manifest.release else { continue }
+                do {
+                    try refresh(tenant)
+                    failures[index] += " (release \(release) stays live, timestamp re-signed)"
+                } catch {
+                    failures.append("\(tenant): cannot refresh the timestamp of release \(release): \(error)")
                 }
             }
         }

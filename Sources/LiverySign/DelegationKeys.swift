@@ -20,6 +20,27 @@ public struct DelegationKey: Sendable {
     /// The default paths: a creator's own content (programs, library and tours), never the core,
     /// locale bundles or the download manifest, which the platform signs.
     public static let contentPaths = ["program.*", "library.*", "library-item.*", "tour.*"]
+
+    /// Checks target path patterns before a role with them is signed: relative, without `..`, and
+    /// written only with ASCII letters, digits, `.`, `_`, `-`, `/` and the wildcards `*` and `?`.
+    /// Clients read every other pattern syntax differently (`[^a]` and `[[:lower:]]` are sets in
+    /// POSIX `fnmatch` but literal characters in python-tuf's `fnmatch`; `[!a]` is no negation in
+    /// Go's `path.Match`; a backslash escapes in Go only), so a role using them would be given
+    /// targets that some clients then cannot find.
+    public static func checkPatterns(_ paths: [String]) throws {
+        guard !paths.isEmpty else { throw TUFError("a delegated role needs at least one target path pattern (such as 'program.*')") }
+        for path in paths {
+            guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("..") else {
+                throw TUFError("'\(path)' is not a relative target path pattern (such as 'program.*'): no leading '/', no '..'")
+            }
+            guard path.utf8.allSatisfy({ allowedPatternBytes.contains($0) }) else {
+                throw TUFError("'\(path)' is not a target path pattern every client reads alike: use letters, digits, '.', '_', '-', '/' "
+                               + "and the wildcards '*' and '?' (character sets like [a-z] and backslashes are matched differently by different TUF clients)")
+            }
+        }
+    }
+
+    private static let allowedPatternBytes = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/*?".utf8)
 }
 
 extension KeyStore {
@@ -55,9 +76,7 @@ extension KeyStore {
         guard name.range(of: "^[a-z0-9]+(-[a-z0-9]+)*$", options: .regularExpression) != nil, TUFRole(rawValue: name) == nil else {
             throw TUFError("'\(name)' cannot name a delegated role: use a slug other than root, targets, snapshot or timestamp")
         }
-        guard !paths.isEmpty, paths.allSatisfy({ !$0.isEmpty && !$0.hasPrefix("/") && !$0.contains("..") }) else {
-            throw TUFError("a delegated role needs at least one relative target path pattern (such as 'program.*')")
-        }
+        try DelegationKey.checkPatterns(paths)
         for path in paths where path == "download-manifest.json" || DelegatedRole(name: name, keyIDs: [], paths: [path]).matches("download-manifest.json") {
             throw TUFError("'\(path)' would let the delegated role sign the download manifest, which the platform signs")
         }

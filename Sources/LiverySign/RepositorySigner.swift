@@ -41,7 +41,19 @@ public enum RepositorySigner {
         }.max()
     }
 
-    public static func sign(release folder: URL, targets: [Target], keys: TenantKeys, now: Date = Date(), expiry: Expiry = Expiry()) throws {
+    /// `warn` hears of delegated roles close to expiry whose key is away (a line starting with `WARNING`).
+    public static func sign(release folder: URL, targets: [Target], keys: TenantKeys, now: Date = Date(), expiry: Expiry = Expiry(),
+                            warn: (String) -> Void = { _ in }) throws {
+        // Recorded patterns are checked again (a record older than the check, or edited by hand):
+        // a role whose patterns clients read differently is never published.
+        for delegation in keys.delegations {
+            do {
+                try DelegationKey.checkPatterns(delegation.paths)
+            } catch let error as TUFError {
+                throw TUFError("delegated role '\(delegation.name)': \(error.description); give it other paths with "
+                               + "`livery keys delegate <tenant> \(delegation.name) --path …`, or end it with --remove")
+            }
+        }
         let metadata = folder.appendingPathComponent("metadata")
         try FileManager.default.createDirectory(at: metadata, withIntermediateDirectories: true)
         func write(_ document: JSONValue, role: TUFRole, as name: String) throws -> Data {
@@ -90,7 +102,7 @@ public enum RepositorySigner {
         var delegatedFiles: [String: MetaFile] = [:]
         for delegation in keys.delegations {
             delegatedFiles[delegation.name] = try signDelegated(delegation, targets: delegatedEntries[delegation.name] ?? [:], published: published,
-                                                                metadata: metadata, now: now, lifetime: expiry.targets)
+                                                                metadata: metadata, now: now, expiry: expiry, warn: warn)
         }
         // A role no longer delegated stays in the snapshot at its last version: clients refuse a
         // snapshot that drops a file their trusted snapshot listed (TUF 1.0.x §5.5.5).
@@ -117,22 +129,27 @@ public enum RepositorySigner {
     /// A delegated role's metadata: the published version when its targets and key are unchanged
     /// and it is not close to expiry (so its version grows only with its content, and a creator
     /// who keeps the key away is needed only when their content changes); otherwise the next
-    /// version, signed with the role's key.
+    /// version, signed with the role's key. Close to expiry with the key away, the published
+    /// version is kept while it outlives a new timestamp, with a warning.
     private static func signDelegated(_ delegation: DelegationKey, targets: [String: JSONValue], published: PublishedMetadata?,
-                                      metadata: URL, now: Date, lifetime: TimeInterval) throws -> MetaFile {
+                                      metadata: URL, now: Date, expiry: Expiry, warn: (String) -> Void) throws -> MetaFile {
         let keyID = delegation.publicKey.keyID
         if let current = published?.delegated[delegation.name],
            current.signedJSON["targets"] == .object(targets), current.signatures[keyID] != nil,
-           current.signed.expires > now.addingTimeInterval(lifetime / 3),
            published?.activeDelegations.contains(delegation.name) == true {
-            return MetaFile(version: current.signed.version, length: current.bytes.count, sha256: SHA256.hash(data: current.bytes).hexString)
+            let reused = MetaFile(version: current.signed.version, length: current.bytes.count, sha256: SHA256.hash(data: current.bytes).hexString)
+            if current.signed.expires > now.addingTimeInterval(expiry.targets / 3) { return reused }
+            if delegation.privateKey == nil {
+                try checkKeptAway(delegation.name, expires: current.signed.expires, now: now, expiry: expiry, warn: warn)
+                return reused
+            }
         }
         guard let key = delegation.privateKey else {
             throw TUFError("the targets of delegated role '\(delegation.name)' changed, but its key is not in the key store: "
                            + "bring \(delegation.name).key back to the delegations folder (the creator signs their own content)")
         }
         let version = (published?.version(ofDelegated: delegation.name) ?? 0) + 1
-        var envelope = SignedMetadata(signed: TUFDocument.targets(version: version, expires: now.addingTimeInterval(lifetime), targets: targets))
+        var envelope = SignedMetadata(signed: TUFDocument.targets(version: version, expires: now.addingTimeInterval(expiry.targets), targets: targets))
         try envelope.sign(with: key)
         let bytes = try envelope.bytes()
         let file = metadata.appendingPathComponent(PublishedMetadata.fileName(role: delegation.name, version: version))
@@ -140,21 +157,45 @@ public enum RepositorySigner {
         try bytes.write(to: file)
         return MetaFile(version: version, length: bytes.count, sha256: SHA256.hash(data: bytes).hexString)
     }
+
+    /// A delegated role whose key is away can only be reused: fine while it outlives the timestamp
+    /// about to be signed (so no timestamp vouches for an expired role), with a warning in the last
+    /// third of its lifetime; refused after that.
+    static func checkKeptAway(_ name: String, expires: Date, now: Date, expiry: Expiry, warn: (String) -> Void) throws {
+        guard expires > now.addingTimeInterval(expiry.timestamp) else {
+            throw TUFError("delegated role '\(name)' expires at \(TUFDate.string(expires)) and its key is not in the key store, so it cannot be "
+                           + "signed again: bring \(name).key back to the delegations folder")
+        }
+        if expires < now.addingTimeInterval(expiry.targets / 3) {
+            warn("WARNING: delegated role '\(name)' expires at \(TUFDate.string(expires)) and its key is not in the key store: bring \(name).key "
+                 + "back to the delegations folder before then, or the release stops verifying")
+        }
+    }
 }
 
 extension RepositorySigner {
     /// Re-signs the timestamp of an unchanged release with a new version and expiry, pointing at the
     /// same snapshot, so a release that does not change does not expire (`livery build --refresh-timestamp`).
-    public static func refreshTimestamp(release folder: URL, keys: TenantKeys, now: Date = Date(), expiry: Expiry = Expiry()) throws {
+    public static func refreshTimestamp(release folder: URL, keys: TenantKeys, now: Date = Date(), expiry: Expiry = Expiry(),
+                                        warn: (String) -> Void = { _ in }) throws {
         let file = folder.appendingPathComponent("metadata/timestamp.json")
         let current = try Metadata<Timestamp>(data: Data(contentsOf: file))
-        // A snapshot or targets that would expire within a third of its lifetime is signed again
-        // (same content, next version), so daily refreshes keep the whole chain valid.
-        if let published = try PublishedMetadata.load(release: folder),
-           published.snapshot.signed.expires < now.addingTimeInterval(expiry.snapshot / 3)
-            || ([published.targets] + published.activeDelegations.compactMap { published.delegated[$0] }).contains(where: { $0.signed.expires < now.addingTimeInterval(expiry.targets / 3) }) {
-            try sign(release: folder, targets: try published.signedTargets, keys: keys, now: now, expiry: expiry)
-            return
+        if let published = try PublishedMetadata.load(release: folder) {
+            // A snapshot, targets or delegated role that would expire within a third of its lifetime
+            // is signed again (same content, next version), so daily refreshes keep the whole chain
+            // valid. A delegated role whose key is away cannot be: it is kept while it outlives the
+            // new timestamp.
+            let active = published.activeDelegations.sorted().compactMap { name in published.delegated[name].map { (name: name, document: $0) } }
+            let away = Set(keys.delegations.filter { $0.privateKey == nil }.map(\.name))
+            let renewable = [published.targets] + active.filter { !away.contains($0.name) }.map(\.document)
+            if published.snapshot.signed.expires < now.addingTimeInterval(expiry.snapshot / 3)
+                || renewable.contains(where: { $0.signed.expires < now.addingTimeInterval(expiry.targets / 3) }) {
+                try sign(release: folder, targets: try published.signedTargets, keys: keys, now: now, expiry: expiry, warn: warn)
+                return
+            }
+            for role in active where away.contains(role.name) {
+                try checkKeptAway(role.name, expires: role.document.signed.expires, now: now, expiry: expiry, warn: warn)
+            }
         }
         var envelope = SignedMetadata(signed: TUFDocument.timestamp(version: current.signed.version + 1, expires: now.addingTimeInterval(expiry.timestamp),
                                                                     snapshot: current.signed.snapshot))

@@ -41,7 +41,7 @@ struct Build: ParsableCommand {
     @Flag(help: "Publish unsigned releases (no TUF metadata).")
     var unsigned = false
 
-    @Flag(help: "Re-sign the timestamp of every unchanged release (new version and expiry), so it does not expire.")
+    @Flag(help: "Re-sign the timestamp of every unchanged release, and of every release kept live because its new one failed (new version and expiry), so it does not expire.")
     var refreshTimestamp = false
 
     func validate() throws {

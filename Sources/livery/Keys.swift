@@ -155,7 +155,7 @@ struct Keys: ParsableCommand {
         @Argument(help: "The delegated role's name (a slug; default: the tenant id).")
         var name: String?
 
-        @Option(help: "A target path pattern the role may sign, such as 'program.*' (repeatable; default: the creator's content).")
+        @Option(help: "A target path pattern the role may sign, such as 'program.*': letters, digits, '.', '_', '-', '/' and the wildcards '*' and '?' (repeatable; default: the creator's content).")
         var path: [String] = []
 
         @Flag(help: "End the delegation: the role's bundles go back to the tenant's targets role.")

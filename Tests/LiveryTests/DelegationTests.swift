@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LiveryClient
+import LiveryPublish
 import LiverySign
 import LiveryTUF
 import XCTest
@@ -181,6 +182,75 @@ final class DelegationTests: XCTestCase {
         XCTAssertNotNil(try trusted(workspace).target(Self.program))
     }
 
+    /// Found by SignerPropertyTests (seed 0x6): with the creator's key away and their program
+    /// changed, the tenant's build fails, as it should; but `--refresh-timestamp` then skipped the
+    /// tenant, whose published release stays live, so its timestamp expired a day later and every
+    /// client refused it. The daily refresh now re-signs it too.
+    func testTheDailyRefreshKeepsTheLiveReleaseValidWhileACreatorsChangeWaitsForTheirKey() throws {
+        let workspace = try delegatedWorkspace()
+        let release = release(workspace)
+        let keyFile = workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)/delegations/\(Self.tenant).key")
+        XCTAssertEqual(rename(keyFile.path, workspace.root.appendingPathComponent("creator.key").path), 0)
+        try workspace.replace("\(Self.tenant)/programs/30-day-fitness-foundation.yaml", "Find your rhythm", "Find your pace")
+        let live = try XCTUnwrap(Publisher.currentManifest(tenant: Self.tenant, output: workspace.output)?.pointer)
+
+        // A day and a half later the release's first timestamp has expired; the daily job runs.
+        let later = ["faketime", "-f", "+36h", LiveryProcess.executable.path]
+        let refresh = try LiveryProcess.tool(["-C", workspace.root.path] + later + ["build", "Tenants", "--output", "Output", "--refresh-timestamp"])
+        XCTAssertNotEqual(refresh.status, 0, "the creator's change still cannot be published")
+        XCTAssertTrue(refresh.stderr.contains("its key is not in the key store"), refresh.stderr)
+        XCTAssertTrue(refresh.stderr.contains("(release 1 stays live, timestamp re-signed)"), refresh.stderr)
+        XCTAssertEqual(Publisher.currentManifest(tenant: Self.tenant, output: workspace.output)?.pointer, live)
+        let verify = try LiveryProcess.tool(["-C", workspace.root.path] + later + ["verify", Self.tenant, "--output", "Output"])
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+        let python = try LiveryProcess.tool(["faketime", "-f", "+36h", SigningTests.python, "-c", """
+            import sys, tempfile
+            from tuf.api import exceptions
+            from tuf.ngclient import FetcherInterface, Updater
+            class Folder(FetcherInterface):
+                def _fetch(self, url):
+                    try:
+                        return iter([open(sys.argv[1] + "/metadata/" + url.rsplit("/", 1)[1], "rb").read()])
+                    except FileNotFoundError:
+                        raise exceptions.DownloadHTTPError(url, 404)
+            u = Updater(metadata_dir=tempfile.mkdtemp(), metadata_base_url="file:///metadata/", fetcher=Folder(),
+                        bootstrap=open(sys.argv[1] + "/metadata/1.root.json", "rb").read())
+            u.refresh()
+            """, release.path])
+        XCTAssertEqual(python.status, 0, python.stderr)
+    }
+
+    /// Found by SignerPropertyTests' clock: with the creator's key away (the documented way to
+    /// keep it off the build machine), the daily refresh failed as soon as the role's metadata was
+    /// in the last third of its 90 days ("the targets of delegated role … changed", though they had
+    /// not), so the whole release expired a day later. The published role is now kept, with a
+    /// warning, while it outlives the new timestamp; after that the refresh says the role expires.
+    func testTheDailyRefreshKeepsACreatorsRoleWhoseKeyIsAwayUntilItExpires() throws {
+        let workspace = try delegatedWorkspace()
+        let keyFile = workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)/delegations/\(Self.tenant).key")
+        XCTAssertEqual(rename(keyFile.path, workspace.root.appendingPathComponent("creator.key").path), 0)
+        let role = try XCTUnwrap(PublishedMetadata.read(release: release(workspace))?.delegated[Self.tenant])
+        func at(_ offset: String, _ arguments: [String]) throws -> LiveryProcess.Output {
+            try LiveryProcess.tool(["-C", workspace.root.path, "faketime", "-f", offset, LiveryProcess.executable.path] + arguments)
+        }
+
+        // 65 days on, 25 of the role's 90 left: the release is signed again around the role's file.
+        let refresh = try at("+65d", ["build", "Tenants", "--output", "Output", "--refresh-timestamp"])
+        XCTAssertEqual(refresh.status, 0, refresh.stderr)
+        XCTAssertTrue(refresh.stderr.contains("WARNING: delegated role '\(Self.tenant)' expires at"), refresh.stderr)
+        let published = try XCTUnwrap(PublishedMetadata.read(release: release(workspace)))
+        XCTAssertEqual(published.delegated[Self.tenant]?.bytes, role.bytes, "the creator's file is kept as it is")
+        XCTAssertGreaterThan(published.targets.signed.expires, Date().addingTimeInterval(120 * 86_400))
+        let verify = try at("+65d", ["verify", Self.tenant, "--output", "Output"])
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+
+        // Less than a day before the role expires, no new timestamp may vouch for it any more.
+        let late = try at("+89.5d", ["build", "Tenants", "--output", "Output", "--refresh-timestamp"])
+        XCTAssertNotEqual(late.status, 0)
+        XCTAssertTrue(late.stderr.contains("delegated role '\(Self.tenant)' expires at"), late.stderr)
+        XCTAssertTrue(late.stderr.contains("bring \(Self.tenant).key back"), late.stderr)
+    }
+
     func testEndingADelegationKeepsExistingClientsUpdating() throws {
         let workspace = try delegatedWorkspace()
         let release = release(workspace)
@@ -232,6 +302,37 @@ final class DelegationTests: XCTestCase {
         }
         XCTAssertEqual(BuildTests.tree(workspace.output), before)
         XCTAssertFalse(FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)/delegations/snapshot.key").path))
+    }
+
+    /// Found by SignerPropertyTests (seed 0x3, 16 steps): `--path '[[:lower:]]*.zip'` was accepted and
+    /// the signer (POSIX fnmatch) put core.zip and every other bundle into the role, where Livery's
+    /// client found them but python-tuf (Python's fnmatch reads `[[:lower:]` as a set of characters)
+    /// found none. Only the pattern syntax every client reads alike is accepted, when a role is made and
+    /// again when it is signed.
+    func testPatternsThatClientsReadDifferentlyAreNeverPublished() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("livery-patterns-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = KeyStore(root: root.appendingPathComponent("keys"))
+        _ = try store.create(for: Self.tenant)
+        for pattern in ["[[:lower:]]*.zip", "[^d]*.zip", "[!d]*.zip", "program.[0-9]*", "\\*.zip", "program .zip", "programa-ñ.*", "program.*]"] {
+            XCTAssertThrowsError(try store.delegate(tenant: Self.tenant, name: "guest", paths: ["program.*", pattern]), pattern) { error in
+                XCTAssertTrue("\(error)".contains("every client reads alike"), "\(pattern): \(error)")
+            }
+        }
+        for pattern in ["program.*", "locale.e?.zip", "media/*.mp3", "library-item.*", "Tour_A.*"] {
+            XCTAssertNoThrow(try store.delegate(tenant: Self.tenant, name: "guest", paths: [pattern]), pattern)
+        }
+        // A record written before the check (or edited by hand) is refused when signing, before any file is written.
+        let record = root.appendingPathComponent("keys/\(Self.tenant)/delegations/guest.json")
+        let text = try String(contentsOf: record, encoding: .utf8).replacingOccurrences(of: "Tour_A.*", with: "[[:lower:]]*.zip")
+        try text.write(to: record, atomically: true, encoding: .utf8)
+        let keys = try store.keys(for: Self.tenant, create: false, warn: { _ in })
+        let release = root.appendingPathComponent("release")
+        let target = RepositorySigner.Target(name: "core.zip", length: 1, sha256: String(repeating: "0", count: 64), custom: nil)
+        XCTAssertThrowsError(try RepositorySigner.sign(release: release, targets: [target], keys: keys)) { error in
+            XCTAssertTrue("\(error)".contains("delegated role 'guest'"), "\(error)")
+        }
+        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: release.appendingPathComponent("metadata").path)) ?? [], [])
     }
 
     func testPathPatternsMatchSegmentBySegment() {
