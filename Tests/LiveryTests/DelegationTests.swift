@@ -220,11 +220,12 @@ final class DelegationTests: XCTestCase {
         XCTAssertEqual(python.status, 0, python.stderr)
     }
 
-    /// Found by SignerPropertyTests' clock: with the creator's key away (the documented way to
-    /// keep it off the build machine), the daily refresh failed as soon as the role's metadata was
-    /// in the last third of its 90 days ("the targets of delegated role … changed", though they had
-    /// not), so the whole release expired a day later. The published role is now kept, with a
-    /// warning, while it outlives the new timestamp; after that the refresh says the role expires.
+    /// Found while giving SignerPropertyTests a clock (by reading the signer, then reproduced): with
+    /// the creator's key away (the documented way to keep it off the build machine), the daily
+    /// refresh failed as soon as the role's metadata was in the last third of its 90 days ("the
+    /// targets of delegated role … changed", though they had not), so the whole release expired a
+    /// day later. The published role is now kept, with a warning, while it outlives the new
+    /// timestamp; after that the refresh says the role expires.
     func testTheDailyRefreshKeepsACreatorsRoleWhoseKeyIsAwayUntilItExpires() throws {
         let workspace = try delegatedWorkspace()
         let keyFile = workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)/delegations/\(Self.tenant).key")
