@@ -35,13 +35,17 @@ public struct DelegatedRole: Sendable, Equatable {
     }
 
     /// Shell-style matching of one pattern against one target path, as the specification and
-    /// python-tuf do it: the same number of `/`-separated parts, each matched case-sensitively with
-    /// `*`, `?` and `[…]` (POSIX `fnmatch` without escapes: a backslash is an ordinary character).
+    /// python-tuf do it: the same number of `/`-separated parts, each matched case-sensitively
+    /// with `*`, `?` and `[…]` / `[!…]` sets, exactly as Python's `fnmatch.fnmatchcase`.
+    /// Hand-written rather than POSIX `fnmatch`: glibc reads `[^…]` and `[[:lower:]]` as sets and
+    /// matches `?` against a byte, where Python (so python-tuf and every client written to it) reads
+    /// `^` and `[:` literally and matches one code point; clients must agree on which role signs a
+    /// path. Checked against Python's `fnmatchcase` in the tests.
     static func pattern(_ pattern: String, matches target: String) -> Bool {
         let patternParts = pattern.split(separator: "/", omittingEmptySubsequences: false)
         let targetParts = target.split(separator: "/", omittingEmptySubsequences: false)
         guard patternParts.count == targetParts.count else { return false }
-        return zip(patternParts, targetParts).allSatisfy { fnmatch(String($0), String($1), FNM_NOESCAPE) == 0 }
+        return zip(patternParts, targetParts).allSatisfy { PathPattern(String($0)).matches(Array(String($1).unicodeScalars)) }
     }
 
     public var json: JSONValue {
@@ -109,5 +113,91 @@ public struct Delegations: Sendable, Equatable {
 
     public var json: JSONValue {
         .object(["keys": .object(keys.mapValues(\.json)), "roles": .array(roles.map(\.json))])
+    }
+}
+
+/// One `/`-free part of a delegation path pattern, compiled as Python's `fnmatch.translate` reads it.
+struct PathPattern {
+    enum Token {
+        case star, any
+        case literal(Unicode.Scalar)
+        case set(negated: Bool, singles: [Unicode.Scalar], ranges: [ClosedRange<UInt32>])
+    }
+
+    let tokens: [Token]
+
+    init(_ text: String) {
+        let p = Array(text.unicodeScalars)
+        var tokens: [Token] = []
+        var i = 0
+        while i < p.count {
+            let c = p[i]
+            i += 1
+            switch c {
+            case "*": if case .star? = tokens.last {} else { tokens.append(.star) }
+            case "?": tokens.append(.any)
+            case "[":
+                // The set's end: a `!` and a first `]` belong to the set; no end means a literal `[`.
+                var j = i
+                if j < p.count, p[j] == "!" { j += 1 }
+                if j < p.count, p[j] == "]" { j += 1 }
+                while j < p.count, p[j] != "]" { j += 1 }
+                guard j < p.count else { tokens.append(.literal("[")); continue }
+                var body = Array(p[i..<j])
+                i = j + 1
+                let negated = body.first == "!"
+                if negated { body.removeFirst() }
+                var singles: [Unicode.Scalar] = [], ranges: [ClosedRange<UInt32>] = []
+                var k = 0
+                while k < body.count {
+                    if k + 2 < body.count, body[k + 1] == "-" {
+                        // A reversed range (`z-a`) matches nothing, as in Python.
+                        if body[k].value <= body[k + 2].value { ranges.append(body[k].value...body[k + 2].value) }
+                        k += 3
+                    } else {
+                        singles.append(body[k])
+                        k += 1
+                    }
+                }
+                tokens.append(.set(negated: negated, singles: singles, ranges: ranges))
+            default: tokens.append(.literal(c))
+            }
+        }
+        self.tokens = tokens
+    }
+
+    private func token(_ token: Token, matches c: Unicode.Scalar) -> Bool {
+        switch token {
+        case .star: return true
+        case .any: return true
+        case .literal(let l): return l == c
+        case .set(let negated, let singles, let ranges):
+            let inSet = singles.contains(c) || ranges.contains { $0.contains(c.value) }
+            return inSet != negated
+        }
+    }
+
+    /// Greedy matching with one remembered `*` to backtrack to (linear in practice).
+    func matches(_ name: [Unicode.Scalar]) -> Bool {
+        var t = 0, n = 0
+        var star: Int? = nil, starName = 0
+        while n < name.count {
+            if t < tokens.count, case .star = tokens[t] {
+                star = t
+                starName = n
+                t += 1
+            } else if t < tokens.count, token(tokens[t], matches: name[n]) {
+                t += 1
+                n += 1
+            } else if let s = star {
+                t = s + 1
+                starName += 1
+                n = starName
+            } else {
+                return false
+            }
+        }
+        while t < tokens.count, case .star = tokens[t] { t += 1 }
+        return t == tokens.count
     }
 }

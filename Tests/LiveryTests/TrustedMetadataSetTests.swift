@@ -229,6 +229,30 @@ final class TrustedMetadataSetTests: XCTestCase {
         }
     }
 
+    func testPathPatternsAgreeWithPythonsFnmatchcase() throws {
+        let patterns = ["*", "*.zip", "?.zip", "[^d]*.zip", "[[:lower:]]*.zip", "[!c]*", "[a-c]*", "[z-a]*", "[]]x", "[!]]x", "[", "a[", "[a-]x",
+                        "\\*", "é?", "*a*b", "**", "core.zip", "tour.*", "?", "[!a-c]?", "[-a]x", "*[0-9]"]
+        let names = ["core.zip", "d.zip", "é.zip", "a", "bx", "]x", "-x", "ax", "[", "a[", "\\x", "éé", "xaxb", "tour.x", "", "z9", "cde", "^x"]
+        let script = "import sys, json, fnmatch; p, n = json.load(sys.stdin); print(json.dumps([[fnmatch.fnmatchcase(b, a) for b in n] for a in p]))"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: [patterns, names]))
+        try input.fileHandleForWriting.close()
+        let answer = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let expected = try XCTUnwrap(JSONSerialization.jsonObject(with: answer) as? [[Bool]])
+        for (i, pattern) in patterns.enumerated() {
+            for (j, name) in names.enumerated() {
+                XCTAssertEqual(DelegatedRole.pattern(pattern, matches: name), expected[i][j], "'\(pattern)' ~ '\(name)'")
+            }
+        }
+    }
+
     func testRoleNamesAreQuotedAsPythonTUFQuotesThem() throws {
         let names = ["targets", "?", "#", "/delegatedrole", "../delegatedrole", "..", "a b", "a+b", "~user", "%41", "café", "日本", "a\u{0}b",
                      "emoji 🎧", "x/y/z", "CON", "tab\tline\nnew", "quote\"s", "back\\slash", "semi;colon", "eq=amp&"]
