@@ -158,24 +158,9 @@ public final class TUFUpdater {
     /// is loaded (and verified against the role delegating to it) when the search reaches it.
     public func targetInfo(_ path: String) throws -> (target: TargetFile, role: String)? {
         if trusted.targets[TUFRole.targets.rawValue] == nil { try refresh() }
-        var stack: [(role: String, delegator: String?)] = [(TUFRole.targets.rawValue, nil)]
-        var visited: Set<String> = []
-        while let (role, delegator) = stack.popLast(), visited.count <= limits.maxDelegations {
-            if visited.contains(role) { continue }
-            let metadata = try loadTargets(role, delegator: delegator)
-            if let target = metadata.signed.targets[path] { return (target, role) }
-            visited.insert(role)
-            var children: [(String, String?)] = []
-            for child in metadata.signed.delegations?.roles ?? [] where child.matches(path) {
-                children.append((child.name, role))
-                if child.terminating {
-                    stack.removeAll()
-                    break
-                }
-            }
-            stack.append(contentsOf: children.reversed())
+        return try TargetSearch.find(path, maxRoles: limits.maxDelegations) { role, delegator in
+            try loadTargets(role, delegator: delegator).signed
         }
-        return nil
     }
 
     /// Loads every delegated role reachable from targets (each by its first delegator in search

@@ -44,23 +44,10 @@ public struct TrustedMetadata: Sendable {
 
     /// The target search of TUF 1.0.x §5.6.7 over the loaded roles (see `TUFUpdater.targetInfo`).
     private func lookup(_ name: String) -> (target: TargetFile, role: String)? {
-        var stack: [(role: String, delegator: String?)] = [(TUFRole.targets.rawValue, nil)]
-        var visited: Set<String> = []
-        while let (role, delegator) = stack.popLast(), visited.count <= TUFUpdater.Limits().maxDelegations {
-            guard !visited.contains(role), let metadata = set.targets[role], (try? set.verifyDelegation(of: role, by: delegator)) != nil else { continue }
-            if let target = metadata.signed.targets[name] { return (target, role) }
-            visited.insert(role)
-            var children: [(String, String?)] = []
-            for child in metadata.signed.delegations?.roles ?? [] where child.matches(name) {
-                children.append((child.name, role))
-                if child.terminating {
-                    stack.removeAll()
-                    break
-                }
-            }
-            stack.append(contentsOf: children.reversed())
+        TargetSearch.find(name, maxRoles: TUFUpdater.Limits().maxDelegations) { role, delegator in
+            guard let metadata = set.targets[role], (try? set.verifyDelegation(of: role, by: delegator)) != nil else { return nil }
+            return metadata.signed
         }
-        return nil
     }
 
     /// Every target name a client can resolve, sorted.

@@ -10,15 +10,24 @@ public enum TargetSearch {
     /// The target `name` and the role that lists it, nil when no client would find it. `roles` holds
     /// the top-level `targets` and delegated roles by name; a role not loaded is skipped.
     public static func find(_ name: String, in roles: [String: Targets], maxRoles: Int = 32) -> (target: TargetFile, role: String)? {
-        var stack = [TUFRole.targets.rawValue]
+        find(name, maxRoles: maxRoles) { role, _ in roles[role] }
+    }
+
+    /// The same search with the roles supplied as it reaches them: `role(name, delegator)` gives a
+    /// role (loading and verifying it against `delegator`, nil for `targets` itself), or nil to skip
+    /// it. At most `maxRoles` roles are visited after the first (python-tuf's `max_delegations`).
+    /// The one search of the client (`TUFUpdater`, `TrustedMetadata`) and of the server.
+    public static func find(_ name: String, maxRoles: Int = 32,
+                            role: (_ name: String, _ delegator: String?) throws -> Targets?) rethrows -> (target: TargetFile, role: String)? {
+        var stack: [(role: String, delegator: String?)] = [(TUFRole.targets.rawValue, nil)]
         var visited: Set<String> = []
-        while let role = stack.popLast(), visited.count < maxRoles {
-            guard !visited.contains(role), let metadata = roles[role] else { continue }
-            if let target = metadata.targets[name] { return (target, role) }
-            visited.insert(role)
-            var children: [String] = []
+        while let (current, delegator) = stack.popLast(), visited.count <= maxRoles {
+            guard !visited.contains(current), let metadata = try role(current, delegator) else { continue }
+            if let target = metadata.targets[name] { return (target, current) }
+            visited.insert(current)
+            var children: [(String, String?)] = []
             for child in metadata.delegations?.roles ?? [] where child.matches(name) {
-                children.append(child.name)
+                children.append((child.name, current))
                 if child.terminating {
                     stack.removeAll()
                     break
