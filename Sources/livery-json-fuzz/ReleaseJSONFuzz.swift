@@ -1,17 +1,29 @@
 import Foundation
+import LiveryDiagnostics
+import LiveryLoad
 import LiveryTUF
 
 // The release JSON parser's harness (`ReleaseJSONParser`, behind `JSONValue.parse`):
 // - built with LIVERY_FUZZ=1 and `--sanitize=fuzzer` (`make fuzz`), a libFuzzer target: libFuzzer
-//   supplies `main` and calls `LLVMFuzzerTestOneInput` with each input;
+//   supplies `main` and calls `LLVMFuzzerTestOneInput` with each input, and every input is also read by
+//   LiveryLoad's `JSONParser` (a coverage-guided form of the differential test; the harness may link
+//   libyaml and libxml2, the client may not);
 // - in an ordinary build, a command: `replay FILE…` runs the same check on saved inputs (a crash
 //   libFuzzer found, without the sanitizer build), and `bench FILE` times the parser against
 //   Foundation's `JSONSerialization` on the same bytes (`make bench`).
 
-/// What must hold for any input: the parser accepts or refuses it without crashing, and an accepted
-/// value survives the writers. Returns what went wrong, or nil.
+/// What must hold for any input: the parser accepts or refuses it without crashing, as LiveryLoad's
+/// parser does, and an accepted value survives the writers. Returns what went wrong, or nil.
 func checkReleaseJSON(_ data: Data) -> String? {
-    guard let value = try? ReleaseJSONParser.parse(data) else { return nil }
+    let value: JSONValue
+    do {
+        value = try ReleaseJSONParser.parse(data)
+    } catch let error as ReleaseJSONParser.SyntaxError {
+        return disagreement(Array(data), nil, error)
+    } catch {
+        return "ReleaseJSONParser threw \(type(of: error)), not a SyntaxError"
+    }
+    if let disagreement = disagreement(Array(data), value, nil) { return disagreement }
     // The deterministic writer escapes every control character: its bytes always read back as the value.
     guard let written = try? ReleaseJSONParser.parse(value.bytes) else { return "JSONValue.bytes does not re-parse: \(value)" }
     guard sameValue(written, value) else { return "JSONValue.bytes re-parses to another value: \(value) / \(written)" }
@@ -30,6 +42,60 @@ func checkReleaseJSON(_ data: Data) -> String? {
         if !hasControlCharacter(value) { return "canonical form does not re-parse (\(error)): \(value)" }
     }
     return nil
+}
+
+/// Where LiveryLoad's parser, an independent strict parser of the same grammar, reads the same bytes
+/// differently from the release parser (`ours` or its `error`), or nil. The differences that are meant
+/// (ReleaseJSONParserTests' differential test lists them) pass: LiveryLoad's file reader drops a leading
+/// byte order mark, and reads an integer beyond `Int` as a float.
+func disagreement(_ bytes: [UInt8], _ ours: JSONValue?, _ error: ReleaseJSONParser.SyntaxError?) -> String? {
+    let theirs = liveryLoadReading(bytes)
+    switch (ours, theirs) {
+    case (nil, nil): return nil
+    case (let ours?, let theirs?):
+        return ours == theirs && ours.bytes == theirs.bytes ? nil : "LiveryLoad reads another value: \(ours) / \(theirs)"
+    case (_?, nil): return "LiveryLoad refuses what the release parser accepts"
+    case (nil, let theirs?):
+        if error?.reason == .byteOrderMark, bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            let rest = Array(bytes.dropFirst(3))
+            do { return disagreement(rest, try ReleaseJSONParser.parse(Data(rest)), nil) } catch {
+                return disagreement(rest, nil, error as? ReleaseJSONParser.SyntaxError)
+            }
+        }
+        if error?.reason == .integerOutOfRange, hasIntegerBeyondInt(theirs) { return nil }
+        return "LiveryLoad accepts what the release parser refuses: \(error.map(String.init(describing:)) ?? "?")"
+    }
+}
+
+/// LiveryLoad's reading of `bytes` as it reads a manifest file (`SourceText.decode`, then its JSON
+/// parser), or nil if it reports an error.
+func liveryLoadReading(_ bytes: [UInt8]) -> JSONValue? {
+    guard case .success(let text) = SourceText.decode(bytes, displayPath: "input.json") else { return nil }
+    let (node, diagnostics) = ManifestParser.parse(text, format: .json, file: "input.json")
+    guard let node, !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
+    return jsonValue(node)
+}
+
+/// A located node as JSON, every key kept (LiveryPack's converter drops `$schema`).
+func jsonValue(_ node: Node) -> JSONValue {
+    switch node.value {
+    case .null: return .null
+    case .bool(let b): return .bool(b)
+    case .int(let i): return .int(i)
+    case .float(let d): return .double(d)
+    case .string(let s): return .string(s)
+    case .sequence(let items): return .array(items.map(jsonValue))
+    case .mapping(let entries): return .object(Dictionary(entries.map { ($0.key, jsonValue($0.value)) }) { first, _ in first })
+    }
+}
+
+func hasIntegerBeyondInt(_ value: JSONValue) -> Bool {
+    switch value {
+    case .double(let d): return d == d.rounded() && abs(d) >= 9.2e18
+    case .array(let items): return items.contains(where: hasIntegerBeyondInt)
+    case .object(let object): return object.values.contains(where: hasIntegerBeyondInt)
+    default: return false
+    }
 }
 
 /// Equal as JSON: numbers by value (a whole double reads back as an integer), text byte for byte.
