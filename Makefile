@@ -77,6 +77,7 @@ bench: deps test-venv
 	./scripts/bench-build.sh .build/release/livery
 	./scripts/bench-tokens.sh .build/release/livery
 	./scripts/bench-client.sh .build/release/livery
+	./scripts/bench-release-json.sh .build/release/livery .build/release/livery-json-fuzz
 
 # Fuzzes the release format's JSON parser with libFuzzer for FUZZ_SECONDS (a sanitizer build of its own in
 # .build-fuzz, seeded with a sample release's metadata; crashes land in .build-fuzz/crashes/).
