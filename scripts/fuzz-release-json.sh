@@ -29,6 +29,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -R Tenants "$work/"
 (cd "$work" && "$livery" build Tenants --output Output > build.log 2>&1) || { cat "$work/build.log"; exit 1; }
+# Seeds are this run's (each build signs with new keys); the corpus keeps what earlier runs found.
+rm -rf "$scratch/seeds"
 mkdir -p "$scratch/seeds" "$scratch/corpus" "$scratch/crashes"
 find "$work/Output" -name '.livery*' -prune -o -name '*.json' -type f -print | while read -r file; do
     cp "$file" "$scratch/seeds/$(sha256sum "$file" | cut -c1-16).json"
