@@ -87,4 +87,4 @@ fuzz: deps
 	./scripts/fuzz-release-json.sh $(FUZZ_SECONDS)
 
 clean:
-	rm -rf .build .venv-test .venv-conformance
+	rm -rf .build .build-fuzz .venv-test .venv-conformance

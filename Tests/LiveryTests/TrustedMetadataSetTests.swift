@@ -53,6 +53,22 @@ final class TrustedMetadataSetTests: XCTestCase {
         }
     }
 
+    /// Runs a Python oracle: `input` as JSON on its standard input, its JSON answer parsed.
+    static func python(_ script: String, input: Any) throws -> Any {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script]
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        stdin.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: input))
+        try stdin.fileHandleForWriting.close()
+        let answer = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return try JSONSerialization.jsonObject(with: answer)
+    }
+
     func kind(_ body: () throws -> Void) -> TUFError.Kind? {
         do { try body() } catch let error as TUFError { return error.kind } catch { return nil }
         return nil
@@ -234,18 +250,7 @@ final class TrustedMetadataSetTests: XCTestCase {
                         "\\*", "é?", "*a*b", "**", "core.zip", "tour.*", "?", "[!a-c]?", "[-a]x", "*[0-9]"]
         let names = ["core.zip", "d.zip", "é.zip", "a", "bx", "]x", "-x", "ax", "[", "a[", "\\x", "éé", "xaxb", "tour.x", "", "z9", "cde", "^x"]
         let script = "import sys, json, fnmatch; p, n = json.load(sys.stdin); print(json.dumps([[fnmatch.fnmatchcase(b, a) for b in n] for a in p]))"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: [patterns, names]))
-        try input.fileHandleForWriting.close()
-        let answer = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let expected = try XCTUnwrap(JSONSerialization.jsonObject(with: answer) as? [[Bool]])
+        let expected = try XCTUnwrap(try Self.python(script, input: [patterns, names]) as? [[Bool]])
         for (i, pattern) in patterns.enumerated() {
             for (j, name) in names.enumerated() {
                 XCTAssertEqual(DelegatedRole.pattern(pattern, matches: name), expected[i][j], "'\(pattern)' ~ '\(name)'")
@@ -257,18 +262,7 @@ final class TrustedMetadataSetTests: XCTestCase {
         let names = ["targets", "?", "#", "/delegatedrole", "../delegatedrole", "..", "a b", "a+b", "~user", "%41", "café", "日本", "a\u{0}b",
                      "emoji 🎧", "x/y/z", "CON", "tab\tline\nnew", "quote\"s", "back\\slash", "semi;colon", "eq=amp&"]
         let script = "import sys, json, urllib.parse; print(json.dumps([urllib.parse.quote(n, '') for n in json.load(sys.stdin)]))"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: names))
-        try input.fileHandleForWriting.close()
-        let answer = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let expected = try XCTUnwrap(JSONSerialization.jsonObject(with: answer) as? [String])
+        let expected = try XCTUnwrap(try Self.python(script, input: names) as? [String])
         XCTAssertEqual(names.map(TUFName.quoted), expected)
         for name in names { XCTAssertFalse(TUFName.fileName(ofRole: name).contains("/"), name) }
     }
