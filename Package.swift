@@ -43,6 +43,9 @@ let package = Package(
         // `livery vectors`: static TUF repositories with the outcome a conforming client must reach (docs/client-vectors.md).
         // Its metadata is built by hand (hostile vectors must be exactly as hostile as needed), its zips by a small stored writer.
         .target(name: "LiveryVectors", dependencies: ["LiveryTUF", .product(name: "Crypto", package: "swift-crypto")]),
+        // `livery publish`: releases to S3-compatible object storage (SigV4 by hand with swift-crypto: no maintained S3
+        // client resolves here; see SigV4.swift), and presigned URLs for protected content.
+        .target(name: "LiveryObjectStore", dependencies: ["LiveryTUF", "CXML2", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "LiveryPublish", dependencies: ["LiveryCheck", "LiveryPack", "LiveryAssets", "LiverySign", "CLiverySystem"]),
         // `livery serve`: Output/ over HTTP (Hummingbird), and vouchers (SQLite via LiveryAssets' wrapper, HMAC tokens).
         // Which targets are protected it reads from the release as published, through the signer's typed metadata chain (LiverySign).
@@ -52,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "livery",
             dependencies: [
-                "LiveryCheck", "LiveryRender", "LiveryPublish", "LiveryPack", "LiverySign", "LiveryClient", "LiveryServe", "LiveryInterchange", "LiveryVectors", "CArchive", "CXML2",
+                "LiveryCheck", "LiveryRender", "LiveryPublish", "LiveryPack", "LiverySign", "LiveryClient", "LiveryServe", "LiveryInterchange", "LiveryVectors", "LiveryObjectStore", "CArchive", "CXML2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -61,7 +64,7 @@ let package = Package(
         .testTarget(name: "LiveryL10nTests", dependencies: ["LiveryL10n"], exclude: ["Fixtures"]),
         .testTarget(
             name: "LiveryTests",
-            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiveryPack", "LiveryPublish", "LiveryTUF", "LiverySign", "LiveryClient", "LiveryServe", "LiveryInterchange", "LiveryVectors"],
+            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiveryPack", "LiveryPublish", "LiveryTUF", "LiverySign", "LiveryClient", "LiveryServe", "LiveryInterchange", "LiveryVectors", "LiveryObjectStore"],
             exclude: ["Fixtures"]
         ),
     ]

@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import LiveryObjectStore
+
+/// Where and how to reach an object store: shared by `publish`, `build --publish` and `gc --remote`.
+struct ObjectStoreOptions: ParsableArguments {
+    @Option(name: .customLong("to"), help: "Where to publish: s3://bucket/prefix (each tenant under prefix/<tenant>/).")
+    var destination: String?
+
+    @Option(help: "The store's endpoint, e.g. http://127.0.0.1:7480 (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the profile's endpoint_url, else AWS).")
+    var endpoint: String?
+
+    @Flag(help: "Address the bucket in the path (https://endpoint/bucket/key) or in the host name (https://bucket.endpoint/key). Default: virtual-host for AWS, path-style for any other endpoint.")
+    var addressing: AddressingChoice?
+
+    @Option(help: "Objects in flight at once.")
+    var concurrency = 8
+
+    @Flag(help: "Take over another publisher's lock (only when it died; see docs/operations.md).")
+    var breakLock = false
+
+    enum AddressingChoice: String, EnumerableFlag {
+        case pathStyle, virtualHost
+    }
+
+    func resolved() throws -> (S3Client, S3Location) {
+        guard let destination else { throw ValidationError("give the destination: --to s3://bucket/prefix") }
+        let location = try S3Location(parsing: destination)
+        let configuration = try S3Configuration.resolve(endpoint: endpoint, addressing: addressing.map { $0 == .pathStyle ? .path : .virtualHost })
+        return (S3Client(configuration: configuration, connections: max(concurrency, 1) * 2), location)
+    }
+
+    var publisherOptions: RemotePublisher.Options {
+        var options = RemotePublisher.Options()
+        options.concurrency = max(1, concurrency)
+        options.breakLock = breakLock
+        return options
+    }
+}
+
+struct Publish: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "publish",
+        abstract: "Upload built releases from Output/ to S3-compatible object storage.",
+        discussion: """
+            Each tenant's folder Output/<tenant>/ goes to prefix/<tenant>/ in the bucket, with the same \
+            layout, in an order that keeps every client consistent at every moment: targets, then \
+            versioned metadata, the snapshot, timestamp.json and release.json last. Objects already in \
+            the store are skipped, so a re-run completes an interrupted publish and an unchanged \
+            tenant costs two HEAD requests. Credentials and region come from the usual AWS environment \
+            variables and profile files. See docs/operations.md.
+            """
+    )
+
+    @Argument(help: "Tenants to publish (default: every tenant folder in the output folder).")
+    var tenants: [String] = []
+
+    @Option(name: .shortAndLong, help: "The output folder holding the built releases.")
+    var output = "Output"
+
+    @OptionGroup var store: ObjectStoreOptions
+
+    @Flag(help: "Only say what would be uploaded.")
+    var dryRun = false
+
+    func run() async throws {
+        let (client, location) = try store.resolved()
+        var options = store.publisherOptions
+        options.dryRun = dryRun
+        let outputURL = URL(fileURLWithPath: output).standardizedFileURL
+        let outcomes = try await Self.publish(tenants: tenants, output: outputURL, client: client, location: location, options: options)
+        let uploaded = outcomes.reduce(0) { $0 + $1.uploaded }
+        let bytes = outcomes.reduce(Int64(0)) { $0 + $1.uploadedBytes }
+        print("\(dryRun ? "would publish" : "published") \(outcomes.count) tenant\(outcomes.count == 1 ? "" : "s") to \(location): "
+              + "\(uploaded) object\(uploaded == 1 ? "" : "s") uploaded (\(String(format: "%.1f", Double(bytes) / 1e6)) MB), "
+              + "\(outcomes.filter(\.unchanged).count) unchanged")
+    }
+
+    /// Publishes each tenant folder of `output` (or the named ones), several tenants at once.
+    static func publish(tenants: [String], output: URL, client: S3Client, location: S3Location, options: RemotePublisher.Options) async throws -> [RemotePublisher.Outcome] {
+        let names = try tenants.isEmpty ? tenantFolders(output) : tenants
+        for name in names where !FileManager.default.fileExists(atPath: output.appendingPathComponent(name).appendingPathComponent("release.json").path) {
+            throw Livery.Failure("\(output.path)/\(name) holds no release: build it first")
+        }
+        let publisher = RemotePublisher(client: client, location: location, options: options, progress: isatty(STDERR_FILENO) == 1)
+        // Tenants side by side (each tenant's own uploads share the publisher's request limit).
+        return try await withThrowingTaskGroup(of: RemotePublisher.Outcome.self) { group in
+            var pending = names.makeIterator()
+            var running = 0
+            var outcomes: [RemotePublisher.Outcome] = []
+            while true {
+                while running < max(1, options.concurrency), let name = pending.next() {
+                    group.addTask {
+                        do {
+                            return try await publisher.publish(tenant: name, folder: output.appendingPathComponent(name))
+                        } catch {
+                            throw Livery.Failure("\(name): \(error)")
+                        }
+                    }
+                    running += 1
+                }
+                guard let outcome = try await group.next() else { break }
+                running -= 1
+                outcomes.append(outcome)
+            }
+            return outcomes.sorted { $0.tenant < $1.tenant }
+        }
+    }
+
+    /// Tenant folders: the folders of `output` that hold a release.json (never `.livery`).
+    static func tenantFolders(_ output: URL) throws -> [String] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: output.path)
+        return names.filter { !$0.hasPrefix(".") && FileManager.default.fileExists(atPath: output.appendingPathComponent($0).appendingPathComponent("release.json").path) }.sorted()
+    }
+}
