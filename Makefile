@@ -51,11 +51,11 @@ test-deps:
 	@# environment because it pins its own python-tuf and pytest.
 	@./scripts/tuf-conformance.sh --install
 
-# python-tuf (with securesystemslib), the independent TUF client and canonical JSON oracle, and coloraide
-# (the colour-space and WCAG contrast oracle), in a local virtual environment.
+# python-tuf (with securesystemslib), the independent TUF client and canonical JSON oracle, coloraide
+# (the colour-space and WCAG contrast oracle) and boto3 (the S3 client and SigV4 oracle), in a local virtual environment.
 test-venv:
-	@test -x .venv-test/bin/python && .venv-test/bin/python -c "import tuf.ngclient, coloraide" 2>/dev/null || \
-		(python3 -m venv .venv-test && .venv-test/bin/pip install --quiet --disable-pip-version-check "tuf>=7,<8" coloraide)
+	@test -x .venv-test/bin/python && .venv-test/bin/python -c "import tuf.ngclient, coloraide, boto3" 2>/dev/null || \
+		(python3 -m venv .venv-test && .venv-test/bin/pip install --quiet --disable-pip-version-check "tuf>=7,<8" coloraide boto3)
 
 # Regenerates the committed JSON Schemas and rule reference (a test checks they are current).
 generated: build

@@ -328,7 +328,7 @@ public final class RemotePublisher: Sendable {
 
     struct Lock: Sendable { var etag: String }
 
-    private func acquireLock(tenant: String, base: String) async throws -> Lock {
+    func acquireLock(tenant: String, base: String) async throws -> Lock {
         let key = base + "/" + Self.lockName
         let host = ProcessInfo.processInfo.hostName
         let pid = ProcessInfo.processInfo.processIdentifier
@@ -364,7 +364,7 @@ public final class RemotePublisher: Sendable {
         throw S3Error.integrity("could not take s3://\(location.bucket)/\(key): other publishers keep taking it")
     }
 
-    private func releaseLock(_ lock: Lock, base: String) async throws {
+    func releaseLock(_ lock: Lock, base: String) async throws {
         try await client.delete(bucket: location.bucket, key: base + "/" + Self.lockName)
     }
 

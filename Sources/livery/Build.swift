@@ -7,7 +7,7 @@ import LiveryPack
 import LiveryPublish
 import LiverySign
 
-struct Build: ParsableCommand {
+struct Build: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "build",
         abstract: "Validate tenants, build their bundles and publish each changed release into Output/.",
@@ -44,11 +44,19 @@ struct Build: ParsableCommand {
     @Flag(help: "Re-sign the timestamp of every unchanged release, and of every release kept live because its new one failed (new version and expiry), so it does not expire.")
     var refreshTimestamp = false
 
+    @Flag(help: "After building, publish every built tenant to the object store named by --to (as `livery publish` does).")
+    var publish = false
+
+    @OptionGroup var store: ObjectStoreOptions
+
     func validate() throws {
         if refreshTimestamp && unsigned { throw ValidationError("--refresh-timestamp needs signing; drop --unsigned") }
+        if publish && store.destination == nil { throw ValidationError("--publish needs --to s3://bucket/prefix") }
+        if !publish && store.destination != nil { throw ValidationError("--to is for --publish: add --publish, or run `livery publish --to …` after the build") }
     }
 
-    func run() throws {
+    func run() async throws {
+        var built: [String] = []
         let targets = paths.isEmpty ? ["Tenants"] : paths
         let outputURL = URL(fileURLWithPath: output).standardizedFileURL
         var failed = false
@@ -84,6 +92,7 @@ struct Build: ParsableCommand {
                 continue
             }
             for tenant in result.tenants {
+                built.append(tenant.tenant)
                 let what = tenant.published
                     ? "published release \(tenant.release): \(tenant.bundles) bundles, \(tenant.rebuilt.count) rebuilt"
                     : "unchanged (release \(tenant.release)\(tenant.untouched ? ", inputs untouched" : "")\(tenant.timestampRefreshed ? ", timestamp re-signed" : ""))"
@@ -96,6 +105,15 @@ struct Build: ParsableCommand {
             }
         }
         if failed { throw ExitCode(1) }
+        if publish {
+            let (client, location) = try store.resolved()
+            let outcomes = try await Publish.publish(tenants: built, output: URL(fileURLWithPath: output).standardizedFileURL, client: client,
+                                                     location: location, options: store.publisherOptions)
+            for outcome in outcomes {
+                let line = "\(outcome.tenant): " + (outcome.unchanged ? "already in \(location)" : "\(outcome.uploaded) objects uploaded to \(location)") + "\n"
+                (format == .text ? FileHandle.standardOutput : FileHandle.standardError).write(Data(line.utf8))
+            }
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LiveryObjectStore
+import LiveryPublish
 
 /// Where and how to reach an object store: shared by `publish`, `build --publish` and `gc --remote`.
 struct ObjectStoreOptions: ParsableArguments {
@@ -82,6 +83,9 @@ struct Publish: AsyncParsableCommand {
         for name in names where !FileManager.default.fileExists(atPath: output.appendingPathComponent(name).appendingPathComponent("release.json").path) {
             throw Livery.Failure("\(output.path)/\(name) holds no release: build it first")
         }
+        // The build lock on the output folder, so that no build swaps a release folder while it is read.
+        let lock = try OutputLock(output: output, waiting: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+        defer { withExtendedLifetime(lock) {} }
         let publisher = RemotePublisher(client: client, location: location, options: options, progress: isatty(STDERR_FILENO) == 1)
         // Tenants side by side (each tenant's own uploads share the publisher's request limit).
         return try await withThrowingTaskGroup(of: RemotePublisher.Outcome.self) { group in
@@ -111,5 +115,60 @@ struct Publish: AsyncParsableCommand {
     static func tenantFolders(_ output: URL) throws -> [String] {
         let names = try FileManager.default.contentsOfDirectory(atPath: output.path)
         return names.filter { !$0.hasPrefix(".") && FileManager.default.fileExists(atPath: output.appendingPathComponent($0).appendingPathComponent("release.json").path) }.sorted()
+    }
+}
+
+struct GarbageCollect: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gc",
+        abstract: "Delete published targets that no kept release references.",
+        discussion: """
+            With --remote, collects an object store that `livery publish` fills: for each tenant, the \
+            targets of the current release and of the --keep − 1 releases before it stay (read from the \
+            store's own signed metadata); every other object under prefix/<tenant>/targets/ is deleted. \
+            Metadata is never deleted. Runs under each tenant's publish lock. The local store \
+            (Output/.livery/store) is not collected by this command yet.
+            """
+    )
+
+    @Argument(help: "Tenants to collect (default: every tenant folder in the output folder).")
+    var tenants: [String] = []
+
+    @Flag(help: "Collect the object store named by --to.")
+    var remote = false
+
+    @Option(help: "Releases whose targets stay: the current one and the ones before it (at least 1).")
+    var keep = 2
+
+    @Option(name: .shortAndLong, help: "The output folder (to find the tenants when none is named).")
+    var output = "Output"
+
+    @OptionGroup var store: ObjectStoreOptions
+
+    @Flag(help: "Only list what would be deleted.")
+    var dryRun = false
+
+    func validate() throws {
+        guard remote else { throw ValidationError("only --remote collection exists yet: give --remote --to s3://bucket/prefix") }
+        guard keep >= 1 else { throw ValidationError("--keep must be at least 1 (the current release)") }
+    }
+
+    func run() async throws {
+        let (client, location) = try store.resolved()
+        var options = store.publisherOptions
+        options.dryRun = dryRun
+        let names = try tenants.isEmpty ? Publish.tenantFolders(URL(fileURLWithPath: output)) : tenants
+        let publisher = RemotePublisher(client: client, location: location, options: options)
+        for name in names {
+            let result: RemotePublisher.Collection
+            do {
+                result = try await publisher.collect(tenant: name, keep: keep)
+            } catch {
+                throw Livery.Failure("\(name): \(error)")
+            }
+            for key in result.deleted { print("\(dryRun ? "would delete" : "deleted") \(location.key(name))/\(key)") }
+            print("\(name): kept \(result.kept) target\(result.kept == 1 ? "" : "s") of release\(result.releases.count == 1 ? "" : "s") "
+                  + result.releases.sorted().map(String.init).joined(separator: ", ") + ", \(dryRun ? "would delete" : "deleted") \(result.deleted.count)")
+        }
     }
 }

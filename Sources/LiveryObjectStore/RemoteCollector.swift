@@ -1,0 +1,89 @@
+import Foundation
+import LiveryTUF
+
+/// `livery gc --remote`: deletes the target objects of a tenant's prefix that no kept release
+/// references. Kept: the current release and the `keep − 1` before it, read from the store's own
+/// metadata (timestamp → the last `keep` snapshots → their targets and delegated targets files),
+/// so a client that has not updated for one release still finds every file it was promised.
+/// Metadata files are never deleted: the root chain must stay walkable, and old snapshot and
+/// targets files are small. Runs under the tenant's publish lock, so it never races a publish
+/// (whose new targets are not referenced yet).
+extension RemotePublisher {
+    public struct Collection: Sendable, Equatable {
+        public var tenant: String
+        public var deleted: [String] = []
+        public var kept = 0
+        public var releases: [Int] = []
+    }
+
+    public func collect(tenant: String, keep: Int) async throws -> Collection {
+        precondition(keep >= 1)
+        let base = location.key(tenant)
+        let lock = try await acquireLock(tenant: tenant, base: base)
+        do {
+            let result = try await collectLocked(tenant: tenant, base: base, keep: keep)
+            try await releaseLock(lock, base: base)
+            return result
+        } catch {
+            try? await releaseLock(lock, base: base)
+            throw error
+        }
+    }
+
+    private func collectLocked(tenant: String, base: String, keep: Int) async throws -> Collection {
+        var collection = Collection(tenant: tenant)
+        let bucket = location.bucket
+        var referenced = Set<String>()
+        if let timestamp = try await client.get(bucket: bucket, key: base + "/metadata/timestamp.json", limit: 1 << 20) {
+            let current = try Metadata<Timestamp>(data: timestamp.data).signed.snapshot.version
+            for version in stride(from: current, to: max(0, current - keep), by: -1) {
+                guard let snapshotFile = try await client.get(bucket: bucket, key: base + "/metadata/\(version).snapshot.json", limit: 16 << 20) else { continue }
+                let snapshot = try Metadata<Snapshot>(data: snapshotFile.data).signed
+                for (file, entry) in snapshot.meta {
+                    let role = String(file.dropLast(".json".count))
+                    let key = base + "/metadata/\(entry.version).\(TUFName.quoted(role)).json"
+                    guard let targetsFile = try await client.get(bucket: bucket, key: key, limit: 64 << 20) else {
+                        throw S3Error.integrity("s3://\(bucket)/\(key) is missing, but snapshot \(version) names it: the store is damaged; publish again before collecting")
+                    }
+                    for target in try Metadata<Targets>(data: targetsFile.data).signed.targets.values {
+                        guard let hash = target.namingHash else { continue }
+                        referenced.insert(Self.targetKey(path: target.path, hash: hash))
+                    }
+                }
+                collection.releases.append(version)
+            }
+        } else if let pointer = try await client.get(bucket: bucket, key: base + "/release.json", limit: 1 << 20) {
+            // An unsigned release: the pointer's manifest and the bundles it lists.
+            let release = try ReleasePointer(data: pointer.data)
+            referenced.insert(release.manifest)
+            if let manifest = try await client.get(bucket: bucket, key: base + "/" + release.manifest, limit: 64 << 20) {
+                for bundle in try DownloadManifest(data: manifest.data).bundles { referenced.insert(bundle.path) }
+            }
+            collection.releases.append(release.release)
+        } else {
+            throw S3Error.integrity("s3://\(bucket)/\(base)/ holds no release (no metadata/timestamp.json, no release.json): nothing to collect against")
+        }
+        let objects = try await client.list(bucket: bucket, prefix: base + "/targets/")
+        let doomed = objects.map { String($0.key.dropFirst(base.count + 1)) }.filter { !referenced.contains($0) }
+        collection.kept = objects.count - doomed.count
+        if options.dryRun {
+            collection.deleted = doomed.sorted()
+            return collection
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for relative in doomed {
+                group.addTask { try await self.limiter.run { try await self.client.delete(bucket: bucket, key: base + "/" + relative) } }
+            }
+            try await group.waitForAll()
+        }
+        collection.deleted = doomed.sorted()
+        return collection
+    }
+
+    /// Where a consistent-snapshot repository keeps a target: `targets/<dir>/<hash>.<basename>`.
+    static func targetKey(path: String, hash: String) -> String {
+        var parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        parts[parts.count - 1] = hash + "." + parts[parts.count - 1]
+        return "targets/" + parts.joined(separator: "/")
+    }
+}

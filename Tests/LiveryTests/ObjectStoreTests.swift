@@ -1,0 +1,227 @@
+import Crypto
+import Foundation
+import LiveryObjectStore
+import XCTest
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `livery publish` against a real S3 server (Ceph RGW), checked by boto3 and python-tuf.
+final class ObjectStoreTests: XCTestCase {
+    // One server for the class, started before its first test on the main thread (Foundation's
+    // Process is not used from the async tests' cooperative threads, where waiting blocks).
+    nonisolated(unsafe) static var shared: Result<S3ServerFixture, Error>?
+
+    override class func setUp() {
+        super.setUp()
+        shared = Result { try S3ServerFixture() }
+    }
+
+    override class func tearDown() {
+        if case .success(let server) = shared { server.stop() }
+        shared = nil
+        super.tearDown()
+    }
+
+    func server() throws -> S3ServerFixture {
+        guard let shared = Self.shared else { throw S3ServerFixture.Failure("the S3 server was not started") }
+        return try shared.get()
+    }
+
+    func publish(_ workspace: BuildTests.Workspace, _ server: S3ServerFixture, to destination: String, _ extra: [String] = []) throws -> LiveryProcess.Output {
+        try LiveryProcess.run(["publish", "--output", "Output", "--to", destination] + extra, in: workspace.root, environment: server.environment)
+    }
+
+    /// A plain GET, as an app or a CDN would make it: the body and the status.
+    static func get(_ url: URL) throws -> (body: Data, status: Int) {
+        try blocking {
+            let (body, response) = try await URLSession(configuration: .ephemeral).data(from: url)
+            return (body, (response as? HTTPURLResponse)?.statusCode ?? 0)
+        }
+    }
+
+    static let tenants = ["companero", "companero-lucia", "physio-clinic", "sonic-walkscape", "travel-experiences", "urbannest"]
+
+    func testPublishedSamplesAreWhatBoto3ReadsAndPythonTUFVerifiesFromTheBucket() throws {
+        let server = try server()
+        try blocking { try await server.makePublicBucket("samples") }
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let first = try publish(workspace, server, to: "s3://samples/apps")
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(first.stdout.contains("published 6 tenants to s3://samples/apps"), first.stdout)
+        XCTAssertTrue(first.stdout.contains("0 unchanged"), first.stdout)
+
+        let check = try server.oracle(["check", server.endpoint, "samples", "apps", workspace.output.path] + Self.tenants)
+        XCTAssertEqual(check.status, 0, check.stderr)
+        XCTAssertEqual(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines), #"{"problems": []}"#)
+
+        // Unchanged: nothing is uploaded.
+        let again = try publish(workspace, server, to: "s3://samples/apps")
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stdout.contains("0 objects uploaded (0.0 MB), 6 unchanged"), again.stdout)
+
+        // A one-string change: only that tenant's new files travel, and clients see release 2.
+        try workspace.replace("urbannest/locales/en.yaml", "Home", "Start")
+        XCTAssertEqual(try workspace.build().status, 0)
+        let listedBefore = try blocking { try await server.client().list(bucket: "samples", prefix: "apps/urbannest/").count }
+        let second = try publish(workspace, server, to: "s3://samples/apps")
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertTrue(second.stdout.contains("5 unchanged"), second.stdout)
+        let listedAfter = try blocking { try await server.client().list(bucket: "samples", prefix: "apps/urbannest/") }
+        // New: manifest, locale.en bundle, targets, snapshot; replaced: timestamp, release.json.
+        XCTAssertEqual(listedAfter.count, listedBefore + 4, listedAfter.map(\.key).joined(separator: "\n"))
+        let client = try server.oracle(["client", server.endpoint, "samples", "apps", workspace.output.appendingPathComponent("urbannest/metadata/1.root.json").path, "urbannest"])
+        XCTAssertEqual(client.status, 0, client.stderr)
+        XCTAssertTrue(client.stdout.contains(#""pointer": 2"#) && client.stdout.contains(#""pointer_manifest_ok": true"#), client.stdout)
+
+        // Livery's own client installs from the bucket's plain HTTP endpoint.
+        let fetched = try LiveryProcess.run(["fetch", "urbannest", "--server", "\(server.endpoint)/samples/apps/urbannest", "--cache", "cache",
+                                             "--root", "Output/urbannest/metadata/1.root.json"], in: workspace.root)
+        XCTAssertEqual(fetched.status, 0, fetched.stderr)
+        XCTAssertTrue(fetched.stdout.contains("release 2 installed"), fetched.stdout)
+    }
+
+    func testAPublishKilledAtRandomMomentsNeverLeavesABucketAClientRefusesOrThatMixesReleases() throws {
+        let server = try server()
+        try blocking { try await server.makePublicBucket("killed") }
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        XCTAssertEqual(try publish(workspace, server, to: "s3://killed/p", ["sonic-walkscape"]).status, 0)
+        let root = workspace.output.appendingPathComponent("sonic-walkscape/metadata/1.root.json").path
+        var lastSeen = 1
+        var killedMidway = 0
+        for trial in 1...20 {
+            // A new release each trial (a changed string and, every third trial, a changed tour text).
+            try workspace.replace("sonic-walkscape/locales/fr.yaml", trial == 1 ? "Carte" : "Carte \(trial - 1)", "Carte \(trial)")
+            XCTAssertEqual(try workspace.build().status, 0)
+            let running = try LiveryProcess.start(["publish", "--output", "Output", "--to", "s3://killed/p", "--concurrency", "2", "sonic-walkscape"],
+                                                  in: workspace.root, environment: server.environment)
+            Thread.sleep(forTimeInterval: Double.random(in: 0...0.25))
+            if running.isRunning { killedMidway += 1 }
+            kill(running.pid, SIGKILL)
+            _ = running.wait()
+            let seen = try server.oracle(["client", server.endpoint, "killed", "p", root, "sonic-walkscape"])
+            XCTAssertEqual(seen.status, 0, "trial \(trial): a client refused the bucket: \(seen.stderr)")
+            let state = try JSONSerialization.jsonObject(with: Data(seen.stdout.utf8)) as? [String: Any] ?? [:]
+            let version = state["timestamp"] as? Int ?? 0
+            XCTAssertGreaterThanOrEqual(version, lastSeen, "trial \(trial): the bucket went back")
+            lastSeen = version
+            // The pointer may lag the signed release by one write, never lead it or name another release's manifest.
+            if let pointer = state["pointer"] as? Int, let snapshot = state["snapshot"] as? Int {
+                XCTAssertLessThanOrEqual(pointer, snapshot, "trial \(trial)")
+                if pointer == snapshot { XCTAssertEqual(state["pointer_manifest_ok"] as? Bool, true, "trial \(trial): \(seen.stdout)") }
+            }
+        }
+        XCTAssertGreaterThan(killedMidway, 0, "no trial killed a publish while it ran")
+        // A re-run completes the last release (the dead publisher's lock is taken over: same host, process gone).
+        let finish = try publish(workspace, server, to: "s3://killed/p", ["sonic-walkscape"])
+        XCTAssertEqual(finish.status, 0, finish.stderr)
+        let check = try server.oracle(["check", server.endpoint, "killed", "p", workspace.output.path, "sonic-walkscape"])
+        XCTAssertEqual(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines), #"{"problems": []}"#, check.stderr)
+    }
+
+    func testAConcurrentPublishIsRefusedAndABrokenLockIsTakenOverOnlyWhenAsked() throws {
+        let server = try server()
+        try blocking { try await server.makePublicBucket("locked") }
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        // Another machine's publisher holds the lock, started a minute ago.
+        let lock = #"{"host":"ci-runner-7","pid":4242,"started":\#(Int(Date().timeIntervalSince1970) - 60)}"#
+        _ = try blocking { try await server.client().put(bucket: "locked", key: "r/urbannest/.livery-publish.lock", body: Data(lock.utf8), options: S3PutOptions(contentType: "application/json")) }
+        let refused = try publish(workspace, server, to: "s3://locked/r", ["urbannest"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("another publish of urbannest holds s3://locked/r/urbannest/.livery-publish.lock (host ci-runner-7, process 4242"), refused.stderr)
+        let listed = try blocking { try await server.client().list(bucket: "locked", prefix: "r/urbannest/") }
+        XCTAssertEqual(listed.map(\.key), ["r/urbannest/.livery-publish.lock"], "a refused publish uploads nothing")
+        let broken = try publish(workspace, server, to: "s3://locked/r", ["urbannest", "--break-lock"])
+        XCTAssertEqual(broken.status, 0, broken.stderr)
+        let after = try blocking { try await server.client().head(bucket: "locked", key: "r/urbannest/.livery-publish.lock") }
+        XCTAssertNil(after, "the lock is released after publishing")
+    }
+
+    func testAnotherBuildsReleaseUnderTheSameVersionIsRefused() throws {
+        let server = try server()
+        try blocking { try await server.makePublicBucket("forked") }
+        let one = try BuildTests.Workspace(), two = try BuildTests.Workspace()
+        XCTAssertEqual(try one.build().status, 0)
+        XCTAssertEqual(try two.build().status, 0) // other keys, same version numbers
+        XCTAssertEqual(try publish(one, server, to: "s3://forked/x", ["physio-clinic"]).status, 0)
+        let refused = try publish(two, server, to: "s3://forked/x", ["physio-clinic"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("another build published a newer or different release of this tenant"), refused.stderr)
+        let check = try server.oracle(["check", server.endpoint, "forked", "x", one.output.path, "physio-clinic"])
+        XCTAssertEqual(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines), #"{"problems": []}"#, "the first release is intact")
+    }
+
+    func testALargeTargetGoesUpInPartsWithItsDigestAndAWrongNameIsRefused() throws {
+        let server = try server()
+        try blocking { try await server.makePublicBucket("large") }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-large-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("t/targets"), withIntermediateDirectories: true)
+        var bytes = Data(count: 13 << 20 + 12345)
+        for index in stride(from: 0, to: bytes.count, by: 4096) { bytes[index] = UInt8(truncatingIfNeeded: index / 4096) }
+        let digest = SigV4Signer.hex(SHA256.hash(data: bytes))
+        try bytes.write(to: folder.appendingPathComponent("t/targets/\(digest).tour.big.zip"))
+        try Data(#"{"release":1}"#.utf8).write(to: folder.appendingPathComponent("t/release.json"))
+        var options = RemotePublisher.Options()
+        options.multipartThreshold = 5 << 20
+        options.partSize = 5 << 20
+        let publisher = RemotePublisher(client: server.client(), location: S3Location(bucket: "large", prefix: "m"), options: options)
+        let outcome = try blocking { try await publisher.publish(tenant: "t", folder: folder.appendingPathComponent("t")) }
+        XCTAssertEqual(outcome.uploaded, 2)
+        let head = try blocking { try await server.client().head(bucket: "large", key: "m/t/targets/\(digest).tour.big.zip") }
+        XCTAssertEqual(head?.metadata["sha256"], digest)
+        XCTAssertTrue(head?.etag.hasSuffix("-3") == true, "three parts: \(head?.etag ?? "none")")
+        let body = try blocking { try await server.client().get(bucket: "large", key: "m/t/targets/\(digest).tour.big.zip", limit: 64 << 20) }
+        XCTAssertEqual(body.map { SigV4Signer.hex(SHA256.hash(data: $0.data)) }, digest)
+
+        // A target whose bytes do not match its name is never uploaded.
+        let wrong = String(repeating: "0", count: 64)
+        try Data("not the bytes".utf8).write(to: folder.appendingPathComponent("t/targets/\(wrong).core.zip"))
+        try Data(#"{"release":2}"#.utf8).write(to: folder.appendingPathComponent("t/release.json"))
+        do {
+            _ = try blocking { try await publisher.publish(tenant: "t", folder: folder.appendingPathComponent("t")) }
+            XCTFail("a damaged target was published")
+        } catch {
+            XCTAssertTrue("\(error)".contains("does not have the SHA-256 its name says"), "\(error)")
+        }
+        let missing = try blocking { try await server.client().head(bucket: "large", key: "m/t/targets/\(wrong).core.zip") }
+        XCTAssertNil(missing)
+    }
+
+    func testTheStoreRefusesAWrongSecretAndAPresignedURLWorksUntilItExpires() throws {
+        let server = try server()
+        try blocking { try await server.client().createBucket("private") }
+        _ = try blocking { try await server.client().put(bucket: "private", key: "k/secret.zip", body: Data("protected".utf8), options: S3PutOptions(contentType: "application/zip")) }
+        var wrong = server.configuration
+        wrong.credentials.secretAccessKey += "x"
+        do {
+            _ = try blocking { try await S3Client(configuration: wrong, attempts: 1).head(bucket: "private", key: "k/secret.zip") }
+            XCTFail("a wrong secret was accepted")
+        } catch let error as S3Error {
+            XCTAssertEqual(error.status, 403)
+        }
+        let url = server.client().presignedGET(bucket: "private", key: "k/secret.zip", expires: 60)
+        let (body, status) = try Self.get(url)
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(String(decoding: body, as: UTF8.self), "protected")
+        let expired = server.client().presignedGET(bucket: "private", key: "k/secret.zip", expires: 1, date: Date(timeIntervalSinceNow: -120))
+        XCTAssertEqual(try Self.get(expired).status, 403)
+        XCTAssertEqual(try Self.get(URL(string: "\(server.endpoint)/private/k/secret.zip")!).status, 403)
+    }
+}
+
+
+/// Runs async work to completion from a synchronous test (whose thread may then use Process).
+func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    let semaphore = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var result: Result<T, Error>!
+    Task {
+        do { result = .success(try await body()) } catch { result = .failure(error) }
+        semaphore.signal()
+    }
+    semaphore.wait()
+    return try result.get()
+}

@@ -1,0 +1,90 @@
+import Foundation
+import LiveryObjectStore
+import XCTest
+
+/// A real S3-compatible store for tests: Ceph's RADOS Gateway on 127.0.0.1, started by
+/// scripts/s3-server.sh in a temporary folder and stopped by `stop()` (or when the test process
+/// ends: the class's `deinit`). One per test class: it starts in about 2 s.
+final class S3ServerFixture {
+    let folder: URL
+    let endpoint: String
+    let accessKey: String
+    let secretKey: String
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-rgw-\(UUID().uuidString.prefix(8))")
+        let script = LiveryProcess.packageRoot.appendingPathComponent("scripts/s3-server.sh").path
+        let started = try LiveryProcess.tool(["bash", script, "start", folder.path])
+        guard started.status == 0 else {
+            throw Failure("the S3 test server did not start (run `make test-deps` to install Ceph's radosgw): \(started.stderr)")
+        }
+        var values: [String: String] = [:]
+        for line in started.stdout.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
+        }
+        guard let endpoint = values["endpoint"], let access = values["access_key"], let secret = values["secret_key"] else {
+            throw Failure("scripts/s3-server.sh printed no endpoint: \(started.stdout)")
+        }
+        self.endpoint = endpoint
+        accessKey = access
+        secretKey = secret
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        _ = try? LiveryProcess.tool(["bash", LiveryProcess.packageRoot.appendingPathComponent("scripts/s3-server.sh").path, "stop", folder.path])
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The environment a `livery publish` (or boto3) needs to reach this store.
+    var environment: [String: String] {
+        ["AWS_ACCESS_KEY_ID": accessKey, "AWS_SECRET_ACCESS_KEY": secretKey, "AWS_ENDPOINT_URL": endpoint, "AWS_REGION": "us-east-1",
+         // No profile files of the machine's user leak in.
+         "AWS_CONFIG_FILE": "/nonexistent", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent"]
+    }
+
+    var configuration: S3Configuration {
+        S3Configuration(endpoint: URL(string: endpoint)!, region: "us-east-1",
+                        credentials: AWSCredentials(accessKeyID: accessKey, secretAccessKey: secretKey), addressing: .path)
+    }
+
+    func client() -> S3Client { S3Client(configuration: configuration) }
+
+    /// A new bucket whose objects anyone may GET (as a CDN origin), while listing and writing stay private.
+    func makePublicBucket(_ name: String) async throws {
+        let client = client()
+        try await client.createBucket(name)
+        let policy = """
+            {"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":["s3:GetObject"],"Resource":["arn:aws:s3:::\(name)/*"]}]}
+            """
+        try await client.putBucketPolicy(name, policy: Data(policy.utf8))
+    }
+
+    /// Runs scripts/s3-oracle.py (boto3 and python-tuf from .venv-test) with this store's credentials.
+    func oracle(_ arguments: [String]) throws -> LiveryProcess.Output {
+        let python = LiveryProcess.packageRoot.appendingPathComponent(".venv-test/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python) else { throw Failure("\(python) is missing: run `make test-deps`") }
+        var environment = ProcessInfo.processInfo.environment
+        environment.merge(self.environment) { _, new in new }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [LiveryProcess.packageRoot.appendingPathComponent("scripts/s3-oracle.py").path] + arguments
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        if process.terminationStatus == 3 { throw Failure("boto3 or python-tuf is missing from .venv-test: run `make test-deps`") }
+        return LiveryProcess.Output(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: String(decoding: errors, as: UTF8.self))
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+}

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Independent checks of a bucket Livery published (Tests/LiveryTests/ObjectStoreTests.swift).
+
+  s3-oracle.py check   ENDPOINT BUCKET PREFIX OUTPUT TENANT...
+      With boto3 (credentials from the environment): every file of OUTPUT/<tenant>/ is in the
+      bucket under PREFIX/<tenant>/ with the same bytes (SHA-256 of a GET), the recorded
+      x-amz-meta-sha256, the right Content-Type and Cache-Control; nothing else is there but the
+      previous releases' files. Then python-tuf refreshes from the bucket's plain HTTP endpoint
+      (anonymous, as an app would) and downloads and verifies every target of every role.
+  s3-oracle.py client  ENDPOINT BUCKET PREFIX ROOT TENANT
+      python-tuf alone, anonymous: refresh and download every target the current targets
+      metadata (and its delegations) lists; prints {"timestamp": N, "snapshot": N, "targets": N,
+      "pointer": release.json's release, "pointer_manifest_ok": bool}. Exit 1 with the error when
+      the client refuses the bucket.
+Exit 3 when boto3 or python-tuf is missing."""
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import urllib.request
+
+try:
+    import boto3
+    from tuf.ngclient import Updater
+except ImportError:
+    sys.exit(3)
+
+IMMUTABLE = "public, max-age=31536000, immutable"
+POINTER = "public, max-age=60"
+
+
+def content_type(name):
+    if name.endswith(".json"):
+        return "application/json"
+    if name.endswith(".zip"):
+        return "application/zip"
+    if name.endswith(".tar.zst"):
+        return "application/zstd"
+    return "application/octet-stream"
+
+
+def target_paths(updater, metadata_dir):
+    """Every target path the trusted targets roles list (top-level and delegated, loaded as needed)."""
+    paths = set()
+    with open(os.path.join(metadata_dir, "targets.json"), "rb") as f:
+        top = json.load(f)["signed"]
+    paths.update(top["targets"].keys())
+    roles = [r["name"] for r in top.get("delegations", {}).get("roles", [])]
+    seen = set()
+    while roles:
+        role = roles.pop(0)
+        if role in seen:
+            continue
+        seen.add(role)
+        # get_targetinfo loads delegated roles on the way; read the delegated role's file it stored.
+        updater._load_targets(role, "targets")
+        from urllib.parse import quote
+        with open(os.path.join(metadata_dir, quote(role, "") + ".json"), "rb") as f:
+            signed = json.load(f)["signed"]
+        paths.update(signed["targets"].keys())
+        roles.extend(r["name"] for r in signed.get("delegations", {}).get("roles", []))
+    return sorted(paths)
+
+
+def client(endpoint, bucket, prefix, root, tenant):
+    base = f"{endpoint}/{bucket}/{prefix}/{tenant}" if prefix else f"{endpoint}/{bucket}/{tenant}"
+    metadata_dir = tempfile.mkdtemp()
+    targets_dir = tempfile.mkdtemp()
+    with open(root, "rb") as f, open(os.path.join(metadata_dir, "root.json"), "wb") as out:
+        out.write(f.read())
+    updater = Updater(metadata_dir=metadata_dir, metadata_base_url=base + "/metadata/", target_base_url=base + "/targets/", target_dir=targets_dir)
+    updater.refresh()
+    count = 0
+    manifests = {}
+    for path in target_paths(updater, metadata_dir):
+        info = updater.get_targetinfo(path)
+        if info is None:
+            raise RuntimeError(f"{path}: listed but not found by the client")
+        downloaded = updater.download_target(info, os.path.join(targets_dir, path.replace("/", "_")))
+        if path.endswith("download-manifest.json"):
+            manifests[info.hashes["sha256"]] = downloaded
+        count += 1
+    with open(os.path.join(metadata_dir, "timestamp.json"), "rb") as f:
+        timestamp = json.load(f)["signed"]
+    with open(os.path.join(metadata_dir, "snapshot.json"), "rb") as f:
+        snapshot = json.load(f)["signed"]
+    pointer = json.load(urllib.request.urlopen(base + "/release.json"))
+    return {"timestamp": timestamp["version"], "snapshot": snapshot["version"], "targets": count,
+            "pointer": pointer["release"], "pointer_manifest_ok": pointer["sha256"] in manifests}
+
+
+def check(endpoint, bucket, prefix, output, tenants):
+    s3 = boto3.client("s3", endpoint_url=endpoint)
+    problems = []
+    for tenant in tenants:
+        base = f"{prefix}/{tenant}/" if prefix else f"{tenant}/"
+        listed = {}
+        for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=base):
+            for item in page.get("Contents", []):
+                listed[item["Key"][len(base):]] = item
+        folder = os.path.join(output, tenant)
+        local = []
+        for directory, _, files in os.walk(folder):
+            for name in files:
+                local.append(os.path.relpath(os.path.join(directory, name), folder))
+        for relative in sorted(local):
+            if relative not in listed:
+                problems.append(f"{tenant}/{relative}: missing from the bucket")
+                continue
+            with open(os.path.join(folder, relative), "rb") as f:
+                digest = hashlib.sha256(f.read()).hexdigest()
+            obj = s3.get_object(Bucket=bucket, Key=base + relative)
+            body = obj["Body"].read()
+            if hashlib.sha256(body).hexdigest() != digest:
+                problems.append(f"{tenant}/{relative}: different bytes in the bucket")
+            if obj.get("Metadata", {}).get("sha256") != digest:
+                problems.append(f"{tenant}/{relative}: x-amz-meta-sha256 is {obj.get('Metadata', {}).get('sha256')}, not {digest}")
+            if obj["ContentType"] != content_type(relative):
+                problems.append(f"{tenant}/{relative}: Content-Type {obj['ContentType']}")
+            mutable = relative in ("release.json", "metadata/timestamp.json")
+            if obj.get("CacheControl") != (POINTER if mutable else IMMUTABLE):
+                problems.append(f"{tenant}/{relative}: Cache-Control {obj.get('CacheControl')}")
+            if relative.startswith("targets/") and not os.path.basename(relative).startswith(digest):
+                problems.append(f"{tenant}/{relative}: name does not start with its SHA-256")
+        for relative in listed:
+            if relative.startswith(".livery-publish.lock"):
+                problems.append(f"{tenant}: the publish lock was left behind")
+        root = os.path.join(folder, "metadata", "1.root.json")
+        if os.path.exists(root):
+            try:
+                result = client(endpoint, bucket, prefix, root, tenant)
+                if not result["pointer_manifest_ok"]:
+                    problems.append(f"{tenant}: release.json names a manifest the signed targets do not list")
+            except Exception as error:  # noqa: BLE001 - any refusal is the finding
+                problems.append(f"{tenant}: python-tuf refused the bucket: {type(error).__name__}: {error}")
+    return problems
+
+
+def main():
+    command = sys.argv[1]
+    if command == "check":
+        endpoint, bucket, prefix, output = sys.argv[2:6]
+        problems = check(endpoint, bucket, prefix, output, sys.argv[6:])
+        print(json.dumps({"problems": problems}))
+    elif command == "client":
+        endpoint, bucket, prefix, root, tenant = sys.argv[2:7]
+        try:
+            print(json.dumps(client(endpoint, bucket, prefix, root, tenant)))
+        except Exception as error:  # noqa: BLE001
+            print(f"{type(error).__name__}: {error}", file=sys.stderr)
+            sys.exit(1)
+    else:
+        sys.exit(2)
+
+
+main()
