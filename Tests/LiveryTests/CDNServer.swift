@@ -104,9 +104,15 @@ final class CDNServer {
             """
     }
 
+    #if canImport(Glibc)
+    static let streamSocket = Int32(SOCK_STREAM.rawValue)
+    #else
+    static let streamSocket = SOCK_STREAM
+    #endif
+
     /// A port nothing listens on now (the kernel's choice for port 0).
     static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, streamSocket, 0)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -122,7 +128,7 @@ final class CDNServer {
 
     /// Whether something accepts TCP connections on the port.
     static func accepts(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, streamSocket, 0)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
