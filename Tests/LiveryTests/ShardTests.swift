@@ -184,6 +184,25 @@ final class ShardTests: XCTestCase {
         }
     }
 
+    func testARefusedTenantFolderFailsTheBuildOfItsShardOnly() throws {
+        let workspace = try BuildTests.Workspace()
+        let outside = try syntheticWorkspace(["escaped": nil])
+        try FileManager.default.createSymbolicLink(at: workspace.tenants.appendingPathComponent("escaped"), withDestinationURL: outside.appendingPathComponent("escaped"))
+        // The whole workspace: `build` stops as `validate` does (it used to publish the other tenants).
+        let full = try workspace.build(["--unsigned"])
+        XCTAssertEqual(full.status, 1, full.stdout)
+        XCTAssertTrue(full.stdout.contains("tenant folder 'escaped' is a symbolic link that leads outside the workspace"), full.stdout)
+        XCTAssertTrue(full.stderr.contains("validation failed: nothing was published"), full.stderr)
+        // Sharded: only the shard that holds it fails.
+        let home = TenantShard.number(ofRoot: "escaped", count: 2)
+        let own = try workspace.build(["--unsigned", "--shard", "\(home)/2"])
+        XCTAssertEqual(own.status, 1, own.stdout)
+        XCTAssertTrue(own.stdout.contains("'escaped' is a symbolic link"), own.stdout)
+        let other = try workspace.build(["--unsigned", "--shard", "\(3 - home)/2"])
+        XCTAssertEqual(other.status, 0, other.stdout + other.stderr)
+        XCTAssertFalse(other.stdout.contains("escaped"), other.stdout)
+    }
+
     func testValidateChecksTheShardsTenantsAndAnEmptyShardBuildsNothing() throws {
         let counts = try (1...3).map { k -> Int in
             let result = try LiveryProcess.run(["validate", "Tenants", "--shard", "\(k)/3"])
