@@ -66,6 +66,13 @@ public struct TenantShard: Sendable, Equatable, CustomStringConvertible {
         return Set(names.filter { contains(root: roots[$0] ?? $0) })
     }
 
+    /// The tenants a command restricted to this shard works on: the shard's tenants of `workspace`, narrowed
+    /// to `only` when the command was given tenant folders (nil: the whole workspace).
+    public func select(_ only: Set<String>?, in workspace: URL) -> Set<String> {
+        let members = tenants(in: workspace)
+        return only.map { $0.intersection(members) } ?? members
+    }
+
     /// The root of each tenant's lineage, given each tenant's `extends`. A parent that is not among `names`
     /// ends the walk (validation reports it); a cycle's members, and the tenants extending them, share the
     /// cycle's smallest id as their root, so a broken lineage still lands in exactly one shard.

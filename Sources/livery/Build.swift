@@ -71,10 +71,9 @@ struct Build: ParsableCommand {
             let target = WorkspaceTarget(path)
             var only = target.tenant.map { Set([$0]) }
             if let shard {
-                let members = shard.tenants(in: target.workspace)
-                only = only.map { $0.intersection(members) } ?? members
+                only = shard.select(only, in: target.workspace)
                 if only!.isEmpty {
-                    if members.isEmpty && TenantLoader.discover(in: target.workspace).folders.isEmpty {
+                    if TenantLoader.discover(in: target.workspace).folders.isEmpty {
                         throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(path)'")
                     }
                     // An empty share is normal when there are more runners than lineages: say so and succeed.

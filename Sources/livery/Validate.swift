@@ -58,8 +58,7 @@ struct Validate: ParsableCommand {
             let target = WorkspaceTarget(path)
             var only = target.tenant.map { Set([$0]) }
             if let shard {
-                let members = shard.tenants(in: target.workspace)
-                only = only.map { $0.intersection(members) } ?? members
+                only = shard.select(only, in: target.workspace)
                 if only!.isEmpty && !TenantLoader.discover(in: target.workspace).folders.isEmpty {
                     FileHandle.standardError.write(Data("shard \(shard) of '\(path)': no tenants in this shard\n".utf8))
                     continue
