@@ -28,7 +28,8 @@ let package = Package(
         .target(name: "CLiverySystem"),
         .target(name: "LiveryDiagnostics"),
         .target(name: "LiveryLoad", dependencies: ["LiveryDiagnostics", "CYAML", "CXML2"]),
-        .target(name: "LiveryResolve", dependencies: ["LiveryLoad"]),
+        // Crypto: `--shard` places a lineage by the SHA-256 of its root tenant id (TenantShard).
+        .target(name: "LiveryResolve", dependencies: ["LiveryLoad", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "LiveryCheck", dependencies: ["LiveryResolve", "LiveryLoad", "LiveryDiagnostics", "LiveryL10n", "LiveryRender", "CLiverySystem"]),
         .target(name: "LiveryAssets", dependencies: ["LiveryLoad", "CSQLite", .product(name: "Crypto", package: "swift-crypto")]),
         // Localization: ICU MessageFormat and CLDR plural rules (generated table, see `make cldr`).

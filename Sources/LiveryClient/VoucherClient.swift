@@ -41,15 +41,8 @@ extension HTTPRepository {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try JSONSerialization.data(withJSONObject: ["code": code, "device": device])
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("livery-redeem-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600])
-        defer { try? FileManager.default.removeItem(at: temporary) }
-        let handle = try FileHandle(forWritingTo: temporary)
-        let status: Int
-        do {
-            defer { try? handle.close() }
-            status = try perform(request, into: handle, rangeLimit: 64 << 10, wholeLimit: 64 << 10)
-        }
+        // The answer stays in memory, bounded: it holds the token, which is not left in a temporary file.
+        let (status, body) = try perform(request, into: .memory, rangeLimit: 64 << 10, wholeLimit: 64 << 10)
         switch status {
         case 200: break
         case 403: throw VoucherRedemptionError(description: "voucher \(shown) is not valid: unknown, revoked or expired (check the code)")
@@ -58,7 +51,7 @@ extension HTTPRepository {
         case 404: throw VoucherRedemptionError(description: "voucher \(shown): the server has no voucher redemption for this tenant (\(base.absoluteString)/vouchers/redeem answered 404)")
         default: throw VoucherRedemptionError(description: "voucher \(shown): the server answered HTTP \(status)")
         }
-        guard let answer = try? RedemptionAnswer(data: Data(contentsOf: temporary)) else {
+        guard let answer = try? RedemptionAnswer(data: body) else {
             throw VoucherRedemptionError(description: "voucher \(shown): the server's answer is not a grant")
         }
         return AccessGrant(tour: answer.tour, token: answer.token, expires: answer.expires, bundles: answer.bundles, code: code)

@@ -68,7 +68,8 @@ public enum ReleaseBuilder {
         let settings = "livery \(LiveryVersion.current) rules \(RuleRegistry.all.count) format \(options.format.rawValue) strict \(options.strict) mtime \(ArchiveWriter.entryTimestamp) signed \(options.keys != nil)"
 
         // Tenants whose inputs are all as they were at their last build are not even loaded.
-        let folders = TenantLoader.discover(in: workspace).folders.map(\.lastPathComponent)
+        let discovered = TenantLoader.discover(in: workspace)
+        let folders = discovered.folders.map(\.lastPathComponent)
         let wanted = folders.filter { options.only?.contains($0) ?? true }
         var unchanged: [TenantBuildReport] = []
         var toBuild = Set<String>()
@@ -92,6 +93,14 @@ public enum ReleaseBuilder {
         var failures: [String] = []
         // Tenants whose new release failed, with the index of their message in `failures`.
         var failed: [(tenant: String, failure: Int)] = []
+        // A tenant folder the loader refuses (a symbolic link out of the workspace) is never loaded or
+        // built, but its error stops the build, as it fails `livery validate`.
+        let refused = Set(discovered.refused.map(\.name).filter { options.only?.contains($0) ?? true })
+        if !refused.isEmpty {
+            let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, only: refused, strict: options.strict)
+            diagnostics += validation.diagnostics
+            checked += validation.checked
+        }
         for start in stride(from: 0, to: ordered.count, by: groupSize) {
             let group = Set(ordered[start..<min(start + groupSize, ordered.count)])
             let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, only: group, strict: options.strict)

@@ -3,8 +3,10 @@ import Foundation
 import LiveryTUF
 import LiveryCheck
 import LiveryDiagnostics
+import LiveryLoad
 import LiveryPack
 import LiveryPublish
+import LiveryResolve
 import LiverySign
 
 struct Build: AsyncParsableCommand {
@@ -15,8 +17,10 @@ struct Build: AsyncParsableCommand {
             Each tenant's release lands in Output/<tenant>/: targets/<sha256>.<bundle> for every bundle and \
             for the download manifest, and release.json pointing at the manifest. Publishing is atomic and \
             incremental: unchanged bundles are reused, an unchanged tenant publishes nothing, and a build \
-            that fails validation publishes nothing. Exit status: 0 on success, 1 when validation finds \
-            errors, 2 on a usage or internal error.
+            that fails validation publishes nothing. With --shard K/N only the K-th of N stable shares of the \
+            tenants is built (a base and every tenant extending it always share a shard; see \
+            docs/operations.md), and other folders in the output are left alone. Exit status: 0 on success, \
+            1 when validation finds errors, 2 on a usage or internal error.
             """
     )
 
@@ -49,6 +53,13 @@ struct Build: AsyncParsableCommand {
 
     @OptionGroup var store: ObjectStoreOptions
 
+    @Option(help: ArgumentHelp("Build only shard K of N (1 ≤ K ≤ N): the lineages whose root tenant id's SHA-256, modulo N, is K - 1. Each CI runner builds one shard into its own output.", valueName: "K/N"),
+            transform: TenantShard.init(parsing:))
+    var shard: TenantShard?
+
+    @Flag(help: "Print the ids of the tenants this build would build (with --shard, the shard's), one per line, and build nothing.")
+    var list = false
+
     func validate() throws {
         if refreshTimestamp && unsigned { throw ValidationError("--refresh-timestamp needs signing; drop --unsigned") }
         if publish && store.destination == nil { throw ValidationError("--publish needs --to s3://bucket/prefix") }
@@ -66,9 +77,26 @@ struct Build: AsyncParsableCommand {
                 throw Livery.Failure("'\(path)' is not a folder")
             }
             let target = WorkspaceTarget(path)
+            var only = target.tenant.map { Set([$0]) }
+            if let shard {
+                only = shard.select(only, in: target.workspace)
+                if only!.isEmpty {
+                    if TenantLoader.discover(in: target.workspace).folders.isEmpty {
+                        throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(path)'")
+                    }
+                    // An empty share is normal when there are more runners than lineages: say so and succeed.
+                    FileHandle.standardError.write(Data("shard \(shard) of '\(path)': no tenants in this shard; nothing to build\n".utf8))
+                    continue
+                }
+            }
+            if list {
+                let names = only ?? Set(TenantLoader.discover(in: target.workspace).folders.map(\.lastPathComponent))
+                for name in names.sorted() { print(name) }
+                continue
+            }
             let result = try ReleaseBuilder.build(
                 workspace: target.workspace, displayRoot: target.displayWorkspace, output: outputURL,
-                options: BuildOptions(format: archiveFormat, only: target.tenant.map { [$0] }, strict: strict,
+                options: BuildOptions(format: archiveFormat, only: only, strict: strict,
                                       keys: unsigned ? nil : KeyStore(root: URL(fileURLWithPath: keys)), refreshTimestamp: refreshTimestamp),
                 progress: { message in
                     // Waiting for the lock is always said; progress only on a terminal, so CI logs stay quiet.

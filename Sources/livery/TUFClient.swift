@@ -97,6 +97,6 @@ private struct FolderURL: RepositorySource {
     let folder: String
 
     func fetch(_ path: String, maxLength: Int) throws -> Data? {
-        try base.fetch(path.hasPrefix(folder) ? String(path.dropFirst(folder.count)) : path, maxLength: maxLength)
+        try base.fetch(path.hasPrefix(folder) ? String(path.dropFirst(folder.count)) : path, maxLength: maxLength, forbiddenIsMissing: path.hasPrefix("metadata/"))
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import LiveryCheck
 import LiveryDiagnostics
 import LiveryLoad
+import LiveryResolve
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,7 +11,8 @@ struct Validate: ParsableCommand {
         abstract: "Check tenant folders and report every mistake with its file, line and column.",
         discussion: """
             PATH is a workspace (a folder of tenant folders, such as Tenants/) or one tenant folder; \
-            a tenant is checked together with the tenants it extends. Exit status: 0 when there are \
+            a tenant is checked together with the tenants it extends. With --shard K/N only the tenants \
+            `livery build --shard K/N` would build are checked (docs/operations.md). Exit status: 0 when there are \
             no errors, 1 when there are, 2 on a usage or internal error.
             """
     )
@@ -35,6 +37,10 @@ struct Validate: ParsableCommand {
     @Flag(help: "Never colour text output (colour is used only on a terminal anyway).")
     var noColor = false
 
+    @Option(help: ArgumentHelp("Check only shard K of N (1 ≤ K ≤ N), the tenants `livery build --shard K/N` builds.", valueName: "K/N"),
+            transform: TenantShard.init(parsing:))
+    var shard: TenantShard?
+
     func validate() throws {
         for path in targets {
             var isDirectory: ObjCBool = false
@@ -50,7 +56,15 @@ struct Validate: ParsableCommand {
         var results: [ValidationResult] = []
         for path in targets {
             let target = WorkspaceTarget(path)
-            let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: target.tenant.map { [$0] }, strict: strict)
+            var only = target.tenant.map { Set([$0]) }
+            if let shard {
+                only = shard.select(only, in: target.workspace)
+                if only!.isEmpty && !TenantLoader.discover(in: target.workspace).folders.isEmpty {
+                    FileHandle.standardError.write(Data("shard \(shard) of '\(path)': no tenants in this shard\n".utf8))
+                    continue
+                }
+            }
+            let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: only, strict: strict)
             results.append(result)
             if result.checked.isEmpty {
                 throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(path)'")

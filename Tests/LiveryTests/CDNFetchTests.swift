@@ -1,0 +1,131 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import LiveryClient
+import XCTest
+
+/// `livery fetch` and `HTTPRepository` against a server that is not `livery serve`: nginx set up like
+/// object storage behind a CDN (`CDNServer`: redirects, 403 for missing keys, no ranges, ETags).
+final class CDNFetchTests: XCTestCase {
+    /// Copies `Output/<tenant>/` into the bucket, as a sync to object storage would (ordinary files, no `.livery/`).
+    private func sync(_ tenant: String, from output: URL, to bucket: URL) throws {
+        try FileManager.default.createDirectory(at: bucket, withIntermediateDirectories: true)
+        let destination = bucket.appendingPathComponent(tenant)
+        try? FileManager.default.removeItem(at: destination)
+        try FileManager.default.copyItem(at: output.appendingPathComponent(tenant), to: destination)
+    }
+
+    func testFetchInstallsAndUpdatesThroughRedirectsAndForbiddenMissingKeysOnOneConnection() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let bucket = workspace.root.appendingPathComponent("bucket")
+        try sync("sonic-walkscape", from: workspace.output, to: bucket)
+        let server = try CDNServer(bucket: bucket)
+        func fetch(cache: String = "cache") throws -> LiveryProcess.Output {
+            try LiveryProcess.run(["fetch", "sonic-walkscape", "--server", server.base + "/repo", "--cache", cache,
+                                   "--root", "Output/sonic-walkscape/metadata/1.root.json", "--locale", "fr", "--tour", "florence-renaissance"], in: workspace.root)
+        }
+
+        let first = try fetch()
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(first.stdout.contains("release 1 installed"), first.stdout)
+        XCTAssertTrue(first.stdout.contains("downloaded 5 bundles (core, locale.fr, locale.it, tour.florence-renaissance, tour.florence-renaissance.fr)"), first.stdout)
+        let audio = "tours/florence-renaissance/audio/fr/01-duomo.mp3"
+        XCTAssertEqual(try Data(contentsOf: workspace.root.appendingPathComponent("cache/sonic-walkscape/current/bundles/tour.florence-renaissance.fr/" + audio)),
+                       try Data(contentsOf: workspace.tenants.appendingPathComponent("sonic-walkscape/" + audio)))
+        let log = server.log
+        // The probe for the next root went through both redirects and met a 403, which means "no newer root".
+        XCTAssertTrue(log.contains { $0.hasPrefix("GET /repo/sonic-walkscape/metadata/2.root.json 301 ") }, "\(log)")
+        XCTAssertTrue(log.contains { $0.hasPrefix("GET /edge/sonic-walkscape/metadata/2.root.json 308 ") }, "\(log)")
+        XCTAssertTrue(log.contains { $0.hasPrefix("GET /bucket/sonic-walkscape/metadata/2.root.json 403 ") }, "\(log)")
+        XCTAssertTrue(log.contains { $0.hasPrefix("GET /bucket/sonic-walkscape/targets/") && $0.contains(".locale.fr.zip 200 ") }, "\(log)")
+        // One session per repository: every request of the fetch on one kept-alive connection (a session per request
+        // opened one connection per request).
+        let connections = Set(log.map { $0.split(separator: " ")[4] })
+        XCTAssertGreaterThan(log.count, 20)
+        XCTAssertEqual(connections.count, 1, "\(log.count) requests on \(connections.count) connections")
+
+        // A new release, synced to the bucket: the next fetch updates to it.
+        try workspace.replace("sonic-walkscape/locales/fr.yaml", "Carte", "Plan")
+        XCTAssertEqual(try workspace.build().status, 0)
+        try sync("sonic-walkscape", from: workspace.output, to: bucket)
+        let second = try fetch()
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertTrue(second.stdout.contains("release 2 installed"), second.stdout)
+        XCTAssertTrue(second.stdout.contains("downloaded 1 bundle (locale.fr), reused 4"), second.stdout)
+        XCTAssertTrue(try String(contentsOf: workspace.root.appendingPathComponent("cache/sonic-walkscape/current/bundles/locale.fr/locales/fr.json"), encoding: .utf8).contains("Plan"))
+
+        // A target the signed metadata lists but the bucket refuses (403) is an error that says so, not "missing".
+        let targets = bucket.appendingPathComponent("sonic-walkscape/targets")
+        let locale = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: targets.path).first { $0.hasSuffix(".locale.fr.zip") })
+        try FileManager.default.removeItem(at: targets.appendingPathComponent(locale))
+        let refused = try fetch(cache: "fresh-cache")
+        XCTAssertEqual(refused.status, 1, refused.stdout)
+        XCTAssertTrue(refused.stderr.contains("fetch failed: download of locale.fr.zip failed: targets/\(locale): HTTP 403 Forbidden"), refused.stderr)
+    }
+
+    func testLargeTargetsComeWholeFromAServerWithoutRangesAndRedirectLoopsEnd() throws {
+        let bucket = FileManager.default.temporaryDirectory.appendingPathComponent("livery-bucket-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: bucket.appendingPathComponent("demo/targets"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: bucket) }
+        let size = 2 * HTTPRepository.rangeLength + 12_345
+        var random = SystemRandomNumberGenerator()
+        let content = Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &random) })
+        try content.write(to: bucket.appendingPathComponent("demo/targets/big.bin"))
+        let server = try CDNServer(bucket: bucket)
+        let repository = HTTPRepository(base: URL(string: server.base + "/repo/demo")!)
+
+        // Asked for a range, the server sends the whole file: taken in one response, still bounded by the length.
+        let whole = bucket.appendingPathComponent("whole.bin")
+        XCTAssertTrue(try repository.download("targets/big.bin", to: whole, maxLength: size))
+        XCTAssertEqual(try Data(contentsOf: whole), content)
+        XCTAssertTrue(server.log.contains { $0.hasPrefix("GET /bucket/demo/targets/big.bin 200 \(size) ") && $0.hasSuffix("\"bytes=0-\(HTTPRepository.rangeLength - 1)\"") }, "\(server.log)")
+        // A partial file from an interrupted attempt is replaced by the whole file, not appended to.
+        let partial = bucket.appendingPathComponent("partial.bin")
+        try content.prefix(5_000_000).write(to: partial)
+        XCTAssertTrue(try repository.download("targets/big.bin", to: partial, maxLength: size))
+        XCTAssertEqual(try Data(contentsOf: partial), content)
+        // Endless data: more than the length allowed is refused as it arrives.
+        XCTAssertThrowsError(try repository.download("targets/big.bin", to: bucket.appendingPathComponent("small.bin"), maxLength: 1_000)) {
+            XCTAssertTrue("\($0)".contains("sent more than the 1000 bytes expected"), "\($0)")
+        }
+        XCTAssertThrowsError(try repository.fetch("targets/big.bin", maxLength: 1_000))
+
+        // 403 for missing metadata is "not there"; for a target it is an error.
+        XCTAssertNil(try repository.fetch("metadata/9.root.json", maxLength: 512 * 1024))
+        XCTAssertThrowsError(try repository.fetch("targets/nothing.bin", maxLength: 1_000)) { XCTAssertTrue("\($0)".contains("HTTP 403 Forbidden"), "\($0)") }
+        XCTAssertThrowsError(try repository.download("targets/nothing.bin", to: bucket.appendingPathComponent("nothing.bin"), maxLength: 1_000)) {
+            XCTAssertTrue("\($0)".contains("HTTP 403 Forbidden"), "\($0)")
+        }
+        // A redirect loop ends after the bound.
+        let loop = HTTPRepository(base: URL(string: server.base + "/loop/demo")!)
+        XCTAssertThrowsError(try loop.fetch("metadata/timestamp.json", maxLength: 16 * 1024)) {
+            XCTAssertTrue("\($0)".contains("more than \(HTTPRepository.maxRedirects) redirects"), "\($0)")
+        }
+        XCTAssertEqual(server.log.filter { $0.hasPrefix("GET /loop/") }.count, HTTPRepository.maxRedirects + 1)
+        XCTAssertEqual(Set(server.log.filter { $0.hasPrefix("GET /loop/") }.map { $0.split(separator: " ")[4] }).count, 1, "the hops share a connection")
+    }
+
+    func testRedirectsNeverDowngradeToHTTPAndTheTokenStaysWithItsOrigin() throws {
+        var request = URLRequest(url: URL(string: "https://cdn.example/t/targets/a.zip")!)
+        request.setValue("Bearer secret", forHTTPHeaderField: "Authorization")
+        request.setValue("bytes=10-", forHTTPHeaderField: "Range")
+        XCTAssertThrowsError(try HTTPRepository.redirect(from: request, to: "http://cdn.example/t/targets/a.zip", status: 301, hops: 1)) {
+            XCTAssertTrue("\($0)".contains("refused a redirect from https to http"), "\($0)")
+        }
+        XCTAssertThrowsError(try HTTPRepository.redirect(from: request, to: "ftp://cdn.example/a.zip", status: 302, hops: 1))
+        XCTAssertThrowsError(try HTTPRepository.redirect(from: request, to: "/b.zip", status: 307, hops: HTTPRepository.maxRedirects + 1))
+
+        let sameOrigin = try HTTPRepository.redirect(from: request, to: "../objects/a.zip", status: 307, hops: 1)
+        XCTAssertEqual(sameOrigin.url?.absoluteString, "https://cdn.example/t/objects/a.zip")
+        XCTAssertEqual(sameOrigin.value(forHTTPHeaderField: "Authorization"), "Bearer secret")
+        XCTAssertEqual(sameOrigin.value(forHTTPHeaderField: "Range"), "bytes=10-")
+        let elsewhere = try HTTPRepository.redirect(from: request, to: "https://bucket.example/a.zip", status: 308, hops: 2)
+        XCTAssertNil(elsewhere.value(forHTTPHeaderField: "Authorization"), "a token is not sent to another origin")
+        XCTAssertEqual(elsewhere.value(forHTTPHeaderField: "Range"), "bytes=10-")
+        // http to https is an upgrade, and fine.
+        let upgraded = try HTTPRepository.redirect(from: URLRequest(url: URL(string: "http://cdn.example/a")!), to: "https://cdn.example/a", status: 301, hops: 1)
+        XCTAssertEqual(upgraded.url?.scheme, "https")
+    }
+}
