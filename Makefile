@@ -48,6 +48,8 @@ test-deps:
 	@command -v sarif >/dev/null && python3 -c "import jsonschema, referencing, yaml, babel, tinycss2, tree_sitter, tree_sitter_kotlin, PIL" 2>/dev/null || \
 		python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore sarif-tools "jsonschema>=4.18" pyyaml babel tinycss2 tree-sitter tree-sitter-kotlin pillow
 	@$(MAKE) --no-print-directory test-venv
+	@# A real S3-compatible store for the publishing tests: Ceph's RADOS Gateway (scripts/s3-server.sh).
+	@./scripts/s3-server.sh install
 	@# The TUF client conformance suite (not on PyPI: vendored beside the project, see its SOURCE.md), in its own
 	@# environment because it pins its own python-tuf and pytest.
 	@./scripts/tuf-conformance.sh --install
@@ -79,6 +81,8 @@ bench: deps test-venv
 	./scripts/bench-tokens.sh .build/release/livery
 	./scripts/bench-client.sh .build/release/livery
 	./scripts/bench-release-json.sh .build/release/livery .build/release/livery-json-fuzz
+	./scripts/s3-server.sh install
+	./scripts/bench-publish.sh .build/release/livery .venv-test/bin/python
 
 # Fuzzes the release format's JSON parser with libFuzzer for FUZZ_SECONDS (a sanitizer build of its own in
 # .build-fuzz, seeded with a sample release's metadata; crashes land in .build-fuzz/crashes/).

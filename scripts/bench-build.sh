@@ -9,46 +9,11 @@
 # Usage: scripts/bench-build.sh [livery binary]
 set -euo pipefail
 livery=$(realpath "${1:-.build/release/livery}")
+here="$(cd "$(dirname "$0")" && pwd)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-python3 - <<'PY'
-import os, random
-random.seed(7)
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f: f.write(text)
-for t in range(200):
-    d = f"Tenants/t{t:03d}"
-    write(f"{d}/tenant.yaml", f"id: t{t:03d}\nkind: brand\nname: Tenant {t}\nlocales:\n  default: en\n  supported: [en, fr, de]\n"
-          "navigation:\n  tabs:\n    - {id: home, icon: house, label: k0}\n    - {id: me, icon: person, label: k1}\n")
-    for locale in ("en", "fr", "de"):
-        many = " many {# items}" if locale == "fr" else ""  # French plurals also have `many` (CLDR)
-        write(f"{d}/locales/{locale}.yaml", "".join(f'k{k}: "{locale} message {k}: {{count, plural, one {{# item}}{many} other {{# items}}}}"\n' for k in range(1000)))
-# The media tenant: one tour whose 50 stops each have 10 MB of audio, and 5,000 small hero images.
-d = "Tenants/media"
-png_header = bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-os.makedirs(f"{d}/assets/images")
-heroes = []
-for i in range(5000):
-    name = f"assets/images/img{i:04d}.png"
-    with open(f"{d}/{name}", "wb") as f: f.write(png_header + os.urandom(2000 + i % 1000))
-    heroes.append(name)
-stops, points = [], []
-for s in range(50):
-    lat, lon = 45.0 + s * 0.001, 9.0
-    points.append((lat, lon))
-    os.makedirs(f"{d}/tours/walk/audio", exist_ok=True)
-    with open(f"{d}/tours/walk/audio/{s:02d}.mp3", "wb") as f: f.write(b"ID3\x04\x00\x00\x00\x00\x00\x00" + os.urandom(10 << 20))
-    stops.append(f"  - {{id: s{s:02d}, order: {s + 1}, title: {{en: Stop {s}}}, latitude: {lat}, longitude: {lon}, triggerRadius: 100, audio: {{en: audio/{s:02d}.mp3}}}}\n")
-with open(f"{d}/tours/walk/cover.png", "wb") as f: f.write(png_header + os.urandom(5000))
-gpx = "".join(f'<trkpt lat="{la}" lon="{lo}"/>' for la, lo in points)
-write(f"{d}/tours/walk/route.gpx", f'<?xml version="1.0"?>\n<gpx version="1.1" creator="bench" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>{gpx}</trkseg></trk></gpx>\n')
-write(f"{d}/tours/walk/tour.yaml", "id: walk\nslug: walk\ntitle: {en: Walk}\ncity: Milan\ndurationMinutes: 120\ndistanceKm: 5.45\nlanguages: [en]\n"
-      "cover: cover.png\nroute: route.gpx\nstops:\n" + "".join(stops))
-write(f"{d}/tenant.yaml", "id: media\nkind: brand\nname: Media\nlocales: {default: en, supported: [en]}\nassets:\n  hero:\n" + "".join(f"    - {h}\n" for h in heroes))
-write(f"{d}/locales/en.yaml", "title: Media\n")
-PY
+python3 "$here/bench-corpus.py"
 media_bytes=$(du -sb Tenants/media | cut -f1)
 all_bytes=$(du -sb Tenants | cut -f1)
 sync

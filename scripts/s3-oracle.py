@@ -67,9 +67,10 @@ def client(endpoint, bucket, prefix, root, tenant):
     base = f"{endpoint}/{bucket}/{prefix}/{tenant}" if prefix else f"{endpoint}/{bucket}/{tenant}"
     metadata_dir = tempfile.mkdtemp()
     targets_dir = tempfile.mkdtemp()
-    with open(root, "rb") as f, open(os.path.join(metadata_dir, "root.json"), "wb") as out:
-        out.write(f.read())
-    updater = Updater(metadata_dir=metadata_dir, metadata_base_url=base + "/metadata/", target_base_url=base + "/targets/", target_dir=targets_dir)
+    with open(root, "rb") as f:
+        trusted = f.read()
+    updater = Updater(metadata_dir=metadata_dir, metadata_base_url=base + "/metadata/", target_base_url=base + "/targets/", target_dir=targets_dir,
+                      bootstrap=trusted)
     updater.refresh()
     count = 0
     manifests = {}

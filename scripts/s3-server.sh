@@ -24,6 +24,18 @@ wait_for() { # seconds, description, command...
     done
 }
 
+# Starts a daemon with none of our open files but stdio: a caller that waits for this script through an
+# inherited descriptor (Foundation's Process watches a socket its child holds) must not wait for the daemons.
+detached() {
+    (
+        for fd in /proc/$BASHPID/fd/*; do
+            n=${fd##*/}
+            if (( n > 2 )); then eval "exec $n>&-" 2>/dev/null || true; fi
+        done
+        exec "$@" </dev/null >>"$dir/log/daemons.out" 2>&1
+    )
+}
+
 case "${1:-}" in
 install)
     "$here/install-packages.sh" "${packages[@]}"
@@ -77,18 +89,17 @@ rgw data = $dir/rgw
 EOF
     monmaptool --create --fsid "$fsid" --addv a "[v2:127.0.0.1:$mon_v2,v1:127.0.0.1:$mon_v1]" "$dir/monmap" >/dev/null
     ceph-mon -c "$conf" --mkfs -i a --monmap "$dir/monmap" >/dev/null
-    # Daemons get no stdio of ours: a caller reading our output to its end must not wait for them.
-    ceph-mon -c "$conf" -i a </dev/null >>"$dir/log/daemons.out" 2>&1
+    detached ceph-mon -c "$conf" -i a
     wait_for 30 "ceph-mon" ceph -c "$conf" mon stat
     cat "$dir/run/mon.a.pid" > "$dir/pids"
     uuid=$(python3 -c 'import uuid; print(uuid.uuid4())')
     id=$(ceph -c "$conf" osd new "$uuid")
     mkdir -p "$dir/osd/ceph-$id"
     ceph-osd -c "$conf" -i "$id" --mkfs --osd-uuid "$uuid" >/dev/null 2>&1
-    ceph-osd -c "$conf" -i "$id" </dev/null >>"$dir/log/daemons.out" 2>&1
+    detached ceph-osd -c "$conf" -i "$id"
     wait_for 30 "ceph-osd" bash -c "ceph -c '$conf' osd dump | grep -q '^osd.$id up'"
     cat "$dir/run/osd.$id.pid" >> "$dir/pids"
-    radosgw -c "$conf" -n client.rgw.a </dev/null >>"$dir/log/daemons.out" 2>&1
+    detached radosgw -c "$conf" -n client.rgw.a
     wait_for 60 "radosgw" curl -sf -o /dev/null "http://127.0.0.1:$rgw/"
     cat "$dir/run/client.rgw.a.pid" >> "$dir/pids"
     access=$(python3 -c 'import secrets,string; print("".join(secrets.choice(string.ascii_uppercase+string.digits) for _ in range(20)))')

@@ -2,7 +2,7 @@
 """botocore's SigV4 signer as an oracle for Livery's (Tests/LiveryTests/SigV4Tests.swift).
 
 Reads a JSON list of S3 requests on stdin ({method, path, query: [[k, v]], headers: [[k, v]],
-body_sha256, host, expires?}) and writes, for each, the Authorization header botocore's
+body, host, expires?}) and writes, for each, the Authorization header botocore's
 S3SigV4Auth makes, its X-Amz-Date, and the presigned URL S3SigV4QueryAuth makes.
 Exit 3 when botocore is missing."""
 import json
@@ -24,9 +24,9 @@ for case in cases:
     path = urllib.parse.quote(case["path"], safe="/~")
     query = urllib.parse.urlencode([tuple(p) for p in case["query"]], quote_via=urllib.parse.quote, safe="~")
     url = "http://" + case["host"] + path + ("?" + query if query else "")
-    request = AWSRequest(method=case["method"], url=url, headers=dict(case["headers"]))
+    # botocore hashes the body itself into X-Amz-Content-SHA256 (payload signing on).
+    request = AWSRequest(method=case["method"], url=url, headers=dict(case["headers"]), data=case["body"].encode())
     request.context["payload_signing_enabled"] = True
-    request.headers["X-Amz-Content-SHA256"] = case["body_sha256"]
     S3SigV4Auth(credentials, "s3", case["region"]).add_auth(request)
     header_date = request.headers["X-Amz-Date"]
     authorization = request.headers["Authorization"]

@@ -235,7 +235,9 @@ public final class S3Client: Sendable {
         if let cacheControl = options.cacheControl { headers.append(("cache-control", cacheControl)) }
         for (name, value) in options.metadata.sorted(by: { $0.key < $1.key }) { headers.append(("x-amz-meta-\(name.lowercased())", value)) }
         if options.createOnly { headers.append(("if-none-match", "*")) }
-        if let etag = options.ifMatch { headers.append(("if-match", "\"\(etag)\"")) }
+        // The bare ETag: Ceph RGW 16 compares a PUT's If-Match with the unquoted value (a quoted one always
+        // fails with 412), and AWS S3 accepts either form.
+        if let etag = options.ifMatch { headers.append(("if-match", etag)) }
         return headers
     }
 

@@ -49,7 +49,9 @@ struct Publish: AsyncParsableCommand {
             versioned metadata, the snapshot, timestamp.json and release.json last. Objects already in \
             the store are skipped, so a re-run completes an interrupted publish and an unchanged \
             tenant costs two HEAD requests. Credentials and region come from the usual AWS environment \
-            variables and profile files. See docs/operations.md.
+            variables and profile files. See docs/operations.md. Exit status: 0 when every tenant is \
+            in the store, 1 when a tenant could not be published (the others are), 2 on a usage or \
+            configuration error.
             """
     )
 
@@ -87,28 +89,35 @@ struct Publish: AsyncParsableCommand {
         let lock = try OutputLock(output: output, waiting: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
         defer { withExtendedLifetime(lock) {} }
         let publisher = RemotePublisher(client: client, location: location, options: options, progress: isatty(STDERR_FILENO) == 1)
-        // Tenants side by side (each tenant's own uploads share the publisher's request limit).
-        return try await withThrowingTaskGroup(of: RemotePublisher.Outcome.self) { group in
+        // Tenants side by side (each tenant's own uploads share the publisher's request limit). One tenant's
+        // failure stops only that tenant: the others publish, then the failures are reported (exit 1).
+        let results = try await withThrowingTaskGroup(of: Result<RemotePublisher.Outcome, Livery.Failure>.self) { group in
             var pending = names.makeIterator()
             var running = 0
-            var outcomes: [RemotePublisher.Outcome] = []
+            var results: [Result<RemotePublisher.Outcome, Livery.Failure>] = []
             while true {
                 while running < max(1, options.concurrency), let name = pending.next() {
                     group.addTask {
                         do {
-                            return try await publisher.publish(tenant: name, folder: output.appendingPathComponent(name))
+                            return .success(try await publisher.publish(tenant: name, folder: output.appendingPathComponent(name)))
                         } catch {
-                            throw Livery.Failure("\(name): \(error)")
+                            return .failure(Livery.Failure("\(name): \(error)"))
                         }
                     }
                     running += 1
                 }
-                guard let outcome = try await group.next() else { break }
+                guard let result = try await group.next() else { break }
                 running -= 1
-                outcomes.append(outcome)
+                results.append(result)
             }
-            return outcomes.sorted { $0.tenant < $1.tenant }
+            return results
         }
+        let failures = results.compactMap { if case .failure(let failure) = $0 { return failure.description } else { return nil } }
+        if !failures.isEmpty {
+            FileHandle.standardError.write(Data(("publishing failed; the store keeps each failed tenant's previous release:\n" + failures.sorted().joined(separator: "\n") + "\n").utf8))
+            throw ExitCode(1)
+        }
+        return results.compactMap { try? $0.get() }.sorted { $0.tenant < $1.tenant }
     }
 
     /// Tenant folders: the folders of `output` that hold a release.json (never `.livery`).
@@ -164,7 +173,8 @@ struct GarbageCollect: AsyncParsableCommand {
             do {
                 result = try await publisher.collect(tenant: name, keep: keep)
             } catch {
-                throw Livery.Failure("\(name): \(error)")
+                FileHandle.standardError.write(Data("\(name): \(error)\n".utf8))
+                throw ExitCode(1)
             }
             for key in result.deleted { print("\(dryRun ? "would delete" : "deleted") \(location.key(name))/\(key)") }
             print("\(name): kept \(result.kept) target\(result.kept == 1 ? "" : "s") of release\(result.releases.count == 1 ? "" : "s") "

@@ -76,10 +76,39 @@ final class ObjectStoreTests: XCTestCase {
         XCTAssertTrue(client.stdout.contains(#""pointer": 2"#) && client.stdout.contains(#""pointer_manifest_ok": true"#), client.stdout)
 
         // Livery's own client installs from the bucket's plain HTTP endpoint.
-        let fetched = try LiveryProcess.run(["fetch", "urbannest", "--server", "\(server.endpoint)/samples/apps/urbannest", "--cache", "cache",
+        let fetched = try LiveryProcess.run(["fetch", "urbannest", "--server", "\(server.endpoint)/samples/apps", "--cache", "cache",
                                              "--root", "Output/urbannest/metadata/1.root.json"], in: workspace.root)
         XCTAssertEqual(fetched.status, 0, fetched.stderr)
         XCTAssertTrue(fetched.stdout.contains("release 2 installed"), fetched.stdout)
+
+        // Collection keeping only the current release deletes release 1's manifest and locale.en bundle, nothing else.
+        let gc = try LiveryProcess.run(["gc", "--remote", "--keep", "1", "--to", "s3://samples/apps", "urbannest"], in: workspace.root, environment: server.environment)
+        XCTAssertEqual(gc.status, 0, gc.stderr)
+        XCTAssertTrue(gc.stdout.contains("urbannest: kept"), gc.stdout)
+        XCTAssertTrue(gc.stdout.contains("of release 2, deleted 2"), gc.stdout)
+        XCTAssertEqual(gc.stdout.split(separator: "\n").filter { $0.hasPrefix("deleted apps/urbannest/targets/") }.count, 2, gc.stdout)
+        let collected = try server.oracle(["check", server.endpoint, "samples", "apps", workspace.output.path, "companero", "urbannest"])
+        // The local output keeps one previous release; the bucket now does not: exactly those two differ.
+        let problems = (try JSONSerialization.jsonObject(with: Data(collected.stdout.utf8)) as? [String: [String]])?["problems"] ?? ["unreadable: \(collected.stderr)"]
+        XCTAssertEqual(problems.count, 2, "\(problems)")
+        XCTAssertTrue(problems.allSatisfy { $0.hasPrefix("urbannest/targets/") && $0.hasSuffix(": missing from the bucket") }, "\(problems)")
+        let after = try server.oracle(["client", server.endpoint, "samples", "apps", workspace.output.appendingPathComponent("urbannest/metadata/1.root.json").path, "urbannest"])
+        XCTAssertEqual(after.status, 0, "a client still installs the current release after collection: \(after.stderr)")
+    }
+
+    func testBuildPublishPublishesWhatItBuiltAndToNeedsPublish() throws {
+        let server = try server()
+        try blocking { try await server.makePublicBucket("built") }
+        let workspace = try BuildTests.Workspace()
+        let built = try LiveryProcess.run(["build", "Tenants/physio-clinic", "--output", "Output", "--publish", "--to", "s3://built/b"], in: workspace.root, environment: server.environment)
+        XCTAssertEqual(built.status, 0, built.stderr)
+        XCTAssertTrue(built.stdout.contains("physio-clinic: published release 1"), built.stdout)
+        XCTAssertTrue(built.stdout.contains("objects uploaded to s3://built/b"), built.stdout)
+        let check = try server.oracle(["check", server.endpoint, "built", "b", workspace.output.path, "physio-clinic"])
+        XCTAssertEqual(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines), #"{"problems": []}"#, check.stderr)
+        let usage = try LiveryProcess.run(["build", "Tenants", "--to", "s3://built/b"], in: workspace.root, environment: server.environment)
+        XCTAssertEqual(usage.status, 2)
+        XCTAssertTrue(usage.stderr.contains("--to is for --publish"), usage.stderr)
     }
 
     func testAPublishKilledAtRandomMomentsNeverLeavesABucketAClientRefusesOrThatMixesReleases() throws {
@@ -195,8 +224,9 @@ final class ObjectStoreTests: XCTestCase {
         let server = try server()
         try blocking { try await server.client().createBucket("private") }
         _ = try blocking { try await server.client().put(bucket: "private", key: "k/secret.zip", body: Data("protected".utf8), options: S3PutOptions(contentType: "application/zip")) }
-        var wrong = server.configuration
-        wrong.credentials.secretAccessKey += "x"
+        var wrongConfiguration = server.configuration
+        wrongConfiguration.credentials.secretAccessKey += "x"
+        let wrong = wrongConfiguration
         do {
             _ = try blocking { try await S3Client(configuration: wrong, attempts: 1).head(bucket: "private", key: "k/secret.zip") }
             XCTFail("a wrong secret was accepted")

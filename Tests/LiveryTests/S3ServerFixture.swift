@@ -5,7 +5,7 @@ import XCTest
 /// A real S3-compatible store for tests: Ceph's RADOS Gateway on 127.0.0.1, started by
 /// scripts/s3-server.sh in a temporary folder and stopped by `stop()` (or when the test process
 /// ends: the class's `deinit`). One per test class: it starts in about 2 s.
-final class S3ServerFixture {
+final class S3ServerFixture: @unchecked Sendable { // immutable after init
     let folder: URL
     let endpoint: String
     let accessKey: String
