@@ -133,3 +133,40 @@ struct LibraryMediaKindRule: Rule {
         return diagnostics
     }
 }
+
+/// A pack is one bundle, so it has one access: an item that asks for a voucher inside a pack that
+/// does not would either be given away with the pack or lock the whole pack silently.
+struct ProtectedPackItemRule: Rule {
+    static let description = RuleDescription(
+        id: "content.protected-pack-item", name: "Protected item in a public pack", family: .content,
+        rationale: "A pack is downloaded as one bundle with one access: protect the pack, or take the item out of it.",
+        triggering: [RuleExample("a protected item in a public pack", files: [
+            "example/library/library.yaml": "items:\n  - id: guide\n    kind: worksheet\n    title: {en: Guide}\n    media: {en: guide.pdf}\n    protected: ↓true\n"
+                + "packs:\n  - id: basics\n    items: [guide]\n",
+            "example/library/guide.pdf": "%PDF-1.4\n%%EOF\n",
+        ])],
+        nonTriggering: [RuleExample("a protected pack", files: [
+            "example/library/library.yaml": "items:\n  - id: guide\n    kind: worksheet\n    title: {en: Guide}\n    media: {en: guide.pdf}\n    protected: true\n"
+                + "packs:\n  - id: basics\n    items: [guide]\n    protected: true\n",
+            "example/library/guide.pdf": "%PDF-1.4\n%%EOF\n",
+        ])])
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for library in context.source.manifests(.library) {
+            var packOf: [String: (id: String, protected: Bool)] = [:]
+            for pack in library.node["packs"]?.items ?? [] {
+                guard let id = pack["id"]?.string else { continue }
+                for member in pack["items"]?.items ?? [] {
+                    if let item = member.string, packOf[item] == nil { packOf[item] = (id, pack["protected"]?.bool == true) }
+                }
+            }
+            for item in library.node["items"]?.items ?? [] {
+                guard let flag = item["protected"], flag.bool == true, let id = item["id"]?.string, let pack = packOf[id], !pack.protected else { continue }
+                diagnostics.append(Diagnostic(.error, "item '\(id)' is protected, but it is downloaded in pack '\(pack.id)', which is not", at: flag.location,
+                                              rule: Self.description.id, hint: "add `protected: true` to pack '\(pack.id)', or take '\(id)' out of it"))
+            }
+        }
+        return diagnostics
+    }
+}

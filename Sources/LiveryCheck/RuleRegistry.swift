@@ -21,7 +21,7 @@ public enum RuleRegistry {
         VoiceEmojiRule.self, VoiceExclamationRule.self, VoiceFormalityRule.self, VoiceBannedTermRule.self, VoiceSentenceCaseRule.self,
         VoiceButtonLengthRule.self, VoiceTechnicalErrorTextRule.self, VoiceEmptyStateRule.self,
         // content
-        StopOrderRule.self, TriggerRadiusRule.self, ProgramDaysRule.self, AchievementTiersRule.self, LibraryMediaKindRule.self, RouteRule.self,
+        StopOrderRule.self, TriggerRadiusRule.self, ProgramDaysRule.self, AchievementTiersRule.self, LibraryMediaKindRule.self, ProtectedPackItemRule.self, RouteRule.self,
         // assets
         AssetPathRule.self, SymlinkEscapeRule.self, MissingAssetRule.self, NotRegularFileRule.self, FileTypeRule.self, FieldTypeRule.self, XMLWellFormedRule.self, SVGSafetyRule.self,
     ]

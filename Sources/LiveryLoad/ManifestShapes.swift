@@ -119,6 +119,7 @@ public enum ManifestShapes {
         .required("difficulty", .choice(["beginner", "intermediate", "advanced"]), "Difficulty."),
         .optional("rating", .number(min: 0, max: 5), "Average rating, 0–5."),
         .optional("cover", .asset(FileType.rasterImages), "Cover image."),
+        .optional("protected", .boolean, "Whether a voucher unlocks the program's bundle (docs/vouchers.md)."),
         .required("weeks", .list(.object(ObjectShape("A week.", [
             .required("week", .integer(min: 1), "Week number, from 1."),
             .optional("title", localized, "Title per locale."),
@@ -155,10 +156,12 @@ public enum ManifestShapes {
             .required("media", .dictionary(key: .locale, value: .asset([.markdown, .mp4, .mp3, .pdf])), "The item's file per locale."),
             .optional("subtitles", .dictionary(key: .locale, value: .asset([.vtt, .srt])), "Subtitles per locale (video)."),
             .optional("durationSeconds", .integer(min: 1), "Playing time (audio and video)."),
+            .optional("protected", .boolean, "Whether a voucher unlocks the item's bundle; an item in a pack follows its pack."),
         ])), minItems: 1), "The items."),
         .optional("packs", .list(.object(ObjectShape("Items downloaded together.", [
             .required("id", .string(.slug), "Pack id."),
             .required("items", .list(.string(.slug), minItems: 1), "Item ids."),
+            .optional("protected", .boolean, "Whether a voucher unlocks the pack's bundle."),
         ]))), "Download packs; items not in a pack are packed alone."),
     ]))
 

@@ -160,16 +160,19 @@ public enum BundlePlanner {
                 for id in packOrder {
                     for member in packs[id]?["items"]?.items ?? [] { if let itemID = member.string, packOf[itemID] == nil { packOf[itemID] = id } }
                 }
-                var media: [String: (subject: String, entries: [BundleEntry])] = [:]
+                // A pack is one bundle with the pack's access (content.protected-pack-item refuses a protected
+                // item in a public pack); an item on its own has its own.
+                var media: [String: (subject: String, access: Access, entries: [BundleEntry])] = [:]
                 for id in itemOrder {
                     guard let (item, owner, directory) = items[id] else { continue }
                     let bundleID = packOf[id].map { "library.\($0)" } ?? "library-item.\(id)"
+                    let protected = packOf[id].map { packs[$0]?["protected"]?.bool == true } ?? (item["protected"]?.bool == true)
                     itemBundle[id] = bundleID
                     let entries = try assets([item["media"], item["subtitles"]], in: owner, manifestDirectory: directory)
-                    media[bundleID, default: (packOf[id] ?? id, [])].entries += entries
+                    media[bundleID, default: (packOf[id] ?? id, protected ? .voucher : .public, [])].entries += entries
                 }
                 for (bundleID, content) in media {
-                    bundles.append(BundleSpec(id: bundleID, kind: .libraryPack, subject: content.subject, policy: .onDemand, entries: content.entries))
+                    bundles.append(BundleSpec(id: bundleID, kind: .libraryPack, subject: content.subject, policy: .onDemand, access: content.access, entries: content.entries))
                 }
                 let catalog: JSONValue = .object([
                     "categories": .array(categoryOrder.compactMap { categories[$0].map(JSONValue.init) }),
@@ -195,7 +198,8 @@ public enum BundlePlanner {
                     }
                 }
                 let entries = [document] + (try assets([program.node["cover"]], in: source, manifestDirectory: program.directory))
-                bundles.append(BundleSpec(id: "program.\(id)", kind: .program, subject: id, policy: .onDemand, dependencies: Array(lessons), entries: entries))
+                bundles.append(BundleSpec(id: "program.\(id)", kind: .program, subject: id, policy: .onDemand,
+                                          access: program.node["protected"]?.bool == true ? .voucher : .public, dependencies: Array(lessons).sorted(), entries: entries))
             }
 
             // Tours: shared media in one bundle, audio and subtitles per language.

@@ -20,18 +20,24 @@ public struct ReleaseAccess: Sendable {
     /// One target's access rule.
     public struct Target: Sendable, Equatable {
         public var bundle: String
-        /// The tour a voucher target belongs to (`custom.subject`); nil for other kinds.
-        public var tour: String?
+        /// What a voucher for this target must unlock (its tour, program, library item or pack); nil when public.
+        public var subject: VoucherSubject?
         public var isProtected: Bool
     }
 
-    /// One tour of the release: whether it needs a voucher, and its bundles (the tour and its languages).
-    public struct Tour: Sendable, Equatable {
+    /// One tour, program, library item or pack of the release: whether it needs a voucher, and its
+    /// bundles (a tour's shared bundle and its languages; the one bundle of the others).
+    public struct Subject: Sendable, Equatable {
         public var isProtected: Bool
         public var bundles: [String]
     }
 
-    public var tours: [String: Tour] = [:]
+    public var subjects: [VoucherSubject: Subject] = [:]
+
+    /// The release's subjects of one kind, by id.
+    public func subjects(_ kind: VoucherSubject.Kind) -> [String: Subject] {
+        Dictionary(uniqueKeysWithValues: subjects.filter { $0.key.kind == kind }.map { ($0.key.id, $0.value) })
+    }
     private var byFile: [String: Target] = [:]
     private var protectedHashes: [String: Target] = [:]
 
@@ -125,16 +131,18 @@ public struct ReleaseAccess: Sendable {
     private mutating func add(_ entries: [Entry], current: Bool) {
         let currentHashes = Set(byFile.keys.compactMap { $0.split(separator: ".", maxSplits: 1).first.map(String.init) })
         for entry in entries {
-            let target = Target(bundle: entry.bundle, tour: entry.isProtected ? entry.subject : nil, isProtected: entry.isProtected)
+            let subject = VoucherSubject(bundle: entry.bundle, kind: entry.kind, subject: entry.subject)
+            let target = Target(bundle: entry.bundle, subject: entry.isProtected ? subject : nil, isProtected: entry.isProtected)
             if current {
                 byFile[entry.file] = target
-                if let tour = entry.subject, entry.kind == .tour || entry.kind == .tourLanguage {
-                    var known = tours[tour] ?? Tour(isProtected: false, bundles: [])
+                if let subject {
+                    var known = subjects[subject] ?? Subject(isProtected: false, bundles: [])
                     known.bundles.append(entry.bundle)
                     known.bundles.sort()
-                    // A tour is protected when its shared bundle is (every bundle of it is, as built).
-                    if entry.kind == .tour { known.isProtected = entry.isProtected }
-                    tours[tour] = known
+                    // A tour is protected when its shared bundle is (every bundle of it is, as built);
+                    // the other kinds have one bundle.
+                    if entry.kind != .tourLanguage { known.isProtected = entry.isProtected }
+                    subjects[subject] = known
                 }
             }
             if entry.isProtected, current || !currentHashes.contains(entry.sha256), protectedHashes[entry.sha256] == nil || current {
