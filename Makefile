@@ -14,11 +14,12 @@ LIVERY = .build/$(CONFIG)/livery
 # release build, which links Foundation (and FoundationNetworking's libcurl) statically.
 BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-dev libcurl4-openssl-dev
 # Tests also use independent implementations: bsdtar, unzip, xmllint (and the OASIS XLIFF schemas of
-# php-symfony-translation), headless Chromium, tsc (node-typescript) and nginx (a CDN-like server the
-# tests start on 127.0.0.1 with a configuration of their own) from Debian; sarif-tools,
+# php-symfony-translation), headless Chromium, tsc (node-typescript), nginx (a CDN-like server the
+# tests start on 127.0.0.1 with a configuration of their own) and a PostgreSQL 15 server (started by
+# the voucher tests in a temporary folder, never as a service) from Debian; sarif-tools,
 # jsonschema, PyYAML, babel (CLDR plurals), tinycss2, tree-sitter-kotlin and Pillow from PyPI;
-# python-tuf and coloraide in .venv-test.
-TEST_PACKAGES = $(BUILD_PACKAGES) libarchive-tools unzip curl faketime libxml2-utils php-symfony-translation chromium node-typescript nginx
+# python-tuf, coloraide and boto3 in .venv-test; Ceph's RADOS Gateway (scripts/s3-server.sh).
+TEST_PACKAGES = $(BUILD_PACKAGES) libarchive-tools unzip curl faketime libxml2-utils php-symfony-translation chromium node-typescript nginx postgresql
 
 .PHONY: run test conformance build deps test-deps test-venv generated cldr bench clean
 

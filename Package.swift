@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // System libraries, installed from Debian by the Makefile.
@@ -48,9 +49,11 @@ let package = Package(
         // client resolves here; see SigV4.swift), and presigned URLs for protected content.
         .target(name: "LiveryObjectStore", dependencies: ["LiveryTUF", "CXML2", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "LiveryPublish", dependencies: ["LiveryCheck", "LiveryPack", "LiveryAssets", "LiverySign", "CLiverySystem"]),
-        // `livery serve`: Output/ over HTTP (Hummingbird), and vouchers (SQLite via LiveryAssets' wrapper, HMAC tokens).
+        // `livery serve`: Output/ over HTTP (Hummingbird), and vouchers (SQLite via LiveryAssets' wrapper, or PostgreSQL via
+        // PostgresNIO for several instances sharing one database; HMAC tokens).
         // Which targets are protected it reads from the release as published, through the signer's typed metadata chain (LiverySign).
-        .target(name: "LiveryServe", dependencies: ["LiveryAssets", "LiverySign", "LiveryTUF", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LiveryServe", dependencies: ["LiveryAssets", "LiverySign", "LiveryTUF", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto"),
+                                                  .product(name: "PostgresNIO", package: "postgres-nio")]),
         // The client side: verification and (later) download and install. No libxml2, no pipeline.
         .target(name: "LiveryClient", dependencies: ["LiveryTUF", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(

@@ -9,8 +9,8 @@ import NIOPosix
 ///
 /// 401 (with `WWW-Authenticate: Bearer`) for a missing, forged, expired or revoked token; 403 for a
 /// good token of another tour or tenant; 503 when the tenant's metadata cannot be read (then no
-/// target is served, rather than guess which are protected). Authorised answers get
-/// `Cache-Control: private`, so that no shared cache hands them to someone else.
+/// target is served, rather than guess which are protected) or when the voucher database fails.
+/// Authorised answers get `Cache-Control: private`, so that no shared cache hands them to someone else.
 struct ProtectedTargetGuard: RouterMiddleware {
     typealias Context = ServeContext
 
@@ -23,31 +23,27 @@ struct ProtectedTargetGuard: RouterMiddleware {
         guard components.count == 3, components[1] == "targets" else { return try await next(request, context) }
         let tenant = String(components[0]), file = String(components[2])
         let state = state
-        let authorization = request.headers[.authorization]
-        let decision: Decision = try await NIOThreadPool.singleton.runIfActive {
-            let access: ReleaseAccess?
-            do {
-                access = try state.access.access(tenant: tenant)
-            } catch {
-                return .refuse(.json(.serviceUnavailable, ["error": "the release metadata of '\(tenant)' cannot be read"]))
-            }
-            guard let target = access?.target(file: file) else { return .public }
-            return try Self.check(authorization, tenant: tenant, target: target, state: state).map { .refuse($0) } ?? .authorised
+        let access: ReleaseAccess?
+        do {
+            access = try await NIOThreadPool.singleton.runIfActive { try state.access.access(tenant: tenant) }
+        } catch {
+            return .json(.serviceUnavailable, ["error": "the release metadata of '\(tenant)' cannot be read"])
         }
-        switch decision {
-        case .public: return try await next(request, context)
-        case .refuse(let response): return response
-        case .authorised:
-            var response = try await next(request, context)
-            if response.status.code < 400 { response.headers[.cacheControl] = "private, max-age=31536000" }
-            return response
+        guard let target = access?.target(file: file) else { return try await next(request, context) }
+        let refusal: Response?
+        do {
+            refusal = try await Self.check(request.headers[.authorization], tenant: tenant, target: target, state: state)
+        } catch {
+            return state.unavailable(error)
         }
+        if let refusal { return refusal }
+        var response = try await next(request, context)
+        if response.status.code < 400 { response.headers[.cacheControl] = "private, max-age=31536000" }
+        return response
     }
 
-    enum Decision: Sendable { case `public`, authorised, refuse(Response) }
-
     /// nil when `authorization` carries a valid token for `target`; otherwise the refusal.
-    static func check(_ authorization: String?, tenant: String, target: ReleaseAccess.Target, state: VoucherState) throws -> Response? {
+    static func check(_ authorization: String?, tenant: String, target: ReleaseAccess.Target, state: VoucherState) async throws -> Response? {
         let challenge = "Bearer realm=\"livery\""
         guard let authorization, authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else {
             return .json(.unauthorized, ["error": "this bundle needs a voucher: redeem one with POST /\(tenant)/vouchers/redeem and send the token as Authorization: Bearer <token>"],
@@ -56,13 +52,13 @@ struct ProtectedTargetGuard: RouterMiddleware {
         let invalid = Response.json(.unauthorized, ["error": "the token is not valid (forged, expired or revoked): redeem the voucher again"],
                                     headers: [.wwwAuthenticate: challenge + ", error=\"invalid_token\""])
         let text = authorization.dropFirst(7).trimmingCharacters(in: .whitespaces)
-        guard let store = try state.store(), let token = VoucherToken.verify(text, secret: try store.tokenSecret()) else { return invalid }
+        guard let backend = try await state.backend(), let token = VoucherToken.verify(text, secret: try await backend.tokenSecret()) else { return invalid }
         let now = Date()
         guard token.expires > now else { return invalid }
         guard token.tenant == tenant, let tour = target.tour, token.tour == tour else {
             return .json(.forbidden, ["error": "this token does not unlock this bundle"])
         }
-        guard try store.isValid(voucher: token.voucher, tenant: tenant, now: now) else { return invalid }
+        guard try await backend.isValid(voucher: token.voucher, tenant: tenant, now: now) else { return invalid }
         return nil
     }
 }

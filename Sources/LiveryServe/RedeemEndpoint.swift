@@ -11,7 +11,8 @@ import NIOPosix
 /// Answers: 200 with a token, the tour and its bundles; 403 for a code that is unknown, revoked,
 /// expired or for another tenant (one answer, so that guessing learns nothing); 409 when the code
 /// is used up on other devices; 429 after 10 failed attempts from one address within a minute;
-/// 400, 405, 413 and 415 for malformed requests. Neither the code nor the token is logged.
+/// 400, 405, 413 and 415 for malformed requests; 503 when the voucher database fails (unreachable
+/// PostgreSQL server). Neither the code nor the token is logged.
 struct RedeemEndpoint: RouterMiddleware {
     typealias Context = ServeContext
     static let maximumBody = 4096
@@ -57,11 +58,18 @@ struct RedeemEndpoint: RouterMiddleware {
             return .json(.badRequest, ["error": "\"device\" must be 1 to \(Self.maximumDevice) printable ASCII characters without spaces"])
         }
 
-        // SQLite may wait for another writer (busy timeout): off the event loop.
-        let state = state
-        let outcome: VoucherStore.Redemption = try await NIOThreadPool.singleton.runIfActive {
-            guard let code = VoucherCode(typed: typed), let store = try state.store() else { return .invalid }
-            return try store.redeem(tenant: tenant, code: code, device: device)
+        // The back end decides; a database that fails is a 503 (logged), never a guess either way.
+        let outcome: VoucherRedemption
+        var backend: (any VoucherBackend)?
+        do {
+            if let code = VoucherCode(typed: typed), let opened = try await state.backend() {
+                backend = opened
+                outcome = try await opened.redeem(tenant: tenant, code: code, device: device, now: Date())
+            } else {
+                outcome = .invalid
+            }
+        } catch {
+            return state.unavailable(error)
         }
         switch outcome {
         case .invalid:
@@ -73,11 +81,15 @@ struct RedeemEndpoint: RouterMiddleware {
             let lifetime = Date().addingTimeInterval(VoucherState.tokenLifetime)
             let expires = min(lifetime, voucherExpiry ?? lifetime)
             let token = VoucherToken(tenant: tenant, tour: tour, device: device, voucher: voucher, expires: expires)
-            let (secret, bundles) = try await NIOThreadPool.singleton.runIfActive { () -> (SymmetricKey, [String]) in
-                guard let store = try state.store() else { throw HTTPError(.internalServerError) }
-                let bundles = (try? state.access.access(tenant: tenant))??.tours[tour]?.bundles ?? []
-                return (try store.tokenSecret(), bundles)
+            let secret: SymmetricKey
+            do {
+                guard let backend else { throw VoucherFailure("a redemption was granted without a voucher database") }
+                secret = try await backend.tokenSecret()
+            } catch {
+                return state.unavailable(error)
             }
+            let state = state
+            let bundles = try await NIOThreadPool.singleton.runIfActive { (try? state.access.access(tenant: tenant))??.tours[tour]?.bundles ?? [] }
             return .json(.ok, RedemptionAnswer(token: token.signed(with: secret), tour: tour, bundles: bundles, expires: expires).json)
         }
     }

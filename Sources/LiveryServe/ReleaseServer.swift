@@ -15,15 +15,16 @@ public struct ReleaseServer: Sendable {
     public var root: URL
     public var host: String
     public var port: Int
-    /// The voucher database (default `<root>/.livery/vouchers.sqlite`); serve never creates it.
-    public var vouchers: URL
+    /// The voucher database: a SQLite file (default `<root>/.livery/vouchers.sqlite`, which serve
+    /// never creates) or PostgreSQL (connected to and migrated before listening).
+    public var vouchers: VoucherDatabase
     public var log: @Sendable (String) -> Void
 
-    public init(root: URL, host: String = "127.0.0.1", port: Int = 8080, vouchers: URL? = nil, log: @escaping @Sendable (String) -> Void) {
+    public init(root: URL, host: String = "127.0.0.1", port: Int = 8080, vouchers: VoucherDatabase? = nil, log: @escaping @Sendable (String) -> Void) {
         self.root = root
         self.host = host
         self.port = port
-        self.vouchers = vouchers ?? Self.defaultVoucherDatabase(root: root)
+        self.vouchers = vouchers ?? .sqlite(Self.defaultVoucherDatabase(root: root))
         self.log = log
     }
 
@@ -33,9 +34,28 @@ public struct ReleaseServer: Sendable {
     }
 
     /// Runs until SIGINT or SIGTERM; `onListening` receives the bound port (useful with port 0).
+    /// A PostgreSQL voucher database that cannot be reached fails here, before listening.
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        let source: VoucherState.Source
+        var shared: (any VoucherBackend)?
+        switch vouchers {
+        case .sqlite(let url): source = .sqlite(path: url.path)
+        case .postgres(let location):
+            let store = try await PostgresVoucherStore.connect(location)
+            shared = store
+            source = .shared(store)
+        }
+        do {
+            try await serve(VoucherState(root: root, source: source, log: log), onListening: onListening)
+        } catch {
+            await shared?.close()
+            throw error
+        }
+        await shared?.close()
+    }
+
+    private func serve(_ state: VoucherState, onListening: @escaping @Sendable (Int) -> Void) async throws {
         let router = Router(context: ServeContext.self)
-        let state = VoucherState(root: root, databasePath: vouchers.path)
         router.add(middleware: RequestLog(log: log))
         router.add(middleware: RedeemEndpoint(root: root, state: state))
         router.add(middleware: RequestGuard(root: root.path))

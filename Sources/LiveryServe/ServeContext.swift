@@ -2,6 +2,7 @@ import Foundation
 import LiveryTUF
 import Hummingbird
 import NIOCore
+import NIOPosix
 
 /// The request context of `livery serve`: Hummingbird's basics plus the client's address, which
 /// the redemption rate limit counts by.
@@ -15,36 +16,60 @@ public struct ServeContext: RequestContext, RemoteAddressRequestContext {
     }
 }
 
-/// The voucher side of a running server: the database (opened when it first exists, so that
-/// serving never creates it), the published access rules and the failed-attempt counter.
+/// The voucher side of a running server: the back end, the published access rules and the
+/// failed-attempt counter.
+///
+/// A SQLite database is opened when it first exists, so that serving never creates it, and opened
+/// again when it is deleted or replaced (one `stat` per call, on the thread pool). A PostgreSQL
+/// back end is connected (and migrated) before the server listens, and shared by every request.
 final class VoucherState: @unchecked Sendable {
     /// How long a token lasts (at most: never past its voucher's expiry).
     static let tokenLifetime: TimeInterval = 30 * 86_400
 
-    let databasePath: String
+    enum Source {
+        case sqlite(path: String)
+        case shared(any VoucherBackend)
+    }
+
+    let source: Source
     let access: ReleaseAccessCache
     let failures = FailureRateLimiter(limit: 10, window: 60)
+    let log: @Sendable (String) -> Void
     private let lock = NSLock()
-    // Guarded by `lock`: nil until the database file exists; with the inode it was opened at.
-    private var opened: (store: VoucherStore, inode: UInt64)?
+    // Guarded by `lock`: nil until the SQLite file exists; with the inode it was opened at.
+    private var opened: (backend: SQLiteVoucherBackend, inode: UInt64)?
 
-    init(root: URL, databasePath: String) {
-        self.databasePath = databasePath
+    init(root: URL, source: Source, log: @escaping @Sendable (String) -> Void) {
+        self.source = source
+        self.log = log
         access = ReleaseAccessCache(root: root)
     }
 
-    /// The store, or nil while there is no database file (no code can be valid then). A database
-    /// deleted or replaced while serving is noticed (one `stat`) and opened again.
-    func store() throws -> VoucherStore? {
+    /// The back end, or nil while there is no SQLite file (no code can be valid then).
+    func backend() async throws -> (any VoucherBackend)? {
+        switch source {
+        case .shared(let backend): return backend
+        case .sqlite(let path): return try await NIOThreadPool.singleton.runIfActive { try self.openSQLite(path) }
+        }
+    }
+
+    private func openSQLite(_ path: String) throws -> SQLiteVoucherBackend? {
         var info = stat()
-        guard stat(databasePath, &info) == 0 else { return nil }
+        guard stat(path, &info) == 0 else { return nil }
         let inode = UInt64(info.st_ino)
         return try lock.withLock {
-            if let opened, opened.inode == inode { return opened.store }
-            let store = try VoucherStore(path: databasePath)
-            opened = (store, inode)
-            return store
+            if let opened, opened.inode == inode { return opened.backend }
+            let backend = SQLiteVoucherBackend(store: try VoucherStore(path: path))
+            opened = (backend, inode)
+            return backend
         }
+    }
+
+    /// The answer when the database fails (unreachable, timed out): the reason goes to the log, the
+    /// client learns only that it may try again.
+    func unavailable(_ error: any Error) -> Response {
+        log("vouchers: \(error)")
+        return .json(.serviceUnavailable, ["error": "the voucher database is not available; try again later"], headers: [.retryAfter: "5"])
     }
 }
 

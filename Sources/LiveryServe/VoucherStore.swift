@@ -2,8 +2,9 @@ import Crypto
 import Foundation
 import LiveryAssets
 
-/// The voucher state of `livery serve` and `livery vouchers`: one SQLite database (WAL), by
-/// default `Output/.livery/vouchers.sqlite`.
+/// The default voucher back end of `livery serve` and `livery vouchers`: one SQLite database (WAL),
+/// by default `Output/.livery/vouchers.sqlite`. Its calls block (SQLite may wait for another
+/// writer): servers reach it through `SQLiteVoucherBackend`, which runs them on NIO's thread pool.
 ///
 /// Tables: `vouchers` (one row per code: the SHA-256 of the code, never the code; its first group;
 /// tenant, tour, device limit, expiry, revocation), `redemptions` (one row per voucher and device)
@@ -12,34 +13,10 @@ import LiveryAssets
 /// interleave a redemption's read and write. Within one process, `lock` keeps a transaction's
 /// statements together on the shared connection.
 public final class VoucherStore: @unchecked Sendable {
-    /// A store problem (unknown code, ambiguous prefix, SQLite failure), worded for the user.
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
-        init(_ description: String) { self.description = description }
-    }
-
-    /// One voucher as `livery vouchers list` shows it.
-    public struct Summary: Sendable {
-        public var prefix: String
-        public var tenant: String
-        public var tour: String
-        public var devicesUsed: Int
-        public var devices: Int
-        /// The first moment the code no longer works (the day after `--expires`, 00:00 UTC); nil: never.
-        public var expires: Date?
-        public var revoked: Date?
-        public var created: Date
-    }
-
-    /// What a redemption attempt came to.
-    public enum Redemption: Sendable, Equatable {
-        /// The device may have a token; `expires` is the voucher's own expiry, if any.
-        case granted(voucher: Int64, tour: String, expires: Date?)
-        /// Unknown, revoked or expired: one answer for all three, so that guessing learns nothing.
-        case invalid
-        /// A valid code already redeemed on as many devices as it allows.
-        case exhausted
-    }
+    // The shared value types of both back ends (see VoucherBackend), under their old names too.
+    public typealias Failure = VoucherFailure
+    public typealias Summary = VoucherSummary
+    public typealias Redemption = VoucherRedemption
 
     public let path: String
     private let database: SQLiteDatabase
@@ -91,22 +68,17 @@ public final class VoucherStore: @unchecked Sendable {
         }
     }
 
+    /// The token secret if this store has read it already (no I/O, so callable on an event loop).
+    public var knownTokenSecret: SymmetricKey? { lock.withLock { cachedSecret } }
+
     /// The HMAC key for tokens: 32 random bytes, made on first use and kept in `settings`.
     public func tokenSecret() throws -> SymmetricKey {
         if let secret = lock.withLock({ cachedSecret }) { return secret }
         let hex = try transaction { () -> String in
-            let fresh = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.map { String(format: "%02x", $0) }.joined()
-            try database.query("INSERT OR IGNORE INTO settings(key, value) VALUES ('token-secret', ?)", [.text(fresh)])
+            try database.query("INSERT OR IGNORE INTO settings(key, value) VALUES ('token-secret', ?)", [.text(TokenSecretText.fresh())])
             return try database.query("SELECT value FROM settings WHERE key = 'token-secret'").first?.first?.text ?? ""
         }
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex, let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex), let byte = UInt8(hex[index..<next], radix: 16) {
-            bytes.append(byte)
-            index = next
-        }
-        guard bytes.count == 32 else { throw Failure("the token secret in \(path) is damaged") }
-        let secret = SymmetricKey(data: bytes)
+        guard let secret = TokenSecretText.key(hex) else { throw Failure("the token secret in \(path) is damaged") }
         lock.withLock { cachedSecret = secret }
         return secret
     }

@@ -9,7 +9,8 @@ struct Vouchers: ParsableCommand {
         abstract: "Issue, list and revoke voucher codes for protected tours (redeemed through `livery serve`).",
         discussion: """
             Codes are random (100 bits), shown as five groups of four Crockford base32 characters; only their \
-            SHA-256 is stored, in the voucher database (default <output>/.livery/vouchers.sqlite, never served). \
+            SHA-256 is stored, in the voucher database (default <output>/.livery/vouchers.sqlite, never served; \
+            or a PostgreSQL database shared by several `livery serve` instances, --vouchers postgres://user@host:port/database). \
             A tour takes vouchers when it is `protected: true` in the tenant's current published release.
             """,
         subcommands: [Issue.self, List.self, Revoke.self]
@@ -19,24 +20,49 @@ struct Vouchers: ParsableCommand {
         @Option(name: .shortAndLong, help: "The output folder with the published releases.")
         var output = "Output"
 
-        @Option(help: "The voucher database (default: <output>/.livery/vouchers.sqlite).")
+        @Option(help: "The voucher database: a SQLite file (default: <output>/.livery/vouchers.sqlite) or postgres://user@host:port/database (password from the URL or PGPASSWORD).")
         var vouchers: String?
 
         var outputURL: URL { URL(fileURLWithPath: output).standardizedFileURL }
 
-        func database() throws -> URL { try Vouchers.databaseURL(vouchers, output: outputURL) }
+        func database() throws -> VoucherDatabase { try Vouchers.database(vouchers, output: outputURL) }
     }
 
-    /// The database path: `--vouchers`, or the default inside the output's hidden `.livery/`. A path
-    /// inside the output folder must be under a hidden folder, or `serve` would hand it out.
-    static func databaseURL(_ option: String?, output: URL) throws -> URL {
-        guard let option else { return ReleaseServer.defaultVoucherDatabase(root: output) }
+    /// `--vouchers`: a PostgreSQL URL, a file path, or by default the file inside the output's hidden
+    /// `.livery/`. A path inside the output folder must be under a hidden folder, or `serve` would hand it out.
+    static func database(_ option: String?, output: URL) throws -> VoucherDatabase {
+        guard let option else { return .sqlite(ReleaseServer.defaultVoucherDatabase(root: output)) }
+        if VoucherDatabase.isPostgresURL(option) {
+            do {
+                return .postgres(try PostgresLocation(url: option))
+            } catch let failure as VoucherFailure {
+                throw Livery.Failure(failure.description)
+            }
+        }
         let url = URL(fileURLWithPath: option).standardizedFileURL
         let root = output.standardizedFileURL.path + "/"
         if url.path.hasPrefix(root), !url.path.dropFirst(root.count).split(separator: "/").dropLast().contains(where: { $0.hasPrefix(".") }) {
             throw Livery.Failure("--vouchers \(option) is inside the served folder \(output.path) and would be downloadable: put it under a hidden folder such as \(output.path)/.livery/, or outside")
         }
-        return url
+        return .sqlite(url)
+    }
+
+    /// Runs `body` with the open back end, closing it afterwards; nil (nothing opened) for a missing
+    /// SQLite file unless `create`. Database failures become one line for the user.
+    static func withBackend<T>(_ database: VoucherDatabase, create: Bool, _ body: ((any VoucherBackend)?) async throws -> T) async throws -> T {
+        do {
+            let backend = try await database.open(create: create)
+            do {
+                let result = try await body(backend)
+                await backend?.close()
+                return result
+            } catch {
+                await backend?.close()
+                throw error
+            }
+        } catch let failure as VoucherFailure {
+            throw Livery.Failure(failure.description)
+        }
     }
 
     static func checkTenant(_ tenant: String) throws {
@@ -68,7 +94,7 @@ struct Vouchers: ParsableCommand {
         return formatter.string(from: date)
     }
 
-    struct Issue: ParsableCommand {
+    struct Issue: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "issue",
             abstract: "Create voucher codes for a protected tour and print them, one per line (nothing else on standard output).")
@@ -96,7 +122,7 @@ struct Vouchers: ParsableCommand {
             guard (1...10_000).contains(devices) else { throw ValidationError("--devices must be between 1 and 10000") }
         }
 
-        func run() throws {
+        func run() async throws {
             var expiry: Date?
             if let expires {
                 guard let parsed = Vouchers.parseExpiry(expires) else { throw Livery.Failure("--expires must be a date such as 2026-12-31, not '\(expires)'") }
@@ -118,14 +144,17 @@ struct Vouchers: ParsableCommand {
                 throw Livery.Failure("tour '\(tour)' of \(tenant) is public: only tours with `protected: true` take vouchers")
             }
             let database = try options.database()
-            let codes = try VoucherStore(path: database.path).issue(tenant: tenant, tour: tour, count: count, devices: devices, expires: expiry)
+            let count = count, devices = devices
+            let codes = try await Vouchers.withBackend(database, create: true) { backend in
+                try await backend?.issue(tenant: tenant, tour: tour, count: count, devices: devices, expires: expiry, now: Date()) ?? []
+            }
             print(codes.map(\.description).joined(separator: "\n"))
             let until = expiry.map { ", valid through \(Vouchers.lastDay($0)) (UTC)" } ?? ""
-            FileHandle.standardError.write(Data("issued \(count) voucher\(count == 1 ? "" : "s") for \(tenant) tour \(tour), \(devices) device\(devices == 1 ? "" : "s") each\(until), in \(database.path)\n".utf8))
+            FileHandle.standardError.write(Data("issued \(count) voucher\(count == 1 ? "" : "s") for \(tenant) tour \(tour), \(devices) device\(devices == 1 ? "" : "s") each\(until), in \(database)\n".utf8))
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List a tenant's vouchers: code prefix, tour, devices used, expiry, revocation.")
 
         @Argument(help: "The tenant id.")
@@ -135,10 +164,11 @@ struct Vouchers: ParsableCommand {
 
         func validate() throws { try Vouchers.checkTenant(tenant) }
 
-        func run() throws {
+        func run() async throws {
             let database = try options.database()
-            // Listing never creates the database.
-            let vouchers = FileManager.default.fileExists(atPath: database.path) ? try VoucherStore(path: database.path).list(tenant: tenant) : []
+            // Listing never creates a SQLite file.
+            let tenant = tenant
+            let vouchers = try await Vouchers.withBackend(database, create: false) { backend in try await backend?.list(tenant: tenant) ?? [] }
             guard !vouchers.isEmpty else {
                 print("\(tenant): no vouchers")
                 return
@@ -154,7 +184,7 @@ struct Vouchers: ParsableCommand {
         }
     }
 
-    struct Revoke: ParsableCommand {
+    struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "revoke",
             abstract: "Revoke a voucher: it can no longer be redeemed, and the tokens it gave stop working at once.")
@@ -164,14 +194,12 @@ struct Vouchers: ParsableCommand {
 
         @OptionGroup var options: Options
 
-        func run() throws {
+        func run() async throws {
             let database = try options.database()
-            guard FileManager.default.fileExists(atPath: database.path) else { throw Livery.Failure("no voucher database at \(database.path): no voucher was issued") }
-            let voucher: VoucherStore.Summary
-            do {
-                voucher = try VoucherStore(path: database.path).revoke(code)
-            } catch let failure as VoucherStore.Failure {
-                throw Livery.Failure(failure.description)
+            let code = code
+            let voucher = try await Vouchers.withBackend(database, create: false) { backend in
+                guard let backend else { throw Livery.Failure("no voucher database at \(database): no voucher was issued") }
+                return try await backend.revoke(code, now: Date())
             }
             print("revoked \(voucher.prefix)-… (\(voucher.tenant), tour \(voucher.tour); used on \(voucher.devicesUsed) of \(voucher.devices) device\(voucher.devices == 1 ? "" : "s"))")
         }

@@ -1,0 +1,114 @@
+import Crypto
+import Foundation
+
+/// Where vouchers are kept, as far as redemption, the protected-target guard and `livery vouchers`
+/// are concerned: one SQLite file (`VoucherStore`, the default) or a PostgreSQL database shared by
+/// several `livery serve` instances (`PostgresVoucherStore`). Both keep the same tables and give the
+/// same answers; the callers never ask which one they hold.
+public protocol VoucherBackend: Sendable {
+    /// The database for messages: a file path, or a PostgreSQL URL without its password.
+    var location: String { get }
+
+    /// The HMAC key for tokens: made once and kept in the database, so that every server sharing
+    /// the database accepts the tokens of every other.
+    func tokenSecret() async throws -> SymmetricKey
+
+    /// Creates `count` codes for one tour in one transaction and returns them (the only time they exist in clear).
+    func issue(tenant: String, tour: String, count: Int, devices: Int, expires: Date?, now: Date) async throws -> [VoucherCode]
+
+    /// Every voucher of `tenant`, oldest first.
+    func list(tenant: String) async throws -> [VoucherSummary]
+
+    /// Revokes the voucher with this code, or with this first group if exactly one voucher has it.
+    func revoke(_ typed: String, now: Date) async throws -> VoucherSummary
+
+    /// Redeems `code` for `device`: a device that redeemed it before is let in again without spending
+    /// a place; a new device takes a free place. Atomic against every other redemption of the code.
+    func redeem(tenant: String, code: VoucherCode, device: String, now: Date) async throws -> VoucherRedemption
+
+    /// Whether voucher `id` of `tenant` still grants access (not revoked, not expired).
+    func isValid(voucher id: Int64, tenant: String, now: Date) async throws -> Bool
+
+    /// Releases connections; the backend is not used afterwards.
+    func close() async
+}
+
+/// A voucher database problem (unknown code, ambiguous prefix, unreachable server), worded for the user.
+public struct VoucherFailure: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// One voucher as `livery vouchers list` shows it.
+public struct VoucherSummary: Sendable, Equatable {
+    public var prefix: String
+    public var tenant: String
+    public var tour: String
+    public var devicesUsed: Int
+    public var devices: Int
+    /// The first moment the code no longer works (the day after `--expires`, 00:00 UTC); nil: never.
+    public var expires: Date?
+    public var revoked: Date?
+    public var created: Date
+}
+
+/// What a redemption attempt came to.
+public enum VoucherRedemption: Sendable, Equatable {
+    /// The device may have a token; `expires` is the voucher's own expiry, if any.
+    case granted(voucher: Int64, tour: String, expires: Date?)
+    /// Unknown, revoked or expired: one answer for all three, so that guessing learns nothing.
+    case invalid
+    /// A valid code already redeemed on as many devices as it allows.
+    case exhausted
+}
+
+/// The `--vouchers` option of `livery serve` and `livery vouchers`: a SQLite file, or a PostgreSQL URL.
+public enum VoucherDatabase: Sendable, CustomStringConvertible {
+    case sqlite(URL)
+    case postgres(PostgresLocation)
+
+    /// `postgres://…` and `postgresql://…` are PostgreSQL; anything else is a file path (relative to
+    /// the working folder). The file path checks (not inside the served folder) are the caller's.
+    public static func isPostgresURL(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
+    }
+
+    public var description: String {
+        switch self {
+        case .sqlite(let url): url.path
+        case .postgres(let location): location.description
+        }
+    }
+
+    /// Opens the database for `livery vouchers`. With `create: false` a missing SQLite file is nil
+    /// (listing never creates one); PostgreSQL is always connected to and migrated.
+    public func open(create: Bool) async throws -> (any VoucherBackend)? {
+        switch self {
+        case .sqlite(let url):
+            guard create || FileManager.default.fileExists(atPath: url.path) else { return nil }
+            return SQLiteVoucherBackend(store: try VoucherStore(path: url.path))
+        case .postgres(let location):
+            return try await PostgresVoucherStore.connect(location)
+        }
+    }
+}
+
+/// The token secret as both back ends keep it in `settings` (key `token-secret`): 64 hex digits.
+enum TokenSecretText {
+    /// 32 fresh random bytes, in hex.
+    static func fresh() -> String {
+        SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The key, or nil unless `hex` is exactly 32 bytes of hex.
+    static func key(_ hex: String) -> SymmetricKey? {
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex, let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex), let byte = UInt8(hex[index..<next], radix: 16) {
+            bytes.append(byte)
+            index = next
+        }
+        return bytes.count == 32 && hex.count == 64 ? SymmetricKey(data: bytes) : nil
+    }
+}
