@@ -130,10 +130,10 @@ public enum ReleaseInstaller {
                     }
                     try verify(partial, length: info.length, sha256: info.sha256, name: name)
                 } catch let refused as VoucherAccessError {
-                    // Not a network problem to sit out offline: this tour cannot be had with this token.
+                    // Not a network problem to sit out offline: this subject cannot be had with this token.
                     try? fm.removeItem(at: partial)
-                    if let grant = tokens[id] { try? access.remove(tour: grant.tour) }
-                    throw TUFError("tour '\(tokens[id]?.tour ?? id)': \(refused)")
+                    if let grant = tokens[id] { try? access.remove(grant.subject) }
+                    throw TUFError("\(tokens[id].map { "\($0.subject.kind.noun) '\($0.subject.id)'" } ?? "bundle '\(id)'"): \(refused)")
                 } catch {
                     try? fm.removeItem(at: partial)
                     return try offline("download of \(name) failed: \(error)")
@@ -164,8 +164,8 @@ public enum ReleaseInstaller {
     }
 
     /// The token for each wanted voucher bundle that must be downloaded (not in `downloads/` yet):
-    /// a stored grant for its tour, renewed with its code when it has expired. A protected tour
-    /// without one stops the fetch here, before any download, naming the tour.
+    /// a stored grant for its subject (tour, program, library item or pack), renewed with its code when
+    /// it has expired. A protected subject without one stops the fetch here, before any download, naming it.
     static func tokens(for wanted: [String], manifest: DownloadManifest, trusted: TrustedMetadata, request: FetchRequest,
                        access: AccessTokenStore) throws -> [String: AccessGrant] {
         guard let http = request.repository as? HTTPRepository else { return [:] }  // a local folder has no access control
@@ -175,16 +175,16 @@ public enum ReleaseInstaller {
             guard let bundle = manifest.bundle(id), bundle.access == .voucher,
                   let info = trusted.target(bundle.targetName(format: manifest.format)),
                   !FileManager.default.fileExists(atPath: request.cache.appendingPathComponent("downloads/\(info.sha256)").path) else { continue }
-            let tour = bundle.subject ?? id
-            if let grant = grants[tour], grant.expires <= request.now, let code = grant.code {
+            let subject = VoucherSubject(bundle: id, kind: bundle.kind, subject: bundle.subject) ?? VoucherSubject(.tour, bundle.subject ?? id)
+            if let grant = grants[subject], grant.expires <= request.now, let code = grant.code {
                 // Same device, same code: the server hands out a fresh token without spending a use.
                 if let renewed = try? http.redeem(code: code, device: access.deviceID()) {
                     try access.save(renewed)
-                    grants[tour] = renewed
+                    grants[subject] = renewed
                 }
             }
-            guard let grant = grants[tour], grant.expires > request.now else {
-                throw TUFError("tour '\(tour)' of \(request.tenant) is protected by a voucher and this device has no valid access token: redeem a voucher code for it (livery fetch --voucher CODE, or FetchRequest.vouchers)")
+            guard let grant = grants[subject], grant.expires > request.now else {
+                throw TUFError("\(subject.kind.noun) '\(subject.id)' of \(request.tenant) is protected by a voucher and this device has no valid access token: redeem a voucher code for it (livery fetch --voucher CODE, or FetchRequest.vouchers)")
             }
             tokens[id] = grant
         }

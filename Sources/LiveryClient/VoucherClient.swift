@@ -12,20 +12,51 @@ public struct VoucherAccessError: Error, CustomStringConvertible {
 
     public var description: String {
         hadToken
-            ? "the server refused the access token for \(path) (HTTP \(status)): it was revoked, has expired or is for another tour; redeem the voucher again"
+            ? "the server refused the access token for \(path) (HTTP \(status)): it was revoked, has expired or is for something else; redeem the voucher again"
             : "\(path) is protected by a voucher (HTTP \(status)): redeem a voucher code first"
     }
 }
 
-/// A tour this device may download: the token the server gave for a voucher, until `expires`.
+/// A tour, program, library item or pack this device may download: the token the server gave for
+/// a voucher, until `expires`.
 public struct AccessGrant: Codable, Sendable, Equatable {
-    public var tour: String
+    public var subject: VoucherSubject
     public var token: String
     public var expires: Date
-    /// The bundles the server said the token unlocks (the tour and its languages, at redemption).
+    /// The bundles the server said the token unlocks (a tour and its languages, or the one bundle, at redemption).
     public var bundles: [String]
     /// The code, kept to renew the token when it expires (same device: no use is spent).
     public var code: String?
+
+    public init(subject: VoucherSubject, token: String, expires: Date, bundles: [String], code: String?) {
+        (self.subject, self.token, self.expires, self.bundles, self.code) = (subject, token, expires, bundles, code)
+    }
+
+    enum CodingKeys: String, CodingKey { case subject, tour, token, expires, bundles, code }
+
+    /// `subject` as `<kind>:<id>`; a grant saved before other kinds could be protected has `tour`.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if let text = try c.decodeIfPresent(String.self, forKey: .subject) {
+            guard let subject = VoucherSubject(text) else { throw DecodingError.dataCorruptedError(forKey: .subject, in: c, debugDescription: "not <kind>:<id>") }
+            self.subject = subject
+        } else {
+            subject = VoucherSubject(.tour, try c.decode(String.self, forKey: .tour))
+        }
+        token = try c.decode(String.self, forKey: .token)
+        expires = try c.decode(Date.self, forKey: .expires)
+        bundles = try c.decode([String].self, forKey: .bundles)
+        code = try c.decodeIfPresent(String.self, forKey: .code)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(subject.description, forKey: .subject)
+        try c.encode(token, forKey: .token)
+        try c.encode(expires, forKey: .expires)
+        try c.encode(bundles, forKey: .bundles)
+        try c.encodeIfPresent(code, forKey: .code)
+    }
 }
 
 /// Why a redemption failed, worded for the person who typed the code.
@@ -54,7 +85,7 @@ extension HTTPRepository {
         guard let answer = try? RedemptionAnswer(data: body) else {
             throw VoucherRedemptionError(description: "voucher \(shown): the server's answer is not a grant")
         }
-        return AccessGrant(tour: answer.tour, token: answer.token, expires: answer.expires, bundles: answer.bundles, code: code)
+        return AccessGrant(subject: answer.subject, token: answer.token, expires: answer.expires, bundles: answer.bundles, code: code)
     }
 
     /// A code as messages show it: its first group only, so that logs of a CI run do not leak it.
@@ -85,33 +116,35 @@ public struct AccessTokenStore: Sendable {
         return id
     }
 
-    /// Grants by tour; an unreadable file counts as none.
-    public func grants() -> [String: AccessGrant] {
+    /// Grants by subject; an unreadable file counts as none. (The file keys them by the subject's
+    /// text; older files by tour id, read as tours.)
+    public func grants() -> [VoucherSubject: AccessGrant] {
         guard let data = try? Data(contentsOf: tokensFile) else { return [:] }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        return (try? decoder.decode([String: AccessGrant].self, from: data)) ?? [:]
+        let stored = (try? decoder.decode([String: AccessGrant].self, from: data)) ?? [:]
+        return Dictionary(stored.values.map { ($0.subject, $0) }, uniquingKeysWith: { a, b in a.expires >= b.expires ? a : b })
     }
 
-    /// Adds or replaces the grant for its tour.
+    /// Adds or replaces the grant for its subject.
     public func save(_ grant: AccessGrant) throws {
         var all = grants()
-        all[grant.tour] = grant
+        all[grant.subject] = grant
         try write(all)
     }
 
-    /// Forgets the grant of `tour` (the server refused its token).
-    public func remove(tour: String) throws {
+    /// Forgets the grant of `subject` (the server refused its token).
+    public func remove(_ subject: VoucherSubject) throws {
         var all = grants()
-        guard all.removeValue(forKey: tour) != nil else { return }
+        guard all.removeValue(forKey: subject) != nil else { return }
         try write(all)
     }
 
-    private func write(_ grants: [String: AccessGrant]) throws {
+    private func write(_ grants: [VoucherSubject: AccessGrant]) throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        try Self.writePrivate(try encoder.encode(grants), to: tokensFile)
+        try Self.writePrivate(try encoder.encode(Dictionary(uniqueKeysWithValues: grants.map { ($0.key.description, $0.value) })), to: tokensFile)
     }
 
     /// Writes a file readable by its owner only, replacing the old one in one rename.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveryTUF
 import Logging
 import NIOCore
 import PostgresNIO
@@ -124,10 +125,10 @@ public final class PostgresVoucherStore: VoucherBackend, @unchecked Sendable {
         return secret
     }
 
-    public func issue(tenant: String, tour: String, count: Int, devices: Int, expires: Date?, now: Date) async throws -> [VoucherCode] {
+    public func issue(tenant: String, subject: VoucherSubject, count: Int, devices: Int, expires: Date?, now: Date) async throws -> [VoucherCode] {
         let codes = (0..<count).map { _ in VoucherCode.random() }
         let hashes = codes.map(\.sha256), prefixes = codes.map(\.prefix)
-        let expiry = expires.map(VoucherStore.seconds), created = VoucherStore.seconds(now), places = Int64(devices)
+        let expiry = expires.map(VoucherStore.seconds), created = VoucherStore.seconds(now), places = Int64(devices), tour = subject.description
         // One statement for all codes (arrays unnested), so that 10,000 codes are one round trip.
         try await transaction { connection, logger in
             try await connection.perform("""
@@ -192,7 +193,7 @@ public final class PostgresVoucherStore: VoucherBackend, @unchecked Sendable {
             } else {
                 try await connection.perform("UPDATE redemptions SET last = \(moment) WHERE voucher = \(voucher.id) AND device = \(device)", logger: logger)
             }
-            return .granted(voucher: voucher.id, tour: voucher.tour, expires: voucher.expires.map { Date(timeIntervalSince1970: TimeInterval($0)) })
+            return .granted(voucher: voucher.id, subject: .stored(voucher.tour), expires: voucher.expires.map { Date(timeIntervalSince1970: TimeInterval($0)) })
         }
     }
 
@@ -211,7 +212,7 @@ public final class PostgresVoucherStore: VoucherBackend, @unchecked Sendable {
     private static func summaries(_ rows: PostgresRowSequence) async throws -> [VoucherSummary] {
         var out: [VoucherSummary] = []
         for try await (prefix, tenant, tour, used, devices, expires, revoked, created) in rows.decode((String, String, String, Int64, Int64, Int64?, Int64?, Int64).self) {
-            out.append(VoucherSummary(prefix: prefix, tenant: tenant, tour: tour, devicesUsed: Int(used), devices: Int(devices),
+            out.append(VoucherSummary(prefix: prefix, tenant: tenant, subject: .stored(tour), devicesUsed: Int(used), devices: Int(devices),
                                       expires: expires.map { Date(timeIntervalSince1970: TimeInterval($0)) },
                                       revoked: revoked.map { Date(timeIntervalSince1970: TimeInterval($0)) },
                                       created: Date(timeIntervalSince1970: TimeInterval(created))))

@@ -55,7 +55,7 @@ struct ProtectedTargetGuard: RouterMiddleware {
         guard let backend = try await state.backend(), let token = VoucherToken.verify(text, secret: try await backend.tokenSecret()) else { return invalid }
         let now = Date()
         guard token.expires > now else { return invalid }
-        guard token.tenant == tenant, let tour = target.tour, token.tour == tour else {
+        guard token.tenant == tenant, let subject = target.subject, token.subject == subject else {
             return .json(.forbidden, ["error": "this token does not unlock this bundle"])
         }
         guard try await backend.isValid(voucher: token.voucher, tenant: tenant, now: now) else { return invalid }

@@ -77,10 +77,10 @@ struct RedeemEndpoint: RouterMiddleware {
             return .json(.forbidden, ["error": "this voucher code is not valid"])
         case .exhausted:
             return .json(.conflict, ["error": "this voucher has already been redeemed on as many devices as it allows"])
-        case .granted(let voucher, let tour, let voucherExpiry):
+        case .granted(let voucher, let subject, let voucherExpiry):
             let lifetime = Date().addingTimeInterval(VoucherState.tokenLifetime)
             let expires = min(lifetime, voucherExpiry ?? lifetime)
-            let token = VoucherToken(tenant: tenant, tour: tour, device: device, voucher: voucher, expires: expires)
+            let token = VoucherToken(tenant: tenant, subject: subject, device: device, voucher: voucher, expires: expires)
             let secret: SymmetricKey
             do {
                 guard let backend else { throw VoucherFailure("a redemption was granted without a voucher database") }
@@ -89,8 +89,8 @@ struct RedeemEndpoint: RouterMiddleware {
                 return state.unavailable(error)
             }
             let state = state
-            let bundles = try await NIOThreadPool.singleton.runIfActive { (try? state.access.access(tenant: tenant))??.tours[tour]?.bundles ?? [] }
-            return .json(.ok, RedemptionAnswer(token: token.signed(with: secret), tour: tour, bundles: bundles, expires: expires).json)
+            let bundles = try await NIOThreadPool.singleton.runIfActive { (try? state.access.access(tenant: tenant))??.subjects[subject]?.bundles ?? [] }
+            return .json(.ok, RedemptionAnswer(token: token.signed(with: secret), subject: subject, bundles: bundles, expires: expires).json)
         }
     }
 }

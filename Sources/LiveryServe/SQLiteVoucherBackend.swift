@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveryTUF
 import NIOPosix
 
 /// `VoucherStore` (SQLite) as a `VoucherBackend`: every call runs on NIO's blocking thread pool,
@@ -21,9 +22,9 @@ public struct SQLiteVoucherBackend: VoucherBackend {
         return try await NIOThreadPool.singleton.runIfActive { try store.tokenSecret() }
     }
 
-    public func issue(tenant: String, tour: String, count: Int, devices: Int, expires: Date?, now: Date) async throws -> [VoucherCode] {
+    public func issue(tenant: String, subject: VoucherSubject, count: Int, devices: Int, expires: Date?, now: Date) async throws -> [VoucherCode] {
         let store = store
-        return try await NIOThreadPool.singleton.runIfActive { try store.issue(tenant: tenant, tour: tour, count: count, devices: devices, expires: expires, now: now) }
+        return try await NIOThreadPool.singleton.runIfActive { try store.issue(tenant: tenant, subject: subject, count: count, devices: devices, expires: expires, now: now) }
     }
 
     public func list(tenant: String) async throws -> [VoucherSummary] {

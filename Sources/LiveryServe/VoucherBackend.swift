@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveryTUF
 
 /// Where vouchers are kept, as far as redemption, the protected-target guard and `livery vouchers`
 /// are concerned: one SQLite file (`VoucherStore`, the default) or a PostgreSQL database shared by
@@ -13,8 +14,8 @@ public protocol VoucherBackend: Sendable {
     /// the database accepts the tokens of every other.
     func tokenSecret() async throws -> SymmetricKey
 
-    /// Creates `count` codes for one tour in one transaction and returns them (the only time they exist in clear).
-    func issue(tenant: String, tour: String, count: Int, devices: Int, expires: Date?, now: Date) async throws -> [VoucherCode]
+    /// Creates `count` codes for one subject (tour, program, library item or pack) in one transaction and returns them (the only time they exist in clear).
+    func issue(tenant: String, subject: VoucherSubject, count: Int, devices: Int, expires: Date?, now: Date) async throws -> [VoucherCode]
 
     /// Every voucher of `tenant`, oldest first.
     func list(tenant: String) async throws -> [VoucherSummary]
@@ -43,7 +44,8 @@ public struct VoucherFailure: Error, CustomStringConvertible, Sendable {
 public struct VoucherSummary: Sendable, Equatable {
     public var prefix: String
     public var tenant: String
-    public var tour: String
+    /// What the voucher unlocks. The database's `tour` column holds its text form (a bare id is a tour).
+    public var subject: VoucherSubject
     public var devicesUsed: Int
     public var devices: Int
     /// The first moment the code no longer works (the day after `--expires`, 00:00 UTC); nil: never.
@@ -55,7 +57,7 @@ public struct VoucherSummary: Sendable, Equatable {
 /// What a redemption attempt came to.
 public enum VoucherRedemption: Sendable, Equatable {
     /// The device may have a token; `expires` is the voucher's own expiry, if any.
-    case granted(voucher: Int64, tour: String, expires: Date?)
+    case granted(voucher: Int64, subject: VoucherSubject, expires: Date?)
     /// Unknown, revoked or expired: one answer for all three, so that guessing learns nothing.
     case invalid
     /// A valid code already redeemed on as many devices as it allows.
@@ -111,4 +113,10 @@ enum TokenSecretText {
         }
         return bytes.count == 32 && hex.count == 64 ? SymmetricKey(data: bytes) : nil
     }
+}
+
+extension VoucherSubject {
+    /// A subject as the database's `tour` column holds it; text that is no subject (a damaged row)
+    /// reads as a tour of that name, which no release has.
+    static func stored(_ text: String) -> VoucherSubject { VoucherSubject(text) ?? VoucherSubject(.tour, text) }
 }

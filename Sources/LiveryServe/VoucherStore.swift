@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LiveryAssets
+import LiveryTUF
 
 /// The default voucher back end of `livery serve` and `livery vouchers`: one SQLite database (WAL),
 /// by default `Output/.livery/vouchers.sqlite`. Its calls block (SQLite may wait for another
@@ -85,12 +86,12 @@ public final class VoucherStore: @unchecked Sendable {
 
     /// Creates `count` codes for one tour, all in one transaction, and returns them (the only time
     /// they exist in clear).
-    public func issue(tenant: String, tour: String, count: Int, devices: Int, expires: Date?, now: Date = Date()) throws -> [VoucherCode] {
+    public func issue(tenant: String, subject: VoucherSubject, count: Int, devices: Int, expires: Date?, now: Date = Date()) throws -> [VoucherCode] {
         let codes = (0..<count).map { _ in VoucherCode.random() }
         try transaction {
             for code in codes {
                 try database.query("INSERT INTO vouchers(code_sha256, prefix, tenant, tour, devices, expires, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                   [.text(code.sha256), .text(code.prefix), .text(tenant), .text(tour), .int(Int64(devices)),
+                                   [.text(code.sha256), .text(code.prefix), .text(tenant), .text(subject.description), .int(Int64(devices)),
                                     expires.map { .int(Self.seconds($0)) } ?? .null, .int(Self.seconds(now))])
             }
         }
@@ -150,7 +151,7 @@ public final class VoucherStore: @unchecked Sendable {
             } else {
                 try database.query("UPDATE redemptions SET last = ? WHERE voucher = ? AND device = ?", [.int(moment), .int(id), .text(device)])
             }
-            return .granted(voucher: id, tour: tour, expires: expires)
+            return .granted(voucher: id, subject: .stored(tour), expires: expires)
         }
     }
 
@@ -166,7 +167,7 @@ public final class VoucherStore: @unchecked Sendable {
     static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
 
     private static func summary(_ row: [SQLiteDatabase.Value]) -> Summary {
-        Summary(prefix: row[0].text ?? "", tenant: row[1].text ?? "", tour: row[2].text ?? "", devicesUsed: Int(row[3].int ?? 0), devices: Int(row[4].int ?? 0),
+        Summary(prefix: row[0].text ?? "", tenant: row[1].text ?? "", subject: .stored(row[2].text ?? ""), devicesUsed: Int(row[3].int ?? 0), devices: Int(row[4].int ?? 0),
                 expires: row[5].int.map { Date(timeIntervalSince1970: TimeInterval($0)) },
                 revoked: row[6].int.map { Date(timeIntervalSince1970: TimeInterval($0)) },
                 created: Date(timeIntervalSince1970: TimeInterval(row[7].int ?? 0)))

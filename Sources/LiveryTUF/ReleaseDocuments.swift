@@ -212,25 +212,38 @@ public struct ReleasePointer: Sendable, Equatable {
 /// docs/vouchers.md): a bearer token for one tour, the bundles it unlocks, and when it expires.
 public struct RedemptionAnswer: Sendable, Equatable {
     public var token: String
-    public var tour: String
+    /// What the voucher unlocks: `"subject": "<kind>:<id>"`; for a tour also `"tour": <id>`, which
+    /// clients written before other kinds could be protected read.
+    public var subject: VoucherSubject
     public var bundles: [String]
     /// Whole seconds, UTC (`2026-11-21T14:00:00Z`).
     public var expires: Date
 
-    public init(token: String, tour: String, bundles: [String], expires: Date) {
+    public init(token: String, subject: VoucherSubject, bundles: [String], expires: Date) {
         self.token = token
-        self.tour = tour
+        self.subject = subject
         self.bundles = bundles
         self.expires = Date(timeIntervalSince1970: expires.timeIntervalSince1970.rounded(.down))
     }
 
     public var json: JSONValue {
-        .object(["token": .string(token), "tour": .string(tour), "bundles": .array(bundles.map(JSONValue.string)), "expires": .string(TUFDate.string(expires))])
+        var fields: [String: JSONValue] = ["token": .string(token), "subject": .string(subject.description),
+                                           "bundles": .array(bundles.map(JSONValue.string)), "expires": .string(TUFDate.string(expires))]
+        if subject.kind == .tour { fields["tour"] = .string(subject.id) }
+        return .object(fields)
     }
 
+    /// Reads `subject`, or, from a server that predates it, `tour`.
     public init(data: Data) throws {
         let o = try StrictObject(JSONValue.parse(data), what: "the redemption answer")
         guard let expires = TUFDate.parseStrict(try o.string("expires")) else { throw TUFError(.malformed, "the redemption answer: \"expires\" is not a UTC date") }
-        self.init(token: try o.string("token"), tour: try o.string("tour"), bundles: try o.strings("bundles"), expires: expires)
+        let subject: VoucherSubject
+        if let text = try o.optionalString("subject") {
+            guard let parsed = VoucherSubject(text), text.contains(":") else { throw TUFError(.malformed, "the redemption answer: \"subject\" is not <kind>:<id>") }
+            subject = parsed
+        } else {
+            subject = VoucherSubject(.tour, try o.string("tour"))
+        }
+        self.init(token: try o.string("token"), subject: subject, bundles: try o.strings("bundles"), expires: expires)
     }
 }

@@ -1,17 +1,18 @@
 import ArgumentParser
 import Foundation
+import LiveryTUF
 import LiveryServe
 
 /// `livery vouchers issue|list|revoke`: codes that unlock a protected tour through `livery serve`.
 struct Vouchers: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vouchers",
-        abstract: "Issue, list and revoke voucher codes for protected tours (redeemed through `livery serve`).",
+        abstract: "Issue, list and revoke voucher codes for protected tours, programs, library items and packs (redeemed through `livery serve`).",
         discussion: """
             Codes are random (100 bits), shown as five groups of four Crockford base32 characters; only their \
             SHA-256 is stored, in the voucher database (default <output>/.livery/vouchers.sqlite, never served; \
             or a PostgreSQL database shared by several `livery serve` instances, --vouchers postgres://user@host:port/database). \
-            A tour takes vouchers when it is `protected: true` in the tenant's current published release.
+            A tour, program, library item or pack takes vouchers when it is `protected: true` in the tenant's current published release.
             """,
         subcommands: [Issue.self, List.self, Revoke.self]
     )
@@ -97,13 +98,28 @@ struct Vouchers: ParsableCommand {
     struct Issue: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "issue",
-            abstract: "Create voucher codes for a protected tour and print them, one per line (nothing else on standard output).")
+            abstract: "Create voucher codes for a protected tour, program, library item or pack and print them, one per line (nothing else on standard output).")
 
         @Argument(help: "The tenant id.")
         var tenant: String
 
         @Option(help: "The protected tour the codes unlock.")
-        var tour: String
+        var tour: String?
+
+        @Option(help: "The protected program the codes unlock.")
+        var program: String?
+
+        @Option(help: "The protected library item (one not in a pack) the codes unlock.")
+        var libraryItem: String?
+
+        @Option(help: "The protected library pack the codes unlock.")
+        var pack: String?
+
+        /// Exactly one of --tour, --program, --library-item, --pack.
+        var subject: VoucherSubject? {
+            let given = [(VoucherSubject.Kind.tour, tour), (.program, program), (.libraryItem, libraryItem), (.pack, pack)].compactMap { kind, id in id.map { VoucherSubject(kind, $0) } }
+            return given.count == 1 ? given[0] : nil
+        }
 
         @Option(help: "How many codes to create (1–10000).")
         var count = 1
@@ -118,6 +134,7 @@ struct Vouchers: ParsableCommand {
 
         func validate() throws {
             try Vouchers.checkTenant(tenant)
+            guard subject != nil else { throw ValidationError("say what the codes unlock: exactly one of --tour, --program, --library-item or --pack") }
             guard (1...10_000).contains(count) else { throw ValidationError("--count must be between 1 and 10000") }
             guard (1...10_000).contains(devices) else { throw ValidationError("--devices must be between 1 and 10000") }
         }
@@ -136,26 +153,28 @@ struct Vouchers: ParsableCommand {
                 throw Livery.Failure("cannot read the published release of \(tenant) in \(options.output): \(error)")
             }
             guard let access else { throw Livery.Failure("\(tenant) has no published release in \(options.output) (run `livery build` first)") }
-            guard let found = access.tours[tour] else {
-                let tours = access.tours.keys.sorted()
-                throw Livery.Failure("'\(tour)' is not a tour of \(tenant)'s current release (\(tours.isEmpty ? "it has no tours" : "its tours: " + tours.joined(separator: ", ")))")
+            let subject = subject!
+            let noun = subject.kind.noun
+            guard let found = access.subjects[subject] else {
+                let known = access.subjects(subject.kind).keys.sorted()
+                throw Livery.Failure("'\(subject.id)' is not a \(noun) of \(tenant)'s current release (\(known.isEmpty ? "it has no \(noun)s" : "its \(noun)s: " + known.joined(separator: ", ")))")
             }
             guard found.isProtected else {
-                throw Livery.Failure("tour '\(tour)' of \(tenant) is public: only tours with `protected: true` take vouchers")
+                throw Livery.Failure("\(noun) '\(subject.id)' of \(tenant) is public: only \(noun)s with `protected: true` take vouchers")
             }
             let database = try options.database()
             let count = count, devices = devices
             let codes = try await Vouchers.withBackend(database, create: true) { backend in
-                try await backend?.issue(tenant: tenant, tour: tour, count: count, devices: devices, expires: expiry, now: Date()) ?? []
+                try await backend?.issue(tenant: tenant, subject: subject, count: count, devices: devices, expires: expiry, now: Date()) ?? []
             }
             print(codes.map(\.description).joined(separator: "\n"))
             let until = expiry.map { ", valid through \(Vouchers.lastDay($0)) (UTC)" } ?? ""
-            FileHandle.standardError.write(Data("issued \(count) voucher\(count == 1 ? "" : "s") for \(tenant) tour \(tour), \(devices) device\(devices == 1 ? "" : "s") each\(until), in \(database)\n".utf8))
+            FileHandle.standardError.write(Data("issued \(count) voucher\(count == 1 ? "" : "s") for \(tenant) \(noun) \(subject.id), \(devices) device\(devices == 1 ? "" : "s") each\(until), in \(database)\n".utf8))
         }
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "List a tenant's vouchers: code prefix, tour, devices used, expiry, revocation.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List a tenant's vouchers: code prefix, what each unlocks, devices used, expiry, revocation.")
 
         @Argument(help: "The tenant id.")
         var tenant: String
@@ -173,8 +192,8 @@ struct Vouchers: ParsableCommand {
                 print("\(tenant): no vouchers")
                 return
             }
-            let rows = [["CODE", "TOUR", "DEVICES", "EXPIRES", "REVOKED"]] + vouchers.map { voucher in
-                ["\(voucher.prefix)-…", voucher.tour, "\(voucher.devicesUsed)/\(voucher.devices)",
+            let rows = [["CODE", "UNLOCKS", "DEVICES", "EXPIRES", "REVOKED"]] + vouchers.map { voucher in
+                ["\(voucher.prefix)-…", voucher.subject.description, "\(voucher.devicesUsed)/\(voucher.devices)",
                  voucher.expires.map(Vouchers.lastDay) ?? "never", voucher.revoked.map(Vouchers.day) ?? "no"]
             }
             let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
@@ -201,7 +220,7 @@ struct Vouchers: ParsableCommand {
                 guard let backend else { throw Livery.Failure("no voucher database at \(database): no voucher was issued") }
                 return try await backend.revoke(code, now: Date())
             }
-            print("revoked \(voucher.prefix)-… (\(voucher.tenant), tour \(voucher.tour); used on \(voucher.devicesUsed) of \(voucher.devices) device\(voucher.devices == 1 ? "" : "s"))")
+            print("revoked \(voucher.prefix)-… (\(voucher.tenant), \(voucher.subject.kind.noun) \(voucher.subject.id); used on \(voucher.devicesUsed) of \(voucher.devices) device\(voucher.devices == 1 ? "" : "s"))")
         }
     }
 }

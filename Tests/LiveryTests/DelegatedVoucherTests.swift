@@ -40,12 +40,12 @@ final class DelegatedVoucherTests: XCTestCase {
 
         // What serve reads: the tour, its bundles and its protection, from the delegated role.
         let access = try XCTUnwrap(try ReleaseAccess.read(tenant: release))
-        XCTAssertEqual(access.tours[Self.tour]?.isProtected, true)
-        XCTAssertEqual(access.tours[Self.tour]?.bundles, ["tour.rome-trastevere", "tour.rome-trastevere.en", "tour.rome-trastevere.fr", "tour.rome-trastevere.it"])
-        XCTAssertEqual(access.tours["florence-renaissance"]?.isProtected, false)
+        XCTAssertEqual(access.subjects[VoucherSubject(.tour, Self.tour)]?.isProtected, true)
+        XCTAssertEqual(access.subjects[VoucherSubject(.tour, Self.tour)]?.bundles, ["tour.rome-trastevere", "tour.rome-trastevere.en", "tour.rome-trastevere.fr", "tour.rome-trastevere.it"])
+        XCTAssertEqual(access.subjects[VoucherSubject(.tour, "florence-renaissance")]?.isProtected, false)
         let file = try fixture.file("tour.rome-trastevere")
         XCTAssertEqual(file, "\(try XCTUnwrap(signed.sha256)).\(Self.tourTarget)")
-        XCTAssertEqual(access.target(file: file)?.tour, Self.tour)
+        XCTAssertEqual(access.target(file: file)?.subject, VoucherSubject(.tour, Self.tour))
 
         // A real `livery serve`: 401 without a token, 200 with a redeemed one; public files stay public.
         let path = "\(Self.tenant)/targets/\(file)"
@@ -57,8 +57,9 @@ final class DelegatedVoucherTests: XCTestCase {
         let code = try XCTUnwrap(try fixture.issue().first)
         let answer = try fixture.redeem(code, device: "python-tuf")
         XCTAssertEqual(answer.status, 200, "\(answer.json)")
-        XCTAssertEqual(answer.json["tour"] as? String, Self.tour)
-        XCTAssertEqual(answer.json["bundles"] as? [String], access.tours[Self.tour]?.bundles)
+        XCTAssertEqual(answer.json["tour"] as? String, Self.tour, "older clients read the tour")
+        XCTAssertEqual(answer.json["subject"] as? String, "tour:\(Self.tour)")
+        XCTAssertEqual(answer.json["bundles"] as? [String], access.subjects[VoucherSubject(.tour, Self.tour)]?.bundles)
         let token = try XCTUnwrap(answer.json["token"] as? String)
         XCTAssertEqual(try fixture.status(path, token: token), "200")
         XCTAssertEqual(try fixture.status(path, token: "not.a-token"), "401")

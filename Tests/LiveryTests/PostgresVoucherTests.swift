@@ -1,12 +1,15 @@
 import Crypto
 import Foundation
 import LiveryServe
+import LiveryTUF
 import XCTest
 
 /// Vouchers on a real PostgreSQL 15 server (`PostgresServer`, started per test): the store's
 /// semantics match SQLite's, migrations run once even when instances start together, and two
 /// `livery serve` processes sharing one database never over-spend a code.
 final class PostgresVoucherTests: XCTestCase {
+    static let walk = VoucherSubject(.tour, "walk")
+
     private var server: PostgresServer!
 
     override func setUpWithError() throws {
@@ -26,26 +29,26 @@ final class PostgresVoucherTests: XCTestCase {
         let database = try server.createDatabase()
         let store = try await store(database)
         let now = Date()
-        let codes = try await store.issue(tenant: "t", tour: "walk", count: 2, devices: 2, expires: nil, now: now)
+        let codes = try await store.issue(tenant: "t", subject: Self.walk, count: 2, devices: 2, expires: nil, now: now)
         XCTAssertEqual(codes.count, 2)
         // Only hashes are stored.
         let stored = try server.psql("SELECT code_sha256 || prefix FROM vouchers", database: database)
         XCTAssertFalse(codes.contains { stored.contains($0.normalised) }, stored)
         XCTAssertTrue(stored.contains(codes[0].sha256))
 
-        guard case .granted(let id, let tour, let expires) = try await store.redeem(tenant: "t", code: codes[0], device: "d1", now: now) else {
+        guard case .granted(let id, let subject, let expires) = try await store.redeem(tenant: "t", code: codes[0], device: "d1", now: now) else {
             return XCTFail("not granted")
         }
-        XCTAssertEqual(tour, "walk")
+        XCTAssertEqual(subject, Self.walk)
         XCTAssertNil(expires)
         let again = try await store.redeem(tenant: "t", code: codes[0], device: "d1", now: now)
-        XCTAssertEqual(again, .granted(voucher: id, tour: "walk", expires: nil), "re-redemption by the same device")
+        XCTAssertEqual(again, .granted(voucher: id, subject: Self.walk, expires: nil), "re-redemption by the same device")
         let second = try await store.redeem(tenant: "t", code: codes[0], device: "d2", now: now)
-        XCTAssertEqual(second, .granted(voucher: id, tour: "walk", expires: nil))
+        XCTAssertEqual(second, .granted(voucher: id, subject: Self.walk, expires: nil))
         let exhausted = try await store.redeem(tenant: "t", code: codes[0], device: "d3", now: now)
         XCTAssertEqual(exhausted, .exhausted)
         let stillFree = try await store.redeem(tenant: "t", code: codes[0], device: "d1", now: now)
-        XCTAssertEqual(stillFree, .granted(voucher: id, tour: "walk", expires: nil), "a known device still gets in when the code is used up")
+        XCTAssertEqual(stillFree, .granted(voucher: id, subject: Self.walk, expires: nil), "a known device still gets in when the code is used up")
         let otherTenant = try await store.redeem(tenant: "u", code: codes[0], device: "d1", now: now)
         XCTAssertEqual(otherTenant, .invalid)
         let unknown = try await store.redeem(tenant: "t", code: try XCTUnwrap(VoucherCode(typed: "ZZZZ-ZZZZ-ZZZZ-ZZZZ-ZZZZ")), device: "d1", now: now)
@@ -61,7 +64,7 @@ final class PostgresVoucherTests: XCTestCase {
 
         // Expiry: valid until the moment, invalid from it on (redeeming and the token check alike).
         let end = now.addingTimeInterval(3600)
-        let expiring = try await store.issue(tenant: "t", tour: "walk", count: 1, devices: 1, expires: end, now: now)[0]
+        let expiring = try await store.issue(tenant: "t", subject: Self.walk, count: 1, devices: 1, expires: end, now: now)[0]
         guard case .granted(let expiringID, _, let expiry) = try await store.redeem(tenant: "t", code: expiring, device: "d", now: now) else { return XCTFail("not granted") }
         XCTAssertEqual(expiry, Date(timeIntervalSince1970: TimeInterval(Int64(end.timeIntervalSince1970))))
         let validBefore = try await store.isValid(voucher: expiringID, tenant: "t", now: now)

@@ -51,19 +51,20 @@ final class ReleaseAccessTests: XCTestCase {
             extraFiles: ["2.guides.json": TUFDocument.targets(version: 2, expires: expires, targets: ["tour.old.zip": target(6, custom: tour("old"))])])
         let access = try XCTUnwrap(try ReleaseAccess.read(tenant: folder))
         let a = try XCTUnwrap(access.target(file: "\(sha(3)).tour.a.zip"))
-        XCTAssertEqual([a.bundle, a.tour], ["tour.a", "a"])
-        XCTAssertEqual(access.tours["a"]?.isProtected, true)
-        XCTAssertEqual(access.tours["a"]?.bundles, ["tour.a"])
-        XCTAssertEqual(access.tours["b"]?.isProtected, false)
+        XCTAssertEqual(a.bundle, "tour.a")
+        XCTAssertEqual(a.subject, VoucherSubject(.tour, "a"))
+        XCTAssertEqual(access.subjects[VoucherSubject(.tour, "a")]?.isProtected, true)
+        XCTAssertEqual(access.subjects[VoucherSubject(.tour, "a")]?.bundles, ["tour.a"])
+        XCTAssertEqual(access.subjects[VoucherSubject(.tour, "b")]?.isProtected, false)
         XCTAssertNil(access.target(file: "\(sha(2)).tour.b.zip"))
         XCTAssertNil(access.target(file: "\(sha(1)).download-manifest.json"))
         // No client finds core.zip in the role, nor anything in a retired role: not tours of the
         // release, but their voucher bytes stay protected, as do an older role version's.
-        XCTAssertNil(access.tours["c"])
-        XCTAssertNil(access.tours["d"])
+        XCTAssertNil(access.subjects[VoucherSubject(.tour, "c")])
+        XCTAssertNil(access.subjects[VoucherSubject(.tour, "d")])
         XCTAssertEqual(access.target(file: "\(sha(4)).core.zip")?.isProtected, true)
-        XCTAssertEqual(access.target(file: "\(sha(5)).tour.d.zip")?.tour, "d")
-        XCTAssertEqual(access.target(file: "\(sha(6)).tour.old.zip")?.tour, "old")
+        XCTAssertEqual(access.target(file: "\(sha(5)).tour.d.zip")?.subject, VoucherSubject(.tour, "d"))
+        XCTAssertEqual(access.target(file: "\(sha(6)).tour.old.zip")?.subject, VoucherSubject(.tour, "old"))
     }
 
     func testAMalformedCustomOrAMissingRoleFileMakesTheReleaseUnreadable() throws {

@@ -50,8 +50,16 @@ final class ReleaseDocumentTests: XCTestCase {
         let pointer = ReleasePointer(tenant: "urbannest", release: 3, manifest: "targets/abc.download-manifest.json", sha256: "abc")
         XCTAssertEqual(try ReleasePointer(data: pointer.json.bytes), pointer)
         XCTAssertThrowsError(try ReleasePointer(data: Data(#"{"tenant":"u","release":"3","manifest":"m","sha256":"s"}"#.utf8)))
-        let answer = RedemptionAnswer(token: "t", tour: "old-town", bundles: ["tour.old-town"], expires: Date(timeIntervalSince1970: 1_800_000_000.7))
+        let answer = RedemptionAnswer(token: "t", subject: VoucherSubject(.tour, "old-town"), bundles: ["tour.old-town"], expires: Date(timeIntervalSince1970: 1_800_000_000.7))
         XCTAssertEqual(try RedemptionAnswer(data: answer.json.bytes), answer)
+        XCTAssertEqual(answer.json["tour"], .string("old-town"), "a tour's answer still names it for older clients")
+        XCTAssertEqual(answer.json["subject"], .string("tour:old-town"))
+        let program = RedemptionAnswer(token: "t", subject: VoucherSubject(.program, "strength"), bundles: ["program.strength"], expires: Date(timeIntervalSince1970: 1_800_000_000))
+        XCTAssertEqual(try RedemptionAnswer(data: program.json.bytes), program)
+        XCTAssertNil(program.json["tour"])
+        // An answer from a server that predates subjects: read as a tour.
+        XCTAssertEqual(try RedemptionAnswer(data: Data(#"{"token":"t","tour":"x","bundles":[],"expires":"2027-01-15T08:00:00Z"}"#.utf8)).subject, VoucherSubject(.tour, "x"))
+        XCTAssertThrowsError(try RedemptionAnswer(data: Data(#"{"token":"t","subject":"movie:x","bundles":[],"expires":"2027-01-15T08:00:00Z"}"#.utf8)))
         XCTAssertEqual(answer.json["expires"], .string("2027-01-15T08:00:00Z"))
         XCTAssertThrowsError(try RedemptionAnswer(data: Data(#"{"token":"t","tour":"x","bundles":[],"expires":"tomorrow"}"#.utf8)))
     }

@@ -3,6 +3,7 @@ import Foundation
 import LiveryAssets
 import LiveryPublish
 import LiveryServe
+import LiveryTUF
 import XCTest
 
 /// Vouchers end to end: `livery vouchers` writes the real SQLite database, `livery serve` redeems
@@ -155,7 +156,7 @@ final class VoucherTests: XCTestCase {
         let secret = SymmetricKey(size: .bits256)
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
         for device in 0..<16 {
-            let token = VoucherToken(tenant: "t", tour: "walk", device: "d\(device)", voucher: 1, expires: Date(timeIntervalSince1970: 2_000_000_000))
+            let token = VoucherToken(tenant: "t", subject: VoucherSubject(.tour, "walk"), device: "d\(device)", voucher: 1, expires: Date(timeIntervalSince1970: 2_000_000_000))
             let signed = token.signed(with: secret)
             XCTAssertEqual(VoucherToken.verify(signed, secret: secret), token)
             let value = alphabet.firstIndex(of: signed.last!)!
