@@ -70,8 +70,10 @@ cldr: deps
 	$(SWIFT) run $(BUILD_FLAGS) livery-cldr --cldr /usr/share/unicode/cldr/common/supplemental
 
 # Benchmarks print ratios against a floor measured in the same run (release build); the client
-# benchmark compares `livery fetch` and `livery tuf-client` with python-tuf (from .venv-test).
+# benchmark compares `livery fetch` and `livery tuf-client` with python-tuf (from .venv-test); the
+# voucher benchmark runs its own PostgreSQL server (Debian `postgresql`).
 bench: deps test-venv
+	@./scripts/install-packages.sh postgresql curl
 	$(SWIFT) build $(RELEASE_FLAGS)
 	./scripts/bench-validate.sh .build/release/livery
 	./scripts/bench-l10n.sh .build/release/livery
@@ -79,6 +81,7 @@ bench: deps test-venv
 	./scripts/bench-tokens.sh .build/release/livery
 	./scripts/bench-client.sh .build/release/livery
 	./scripts/bench-release-json.sh .build/release/livery .build/release/livery-json-fuzz
+	./scripts/bench-vouchers.sh .build/release/livery
 
 # Fuzzes the release format's JSON parser with libFuzzer for FUZZ_SECONDS (a sanitizer build of its own in
 # .build-fuzz, seeded with a sample release's metadata; crashes land in .build-fuzz/crashes/).
