@@ -20,11 +20,14 @@ bin=/usr/lib/postgresql/15/bin
 work=$(mktemp -d /tmp/livery-bench-vouchers.XXXXXX)
 # The postgres user must reach $work/pg (traverse only; mktemp makes the folder 0700).
 chmod 711 "$work"
-pids=()
 as_owner() { if [[ $(id -u) -eq 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+# Servers started inside $(…) (a subshell) record their PIDs in a file, not in a variable of this shell.
 cleanup() {
-    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    local pid
+    if [[ -f $work/pids ]]; then
+        while read -r pid; do kill -TERM "$pid" 2>/dev/null || true; done < "$work/pids"
+        while read -r pid; do while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done; done < "$work/pids"
+    fi
     [[ -d $work/pg/data ]] && as_owner "$bin/pg_ctl" -D "$work/pg/data" -m fast -w stop >/dev/null 2>&1 || true
     rm -rf "$work"
 }
@@ -40,7 +43,7 @@ cp -R "$(dirname "$0")/../Tenants" "$work/Tenants"
 serve() {
     local log=$1; shift
     "$livery" serve --output "$work/Output" --port 0 "$@" >"$log" 2>&1 &
-    pids+=($!)
+    echo $! >> "$work/pids"
     for _ in $(seq 500); do
         if grep -q 'listening on' "$log"; then sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$log" | head -1; return; fi
         sleep 0.02
