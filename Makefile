@@ -73,8 +73,10 @@ cldr: deps
 	$(SWIFT) run $(BUILD_FLAGS) livery-cldr --cldr /usr/share/unicode/cldr/common/supplemental
 
 # Benchmarks print ratios against a floor measured in the same run (release build); the client
-# benchmark compares `livery fetch` and `livery tuf-client` with python-tuf (from .venv-test).
+# benchmark compares `livery fetch` and `livery tuf-client` with python-tuf (from .venv-test); the
+# voucher benchmark runs its own PostgreSQL server (Debian `postgresql`).
 bench: deps test-venv
+	@./scripts/install-packages.sh postgresql curl
 	$(SWIFT) build $(RELEASE_FLAGS)
 	./scripts/bench-validate.sh .build/release/livery
 	./scripts/bench-l10n.sh .build/release/livery
@@ -82,6 +84,7 @@ bench: deps test-venv
 	./scripts/bench-tokens.sh .build/release/livery
 	./scripts/bench-client.sh .build/release/livery
 	./scripts/bench-release-json.sh .build/release/livery .build/release/livery-json-fuzz
+	./scripts/bench-vouchers.sh .build/release/livery
 	./scripts/s3-server.sh install
 	./scripts/bench-publish.sh .build/release/livery .venv-test/bin/python
 

@@ -185,9 +185,15 @@ public final class PostgresVoucherStore: VoucherBackend, @unchecked Sendable {
             }
             guard let voucher = found, voucher.revoked == nil else { return .invalid }
             if let expires = voucher.expires, moment >= expires { return .invalid }
-            let known = try await connection.rows("SELECT 1::bigint FROM redemptions WHERE voucher = \(voucher.id) AND device = \(device)", as: Int64.self, logger: logger)
-            if known.isEmpty {
-                let used = try await connection.rows("SELECT COUNT(*) FROM redemptions WHERE voucher = \(voucher.id)", as: Int64.self, logger: logger).first ?? 0
+            // After the lock, in its own statement: a count inside the locking SELECT would use that
+            // statement's snapshot, taken before the redemption we waited for had committed.
+            var used: Int64 = 0, known: Int64 = 0
+            for try await (all, this) in try await connection.query("""
+                SELECT COUNT(*), COUNT(*) FILTER (WHERE device = \(device)) FROM redemptions WHERE voucher = \(voucher.id)
+                """, logger: logger).decode((Int64, Int64).self) {
+                (used, known) = (all, this)
+            }
+            if known == 0 {
                 guard used < voucher.devices else { return .exhausted }
                 try await connection.perform("INSERT INTO redemptions(voucher, device, first, last) VALUES (\(voucher.id), \(device), \(moment), \(moment))", logger: logger)
             } else {
