@@ -11,7 +11,7 @@ struct Fetch: ParsableCommand {
             asked for), each verified against the signed TUF metadata before use, extracts them safely and \
             switches the cache to the new release in one step. If the server cannot be reached or fails \
             verification, the installed release is kept for offline use (exit 0, with a warning); exit 1 when \
-            there is nothing usable, 2 on a usage error. A protected tour needs a voucher: `--voucher CODE` redeems \
+            there is nothing usable, 2 on a usage error. A protected tour, program, library item or pack needs a voucher: `--voucher CODE` redeems \
             one (once per device; the access token is kept in the cache, mode 0600); without a token such a tour \
             fails the fetch (exit 1) and the installed release stays.
             """
@@ -38,7 +38,7 @@ struct Fetch: ParsableCommand {
     @Option(help: "A tour to install, with its audio in the user's locale (repeatable).")
     var tour: [String] = []
 
-    @Option(help: "A voucher code to redeem for a protected tour (repeatable); the token is kept in the cache.")
+    @Option(help: "A voucher code to redeem for a protected tour, program, library item or pack (repeatable); the token is kept in the cache.")
     var voucher: [String] = []
 
     func run() throws {

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LiveryServe
+import LiveryPublish
 import LiveryTUF
 import XCTest
 
@@ -244,6 +245,65 @@ final class PostgresVoucherTests: XCTestCase {
             XCTAssertEqual(try fixture.curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)", "\(base)/\(path)"]).stdout, "401")
         }
         XCTAssertFalse(first.log.contains(token) || second.log.contains(token), "no token in the logs")
+    }
+
+    /// Issue 12's "done when": a voucher for a protected **program** (and a protected library pack),
+    /// redeemed through two `livery serve` instances sharing PostgreSQL, installs with `livery fetch`.
+    func testAProtectedProgramAndPackAreUnlockedThroughTwoServersOnPostgres() throws {
+        let database = try server.createDatabase()
+        let url = server.url(database: database)
+        let program = "30-day-fitness-foundation", tenant = "companero-lucia"
+        let fixture = try VoucherTests.Fixture { workspace in
+            try workspace.replace("\(tenant)/programs/\(program).yaml", "difficulty: beginner\n", "difficulty: beginner\nprotected: true\n")
+            try workspace.replace("\(tenant)/library/library.yaml", "  - id: foundation-essentials\n", "  - id: foundation-essentials\n    protected: true\n")
+        }
+        let manifest = try XCTUnwrap(Publisher.currentManifest(tenant: tenant, output: fixture.workspace.output)?.manifest)
+        XCTAssertEqual(manifest.bundle("program.\(program)")?.access, .voucher)
+        XCTAssertEqual(manifest.bundle("library.foundation-essentials")?.access, .voucher)
+        XCTAssertEqual(manifest.bundles.filter { $0.access == .voucher }.map(\.id).sorted(), ["library.foundation-essentials", "program.\(program)"])
+
+        let first = try SigningTests.FileServer(root: fixture.workspace.output, arguments: ["--vouchers", url])
+        let second = try SigningTests.FileServer(root: fixture.workspace.output, arguments: ["--vouchers", url])
+        let issued = try fixture.vouchers(["issue", tenant, "--program", program, "--devices", "2", "--vouchers", url])
+        XCTAssertEqual(issued.status, 0, issued.stderr)
+        XCTAssertTrue(issued.stderr.contains("for \(tenant) program \(program), 2 devices each"), issued.stderr)
+        let code = try XCTUnwrap(issued.stdout.split(separator: "\n").first.map(String.init))
+        let pack = try fixture.vouchers(["issue", tenant, "--pack", "foundation-essentials", "--vouchers", url])
+        XCTAssertEqual(pack.status, 0, pack.stderr)
+        let packCode = try XCTUnwrap(pack.stdout.split(separator: "\n").first.map(String.init))
+        let wrongKind = try fixture.vouchers(["issue", tenant, "--tour", program, "--vouchers", url])
+        XCTAssertEqual(wrongKind.status, 2)
+        XCTAssertTrue(wrongKind.stderr.contains("'\(program)' is not a tour of \(tenant)'s current release (it has no tours)"), wrongKind.stderr)
+
+        // One device redeems on the first server: the answer names the program and its one bundle.
+        let answer = try VoucherTests.Fixture.redeem(base: "http://127.0.0.1:\(first.port)", code, device: "phone-1", tenant: tenant)
+        XCTAssertEqual(answer.status, 200, "\(answer.json)")
+        XCTAssertEqual(answer.json["subject"] as? String, "program:\(program)")
+        XCTAssertNil(answer.json["tour"])
+        XCTAssertEqual(answer.json["bundles"] as? [String], ["program.\(program)"])
+        let token = try XCTUnwrap(answer.json["token"] as? String)
+        let programFile = try XCTUnwrap(manifest.bundle("program.\(program)")?.path)
+        let packFile = try XCTUnwrap(manifest.bundle("library.foundation-essentials")?.path)
+        let other = "http://127.0.0.1:\(second.port)"
+        XCTAssertEqual(try fixture.curl(["-o", "/dev/null", "-w", "%{http_code}", "\(other)/\(tenant)/\(programFile)"]).stdout, "401")
+        XCTAssertEqual(try fixture.curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)", "\(other)/\(tenant)/\(programFile)"]).stdout, "200",
+                       "the first server's token opens the program on the second")
+        XCTAssertEqual(try fixture.curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)", "\(other)/\(tenant)/\(packFile)"]).stdout, "403",
+                       "a program's token does not open a pack")
+
+        // The reference client, on the second server: without a voucher it stops before downloading, naming
+        // the pack the program's lessons need; with both codes it installs.
+        let root = "Output/\(tenant)/metadata/1.root.json"
+        let refused = try LiveryProcess.run(["fetch", tenant, "--server", other, "--cache", "cache", "--root", root, "--program", program], in: fixture.workspace.root)
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("is protected by a voucher and this device has no valid access token"), refused.stderr)
+        let fetched = try LiveryProcess.run(["fetch", tenant, "--server", other, "--cache", "cache", "--root", root, "--program", program,
+                                             "--voucher", code, "--voucher", packCode], in: fixture.workspace.root)
+        XCTAssertEqual(fetched.status, 0, fetched.stderr)
+        let installed = fixture.workspace.root.appendingPathComponent("cache/\(tenant)/current/bundles")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: installed.appendingPathComponent("program.\(program)").path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: installed.appendingPathComponent("library.foundation-essentials").path))
+        XCTAssertEqual(try server.psql("SELECT count(*) FROM redemptions", database: database), "3", "phone-1, and this cache's device for each code")
     }
 
     /// Statuses and tokens of parallel redemptions, by request index.
