@@ -284,11 +284,15 @@ public final class RemotePublisher: Sendable {
     }
 
     /// Multipart: parts are read from disk one at a time per request slot, so memory stays at
-    /// `concurrency × partSize` whatever the file's size. The whole-file digest is computed first
-    /// (the name check) and stored with the object.
+    /// `concurrency × partSize` whatever the file's size. A content-addressed target's digest is its
+    /// name, recorded when the upload starts; the file's real digest is computed while the parts go
+    /// up and checked before the upload is completed (an uncompleted upload is never visible), so
+    /// hashing does not hold the upload back. Other files are hashed first.
     private func putInParts(_ file: LocalFile, key: String, options: S3PutOptions) async throws {
-        let digest = try Self.sha256(of: file.url)
-        try Self.checkName(file, digest: digest)
+        let named = file.phase == .target ? String(file.url.lastPathComponent.prefix(64)) : nil
+        let hashing = Task.detached(priority: .userInitiated) { try Self.sha256(of: file.url) }
+        let digest: String
+        if let named { digest = named } else { digest = try await hashing.value }
         var partOptions = options
         partOptions.metadata["sha256"] = digest
         // Multipart uploads cannot be conditional on every store; the name is content-addressed, so
@@ -316,6 +320,7 @@ public final class RemotePublisher: Sendable {
                 }
                 return try await group.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
             }
+            try Self.checkName(file, digest: try await hashing.value)
             try await limiter.run { try await self.client.completeMultipartUpload(bucket: bucket, key: key, uploadID: uploadID, parts: (1...count).map { etags[$0]! }) }
             await progress?.advance(bytes: 0, objects: 1)
         } catch {

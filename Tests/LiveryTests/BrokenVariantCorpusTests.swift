@@ -162,6 +162,8 @@ final class BrokenVariantCorpusTests: XCTestCase {
         Variant(name: "declared distance far from the route", tenant: "sonic-walkscape", edits: [.replace(florence, "distanceKm: 1.16", "distanceKm: ↓3.5")], rule: "content.route"),
         Variant(name: "program day gap", tenant: "companero-lucia", edits: [.replace(program, "      - day: 2\n", "      - day: ↓3\n")], rule: "content.program-days"),
         Variant(name: "achievement tiers not increasing", tenant: "companero-lucia", edits: [.replace(program, "threshold: 14", "threshold: ↓5")], rule: "content.achievement-tiers"),
+        Variant(name: "protected item in a public pack", tenant: "companero-lucia",
+                edits: [.replace(library, "  - id: morning-routine\n", "  - id: morning-routine\n    protected: ↓true\n")], rule: "content.protected-pack-item"),
         Variant(name: "article with a PDF", tenant: "companero-lucia", edits: [.replace(library, "      en: articles/morning-routine.en.md", "      en: ↓worksheets/habit-tracker.pdf")], rule: "content.library-media-kind"),
         // Assets
         Variant(name: "missing file", tenant: "sonic-walkscape", edits: [.replace(florence, "cover: cover.jpg", "cover: ↓cover-missing.jpg")], rule: "assets.missing"),

@@ -218,6 +218,20 @@ final class ObjectStoreTests: XCTestCase {
         }
         let missing = try blocking { try await server.client().head(bucket: "large", key: "m/t/targets/\(wrong).core.zip") }
         XCTAssertNil(missing)
+        // Nor a large one: its parts go up while it is hashed, and the upload is aborted, never completed.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("t/targets/\(wrong).core.zip"))
+        let liar = String(repeating: "1", count: 64)
+        var large = bytes
+        large[7] ^= 0xFF
+        try large.write(to: folder.appendingPathComponent("t/targets/\(liar).tour.other.zip"))
+        do {
+            _ = try blocking { try await publisher.publish(tenant: "t", folder: folder.appendingPathComponent("t")) }
+            XCTFail("a damaged large target was published")
+        } catch {
+            XCTAssertTrue("\(error)".contains("does not have the SHA-256 its name says"), "\(error)")
+        }
+        let absent = try blocking { try await server.client().head(bucket: "large", key: "m/t/targets/\(liar).tour.other.zip") }
+        XCTAssertNil(absent)
     }
 
     func testTheStoreRefusesAWrongSecretAndAPresignedURLWorksUntilItExpires() throws {
