@@ -13,6 +13,7 @@ extension RemotePublisher {
         public var tenant: String
         public var deleted: [String] = []
         public var kept = 0
+        /// The newest snapshot version of each kept release (a release re-signed by `--refresh-timestamp` spans several).
         public var releases: [Int] = []
     }
 
@@ -35,10 +36,17 @@ extension RemotePublisher {
         let bucket = location.bucket
         var referenced = Set<String>()
         if let timestamp = try await client.get(bucket: bucket, key: base + "/metadata/timestamp.json", limit: 1 << 20) {
+            // Releases are told apart by their download manifest: a snapshot re-signed by
+            // `--refresh-timestamp` (same targets, new version) is not another release.
             let current = try Metadata<Timestamp>(data: timestamp.data).signed.snapshot.version
-            for version in stride(from: current, to: max(0, current - keep), by: -1) {
+            var manifests = Set<String>()
+            var version = current
+            while version >= 1 {
+                defer { version -= 1 }
                 guard let snapshotFile = try await client.get(bucket: bucket, key: base + "/metadata/\(version).snapshot.json", limit: 16 << 20) else { continue }
                 let snapshot = try Metadata<Snapshot>(data: snapshotFile.data).signed
+                var keys = Set<String>()
+                var manifest: String?
                 for (file, entry) in snapshot.meta {
                     let role = String(file.dropLast(".json".count))
                     let key = base + "/metadata/\(entry.version).\(TUFName.quoted(role)).json"
@@ -47,10 +55,17 @@ extension RemotePublisher {
                     }
                     for target in try Metadata<Targets>(data: targetsFile.data).signed.targets.values {
                         guard let hash = target.namingHash else { continue }
-                        referenced.insert(Self.targetKey(path: target.path, hash: hash))
+                        keys.insert(Self.targetKey(path: target.path, hash: hash))
+                        if role == TUFRole.targets.rawValue, target.path == DownloadManifest.targetName { manifest = hash }
                     }
                 }
-                collection.releases.append(version)
+                let release = manifest ?? "snapshot \(version)"
+                if !manifests.contains(release) {
+                    guard manifests.count < keep else { break }
+                    manifests.insert(release)
+                    collection.releases.append(version)
+                }
+                referenced.formUnion(keys)
             }
         } else if let pointer = try await client.get(bucket: bucket, key: base + "/release.json", limit: 1 << 20) {
             // An unsigned release: the pointer's manifest and the bundles it lists.

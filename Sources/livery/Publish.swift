@@ -177,8 +177,8 @@ struct GarbageCollect: AsyncParsableCommand {
                 throw ExitCode(1)
             }
             for key in result.deleted { print("\(dryRun ? "would delete" : "deleted") \(location.key(name))/\(key)") }
-            print("\(name): kept \(result.kept) target\(result.kept == 1 ? "" : "s") of release\(result.releases.count == 1 ? "" : "s") "
-                  + result.releases.sorted().map(String.init).joined(separator: ", ") + ", \(dryRun ? "would delete" : "deleted") \(result.deleted.count)")
+            print("\(name): kept \(result.kept) target\(result.kept == 1 ? "" : "s") of \(result.releases.count) release\(result.releases.count == 1 ? "" : "s") (snapshot "
+                  + result.releases.sorted().map(String.init).joined(separator: ", ") + "), \(dryRun ? "would delete" : "deleted") \(result.deleted.count)")
         }
     }
 }

@@ -85,7 +85,7 @@ final class ObjectStoreTests: XCTestCase {
         let gc = try LiveryProcess.run(["gc", "--remote", "--keep", "1", "--to", "s3://samples/apps", "urbannest"], in: workspace.root, environment: server.environment)
         XCTAssertEqual(gc.status, 0, gc.stderr)
         XCTAssertTrue(gc.stdout.contains("urbannest: kept"), gc.stdout)
-        XCTAssertTrue(gc.stdout.contains("of release 2, deleted 2"), gc.stdout)
+        XCTAssertTrue(gc.stdout.contains("of 1 release (snapshot 2), deleted 2"), gc.stdout)
         XCTAssertEqual(gc.stdout.split(separator: "\n").filter { $0.hasPrefix("deleted apps/urbannest/targets/") }.count, 2, gc.stdout)
         let collected = try server.oracle(["check", server.endpoint, "samples", "apps", workspace.output.path, "companero", "urbannest"])
         // The local output keeps one previous release; the bucket now does not: exactly those two differ.
