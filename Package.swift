@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "LiveryVectors", dependencies: ["LiveryTUF", .product(name: "Crypto", package: "swift-crypto")]),
         // `livery publish`: releases to S3-compatible object storage (SigV4 by hand with swift-crypto: no maintained S3
         // client resolves here; see SigV4.swift), and presigned URLs for protected content.
-        .target(name: "LiveryObjectStore", dependencies: ["LiveryTUF", "CXML2", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LiveryObjectStore", dependencies: ["LiveryTUF", "LiveryLoad", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "LiveryPublish", dependencies: ["LiveryCheck", "LiveryPack", "LiveryAssets", "LiverySign", "CLiverySystem"]),
         // `livery serve`: Output/ over HTTP (Hummingbird), and vouchers (SQLite via LiveryAssets' wrapper, or PostgreSQL via
         // PostgresNIO for several instances sharing one database; HMAC tokens).

@@ -9,6 +9,8 @@ public struct XMLElement: Sendable {
     public var attributes: [(name: String, prefix: String?, value: String)]
     public var line: Int
     public var children: [XMLElement]
+    /// The text directly inside this element (text and CDATA children, in order; child elements' text excluded).
+    public var text: String = ""
 
     public func attribute(_ name: String) -> String? { attributes.first { $0.name == name }?.value }
 
@@ -101,8 +103,14 @@ public enum XMLTree {
                 attributes.append((name, current.pointee.ns.flatMap { string($0.pointee.prefix) }, value))
                 attribute = current.pointee.next
             }
+            var text = ""
+            var child = node.pointee.children
+            while let current = child {
+                if current.pointee.type == XML_TEXT_NODE || current.pointee.type == XML_CDATA_SECTION_NODE { text += string(current.pointee.content) ?? "" }
+                child = current.pointee.next
+            }
             return XMLElement(name: string(node.pointee.name) ?? "", namespace: node.pointee.ns.flatMap { string($0.pointee.href) },
-                              attributes: attributes, line: Int(xmlGetLineNo(node)), children: [])
+                              attributes: attributes, line: Int(xmlGetLineNo(node)), children: [], text: text)
         }
         // Build children lists bottom-up with an explicit stack of (node, element, child cursor).
         var stack: [(xmlNodePtr, XMLElement)] = [(root, shallow(root))]

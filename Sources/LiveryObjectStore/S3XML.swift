@@ -1,10 +1,10 @@
-import CXML2
 import Foundation
+import LiveryLoad
 
-/// The few XML documents S3 answers with (errors, listings, multipart uploads), read with libxml2:
-/// no network, no DTD loading, no entity substitution. Each is shallow, so it is kept as the
-/// elements under the root: text children as fields, and a record (child name → text) for each
-/// element that has element children (`Contents`, `Part`, …), in document order.
+/// The few XML documents S3 answers with (errors, listings, multipart uploads), read with the
+/// project's libxml2 reader (`XMLTree`: from memory, no network, no DTD, a DOCTYPE refused). Each is
+/// shallow, so it is kept as the elements under the root: text children as fields, and a record
+/// (child name → text) for each element that has element children (`Contents`, `Part`, …), in order.
 struct S3XML {
     var root = ""
     /// Text children of the root (`Code`, `Message`, `UploadId`, `IsTruncated`, …).
@@ -15,50 +15,14 @@ struct S3XML {
     static let maximumBytes = 64 << 20
 
     init?(_ data: Data) {
-        guard !data.isEmpty, data.count <= Self.maximumBytes else { return nil }
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
-        let document = data.withUnsafeBytes { raw -> xmlDocPtr? in
-            guard let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }
-            return xmlReadMemory(base, Int32(raw.count), nil, nil, options)
-        }
-        guard let document else { return nil }
-        defer { xmlFreeDoc(document) }
-        guard let top = xmlDocGetRootElement(document) else { return nil }
-        root = Self.name(top)
-        for child in Self.elements(top) {
-            let grandchildren = Self.elements(child)
-            if grandchildren.isEmpty {
-                fields[Self.name(child)] = Self.text(child)
+        guard !data.isEmpty, data.count <= Self.maximumBytes, case .success(let top) = XMLTree.parse(Array(data), file: "S3 response") else { return nil }
+        root = top.name
+        for child in top.children {
+            if child.children.isEmpty {
+                fields[child.name] = child.text
             } else {
-                var record: [String: String] = [:]
-                for element in grandchildren { record[Self.name(element)] = Self.text(element) }
-                records.append((Self.name(child), record))
+                records.append((child.name, Dictionary(child.children.map { ($0.name, $0.text) }, uniquingKeysWith: { first, _ in first })))
             }
         }
-    }
-
-    private static func name(_ node: xmlNodePtr) -> String { node.pointee.name.map { String(cString: $0) } ?? "" }
-
-    private static func elements(_ node: xmlNodePtr) -> [xmlNodePtr] {
-        var out: [xmlNodePtr] = []
-        var child = node.pointee.children
-        while let current = child {
-            if current.pointee.type == XML_ELEMENT_NODE { out.append(current) }
-            child = current.pointee.next
-        }
-        return out
-    }
-
-    /// The text directly inside `node`.
-    private static func text(_ node: xmlNodePtr) -> String {
-        var out = ""
-        var child = node.pointee.children
-        while let current = child {
-            if current.pointee.type == XML_TEXT_NODE || current.pointee.type == XML_CDATA_SECTION_NODE, let content = current.pointee.content {
-                out += String(cString: content)
-            }
-            child = current.pointee.next
-        }
-        return out
     }
 }
