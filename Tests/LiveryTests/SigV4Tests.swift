@@ -188,3 +188,76 @@ import Crypto
 
 /// SHA-256 of a string's UTF-8 bytes.
 private func SHA256Digest(_ text: String) -> SHA256.Digest { SHA256.hash(data: Data(text.utf8)) }
+
+/// Where `livery publish` goes and as whom: `s3://` addresses and the AWS tools' resolution order.
+final class S3ConfigurationTests: XCTestCase {
+    func testS3AddressesAreParsedStrictly() throws {
+        XCTAssertEqual(try S3Location(parsing: "s3://releases/apps/prod/"), S3Location(bucket: "releases", prefix: "apps/prod"))
+        XCTAssertEqual(try S3Location(parsing: "s3://releases"), S3Location(bucket: "releases", prefix: ""))
+        XCTAssertEqual(S3Location(bucket: "b", prefix: "").key("t/release.json"), "t/release.json")
+        for (bad, message) in [("https://releases/apps", "is not an s3:// address"), ("s3://Releases/x", "is not a bucket name"),
+                               ("s3://ab/x", "is not a bucket name"), ("s3://-bucket/x", "is not a bucket name"),
+                               ("s3://bucket/a/../b", "has a '.' or '..' component"), ("s3://bucket_name", "is not a bucket name")] {
+            XCTAssertThrowsError(try S3Location(parsing: bad), bad) { error in
+                XCTAssertTrue("\(error)".contains(message), "\(bad): \(error)")
+            }
+        }
+    }
+
+    func testEnvironmentThenProfileFilesAsTheAWSToolsResolveThem() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-aws-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("config"), credentials = folder.appendingPathComponent("credentials")
+        try """
+            [default]
+            region = eu-west-3
+            [profile r2]
+            region = auto
+            endpoint_url = https://acct.r2.cloudflarestorage.com
+            s3 =
+              addressing_style = virtual
+            """.write(to: config, atomically: true, encoding: .utf8)
+        try """
+            # comment
+            [default]
+            aws_access_key_id = AKIADEFAULT
+            aws_secret_access_key = default-secret
+            [r2]
+            aws_access_key_id = R2KEY
+            aws_secret_access_key = r2-secret
+            aws_session_token = r2-token
+            """.write(to: credentials, atomically: true, encoding: .utf8)
+        let files = ["AWS_CONFIG_FILE": config.path, "AWS_SHARED_CREDENTIALS_FILE": credentials.path, "HOME": folder.path]
+
+        let plain = try S3Configuration.resolve(endpoint: nil, addressing: nil, environment: files)
+        XCTAssertEqual(plain.region, "eu-west-3")
+        XCTAssertEqual(plain.credentials, AWSCredentials(accessKeyID: "AKIADEFAULT", secretAccessKey: "default-secret"))
+        XCTAssertEqual(plain.endpoint.absoluteString, "https://s3.eu-west-3.amazonaws.com")
+        XCTAssertEqual(plain.addressing, .virtualHost, "AWS itself: virtual-host")
+
+        let r2 = try S3Configuration.resolve(endpoint: nil, addressing: nil, environment: files.merging(["AWS_PROFILE": "r2"]) { $1 })
+        XCTAssertEqual(r2.region, "auto")
+        XCTAssertEqual(r2.credentials, AWSCredentials(accessKeyID: "R2KEY", secretAccessKey: "r2-secret", sessionToken: "r2-token"))
+        XCTAssertEqual(r2.endpoint.absoluteString, "https://acct.r2.cloudflarestorage.com")
+        XCTAssertEqual(r2.addressing, .virtualHost, "the profile's nested s3.addressing_style")
+
+        // The environment wins over the files, and the option over the environment.
+        let env = try S3Configuration.resolve(endpoint: "http://127.0.0.1:7480", addressing: nil, environment: files.merging([
+            "AWS_ACCESS_KEY_ID": "ENVKEY", "AWS_SECRET_ACCESS_KEY": "env-secret", "AWS_REGION": "us-west-2", "AWS_ENDPOINT_URL": "http://ignored:1"]) { $1 })
+        XCTAssertEqual(env.credentials.accessKeyID, "ENVKEY")
+        XCTAssertEqual(env.region, "us-west-2")
+        XCTAssertEqual(env.endpoint.absoluteString, "http://127.0.0.1:7480")
+        XCTAssertEqual(env.addressing, .path, "any other endpoint: path-style")
+
+        XCTAssertThrowsError(try S3Configuration.resolve(endpoint: nil, addressing: nil, environment: ["HOME": folder.path, "AWS_CONFIG_FILE": "/nonexistent",
+                                                                                                     "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent"])) { error in
+            XCTAssertTrue("\(error)".contains("no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"), "\(error)")
+        }
+        for bad in ["ftp://host", "http://host/path", "not a url", "http://host?x=1"] {
+            XCTAssertThrowsError(try S3Configuration.resolve(endpoint: bad, addressing: nil, environment: files), bad) { error in
+                XCTAssertTrue("\(error)".contains("is not an endpoint URL"), "\(bad): \(error)")
+            }
+        }
+    }
+}
