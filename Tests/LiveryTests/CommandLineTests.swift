@@ -69,11 +69,14 @@ enum LiveryProcess {
         try start(arguments, in: directory, environment: environment).wait(timeout: timeout)
     }
 
-    /// Runs a helper tool (python3, xmllint…) and returns its status and output.
-    static func tool(_ arguments: [String], input: URL? = nil) throws -> Output {
+    /// Runs a helper tool (python3, xmllint…) and returns its status and output; `input` is a file
+    /// for its standard input, `environment` is added to this process's.
+    static func tool(_ arguments: [String], input: URL? = nil, environment: [String: String] = [:]) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
+        if let input { process.standardInput = try FileHandle(forReadingFrom: input) }
         let pipe = Pipe(), errors = Pipe()
         process.standardOutput = pipe
         process.standardError = errors

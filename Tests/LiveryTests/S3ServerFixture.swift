@@ -66,21 +66,10 @@ final class S3ServerFixture: @unchecked Sendable { // immutable after init
     func oracle(_ arguments: [String]) throws -> LiveryProcess.Output {
         let python = LiveryProcess.packageRoot.appendingPathComponent(".venv-test/bin/python").path
         guard FileManager.default.isExecutableFile(atPath: python) else { throw Failure("\(python) is missing: run `make test-deps`") }
-        var environment = ProcessInfo.processInfo.environment
-        environment.merge(self.environment) { _, new in new }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [LiveryProcess.packageRoot.appendingPathComponent("scripts/s3-oracle.py").path] + arguments
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        if process.terminationStatus == 3 { throw Failure("boto3 or python-tuf is missing from .venv-test: run `make test-deps`") }
-        return LiveryProcess.Output(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: String(decoding: errors, as: UTF8.self))
+        let output = try LiveryProcess.tool([python, LiveryProcess.packageRoot.appendingPathComponent("scripts/s3-oracle.py").path] + arguments,
+                                            environment: environment)
+        if output.status == 3 { throw Failure("boto3 or python-tuf is missing from .venv-test: run `make test-deps`") }
+        return output
     }
 
     struct Failure: Error, CustomStringConvertible {

@@ -167,20 +167,10 @@ final class SigV4Tests: XCTestCase {
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("sigv4-\(UUID().uuidString).json")
         try JSONSerialization.data(withJSONObject: cases).write(to: input)
         defer { try? FileManager.default.removeItem(at: input) }
-        let process = Process()
-        process.executableURL = python
-        process.arguments = [LiveryProcess.packageRoot.appendingPathComponent("scripts/sigv4-oracle.py").path]
-        process.standardInput = try FileHandle(forReadingFrom: input)
-        let pipe = Pipe(), errors = Pipe()
-        process.standardOutput = pipe
-        process.standardError = errors
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if process.terminationStatus == 3 { XCTFail("botocore is missing from .venv-test: run `make test-deps`"); return [] }
-        guard process.terminationStatus == 0 else { XCTFail("the botocore oracle failed: \(errorText)"); return [] }
-        return try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
+        let output = try LiveryProcess.tool([python.path, LiveryProcess.packageRoot.appendingPathComponent("scripts/sigv4-oracle.py").path], input: input)
+        if output.status == 3 { XCTFail("botocore is missing from .venv-test: run `make test-deps`"); return [] }
+        guard output.status == 0 else { XCTFail("the botocore oracle failed: \(output.stderr)"); return [] }
+        return try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]] ?? []
     }
 }
 
