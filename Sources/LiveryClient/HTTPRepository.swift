@@ -67,6 +67,14 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
     /// its absence) is a `VoucherAccessError`, not a missing file. A 403 without a token is an error.
     @discardableResult
     public func download(_ path: String, to file: URL, maxLength: Int, bearer: String? = nil) throws -> Bool {
+        try download(from: url(of: path), named: path, to: file, maxLength: maxLength, bearer: bearer)
+    }
+
+    /// `download(_:to:maxLength:bearer:)` from any URL (a signed URL of a protected target, which may
+    /// be on another host), named `path` in errors. A 403 is a `VoucherAccessError`: the signature expired or was refused.
+    @discardableResult
+    public func download(from address: URL, named path: String, to file: URL, maxLength: Int, bearer: String? = nil) throws -> Bool {
+        let signed = address.query != nil
         if !FileManager.default.fileExists(atPath: file.path) { FileManager.default.createFile(atPath: file.path, contents: nil) }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
@@ -80,13 +88,13 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
             // without waiting for it to be written, so one unbounded response could pile up in memory. A server
             // without range support answers 200 with the whole file, which is taken as it comes (bounded by `maxLength`).
             let rangeEnd = maxLength > Self.rangeLength ? min(existing + Self.rangeLength, maxLength) : nil
-            var request = URLRequest(url: url(of: path))
+            var request = URLRequest(url: address)
             if existing > 0 || rangeEnd != nil { request.setValue("bytes=\(existing)-\(rangeEnd.map { String($0 - 1) } ?? "")", forHTTPHeaderField: "Range") }
             if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
             let status = try perform(request, into: .file(handle, offset: existing), rangeLimit: (rangeEnd ?? maxLength) - existing, wholeLimit: maxLength).status
             switch status {
-            case 401: throw VoucherAccessError(path: path, status: status, hadToken: bearer != nil)
-            case 403 where bearer != nil: throw VoucherAccessError(path: path, status: status, hadToken: true)
+            case 401: throw VoucherAccessError(path: path, status: status, hadToken: bearer != nil || signed)
+            case 403 where bearer != nil || signed: throw VoucherAccessError(path: path, status: status, hadToken: true)
             case 403: throw TUFError(.download, "\(path): HTTP 403 Forbidden: the server refuses this target (access denied, or a missing object on storage that hides which keys exist)")
             case 404: return false
             case 200: return true  // the whole file (the transfer started it again at offset 0)

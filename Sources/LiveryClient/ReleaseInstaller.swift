@@ -14,8 +14,11 @@ public struct FetchRequest: Sendable {
     public var locale: String?
     public var programs: [String] = []
     public var tours: [String] = []
-    /// Voucher codes to redeem before fetching (HTTP repositories only); the tokens are kept in the cache.
+    /// Voucher codes to redeem before fetching; the tokens are kept in the cache.
     public var vouchers: [String] = []
+    /// The voucher server of this tenant (`<server>/<tenant>`: redemption, fresh signed URLs and keys)
+    /// when it is not the repository's server, as when the repository is a bucket or a CDN.
+    public var voucherServer: URL?
     public var now = Date()
 
     public init(tenant: String, repository: any RepositorySource, cache: URL, bootstrapRoot: Data? = nil, locale: String? = nil) {
@@ -60,10 +63,12 @@ public enum ReleaseInstaller {
         let installed = (try? fm.destinationOfSymbolicLink(atPath: current.path)).map { cache.appendingPathComponent($0) }
         // Vouchers first: a code that does not redeem fails the fetch before anything changes.
         let access = AccessTokenStore(cache: cache)
+        let voucherServer = request.voucherServer.map { HTTPRepository(base: $0) } ?? (request.repository as? HTTPRepository)
         if !request.vouchers.isEmpty {
-            guard let http = request.repository as? HTTPRepository else { throw TUFError("vouchers are redeemed with a server: use an HTTP repository") }
+            guard let voucherServer else { throw TUFError("vouchers are redeemed with a server: use an HTTP repository, or name the voucher server") }
             let device = try access.deviceID()
-            for code in request.vouchers { try access.save(try http.redeem(code: code, device: device)) }
+            let deviceKey = try access.deviceKey().publicKey
+            for code in request.vouchers { try access.save(try voucherServer.redeem(code: code, device: device, deviceKey: deviceKey)) }
         }
         func offline(_ problem: String) throws -> FetchResult {
             guard let installed, let manifest = try? DownloadManifest(data: Data(contentsOf: installed.appendingPathComponent(DownloadManifest.targetName))) else {
@@ -110,7 +115,7 @@ public enum ReleaseInstaller {
         }
 
         // 3. Download what is not cached yet, verified before use; protected bundles with a token.
-        let tokens = try tokens(for: wanted, manifest: manifest, trusted: trusted, request: request, access: access)
+        let tokens = try tokens(for: wanted, manifest: manifest, trusted: trusted, request: request, access: access, server: voucherServer)
         var downloaded: [String] = [], reused: [String] = []
         var archives: [String: URL] = [:]
         for id in wanted {
@@ -122,9 +127,25 @@ public enum ReleaseInstaller {
             } else {
                 let partial = file.appendingPathExtension("part")
                 do {
-                    if let http = request.repository as? HTTPRepository {
+                    let path = "targets/\(info.sha256).\(name)"
+                    if let grant = tokens[id], let server = voucherServer, grant.url(of: id, now: Date()) != nil {
+                        // A signed URL (the bucket's or the voucher server's); renewed once with the token if it expires mid-way.
+                        var current = grant
+                        for attempt in 1...2 {
+                            guard let text = current.url(of: id, now: Date()), let address = URL(string: text, relativeTo: server.base)?.absoluteURL else {
+                                throw VoucherAccessError(path: path, status: 403, hadToken: true)
+                            }
+                            do {
+                                guard try server.download(from: address, named: path, to: partial, maxLength: info.length) else { throw TUFError("\(name) is missing on the server") }
+                                break
+                            } catch is VoucherAccessError where attempt == 1 {
+                                current = try server.renew(current, deviceKey: try access.deviceKey().publicKey)
+                                try access.save(current)
+                            }
+                        }
+                    } else if let http = request.repository as? HTTPRepository {
                         // Streams to disk and resumes a partial file with a range request.
-                        guard try http.download("targets/\(info.sha256).\(name)", to: partial, maxLength: info.length, bearer: tokens[id]?.token) else { throw TUFError("\(name) is missing on the server") }
+                        guard try http.download(path, to: partial, maxLength: info.length, bearer: tokens[id]?.token) else { throw TUFError("\(name) is missing on the server") }
                     } else {
                         try atomicWrite(try TUFUpdater.target(name, in: trusted, from: request.repository), to: partial)
                     }
@@ -148,7 +169,21 @@ public enum ReleaseInstaller {
         let staging = cache.appendingPathComponent("releases").appendingPathComponent(".staging-\(UUID().uuidString)")
         defer { try? fm.removeItem(at: staging) }
         for id in wanted {
-            try ArchiveExtractor.extract(archives[id]!, into: staging.appendingPathComponent("bundles").appendingPathComponent(id))
+            let folder = staging.appendingPathComponent("bundles").appendingPathComponent(id)
+            guard let encryption = manifest.bundle(id)?.encryption else {
+                try ArchiveExtractor.extract(archives[id]!, into: folder)
+                continue
+            }
+            // Verified ciphertext in, archive out: decrypted into a temporary file next to the downloads, extracted, removed.
+            let key = try contentKey(id, encryption: encryption, grant: tokens[id], access: access, tenant: request.tenant)
+            let plain = cache.appendingPathComponent("downloads").appendingPathComponent(".plain-\(UUID().uuidString)")
+            defer { try? fm.removeItem(at: plain) }
+            do {
+                try SegmentedAEAD.decrypt(archives[id]!, to: plain, key: key)
+            } catch {
+                throw TUFError("bundle '\(id)' does not decrypt: \(error)")
+            }
+            try ArchiveExtractor.extract(plain, into: folder)
         }
         try manifestData.write(to: staging.appendingPathComponent("download-manifest.json"))
         try Data().write(to: staging.appendingPathComponent(".complete"))
@@ -163,32 +198,64 @@ public enum ReleaseInstaller {
         return FetchResult(release: release, installed: target, downloaded: downloaded, reused: reused, offline: false, problem: nil)
     }
 
-    /// The token for each wanted voucher bundle that must be downloaded (not in `downloads/` yet):
-    /// a stored grant for its subject (tour, program, library item or pack), renewed with its code when
-    /// it has expired. A protected subject without one stops the fetch here, before any download, naming it.
+    /// The grant for each wanted voucher bundle that must be downloaded (not in `downloads/` yet) or
+    /// decrypted: a stored grant for its subject (tour, program, library item or pack), renewed with
+    /// its code when it has expired, and asked for fresh signed URLs or keys with its token when it
+    /// lacks them. A protected subject without one stops the fetch here, before any download, naming it.
     static func tokens(for wanted: [String], manifest: DownloadManifest, trusted: TrustedMetadata, request: FetchRequest,
-                       access: AccessTokenStore) throws -> [String: AccessGrant] {
-        guard let http = request.repository as? HTTPRepository else { return [:] }  // a local folder has no access control
+                       access: AccessTokenStore, server: HTTPRepository?) throws -> [String: AccessGrant] {
         var grants = access.grants()
         var tokens: [String: AccessGrant] = [:]
         for id in wanted {
-            guard let bundle = manifest.bundle(id), bundle.access == .voucher,
-                  let info = trusted.target(bundle.targetName(format: manifest.format)),
-                  !FileManager.default.fileExists(atPath: request.cache.appendingPathComponent("downloads/\(info.sha256)").path) else { continue }
+            guard let bundle = manifest.bundle(id), bundle.access == .voucher, let info = trusted.target(bundle.targetName(format: manifest.format)) else { continue }
+            let needsDownload = !FileManager.default.fileExists(atPath: request.cache.appendingPathComponent("downloads/\(info.sha256)").path)
+            guard needsDownload || bundle.encryption != nil else { continue }
+            // A local folder has no access control, but an encrypted bundle still needs its key from a voucher server.
+            guard let server else {
+                if bundle.encryption == nil { continue }
+                throw TUFError("bundle '\(id)' of \(request.tenant) is encrypted: its key comes from a voucher server (FetchRequest.voucherServer, livery fetch --voucher-server)")
+            }
             let subject = VoucherSubject(bundle: id, kind: bundle.kind, subject: bundle.subject) ?? VoucherSubject(.tour, bundle.subject ?? id)
             if let grant = grants[subject], grant.expires <= request.now, let code = grant.code {
                 // Same device, same code: the server hands out a fresh token without spending a use.
-                if let renewed = try? http.redeem(code: code, device: access.deviceID()) {
+                if let renewed = try? server.redeem(code: code, device: access.deviceID(), deviceKey: access.deviceKey().publicKey) {
                     try access.save(renewed)
                     grants[subject] = renewed
                 }
             }
-            guard let grant = grants[subject], grant.expires > request.now else {
+            guard var grant = grants[subject], grant.expires > request.now else {
                 throw TUFError("\(subject.kind.noun) '\(subject.id)' of \(request.tenant) is protected by a voucher and this device has no valid access token: redeem a voucher code for it (livery fetch --voucher CODE, or FetchRequest.vouchers)")
+            }
+            let missingKey = bundle.encryption.map { encryption in !grant.keys.contains { $0.bundle == id && $0.keyID == encryption.keyID } } ?? false
+            // URLs expire within minutes: a server that gives them (urlsExpire set) is asked again with the token.
+            let staleURL = needsDownload && grant.urlsExpire != nil && grant.url(of: id, now: Date()) == nil
+            if missingKey || staleURL {
+                do {
+                    grant = try server.renew(grant, deviceKey: try access.deviceKey().publicKey)
+                } catch let refused as VoucherAccessError {
+                    guard let code = grant.code else {
+                        try? access.remove(subject)
+                        throw TUFError("\(subject.kind.noun) '\(subject.id)': \(refused)")
+                    }
+                    grant = try server.redeem(code: code, device: access.deviceID(), deviceKey: access.deviceKey().publicKey)
+                }
+                try access.save(grant)
+                grants[subject] = grant
             }
             tokens[id] = grant
         }
         return tokens
+    }
+
+    /// The content key of an encrypted bundle: its sealed key in the grant, opened with this device's key.
+    static func contentKey(_ id: String, encryption: BundleEncryption, grant: AccessGrant?, access: AccessTokenStore, tenant: String) throws -> SymmetricKey {
+        guard encryption.scheme == BundleEncryption.scheme else {
+            throw TUFError("bundle '\(id)' is encrypted with \(encryption.scheme), which this client does not know: update the app")
+        }
+        guard let wrapped = grant?.keys.first(where: { $0.bundle == id && $0.keyID == encryption.keyID }) else {
+            throw TUFError("bundle '\(id)' of \(tenant) is encrypted and the voucher server gave no key for it (a server without the tenant's content key, or an old server): it cannot be installed")
+        }
+        return try wrapped.unwrap(with: try access.deviceKey())
     }
 
     /// Essential bundles, the user's locale (or the default one), the requested programs and tours in

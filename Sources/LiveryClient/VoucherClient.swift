@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Crypto
 import LiveryTUF
 
 /// The server refused a voucher-protected download: no token, or one it does not accept.
@@ -27,12 +28,31 @@ public struct AccessGrant: Codable, Sendable, Equatable {
     public var bundles: [String]
     /// The code, kept to renew the token when it expires (same device: no use is spent).
     public var code: String?
+    /// Short-lived signed URLs of the bundles' targets, by bundle (see `RedemptionAnswer.urls`), until `urlsExpire`.
+    public var urls: [String: String] = [:]
+    public var urlsExpire: Date?
+    /// Content keys of the encrypted bundles, sealed for this device's key.
+    public var keys: [WrappedContentKey] = []
 
     public init(subject: VoucherSubject, token: String, expires: Date, bundles: [String], code: String?) {
         (self.subject, self.token, self.expires, self.bundles, self.code) = (subject, token, expires, bundles, code)
     }
 
-    enum CodingKeys: String, CodingKey { case subject, tour, token, expires, bundles, code }
+    /// The grant a server's answer makes (the code kept when it was redeemed with one).
+    public init(_ answer: RedemptionAnswer, code: String?) {
+        self.init(subject: answer.subject, token: answer.token, expires: answer.expires, bundles: answer.bundles, code: code)
+        urls = answer.urls
+        urlsExpire = answer.urlsExpire
+        keys = answer.keys
+    }
+
+    /// The signed URL of `bundle`, when the grant has one that works at least until `now` plus a minute.
+    public func url(of bundle: String, now: Date) -> String? {
+        guard let expiry = urlsExpire, expiry > now.addingTimeInterval(60) else { return nil }
+        return urls[bundle]
+    }
+
+    enum CodingKeys: String, CodingKey { case subject, tour, token, expires, bundles, code, urls, urlsExpire, keys }
 
     /// `subject` as `<kind>:<id>`; a grant saved before other kinds could be protected has `tour`.
     public init(from decoder: Decoder) throws {
@@ -47,6 +67,9 @@ public struct AccessGrant: Codable, Sendable, Equatable {
         expires = try c.decode(Date.self, forKey: .expires)
         bundles = try c.decode([String].self, forKey: .bundles)
         code = try c.decodeIfPresent(String.self, forKey: .code)
+        urls = try c.decodeIfPresent([String: String].self, forKey: .urls) ?? [:]
+        urlsExpire = try c.decodeIfPresent(Date.self, forKey: .urlsExpire)
+        keys = try (c.decodeIfPresent([Data].self, forKey: .keys) ?? []).map { try WrappedContentKey(json: JSONValue.parse($0), what: "a stored key") }
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -56,6 +79,10 @@ public struct AccessGrant: Codable, Sendable, Equatable {
         try c.encode(expires, forKey: .expires)
         try c.encode(bundles, forKey: .bundles)
         try c.encodeIfPresent(code, forKey: .code)
+        if !urls.isEmpty { try c.encode(urls, forKey: .urls) }
+        try c.encodeIfPresent(urlsExpire, forKey: .urlsExpire)
+        // Each key as its JSON document's bytes (base64 in the file): one reader of the format, `WrappedContentKey`.
+        if !keys.isEmpty { try c.encode(keys.map(\.json.bytes), forKey: .keys) }
     }
 }
 
@@ -65,13 +92,16 @@ public struct VoucherRedemptionError: Error, CustomStringConvertible {
 }
 
 extension HTTPRepository {
-    /// Redeems `code` for `device` at `<base>/vouchers/redeem` (base = `<server>/<tenant>`).
-    public func redeem(code: String, device: String) throws -> AccessGrant {
+    /// Redeems `code` for `device` at `<base>/vouchers/redeem` (base = `<server>/<tenant>`); `deviceKey`
+    /// (this device's X25519 public key) gets the content keys of encrypted bundles sealed for it.
+    public func redeem(code: String, device: String, deviceKey: Curve25519.KeyAgreement.PublicKey? = nil) throws -> AccessGrant {
         let shown = Self.shown(code)
         var request = URLRequest(url: base.appendingPathComponent("vouchers/redeem"))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONSerialization.data(withJSONObject: ["code": code, "device": device])
+        var fields = ["code": code, "device": device]
+        if let deviceKey { fields["deviceKey"] = Base64URL.encode(deviceKey.rawRepresentation) }
+        request.httpBody = try JSONSerialization.data(withJSONObject: fields)
         // The answer stays in memory, bounded: it holds the token, which is not left in a temporary file.
         let (status, body) = try perform(request, into: .memory, rangeLimit: 64 << 10, wholeLimit: 64 << 10)
         switch status {
@@ -85,7 +115,25 @@ extension HTTPRepository {
         guard let answer = try? RedemptionAnswer(data: body) else {
             throw VoucherRedemptionError(description: "voucher \(shown): the server's answer is not a grant")
         }
-        return AccessGrant(subject: answer.subject, token: answer.token, expires: answer.expires, bundles: answer.bundles, code: code)
+        return AccessGrant(answer, code: code)
+    }
+
+    /// Fresh signed URLs and sealed keys for a grant, with its token (`<base>/vouchers/access`): no code
+    /// needed. Throws `VoucherAccessError` when the server no longer accepts the token.
+    public func renew(_ grant: AccessGrant, deviceKey: Curve25519.KeyAgreement.PublicKey?) throws -> AccessGrant {
+        var request = URLRequest(url: base.appendingPathComponent("vouchers/access"))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("Bearer \(grant.token)", forHTTPHeaderField: "Authorization")
+        request.httpBody = try JSONSerialization.data(withJSONObject: deviceKey.map { ["deviceKey": Base64URL.encode($0.rawRepresentation)] } ?? [:])
+        let (status, body) = try perform(request, into: .memory, rangeLimit: 64 << 10, wholeLimit: 64 << 10)
+        switch status {
+        case 200: break
+        case 401, 403: throw VoucherAccessError(path: "vouchers/access", status: status, hadToken: true)
+        default: throw VoucherRedemptionError(description: "the voucher server answered HTTP \(status) when asked for fresh download URLs")
+        }
+        guard let answer = try? RedemptionAnswer(data: body) else { throw VoucherRedemptionError(description: "the voucher server's answer is not a grant") }
+        return AccessGrant(answer, code: grant.code)
     }
 
     /// A code as messages show it: its first group only, so that logs of a CI run do not leak it.
@@ -105,6 +153,18 @@ public struct AccessTokenStore: Sendable {
     }
 
     var tokensFile: URL { cache.appendingPathComponent("access-tokens.json") }
+
+    /// This device's X25519 key (`device-key`, mode 0600), made on first use: content keys are sealed for its public half.
+    public func deviceKey() throws -> Curve25519.KeyAgreement.PrivateKey {
+        let file = cache.appendingPathComponent("device-key")
+        if let text = try? String(contentsOf: file, encoding: .utf8), let raw = Data(hex: text.trimmingCharacters(in: .whitespacesAndNewlines)),
+           let key = try? Curve25519.KeyAgreement.PrivateKey(rawRepresentation: raw) {
+            return key
+        }
+        let key = Curve25519.KeyAgreement.PrivateKey()
+        try Self.writePrivate(Data(key.rawRepresentation.hexString.utf8), to: file)
+        return key
+    }
 
     /// A random id made on first use and kept: redeeming again from this cache spends no new device.
     public func deviceID() throws -> String {

@@ -55,7 +55,8 @@ extension RemotePublisher {
                     }
                     for target in try Metadata<Targets>(data: targetsFile.data).signed.targets.values {
                         guard let hash = target.namingHash else { continue }
-                        keys.insert(Self.targetKey(path: target.path, hash: hash))
+                        let isProtected = (try? TargetCustom(of: target))??.isProtected ?? false
+                        keys.insert(Self.targetKey(path: target.path, hash: hash, isProtected: isProtected))
                         if role == TUFRole.targets.rawValue, target.path == DownloadManifest.targetName { manifest = hash }
                     }
                 }
@@ -72,13 +73,17 @@ extension RemotePublisher {
             let release = try ReleasePointer(data: pointer.data)
             referenced.insert(release.manifest)
             if let manifest = try await client.get(bucket: bucket, key: base + "/" + release.manifest, limit: 64 << 20) {
-                for bundle in try DownloadManifest(data: manifest.data).bundles { referenced.insert(bundle.path) }
+                for bundle in try DownloadManifest(data: manifest.data).bundles {
+                    let file = String(bundle.path.split(separator: "/").last ?? "")
+                    referenced.insert(bundle.access == .voucher ? RemoteLayout.protectedFolder + "/" + file : bundle.path)
+                }
             }
             collection.releases.append(release.release)
         } else {
             throw S3Error.integrity("s3://\(bucket)/\(base)/ holds no release (no metadata/timestamp.json, no release.json): nothing to collect against")
         }
-        let objects = try await client.list(bucket: bucket, prefix: base + "/targets/")
+        // Protected copies too; a protected target under targets/ (published before they had their own folder) is never referenced there.
+        let objects = try await client.list(bucket: bucket, prefix: base + "/targets/") + client.list(bucket: bucket, prefix: base + "/\(RemoteLayout.protectedFolder)/")
         let doomed = objects.map { String($0.key.dropFirst(base.count + 1)) }.filter { !referenced.contains($0) }
         collection.kept = objects.count - doomed.count
         if options.dryRun {
@@ -95,10 +100,11 @@ extension RemotePublisher {
         return collection
     }
 
-    /// Where a consistent-snapshot repository keeps a target: `targets/<dir>/<hash>.<basename>`.
-    static func targetKey(path: String, hash: String) -> String {
+    /// Where a consistent-snapshot repository keeps a target: `targets/<dir>/<hash>.<basename>`
+    /// (`protected/…` for a voucher target, `RemoteLayout`).
+    static func targetKey(path: String, hash: String, isProtected: Bool = false) -> String {
         var parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         parts[parts.count - 1] = hash + "." + parts[parts.count - 1]
-        return "targets/" + parts.joined(separator: "/")
+        return (isProtected ? RemoteLayout.protectedFolder : "targets") + "/" + parts.joined(separator: "/")
     }
 }

@@ -47,6 +47,8 @@ public final class RemotePublisher: Sendable {
     }
 
     public static let immutableCacheControl = "public, max-age=31536000, immutable"
+    /// Protected targets: immutable, but never kept by a shared cache (each is fetched with its own signed URL).
+    public static let protectedCacheControl = "private, max-age=31536000, immutable"
     /// `timestamp.json` and `release.json`: short, so that a CDN passes a new release on within a minute.
     public static let pointerCacheControl = "public, max-age=60"
     static let lockName = ".livery-publish.lock"
@@ -78,7 +80,36 @@ public final class RemotePublisher: Sendable {
         var size: Int64
         var phase: Phase
         var contentType: String
+        /// A voucher target: stored under `protected/` instead of `targets/` (`RemoteLayout`), never public.
+        var isProtected = false
         var immutable: Bool { phase <= .snapshot }
+        /// The object's key under the tenant's prefix.
+        var remote: String {
+            isProtected ? RemoteLayout.protectedFolder + "/" + relative.dropFirst("targets/".count) : relative
+        }
+    }
+
+    /// The file names (`<sha256>.<name>`) of the voucher targets of the release folder: every target
+    /// that any targets metadata file in `metadata/` (signed releases), or the current download
+    /// manifest (unsigned ones), describes with `access: voucher`.
+    static func protectedFiles(_ folder: URL) throws -> Set<String> {
+        var files = Set<String>()
+        let metadata = folder.appendingPathComponent("metadata")
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: metadata.path)) ?? [] where name.hasSuffix(".json") {
+            let parts = name.split(separator: ".")
+            guard parts.count >= 3, Int(parts[0]) != nil, !["root", "snapshot", "timestamp"].contains(String(parts[1])) else { continue }
+            let document = try Metadata<Targets>(data: Data(contentsOf: metadata.appendingPathComponent(name)))
+            for (target, entry) in document.signed.targets {
+                if let sha = entry.sha256, try TargetCustom(of: entry)?.isProtected == true { files.insert("\(sha).\(target)") }
+            }
+        }
+        if let pointer = ReleasePointer.read(from: folder), !pointer.manifest.contains(".."),
+           let data = FileManager.default.contents(atPath: folder.appendingPathComponent(pointer.manifest).path) {
+            for bundle in try DownloadManifest(data: data).bundles where bundle.access == .voucher {
+                files.insert(String(bundle.path.split(separator: "/").last ?? ""))
+            }
+        }
+        return files
     }
 
     /// The files of `folder`, classified; anything that is not part of a release is refused.
@@ -117,6 +148,10 @@ public final class RemotePublisher: Sendable {
             files.append(LocalFile(relative: relative, url: url, size: Int64(values.fileSize ?? 0), phase: phase, contentType: contentType(name)))
         }
         guard files.contains(where: { $0.phase == .pointer }) else { throw S3Error.integrity("\(folder.path) has no release.json: build it first") }
+        let protected = try protectedFiles(folder)
+        for index in files.indices where files[index].phase == .target && protected.contains(files[index].url.lastPathComponent) {
+            files[index].isProtected = true
+        }
         return files.sorted { ($0.phase, $0.relative) < ($1.phase, $1.relative) }
     }
 
@@ -174,7 +209,7 @@ public final class RemotePublisher: Sendable {
         var outcome = outcome
         let remote = Set(try await client.list(bucket: location.bucket, prefix: base + "/").map(\.key))
         for file in files {
-            if file.immutable && remote.contains(base + "/" + file.relative) { outcome.skipped += 1 } else {
+            if file.immutable && remote.contains(base + "/" + file.remote) { outcome.skipped += 1 } else {
                 outcome.uploaded += 1
                 outcome.uploadedBytes += file.size
             }
@@ -198,14 +233,14 @@ public final class RemotePublisher: Sendable {
         let listed = try await client.list(bucket: location.bucket, prefix: base + "/")
         let remote = Dictionary(listed.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
 
-        let total = files.reduce(into: (count: 0, bytes: Int64(0))) { if !$1.immutable || remote[base + "/" + $1.relative] == nil { $0.count += 1; $0.bytes += $1.size } }
+        let total = files.reduce(into: (count: 0, bytes: Int64(0))) { if !$1.immutable || remote[base + "/" + $1.remote] == nil { $0.count += 1; $0.bytes += $1.size } }
         await progress?.start(tenant: String(base.split(separator: "/").last ?? ""), objects: total.count, bytes: total.bytes)
         for phase in [LocalFile.Phase.target, .metadata, .snapshot, .timestamp, .pointer] {
             let batch = files.filter { $0.phase == phase }
             let results = try await withThrowingTaskGroup(of: (Bool, Int64).self) { group in
                 for file in batch {
                     group.addTask {
-                        let key = base + "/" + file.relative
+                        let key = base + "/" + file.remote
                         if file.immutable, let present = remote[key] {
                             // A content-addressed or versioned name already there: same size, or a fork.
                             guard present.size == file.size else {
@@ -249,7 +284,8 @@ public final class RemotePublisher: Sendable {
 
     /// Uploads one file: checked against its name first (content-addressed targets), in one PUT or in parts.
     private func put(_ file: LocalFile, key: String, ifMatch: String?, createOnly: Bool) async throws {
-        let options = S3PutOptions(contentType: file.contentType, cacheControl: file.immutable ? Self.immutableCacheControl : Self.pointerCacheControl,
+        let cacheControl = file.isProtected ? Self.protectedCacheControl : file.immutable ? Self.immutableCacheControl : Self.pointerCacheControl
+        let options = S3PutOptions(contentType: file.contentType, cacheControl: cacheControl,
                                    metadata: [:], createOnly: createOnly, ifMatch: ifMatch)
         if file.size >= Int64(self.options.multipartThreshold) {
             try await putInParts(file, key: key, options: options)

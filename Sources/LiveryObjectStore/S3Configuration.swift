@@ -158,3 +158,12 @@ struct AWSIniFile {
 
     func value(_ section: String, _ key: String) -> String? { sections[section]?[key] }
 }
+
+/// Where a tenant's files go in a bucket, relative to the prefix: as in `Output/<tenant>/`, except
+/// voucher-protected targets, which go to `<tenant>/protected/<sha256>.<name>` instead of
+/// `<tenant>/targets/…`, so that a bucket policy can let anyone read `*/targets/*` and `*/metadata/*`
+/// while protected bytes need a presigned URL (docs/operations.md).
+public enum RemoteLayout {
+    public static let protectedFolder = "protected"
+    public static func protectedKey(tenant: String, file: String) -> String { "\(tenant)/\(protectedFolder)/\(file)" }
+}

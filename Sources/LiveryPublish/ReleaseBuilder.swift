@@ -109,7 +109,7 @@ public enum ReleaseBuilder {
             guard diagnostics.errorCount == 0 else { continue }
             let selected = validation.tenants.filter { group.contains($0.id) }
             let outcomes = ParallelMap.map(selected) { tenant in
-                Result { try prepare(tenant, store: store, builder: builder, output: output, format: options.format, signed: options.keys != nil) }
+                Result { try prepare(tenant, store: store, builder: builder, output: output, format: options.format, keys: options.keys) }
             }
             for (tenant, outcome) in zip(selected, outcomes) {
                 switch outcome {
@@ -186,7 +186,8 @@ public enum ReleaseBuilder {
                                                custom: .downloadManifest(release: prepared.report.release))]
         for bundle in prepared.built {
             let spec = bundle.spec
-            let custom = TargetCustom.bundle(.init(id: spec.id, kind: spec.kind, policy: spec.policy, access: spec.access, locale: spec.locale, subject: spec.subject))
+            let custom = TargetCustom.bundle(.init(id: spec.id, kind: spec.kind, policy: spec.policy, access: spec.access, locale: spec.locale, subject: spec.subject,
+                                                   encryption: bundle.encryption))
             targets.append(RepositorySigner.Target(name: bundle.targetName, length: bundle.size, sha256: bundle.sha256, custom: custom))
         }
         return targets
@@ -204,8 +205,12 @@ public enum ReleaseBuilder {
         var inputs: [String]
     }
 
+    /// Packs a tenant's bundles. A signed build (`keys` set) encrypts its voucher bundles with keys
+    /// derived from the tenant's content secret, made in the key store on first use; an unsigned build
+    /// (tests of packing alone) leaves them plain.
     static func prepare(_ tenant: ResolvedTenant, store: ContentStore, builder: BundleBuilder, output: URL, format: ArchiveFormat,
-                        signed: Bool) throws -> PreparedRelease {
+                        keys: KeyStore?) throws -> PreparedRelease {
+        let signed = keys != nil
         // Hash every referenced asset on all cores first; planning then finds them ingested.
         var files = Set<URL>()
         for source in tenant.ancestors + [tenant.source] {
@@ -217,7 +222,14 @@ public enum ReleaseBuilder {
         let ingested = ParallelMap.map(Array(files)) { url in Result { try store.ingest(url) } }
         for outcome in ingested { _ = try outcome.get() }
         let specs = try BundlePlanner.plan(tenant, store: store)
-        let built = try ParallelMap.map(specs) { spec in Result { try builder.build(spec, format: format).withoutEntries } }.map { try $0.get() }
+        let secret = try specs.contains { $0.access == .voucher } ? keys?.contentSecret(for: tenant.id, create: true) : nil
+        let built = try ParallelMap.map(specs) { spec in
+            Result {
+                let archive = try builder.build(spec, format: format).withoutEntries
+                guard spec.access == .voucher, let secret else { return archive }
+                return try builder.encrypt(archive, secret: secret)
+            }
+        }.map { try $0.get() }
         let minimum = tenant.tenant?["release"]?["minimumClientVersion"]?.string ?? "1.0.0"
         let current = Publisher.currentManifest(tenant: tenant.id, output: output)
         let rebuilt = built.filter(\.rebuilt).map(\.spec.id).sorted()

@@ -4,7 +4,8 @@ import Hummingbird
 import NIOPosix
 
 /// Lets a `GET` or `HEAD` of a voucher target's bytes through only with `Authorization: Bearer
-/// <token>` for that tenant and tour, from a voucher that is still valid. Metadata, the download
+/// <token>` for that tenant and subject, from a voucher that is still valid, or by a signed URL
+/// (`SignedURL`) that has not expired. Metadata, the download
 /// manifest and public bundles pass untouched: TUF clients must see every target's hash.
 ///
 /// 401 (with `WWW-Authenticate: Bearer`) for a missing, forged, expired or revoked token; 403 for a
@@ -25,14 +26,18 @@ struct ProtectedTargetGuard: RouterMiddleware {
         let state = state
         let access: ReleaseAccess?
         do {
-            access = try await NIOThreadPool.singleton.runIfActive { try state.access.access(tenant: tenant) }
+            access = try await state.servedAccess(tenant: tenant)
         } catch {
             return .json(.serviceUnavailable, ["error": "the release metadata of '\(tenant)' cannot be read"])
         }
         guard let target = access?.target(file: file) else { return try await next(request, context) }
         let refusal: Response?
         do {
-            refusal = try await Self.check(request.headers[.authorization], tenant: tenant, target: target, state: state)
+            if SignedURL.isSigned(query: request.uri.query) {
+                refusal = try await Self.check(signed: path, query: request.uri.query ?? "", state: state)
+            } else {
+                refusal = try await Self.check(request.headers[.authorization], tenant: tenant, target: target, state: state)
+            }
         } catch {
             return state.unavailable(error)
         }
@@ -40,6 +45,16 @@ struct ProtectedTargetGuard: RouterMiddleware {
         var response = try await next(request, context)
         if response.status.code < 400 { response.headers[.cacheControl] = "private, max-age=31536000" }
         return response
+    }
+
+    /// nil when `query` signs `path` and has not expired (`SignedURL`); otherwise a 403 saying which.
+    static func check(signed path: String, query: String, state: VoucherState) async throws -> Response? {
+        guard let backend = try await state.backend() else { return .json(.forbidden, ["error": "this signed URL is not valid"]) }
+        switch SignedURL.check(path: path, query: query, tokenSecret: try await backend.tokenSecret(), now: Date()) {
+        case .valid: return nil
+        case .expired: return .json(.forbidden, ["error": "this signed URL has expired: ask the voucher server for a new one (POST /<tenant>/vouchers/access)"])
+        case .invalid: return .json(.forbidden, ["error": "this signed URL is not valid (changed, or signed for another file)"])
+        }
     }
 
     /// nil when `authorization` carries a valid token for `target`; otherwise the refusal.

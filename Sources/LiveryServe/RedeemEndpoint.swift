@@ -5,14 +5,20 @@ import Hummingbird
 import NIOCore
 import NIOPosix
 
-/// `POST /<tenant>/vouchers/redeem` with `{"code": "...", "device": "..."}`: the one request serve
-/// accepts a body for (at most 4 KiB of JSON). Every other path goes on to the static-file guards.
+/// `POST /<tenant>/vouchers/redeem` with `{"code": "...", "device": "...", "deviceKey": "..."}`, and
+/// `POST /<tenant>/vouchers/access` with `Authorization: Bearer <token>` and `{"deviceKey": "..."}`:
+/// the only requests serve accepts a body for (at most 4 KiB of JSON). Every other path goes on to
+/// the static-file guards. `deviceKey` (optional) is the device's X25519 public key, base64url: the
+/// content keys of encrypted bundles come sealed for it.
 ///
-/// Answers: 200 with a token, the tour and its bundles; 403 for a code that is unknown, revoked,
-/// expired or for another tenant (one answer, so that guessing learns nothing); 409 when the code
-/// is used up on other devices; 429 after 10 failed attempts from one address within a minute;
-/// 400, 405, 413 and 415 for malformed requests; 503 when the voucher database fails (unreachable
-/// PostgreSQL server). Neither the code nor the token is logged.
+/// Both answer 200 with a `RedemptionAnswer`: the token, the subject, its bundles, a short-lived
+/// signed URL for each and the sealed content keys. `access` gives fresh URLs and keys for a token
+/// the server issued, without the code (401 for a token that is forged, expired or revoked).
+/// `redeem` answers 403 for a code that is unknown, revoked, expired or for another tenant (one
+/// answer, so that guessing learns nothing); 409 when the code is used up on other devices; 429
+/// after 10 failed attempts from one address within a minute. Both: 400, 405, 413 and 415 for
+/// malformed requests; 503 when the voucher database fails (unreachable PostgreSQL server) or a
+/// content secret is missing. Neither the code nor the token is logged.
 struct RedeemEndpoint: RouterMiddleware {
     typealias Context = ServeContext
     static let maximumBody = 4096
@@ -24,13 +30,23 @@ struct RedeemEndpoint: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let path = request.uri.path.removingPercentEncoding else { return try await next(request, context) }
         let components = path.split(separator: "/")
-        guard components.count == 3, components[1] == "vouchers", components[2] == "redeem" else { return try await next(request, context) }
+        guard components.count == 3, components[1] == "vouchers", components[2] == "redeem" || components[2] == "access" else { return try await next(request, context) }
+        let isRedeem = components[2] == "redeem"
         let tenant = String(components[0])
         guard !tenant.hasPrefix("."), !tenant.contains("\\"), !tenant.contains("\0"), path.utf8.count <= 1024 else { return Response(status: .notFound) }
         guard request.method == .post else { return Response(status: .methodNotAllowed, headers: [.allow: "POST"]) }
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root.appendingPathComponent(tenant).path, isDirectory: &isFolder), isFolder.boolValue else {
-            return .json(.notFound, ["error": "no tenant '\(tenant)' on this server"])
+        switch state.releases {
+        case .folder:
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root.appendingPathComponent(tenant).path, isDirectory: &isFolder), isFolder.boolValue else {
+                return .json(.notFound, ["error": "no tenant '\(tenant)' on this server"])
+            }
+        case .bucket:
+            do {
+                guard try await state.access(tenant: tenant) != nil else { return .json(.notFound, ["error": "no tenant '\(tenant)' in the release bucket"]) }
+            } catch {
+                return .json(.serviceUnavailable, ["error": "the release metadata of '\(tenant)' cannot be read"])
+            }
         }
 
         let address = context.remoteAddress?.ipAddress ?? "unknown"
@@ -50,8 +66,20 @@ struct RedeemEndpoint: RouterMiddleware {
         } catch let error as HTTPError where error.status == .contentTooLarge {
             return .json(.contentTooLarge, ["error": "the body is larger than \(Self.maximumBody) bytes"])
         }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
-              let typed = object["code"] as? String, let device = object["device"] as? String else {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any] else {
+            return .json(.badRequest, ["error": isRedeem ? "the body must be a JSON object with the strings \"code\" and \"device\"" : "the body must be a JSON object"])
+        }
+        var deviceKey: Curve25519.KeyAgreement.PublicKey?
+        if let value = object["deviceKey"] {
+            guard let text = value as? String, let raw = Base64URL.decode(text), let key = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: raw) else {
+                return .json(.badRequest, ["error": "\"deviceKey\" must be an X25519 public key (32 bytes), base64url without padding"])
+            }
+            deviceKey = key
+        }
+        if !isRedeem {
+            return await renew(request, tenant: tenant, deviceKey: deviceKey)
+        }
+        guard let typed = object["code"] as? String, let device = object["device"] as? String else {
             return .json(.badRequest, ["error": "the body must be a JSON object with the strings \"code\" and \"device\""])
         }
         guard (1...Self.maximumDevice).contains(device.count), device.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
@@ -81,16 +109,37 @@ struct RedeemEndpoint: RouterMiddleware {
             let lifetime = Date().addingTimeInterval(VoucherState.tokenLifetime)
             let expires = min(lifetime, voucherExpiry ?? lifetime)
             let token = VoucherToken(tenant: tenant, subject: subject, device: device, voucher: voucher, expires: expires)
-            let secret: SymmetricKey
             do {
                 guard let backend else { throw VoucherFailure("a redemption was granted without a voucher database") }
-                secret = try await backend.tokenSecret()
+                let secret = try await backend.tokenSecret()
+                let answer = try await state.answer(tenant: tenant, token: token.signed(with: secret), subject: subject, expires: token.expires,
+                                                    deviceKey: deviceKey, tokenSecret: secret)
+                return .json(.ok, answer.json)
             } catch {
                 return state.unavailable(error)
             }
-            let state = state
-            let bundles = try await NIOThreadPool.singleton.runIfActive { (try? state.access.access(tenant: tenant))??.subjects[subject]?.bundles ?? [] }
-            return .json(.ok, RedemptionAnswer(token: token.signed(with: secret), subject: subject, bundles: bundles, expires: expires).json)
+        }
+    }
+
+    /// `access`: fresh signed URLs and sealed keys for a token this server (or one sharing its database) issued.
+    func renew(_ request: Request, tenant: String, deviceKey: Curve25519.KeyAgreement.PublicKey?) async -> Response {
+        let challenge = "Bearer realm=\"livery\""
+        guard let authorization = request.headers[.authorization], authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else {
+            return .json(.unauthorized, ["error": "send the access token as Authorization: Bearer <token>"], headers: [.wwwAuthenticate: challenge])
+        }
+        let invalid = Response.json(.unauthorized, ["error": "the token is not valid (forged, expired or revoked): redeem the voucher again"],
+                                    headers: [.wwwAuthenticate: challenge + ", error=\"invalid_token\""])
+        let text = authorization.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        do {
+            let now = Date()
+            guard let backend = try await state.backend() else { return invalid }
+            let secret = try await backend.tokenSecret()
+            guard let token = VoucherToken.verify(text, secret: secret), token.expires > now, token.tenant == tenant,
+                  try await backend.isValid(voucher: token.voucher, tenant: tenant, now: now) else { return invalid }
+            let answer = try await state.answer(tenant: tenant, token: text, subject: token.subject, expires: token.expires, deviceKey: deviceKey, tokenSecret: secret)
+            return .json(.ok, answer.json)
+        } catch {
+            return state.unavailable(error)
         }
     }
 }

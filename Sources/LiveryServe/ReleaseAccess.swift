@@ -34,6 +34,16 @@ public struct ReleaseAccess: Sendable {
 
     public var subjects: [VoucherSubject: Subject] = [:]
 
+    /// How a bundle of the current release is delivered: its target file (`<sha256>.<name>`, under
+    /// `targets/`) and, when encrypted, its key id.
+    public struct Delivery: Sendable, Equatable {
+        public var file: String
+        public var encryption: BundleEncryption?
+    }
+
+    /// The current release's delivery of each bundle, by bundle id.
+    public private(set) var deliveries: [String: Delivery] = [:]
+
     /// The release's subjects of one kind, by id.
     public func subjects(_ kind: VoucherSubject.Kind) -> [String: Subject] {
         Dictionary(uniqueKeysWithValues: subjects.filter { $0.key.kind == kind }.map { ($0.key.id, $0.value) })
@@ -64,12 +74,14 @@ public struct ReleaseAccess: Sendable {
         var access = ReleaseAccess()
         access.add(manifest.bundles.map { bundle in
             Entry(file: String(bundle.path.split(separator: "/").last ?? ""), sha256: bundle.sha256, bundle: bundle.id, kind: bundle.kind,
-                  subject: bundle.subject, isProtected: bundle.access == .voucher)
+                  subject: bundle.subject, isProtected: bundle.access == .voucher, encryption: bundle.encryption)
         }, current: true)
         return access
     }
 
-    static func read(_ published: PublishedMetadata, metadata: URL) throws -> ReleaseAccess {
+    /// The access rules of a published chain; `metadata` (the folder of its files, when there is one)
+    /// adds the protected hashes of older targets files.
+    static func read(_ published: PublishedMetadata, metadata: URL?) throws -> ReleaseAccess {
         var roles: [String: Targets] = [TUFRole.targets.rawValue: published.targets.signed]
         for (name, role) in published.delegated { roles[name] = role.signed }
         // The release as clients see it: each name from the role they resolve it in, read strictly.
@@ -91,6 +103,7 @@ public struct ReleaseAccess: Sendable {
         // Older versions of every targets role: their protected hashes that the current release does not list.
         let currentFiles = Set([PublishedMetadata.fileName(role: TUFRole.targets.rawValue, version: published.targets.signed.version)]
             + published.delegated.map { PublishedMetadata.fileName(role: $0.key, version: $0.value.signed.version) })
+        guard let metadata else { return access }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: metadata.path)) ?? [] where !currentFiles.contains(name) && isTargetsFile(name) {
             guard let data = FileManager.default.contents(atPath: metadata.appendingPathComponent(name).path),
                   let older = try? Metadata<Targets>(data: data) else { continue }
@@ -114,9 +127,11 @@ public struct ReleaseAccess: Sendable {
 
     struct Entry {
         var file: String, sha256: String, bundle: String, kind: BundleKind?, subject: String?, isProtected: Bool
+        var encryption: BundleEncryption?
 
-        init(file: String, sha256: String, bundle: String, kind: BundleKind?, subject: String?, isProtected: Bool) {
+        init(file: String, sha256: String, bundle: String, kind: BundleKind?, subject: String?, isProtected: Bool, encryption: BundleEncryption? = nil) {
             (self.file, self.sha256, self.bundle, self.kind, self.subject, self.isProtected) = (file, sha256, bundle, kind, subject, isProtected)
+            self.encryption = encryption
         }
 
         /// A signed target; its `custom` read strictly (a target without one is public).
@@ -124,7 +139,7 @@ public struct ReleaseAccess: Sendable {
             guard let sha = target.sha256 else { throw Problem("target \(name) has no SHA-256") }
             let bundle = try TargetCustom(of: target)?.bundle
             self.init(file: "\(sha).\(name)", sha256: sha, bundle: bundle?.id ?? name, kind: bundle?.kind, subject: bundle?.subject,
-                      isProtected: bundle?.access == .voucher)
+                      isProtected: bundle?.access == .voucher, encryption: bundle?.encryption)
         }
     }
 
@@ -135,6 +150,7 @@ public struct ReleaseAccess: Sendable {
             let target = Target(bundle: entry.bundle, subject: entry.isProtected ? subject : nil, isProtected: entry.isProtected)
             if current {
                 byFile[entry.file] = target
+                deliveries[entry.bundle] = Delivery(file: entry.file, encryption: entry.encryption)
                 if let subject {
                     var known = subjects[subject] ?? Subject(isProtected: false, bundles: [])
                     known.bundles.append(entry.bundle)

@@ -18,6 +18,10 @@ public struct ReleaseServer: Sendable {
     /// The voucher database: a SQLite file (default `<root>/.livery/vouchers.sqlite`, which serve
     /// never creates) or PostgreSQL (connected to and migrated before listening).
     public var vouchers: VoucherDatabase
+    /// Where the releases that redemptions grant access to live (`.folder`: `root` itself).
+    public var releases: ReleaseStore = .folder
+    /// The key store folder holding each tenant's `content.key` (needed to unlock encrypted bundles).
+    public var contentKeys: URL?
     public var log: @Sendable (String) -> Void
 
     public init(root: URL, host: String = "127.0.0.1", port: Int = 8080, vouchers: VoucherDatabase? = nil, log: @escaping @Sendable (String) -> Void) {
@@ -46,7 +50,7 @@ public struct ReleaseServer: Sendable {
             source = .shared(store)
         }
         do {
-            try await serve(VoucherState(root: root, source: source, log: log), onListening: onListening)
+            try await serve(VoucherState(root: root, source: source, releases: releases, contentKeys: contentKeys, log: log), onListening: onListening)
         } catch {
             await shared?.close()
             throw error

@@ -32,17 +32,40 @@ final class VoucherState: @unchecked Sendable {
     }
 
     let source: Source
-    let access: ReleaseAccessCache
+    let releases: ReleaseStore
+    let contentSecrets: ContentSecrets
+    private let folderAccess: ReleaseAccessCache
+    private let bucketAccess: BucketReleaseAccess?
     let failures = FailureRateLimiter(limit: 10, window: 60)
     let log: @Sendable (String) -> Void
     private let lock = NSLock()
     // Guarded by `lock`: nil until the SQLite file exists; with the inode it was opened at.
     private var opened: (backend: SQLiteVoucherBackend, inode: UInt64)?
 
-    init(root: URL, source: Source, log: @escaping @Sendable (String) -> Void) {
+    init(root: URL, source: Source, releases: ReleaseStore = .folder, contentKeys: URL? = nil, log: @escaping @Sendable (String) -> Void) {
         self.source = source
+        self.releases = releases
         self.log = log
-        access = ReleaseAccessCache(root: root)
+        contentSecrets = ContentSecrets(folder: contentKeys)
+        folderAccess = ReleaseAccessCache(root: root)
+        if case .bucket(let client, let location) = releases {
+            bucketAccess = BucketReleaseAccess(client: client, location: location)
+        } else {
+            bucketAccess = nil
+        }
+    }
+
+    /// The tenant's current access rules, from the served folder or the bucket; nil when it has no release.
+    func access(tenant: String) async throws -> ReleaseAccess? {
+        if let bucketAccess { return try await bucketAccess.access(tenant: tenant) }
+        let folderAccess = folderAccess
+        return try await NIOThreadPool.singleton.runIfActive { try folderAccess.access(tenant: tenant) }
+    }
+
+    /// The access rules of a file the server itself serves (always the served folder's).
+    func servedAccess(tenant: String) async throws -> ReleaseAccess? {
+        let folderAccess = folderAccess
+        return try await NIOThreadPool.singleton.runIfActive { try folderAccess.access(tenant: tenant) }
     }
 
     /// The back end, or nil while there is no SQLite file (no code can be valid then).

@@ -34,7 +34,7 @@ public struct VoucherToken: Sendable, Equatable {
         // Canonical JSON makes the same token for the same grant; the bytes signed are the bytes sent.
         let payload = (try? CanonicalJSON.encode(fields)) ?? Data()
         let mac = HMAC<SHA256>.authenticationCode(for: payload, using: secret)
-        return Self.base64url(payload) + "." + Self.base64url(Data(mac))
+        return Base64URL.encode(payload) + "." + Base64URL.encode(Data(mac))
     }
 
     /// Checks the MAC first, then reads the payload strictly; nil for anything not signed with
@@ -43,7 +43,7 @@ public struct VoucherToken: Sendable, Equatable {
     public static func verify(_ token: String, secret: SymmetricKey) -> VoucherToken? {
         guard token.utf8.count <= 2048 else { return nil }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let payload = data(base64url: parts[0]), let mac = data(base64url: parts[1]),
+        guard parts.count == 2, let payload = Base64URL.decode(parts[0]), let mac = Base64URL.decode(parts[1]),
               HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: payload, using: secret),
               let fields = try? JSONValue.parse(payload),
               let version = fields["v"]?.intValue, let tenant = fields["tenant"]?.stringValue, let device = fields["device"]?.stringValue,
@@ -57,20 +57,5 @@ public struct VoucherToken: Sendable, Equatable {
         }
         guard let subject else { return nil }
         return VoucherToken(tenant: tenant, subject: subject, device: device, voucher: Int64(voucher), expires: Date(timeIntervalSince1970: TimeInterval(exp)))
-    }
-
-    static func base64url(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func data(base64url text: Substring) -> Data? {
-        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        // Only the canonical spelling: the last character's unused bits must be zero, or one token
-        // would have several accepted spellings (the MAC's last character 'A' also read as 'B'…'D').
-        guard let data = Data(base64Encoded: base64), base64url(data) == text else { return nil }
-        return data
     }
 }

@@ -78,4 +78,31 @@ public final class KeyStore: Sendable {
         let text = key.rawRepresentation.hexString + "\n"
         guard text.withCString({ Glibc.write(descriptor, $0, strlen($0)) }) == text.utf8.count else { throw TUFError("cannot write \(file.path)") }
     }
+
+    /// `<store>/<tenant>/content.key`: the secret every content key of the tenant's encrypted bundles
+    /// derives from (`ContentSecret`). Voucher servers need it (and nothing else from this folder).
+    public func contentSecretFile(for tenant: String) -> URL { folder(for: tenant).appendingPathComponent("content.key") }
+
+    /// The tenant's content secret; made on first use when `create` is set (it protects content, it
+    /// signs nothing, so a new one only means that the next build encrypts with new keys).
+    public func contentSecret(for tenant: String, create: Bool) throws -> ContentSecret? {
+        let file = contentSecretFile(for: tenant)
+        if let text = try? String(contentsOf: file, encoding: .utf8) {
+            guard let raw = Data(hex: text.trimmingCharacters(in: .whitespacesAndNewlines)), let secret = ContentSecret(raw: raw) else {
+                throw TUFError("\(file.path) is not a content secret (64 hexadecimal digits)")
+            }
+            return secret
+        }
+        guard create else { return nil }
+        try FileManager.default.createDirectory(at: folder(for: tenant), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        chmod(root.path, 0o700)
+        let secret = ContentSecret.random()
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor < 0 && errno == EEXIST { return try contentSecret(for: tenant, create: false) }  // made meanwhile by another build thread
+        guard descriptor >= 0 else { throw TUFError("cannot create \(file.path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        let text = secret.rawRepresentation.hexString + "\n"
+        guard text.withCString({ Glibc.write(descriptor, $0, strlen($0)) }) == text.utf8.count else { throw TUFError("cannot write \(file.path)") }
+        return secret
+    }
 }

@@ -24,11 +24,13 @@ public struct PublishedMetadata: Sendable {
     public static func load(release folder: URL) throws -> PublishedMetadata? {
         let metadata = folder.appendingPathComponent("metadata")
         guard FileManager.default.fileExists(atPath: metadata.appendingPathComponent("timestamp.json").path) else { return nil }
+        return try load { name in try Data(contentsOf: metadata.appendingPathComponent(name)) }
+    }
+
+    /// Reads the chain from `read`, which gives a file of `metadata/` by name (nil or a throw: it cannot be read).
+    public static func load(reading read: (String) throws -> Data?) throws -> PublishedMetadata {
         func load<Role: SignedRole>(_ name: String, as _: Role.Type) throws -> Metadata<Role> {
-            let data: Data
-            do { data = try Data(contentsOf: metadata.appendingPathComponent(name)) } catch {
-                throw TUFError(.repository, "metadata/\(name) cannot be read")
-            }
+            guard let data = try? read(name) else { throw TUFError(.repository, "metadata/\(name) cannot be read") }
             do { return try Metadata<Role>(data: data) } catch let error as TUFError {
                 throw TUFError(error.kind, "metadata/\(name): \(error.description)")
             }

@@ -93,9 +93,13 @@ public struct DownloadManifest: Sendable, Equatable {
         public var access: Access
         public var dependencies: [String]
         public var minimumClientVersion: String
+        /// Set when the target is ciphertext (voucher bundles of a signed release): `size` and `sha256`
+        /// are the ciphertext's, and the archive is what decrypting it gives.
+        public var encryption: BundleEncryption?
 
         public init(id: String, kind: BundleKind, subject: String?, locale: String?, size: Int, sha256: String, path: String,
-                    policy: LoadPolicy, access: Access, dependencies: [String], minimumClientVersion: String) {
+                    policy: LoadPolicy, access: Access, dependencies: [String], minimumClientVersion: String, encryption: BundleEncryption? = nil) {
+            self.encryption = encryption
             self.id = id
             self.kind = kind
             self.subject = subject
@@ -144,6 +148,7 @@ public struct DownloadManifest: Sendable, Equatable {
                 ]
                 if let subject = bundle.subject { object["subject"] = .string(subject) }
                 if let locale = bundle.locale { object["locale"] = .string(locale) }
+                if let encryption = bundle.encryption { object["encryption"] = encryption.json }
                 return .object(object)
             }),
         ])
@@ -162,10 +167,12 @@ public struct DownloadManifest: Sendable, Equatable {
         var seen: Set<String> = []
         let bundles = try items.enumerated().map { index, item -> Bundle in
             let o = try StrictObject(item, what: "\(Self.targetName) bundle \(index + 1)")
+            let what = "\(Self.targetName) bundle \(index + 1)"
             let bundle = Bundle(id: try o.string("id"), kind: try o.value("kind", as: BundleKind.self), subject: try o.optionalString("subject"),
                                 locale: try o.optionalString("locale"), size: try o.int("size"), sha256: try o.string("sha256"), path: try o.string("path"),
                                 policy: try o.value("policy", as: LoadPolicy.self), access: try o.value("access", as: Access.self),
-                                dependencies: try o.strings("dependencies"), minimumClientVersion: try o.string("minimumClientVersion"))
+                                dependencies: try o.strings("dependencies"), minimumClientVersion: try o.string("minimumClientVersion"),
+                                encryption: try o.object["encryption"].map { try BundleEncryption(json: $0, what: what) })
             guard seen.insert(bundle.id).inserted else { throw TUFError(.malformed, "\(Self.targetName) lists bundle '\(bundle.id)' twice") }
             return bundle
         }
@@ -218,18 +225,33 @@ public struct RedemptionAnswer: Sendable, Equatable {
     public var bundles: [String]
     /// Whole seconds, UTC (`2026-11-21T14:00:00Z`).
     public var expires: Date
+    /// Per bundle of the current release, a short-lived signed URL of its target (`"urls"`): an S3
+    /// presigned GET when the releases live in object storage, or a path on the voucher server with
+    /// `lv-exp` and `lv-sig` (resolve it against the redemption URL). Empty from older servers.
+    public var urls: [String: String]
+    /// When the signed URLs stop working (`"urlsExpire"`); nil without URLs.
+    public var urlsExpire: Date?
+    /// The content keys of the encrypted bundles, sealed for the device key sent with the request (`"keys"`).
+    public var keys: [WrappedContentKey]
 
-    public init(token: String, subject: VoucherSubject, bundles: [String], expires: Date) {
+    public init(token: String, subject: VoucherSubject, bundles: [String], expires: Date, urls: [String: String] = [:], urlsExpire: Date? = nil,
+                keys: [WrappedContentKey] = []) {
         self.token = token
         self.subject = subject
         self.bundles = bundles
         self.expires = Date(timeIntervalSince1970: expires.timeIntervalSince1970.rounded(.down))
+        self.urls = urls
+        self.urlsExpire = urlsExpire.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) }
+        self.keys = keys.sorted { $0.bundle < $1.bundle }
     }
 
     public var json: JSONValue {
         var fields: [String: JSONValue] = ["token": .string(token), "subject": .string(subject.description),
                                            "bundles": .array(bundles.map(JSONValue.string)), "expires": .string(TUFDate.string(expires))]
         if subject.kind == .tour { fields["tour"] = .string(subject.id) }
+        if !urls.isEmpty { fields["urls"] = .object(urls.mapValues(JSONValue.string)) }
+        if let urlsExpire { fields["urlsExpire"] = .string(TUFDate.string(urlsExpire)) }
+        if !keys.isEmpty { fields["keys"] = .array(keys.map(\.json)) }
         return .object(fields)
     }
 
@@ -244,6 +266,25 @@ public struct RedemptionAnswer: Sendable, Equatable {
         } else {
             subject = VoucherSubject(.tour, try o.string("tour"))
         }
-        self.init(token: try o.string("token"), subject: subject, bundles: try o.strings("bundles"), expires: expires)
+        var urls: [String: String] = [:]
+        if let value = o.object["urls"] {
+            guard case .object(let entries) = value else { throw TUFError(.malformed, "the redemption answer: \"urls\" must be an object of texts") }
+            for (bundle, url) in entries {
+                guard case .string(let text) = url else { throw TUFError(.malformed, "the redemption answer: \"urls\" must be an object of texts") }
+                urls[bundle] = text
+            }
+        }
+        var urlsExpire: Date?
+        if let text = try o.optionalString("urlsExpire") {
+            guard let date = TUFDate.parseStrict(text) else { throw TUFError(.malformed, "the redemption answer: \"urlsExpire\" is not a UTC date") }
+            urlsExpire = date
+        }
+        var keys: [WrappedContentKey] = []
+        if let value = o.object["keys"] {
+            guard case .array(let items) = value else { throw TUFError(.malformed, "the redemption answer: \"keys\" must be a list") }
+            keys = try items.enumerated().map { try WrappedContentKey(json: $1, what: "the redemption answer: key \($0 + 1)") }
+        }
+        self.init(token: try o.string("token"), subject: subject, bundles: try o.strings("bundles"), expires: expires, urls: urls,
+                  urlsExpire: urlsExpire, keys: keys)
     }
 }

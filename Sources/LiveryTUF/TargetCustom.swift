@@ -18,8 +18,12 @@ public struct TargetCustom: Sendable, Equatable {
         public var locale: String?
         /// The program, tour or library pack the bundle serves.
         public var subject: String?
+        /// How the target's bytes are encrypted (voucher bundles of a signed release); nil: a plain archive.
+        public var encryption: BundleEncryption?
 
-        public init(id: String, kind: BundleKind, policy: LoadPolicy, access: Access, locale: String? = nil, subject: String? = nil) {
+        public init(id: String, kind: BundleKind, policy: LoadPolicy, access: Access, locale: String? = nil, subject: String? = nil,
+                    encryption: BundleEncryption? = nil) {
+            self.encryption = encryption
             self.id = id
             self.kind = kind
             self.policy = policy
@@ -96,7 +100,8 @@ public struct TargetCustom: Sendable, Equatable {
                 throw TUFError(.malformed, "\(what): custom.kind '\(kind)' is not \(Self.downloadManifestKind) or a bundle kind")
             }
             let bundle = Bundle(id: try require("bundle"), kind: bundleKind, policy: try value("policy", LoadPolicy.self),
-                                access: try value("access", Access.self), locale: try take("locale"), subject: try take("subject"))
+                                access: try value("access", Access.self), locale: try take("locale"), subject: try take("subject"),
+                                encryption: try fields.removeValue(forKey: "encryption").map { try BundleEncryption(json: $0, what: what) })
             content = .bundle(bundle)
         }
         unrecognized = fields
@@ -116,6 +121,7 @@ public struct TargetCustom: Sendable, Equatable {
             object["access"] = .string(bundle.access.rawValue)
             if let locale = bundle.locale { object["locale"] = .string(locale) }
             if let subject = bundle.subject { object["subject"] = .string(subject) }
+            if let encryption = bundle.encryption { object["encryption"] = encryption.json }
         }
         return .object(object)
     }

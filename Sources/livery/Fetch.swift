@@ -41,14 +41,21 @@ struct Fetch: ParsableCommand {
     @Option(help: "A voucher code to redeem for a protected tour, program, library item or pack (repeatable); the token is kept in the cache.")
     var voucher: [String] = []
 
+    @Option(help: "The voucher server's base URL (livery serve), when --server is a bucket or a CDN: vouchers are redeemed there, and signed URLs and keys come from it.")
+    var voucherServer: String?
+
     func run() throws {
         guard let base = URL(string: server), base.scheme == "http" || base.scheme == "https" else { throw ValidationError("--server must be an http(s) URL") }
+        if let voucherServer {
+            guard let url = URL(string: voucherServer), url.scheme == "http" || url.scheme == "https" else { throw ValidationError("--voucher-server must be an http(s) URL") }
+        }
         let repository = HTTPRepository(base: base.appendingPathComponent(tenant))
         var request = FetchRequest(tenant: tenant, repository: repository, cache: URL(fileURLWithPath: cache).appendingPathComponent(tenant),
                                    bootstrapRoot: try root.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }, locale: locale)
         request.programs = program
         request.tours = tour
         request.vouchers = voucher
+        request.voucherServer = voucherServer.flatMap { URL(string: $0)?.appendingPathComponent(tenant) }
         let result: FetchResult
         do {
             result = try ReleaseInstaller.fetch(request)

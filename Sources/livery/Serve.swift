@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LiveryObjectStore
 import LiveryServe
 
 struct Serve: AsyncParsableCommand {
@@ -25,13 +26,40 @@ struct Serve: AsyncParsableCommand {
                                discussion: "PostgreSQL URLs take ?sslmode=disable|prefer|require|verify-ca|verify-full and a unix-socket folder as the host (%2Ftmp%2Fpg) or ?host=/tmp/pg; the password comes from the URL or PGPASSWORD."))
     var vouchers: String?
 
+    @Option(help: ArgumentHelp("The key store holding each tenant's content.key, which unlocks encrypted (voucher) bundles; give voucher servers this file only.",
+                               valueName: "folder"))
+    var contentKeys = ".livery-keys"
+
+    @Option(help: ArgumentHelp("Grant access to the releases published to this bucket (s3://bucket/prefix): redemptions answer with presigned URLs of the bucket's protected objects; files are still served from --output.",
+                               valueName: "s3-url"))
+    var releases: String?
+
+    @Option(help: "The object store's endpoint for --releases (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the profile's endpoint_url, else AWS).")
+    var endpoint: String?
+
+    @Flag(help: "Address the --releases bucket in the path or in the host name (default: virtual-host for AWS, path-style otherwise).")
+    var addressing: ObjectStoreOptions.AddressingChoice?
+
     func run() async throws {
         let root = URL(fileURLWithPath: output).standardizedFileURL
         guard FileManager.default.fileExists(atPath: root.path) else { throw Livery.Failure("'\(output)' does not exist (run `livery build` first)") }
         let host = host
         let database = try Vouchers.database(vouchers, output: root)
-        let server = ReleaseServer(root: root, host: host, port: port, vouchers: database) { line in
+        var server = ReleaseServer(root: root, host: host, port: port, vouchers: database) { line in
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: contentKeys, isDirectory: &isFolder), isFolder.boolValue {
+            server.contentKeys = URL(fileURLWithPath: contentKeys)
+        }
+        if let releases {
+            do {
+                let location = try S3Location(parsing: releases)
+                let configuration = try S3Configuration.resolve(endpoint: endpoint, addressing: addressing.map { $0 == .pathStyle ? .path : .virtualHost })
+                server.releases = .bucket(S3Client(configuration: configuration), location)
+            } catch {
+                throw ValidationError("\(error)")
+            }
         }
         do {
             try await server.run { port in
