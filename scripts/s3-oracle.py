@@ -5,8 +5,12 @@
       With boto3 (credentials from the environment): every file of OUTPUT/<tenant>/ is in the
       bucket under PREFIX/<tenant>/ with the same bytes (SHA-256 of a GET), the recorded
       x-amz-meta-sha256, the right Content-Type and Cache-Control; nothing else is there but the
-      previous releases' files. Then python-tuf refreshes from the bucket's plain HTTP endpoint
-      (anonymous, as an app would) and downloads and verifies every target of every role.
+      previous releases' files. Voucher targets (access "voucher" in a local download manifest)
+      are under PREFIX/<tenant>/protected/ instead of targets/, private: an anonymous GET is
+      refused and a GET presigned by boto3 gets them. Then python-tuf refreshes from the bucket's
+      plain HTTP endpoint (anonymous, as an app would) and downloads and verifies every target of
+      every role (the protected ones through a boto3 presigned URL, checked by python-tuf's
+      length and hash verification).
   s3-oracle.py client  ENDPOINT BUCKET PREFIX ROOT TENANT
       python-tuf alone, anonymous: refresh and download every target the current targets
       metadata (and its delegations) lists; prints {"timestamp": N, "snapshot": N, "targets": N,
@@ -18,6 +22,7 @@ import json
 import os
 import sys
 import tempfile
+import urllib.error
 import urllib.request
 
 try:
@@ -27,7 +32,30 @@ except ImportError:
     sys.exit(3)
 
 IMMUTABLE = "public, max-age=31536000, immutable"
+PROTECTED = "private, max-age=31536000, immutable"
 POINTER = "public, max-age=60"
+
+
+def protected_files(folder):
+    """The file names under targets/ of voucher bundles, from every download manifest in the folder."""
+    names = set()
+    targets = os.path.join(folder, "targets")
+    for name in os.listdir(targets) if os.path.isdir(targets) else []:
+        if name.endswith(".download-manifest.json"):
+            with open(os.path.join(targets, name), "rb") as f:
+                for bundle in json.load(f)["bundles"]:
+                    if bundle["access"] == "voucher":
+                        names.add(os.path.basename(bundle["path"]))
+    return names
+
+
+def anonymous_status(url):
+    try:
+        with urllib.request.urlopen(url) as response:
+            response.read()
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
 
 
 def content_type(name):
@@ -78,6 +106,8 @@ def client(endpoint, bucket, prefix, root, tenant):
         info = updater.get_targetinfo(path)
         if info is None:
             raise RuntimeError(f"{path}: listed but not found by the client")
+        if (info.custom or {}).get("access") == "voucher":
+            continue  # below: only through a presigned URL
         downloaded = updater.download_target(info, os.path.join(targets_dir, path.replace("/", "_")))
         if path.endswith("download-manifest.json"):
             manifests[info.hashes["sha256"]] = downloaded
@@ -86,6 +116,21 @@ def client(endpoint, bucket, prefix, root, tenant):
         timestamp = json.load(f)["signed"]
     with open(os.path.join(metadata_dir, "snapshot.json"), "rb") as f:
         snapshot = json.load(f)["signed"]
+    s3 = boto3.client("s3", endpoint_url=endpoint)
+    key_base = f"{prefix}/{tenant}" if prefix else tenant
+    for path in target_paths(updater, metadata_dir):
+        info = updater.get_targetinfo(path)
+        if info is None:
+            raise RuntimeError(f"{path}: listed but not found by the client")
+        if (info.custom or {}).get("access") != "voucher":
+            continue
+        name = f"{info.hashes['sha256']}.{path}"
+        if anonymous_status(f"{base}/protected/{name}") != 403 or anonymous_status(f"{base}/targets/{name}") not in (403, 404):
+            raise RuntimeError(f"{path}: a protected target can be read without a signature")
+        url = s3.generate_presigned_url("get_object", Params={"Bucket": bucket, "Key": f"{key_base}/protected/{name}"}, ExpiresIn=300)
+        with urllib.request.urlopen(url) as response:
+            info.verify_length_and_hashes(response.read())
+        count += 1
     pointer = json.load(urllib.request.urlopen(base + "/release.json"))
     return {"timestamp": timestamp["version"], "snapshot": snapshot["version"], "targets": count,
             "pointer": pointer["release"], "pointer_manifest_ok": pointer["sha256"] in manifests}
@@ -101,17 +146,22 @@ def check(endpoint, bucket, prefix, output, tenants):
             for item in page.get("Contents", []):
                 listed[item["Key"][len(base):]] = item
         folder = os.path.join(output, tenant)
+        protected = protected_files(folder)
         local = []
         for directory, _, files in os.walk(folder):
             for name in files:
                 local.append(os.path.relpath(os.path.join(directory, name), folder))
         for relative in sorted(local):
-            if relative not in listed:
+            is_protected = relative.startswith("targets/") and os.path.basename(relative) in protected
+            remote = "protected/" + os.path.basename(relative) if is_protected else relative
+            if remote not in listed:
                 problems.append(f"{tenant}/{relative}: missing from the bucket")
                 continue
+            if is_protected and f"targets/{os.path.basename(relative)}" in listed:
+                problems.append(f"{tenant}/{relative}: a protected target is also under targets/")
             with open(os.path.join(folder, relative), "rb") as f:
                 digest = hashlib.sha256(f.read()).hexdigest()
-            obj = s3.get_object(Bucket=bucket, Key=base + relative)
+            obj = s3.get_object(Bucket=bucket, Key=base + remote)
             body = obj["Body"].read()
             if hashlib.sha256(body).hexdigest() != digest:
                 problems.append(f"{tenant}/{relative}: different bytes in the bucket")
@@ -120,7 +170,7 @@ def check(endpoint, bucket, prefix, output, tenants):
             if obj["ContentType"] != content_type(relative):
                 problems.append(f"{tenant}/{relative}: Content-Type {obj['ContentType']}")
             mutable = relative in ("release.json", "metadata/timestamp.json")
-            if obj.get("CacheControl") != (POINTER if mutable else IMMUTABLE):
+            if obj.get("CacheControl") != (POINTER if mutable else PROTECTED if is_protected else IMMUTABLE):
                 problems.append(f"{tenant}/{relative}: Cache-Control {obj.get('CacheControl')}")
             if relative.startswith("targets/") and not os.path.basename(relative).startswith(digest):
                 problems.append(f"{tenant}/{relative}: name does not start with its SHA-256")

@@ -44,7 +44,7 @@ final class ObjectStoreTests: XCTestCase {
 
     func testPublishedSamplesAreWhatBoto3ReadsAndPythonTUFVerifiesFromTheBucket() throws {
         let server = try server()
-        try blocking { try await server.makePublicBucket("samples") }
+        try blocking { try await server.makePublicBucket("samples", prefix: "apps") }
         let workspace = try BuildTests.Workspace()
         XCTAssertEqual(try workspace.build().status, 0)
         let first = try publish(workspace, server, to: "s3://samples/apps")
@@ -98,7 +98,7 @@ final class ObjectStoreTests: XCTestCase {
 
     func testBuildPublishPublishesWhatItBuiltAndToNeedsPublish() throws {
         let server = try server()
-        try blocking { try await server.makePublicBucket("built") }
+        try blocking { try await server.makePublicBucket("built", prefix: "b") }
         let workspace = try BuildTests.Workspace()
         let built = try LiveryProcess.run(["build", "Tenants/physio-clinic", "--output", "Output", "--publish", "--to", "s3://built/b"], in: workspace.root, environment: server.environment)
         XCTAssertEqual(built.status, 0, built.stderr)
@@ -113,7 +113,7 @@ final class ObjectStoreTests: XCTestCase {
 
     func testAPublishKilledAtRandomMomentsNeverLeavesABucketAClientRefusesOrThatMixesReleases() throws {
         let server = try server()
-        try blocking { try await server.makePublicBucket("killed") }
+        try blocking { try await server.makePublicBucket("killed", prefix: "p") }
         let workspace = try BuildTests.Workspace()
         XCTAssertEqual(try workspace.build().status, 0)
         XCTAssertEqual(try publish(workspace, server, to: "s3://killed/p", ["sonic-walkscape"]).status, 0)
@@ -152,7 +152,7 @@ final class ObjectStoreTests: XCTestCase {
 
     func testAConcurrentPublishIsRefusedAndABrokenLockIsTakenOverOnlyWhenAsked() throws {
         let server = try server()
-        try blocking { try await server.makePublicBucket("locked") }
+        try blocking { try await server.makePublicBucket("locked", prefix: "r") }
         let workspace = try BuildTests.Workspace()
         XCTAssertEqual(try workspace.build().status, 0)
         // Another machine's publisher holds the lock, started a minute ago.
@@ -171,7 +171,7 @@ final class ObjectStoreTests: XCTestCase {
 
     func testAnotherBuildsReleaseUnderTheSameVersionIsRefused() throws {
         let server = try server()
-        try blocking { try await server.makePublicBucket("forked") }
+        try blocking { try await server.makePublicBucket("forked", prefix: "x") }
         let one = try BuildTests.Workspace(), two = try BuildTests.Workspace()
         XCTAssertEqual(try one.build().status, 0)
         XCTAssertEqual(try two.build().status, 0) // other keys, same version numbers
@@ -185,7 +185,7 @@ final class ObjectStoreTests: XCTestCase {
 
     func testALargeTargetGoesUpInPartsWithItsDigestAndAWrongNameIsRefused() throws {
         let server = try server()
-        try blocking { try await server.makePublicBucket("large") }
+        try blocking { try await server.makePublicBucket("large", prefix: "m") }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-large-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("t/targets"), withIntermediateDirectories: true)
@@ -232,6 +232,66 @@ final class ObjectStoreTests: XCTestCase {
         }
         let absent = try blocking { try await server.client().head(bucket: "large", key: "m/t/targets/\(liar).tour.other.zip") }
         XCTAssertNil(absent)
+    }
+
+    func testAProtectedTourIsPrivateInTheBucketAndInstallsThroughPresignedURLsFromTheVoucherServer() throws {
+        let server = try server()
+        try blocking { try await server.makePublicBucket("guarded", prefix: "apps") }
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let published = try publish(workspace, server, to: "s3://guarded/apps", ["sonic-walkscape"])
+        XCTAssertEqual(published.status, 0, published.stderr)
+        // boto3: every file in place, protected ones only under protected/ and readable only presigned; python-tuf verifies all.
+        let check = try server.oracle(["check", server.endpoint, "guarded", "apps", workspace.output.path, "sonic-walkscape"])
+        XCTAssertEqual(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines), #"{"problems": []}"#, check.stderr)
+
+        // A voucher server that holds no release files: it reads the bucket's metadata and presigns.
+        let empty = workspace.root.appendingPathComponent("api/Output")
+        try FileManager.default.createDirectory(at: empty.appendingPathComponent(".livery"), withIntermediateDirectories: true)
+        let api = try SigningTests.FileServer(root: empty, arguments: ["--releases", "s3://guarded/apps", "--endpoint", server.endpoint,
+                                                                       "--content-keys", workspace.root.appendingPathComponent(".livery-keys").path],
+                                              environment: server.environment)
+        // Issued where the release was built (it checks the tour is protected there), into the API's database.
+        let issue = try LiveryProcess.run(["vouchers", "issue", "sonic-walkscape", "--tour", "rome-trastevere",
+                                           "--vouchers", empty.appendingPathComponent(".livery/vouchers.sqlite").path], in: workspace.root)
+        XCTAssertEqual(issue.status, 0, issue.stderr)
+        let code = issue.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+
+        // livery fetch: metadata and public bundles from the bucket, the tour through presigned URLs, decrypted on install.
+        let fetched = try LiveryProcess.run(["fetch", "sonic-walkscape", "--server", "\(server.endpoint)/guarded/apps", "--voucher-server", "http://127.0.0.1:\(api.port)",
+                                             "--voucher", code, "--tour", "rome-trastevere", "--locale", "it", "--cache", "cache",
+                                             "--root", "Output/sonic-walkscape/metadata/1.root.json"], in: workspace.root)
+        XCTAssertEqual(fetched.status, 0, fetched.stderr)
+        XCTAssertTrue(fetched.stdout.contains("tour.rome-trastevere, tour.rome-trastevere.it"), fetched.stdout)
+        let installed = workspace.root.appendingPathComponent("cache/sonic-walkscape/current/bundles/tour.rome-trastevere.it")
+        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: installed.path).isEmpty)
+        XCTAssertTrue(api.log.contains("POST /sonic-walkscape/vouchers/redeem 200"), api.log)
+        XCTAssertFalse(api.log.contains("/targets/"), "no bundle came from the voucher server: \(api.log)")
+
+        // The presigned URLs: good until they expire, refused when changed or pointed at another tenant.
+        let answer = try VoucherTests.Fixture.redeem(base: "http://127.0.0.1:\(api.port)", code, device: "other-phone")
+        XCTAssertEqual(answer.status, 409, "a one-device voucher is spent: \(answer.json)")
+        let redeemed = try VoucherTests.Fixture.redeem(base: "http://127.0.0.1:\(api.port)", code, device: try String(contentsOf: workspace.root.appendingPathComponent("cache/sonic-walkscape/device-id"), encoding: .utf8))
+        XCTAssertEqual(redeemed.status, 200, "the same device is let in again: \(redeemed.json)")
+        let urls = try XCTUnwrap(redeemed.json["urls"] as? [String: String])
+        let url = try XCTUnwrap(urls["tour.rome-trastevere"].flatMap(URL.init(string:)))
+        XCTAssertTrue(url.absoluteString.hasPrefix("\(server.endpoint)/guarded/apps/sonic-walkscape/protected/"), url.absoluteString)
+        XCTAssertTrue(url.absoluteString.contains("X-Amz-Signature="), url.absoluteString)
+        XCTAssertEqual(try Self.get(url).status, 200)
+        let text = url.absoluteString
+        let tampered = String(text.dropLast()) + (text.hasSuffix("0") ? "1" : "0")
+        XCTAssertEqual(try Self.get(URL(string: tampered)!).status, 403, "signature changed")
+        XCTAssertEqual(try Self.get(URL(string: text.replacingOccurrences(of: "/sonic-walkscape/", with: "/companero/"))!).status, 403, "another tenant's path")
+        XCTAssertEqual(try Self.get(URL(string: text.components(separatedBy: "?")[0])!).status, 403, "no signature")
+        let key = "apps/sonic-walkscape/protected/" + url.lastPathComponent
+        let expired = server.client().presignedGET(bucket: "guarded", key: key, expires: 60, date: Date(timeIntervalSinceNow: -3600))
+        XCTAssertEqual(try Self.get(expired).status, 403, "expired")
+
+        // gc --remote keeps the protected copies the current release references.
+        let gc = try LiveryProcess.run(["gc", "--remote", "--keep", "1", "--to", "s3://guarded/apps", "sonic-walkscape"], in: workspace.root, environment: server.environment)
+        XCTAssertEqual(gc.status, 0, gc.stderr)
+        XCTAssertTrue(gc.stdout.contains("deleted 0"), gc.stdout)
+        XCTAssertEqual(try Self.get(url).status, 200)
     }
 
     func testTheStoreRefusesAWrongSecretAndAPresignedURLWorksUntilItExpires() throws {

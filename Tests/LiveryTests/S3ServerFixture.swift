@@ -52,12 +52,15 @@ final class S3ServerFixture: @unchecked Sendable { // immutable after init
 
     func client() -> S3Client { S3Client(configuration: configuration) }
 
-    /// A new bucket whose objects anyone may GET (as a CDN origin), while listing and writing stay private.
-    func makePublicBucket(_ name: String) async throws {
+    /// A new bucket whose releases anyone may GET (as a CDN origin) with the policy docs/operations.md
+    /// gives: metadata, targets and release.json of every tenant, not `protected/`; listing and writing stay private.
+    /// (`*` stands for the tenant: Ceph's RGW matches a leading `*` only within one path segment.)
+    func makePublicBucket(_ name: String, prefix: String) async throws {
         let client = client()
         try await client.createBucket(name)
+        let resources = ["*/metadata/*", "*/targets/*", "*/release.json"].map { "\"arn:aws:s3:::\(name)/\(prefix)/\($0)\"" }.joined(separator: ",")
         let policy = """
-            {"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":["s3:GetObject"],"Resource":["arn:aws:s3:::\(name)/*"]}]}
+            {"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":["s3:GetObject"],"Resource":[\(resources)]}]}
             """
         try await client.putBucketPolicy(name, policy: Data(policy.utf8))
     }

@@ -51,8 +51,8 @@ final class SigningTests: XCTestCase {
         let process: LiveryProcess.Running
         let port: Int
 
-        init(root: URL, arguments extra: [String] = []) throws {
-            process = try LiveryProcess.start(["serve", "--output", root.path, "--port", "0"] + extra, in: root.deletingLastPathComponent())
+        init(root: URL, arguments extra: [String] = [], environment: [String: String] = [:]) throws {
+            process = try LiveryProcess.start(["serve", "--output", root.path, "--port", "0"] + extra, in: root.deletingLastPathComponent(), environment: environment)
             var found = 0
             for _ in 0..<500 {
                 let log = (try? String(contentsOf: process.out, encoding: .utf8)) ?? ""

@@ -40,12 +40,12 @@ final class VoucherTests: XCTestCase {
         }
 
         /// POSTs a redemption; returns the status and the JSON answer.
-        func redeem(_ code: String, device: String, tenant: String = "sonic-walkscape") throws -> (status: Int, json: [String: Any]) {
-            try Self.redeem(base: base, code, device: device, tenant: tenant)
+        func redeem(_ code: String, device: String, tenant: String = "sonic-walkscape", extra: [String: String] = [:]) throws -> (status: Int, json: [String: Any]) {
+            try Self.redeem(base: base, code, device: device, tenant: tenant, extra: extra)
         }
 
-        static func redeem(base: String, _ code: String, device: String, tenant: String = "sonic-walkscape") throws -> (status: Int, json: [String: Any]) {
-            let json = String(decoding: try JSONSerialization.data(withJSONObject: ["code": code, "device": device]), as: UTF8.self)
+        static func redeem(base: String, _ code: String, device: String, tenant: String = "sonic-walkscape", extra: [String: String] = [:]) throws -> (status: Int, json: [String: Any]) {
+            let json = String(decoding: try JSONSerialization.data(withJSONObject: ["code": code, "device": device].merging(extra) { a, _ in a }), as: UTF8.self)
             let output = try LiveryProcess.tool(["curl", "-s", "--max-time", "20", "-w", "\n%{http_code}", "-H", "Content-Type: application/json", "--data-binary", json, "\(base)/\(tenant)/vouchers/redeem"]).stdout
             let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
             let answer = (try? JSONSerialization.jsonObject(with: Data(lines.dropLast().joined(separator: "\n").utf8))) as? [String: Any] ?? [:]
@@ -153,6 +153,97 @@ final class VoucherTests: XCTestCase {
 
     /// Base64 leaves unused bits in a token's last characters: only the spelling with them zero is accepted,
     /// so a token has exactly one form (changing 'A' to 'B' at the end of the MAC used to pass).
+    func testSignedURLsAndSealedKeysUnlockOneBundleOnOneDeviceUntilTheyExpire() throws {
+        let fixture = try Fixture()
+        let code = try XCTUnwrap(try fixture.issue().first)
+        let phone = Curve25519.KeyAgreement.PrivateKey()
+        let deviceKey = Base64URL.encode(phone.publicKey.rawRepresentation)
+        let redeemed = try fixture.redeem(code, device: "phone-1", extra: ["deviceKey": deviceKey])
+        XCTAssertEqual(redeemed.status, 200, "\(redeemed.json)")
+        let answer = try RedemptionAnswer(data: JSONSerialization.data(withJSONObject: redeemed.json))
+        XCTAssertEqual(answer.bundles, ["tour.rome-trastevere", "tour.rome-trastevere.en", "tour.rome-trastevere.fr", "tour.rome-trastevere.it"])
+        XCTAssertEqual(answer.urls.keys.sorted(), answer.bundles)
+        XCTAssertEqual(answer.keys.map(\.bundle), answer.bundles)
+        XCTAssertEqual(try XCTUnwrap(answer.urlsExpire).timeIntervalSinceNow, SignedURL.lifetime, accuracy: 60)
+
+        let manifest = try XCTUnwrap(Publisher.currentManifest(tenant: "sonic-walkscape", output: fixture.workspace.output)?.manifest)
+        let bundle = try XCTUnwrap(manifest.bundle("tour.rome-trastevere"))
+        let path = "sonic-walkscape/\(bundle.path)"
+        let ciphertext = try Data(contentsOf: fixture.workspace.output.appendingPathComponent(path))
+        let reference = try XCTUnwrap(answer.urls[bundle.id])
+        XCTAssertTrue(reference.hasPrefix("/\(path)?lv-exp="), reference)
+
+        // The signed URL alone (no token) gets exactly the target's bytes, privately cached.
+        let saved = fixture.workspace.root.appendingPathComponent("signed.bin")
+        let headers = try fixture.curl(["-D", "-", "-o", saved.path, fixture.base + reference]).stdout
+        XCTAssertTrue(headers.hasPrefix("HTTP/1.1 200"), headers)
+        XCTAssertTrue(headers.lowercased().contains("cache-control: private"), headers)
+        XCTAssertEqual(try Data(contentsOf: saved), ciphertext)
+        XCTAssertFalse(fixture.server.log.contains("lv-sig"), "signatures are not logged")
+
+        // The ciphertext is useless without its key: not an archive, none of the archive's bytes in it.
+        let encryption = try XCTUnwrap(bundle.encryption)
+        XCTAssertEqual(encryption.scheme, BundleEncryption.scheme)
+        XCTAssertEqual(ciphertext.prefix(7), Data("LVRYENC".utf8))
+        XCTAssertNotEqual(try LiveryProcess.tool(["bsdtar", "-tf", saved.path]).status, 0, "bsdtar cannot read it")
+        // The sealed key opens on this device only, and gives the archive bsdtar lists.
+        let wrapped = try XCTUnwrap(answer.keys.first { $0.bundle == bundle.id })
+        XCTAssertEqual(wrapped.keyID, encryption.keyID)
+        XCTAssertThrowsError(try wrapped.unwrap(with: Curve25519.KeyAgreement.PrivateKey()), "another device")
+        let archive = try SegmentedAEAD.decrypt(ciphertext, key: try wrapped.unwrap(with: phone))
+        XCTAssertEqual(archive.prefix(2), Data("PK".utf8))
+        let plainFile = fixture.workspace.root.appendingPathComponent("plain.zip")
+        try archive.write(to: plainFile)
+        let listing = try LiveryProcess.tool(["bsdtar", "-tf", plainFile.path])
+        XCTAssertEqual(listing.status, 0, listing.stderr)
+        XCTAssertFalse(listing.stdout.isEmpty)
+        for start in stride(from: 0, to: archive.count - 32, by: max(1, archive.count / 50)) {
+            XCTAssertNil(ciphertext.range(of: archive[start..<(start + 32)]), "plaintext at \(start) shows through")
+        }
+        // The key is the one the tenant's content secret derives (what the signed custom names).
+        let secretHex = try String(contentsOf: fixture.workspace.root.appendingPathComponent(".livery-keys/sonic-walkscape/content.key"), encoding: .utf8)
+        let secret = try XCTUnwrap(ContentSecret(raw: try XCTUnwrap(Data(hex: secretHex.trimmingCharacters(in: .whitespacesAndNewlines)))))
+        XCTAssertEqual(secret.keyID(plaintextSHA256: SHA256.hash(data: archive).hexString), encryption.keyID)
+
+        // Hostile URLs: each one refused with 403.
+        let query = try XCTUnwrap(reference.split(separator: "?").last.map(String.init))
+        let otherFile = try XCTUnwrap(manifest.bundle("tour.rome-trastevere.it")?.path)
+        try FileManager.default.copyItem(at: fixture.workspace.output.appendingPathComponent("sonic-walkscape"), to: fixture.workspace.output.appendingPathComponent("sonic-copy"))
+        let exp = try XCTUnwrap(query.split(separator: "&").first { $0.hasPrefix("lv-exp=") }?.dropFirst(7)).description
+        let expired = SignedURL(path: "/\(path)", expires: Date(timeIntervalSinceNow: -5)).reference(signedWith: try fixture.secret())
+        let hostile: [(String, String)] = [
+            (String(reference.dropLast()) + (reference.hasSuffix("A") ? "B" : "A"), "signature changed"),
+            (reference.replacingOccurrences(of: "lv-exp=\(exp)", with: "lv-exp=\(Int(exp)! + 3600)"), "expiry moved"),
+            ("/sonic-walkscape/\(otherFile)?\(query)", "another file's path"),
+            ("/sonic-copy/\(bundle.path)?\(query)", "another tenant's path"),
+            (reference + "&lv-exp=\(exp)", "a parameter twice"),
+            (expired, "expired"),
+        ]
+        for (url, why) in hostile {
+            let refused = try fixture.curl(["-w", "\n%{http_code}", fixture.base + url]).stdout
+            XCTAssertTrue(refused.hasSuffix("\n403"), "\(why): \(refused)")
+        }
+        XCTAssertTrue(try fixture.curl([fixture.base + expired]).stdout.contains("has expired"))
+
+        // Fresh URLs and keys for the token, without the code; refused for a forged or revoked token.
+        func access(_ token: String?, body: String = "{\"deviceKey\": \"\(deviceKey)\"}") throws -> (status: String, body: String) {
+            let output = try fixture.curl(["-w", "\n%{http_code}", "-H", "Content-Type: application/json", "--data-binary", body]
+                                          + (token.map { ["-H", "Authorization: Bearer \($0)"] } ?? []) + ["\(fixture.base)/sonic-walkscape/vouchers/access"]).stdout
+            return (String(output.split(separator: "\n").last ?? ""), String(output.split(separator: "\n").dropLast().joined(separator: "\n")))
+        }
+        let renewed = try access(answer.token)
+        XCTAssertEqual(renewed.status, "200", renewed.body)
+        let fresh = try RedemptionAnswer(data: Data(renewed.body.utf8))
+        XCTAssertEqual(fresh.token, answer.token)
+        XCTAssertEqual(fresh.urls.keys.sorted(), answer.bundles)
+        XCTAssertEqual(try fresh.keys[0].unwrap(with: phone), try answer.keys[0].unwrap(with: phone))
+        XCTAssertEqual(try access(nil).status, "401")
+        XCTAssertEqual(try access(answer.token + "x").status, "401")
+        XCTAssertEqual(try access(answer.token, body: "{\"deviceKey\": \"short\"}").status, "400")
+        XCTAssertEqual(try fixture.vouchers(["revoke", code]).status, 0)
+        XCTAssertEqual(try access(answer.token).status, "401", "a revoked voucher's token gets nothing more")
+    }
+
     func testATokenHasOneAcceptedSpelling() {
         let secret = SymmetricKey(size: .bits256)
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")

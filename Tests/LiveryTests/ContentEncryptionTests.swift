@@ -1,0 +1,121 @@
+import Crypto
+import Foundation
+import LiveryTUF
+import XCTest
+
+/// The encryption format of protected bundles (`SegmentedAEAD`), its key derivation
+/// (`ContentSecret`) and the per-device key wrapping (`WrappedContentKey`), as documented in
+/// docs/vouchers.md.
+final class ContentEncryptionTests: XCTestCase {
+    let key = SymmetricKey(data: Data(repeating: 7, count: 32))
+
+    func bytes(_ count: Int) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 5) }) }
+
+    func testEverySizeRoundTripsInMemoryAndThroughFilesWithTheSameBytes() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("enc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for size in [0, 1, 1023, 1024, 1025, 2048, 5000] {
+            let plain = bytes(size)
+            let sealed = try SegmentedAEAD.encrypt(plain, key: key, segmentSize: 1024)
+            XCTAssertEqual(sealed.count, SegmentedAEAD.ciphertextLength(plaintext: size, segmentSize: 1024), "size \(size)")
+            XCTAssertEqual(sealed.prefix(8), Data("LVRYENC".utf8) + Data([1]))
+            XCTAssertEqual(try SegmentedAEAD.decrypt(sealed, key: key), plain, "size \(size)")
+            // Deterministic: the same bytes and key give the same ciphertext (reproducible builds).
+            XCTAssertEqual(try SegmentedAEAD.encrypt(plain, key: key, segmentSize: 1024), sealed)
+
+            let source = folder.appendingPathComponent("plain-\(size)"), encrypted = folder.appendingPathComponent("sealed-\(size)")
+            let opened = folder.appendingPathComponent("opened-\(size)")
+            try plain.write(to: source)
+            try SegmentedAEAD.encrypt(source, to: encrypted, key: key, segmentSize: 1024)
+            XCTAssertEqual(try Data(contentsOf: encrypted), sealed, "files and memory agree, size \(size)")
+            try SegmentedAEAD.decrypt(encrypted, to: opened, key: key)
+            XCTAssertEqual(try Data(contentsOf: opened), plain)
+        }
+    }
+
+    func testAnyChangeToTheCiphertextOrAWrongKeyIsRefused() throws {
+        let sealed = try SegmentedAEAD.encrypt(bytes(3000), key: key, segmentSize: 1024)  // segments of 1040, 1040, 968 bytes after the header
+        let header = 12, chunk = 1024 + 16
+        func refused(_ data: Data, _ why: String, file: StaticString = #filePath, line: UInt = #line) {
+            XCTAssertThrowsError(try SegmentedAEAD.decrypt(data, key: key), why, file: file, line: line)
+        }
+        for offset in [0, 5, 8, 11, header, header + 100, header + chunk + 3, sealed.count - 1] {
+            var flipped = sealed
+            flipped[offset] ^= 0x01
+            refused(flipped, "byte \(offset) flipped")
+        }
+        let first = sealed[header..<(header + chunk)], second = sealed[(header + chunk)..<(header + 2 * chunk)], last = sealed[(header + 2 * chunk)...]
+        refused(sealed.prefix(header) + second + first + last, "segments swapped")
+        refused(sealed.prefix(header) + first + second, "final segment dropped")
+        refused(sealed.prefix(header) + first + first + second + last, "a segment repeated")
+        refused(sealed.dropLast(), "cut by one byte")
+        refused(sealed + Data([0]), "a byte appended")
+        refused(sealed.prefix(header), "no segment at all")
+        refused(Data(), "empty")
+        XCTAssertThrowsError(try SegmentedAEAD.decrypt(sealed, key: SymmetricKey(data: Data(repeating: 8, count: 32))), "another key")
+        // A hostile header cannot choose a huge (or tiny) buffer.
+        for size: UInt32 in [16, 1 << 30] {
+            var big = size.bigEndian
+            let hostile = Data("LVRYENC".utf8) + Data([1]) + Data(bytes: &big, count: 4) + sealed.dropFirst(header)
+            XCTAssertThrowsError(try SegmentedAEAD.decrypt(hostile, key: key)) { error in
+                XCTAssertTrue("\(error)".contains("segment size"), "\(error)")
+            }
+        }
+    }
+
+    func testKeysDeriveFromTheSecretAndTheArchiveAndOpenOnlyOnTheirDevice() throws {
+        let secret = ContentSecret(SymmetricKey(data: Data(repeating: 1, count: 32)))
+        let other = ContentSecret(SymmetricKey(data: Data(repeating: 2, count: 32)))
+        let sha = String(repeating: "ab", count: 32)
+        let id = secret.keyID(plaintextSHA256: sha)
+        XCTAssertEqual(id.count, 32)
+        XCTAssertEqual(secret.keyID(plaintextSHA256: sha), id, "stable")
+        XCTAssertNotEqual(other.keyID(plaintextSHA256: sha), id, "another tenant's secret names another key")
+        XCTAssertNotEqual(secret.keyID(plaintextSHA256: String(repeating: "cd", count: 32)), id, "another archive, another key")
+        let contentKey = secret.contentKey(keyID: id)
+        XCTAssertEqual(contentKey, secret.contentKey(keyID: id))
+        XCTAssertNotEqual(contentKey, other.contentKey(keyID: id))
+
+        let phone = Curve25519.KeyAgreement.PrivateKey(), thief = Curve25519.KeyAgreement.PrivateKey()
+        let wrapped = try WrappedContentKey.wrap(contentKey, bundle: "tour.rome", keyID: id, for: phone.publicKey)
+        XCTAssertEqual(try wrapped.unwrap(with: phone), contentKey)
+        XCTAssertThrowsError(try wrapped.unwrap(with: thief), "sealed for another device")
+        var relabelled = wrapped
+        relabelled.keyID = other.keyID(plaintextSHA256: sha)
+        XCTAssertThrowsError(try relabelled.unwrap(with: phone), "the key id is authenticated")
+        var tampered = wrapped
+        tampered.sealed[20] ^= 1
+        XCTAssertThrowsError(try tampered.unwrap(with: phone))
+        // Two wraps of one key differ (fresh ephemeral keys), and both open.
+        let again = try WrappedContentKey.wrap(contentKey, bundle: "tour.rome", keyID: id, for: phone.publicKey)
+        XCTAssertNotEqual(again.sealed, wrapped.sealed)
+        XCTAssertEqual(try again.unwrap(with: phone), contentKey)
+
+        // The redemption answer carries URLs and keys and reads back the same.
+        let answer = RedemptionAnswer(token: "t", subject: VoucherSubject(.program, "p"), bundles: ["program.p"], expires: Date(timeIntervalSince1970: 1_800_000_000),
+                                      urls: ["program.p": "/x/targets/abc.program.p.zip?lv-exp=1&lv-sig=AA"], urlsExpire: Date(timeIntervalSince1970: 1_799_000_000.6),
+                                      keys: [wrapped])
+        let read = try RedemptionAnswer(data: answer.json.bytes)
+        XCTAssertEqual(read, answer)
+        XCTAssertEqual(read.urlsExpire, Date(timeIntervalSince1970: 1_799_000_000))
+        XCTAssertEqual(try read.keys[0].unwrap(with: phone), contentKey)
+        // Malformed keys and URLs are refused, naming the field.
+        for (field, value) in [("keys", "{}"), ("urls", "[]"), ("urlsExpire", "\"tomorrow\""), ("keys", "[{\"bundle\":\"b\",\"keyId\":\"k\",\"ephemeral\":\"AA\",\"sealed\":\"AA\"}]")] {
+            var changed = try XCTUnwrap(try JSONSerialization.jsonObject(with: answer.json.bytes) as? [String: Any])
+            changed[field] = try JSONSerialization.jsonObject(with: Data(value.utf8), options: .fragmentsAllowed)
+            XCTAssertThrowsError(try RedemptionAnswer(data: JSONSerialization.data(withJSONObject: changed))) { error in
+                XCTAssertTrue("\(error)".contains(field.prefix(4)), "\(field): \(error)")
+            }
+        }
+    }
+
+    func testBundleEncryptionIsReadStrictly() throws {
+        let good = try BundleEncryption(json: .object(["scheme": .string(BundleEncryption.scheme), "keyId": .string(String(repeating: "0f", count: 16))]), what: "x")
+        XCTAssertEqual(good.keyID, String(repeating: "0f", count: 16))
+        for bad: JSONValue in [.string("x"), .object(["scheme": .string("s")]), .object(["scheme": .string("s"), "keyId": .string("XYZ")]),
+                               .object(["scheme": .string("s"), "keyId": .string(String(repeating: "0F", count: 16))])] {
+            XCTAssertThrowsError(try BundleEncryption(json: bad, what: "x"), "\(bad)")
+        }
+    }
+}
