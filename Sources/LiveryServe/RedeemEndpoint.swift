@@ -71,7 +71,9 @@ struct RedeemEndpoint: RouterMiddleware {
         }
         var deviceKey: Curve25519.KeyAgreement.PublicKey?
         if let value = object["deviceKey"] {
-            guard let text = value as? String, let raw = Base64URL.decode(text), let key = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: raw) else {
+            // A low-order point (all zeros, say) gives no shared secret: refused here, not failed later as a 503.
+            guard let text = value as? String, let raw = Base64URL.decode(text), let key = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: raw),
+                  (try? Curve25519.KeyAgreement.PrivateKey().sharedSecretFromKeyAgreement(with: key)) != nil else {
                 return .json(.badRequest, ["error": "\"deviceKey\" must be an X25519 public key (32 bytes), base64url without padding"])
             }
             deviceKey = key

@@ -153,6 +153,10 @@ final class BuildTests: XCTestCase {
             guard !isDirectory.boolValue else { continue }
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_900_000_000), .posixPermissions: 0o600], ofItemAtPath: url.path)
         }
+        // The content secret is an input too (encrypted bundles): the second machine has the first one's.
+        let secrets = second.root.appendingPathComponent(".livery-keys/sonic-walkscape")
+        try FileManager.default.createDirectory(at: secrets, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.copyItem(at: first.root.appendingPathComponent(".livery-keys/sonic-walkscape/content.key"), to: secrets.appendingPathComponent("content.key"))
         XCTAssertEqual(try second.build(environment: ["TZ": "Asia/Kolkata", "LANG": "C", "LC_ALL": "C"]).status, 0)
         // Targets are the deterministic part; metadata carries each machine's keys, signatures and expiry dates.
         let a = Self.tree(first.output).filter { $0.key.contains("/targets/") }, b = Self.tree(second.output).filter { $0.key.contains("/targets/") }
@@ -165,8 +169,18 @@ final class BuildTests: XCTestCase {
         XCTAssertEqual(try workspace.build().status, 0)
         let release = workspace.output.appendingPathComponent("sonic-walkscape")
         let manifest = try XCTUnwrap(Publisher.currentManifest(tenant: "sonic-walkscape", output: workspace.output)?.manifest)
+        let secretText = try String(contentsOf: workspace.root.appendingPathComponent(".livery-keys/sonic-walkscape/content.key"), encoding: .utf8)
+        let secret = try XCTUnwrap(ContentSecret(raw: try XCTUnwrap(Data(hex: secretText.trimmingCharacters(in: .whitespacesAndNewlines)))))
+        XCTAssertTrue(manifest.bundles.contains { $0.encryption != nil }, "the protected tour is encrypted")
         for bundle in manifest.bundles {
-            let file = release.appendingPathComponent(bundle.path).path
+            var file = release.appendingPathComponent(bundle.path).path
+            if let encryption = bundle.encryption {
+                // Ciphertext is no archive; decrypted with the key the tenant's secret derives, it is one.
+                XCTAssertNotEqual(try LiveryProcess.tool(["bsdtar", "-tf", file]).status, 0, "bsdtar reads ciphertext of \(bundle.id)")
+                let plain = workspace.root.appendingPathComponent("\(bundle.id).zip")
+                try SegmentedAEAD.decrypt(URL(fileURLWithPath: file), to: plain, key: secret.contentKey(keyID: encryption.keyID))
+                file = plain.path
+            }
             XCTAssertEqual(try LiveryProcess.tool(["unzip", "-tq", file]).status, 0, "unzip -t \(bundle.id)")
             XCTAssertEqual(try LiveryProcess.tool(["python3", "-m", "zipfile", "-t", file]).status, 0, "zipfile -t \(bundle.id)")
             XCTAssertEqual(try LiveryProcess.tool(["bsdtar", "-tf", file]).status, 0, "bsdtar -tf \(bundle.id)")

@@ -240,6 +240,7 @@ final class VoucherTests: XCTestCase {
         XCTAssertEqual(try access(nil).status, "401")
         XCTAssertEqual(try access(answer.token + "x").status, "401")
         XCTAssertEqual(try access(answer.token, body: "{\"deviceKey\": \"short\"}").status, "400")
+        XCTAssertEqual(try access(answer.token, body: "{\"deviceKey\": \"\(Base64URL.encode(Data(count: 32)))\"}").status, "400", "a low-order point")
         XCTAssertEqual(try fixture.vouchers(["revoke", code]).status, 0)
         XCTAssertEqual(try access(answer.token).status, "401", "a revoked voucher's token gets nothing more")
     }
