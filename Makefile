@@ -89,11 +89,14 @@ bench: deps test-venv
 	./scripts/bench-publish.sh .build/release/livery .venv-test/bin/python
 
 # Fuzzes the release format's JSON parser with libFuzzer for FUZZ_SECONDS (a sanitizer build of its own in
-# .build-fuzz, seeded with a sample release's metadata; crashes land in .build-fuzz/crashes/).
+# .build-fuzz, seeded with a sample release's metadata; crashes land in .build-fuzz/crashes/), then the
+# delivery half's parsers (S3 XML, AWS config files, redemption answer, download manifest, encrypted
+# bundles) for FUZZ_SECONDS / 2 each.
 FUZZ_SECONDS ?= 60
 .PHONY: fuzz
 fuzz: deps
 	./scripts/fuzz-release-json.sh $(FUZZ_SECONDS)
+	./scripts/fuzz-delivery.sh $$(( $(FUZZ_SECONDS) / 2 ))
 
 clean:
 	rm -rf .build .build-fuzz .venv-test .venv-conformance

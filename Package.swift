@@ -79,5 +79,5 @@ let package = Package(
 // `--sanitize=fuzzer` into its own scratch path (.build-fuzz). libFuzzer then supplies `main`, so only that
 // build defines LIVERY_FUZZING; `make test`'s build never needs the sanitizer.
 let fuzzing = Context.environment["LIVERY_FUZZ"] != nil
-package.targets.append(.executableTarget(name: "livery-json-fuzz", dependencies: ["LiveryTUF", "LiveryLoad", "LiveryDiagnostics"],
+package.targets.append(.executableTarget(name: "livery-json-fuzz", dependencies: ["LiveryTUF", "LiveryLoad", "LiveryDiagnostics", "LiveryObjectStore", .product(name: "Crypto", package: "swift-crypto")],
                                          swiftSettings: fuzzing ? [.define("LIVERY_FUZZING")] : []))

@@ -115,8 +115,8 @@ public struct S3Configuration: Sendable {
 
 /// The AWS shared config and credentials files: INI sections of `key = value`, with one level of
 /// nested keys (`s3 =` followed by indented `addressing_style = path`, read as `s3.addressing_style`).
-/// A missing file is an empty one.
-struct AWSIniFile {
+/// A missing file is an empty one. Public for the fuzz harness (`livery-json-fuzz`, target `aws-ini`).
+public struct AWSIniFile {
     private var sections: [String: [String: String]] = [:]
 
     init(path: String) throws {
@@ -130,7 +130,7 @@ struct AWSIniFile {
         self.init(text: text)
     }
 
-    init(text: String) {
+    public init(text: String) {
         var section: String?
         var parent: String?
         for raw in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
@@ -156,7 +156,10 @@ struct AWSIniFile {
         }
     }
 
-    func value(_ section: String, _ key: String) -> String? { sections[section]?[key] }
+    public func value(_ section: String, _ key: String) -> String? { sections[section]?[key] }
+
+    /// Every section's keys and values (for checks of the reader itself).
+    public var all: [String: [String: String]] { sections }
 }
 
 /// Where a tenant's files go in a bucket, relative to the prefix: as in `Output/<tenant>/`, except

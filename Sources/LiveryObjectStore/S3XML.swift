@@ -5,16 +5,17 @@ import LiveryLoad
 /// project's libxml2 reader (`XMLTree`: from memory, no network, no DTD, a DOCTYPE refused). Each is
 /// shallow, so it is kept as the elements under the root: text children as fields, and a record
 /// (child name → text) for each element that has element children (`Contents`, `Part`, …), in order.
-struct S3XML {
-    var root = ""
+/// Public for the fuzz harness (`livery-json-fuzz`, target `s3-xml`).
+public struct S3XML {
+    public var root = ""
     /// Text children of the root (`Code`, `Message`, `UploadId`, `IsTruncated`, …).
-    var fields: [String: String] = [:]
+    public var fields: [String: String] = [:]
     /// Elements of the root that have element children, in order.
-    var records: [(name: String, fields: [String: String])] = []
+    public var records: [(name: String, fields: [String: String])] = []
 
-    static let maximumBytes = 64 << 20
+    public static let maximumBytes = 64 << 20
 
-    init?(_ data: Data) {
+    public init?(_ data: Data) {
         guard !data.isEmpty, data.count <= Self.maximumBytes, case .success(let top) = XMLTree.parse(Array(data), file: "S3 response") else { return nil }
         root = top.name
         for child in top.children {

@@ -73,7 +73,8 @@ struct RedeemEndpoint: RouterMiddleware {
         if let value = object["deviceKey"] {
             // A low-order point (all zeros, say) gives no shared secret: refused here, not failed later as a 503.
             guard let text = value as? String, let raw = Base64URL.decode(text), let key = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: raw),
-                  (try? Curve25519.KeyAgreement.PrivateKey().sharedSecretFromKeyAgreement(with: key)) != nil else {
+                  let shared = try? Curve25519.KeyAgreement.PrivateKey().sharedSecretFromKeyAgreement(with: key),
+                  shared.withUnsafeBytes({ $0.contains { $0 != 0 } }) else {
                 return .json(.badRequest, ["error": "\"deviceKey\" must be an X25519 public key (32 bytes), base64url without padding"])
             }
             deviceKey = key

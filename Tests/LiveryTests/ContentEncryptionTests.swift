@@ -119,3 +119,35 @@ final class ContentEncryptionTests: XCTestCase {
         }
     }
 }
+
+/// The fuzz harness's delivery targets (`make fuzz`) run here on their seeds and on a few hostile
+/// inputs, through `livery-json-fuzz replay --target`, so that `make test` keeps the harness working.
+final class DeliveryFuzzHarnessTests: XCTestCase {
+    func testEveryDeliveryTargetChecksItsSeedsAndHostileInputs() throws {
+        let harness = LiveryProcess.executable.deletingLastPathComponent().appendingPathComponent("livery-json-fuzz")
+        guard FileManager.default.isExecutableFile(atPath: harness.path) else { throw XCTSkip("\(harness.path) is not built") }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-seeds-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        XCTAssertEqual(try LiveryProcess.tool([harness.path, "seeds", folder.path]).status, 0)
+        let hostile: [String: [String]] = [
+            "s3-xml": ["<!DOCTYPE x [<!ENTITY a \"b\">]><x>&a;</x>", "<a><b><c>deep</c></b></a>", "<Error><Code>", ""],
+            "aws-ini": ["[\n=\n  = x\n[]\n[profile]\nS3 =\n\tAddressing_Style = Path\n"],
+            "redemption-answer": [#"{"token":"t","subject":"tour:","bundles":[],"expires":"2026-01-01T00:00:00Z"}"#,
+                                  #"{"token":"t","tour":"x","bundles":[],"expires":"2026-01-01T00:00:00Z","keys":[{"bundle":"b","keyId":"k","ephemeral":"AAAA","sealed":"AAAA"}]}"#],
+            "download-manifest": [#"{"schemaVersion":1,"tenant":"x","release":1,"format":"zip","minimumClientVersion":"1.0.0","bundles":[{"id":"a"}]}"#],
+            "encrypted-bundle": ["LVRYENC\u{1}\u{0}\u{0}\u{4}\u{0}", "LVRYENC\u{1}\u{ff}\u{ff}\u{ff}\u{ff}0123456789abcdef"],
+        ]
+        for target in ["s3-xml", "aws-ini", "redemption-answer", "download-manifest", "encrypted-bundle"] {
+            let directory = folder.appendingPathComponent(target)
+            for (index, text) in (hostile[target] ?? []).enumerated() {
+                try Data(text.utf8).write(to: directory.appendingPathComponent("hostile-\(index)"))
+            }
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().map { directory.appendingPathComponent($0).path }
+            XCTAssertGreaterThanOrEqual(files.count, 2, target)
+            let replay = try LiveryProcess.tool([harness.path, "replay", "--target", target] + files)
+            XCTAssertEqual(replay.status, 0, "\(target): \(replay.stdout)")
+            XCTAssertEqual(replay.stdout.split(separator: "\n").filter { $0.hasSuffix(": ok") }.count, files.count, replay.stdout)
+        }
+        XCTAssertEqual(try LiveryProcess.tool([harness.path, "replay", "--target", "nope", "x"]).status, 2)
+    }
+}

@@ -1,0 +1,122 @@
+import Crypto
+import Foundation
+import LiveryObjectStore
+import LiveryTUF
+
+// The delivery half's parsers of untrusted bytes, each a target of the same harness, chosen with
+// LIVERY_FUZZ_TARGET (libFuzzer runs) or `replay --target NAME` (saved inputs):
+// - `s3-xml`: an object store's XML answers (`S3XML`, over LiveryLoad's libxml2 reader);
+// - `aws-ini`: AWS config and credentials files (`AWSIniFile`);
+// - `redemption-answer`: a voucher server's answer, as the client reads it (`RedemptionAnswer`);
+// - `download-manifest`: the signed download manifest (`DownloadManifest`);
+// - `encrypted-bundle`: a protected bundle's ciphertext (`SegmentedAEAD.decrypt`, with a fixed key).
+// Each input must be accepted or refused without a crash, and what is accepted must keep its
+// invariants, stated per target below.
+
+enum FuzzTarget: String, CaseIterable {
+    case releaseJSON = "release-json"
+    case s3XML = "s3-xml"
+    case awsIni = "aws-ini"
+    case redemptionAnswer = "redemption-answer"
+    case downloadManifest = "download-manifest"
+    case encryptedBundle = "encrypted-bundle"
+
+    /// The target of a libFuzzer run: `LIVERY_FUZZ_TARGET`, default `release-json`.
+    static let selected: FuzzTarget = ProcessInfo.processInfo.environment["LIVERY_FUZZ_TARGET"].flatMap(FuzzTarget.init) ?? .releaseJSON
+
+    /// The key `encrypted-bundle` inputs are read with (the seeds are encrypted with it).
+    static let fuzzKey = SymmetricKey(data: Data(repeating: 0x5A, count: 32))
+
+    /// What went wrong with `data`, or nil.
+    func check(_ data: Data) -> String? {
+        switch self {
+        case .releaseJSON: return checkReleaseJSON(data)
+        case .s3XML: return Self.checkS3XML(data)
+        case .awsIni: return Self.checkAWSIni(data)
+        case .redemptionAnswer: return Self.checkRedemptionAnswer(data)
+        case .downloadManifest: return Self.checkDownloadManifest(data)
+        case .encryptedBundle: return Self.checkEncryptedBundle(data)
+        }
+    }
+
+    /// Accepted: a root element name; fields and records hold no element markup.
+    static func checkS3XML(_ data: Data) -> String? {
+        guard let xml = S3XML(data) else { return nil }
+        if xml.root.isEmpty { return "S3XML accepted a document without a root name" }
+        if data.count > S3XML.maximumBytes { return "S3XML accepted more than its limit" }
+        return nil
+    }
+
+    /// Keys are lower case and trimmed, values trimmed, whatever the text.
+    static func checkAWSIni(_ data: Data) -> String? {
+        let file = AWSIniFile(text: String(decoding: data, as: UTF8.self))
+        for (section, entries) in file.all {
+            if section.isEmpty { return "an empty section name" }
+            for (key, value) in entries {
+                if key != key.lowercased() { return "key '\(key)' is not lower case" }
+                if key.trimmingCharacters(in: .whitespaces) != key || value.trimmingCharacters(in: .whitespaces) != value {
+                    return "key or value '\(key)' = '\(value)' is not trimmed"
+                }
+                if file.value(section, key) != value { return "value(\(section), \(key)) does not give the listed value" }
+            }
+        }
+        return nil
+    }
+
+    /// Accepted: written back by its own writer, it reads as the same answer.
+    static func checkRedemptionAnswer(_ data: Data) -> String? {
+        guard let answer = try? RedemptionAnswer(data: data) else { return nil }
+        guard let again = try? RedemptionAnswer(data: answer.json.bytes) else { return "the written answer does not read back: \(answer)" }
+        return again == answer ? nil : "the answer reads back differently: \(answer) / \(again)"
+    }
+
+    /// Accepted: bundle ids unique, and written back it reads as the same manifest.
+    static func checkDownloadManifest(_ data: Data) -> String? {
+        guard let manifest = try? DownloadManifest(data: data) else { return nil }
+        if Set(manifest.bundles.map(\.id)).count != manifest.bundles.count { return "duplicate bundle ids accepted" }
+        guard let again = try? DownloadManifest(data: manifest.bytes) else { return "the written manifest does not read back" }
+        return again == manifest ? nil : "the manifest reads back differently"
+    }
+
+    /// Opened: encrypting the plaintext again with the header's segment size gives the same bytes
+    /// (so no other ciphertext opens to it: the format has one spelling per plaintext and key).
+    static func checkEncryptedBundle(_ data: Data) -> String? {
+        guard let plain = try? SegmentedAEAD.decrypt(data, key: fuzzKey) else { return nil }
+        let size = data.prefix(12).suffix(4).reduce(0) { $0 << 8 | Int($1) }
+        guard let sealed = try? SegmentedAEAD.encrypt(plain, key: fuzzKey, segmentSize: size) else { return "an opened ciphertext's segment size is refused" }
+        return sealed == data ? nil : "a ciphertext that is not the encryption of what it opens to was accepted"
+    }
+
+    /// Seeds for the delivery targets (written by `seeds DIR`).
+    static func seeds() throws -> [FuzzTarget: [Data]] {
+        let phone = try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: Data(repeating: 3, count: 32))
+        let wrapped = try WrappedContentKey.wrap(SymmetricKey(data: Data(repeating: 9, count: 32)), bundle: "tour.t", keyID: String(repeating: "ab", count: 16),
+                                                  for: phone.publicKey)
+        let answer = RedemptionAnswer(token: "eyJ0.x", subject: VoucherSubject(.tour, "t"), bundles: ["tour.t", "tour.t.en"], expires: Date(timeIntervalSince1970: 1_800_000_000),
+                                      urls: ["tour.t": "/x/targets/ab.tour.t.zip?lv-exp=1&lv-sig=AA"], urlsExpire: Date(timeIntervalSince1970: 1_799_000_000), keys: [wrapped])
+        let manifest = DownloadManifest(tenant: "x", release: 3, format: .zip, minimumClientVersion: "1.0.0", bundles: [
+            .init(id: "core", kind: .core, subject: nil, locale: nil, size: 10, sha256: String(repeating: "0", count: 64), path: "targets/0.core.zip",
+                  policy: .essential, access: .public, dependencies: [], minimumClientVersion: "1.0.0"),
+            .init(id: "tour.t", kind: .tour, subject: "t", locale: nil, size: 99, sha256: String(repeating: "1", count: 64), path: "targets/1.tour.t.zip",
+                  policy: .onDemand, access: .voucher, dependencies: ["core"], minimumClientVersion: "1.0.0", encryption: BundleEncryption(keyID: String(repeating: "cd", count: 16))),
+        ])
+        let xml = [
+            #"<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message><RequestId>tx1</RequestId></Error>"#,
+            #"<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>b</Name><IsTruncated>true</IsTruncated><NextContinuationToken>abc</NextContinuationToken><Contents><Key>a/b.json</Key><Size>12</Size><ETag>&quot;e1&quot;</ETag></Contents><Contents><Key>a/c</Key><Size>0</Size></Contents></ListBucketResult>"#,
+            #"<InitiateMultipartUploadResult><Bucket>b</Bucket><Key>k</Key><UploadId>2~abc</UploadId></InitiateMultipartUploadResult>"#,
+        ]
+        let ini = [
+            "[default]\naws_access_key_id = AKIA\naws_secret_access_key = s3cr3t\nregion=eu-west-1\n",
+            "[profile ci]\nendpoint_url = http://127.0.0.1:7480\ns3 =\n  addressing_style = path\n  signature_version = s3v4\n; comment\n# another\n[ profile  spaced ]\nkey=value = more\n",
+        ]
+        let plain = Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        return [
+            .s3XML: xml.map { Data($0.utf8) },
+            .awsIni: ini.map { Data($0.utf8) },
+            .redemptionAnswer: [answer.json.bytes, RedemptionAnswer(token: "t", subject: VoucherSubject(.pack, "p"), bundles: [], expires: Date(timeIntervalSince1970: 0)).json.bytes],
+            .downloadManifest: [manifest.bytes],
+            .encryptedBundle: [try SegmentedAEAD.encrypt(plain, key: fuzzKey, segmentSize: 1024), try SegmentedAEAD.encrypt(Data(), key: fuzzKey, segmentSize: 1024),
+                               try SegmentedAEAD.encrypt(plain.prefix(1024), key: fuzzKey, segmentSize: 1024)],
+        ]
+    }
+}
