@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import LiveryPack
 import LiveryPublish
+import LiverySign
+import LiveryTUF
 
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,7 +12,8 @@ struct Inspect: ParsableCommand {
         discussion: """
             `livery inspect <tenant>` lists the bundles of the tenant's current release with their kind, \
             locale, policy, access, size and SHA-256. `livery inspect <tenant> <bundle>` lists the files in \
-            that bundle. `livery inspect <archive file>` lists any bundle archive.
+            that bundle (an encrypted one is decrypted with the tenant's content.key from --keys). \
+            `livery inspect <archive file>` lists any bundle archive.
             """
     )
 
@@ -22,6 +25,9 @@ struct Inspect: ParsableCommand {
 
     @Option(name: .shortAndLong, help: "The output folder.")
     var output = "Output"
+
+    @Option(help: "The key store holding the tenant's content.key, to list an encrypted bundle's files.")
+    var keys = ".livery-keys"
 
     func run() throws {
         if FileManager.default.fileExists(atPath: target), bundle == nil, !FileManager.default.fileExists(atPath: output + "/" + target) {
@@ -36,13 +42,28 @@ struct Inspect: ParsableCommand {
             guard let entry = manifest.bundles.first(where: { $0.id == bundle }) else {
                 throw Livery.Failure("release \(manifest.release) of '\(target)' has no bundle '\(bundle)'; it has: \(manifest.bundles.map(\.id).joined(separator: ", "))")
             }
-            try list(outputURL.appendingPathComponent(target).appendingPathComponent(entry.path))
+            let file = outputURL.appendingPathComponent(target).appendingPathComponent(entry.path)
+            guard let encryption = entry.encryption else {
+                try list(file)
+                return
+            }
+            guard let secret = try KeyStore(root: URL(fileURLWithPath: keys)).contentSecret(for: target, create: false) else {
+                throw Livery.Failure("bundle '\(bundle)' is encrypted, and \(keys)/\(target)/content.key, which unlocks it, is not here (give the key store with --keys)")
+            }
+            let plain = FileManager.default.temporaryDirectory.appendingPathComponent("livery-inspect-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: plain) }
+            do {
+                try SegmentedAEAD.decrypt(file, to: plain, key: secret.contentKey(keyID: encryption.keyID))
+            } catch {
+                throw Livery.Failure("bundle '\(bundle)' does not decrypt with \(keys)/\(target)/content.key: \(error)")
+            }
+            try list(plain)
             return
         }
         var out = "\(manifest.tenant) release \(manifest.release) (\(manifest.format.rawValue), minimum client \(manifest.minimumClientVersion))\n"
         out += "manifest \(pointer.manifest)\n\n"
         let rows = manifest.bundles.map { b in
-            [b.id, b.kind.rawValue, b.locale ?? "-", b.policy.rawValue, b.access.rawValue, Self.size(b.size), String(b.sha256.prefix(12)),
+            [b.id, b.kind.rawValue, b.locale ?? "-", b.policy.rawValue, b.access.rawValue + (b.encryption == nil ? "" : ", encrypted"), Self.size(b.size), String(b.sha256.prefix(12)),
              b.dependencies.isEmpty ? "-" : b.dependencies.joined(separator: ",")]
         }
         out += Self.table(["bundle", "kind", "locale", "policy", "access", "size", "sha256", "depends on"], rows)

@@ -245,6 +245,27 @@ final class VoucherTests: XCTestCase {
         XCTAssertEqual(try access(answer.token).status, "401", "a revoked voucher's token gets nothing more")
     }
 
+    func testInspectListsAnEncryptedBundleOnlyWithTheTenantsContentKey() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let table = try LiveryProcess.run(["inspect", "sonic-walkscape"], in: workspace.root)
+        XCTAssertTrue(table.stdout.contains("on-demand  voucher, encrypted"), table.stdout)
+        XCTAssertTrue(table.stdout.contains("tour.florence-renaissance     tour           -       on-demand  public "), table.stdout)
+        let listed = try LiveryProcess.run(["inspect", "sonic-walkscape", "tour.rome-trastevere"], in: workspace.root)
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertTrue(listed.stdout.contains("tours/rome-trastevere/tour.json"), listed.stdout)
+        let locked = try LiveryProcess.run(["inspect", "sonic-walkscape", "tour.rome-trastevere", "--keys", "elsewhere"], in: workspace.root)
+        XCTAssertNotEqual(locked.status, 0)
+        XCTAssertTrue(locked.stderr.contains("bundle 'tour.rome-trastevere' is encrypted, and elsewhere/sonic-walkscape/content.key, which unlocks it, is not here"), locked.stderr)
+        // Another tenant's secret in its place: refused, not garbage listed.
+        let other = workspace.root.appendingPathComponent("other/sonic-walkscape")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        try Data((String(repeating: "ab", count: 32) + "\n").utf8).write(to: other.appendingPathComponent("content.key"))
+        let wrong = try LiveryProcess.run(["inspect", "sonic-walkscape", "tour.rome-trastevere", "--keys", "other"], in: workspace.root)
+        XCTAssertNotEqual(wrong.status, 0)
+        XCTAssertTrue(wrong.stderr.contains("does not decrypt"), wrong.stderr)
+    }
+
     func testATokenHasOneAcceptedSpelling() {
         let secret = SymmetricKey(size: .bits256)
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
