@@ -137,7 +137,9 @@ public struct AWSIniFile {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("[") && line.hasSuffix("]") {
-                section = line.dropFirst().dropLast().split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+                let name = line.dropFirst().dropLast().split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+                // `[]` names no section (Python's configparser, which the AWS CLI uses, refuses it): its keys are nobody's.
+                section = name.isEmpty ? nil : name
                 parent = nil
                 continue
             }

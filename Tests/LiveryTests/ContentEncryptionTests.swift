@@ -131,7 +131,8 @@ final class DeliveryFuzzHarnessTests: XCTestCase {
         XCTAssertEqual(try LiveryProcess.tool([harness.path, "seeds", folder.path]).status, 0)
         let hostile: [String: [String]] = [
             "s3-xml": ["<!DOCTYPE x [<!ENTITY a \"b\">]><x>&a;</x>", "<a><b><c>deep</c></b></a>", "<Error><Code>", ""],
-            "aws-ini": ["[\n=\n  = x\n[]\n[profile]\nS3 =\n\tAddressing_Style = Path\n"],
+            "aws-ini": ["[\n=\n  = x\n[]\n[profile]\nS3 =\n\tAddressing_Style = Path\n",
+                        "[ ]\nendpoint_url = x\n"],  // found by the fuzzer: `[ ]` made a section without a name
             "redemption-answer": [#"{"token":"t","subject":"tour:","bundles":[],"expires":"2026-01-01T00:00:00Z"}"#,
                                   #"{"token":"t","tour":"x","bundles":[],"expires":"2026-01-01T00:00:00Z","keys":[{"bundle":"b","keyId":"k","ephemeral":"AAAA","sealed":"AAAA"}]}"#],
             "download-manifest": [#"{"schemaVersion":1,"tenant":"x","release":1,"format":"zip","minimumClientVersion":"1.0.0","bundles":[{"id":"a"}]}"#],
