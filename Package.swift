@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // System libraries, installed from Debian by the Makefile.
@@ -47,7 +49,9 @@ let package = Package(
         .target(name: "LiveryVectors", dependencies: ["LiveryTUF", .product(name: "Crypto", package: "swift-crypto")]),
         // `livery publish`: releases to S3-compatible object storage (SigV4 by hand with swift-crypto: no maintained S3
         // client resolves here; see SigV4.swift), and presigned URLs for protected content.
-        .target(name: "LiveryObjectStore", dependencies: ["LiveryTUF", "LiveryLoad", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LiveryObjectStore", dependencies: ["LiveryTUF", "LiveryLoad", .product(name: "Crypto", package: "swift-crypto"),
+                                                        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                                        .product(name: "_NIOFileSystem", package: "swift-nio"), .product(name: "NIOFoundationCompat", package: "swift-nio")]),
         .target(name: "LiveryPublish", dependencies: ["LiveryCheck", "LiveryPack", "LiveryAssets", "LiverySign", "CLiverySystem"]),
         // `livery serve`: Output/ over HTTP (Hummingbird), and vouchers (SQLite via LiveryAssets' wrapper, or PostgreSQL via
         // PostgresNIO for several instances sharing one database; HMAC tokens).

@@ -292,13 +292,15 @@ public final class RemotePublisher: Sendable {
             return
         }
         try await limiter.run {
-            let body = try Data(contentsOf: file.url)
-            let digest = SigV4Signer.hex(SHA256.hash(data: body))
+            // Hashed from disk, then streamed from disk: the file is never whole in memory (the store
+            // checks the body against the hash, so a file changed in between is refused, not stored).
+            let sha = try S3Client.sha256(of: file.url)
+            let digest = SigV4Signer.hex(sha)
             try Self.checkName(file, digest: digest)
             var options = options
             options.metadata["sha256"] = digest
             do {
-                try await self.client.put(bucket: self.location.bucket, key: key, body: body, options: options)
+                try await self.client.put(bucket: self.location.bucket, key: key, body: .file(file.url, range: 0..<file.size), sha256: sha, options: options)
             } catch let error as S3Error where error.status == 412 && createOnly && file.immutable {
                 // Someone else wrote it between our listing and now: fine if it is the same object.
                 let head = try await self.client.head(bucket: self.location.bucket, key: key)
@@ -319,8 +321,8 @@ public final class RemotePublisher: Sendable {
         }
     }
 
-    /// Multipart: parts are read from disk one at a time per request slot, so memory stays at
-    /// `concurrency × partSize` whatever the file's size. A content-addressed target's digest is its
+    /// Multipart: each part is hashed from disk, then streamed from disk in 256 KiB chunks, so memory
+    /// stays small whatever the file's size or the concurrency. A content-addressed target's digest is its
     /// name, recorded when the upload starts; the file's real digest is computed while the parts go
     /// up and checked before the upload is completed (an uncompleted upload is never visible), so
     /// hashing does not hold the upload back. Other files are hashed first.
@@ -344,12 +346,13 @@ public final class RemotePublisher: Sendable {
                 for number in 1...count {
                     group.addTask {
                         try await self.limiter.run {
-                            let handle = try FileHandle(forReadingFrom: file.url)
-                            defer { try? handle.close() }
-                            try handle.seek(toOffset: UInt64(Int64(number - 1) * partSize))
-                            let body = try handle.read(upToCount: Int(partSize)) ?? Data()
-                            let etag = try await self.client.uploadPart(bucket: bucket, key: key, uploadID: uploadID, number: number, body: body)
-                            await self.progress?.advance(bytes: Int64(body.count), objects: 0)
+                            // Each part hashed from disk, then streamed from disk (never whole in memory).
+                            let start = Int64(number - 1) * partSize
+                            let range = start..<min(start + partSize, file.size)
+                            let sha = try S3Client.sha256(of: file.url, range: range)
+                            let etag = try await self.client.uploadPart(bucket: bucket, key: key, uploadID: uploadID, number: number,
+                                                                        body: .file(file.url, range: range), sha256: sha)
+                            await self.progress?.advance(bytes: Int64(range.count), objects: 0)
                             return (number, etag)
                         }
                     }

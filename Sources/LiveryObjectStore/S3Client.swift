@@ -1,8 +1,11 @@
+import AsyncHTTPClient
 import Crypto
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import NIOCore
+import NIOFileSystem
+import NIOFoundationCompat
+import NIOHTTP1
+import NIOPosix
 
 /// What went wrong talking to an object store, worded for the operator.
 public enum S3Error: Error, CustomStringConvertible, Equatable {
@@ -60,30 +63,44 @@ public struct S3PutOptions: Sendable {
     }
 }
 
+/// A request body: bytes in memory (small documents), or a range of a file, read from disk in
+/// chunks as it is sent, so that a part or an object never sits in memory whole.
+public enum S3Body: Sendable {
+    case data(Data)
+    case file(URL, range: Range<Int64>)
+
+    var count: Int64 {
+        switch self {
+        case .data(let data): return Int64(data.count)
+        case .file(_, let range): return Int64(range.count)
+        }
+    }
+}
+
 /// A small S3 client: the operations publishing needs, each signed with SigV4, retried with
 /// exponential backoff and full jitter on throttling (429, 503 SlowDown), server errors (5xx) and
-/// lost connections. Bodies are whole `Data` values; callers keep them bounded (multipart parts).
+/// lost connections. It runs on AsyncHTTPClient (SwiftNIO): request bodies stream from files in
+/// 256 KiB chunks (`S3Body.file`), so memory stays small whatever is uploaded; FoundationNetworking's
+/// URLSession, used before, needed each body whole in memory and cost more CPU per byte than the store.
 public final class S3Client: Sendable {
     public let configuration: S3Configuration
     let signer: SigV4Signer
-    let session: URLSession
     /// Attempts per request, the first included.
     public let attempts: Int
 
+    /// One connection pool for the process (an `HTTPClient` must be shut down before it is released;
+    /// this one lives as long as the process, as `HTTPClient.shared` does). No redirects are followed:
+    /// a store that redirects names another region or endpoint, which is a configuration error.
+    static let transport = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: HTTPClient.Configuration(
+        redirectConfiguration: .disallow, timeout: .init(connect: .seconds(20), read: .seconds(120)),
+        connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 32), decompression: .disabled))
+
+    /// `connections` is kept for source compatibility: the shared pool allows 32 per host, and callers bound what is in flight.
     public init(configuration: S3Configuration, attempts: Int = 6, connections: Int = 16) {
         self.configuration = configuration
         self.attempts = max(1, attempts)
         signer = SigV4Signer(credentials: configuration.credentials, region: configuration.region)
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.httpMaximumConnectionsPerHost = connections
-        sessionConfiguration.timeoutIntervalForRequest = 120
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        sessionConfiguration.urlCache = nil
-        sessionConfiguration.httpCookieStorage = nil
-        session = URLSession(configuration: sessionConfiguration)
     }
-
-    deinit { session.finishTasksAndInvalidate() }
 
     // MARK: Addressing
 
@@ -135,11 +152,39 @@ public final class S3Client: Sendable {
     /// `x-amz-checksum-sha256` (stores that keep flexible checksums check and keep it). Returns the ETag.
     @discardableResult
     public func put(bucket: String, key: String, body: Data, options: S3PutOptions) async throws -> String {
-        let digest = SHA256.hash(data: body)
+        try await put(bucket: bucket, key: key, body: .data(body), sha256: Data(SHA256.hash(data: body)), options: options)
+    }
+
+    /// PUT of a body whose SHA-256 the caller has computed (a file is then streamed from disk).
+    @discardableResult
+    public func put(bucket: String, key: String, body: S3Body, sha256: Data, options: S3PutOptions) async throws -> String {
         var headers = Self.headers(options)
-        headers.append(("x-amz-checksum-sha256", Data(digest).base64EncodedString()))
-        let response = try await send("PUT", bucket: bucket, key: key, headers: headers, body: body, payloadHash: SigV4Signer.hex(digest))
+        headers.append(("x-amz-checksum-sha256", sha256.base64EncodedString()))
+        let response = try await send("PUT", bucket: bucket, key: key, headers: headers, body: body, payloadHash: SigV4Signer.hex(sha256))
         return Self.unquote(response.header("etag") ?? "")
+    }
+
+    /// The SHA-256 of bytes `range` of `file`, read in 1 MiB chunks into one buffer.
+    public static func sha256(of file: URL, range: Range<Int64>? = nil) throws -> Data {
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw S3Error.integrity("\(file.path) cannot be read: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var hasher = SHA256()
+        var offset = range?.lowerBound ?? 0
+        let end = range?.upperBound ?? Int64.max
+        while offset < end {
+            let want = Int(min(Int64(buffer.count), end - offset))
+            let n = pread(descriptor, buffer.baseAddress, want, off_t(offset))
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw S3Error.integrity("\(file.path) cannot be read: \(String(cString: strerror(errno)))") }
+            if n == 0 { break }
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            offset += Int64(n)
+        }
+        if let range, offset != range.upperBound { throw S3Error.integrity("\(file.path) is shorter than expected (it changed while publishing?)") }
+        return Data(hasher.finalize())
     }
 
     public func delete(bucket: String, key: String) async throws {
@@ -177,7 +222,7 @@ public final class S3Client: Sendable {
 
     /// Sets a bucket policy (JSON).
     public func putBucketPolicy(_ bucket: String, policy: Data) async throws {
-        _ = try await send("PUT", bucket: bucket, key: nil, query: [("policy", "")], headers: [("content-type", "application/json")], body: policy,
+        _ = try await send("PUT", bucket: bucket, key: nil, query: [("policy", "")], headers: [("content-type", "application/json")], body: .data(policy),
                            payloadHash: SigV4Signer.hex(SHA256.hash(data: policy)))
     }
 
@@ -193,8 +238,13 @@ public final class S3Client: Sendable {
 
     /// Uploads one part (1-based); returns its ETag.
     public func uploadPart(bucket: String, key: String, uploadID: String, number: Int, body: Data) async throws -> String {
-        let digest = SigV4Signer.hex(SHA256.hash(data: body))
-        let response = try await send("PUT", bucket: bucket, key: key, query: [("partNumber", String(number)), ("uploadId", uploadID)], body: body, payloadHash: digest)
+        try await uploadPart(bucket: bucket, key: key, uploadID: uploadID, number: number, body: .data(body), sha256: Data(SHA256.hash(data: body)))
+    }
+
+    /// Uploads one part whose SHA-256 the caller has computed (a file range is streamed from disk).
+    public func uploadPart(bucket: String, key: String, uploadID: String, number: Int, body: S3Body, sha256: Data) async throws -> String {
+        let response = try await send("PUT", bucket: bucket, key: key, query: [("partNumber", String(number)), ("uploadId", uploadID)], body: body,
+                                      payloadHash: SigV4Signer.hex(sha256))
         guard let etag = response.header("etag") else { throw S3Error.integrity("the store gave no ETag for part \(number) of \(key)") }
         return Self.unquote(etag)
     }
@@ -205,7 +255,7 @@ public final class S3Client: Sendable {
         xml += "</CompleteMultipartUpload>"
         let body = Data(xml.utf8)
         let response = try await send("POST", bucket: bucket, key: key, query: [("uploadId", uploadID)], headers: [("content-type", "application/xml")],
-                                      body: body, payloadHash: SigV4Signer.hex(SHA256.hash(data: body)))
+                                      body: .data(body), payloadHash: SigV4Signer.hex(SHA256.hash(data: body)))
         // S3 may answer 200 with an <Error> document when completion fails late.
         if let answer = S3XML(response.body), answer.root == "Error" {
             throw S3Error.status(200, code: answer.fields["Code"] ?? "", message: answer.fields["Message"] ?? "", request: "POST \(key)?uploadId")
@@ -251,49 +301,80 @@ public final class S3Client: Sendable {
     static func retryable(_ status: Int) -> Bool { status == 429 || status == 500 || status == 502 || status == 503 || status == 504 }
 
     /// Sends one request, signed afresh for each attempt. Statuses in `allow` are answers, not errors.
+    /// A response body is read up to `maximumResponse` bytes (S3's answers are small documents; GETs
+    /// of metadata are bounded by their callers).
     func send(_ method: String, bucket: String, key: String?, query: [(name: String, value: String)] = [], headers: [(name: String, value: String)] = [],
-              body: Data? = nil, payloadHash: String = SigV4Signer.emptyPayloadHash, allow: Set<Int> = []) async throws -> Response {
+              body: S3Body? = nil, payloadHash: String = SigV4Signer.emptyPayloadHash, allow: Set<Int> = []) async throws -> Response {
         let encodedQuery = SigV4Signer.canonicalQuery(query)
         let (url, path, host) = address(bucket: bucket, key: key, query: encodedQuery)
         let described = "\(method) s3://\(bucket)" + (key.map { "/\($0)" } ?? "")
         var attempt = 0
         while true {
             attempt += 1
-            var request = URLRequest(url: url)
-            request.httpMethod = method
+            var request = HTTPClientRequest(url: url.absoluteString)
+            request.method = HTTPMethod(rawValue: method)
             let signedHeaders = headers + [("host", host)]
             let added = signer.sign(SigV4Request(method: method, path: path, query: query, headers: signedHeaders), payloadHash: payloadHash, date: Date())
-            for (name, value) in headers + added { request.setValue(value, forHTTPHeaderField: name) }
-            if method == "PUT" || method == "POST" { request.setValue(String(body?.count ?? 0), forHTTPHeaderField: "content-length") }
-            let outcome: Result<(Data, HTTPURLResponse), Error>
+            for (name, value) in signedHeaders + added { request.headers.replaceOrAdd(name: name, value: value) }
+            let outcome: Result<Response, Error>
             do {
-                let (data, response): (Data, URLResponse)
-                if let body {
-                    (data, response) = try await session.upload(for: request, from: body)
-                } else {
-                    (data, response) = try await session.data(for: request)
-                }
-                guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-                outcome = .success((data, http))
+                outcome = .success(try await Self.execute(&request, body: body, method: method))
             } catch {
                 outcome = .failure(error)
             }
             switch outcome {
-            case .success(let (data, http)):
-                var fields: [String: String] = [:]
-                for (name, value) in http.allHeaderFields {
-                    if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
-                }
-                let response = Response(status: http.statusCode, headers: fields, body: data)
-                if (200..<300).contains(http.statusCode) || allow.contains(http.statusCode) { return response }
-                let xml = S3XML(data)
-                let error = S3Error.status(http.statusCode, code: xml?.fields["Code"] ?? "", message: xml?.fields["Message"] ?? "", request: described)
-                guard Self.retryable(http.statusCode), attempt < attempts else { throw error }
+            case .success(let response):
+                if (200..<300).contains(response.status) || allow.contains(response.status) { return response }
+                let xml = S3XML(response.body)
+                let error = S3Error.status(response.status, code: xml?.fields["Code"] ?? "", message: xml?.fields["Message"] ?? "", request: described)
+                guard Self.retryable(response.status), attempt < attempts else { throw error }
+            case .failure(let error as S3Error):
+                throw error  // a local file that cannot be read: no attempt will do better
             case .failure(let error):
-                guard attempt < attempts else { throw S3Error.network(error.localizedDescription, request: described) }
+                guard attempt < attempts else { throw S3Error.network("\(error)", request: described) }
             }
             try await Task.sleep(nanoseconds: Self.backoff(attempt: attempt))
         }
+    }
+
+    /// The largest response body read (a listing page of 1,000 keys is about 300 KB; metadata GETs are bounded by their callers).
+    static let maximumResponse = 64 << 20
+
+    /// One HTTP exchange: the body attached (a file opened for this attempt and streamed), the answer read whole.
+    static func execute(_ request: inout HTTPClientRequest, body: S3Body?, method: String) async throws -> Response {
+        switch body {
+        case .data(let data)?:
+            request.body = .bytes(ByteBuffer(data: data))
+            return try await exchange(request, method: method)
+        case .file(let file, let range)?:
+            let handle: ReadFileHandle
+            do {
+                handle = try await FileSystem.shared.openFile(forReadingAt: FilePath(file.path))
+            } catch {
+                throw S3Error.integrity("\(file.path) cannot be read: \(error)")
+            }
+            request.body = .stream(handle.readChunks(in: range, chunkLength: .kibibytes(256)), length: .known(Int64(range.count)))
+            do {
+                let response = try await exchange(request, method: method)
+                try await handle.close()
+                return response
+            } catch {
+                try? await handle.close()
+                throw error
+            }
+        case nil:
+            // PUT and POST without a body still say so (S3 wants a Content-Length).
+            if method == "PUT" || method == "POST" { request.body = .bytes(ByteBuffer()) }
+            return try await exchange(request, method: method)
+        }
+    }
+
+    static func exchange(_ request: HTTPClientRequest, method: String) async throws -> Response {
+        let response = try await transport.execute(request, timeout: .seconds(300))
+        var fields: [String: String] = [:]
+        for header in response.headers { fields[header.name.lowercased()] = header.value }
+        let body = method == "HEAD" ? ByteBuffer() : try await response.body.collect(upTo: maximumResponse)
+        return Response(status: Int(response.status.code), headers: fields, body: Data(buffer: body))
     }
 
     /// Full jitter: a random wait up to 100 ms × 2^(attempt−1), at most 5 s.
