@@ -17,14 +17,15 @@ trap cleanup EXIT
 cd "$work"
 python3 "$here/bench-corpus.py"
 "$livery" build Tenants --output Output >/dev/null 2>&1
-"$here/s3-server.sh" start "$work/rgw" >/dev/null
+# Twelve copies of the media tenant are kept (warm-up, five rounds of two, the no-change bucket): 10 GiB of memory store.
+S3_SERVER_BYTES=10737418240 "$here/s3-server.sh" start "$work/rgw" >/dev/null
 . "$work/rgw/env"
 export AWS_ACCESS_KEY_ID="$access_key" AWS_SECRET_ACCESS_KEY="$secret_key" AWS_ENDPOINT_URL="$endpoint" AWS_REGION=us-east-1
 export AWS_CONFIG_FILE=/nonexistent AWS_SHARED_CREDENTIALS_FILE=/nonexistent
 "$python" -c "
 import boto3
 s3 = boto3.client('s3')
-for b in ('livery', 'boto3', 'warmup'): s3.create_bucket(Bucket=b)"
+for b in ['livery', 'warmup'] + [f'{who}-{n}' for who in ('boto3', 'livery') for n in range(1, 6)]: s3.create_bucket(Bucket=b)"
 media_bytes=$(du -sb Output/media | cut -f1)
 cat $(find Output/media -type f) > /dev/null
 
@@ -44,28 +45,33 @@ PY
 }
 seconds() { local start end; start=$(date +%s.%N); "$@" >/dev/null 2>&1; end=$(date +%s.%N); python3 -c "print($end - $start)"; }
 
-# Warm-up: one upload of the same bytes, deleted again (the store allocates on first writes; its
-# memory-backed OSD holds every byte, so nothing is kept but the two measured copies).
+# Warm-up: one upload of the same bytes (the store allocates on first writes). Then five rounds,
+# boto3 and livery alternating, each into a bucket of its own (nothing is deleted: Ceph frees deleted
+# data only hours later, and its memory-backed OSD, sized for this, holds every copy). The store
+# shares the machine's two cores, so single runs vary by 10 to 20 %: the best and the median of each count.
 boto_upload warmup >/dev/null
-"$python" -c "
-import boto3
-s3 = boto3.resource('s3')
-s3.Bucket('warmup').objects.all().delete()"
-boto=$(boto_upload boto3)
-livery_time=$( { /usr/bin/time -f "%e %M" "$livery" publish media --output Output --to s3://livery/p >/dev/null; } 2>&1 | tail -1)
-livery_seconds=${livery_time% *}
-livery_rss=${livery_time#* }
+boto_times=""; livery_times=""; livery_rss=0
+for round in 1 2 3 4 5; do
+    b=$(boto_upload "boto3-$round")
+    t=$( { /usr/bin/time -f "%e %M" "$livery" publish media --output Output --to "s3://livery-$round/p" >/dev/null; } 2>&1 | tail -1)
+    echo "round $round: boto3 ${b} s, livery ${t% *} s (peak RSS ${t#* } KB)" >&2
+    boto_times="$boto_times $b"; livery_times="$livery_times ${t% *}"
+    livery_rss=$(( ${t#* } > livery_rss ? ${t#* } : livery_rss ))
+done
 
 "$livery" publish --output Output --to s3://livery/p >/dev/null 2>&1   # every other tenant
 again_out=$("$livery" publish --output Output --to s3://livery/p 2>/dev/null)
 again=$(seconds "$livery" publish --output Output --to s3://livery/p)
-python3 - "$media_bytes" "$boto" "$livery_seconds" "$livery_rss" "$again" "$again_out" <<'PY'
-import sys
-media, boto, ours, rss, again, out = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]), sys.argv[6]
+python3 - "$media_bytes" "$boto_times" "$livery_times" "$livery_rss" "$again" "$again_out" <<'PY'
+import statistics, sys
+media, rss, again, out = int(sys.argv[1]), int(sys.argv[4]), float(sys.argv[5]), sys.argv[6]
+botos, ourses = [float(x) for x in sys.argv[2].split()], [float(x) for x in sys.argv[3].split()]
+boto, ours = min(botos), min(ourses)
 mb = 1e6
 print(f"store: Ceph RGW (memstore) on 127.0.0.1; media tenant release: {media / mb:.0f} MB")
-print(f"boto3 upload_file x 10 threads, same files:  {boto:6.2f} s  ({media / mb / boto:.0f} MB/s)")
-print(f"livery publish, media tenant:                {ours:6.2f} s  ({media / mb / ours:.0f} MB/s)  "
-      f"{boto / ours:.2f}x boto3's throughput (target >= 1x), peak RSS {rss / 1024:.0f} MB (target < 100 MB)")
+print(f"boto3 upload_file x 10 threads, same files:  {boto:6.2f} s  ({media / mb / boto:.0f} MB/s), best of 5; median {statistics.median(botos):.2f} s")
+print(f"livery publish, media tenant:                {ours:6.2f} s  ({media / mb / ours:.0f} MB/s), best of 5; median {statistics.median(ourses):.2f} s")
+print(f"  throughput against boto3's: {boto / ours:.2f}x best to best, {statistics.median(botos) / statistics.median(ourses):.2f}x median to median (target >= 1x); "
+      f"peak RSS {rss / 1024:.0f} MiB, the largest of 5 (target < 100 MB)")
 print(f"no-change re-publish, all 201 tenants:       {again:6.2f} s  (target < 2 s): {out.strip()}")
 PY

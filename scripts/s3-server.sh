@@ -82,7 +82,7 @@ mon data = $dir/mon/\$cluster-\$id
 [osd]
 osd data = $dir/osd/\$cluster-\$id
 osd objectstore = memstore
-memstore device bytes = 4294967296
+memstore device bytes = ${S3_SERVER_BYTES:-4294967296}
 [client.rgw.a]
 rgw frontends = beast endpoint=127.0.0.1:$rgw
 rgw data = $dir/rgw

@@ -328,7 +328,13 @@ public final class RemotePublisher: Sendable {
     /// hashing does not hold the upload back. Other files are hashed first.
     private func putInParts(_ file: LocalFile, key: String, options: S3PutOptions) async throws {
         let named = file.phase == .target ? String(file.url.lastPathComponent.prefix(64)) : nil
-        let hashing = Task.detached(priority: .userInitiated) { try Self.sha256(of: file.url) }
+        let partSize = Int64(self.options.partSize)
+        let count = Int((file.size + partSize - 1) / partSize)
+        // One sequential pass hashes every part and the whole file, ahead of the uploads, which wait
+        // only for their own part's digest (hashing runs at over 1 GB/s, uploads far slower).
+        let digests = PartDigests()
+        let hashing = Task.detached(priority: .userInitiated) { try await Self.hashParts(file.url, size: file.size, partSize: partSize, into: digests) }
+        defer { hashing.cancel() }
         let digest: String
         if let named { digest = named } else { digest = try await hashing.value }
         var partOptions = options
@@ -339,17 +345,15 @@ public final class RemotePublisher: Sendable {
         let bucket = location.bucket
         let created = partOptions
         let uploadID = try await limiter.run { try await self.client.createMultipartUpload(bucket: bucket, key: key, options: created) }
-        let partSize = Int64(self.options.partSize)
-        let count = Int((file.size + partSize - 1) / partSize)
         do {
             let etags = try await withThrowingTaskGroup(of: (Int, String).self) { group in
                 for number in 1...count {
                     group.addTask {
                         try await self.limiter.run {
-                            // Each part hashed from disk, then streamed from disk (never whole in memory).
+                            // Streamed from disk (never whole in memory) once the hashing pass has reached past it.
                             let start = Int64(number - 1) * partSize
                             let range = start..<min(start + partSize, file.size)
-                            let sha = try S3Client.sha256(of: file.url, range: range)
+                            let sha = try await digests.digest(number)
                             let etag = try await self.client.uploadPart(bucket: bucket, key: key, uploadID: uploadID, number: number,
                                                                         body: .file(file.url, range: range), sha256: sha)
                             await self.progress?.advance(bytes: Int64(range.count), objects: 0)
@@ -364,6 +368,43 @@ public final class RemotePublisher: Sendable {
             await progress?.advance(bytes: 0, objects: 1)
         } catch {
             try? await client.abortMultipartUpload(bucket: bucket, key: key, uploadID: uploadID)
+            throw error
+        }
+    }
+
+    /// Reads `url` once, in order, and hands each part's SHA-256 to `digests` as soon as it is known;
+    /// returns the whole file's SHA-256 (hex). A read failure fails every waiting part.
+    static func hashParts(_ url: URL, size: Int64, partSize: Int64, into digests: PartDigests) async throws -> String {
+        do {
+            let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw S3Error.integrity("\(url.path) cannot be read: \(String(cString: strerror(errno)))") }
+            defer { close(descriptor) }
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+            defer { buffer.deallocate() }
+            var whole = SHA256()
+            var part = SHA256()
+            var offset: Int64 = 0, number = 1
+            var partEnd = min(partSize, size)
+            while offset < size {
+                try Task.checkCancellation()
+                let want = Int(min(Int64(buffer.count), partEnd - offset))
+                let n = read(descriptor, buffer.baseAddress, want)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw S3Error.integrity("\(url.path) cannot be read to its end (it changed while publishing?)") }
+                let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+                whole.update(bufferPointer: bytes)
+                part.update(bufferPointer: bytes)
+                offset += Int64(n)
+                if offset == partEnd {
+                    await digests.set(number, Data(part.finalize()))
+                    part = SHA256()
+                    number += 1
+                    partEnd = min(offset + partSize, size)
+                }
+            }
+            return SigV4Signer.hex(whole.finalize())
+        } catch {
+            await digests.fail(error)
             throw error
         }
     }
@@ -414,6 +455,30 @@ public final class RemotePublisher: Sendable {
 
     static func processIsAlive(_ pid: Int32) -> Bool {
         kill(pid, 0) == 0 || errno == EPERM
+    }
+}
+
+/// The parts' SHA-256 digests as one hashing pass finds them; a part's upload waits for its own.
+actor PartDigests {
+    private var known: [Int: Data] = [:]
+    private var waiting: [Int: [CheckedContinuation<Data, Error>]] = [:]
+    private var failure: (any Error)?
+
+    func set(_ number: Int, _ digest: Data) {
+        known[number] = digest
+        for continuation in waiting.removeValue(forKey: number) ?? [] { continuation.resume(returning: digest) }
+    }
+
+    func fail(_ error: any Error) {
+        failure = error
+        for continuation in waiting.values.joined() { continuation.resume(throwing: error) }
+        waiting = [:]
+    }
+
+    func digest(_ number: Int) async throws -> Data {
+        if let digest = known[number] { return digest }
+        if let failure { throw failure }
+        return try await withCheckedThrowingContinuation { waiting[number, default: []].append($0) }
     }
 }
 

@@ -353,6 +353,8 @@ public final class S3Client: Sendable {
             } catch {
                 throw S3Error.integrity("\(file.path) cannot be read: \(error)")
             }
+            // NIOFileSystem reads up to 8 chunks ahead of the socket: 2 MiB per body in flight at 256 KiB
+            // (1 MiB chunks measured no faster, and 8 MiB ahead per body took peak RSS past 100 MB).
             request.body = .stream(handle.readChunks(in: range, chunkLength: .kibibytes(256)), length: .known(Int64(range.count)))
             do {
                 let response = try await exchange(request, method: method)
