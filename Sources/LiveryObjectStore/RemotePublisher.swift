@@ -162,13 +162,7 @@ public final class RemotePublisher: Sendable {
         return "application/octet-stream"
     }
 
-    static func sha256(of url: URL) throws -> String {
-        let handle = try FileHandle(forReadingFrom: url)
-        defer { try? handle.close() }
-        var hasher = SHA256()
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
-        return SigV4Signer.hex(hasher.finalize())
-    }
+    static func sha256(of url: URL) throws -> String { SigV4Signer.hex(try S3Client.sha256(of: url)) }
 
     // MARK: Publishing
 
@@ -333,7 +327,7 @@ public final class RemotePublisher: Sendable {
         // One sequential pass hashes every part and the whole file, ahead of the uploads, which wait
         // only for their own part's digest (hashing runs at over 1 GB/s, uploads far slower).
         let digests = PartDigests()
-        let hashing = Task.detached(priority: .userInitiated) { try await Self.hashParts(file.url, size: file.size, partSize: partSize, into: digests) }
+        let hashing = Task.detached(priority: .userInitiated) { try Self.hashParts(file.url, size: file.size, partSize: partSize, into: digests) }
         defer { hashing.cancel() }
         let digest: String
         if let named { digest = named } else { digest = try await hashing.value }
@@ -373,38 +367,33 @@ public final class RemotePublisher: Sendable {
     }
 
     /// Reads `url` once, in order, and hands each part's SHA-256 to `digests` as soon as it is known;
-    /// returns the whole file's SHA-256 (hex). A read failure fails every waiting part.
-    static func hashParts(_ url: URL, size: Int64, partSize: Int64, into digests: PartDigests) async throws -> String {
+    /// returns the whole file's SHA-256 (hex). A read failure (or cancellation) fails every waiting part.
+    static func hashParts(_ url: URL, size: Int64, partSize: Int64, into digests: PartDigests) throws -> String {
         do {
-            let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw S3Error.integrity("\(url.path) cannot be read: \(String(cString: strerror(errno)))") }
-            defer { close(descriptor) }
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-            defer { buffer.deallocate() }
-            var whole = SHA256()
-            var part = SHA256()
+            var whole = SHA256(), part = SHA256()
             var offset: Int64 = 0, number = 1
-            var partEnd = min(partSize, size)
-            while offset < size {
+            try S3Client.readChunks(of: url, range: 0..<size) { bytes in
                 try Task.checkCancellation()
-                let want = Int(min(Int64(buffer.count), partEnd - offset))
-                let n = read(descriptor, buffer.baseAddress, want)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw S3Error.integrity("\(url.path) cannot be read to its end (it changed while publishing?)") }
-                let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
-                whole.update(bufferPointer: bytes)
-                part.update(bufferPointer: bytes)
-                offset += Int64(n)
-                if offset == partEnd {
-                    await digests.set(number, Data(part.finalize()))
-                    part = SHA256()
-                    number += 1
-                    partEnd = min(offset + partSize, size)
+                // Chunks are 1 MiB and parts a multiple of it (8 MiB), but a chunk may still straddle a part's end.
+                var rest = bytes
+                while !rest.isEmpty {
+                    let partEnd = min(Int64(number) * partSize, size)
+                    let take = Int(min(Int64(rest.count), partEnd - offset))
+                    let piece = UnsafeRawBufferPointer(rebasing: rest[0..<take])
+                    whole.update(bufferPointer: piece)
+                    part.update(bufferPointer: piece)
+                    offset += Int64(take)
+                    rest = UnsafeRawBufferPointer(rebasing: rest[take...])
+                    if offset == partEnd {
+                        digests.set(number, Data(part.finalize()))
+                        part = SHA256()
+                        number += 1
+                    }
                 }
             }
             return SigV4Signer.hex(whole.finalize())
         } catch {
-            await digests.fail(error)
+            digests.fail(error)
             throw error
         }
     }
@@ -459,26 +448,41 @@ public final class RemotePublisher: Sendable {
 }
 
 /// The parts' SHA-256 digests as one hashing pass finds them; a part's upload waits for its own.
-actor PartDigests {
+/// (A lock, not an actor: the hashing pass is synchronous code on its own thread.)
+final class PartDigests: @unchecked Sendable {
+    private let lock = NSLock()
+    // Guarded by `lock`.
     private var known: [Int: Data] = [:]
     private var waiting: [Int: [CheckedContinuation<Data, Error>]] = [:]
     private var failure: (any Error)?
 
     func set(_ number: Int, _ digest: Data) {
-        known[number] = digest
-        for continuation in waiting.removeValue(forKey: number) ?? [] { continuation.resume(returning: digest) }
+        let woken = lock.withLock { () -> [CheckedContinuation<Data, Error>] in
+            known[number] = digest
+            return waiting.removeValue(forKey: number) ?? []
+        }
+        for continuation in woken { continuation.resume(returning: digest) }
     }
 
     func fail(_ error: any Error) {
-        failure = error
-        for continuation in waiting.values.joined() { continuation.resume(throwing: error) }
-        waiting = [:]
+        let woken = lock.withLock { () -> [CheckedContinuation<Data, Error>] in
+            failure = error
+            defer { waiting = [:] }
+            return Array(waiting.values.joined())
+        }
+        for continuation in woken { continuation.resume(throwing: error) }
     }
 
     func digest(_ number: Int) async throws -> Data {
-        if let digest = known[number] { return digest }
-        if let failure { throw failure }
-        return try await withCheckedThrowingContinuation { waiting[number, default: []].append($0) }
+        try await withCheckedThrowingContinuation { continuation in
+            let answer = lock.withLock { () -> Result<Data, any Error>? in
+                if let digest = known[number] { return .success(digest) }
+                if let failure { return .failure(failure) }
+                waiting[number, default: []].append(continuation)
+                return nil
+            }
+            if let answer { continuation.resume(with: answer) }
+        }
     }
 }
 
