@@ -128,11 +128,12 @@ public enum ReleaseInstaller {
                 let partial = file.appendingPathExtension("part")
                 do {
                     let path = "targets/\(info.sha256).\(name)"
-                    if let grant = tokens[id], let server = voucherServer, grant.url(of: id, now: Date()) != nil {
+                    let file = "\(info.sha256).\(name)"
+                    if let grant = tokens[id], let server = voucherServer, grant.url(of: id, file: file, now: Date()) != nil {
                         // A signed URL (the bucket's or the voucher server's); renewed once with the token if it expires mid-way.
                         var current = grant
                         for attempt in 1...2 {
-                            guard let text = current.url(of: id, now: Date()), let address = URL(string: text, relativeTo: server.base)?.absoluteURL else {
+                            guard let text = current.url(of: id, file: file, now: Date()), let address = URL(string: text, relativeTo: server.base)?.absoluteURL else {
                                 throw VoucherAccessError(path: path, status: 403, hadToken: true)
                             }
                             do {
@@ -227,8 +228,9 @@ public enum ReleaseInstaller {
                 throw TUFError("\(subject.kind.noun) '\(subject.id)' of \(request.tenant) is protected by a voucher and this device has no valid access token: redeem a voucher code for it (livery fetch --voucher CODE, or FetchRequest.vouchers)")
             }
             let missingKey = bundle.encryption.map { encryption in !grant.keys.contains { $0.bundle == id && $0.keyID == encryption.keyID } } ?? false
-            // URLs expire within minutes: a server that gives them (urlsExpire set) is asked again with the token.
-            let staleURL = needsDownload && grant.urlsExpire != nil && grant.url(of: id, now: Date()) == nil
+            // URLs expire within minutes and name one release's file: a server that gives them (urlsExpire
+            // set) is asked again with the token when the grant has none for this target that still works.
+            let staleURL = needsDownload && grant.urlsExpire != nil && grant.url(of: id, file: "\(info.sha256).\(bundle.targetName(format: manifest.format))", now: Date()) == nil
             if missingKey || staleURL {
                 do {
                     grant = try server.renew(grant, deviceKey: try access.deviceKey().publicKey)

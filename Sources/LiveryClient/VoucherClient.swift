@@ -46,10 +46,12 @@ public struct AccessGrant: Codable, Sendable, Equatable {
         keys = answer.keys
     }
 
-    /// The signed URL of `bundle`, when the grant has one that works at least until `now` plus a minute.
-    public func url(of bundle: String, now: Date) -> String? {
-        guard let expiry = urlsExpire, expiry > now.addingTimeInterval(60) else { return nil }
-        return urls[bundle]
+    /// The signed URL of `bundle`'s target `file` (`<sha256>.<name>`), when the grant has one for that
+    /// file (not an older release's) that works at least until `now` plus a minute.
+    public func url(of bundle: String, file: String, now: Date) -> String? {
+        guard let expiry = urlsExpire, expiry > now.addingTimeInterval(60), let text = urls[bundle],
+              let path = URLComponents(string: text)?.path, path.split(separator: "/").last.map(String.init) == file else { return nil }
+        return text
     }
 
     enum CodingKeys: String, CodingKey { case subject, tour, token, expires, bundles, code, urls, urlsExpire, keys }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveryClient
 import LiveryTUF
 import XCTest
 
@@ -108,6 +109,21 @@ final class ContentEncryptionTests: XCTestCase {
                 XCTAssertTrue("\(error)".contains(field.prefix(4)), "\(field): \(error)")
             }
         }
+    }
+
+    func testAGrantsSignedURLServesOnlyItsOwnFileUntilAMinuteBeforeItExpires() {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let file = String(repeating: "a", count: 64) + ".tour.t.zip"
+        var grant = AccessGrant(subject: VoucherSubject(.tour, "t"), token: "x", expires: now.addingTimeInterval(86_400), bundles: ["tour.t", "tour.t.en"], code: nil)
+        grant.urls = ["tour.t": "/x/targets/\(file)?lv-exp=1&lv-sig=AA",
+                      "tour.t.en": "https://bucket.example/apps/x/protected/\(String(repeating: "b", count: 64)).tour.t.en.zip?X-Amz-Signature=00"]
+        XCTAssertNil(grant.url(of: "tour.t", file: file, now: now), "no expiry known: no URL")
+        grant.urlsExpire = now.addingTimeInterval(600)
+        XCTAssertEqual(grant.url(of: "tour.t", file: file, now: now), grant.urls["tour.t"])
+        XCTAssertNil(grant.url(of: "tour.t", file: String(repeating: "c", count: 64) + ".tour.t.zip", now: now), "a URL of an older release's file")
+        XCTAssertNil(grant.url(of: "tour.t", file: file, now: now.addingTimeInterval(541)), "less than a minute left")
+        XCTAssertNotNil(grant.url(of: "tour.t.en", file: String(repeating: "b", count: 64) + ".tour.t.en.zip", now: now), "an absolute presigned URL")
+        XCTAssertNil(grant.url(of: "tour.t.fr", file: file, now: now), "no URL for that bundle")
     }
 
     func testBundleEncryptionIsReadStrictly() throws {
