@@ -19,6 +19,10 @@ public struct FetchRequest: Sendable {
     /// The voucher server of this tenant (`<server>/<tenant>`: redemption, fresh signed URLs and keys)
     /// when it is not the repository's server, as when the repository is a bucket or a CDN.
     public var voucherServer: URL?
+    /// The app's version, checked against the release's and each wanted bundle's
+    /// `minimumClientVersion` before anything is downloaded (`AppUpdateRequired`). nil skips the check:
+    /// set it in an app; `livery fetch` sets it with `--app-version`.
+    public var appVersion: ClientVersion?
     public var now = Date()
 
     public init(tenant: String, repository: any RepositorySource, cache: URL, bootstrapRoot: Data? = nil, locale: String? = nil) {
@@ -97,6 +101,11 @@ public enum ReleaseInstaller {
         let manifest = try DownloadManifest(data: manifestData)
         let release = manifest.release, format = manifest.format.fileExtension
         let wanted = selection(manifest.bundles, request: request)
+        // A release this app cannot read is not installed, and is not an offline case either: the app must be updated.
+        if let app = request.appVersion {
+            let kept = installed.flatMap { try? DownloadManifest(data: Data(contentsOf: $0.appendingPathComponent(DownloadManifest.targetName))) }?.release
+            try checkAppVersion(app, manifest: manifest, wanted: wanted, kept: kept)
+        }
         // Delegated roles are loaded only as far as the search for these bundles needs (§5.6.7): a
         // broken role that signs nothing this app asks for does not stop it.
         let trusted: TrustedMetadata

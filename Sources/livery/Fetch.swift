@@ -41,11 +41,19 @@ struct Fetch: ParsableCommand {
     @Option(help: "A voucher code to redeem for a protected tour, program, library item or pack (repeatable); the token is kept in the cache.")
     var voucher: [String] = []
 
+    @Option(help: ArgumentHelp("The app version this fetch stands for: a release or bundle whose minimumClientVersion is newer is not installed (exit status 3).",
+                               valueName: "X.Y.Z"))
+    var appVersion: String?
+
     @Option(help: "The voucher server's base URL (livery serve), when --server is a bucket or a CDN: vouchers are redeemed there, and signed URLs and keys come from it.")
     var voucherServer: String?
 
     func run() throws {
         guard let base = URL(string: server), base.scheme == "http" || base.scheme == "https" else { throw ValidationError("--server must be an http(s) URL") }
+        let app = try appVersion.map { text -> ClientVersion in
+            guard let version = ClientVersion(text) else { throw ValidationError("--app-version must be X.Y.Z (three whole numbers), not '\(text)'") }
+            return version
+        }
         if let voucherServer {
             guard let url = URL(string: voucherServer), url.scheme == "http" || url.scheme == "https" else { throw ValidationError("--voucher-server must be an http(s) URL") }
         }
@@ -56,9 +64,13 @@ struct Fetch: ParsableCommand {
         request.tours = tour
         request.vouchers = voucher
         request.voucherServer = voucherServer.flatMap { URL(string: $0)?.appendingPathComponent(tenant) }
+        request.appVersion = app
         let result: FetchResult
         do {
             result = try ReleaseInstaller.fetch(request)
+        } catch let update as AppUpdateRequired {
+            FileHandle.standardError.write(Data("fetch refused: \(update)\n".utf8))
+            throw ExitCode(3)
         } catch {
             FileHandle.standardError.write(Data("fetch failed: \(error)\n".utf8))
             throw ExitCode(1)

@@ -36,7 +36,8 @@ struct Livery: AsyncParsableCommand {
         withExtendedLifetime(value) { Foundation.exit(status) }
     }
 
-    /// Exit codes of PRODUCT.md §3: 0 clean, 1 findings at error level, 2 usage or internal error.
+    /// Exit codes of PRODUCT.md §3: 0 clean, 1 findings at error level, 2 usage or internal error;
+    /// and `livery fetch`'s 3: the release needs a newer app (docs/client.md).
     static func main() async {
         do {
             var command = try parseAsRoot()
@@ -45,8 +46,8 @@ struct Livery: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-        } catch let code as ExitCode where code == ExitCode(1) {
-            Foundation.exit(1)
+        } catch let code as ExitCode where code == ExitCode(1) || code == ExitCode(3) {
+            Foundation.exit(code.rawValue)
         } catch {
             if exitCode(for: error) == .success { exit(withError: error) }
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))

@@ -1,0 +1,69 @@
+import Foundation
+import LiveryTUF
+
+/// An app version as `minimumClientVersion` writes it: `X.Y.Z`, three whole numbers, compared
+/// number by number (so 1.10.0 is newer than 1.9.3). Nothing else is accepted: no pre-release or
+/// build suffix, which the download manifest's schema does not allow either.
+public struct ClientVersion: Comparable, CustomStringConvertible, Sendable {
+    public var major: Int, minor: Int, patch: Int
+
+    public init?(_ text: String) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        var numbers: [Int] = []
+        for part in parts {
+            // Digits only, no sign, no leading zero (as the schema's pattern): one spelling per version.
+            guard !part.isEmpty, part.count <= 9, part.allSatisfy({ $0.isASCII && $0.isNumber }), part == "0" || part.first != "0", let n = Int(part) else { return nil }
+            numbers.append(n)
+        }
+        (major, minor, patch) = (numbers[0], numbers[1], numbers[2])
+    }
+
+    public static func < (a: ClientVersion, b: ClientVersion) -> Bool { (a.major, a.minor, a.patch) < (b.major, b.minor, b.patch) }
+    public var description: String { "\(major).\(minor).\(patch)" }
+}
+
+/// The release, or a bundle the app asked for, needs a newer app than this one: nothing was
+/// installed, and the installed release (if any) stays. The app should tell its user to update.
+public struct AppUpdateRequired: Error, CustomStringConvertible, Sendable {
+    public var tenant: String
+    public var release: Int
+    /// The bundles that need it; empty when the whole release does.
+    public var bundles: [String]
+    public var required: ClientVersion
+    public var app: ClientVersion
+    /// The release that stays installed, if any.
+    public var kept: Int?
+
+    public var description: String {
+        let what = bundles.isEmpty ? "\(tenant) release \(release)" : "\(bundles.joined(separator: ", ")) of \(tenant) release \(release)"
+        return "\(what) needs app version \(required) or newer (this app is \(app)): update the app"
+            + (kept.map { "; release \($0) stays installed" } ?? "")
+    }
+}
+
+extension ReleaseInstaller {
+    /// Throws `AppUpdateRequired` when the manifest, or one of the `wanted` bundles, asks for a newer
+    /// app than `app`; a `minimumClientVersion` that is not `X.Y.Z` is a malformed manifest.
+    public static func checkAppVersion(_ app: ClientVersion, manifest: DownloadManifest, wanted: [String], kept: Int?) throws {
+        func required(_ text: String, _ what: String) throws -> ClientVersion {
+            guard let version = ClientVersion(text) else {
+                throw TUFError(.malformed, "\(DownloadManifest.targetName): \(what) minimumClientVersion '\(text)' is not X.Y.Z")
+            }
+            return version
+        }
+        let release = try required(manifest.minimumClientVersion, "the release's")
+        guard app >= release else {
+            throw AppUpdateRequired(tenant: manifest.tenant, release: manifest.release, bundles: [], required: release, app: app, kept: kept)
+        }
+        var needing: [(String, ClientVersion)] = []
+        for id in wanted {
+            guard let bundle = manifest.bundle(id) else { continue }
+            let version = try required(bundle.minimumClientVersion, "bundle '\(id)'s")
+            if app < version { needing.append((id, version)) }
+        }
+        if let highest = needing.map(\.1).max() {
+            throw AppUpdateRequired(tenant: manifest.tenant, release: manifest.release, bundles: needing.map(\.0), required: highest, app: app, kept: kept)
+        }
+    }
+}
