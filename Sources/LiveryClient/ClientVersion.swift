@@ -67,3 +67,40 @@ extension ReleaseInstaller {
         }
     }
 }
+
+/// What a fetch needs on the cache's disk before it starts: the bundles still to download (by their
+/// signed lengths) and room to install the release (at least the archives' sizes again: extracted
+/// files are rarely smaller than their archive; an encrypted bundle is also decrypted beside it).
+public struct SpaceNeeded: Sendable, Equatable {
+    public var download: Int64
+    public var install: Int64
+    public var total: Int64 { download + install }
+}
+
+/// The cache's disk cannot hold what the fetch needs: nothing was downloaded, the installed release stays.
+public struct InsufficientSpace: Error, CustomStringConvertible, Sendable {
+    public var tenant: String
+    public var release: Int
+    public var needed: SpaceNeeded
+    public var available: Int64
+    public var cache: String
+    /// The release that stays installed, if any.
+    public var kept: Int?
+
+    public var description: String {
+        "\(tenant) release \(release) needs \(Self.megabytes(needed.total)) on the disk of \(cache) (\(Self.megabytes(needed.download)) to download, "
+            + "\(Self.megabytes(needed.install)) to install), and \(Self.megabytes(available)) is free: free some space"
+            + (kept.map { "; release \($0) stays installed" } ?? "; nothing was installed")
+    }
+
+    public static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1e6) }
+}
+
+extension ReleaseInstaller {
+    /// Free bytes for an unprivileged writer on the file system holding `folder` (POSIX `statvfs`, on Linux and Apple platforms alike).
+    public static func availableSpace(at folder: URL) -> Int64? {
+        var info = statvfs()
+        guard statvfs(folder.path, &info) == 0 else { return nil }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+}

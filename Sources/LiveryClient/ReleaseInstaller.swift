@@ -23,6 +23,9 @@ public struct FetchRequest: Sendable {
     /// `minimumClientVersion` before anything is downloaded (`AppUpdateRequired`). nil skips the check:
     /// set it in an app; `livery fetch` sets it with `--app-version`.
     public var appVersion: ClientVersion?
+    /// Told, before any download, what the fetch needs on disk and what is free (nil: unknown), so an
+    /// app can show it; a fetch that does not fit throws `InsufficientSpace` right after.
+    public var onPlan: (@Sendable (SpaceNeeded, Int64?) -> Void)?
     public var now = Date()
 
     public init(tenant: String, repository: any RepositorySource, cache: URL, bootstrapRoot: Data? = nil, locale: String? = nil) {
@@ -43,6 +46,8 @@ public struct FetchResult: Sendable {
     /// True when the refresh failed and the previously installed release is kept for offline use.
     public var offline: Bool
     public var problem: String?
+    /// What the fetch needed on disk before it started (zero when nothing had to change).
+    public var needed = SpaceNeeded(download: 0, install: 0)
 }
 
 /// The reference client's install step: refresh TUF metadata, read the download manifest, download
@@ -123,7 +128,22 @@ public enum ReleaseInstaller {
             return FetchResult(release: release, installed: target, downloaded: [], reused: wanted, offline: false, problem: nil)
         }
 
-        // 3. Download what is not cached yet, verified before use; protected bundles with a token.
+        // 3. Room on disk for what must be downloaded and installed, before any download.
+        var needed = SpaceNeeded(download: 0, install: 0)
+        for id in wanted {
+            guard let info = trusted.target("\(id).\(format)") else { continue }
+            let length = Int64(info.length)
+            if !fm.fileExists(atPath: cache.appendingPathComponent("downloads").appendingPathComponent(info.sha256).path) { needed.download += length }
+            needed.install += manifest.bundle(id)?.encryption == nil ? length : 2 * length
+        }
+        let available = availableSpace(at: cache)
+        request.onPlan?(needed, available)
+        if let available, available < needed.total {
+            let kept = installed.flatMap { try? DownloadManifest(data: Data(contentsOf: $0.appendingPathComponent(DownloadManifest.targetName))) }?.release
+            throw InsufficientSpace(tenant: request.tenant, release: release, needed: needed, available: available, cache: cache.path, kept: kept)
+        }
+
+        // 4. Download what is not cached yet, verified before use; protected bundles with a token.
         let tokens = try tokens(for: wanted, manifest: manifest, trusted: trusted, request: request, access: access, server: voucherServer)
         var downloaded: [String] = [], reused: [String] = []
         var archives: [String: URL] = [:]
@@ -175,7 +195,7 @@ public enum ReleaseInstaller {
             archives[id] = file
         }
 
-        // 4. Install into a staging folder, then switch `current` in one rename.
+        // 5. Install into a staging folder, then switch `current` in one rename.
         let staging = cache.appendingPathComponent("releases").appendingPathComponent(".staging-\(UUID().uuidString)")
         defer { try? fm.removeItem(at: staging) }
         for id in wanted {
@@ -203,9 +223,11 @@ public enum ReleaseInstaller {
         try fm.createSymbolicLink(atPath: link.path, withDestinationPath: "releases/\(releaseName)")
         guard rename(link.path, current.path) == 0 else { throw TUFError("cannot switch to release \(release)") }
 
-        // 5. Keep the new and the previous release; remove older ones and unreferenced downloads.
+        // 6. Keep the new and the previous release; remove older ones and unreferenced downloads.
         collectGarbage(cache: cache, keep: [releaseName, installed?.lastPathComponent].compactMap { $0 })
-        return FetchResult(release: release, installed: target, downloaded: downloaded, reused: reused, offline: false, problem: nil)
+        var result = FetchResult(release: release, installed: target, downloaded: downloaded, reused: reused, offline: false, problem: nil)
+        result.needed = needed
+        return result
     }
 
     /// The grant for each wanted voucher bundle that must be downloaded (not in `downloads/` yet) or

@@ -65,9 +65,18 @@ struct Fetch: ParsableCommand {
         request.vouchers = voucher
         request.voucherServer = voucherServer.flatMap { URL(string: $0)?.appendingPathComponent(tenant) }
         request.appVersion = app
+        let name = tenant
+        request.onPlan = { needed, available in
+            // On standard error: standard output keeps its one line per fetch.
+            let free = available.map { ", \(InsufficientSpace.megabytes($0)) free" } ?? ""
+            FileHandle.standardError.write(Data("\(name): \(InsufficientSpace.megabytes(needed.download)) to download, \(InsufficientSpace.megabytes(needed.install)) to install\(free)\n".utf8))
+        }
         let result: FetchResult
         do {
             result = try ReleaseInstaller.fetch(request)
+        } catch let space as InsufficientSpace {
+            FileHandle.standardError.write(Data("fetch refused: \(space)\n".utf8))
+            throw ExitCode(1)
         } catch let update as AppUpdateRequired {
             FileHandle.standardError.write(Data("fetch refused: \(update)\n".utf8))
             throw ExitCode(3)
