@@ -79,10 +79,12 @@ public enum ReleaseInstaller {
             let deviceKey = try access.deviceKey().publicKey
             for code in request.vouchers { try access.save(try voucherServer.redeem(code: code, device: device, deviceKey: deviceKey)) }
         }
+        /// The installed release's manifest, if a release is installed and readable.
+        func installedManifest() -> DownloadManifest? {
+            installed.flatMap { try? DownloadManifest(data: Data(contentsOf: $0.appendingPathComponent(DownloadManifest.targetName))) }
+        }
         func offline(_ problem: String) throws -> FetchResult {
-            guard let installed, let manifest = try? DownloadManifest(data: Data(contentsOf: installed.appendingPathComponent(DownloadManifest.targetName))) else {
-                throw TUFError(problem)
-            }
+            guard let installed, let manifest = installedManifest() else { throw TUFError(problem) }
             return FetchResult(release: manifest.release, installed: installed, downloaded: [], reused: [], offline: true, problem: problem)
         }
 
@@ -108,8 +110,7 @@ public enum ReleaseInstaller {
         let wanted = selection(manifest.bundles, request: request)
         // A release this app cannot read is not installed, and is not an offline case either: the app must be updated.
         if let app = request.appVersion {
-            let kept = installed.flatMap { try? DownloadManifest(data: Data(contentsOf: $0.appendingPathComponent(DownloadManifest.targetName))) }?.release
-            try checkAppVersion(app, manifest: manifest, wanted: wanted, kept: kept)
+            try checkAppVersion(app, manifest: manifest, wanted: wanted, kept: installedManifest()?.release)
         }
         // Delegated roles are loaded only as far as the search for these bundles needs (§5.6.7): a
         // broken role that signs nothing this app asks for does not stop it.
@@ -139,8 +140,8 @@ public enum ReleaseInstaller {
         let available = availableSpace(at: cache)
         request.onPlan?(needed, available)
         if let available, available < needed.total {
-            let kept = installed.flatMap { try? DownloadManifest(data: Data(contentsOf: $0.appendingPathComponent(DownloadManifest.targetName))) }?.release
-            throw InsufficientSpace(tenant: request.tenant, release: release, needed: needed, available: available, cache: cache.path, kept: kept)
+            throw InsufficientSpace(tenant: request.tenant, release: release, needed: needed, available: available, cache: cache.path,
+                                    kept: installedManifest()?.release)
         }
 
         // 4. Download what is not cached yet, verified before use; protected bundles with a token.
