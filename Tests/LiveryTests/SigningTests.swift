@@ -80,8 +80,10 @@ final class SigningTests: XCTestCase {
         let process = Process()
         let port: Int
 
-        init(ports: Range<Int>) throws {
-            port = ports.first { SigningTests.isFree($0) } ?? ports.upperBound - 1
+        /// Binds any free port and waits for the server's own readiness line (its port, printed once it
+        /// listens): no port guessing, no sleeps, whatever the machine's load.
+        init() throws {
+            let output = Pipe()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["python3", "-c", """
                 import http.server, sys
@@ -92,10 +94,23 @@ final class SigningTests: XCTestCase {
                             while True: self.wfile.write(b"x" * 65536)
                         except Exception: pass
                     def log_message(self, *args): pass
-                http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Endless).serve_forever()
-                """, String(port)]
+                server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Endless)
+                print(server.server_address[1], flush=True)
+                server.serve_forever()
+                """]
+            process.standardOutput = output
             try process.run()
-            for _ in 0..<100 where SigningTests.isFree(port) { Thread.sleep(forTimeInterval: 0.02) }
+            var line = Data()
+            while !line.contains(UInt8(ascii: "\n")) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }  // the server exited before it listened
+                line += chunk
+            }
+            guard let text = String(data: line, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines), let port = Int(text) else {
+                process.terminate()
+                throw S3ServerFixture.Failure("the endless test server did not start")
+            }
+            self.port = port
         }
 
         deinit {
@@ -238,7 +253,7 @@ final class SigningTests: XCTestCase {
     }
 
     func testAnEndlessResponseIsCutOffAtTheSignedLength() throws {
-        let server = try EndlessServer(ports: 21_000..<21_400)
+        let server = try EndlessServer()
         defer { withExtendedLifetime(server) {} }
         let port = server.port
         let repository = HTTPRepository(base: URL(string: "http://127.0.0.1:\(port)/urbannest")!)
