@@ -104,16 +104,7 @@ public enum SegmentedAEAD {
         defer { try? output.close() }
         let header = header(segmentSize: segmentSize)
         try output.write(contentsOf: header)
-        var index: UInt64 = 0
-        var current = try input.read(upToCount: segmentSize) ?? Data()
-        while true {
-            let next = current.count == segmentSize ? (try input.read(upToCount: segmentSize) ?? Data()) : Data()
-            let final = next.isEmpty
-            try output.write(contentsOf: try seal(current, index: index, final: final, header: header, key: key))
-            if final { break }
-            current = next
-            index += 1
-        }
+        try eachSegment(of: input, size: segmentSize, into: output) { try seal($0, index: $1, final: $2, header: header, key: key) }
     }
 
     /// Encrypts bytes in memory (small files, tests).
@@ -143,14 +134,19 @@ public enum SegmentedAEAD {
         defer { try? output.close() }
         let header = try input.read(upToCount: headerSize) ?? Data()
         let segmentSize = try readHeader(header)
-        let chunk = segmentSize + tagSize
+        try eachSegment(of: input, size: segmentSize + tagSize, into: output) { try open($0, index: $1, final: $2, header: header, key: key) }
+    }
+
+    /// Reads `input` in pieces of `size` bytes, one ahead so that the last is known (a short or empty
+    /// read ends it), and writes what `transform(piece, index, isLast)` makes of each: the one loop of
+    /// both directions. At least one piece, possibly empty, is always transformed.
+    static func eachSegment(of input: FileHandle, size: Int, into output: FileHandle, _ transform: (Data, UInt64, Bool) throws -> Data) throws {
         var index: UInt64 = 0
-        var current = try input.read(upToCount: chunk) ?? Data()
+        var current = try input.read(upToCount: size) ?? Data()
         while true {
-            let next = current.count == chunk ? (try input.read(upToCount: chunk) ?? Data()) : Data()
-            let final = next.isEmpty
-            try output.write(contentsOf: try open(current, index: index, final: final, header: header, key: key))
-            if final { break }
+            let next = current.count == size ? (try input.read(upToCount: size) ?? Data()) : Data()
+            try output.write(contentsOf: try transform(current, index, next.isEmpty))
+            if next.isEmpty { return }
             current = next
             index += 1
         }
