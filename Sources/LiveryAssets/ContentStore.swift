@@ -5,6 +5,12 @@ public struct StoredFile: Sendable, Hashable {
     public var sha256: SHA256Hex
     public var size: Int
     public var url: URL
+
+    public init(sha256: SHA256Hex, size: Int, url: URL) {
+        self.sha256 = sha256
+        self.size = size
+        self.url = url
+    }
 }
 
 /// A content-addressed store of asset bytes (`objects/<first two hex digits>/<sha256>`), with a

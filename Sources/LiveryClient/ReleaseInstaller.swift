@@ -26,6 +26,12 @@ public struct FetchRequest: Sendable {
     /// Told, before any download, what the fetch needs on disk and what is free (nil: unknown), so an
     /// app can show it; a fetch that does not fit throws `InsufficientSpace` right after.
     public var onPlan: (@Sendable (SpaceNeeded, Int64?) -> Void)?
+    /// The channel `repository` is (`<server>/<tenant>/` for stable, `<server>/<tenant>/channels/<name>/`
+    /// otherwise; docs/output.md#channels). It takes part in rollout bucketing; use one cache per channel.
+    public var channel = ReleaseChannel.stable
+    /// This install's stable id for staged rollouts (docs/client.md#staged-rollout). nil: the cache's
+    /// `device-id`, made on first use. An app that has its own install id may pass it.
+    public var installID: String?
     public var now = Date()
 
     public init(tenant: String, repository: any RepositorySource, cache: URL, bootstrapRoot: Data? = nil, locale: String? = nil) {
@@ -48,6 +54,8 @@ public struct FetchResult: Sendable {
     public var problem: String?
     /// What the fetch needed on disk before it started (zero when nothing had to change).
     public var needed = SpaceNeeded(download: 0, install: 0)
+    /// True when the release came from a staged rollout this install's bucket falls in.
+    public var staged = false
 }
 
 /// The reference client's install step: refresh TUF metadata, read the download manifest, download
@@ -94,11 +102,19 @@ public enum ReleaseInstaller {
         guard store.load("root") != nil || request.bootstrapRoot != nil else { throw TUFError("no trusted root: pass the tenant's 1.root.json on first use") }
         let updater: TUFUpdater
         let manifestData: Data
+        // "" for the channel's release; `staged/` when this install takes a release being rolled out.
+        var prefix = ""
         do {
             // Each file is kept in the cache as soon as it is trusted (TUF 1.0.x §5.3–5.6).
             updater = try TUFUpdater(source: request.repository, store: store, bootstrapRoot: request.bootstrapRoot, now: request.now)
             try updater.refresh()
-            guard let manifestTarget = try updater.targetInfo("download-manifest.json") else { throw TUFError("the release has no signed download manifest") }
+            guard var manifestTarget = try updater.targetInfo(DownloadManifest.targetName) else { throw TUFError("the release has no signed download manifest") }
+            if let staged = try updater.targetInfo(RolloutStage.stagedManifestName), let custom = try TargetCustom(of: staged.target),
+               let stage = custom.rollout, let number = custom.release,
+               stage.includes(tenant: request.tenant, channel: request.channel.name, release: number, installID: try request.installID ?? access.deviceID()) {
+                manifestTarget = staged
+                prefix = RolloutStage.targetPrefix
+            }
             manifestData = try updater.download(manifestTarget.target)
         } catch {
             return try offline("refresh failed: \(error)")
@@ -107,6 +123,12 @@ public enum ReleaseInstaller {
         // 2. The bundles this app needs.
         let manifest = try DownloadManifest(data: manifestData)
         let release = manifest.release, format = manifest.format.fileExtension
+        // Never back to an older release: after a halted rollout, an install that took the staged
+        // release keeps it until the channel has a newer one.
+        if let kept = installedManifest(), kept.release > release, let installed {
+            return FetchResult(release: kept.release, installed: installed, downloaded: [], reused: [], offline: false,
+                               problem: "the channel offers release \(release), older than the installed release \(kept.release) (a halted rollout); keeping \(kept.release)")
+        }
         let wanted = selection(manifest.bundles, request: request)
         // A release this app cannot read is not installed, and is not an offline case either: the app must be updated.
         if let app = request.appVersion {
@@ -116,7 +138,7 @@ public enum ReleaseInstaller {
         // broken role that signs nothing this app asks for does not stop it.
         let trusted: TrustedMetadata
         do {
-            for id in wanted { _ = try updater.targetInfo("\(id).\(format)") }
+            for id in wanted { _ = try updater.targetInfo("\(prefix)\(id).\(format)") }
             trusted = try TrustedMetadata(updater.trusted)
         } catch {
             return try offline("refresh failed: \(error)")
@@ -126,13 +148,15 @@ public enum ReleaseInstaller {
         let target = cache.appendingPathComponent("releases").appendingPathComponent(releaseName)
         let everythingThere = wanted.allSatisfy { fm.fileExists(atPath: target.appendingPathComponent("bundles/\($0)").path) }
         if installed?.standardizedFileURL.path == target.standardizedFileURL.path, everythingThere, fm.fileExists(atPath: target.appendingPathComponent(".complete").path) {
-            return FetchResult(release: release, installed: target, downloaded: [], reused: wanted, offline: false, problem: nil)
+            var result = FetchResult(release: release, installed: target, downloaded: [], reused: wanted, offline: false, problem: nil)
+            result.staged = !prefix.isEmpty
+            return result
         }
 
         // 3. Room on disk for what must be downloaded and installed, before any download.
         var needed = SpaceNeeded(download: 0, install: 0)
         for id in wanted {
-            guard let info = trusted.target("\(id).\(format)") else { continue }
+            guard let info = trusted.target("\(prefix)\(id).\(format)") else { continue }
             let length = Int64(info.length)
             if !fm.fileExists(atPath: cache.appendingPathComponent("downloads").appendingPathComponent(info.sha256).path) { needed.download += length }
             needed.install += manifest.bundle(id)?.encryption == nil ? length : 2 * length
@@ -145,11 +169,11 @@ public enum ReleaseInstaller {
         }
 
         // 4. Download what is not cached yet, verified before use; protected bundles with a token.
-        let tokens = try tokens(for: wanted, manifest: manifest, trusted: trusted, request: request, access: access, server: voucherServer)
+        let tokens = try tokens(for: wanted, manifest: manifest, prefix: prefix, trusted: trusted, request: request, access: access, server: voucherServer)
         var downloaded: [String] = [], reused: [String] = []
         var archives: [String: URL] = [:]
         for id in wanted {
-            let name = "\(id).\(format)"
+            let name = "\(prefix)\(id).\(format)"
             guard let info = trusted.target(name) else { throw TUFError("bundle '\(id)' is not a signed target") }
             let file = cache.appendingPathComponent("downloads").appendingPathComponent(info.sha256)
             if fm.fileExists(atPath: file.path) {
@@ -157,8 +181,8 @@ public enum ReleaseInstaller {
             } else {
                 let partial = file.appendingPathExtension("part")
                 do {
-                    let path = "targets/\(info.sha256).\(name)"
-                    let file = "\(info.sha256).\(name)"
+                    let file = "\(info.sha256).\(id).\(format)"
+                    let path = "targets/\(prefix)\(file)"
                     if let grant = tokens[id], let server = voucherServer, grant.url(of: id, file: file, now: Date()) != nil {
                         // A signed URL (the bucket's or the voucher server's); renewed once with the token if it expires mid-way.
                         var current = grant
@@ -228,6 +252,7 @@ public enum ReleaseInstaller {
         collectGarbage(cache: cache, keep: [releaseName, installed?.lastPathComponent].compactMap { $0 })
         var result = FetchResult(release: release, installed: target, downloaded: downloaded, reused: reused, offline: false, problem: nil)
         result.needed = needed
+        result.staged = !prefix.isEmpty
         return result
     }
 
@@ -235,12 +260,12 @@ public enum ReleaseInstaller {
     /// decrypted: a stored grant for its subject (tour, program, library item or pack), renewed with
     /// its code when it has expired, and asked for fresh signed URLs or keys with its token when it
     /// lacks them. A protected subject without one stops the fetch here, before any download, naming it.
-    static func tokens(for wanted: [String], manifest: DownloadManifest, trusted: TrustedMetadata, request: FetchRequest,
+    static func tokens(for wanted: [String], manifest: DownloadManifest, prefix: String = "", trusted: TrustedMetadata, request: FetchRequest,
                        access: AccessTokenStore, server: HTTPRepository?) throws -> [String: AccessGrant] {
         var grants = access.grants()
         var tokens: [String: AccessGrant] = [:]
         for id in wanted {
-            guard let bundle = manifest.bundle(id), bundle.access == .voucher, let info = trusted.target(bundle.targetName(format: manifest.format)) else { continue }
+            guard let bundle = manifest.bundle(id), bundle.access == .voucher, let info = trusted.target(prefix + bundle.targetName(format: manifest.format)) else { continue }
             let needsDownload = !FileManager.default.fileExists(atPath: request.cache.appendingPathComponent("downloads/\(info.sha256)").path)
             guard needsDownload || bundle.encryption != nil else { continue }
             // A local folder has no access control, but an encrypted bundle still needs its key from a voucher server.

@@ -58,7 +58,8 @@ public enum ManifestShapes {
             .optional("resolver", .asset([]), "A DTCG 2025.10 resolver document (sets, modifiers, resolution order), instead of tokens and modes."),
         ])), "Design tokens."),
         .optional("release", .object(ObjectShape("Release settings.", [
-            .optional("channel", .choice(["stable", "beta", "internal"]), "Release channel."),
+            .optional("channel", .string(.channel), "The channel `livery build` publishes to (default stable); docs/output.md#channels."),
+            .optional("channels", .list(.string(.channel)), "Other channels the tenant publishes (e.g. beta), for `livery build --channel` and `livery promote`."),
             .optional("minimumClientVersion", .string(.version), "Oldest app version that can read this tenant's bundles."),
         ])), "Release settings."),
         .optional("rules", .dictionary(key: .text, value: .choice(["error", "warning", "off"])), "Severity overrides by rule id (security rules cannot be lowered)."),

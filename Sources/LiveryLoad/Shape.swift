@@ -31,6 +31,7 @@ public enum StringFormat: String, Sendable, CaseIterable {
     case currency
     case tokenReference
     case featureName
+    case channel
 
     /// A human description for messages and JSON Schema docs.
     public var summary: String {
@@ -46,6 +47,7 @@ public enum StringFormat: String, Sendable, CaseIterable {
         case .currency: return "an ISO 4217 currency code such as 'INR'"
         case .tokenReference: return "a token reference such as '{color.brand.primary}'"
         case .featureName: return "a feature name (letters, digits, '_' and '-')"
+        case .channel: return "a release channel name such as 'stable', 'beta' or 'qa-team' (a lower-case letter, then lower-case letters, digits and '-', at most 32)"
         }
     }
 
@@ -63,6 +65,7 @@ public enum StringFormat: String, Sendable, CaseIterable {
         case .currency: return "^[A-Z]{3}$"
         case .tokenReference: return "^\\{[^{}]+\\}$"
         case .featureName: return "^[A-Za-z0-9_-]+$"
+        case .channel: return "^[a-z][a-z0-9-]{0,31}$"
         }
     }
 

@@ -45,9 +45,22 @@ public final class BuildRecords: Sendable {
 
     /// Whether `tenant` is exactly as when it was last built with `settings`, and its release is still the one recorded.
     public func isUnchanged(_ tenant: String, settings: String, published manifest: SHA256Hex?) -> Bool {
-        guard let manifest,
-              let row = try? database.query("SELECT settings, manifest, recorded, inputs FROM tenants WHERE tenant = ?", [.text(tenant)]).first,
-              row[0].text == settings, row[1].text == manifest, let recorded = row[2].int, let inputs = row[3].text else { return false }
+        isUnchanged(tenant, settings: { $0 == settings }, published: { $0 == manifest })
+    }
+
+    /// The settings and manifest of a tenant's last build, if it has one.
+    public func recorded(_ tenant: String) -> (settings: String, manifest: SHA256Hex)? {
+        guard let row = try? database.query("SELECT settings, manifest FROM tenants WHERE tenant = ?", [.text(tenant)]).first,
+              let settings = row[0].text, let manifest = row[1].text else { return nil }
+        return (settings, manifest)
+    }
+
+    /// Whether `tenant`'s inputs are exactly as when it was last built, with settings `settings`
+    /// accepts, publishing a manifest `published` accepts.
+    public func isUnchanged(_ tenant: String, settings: (String) -> Bool, published: (SHA256Hex) -> Bool) -> Bool {
+        guard let row = try? database.query("SELECT settings, manifest, recorded, inputs FROM tenants WHERE tenant = ?", [.text(tenant)]).first,
+              let recordedSettings = row[0].text, settings(recordedSettings), let manifest = row[1].text, published(manifest),
+              let recorded = row[2].int, let inputs = row[3].text else { return false }
         for line in inputs.split(separator: "\n") {
             guard let tab = line.firstIndex(of: "\t") else { return false }
             let path = String(line[..<tab]), stamp = String(line[line.index(after: tab)...])

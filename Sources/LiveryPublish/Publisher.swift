@@ -27,60 +27,126 @@ public enum Publisher {
         }
     }
 
-    /// Whether the tenant's newest signed targets metadata vouches for the manifest `release.json` points at.
-    public static func signaturesCover(tenant: String, output: URL) -> Bool {
-        let folder = output.appendingPathComponent(tenant)
+    /// Whether the channel's newest signed targets metadata vouches for the manifest its `release.json` points at.
+    public static func signaturesCover(tenant: String, channel: ReleaseChannel = .stable, output: URL) -> Bool {
+        let folder = repository(tenant: tenant, channel: channel, output: output)
         guard let pointer = ReleasePointer.read(from: folder), let sha = PublishedMetadata.read(release: folder)?.manifestSHA256 else { return false }
         return sha == pointer.sha256
     }
 
-    /// The current manifest of a tenant, if it has a release.
-    public static func currentManifest(tenant: String, output: URL) -> (pointer: ReleasePointer, manifest: DownloadManifest)? {
-        let folder = output.appendingPathComponent(tenant)
+    /// A channel's repository folder: `Output/<tenant>` for stable, `Output/<tenant>/channels/<name>` otherwise.
+    public static func repository(tenant: String, channel: ReleaseChannel, output: URL) -> URL {
+        channel.repository(in: output.appendingPathComponent(tenant))
+    }
+
+    /// The current manifest of a tenant's channel, if it has a release.
+    public static func currentManifest(tenant: String, channel: ReleaseChannel = .stable, output: URL) -> (pointer: ReleasePointer, manifest: DownloadManifest)? {
+        let folder = repository(tenant: tenant, channel: channel, output: output)
         guard let pointer = ReleasePointer.read(from: folder),
               let data = FileManager.default.contents(atPath: folder.appendingPathComponent(pointer.manifest).path),
               let manifest = DownloadManifest.parse(data) else { return nil }
         return (pointer, manifest)
     }
 
+    /// The release being rolled out on a channel, if any: its manifest (as signed under
+    /// `staged/download-manifest.json`), the manifest's SHA-256 and the share of devices.
+    public static func stagedManifest(tenant: String, channel: ReleaseChannel = .stable, output: URL) -> (manifest: DownloadManifest, sha256: String, stage: RolloutStage)? {
+        let folder = repository(tenant: tenant, channel: channel, output: output)
+        guard let published = PublishedMetadata.read(release: folder), let entry = published.targets.signed.targets[RolloutStage.stagedManifestName],
+              let sha = entry.sha256, let stage = (try? TargetCustom(of: entry))??.rollout,
+              let data = FileManager.default.contents(atPath: folder.appendingPathComponent("targets/staged/\(sha).\(DownloadManifest.targetName)").path),
+              let manifest = DownloadManifest.parse(data) else { return nil }
+        return (manifest, sha, stage)
+    }
+
+    /// The channels a tenant has published, stable first.
+    public static func channels(tenant: String, output: URL) -> [ReleaseChannel] {
+        let folder = output.appendingPathComponent(tenant)
+        var found: [ReleaseChannel] = FileManager.default.fileExists(atPath: folder.appendingPathComponent(ReleasePointer.fileName).path) ? [.stable] : []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(ReleaseChannel.folderName).path)) ?? []
+        found += names.compactMap(ReleaseChannel.init).filter {
+            FileManager.default.fileExists(atPath: $0.repository(in: folder).appendingPathComponent(ReleasePointer.fileName).path)
+        }.sorted()
+        return found
+    }
+
+    /// One file a release puts in its repository: `relative` is `targets/<sha256>.<name>` (or under `targets/staged/`).
+    public struct File: Sendable {
+        public var source: URL
+        public var relative: String
+
+        public init(source: URL, relative: String) {
+            self.source = source
+            self.relative = relative
+        }
+    }
+
     /// `sign` writes the release's metadata into the staging folder before the switch, so the new
     /// targets and the metadata that vouches for them appear together.
     public static func publish(tenant: String, bundles: [BuiltBundle], manifest: StoredFile, release: Int, output: URL,
                                sign: ((URL) throws -> Void)? = nil) throws {
+        try publish(tenant: tenant, channel: .stable, files: bundles.map { File(source: $0.object, relative: "targets/\($0.targetFileName)") },
+                    manifest: manifest, release: release, output: output, sign: sign)
+    }
+
+    /// Publishes a release into a channel's repository: `files` (the bundles, and a staged release's
+    /// files under `targets/staged/`), the manifest, and `release.json` naming it; the files of the
+    /// channel's current release (and of a release being rolled out) stay for clients mid-download.
+    public static func publish(tenant: String, channel: ReleaseChannel, files: [File], manifest: StoredFile, release: Int, output: URL,
+                               sign: ((URL) throws -> Void)? = nil) throws {
         let fm = FileManager.default
-        let live = output.appendingPathComponent(tenant)
-        let staging = stagingRoot(output).appendingPathComponent("\(tenant).\(UUID().uuidString)")
+        let live = repository(tenant: tenant, channel: channel, output: output)
+        let staging = stagingRoot(output).appendingPathComponent("\(tenant).\(channel.name).\(UUID().uuidString)")
         let targets = staging.appendingPathComponent("targets")
         try fm.createDirectory(at: targets, withIntermediateDirectories: true)
         var cleanup = true
         defer { if cleanup { try? fm.removeItem(at: staging) } }
 
-        func link(_ source: URL, as name: String, in folder: URL) throws {
-            let destination = folder.appendingPathComponent(name)
+        func link(_ source: URL, as relative: String) throws {
+            let destination = staging.appendingPathComponent(relative)
             guard !fm.fileExists(atPath: destination.path) else { return }
+            try fm.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             if Foundation.link(source.path, destination.path) != 0 {
                 try fm.copyItem(at: source, to: destination)
             }
         }
-        // Keep the previous release's targets (clients may be downloading them) and any metadata.
-        if let previous = currentManifest(tenant: tenant, output: output) {
+        // Keep the previous release's targets (clients may be downloading them), a staged release's, and any metadata.
+        if let previous = currentManifest(tenant: tenant, channel: channel, output: output) {
             for name in [previous.pointer.manifest] + previous.manifest.bundles.map(\.path) {
                 let file = live.appendingPathComponent(name)
-                if fm.fileExists(atPath: file.path) { try link(file, as: (name as NSString).lastPathComponent, in: targets) }
+                if fm.fileExists(atPath: file.path) { try link(file, as: name) }
             }
         }
-        let metadata = live.appendingPathComponent("metadata")
+        if let staged = stagedManifest(tenant: tenant, channel: channel, output: output) {
+            let names = ["\(staged.sha256).\(DownloadManifest.targetName)"] + staged.manifest.bundles.map { "\($0.sha256).\($0.targetName(format: staged.manifest.format))" }
+            for name in names {
+                let file = live.appendingPathComponent("targets/staged/\(name)")
+                if fm.fileExists(atPath: file.path) { try link(file, as: "targets/staged/\(name)") }
+            }
+        }
         // Earlier metadata is always kept: versions and the root history must continue. (After an
         // unsigned build it vouches for the previous manifest only; the next signed build signs again.)
-        if fm.fileExists(atPath: metadata.path) {
-            let copy = staging.appendingPathComponent("metadata")
-            try fm.createDirectory(at: copy, withIntermediateDirectories: true)
-            for name in try fm.contentsOfDirectory(atPath: metadata.path) { try link(metadata.appendingPathComponent(name), as: name, in: copy) }
+        // Stable's folder also holds the other channels, which stay as they are.
+        for kept in ["metadata"] + (channel.isStable ? [ReleaseChannel.folderName] : []) {
+            let folder = live.appendingPathComponent(kept)
+            guard fm.fileExists(atPath: folder.path) else { continue }
+            try linkTree(folder, into: staging.appendingPathComponent(kept))
         }
-        for bundle in bundles { try link(bundle.object, as: bundle.targetFileName, in: targets) }
-        let manifestName = "\(manifest.sha256).\(DownloadManifest.targetName)"
-        try link(manifest.url, as: manifestName, in: targets)
-        let pointer = ReleasePointer(tenant: tenant, release: release, manifest: "targets/\(manifestName)", sha256: manifest.sha256)
+        // A repository's first release takes the root chain of the tenant's other channels, so one
+        // root file (the one apps ship) is trusted on every channel.
+        if !fm.fileExists(atPath: staging.appendingPathComponent("metadata").path) {
+            let tenantFolder = output.appendingPathComponent(tenant)
+            if let sibling = channels(tenant: tenant, output: output).map({ $0.repository(in: tenantFolder).appendingPathComponent("metadata") })
+                .first(where: { fm.fileExists(atPath: $0.appendingPathComponent("1.root.json").path) }) {
+                for name in try fm.contentsOfDirectory(atPath: sibling.path) where name.hasSuffix(".root.json") {
+                    try link(sibling.appendingPathComponent(name), as: "metadata/\(name)")
+                }
+            }
+        }
+        for file in files { try link(file.source, as: file.relative) }
+        let manifestName = "targets/\(manifest.sha256).\(DownloadManifest.targetName)"
+        try link(manifest.url, as: manifestName)
+        let pointer = ReleasePointer(tenant: tenant, release: release, manifest: manifestName, sha256: manifest.sha256)
         try pointer.json.bytes.write(to: staging.appendingPathComponent(ReleasePointer.fileName))
         try sign?(staging)
 
@@ -91,10 +157,29 @@ public enum Publisher {
             }
             // `staging` now holds the previous tree; the deferred cleanup removes it.
         } else {
+            // A channel's first release in a tenant folder that may not exist yet.
+            try fm.createDirectory(at: live.deletingLastPathComponent(), withIntermediateDirectories: true)
             guard rename(staging.path, live.path) == 0 else {
                 throw Failure(description: "cannot publish \(live.path): \(String(cString: strerror(errno)))")
             }
             cleanup = false
+        }
+    }
+
+    /// Recreates the tree under `source` at `destination` from hard links (copies across file systems).
+    static func linkTree(_ source: URL, into destination: URL) throws {
+        let fm = FileManager.default
+        try fm.createDirectory(at: destination, withIntermediateDirectories: true)
+        let base = source.standardizedFileURL.path
+        guard let walker = fm.enumerator(at: source, includingPropertiesForKeys: [.isDirectoryKey]) else { throw Failure(description: "cannot read \(source.path)") }
+        for case let url as URL in walker {
+            let relative = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
+            let target = destination.appendingPathComponent(relative)
+            if (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
+                try fm.createDirectory(at: target, withIntermediateDirectories: true)
+            } else if link(url.path, target.path) != 0 {
+                try fm.copyItem(at: url, to: target)
+            }
         }
     }
 }
@@ -103,24 +188,15 @@ extension Publisher {
     /// Changes a published release in place of the live folder, atomically: the whole tree is hard-linked
     /// into staging, `update` changes the staging copy (it must replace files, never write through a
     /// link), and the copy is swapped in. Used to re-sign metadata (timestamp refresh, key rotation).
-    public static func amend(tenant: String, output: URL, update: (URL) throws -> Void) throws {
+    public static func amend(tenant: String, channel: ReleaseChannel = .stable, output: URL, update: (URL) throws -> Void) throws {
         let fm = FileManager.default
-        let live = output.appendingPathComponent(tenant)
-        guard fm.fileExists(atPath: live.path) else { throw Failure(description: "'\(tenant)' has no release in \(output.path)") }
-        let staging = stagingRoot(output).appendingPathComponent("\(tenant).\(UUID().uuidString)")
-        defer { try? fm.removeItem(at: staging) }
-        try fm.createDirectory(at: staging, withIntermediateDirectories: true)
-        let base = live.standardizedFileURL.path
-        guard let walker = fm.enumerator(at: live, includingPropertiesForKeys: [.isDirectoryKey]) else { throw Failure(description: "cannot read \(live.path)") }
-        for case let url as URL in walker {
-            let relative = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
-            let destination = staging.appendingPathComponent(relative)
-            if (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
-                try fm.createDirectory(at: destination, withIntermediateDirectories: true)
-            } else if link(url.path, destination.path) != 0 {
-                try fm.copyItem(at: url, to: destination)
-            }
+        let live = repository(tenant: tenant, channel: channel, output: output)
+        guard fm.fileExists(atPath: live.appendingPathComponent(ReleasePointer.fileName).path) else {
+            throw Failure(description: "'\(tenant)' has no \(channel.isStable ? "" : "\(channel.name) ")release in \(output.path)")
         }
+        let staging = stagingRoot(output).appendingPathComponent("\(tenant).\(channel.name).\(UUID().uuidString)")
+        defer { try? fm.removeItem(at: staging) }
+        try linkTree(live, into: staging)
         try update(staging)
         guard livery_rename_exchange(staging.path, live.path) == 0 else {
             throw Failure(description: "cannot switch \(live.path): \(String(cString: strerror(errno)))")

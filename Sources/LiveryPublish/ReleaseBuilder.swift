@@ -19,6 +19,10 @@ public struct BuildOptions: Sendable {
     public var keys: KeyStore?
     /// Re-sign the timestamp of every release that did not change, so it does not expire.
     public var refreshTimestamp = false
+    /// The channel to publish to, instead of each tenant's `release.channel` (it must be one the tenant declares).
+    public var channel: ReleaseChannel?
+    /// Publish each new release to this share of the channel's devices only (`--rollout`); the rest keep the current release.
+    public var rollout: RolloutStage?
 
     public init(format: ArchiveFormat = .zip, only: Set<String>? = nil, strict: Bool = false, keys: KeyStore? = nil, refreshTimestamp: Bool = false) {
         self.format = format
@@ -33,6 +37,10 @@ public struct BuildOptions: Sendable {
 public struct TenantBuildReport: Sendable {
     public var tenant: String
     public var release: Int
+    /// The channel the release is on.
+    public var channel = ReleaseChannel.stable
+    /// Set when the new release went to this share of the channel's devices only.
+    public var rollout: RolloutStage?
     /// False when nothing changed since the published release.
     public var published: Bool
     public var bundles: Int
@@ -65,7 +73,7 @@ public enum ReleaseBuilder {
         let store = try ContentStore(root: output.appendingPathComponent(".livery/store"))
         store.removeLeftovers()
         let records = try BuildRecords(store: store)
-        let settings = "livery \(LiveryVersion.current) rules \(RuleRegistry.all.count) format \(options.format.rawValue) strict \(options.strict) mtime \(ArchiveWriter.entryTimestamp) signed \(options.keys != nil)"
+        let baseSettings = "livery \(LiveryVersion.current) rules \(RuleRegistry.all.count) format \(options.format.rawValue) strict \(options.strict) mtime \(ArchiveWriter.entryTimestamp) signed \(options.keys != nil)"
 
         // Tenants whose inputs are all as they were at their last build are not even loaded.
         let discovered = TenantLoader.discover(in: workspace)
@@ -73,12 +81,25 @@ public enum ReleaseBuilder {
         let wanted = folders.filter { options.only?.contains($0) ?? true }
         var unchanged: [TenantBuildReport] = []
         var toBuild = Set<String>()
+        // The record's settings end with the channel the tenant built to (its own, or --channel's).
+        let channelSettings = baseSettings + " channel "
+        func accepts(_ recorded: String) -> Bool {
+            guard recorded.hasPrefix(channelSettings) else { return false }
+            return options.channel.map { recorded == channelSettings + $0.name } ?? true
+        }
         for id in wanted {
-            let signedAsAsked = options.keys == nil || Publisher.signaturesCover(tenant: id, output: output)
-            if let current = Publisher.currentManifest(tenant: id, output: output), signedAsAsked,
-               records.isUnchanged(id, settings: settings, published: current.pointer.sha256) {
-                unchanged.append(TenantBuildReport(tenant: id, release: current.manifest.release, published: false, bundles: current.manifest.bundles.count,
-                                                   rebuilt: [], bytes: current.manifest.bundles.reduce(0) { $0 + $1.size }, untouched: true))
+            // Untouched when its inputs are as built last time and that build's release was published; a
+            // release the channel has since rolled back from is not published again while nothing changes.
+            let channels = Publisher.channels(tenant: id, output: output)
+            let signedAsAsked = options.keys == nil || channels.allSatisfy { Publisher.signaturesCover(tenant: id, channel: $0, output: output) }
+            if !channels.isEmpty, signedAsAsked, records.isUnchanged(id, settings: accepts, published: { _ in true }),
+               let recorded = records.recorded(id), let channel = ReleaseChannel(String(recorded.settings.dropFirst(channelSettings.count))),
+               channels.contains(channel),
+               let data = FileManager.default.contents(atPath: store.objectURL(recorded.manifest).path), let manifest = DownloadManifest.parse(data) {
+                var report = TenantBuildReport(tenant: id, release: manifest.release, published: false, bundles: manifest.bundles.count,
+                                               rebuilt: [], bytes: manifest.bundles.reduce(0) { $0 + $1.size }, untouched: true)
+                report.channel = channel
+                unchanged.append(report)
             } else {
                 toBuild.insert(id)
             }
@@ -109,7 +130,7 @@ public enum ReleaseBuilder {
             guard diagnostics.errorCount == 0 else { continue }
             let selected = validation.tenants.filter { group.contains($0.id) }
             let outcomes = ParallelMap.map(selected) { tenant in
-                Result { try prepare(tenant, store: store, builder: builder, output: output, format: options.format, keys: options.keys) }
+                Result { try prepare(tenant, store: store, builder: builder, output: output, options: options, records: records, channelSettings: channelSettings) }
             }
             for (tenant, outcome) in zip(selected, outcomes) {
                 switch outcome {
@@ -129,21 +150,30 @@ public enum ReleaseBuilder {
             return BuildResult(validation: validation, tenants: [], failures: [])
         }
         var reports = unchanged
-        for prepared in pending {
+        for var prepared in pending {
             do {
-                if let manifest = prepared.manifest {
-                    var sign: ((URL) throws -> Void)?
-                    if let store = options.keys {
-                        let keys = try store.keys(for: prepared.report.tenant, create: true, warn: progress)
-                        let targets = signedTargets(prepared, manifest: manifest)
-                        sign = { folder in try RepositorySigner.sign(release: folder, targets: targets, keys: keys, warn: progress) }
+                let tenant = prepared.report.tenant, channel = prepared.report.channel
+                var recorded = prepared.manifest?.sha256 ?? prepared.unchangedSHA256
+                if let manifestFile = prepared.manifest {
+                    let keys = try options.keys?.keys(for: tenant, create: true, warn: progress)
+                    let release = PublishedRelease(manifest: prepared.manifestValue, manifestFile: manifestFile,
+                                                   bundleFiles: Dictionary(prepared.built.map { ($0.spec.id, $0.object) }, uniquingKeysWith: { a, _ in a }))
+                    var exposure = ReleaseExposure.everyone
+                    // The first release of a channel goes to every device: there is no other one to keep.
+                    if let stage = options.rollout, Publisher.currentManifest(tenant: tenant, channel: channel, output: output) != nil {
+                        exposure = .rollout(stage)
+                    } else if options.rollout != nil {
+                        progress("\(tenant): the first \(channel.name) release goes to every device (there is no earlier release to keep for the rest)")
                     }
-                    try Publisher.publish(tenant: prepared.report.tenant, bundles: prepared.built, manifest: manifest, release: prepared.report.release,
-                                          output: output, sign: sign)
+                    try ReleaseChannels.publish(release, tenant: tenant, channel: channel, exposure: exposure,
+                                                provenance: ReleaseProvenance(channel: channel.name, origin: .build, published: Date()),
+                                                keys: keys, output: output, warn: progress)
+                    if case .rollout(let stage) = exposure { prepared.report.rollout = stage }
+                    recorded = manifestFile.sha256
                 }
                 reports.append(prepared.report)
-                if let pointer = Publisher.currentManifest(tenant: prepared.report.tenant, output: output)?.pointer {
-                    try records.record(prepared.report.tenant, inputs: prepared.inputs, settings: settings, manifest: pointer.sha256)
+                if let recorded {
+                    try records.record(tenant, inputs: prepared.inputs, settings: channelSettings + channel.name, manifest: recorded)
                 }
             } catch {
                 failed.append((prepared.report.tenant, failures.count))
@@ -153,7 +183,10 @@ public enum ReleaseBuilder {
         if options.refreshTimestamp, let keyStore = options.keys {
             func refresh(_ tenant: String) throws {
                 let keys = try keyStore.keys(for: tenant, create: false, warn: progress)
-                try Publisher.amend(tenant: tenant, output: output) { try RepositorySigner.refreshTimestamp(release: $0, keys: keys, warn: progress) }
+                // Every channel's timestamp expires on its own clock.
+                for channel in Publisher.channels(tenant: tenant, output: output) where Publisher.signaturesCover(tenant: tenant, channel: channel, output: output) {
+                    try Publisher.amend(tenant: tenant, channel: channel, output: output) { try RepositorySigner.refreshTimestamp(release: $0, keys: keys, warn: progress) }
+                }
             }
             for index in reports.indices where !reports[index].published {
                 let tenant = reports[index].tenant
@@ -167,8 +200,8 @@ public enum ReleaseBuilder {
             // A tenant whose new release failed (a creator's key away while their content changed,
             // say) keeps its published release live, so that one must not expire either.
             for (tenant, index) in failed where !reports.contains(where: { $0.tenant == tenant && $0.published })
-                && Publisher.signaturesCover(tenant: tenant, output: output) {
-                guard let release = Publisher.currentManifest(tenant: tenant, output: output)?.manifest.release else { continue }
+                && Publisher.channels(tenant: tenant, output: output).contains(where: { Publisher.signaturesCover(tenant: tenant, channel: $0, output: output) }) {
+                guard let release = Publisher.channels(tenant: tenant, output: output).compactMap({ Publisher.currentManifest(tenant: tenant, channel: $0, output: output)?.manifest.release }).max() else { continue }
                 do {
                     try refresh(tenant)
                     failures[index] += " (release \(release) stays live, timestamp re-signed)"
@@ -180,17 +213,18 @@ public enum ReleaseBuilder {
         return BuildResult(validation: validation, tenants: reports.sorted { $0.tenant < $1.tenant }, failures: failures)
     }
 
-    /// The TUF targets of a release: the download manifest and every bundle, described in `custom`.
-    static func signedTargets(_ prepared: PreparedRelease, manifest: StoredFile) -> [RepositorySigner.Target] {
-        var targets = [RepositorySigner.Target(name: DownloadManifest.targetName, length: manifest.size, sha256: manifest.sha256,
-                                               custom: .downloadManifest(release: prepared.report.release))]
-        for bundle in prepared.built {
-            let spec = bundle.spec
-            let custom = TargetCustom.bundle(.init(id: spec.id, kind: spec.kind, policy: spec.policy, access: spec.access, locale: spec.locale, subject: spec.subject,
-                                                   encryption: bundle.encryption))
-            targets.append(RepositorySigner.Target(name: bundle.targetName, length: bundle.size, sha256: bundle.sha256, custom: custom))
+    /// The channel a tenant's build publishes to: `--channel` when given (stable, or a channel the
+    /// tenant declares in `release.channel` or `release.channels`), else its `release.channel`, else stable.
+    public static func channel(of tenant: ResolvedTenant, override: ReleaseChannel?) throws -> ReleaseChannel {
+        let release = tenant.tenant?["release"]
+        let own = release?["channel"]?.string.flatMap(ReleaseChannel.init) ?? .stable
+        guard let override else { return own }
+        let declared = Set([.stable, own] + (release?["channels"]?.items ?? []).compactMap { $0.string.flatMap(ReleaseChannel.init) })
+        guard declared.contains(override) else {
+            throw Publisher.Failure(description: "it does not declare the channel '\(override.name)' (it declares \(declared.sorted().map(\.name).joined(separator: ", "))): "
+                                    + "add it to release.channels in its tenant.yaml")
         }
-        return targets
+        return override
     }
 
     /// How many tenants are loaded at once.
@@ -202,15 +236,20 @@ public enum ReleaseBuilder {
         var built: [BuiltBundle]
         /// The new download manifest in the store; nil when the release is unchanged.
         var manifest: StoredFile?
+        var manifestValue: DownloadManifest
+        /// When unchanged: the manifest it matched, recorded again for the next build.
+        var unchangedSHA256: String?
         var inputs: [String]
     }
 
     /// Packs a tenant's bundles. A signed build (`keys` set) encrypts its voucher bundles with keys
     /// derived from the tenant's content secret, made in the key store on first use; an unsigned build
     /// (tests of packing alone) leaves them plain.
-    static func prepare(_ tenant: ResolvedTenant, store: ContentStore, builder: BundleBuilder, output: URL, format: ArchiveFormat,
-                        keys: KeyStore?) throws -> PreparedRelease {
+    static func prepare(_ tenant: ResolvedTenant, store: ContentStore, builder: BundleBuilder, output: URL, options: BuildOptions,
+                        records: BuildRecords, channelSettings: String) throws -> PreparedRelease {
+        let keys = options.keys, format = options.format
         let signed = keys != nil
+        let channel = try channel(of: tenant, override: options.channel)
         // Hash every referenced asset on all cores first; planning then finds them ingested.
         var files = Set<URL>()
         for source in tenant.ancestors + [tenant.source] {
@@ -231,22 +270,34 @@ public enum ReleaseBuilder {
             }
         }.map { try $0.get() }
         let minimum = tenant.tenant?["release"]?["minimumClientVersion"]?.string ?? "1.0.0"
-        let current = Publisher.currentManifest(tenant: tenant.id, output: output)
         let rebuilt = built.filter(\.rebuilt).map(\.spec.id).sorted()
         let bytes = built.reduce(0) { $0 + $1.size }
         let inputs = BuildRecords.inputs(of: tenant)
-        if let current {
-            let same = DownloadManifest(tenant: tenant.id, release: current.manifest.release, format: format, minimumClientVersion: minimum, built: built)
-            // An unsigned release is published again (same content, new metadata) once signing is asked for.
-            if same == current.manifest && (!signed || Publisher.signaturesCover(tenant: tenant.id, output: output)) {
-                let report = TenantBuildReport(tenant: tenant.id, release: current.manifest.release, published: false, bundles: built.count, rebuilt: rebuilt, bytes: bytes)
-                return PreparedRelease(report: report, built: built, manifest: nil, inputs: inputs)
+        // Unchanged when the content is the channel's release, the release being rolled out, or what the
+        // last build of this channel published (a channel rolled back since keeps its rollback).
+        let current = Publisher.currentManifest(tenant: tenant.id, channel: channel, output: output)
+        var candidates: [(manifest: DownloadManifest, sha: String)] = []
+        if let current { candidates.append((current.manifest, current.pointer.sha256)) }
+        if let staged = Publisher.stagedManifest(tenant: tenant.id, channel: channel, output: output) { candidates.append((staged.manifest, staged.sha256)) }
+        if let recorded = records.recorded(tenant.id), recorded.settings == channelSettings + channel.name,
+           let data = FileManager.default.contents(atPath: store.objectURL(recorded.manifest).path), let manifest = DownloadManifest.parse(data) {
+            candidates.append((manifest, recorded.manifest))
+        }
+        // An unsigned release is published again (same content, new metadata) once signing is asked for.
+        if let current, !signed || Publisher.signaturesCover(tenant: tenant.id, channel: channel, output: output) {
+            for candidate in candidates {
+                let same = DownloadManifest(tenant: tenant.id, release: candidate.manifest.release, format: format, minimumClientVersion: minimum, built: built)
+                guard same == candidate.manifest else { continue }
+                var report = TenantBuildReport(tenant: tenant.id, release: current.manifest.release, published: false, bundles: built.count, rebuilt: rebuilt, bytes: bytes)
+                report.channel = channel
+                return PreparedRelease(report: report, built: built, manifest: nil, manifestValue: candidate.manifest, unchangedSHA256: candidate.sha, inputs: inputs)
             }
         }
-        let release = (current?.manifest.release ?? 0) + 1
+        let release = try ReleaseChannels.nextRelease(tenant: tenant.id, output: output)
         let manifest = DownloadManifest(tenant: tenant.id, release: release, format: format, minimumClientVersion: minimum, built: built)
         let stored = try store.put(manifest.bytes)
-        let report = TenantBuildReport(tenant: tenant.id, release: release, published: true, bundles: built.count, rebuilt: rebuilt, bytes: bytes)
-        return PreparedRelease(report: report, built: built, manifest: stored, inputs: inputs)
+        var report = TenantBuildReport(tenant: tenant.id, release: release, published: true, bundles: built.count, rebuilt: rebuilt, bytes: bytes)
+        report.channel = channel
+        return PreparedRelease(report: report, built: built, manifest: stored, manifestValue: manifest, unchangedSHA256: nil, inputs: inputs)
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
+import LiveryTUF
 import NIOPosix
 
 /// Lets a `GET` or `HEAD` of a voucher target's bytes through only with `Authorization: Bearer
@@ -20,13 +21,12 @@ struct ProtectedTargetGuard: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // The path as the request guard and the file middleware see it (decoded, empty components dropped).
         guard let path = request.uri.path.removingPercentEncoding else { return try await next(request, context) }
-        let components = path.split(separator: "/")
-        guard components.count == 3, components[1] == "targets" else { return try await next(request, context) }
-        let tenant = String(components[0]), file = String(components[2])
+        let components = path.split(separator: "/").map(String.init)
+        guard let (tenant, repository, file) = Self.target(components) else { return try await next(request, context) }
         let state = state
         let access: ReleaseAccess?
         do {
-            access = try await state.servedAccess(tenant: tenant)
+            access = try await state.servedAccess(tenant: repository)
         } catch {
             return .json(.serviceUnavailable, ["error": "the release metadata of '\(tenant)' cannot be read"])
         }
@@ -45,6 +45,17 @@ struct ProtectedTargetGuard: RouterMiddleware {
         var response = try await next(request, context)
         if response.status.code < 400 { response.headers[.cacheControl] = "private, max-age=31536000" }
         return response
+    }
+
+    /// The tenant, the repository (`<tenant>` for stable, `<tenant>/channels/<name>`) and the file
+    /// name of a target path: `<repository>/targets/<file>`, or `<repository>/targets/staged/<file>` for
+    /// a release being rolled out (docs/output.md#channels). nil for any other path.
+    static func target(_ components: [String]) -> (tenant: String, repository: String, file: String)? {
+        guard let at = components.firstIndex(of: "targets") else { return nil }
+        let repository = components[..<at], rest = components[(at + 1)...]
+        guard repository.count == 1 || (repository.count == 3 && repository.dropFirst().first == ReleaseChannel.folderName),
+              rest.count == 1 || (rest.count == 2 && rest.first == "staged"), let file = rest.last else { return nil }
+        return (repository[repository.startIndex], repository.joined(separator: "/"), file)
     }
 
     /// nil when `query` signs `path` and has not expired (`SignedURL`); otherwise a 403 saying which.

@@ -8,8 +8,11 @@ import LiveryTUF
 /// online role changes, targets, snapshot and timestamp are signed again with the new keys.
 public enum KeyRotation {
     /// Writes the rotated metadata into `folder` (a staging copy of the release) and returns the new keys.
+    ///
+    /// `root` is the new root another channel of the tenant already published for this rotation: its
+    /// bytes are written here unchanged, so every channel keeps one root chain (one root file ships in apps).
     public static func rotate(_ role: TUFRole, release folder: URL, keys: TenantKeys, newKey: Curve25519.Signing.PrivateKey,
-                              now: Date = Date(), expiry: Expiry = Expiry()) throws -> TenantKeys {
+                              root: Data? = nil, now: Date = Date(), expiry: Expiry = Expiry()) throws -> TenantKeys {
         let metadata = folder.appendingPathComponent("metadata")
         guard let version = RepositorySigner.latestVersion(of: .root, in: metadata) else { throw TUFError("the release has no root metadata") }
         let current = try Metadata<Root>(data: Data(contentsOf: metadata.appendingPathComponent("\(version).root.json")))
@@ -29,11 +32,18 @@ public enum KeyRotation {
             thresholds[r] = listed.threshold
             publicKeys[r] = r == role ? [TUFKey(newKey.publicKey)] : listed.keyIDs.compactMap { published.keys[$0] }
         }
-        var next = SignedMetadata(signed: TUFDocument.root(version: version + 1, expires: now.addingTimeInterval(expiry.root), keys: publicKeys, thresholds: thresholds))
-        try next.sign(with: oldRoot)
-        if role == .root { try next.sign(with: newKey) }
         let file = metadata.appendingPathComponent("\(version + 1).root.json")
-        try next.bytes().write(to: file)
+        if let root {
+            guard (try? Metadata<Root>(data: root))?.signed.version == version + 1 else {
+                throw TUFError("this channel's root is at version \(version), and the rotated root of the tenant's other channels is not version \(version + 1)")
+            }
+            try root.write(to: file)
+        } else {
+            var next = SignedMetadata(signed: TUFDocument.root(version: version + 1, expires: now.addingTimeInterval(expiry.root), keys: publicKeys, thresholds: thresholds))
+            try next.sign(with: oldRoot)
+            if role == .root { try next.sign(with: newKey) }
+            try next.bytes().write(to: file)
+        }
         if role != .root {
             // Re-sign the online roles so the current release verifies under the new root.
             guard let published = try PublishedMetadata.load(release: folder) else {

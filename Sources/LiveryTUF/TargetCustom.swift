@@ -45,15 +45,31 @@ public struct TargetCustom: Sendable, Equatable {
     public static let downloadManifestKind = "download-manifest"
 
     public var content: Content
+    /// A download manifest's channel and origin (build, promotion, rollback), when its signer recorded them.
+    public var provenance: ReleaseProvenance?
+    /// Set on `staged/download-manifest.json`: the share of devices that take this release.
+    public var rollout: RolloutStage?
     /// Fields this version does not know, kept as read.
     public var unrecognized: [String: JSONValue]
 
-    public init(_ content: Content, unrecognized: [String: JSONValue] = [:]) {
+    public init(_ content: Content, provenance: ReleaseProvenance? = nil, rollout: RolloutStage? = nil, unrecognized: [String: JSONValue] = [:]) {
         self.content = content
+        self.provenance = provenance
+        self.rollout = rollout
         self.unrecognized = unrecognized
     }
 
     public static func downloadManifest(release: Int) -> TargetCustom { TargetCustom(.downloadManifest(release: release)) }
+
+    public static func downloadManifest(release: Int, provenance: ReleaseProvenance?, rollout: RolloutStage? = nil) -> TargetCustom {
+        TargetCustom(.downloadManifest(release: release), provenance: provenance, rollout: rollout)
+    }
+
+    /// The release number, for a download manifest.
+    public var release: Int? {
+        if case .downloadManifest(let release) = content { return release }
+        return nil
+    }
     public static func bundle(_ bundle: Bundle) -> TargetCustom { TargetCustom(.bundle(bundle)) }
 
     /// The bundle this target is, nil for the download manifest.
@@ -95,6 +111,26 @@ public struct TargetCustom: Sendable, Equatable {
                 throw TUFError(.malformed, "\(what): custom.release must be an integer of at least 1")
             }
             content = .downloadManifest(release: release)
+            if let channel = try take("channel") {
+                guard ReleaseChannel(channel) != nil else { throw TUFError(.malformed, "\(what): custom.channel '\(channel)' is not a channel name") }
+                let originText = try require("origin")
+                guard let origin = ReleaseProvenance.Origin(rawValue: originText) else {
+                    throw TUFError(.malformed, "\(what): custom.origin '\(originText)' is not one of \(ReleaseProvenance.Origin.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                var fromRelease: Int?
+                if let value = fields.removeValue(forKey: "fromRelease") {
+                    guard case .int(let number) = value, number >= 1 else { throw TUFError(.malformed, "\(what): custom.fromRelease must be an integer of at least 1") }
+                    fromRelease = number
+                }
+                var published: Date?
+                if let text = try take("published") {
+                    guard let date = TUFDate.parseStrict(text) else { throw TUFError(.malformed, "\(what): custom.published is not a UTC date") }
+                    published = date
+                }
+                provenance = ReleaseProvenance(channel: channel, origin: origin, fromChannel: try take("fromChannel"), fromRelease: fromRelease,
+                                               reason: try take("reason"), published: published)
+            }
+            rollout = try fields.removeValue(forKey: "rollout").map { try RolloutStage(json: $0, what: what) }
         } else {
             guard let bundleKind = BundleKind(rawValue: kind) else {
                 throw TUFError(.malformed, "\(what): custom.kind '\(kind)' is not \(Self.downloadManifestKind) or a bundle kind")
@@ -114,6 +150,15 @@ public struct TargetCustom: Sendable, Equatable {
         case .downloadManifest(let release):
             object["kind"] = .string(Self.downloadManifestKind)
             object["release"] = .int(release)
+            if let provenance {
+                object["channel"] = .string(provenance.channel)
+                object["origin"] = .string(provenance.origin.rawValue)
+                if let from = provenance.fromChannel { object["fromChannel"] = .string(from) }
+                if let from = provenance.fromRelease { object["fromRelease"] = .int(from) }
+                if let reason = provenance.reason { object["reason"] = .string(reason) }
+                if let published = provenance.published { object["published"] = .string(TUFDate.string(published)) }
+            }
+            if let rollout { object["rollout"] = rollout.json }
         case .bundle(let bundle):
             object["kind"] = .string(bundle.kind.rawValue)
             object["bundle"] = .string(bundle.id)

@@ -48,6 +48,14 @@ struct Build: AsyncParsableCommand {
     @Flag(help: "Re-sign the timestamp of every unchanged release, and of every release kept live because its new one failed (new version and expiry), so it does not expire.")
     var refreshTimestamp = false
 
+    @Option(help: ArgumentHelp("Publish to this channel instead of each tenant's release.channel (stable, or a channel the tenant declares in release.channels).", valueName: "NAME"),
+            transform: ChannelArgument.parse)
+    var channel: ReleaseChannel?
+
+    @Option(help: ArgumentHelp("Give each new release to this share of the channel's devices only (e.g. 10%); the rest keep the current release. Change it with `livery rollout`.", valueName: "PERCENT"),
+            transform: ChannelArgument.parseShare)
+    var rollout: RolloutStage?
+
     @Flag(help: "After building, publish every built tenant to the object store named by --to (as `livery publish` does).")
     var publish = false
 
@@ -61,6 +69,7 @@ struct Build: AsyncParsableCommand {
     var list = false
 
     func validate() throws {
+        if rollout != nil && unsigned { throw ValidationError("--rollout needs signing (the share of devices is signed metadata); drop --unsigned") }
         if refreshTimestamp && unsigned { throw ValidationError("--refresh-timestamp needs signing; drop --unsigned") }
         if publish && store.destination == nil { throw ValidationError("--publish needs --to s3://bucket/prefix") }
         if !publish && store.destination != nil { throw ValidationError("--to is for --publish: add --publish, or run `livery publish --to …` after the build") }
@@ -94,10 +103,13 @@ struct Build: AsyncParsableCommand {
                 for name in names.sorted() { print(name) }
                 continue
             }
+            var options = BuildOptions(format: archiveFormat, only: only, strict: strict,
+                                       keys: unsigned ? nil : KeyStore(root: URL(fileURLWithPath: keys)), refreshTimestamp: refreshTimestamp)
+            options.channel = channel
+            options.rollout = rollout
             let result = try ReleaseBuilder.build(
                 workspace: target.workspace, displayRoot: target.displayWorkspace, output: outputURL,
-                options: BuildOptions(format: archiveFormat, only: only, strict: strict,
-                                      keys: unsigned ? nil : KeyStore(root: URL(fileURLWithPath: keys)), refreshTimestamp: refreshTimestamp),
+                options: options,
                 progress: { message in
                     // Waiting for the lock is always said; progress only on a terminal, so CI logs stay quiet.
                     if message.hasPrefix("another livery build") || message.hasPrefix("WARNING") {
@@ -121,9 +133,11 @@ struct Build: AsyncParsableCommand {
             }
             for tenant in result.tenants {
                 built.append(tenant.tenant)
+                let on = tenant.channel.isStable ? "" : " on \(tenant.channel.name)"
+                let share = tenant.rollout.map { " to \($0.percentText) of devices" } ?? ""
                 let what = tenant.published
-                    ? "published release \(tenant.release): \(tenant.bundles) bundles, \(tenant.rebuilt.count) rebuilt"
-                    : "unchanged (release \(tenant.release)\(tenant.untouched ? ", inputs untouched" : "")\(tenant.timestampRefreshed ? ", timestamp re-signed" : ""))"
+                    ? "published release \(tenant.release)\(on)\(share): \(tenant.bundles) bundles, \(tenant.rebuilt.count) rebuilt"
+                    : "unchanged (release \(tenant.release)\(on)\(tenant.untouched ? ", inputs untouched" : "")\(tenant.timestampRefreshed ? ", timestamp re-signed" : ""))"
                 // With --format json or sarif, stdout carries only the report.
                 let line = "\(tenant.tenant): \(what)\n"
                 (format == .text ? FileHandle.standardOutput : FileHandle.standardError).write(Data(line.utf8))

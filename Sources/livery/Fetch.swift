@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LiveryClient
+import LiveryTUF
 
 struct Fetch: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -45,6 +46,13 @@ struct Fetch: ParsableCommand {
                                valueName: "X.Y.Z"))
     var appVersion: String?
 
+    @Option(help: ArgumentHelp("The channel to follow (default stable): <server>/<tenant>/channels/<name>/, cached apart from the tenant's other channels.", valueName: "NAME"),
+            transform: ChannelArgument.parse)
+    var channel: ReleaseChannel = .stable
+
+    @Option(help: "This install's id for staged rollouts (default: the cache's device id, made on first use).")
+    var installId: String?
+
     @Option(help: "The voucher server's base URL (livery serve), when --server is a bucket or a CDN: vouchers are redeemed there, and signed URLs and keys come from it.")
     var voucherServer: String?
 
@@ -57,13 +65,18 @@ struct Fetch: ParsableCommand {
         if let voucherServer {
             guard let url = URL(string: voucherServer), url.scheme == "http" || url.scheme == "https" else { throw ValidationError("--voucher-server must be an http(s) URL") }
         }
-        let repository = HTTPRepository(base: base.appendingPathComponent(tenant))
-        var request = FetchRequest(tenant: tenant, repository: repository, cache: URL(fileURLWithPath: cache).appendingPathComponent(tenant),
+        let tenantBase = base.appendingPathComponent(tenant)
+        let repository = HTTPRepository(base: channel.isStable ? tenantBase : tenantBase.appendingPathComponent(channel.relativeFolder))
+        let cacheName = channel.isStable ? tenant : "\(tenant).\(channel.name)"
+        var request = FetchRequest(tenant: tenant, repository: repository, cache: URL(fileURLWithPath: cache).appendingPathComponent(cacheName),
                                    bootstrapRoot: try root.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }, locale: locale)
         request.programs = program
         request.tours = tour
         request.vouchers = voucher
-        request.voucherServer = voucherServer.flatMap { URL(string: $0)?.appendingPathComponent(tenant) }
+        // Vouchers are per tenant, whatever the channel: redeemed at <server>/<tenant>.
+        request.voucherServer = voucherServer.flatMap { URL(string: $0)?.appendingPathComponent(tenant) } ?? (channel.isStable ? nil : tenantBase)
+        request.channel = channel
+        request.installID = installId
         request.appVersion = app
         let name = tenant
         request.onPlan = { needed, available in
@@ -84,9 +97,14 @@ struct Fetch: ParsableCommand {
             FileHandle.standardError.write(Data("fetch failed: \(error)\n".utf8))
             throw ExitCode(1)
         }
+        if let problem = result.problem, !result.offline {
+            FileHandle.standardError.write(Data("note: \(problem)\n".utf8))
+        }
         if result.offline {
             FileHandle.standardError.write(Data("warning: \(result.problem ?? "refresh failed"); keeping release \(result.release) for offline use\n".utf8))
         }
-        print("\(tenant): release \(result.release) installed at \(result.installed.path); downloaded \(result.downloaded.count) bundle\(result.downloaded.count == 1 ? "" : "s") (\(result.downloaded.joined(separator: ", "))), reused \(result.reused.count); \(repository.bytesReceived) bytes received")
+        let on = channel.isStable ? "" : " (\(channel.name))"
+        let staged = result.staged ? " (staged rollout)" : ""
+        print("\(tenant)\(on): release \(result.release)\(staged) installed at \(result.installed.path); downloaded \(result.downloaded.count) bundle\(result.downloaded.count == 1 ? "" : "s") (\(result.downloaded.joined(separator: ", "))), reused \(result.reused.count); \(repository.bytesReceived) bytes received")
     }
 }

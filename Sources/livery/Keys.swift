@@ -120,15 +120,34 @@ struct Keys: ParsableCommand {
                 let keys = try options.store.keys(for: tenant, create: false, warn: { _ in })
                 let newKey = Curve25519.Signing.PrivateKey()
                 try options.store.stage(newKey, for: role, tenant: tenant)
-                do {
-                    try Publisher.amend(tenant: tenant, output: output) { folder in
-                        _ = try KeyRotation.rotate(role, release: folder, keys: keys, newKey: newKey)
+                // Every channel gets the same new root (the first channel's bytes), so one root file serves them all.
+                let channels = Publisher.channels(tenant: tenant, output: output)
+                var root: Data?
+                var failed: [String] = []
+                for channel in channels.isEmpty ? [.stable] : channels {
+                    do {
+                        try Publisher.amend(tenant: tenant, channel: channel, output: output) { folder in
+                            _ = try KeyRotation.rotate(role, release: folder, keys: keys, newKey: newKey, root: root)
+                            if root == nil, let version = RepositorySigner.latestVersion(of: .root, in: folder.appendingPathComponent("metadata")) {
+                                root = try Data(contentsOf: folder.appendingPathComponent("metadata/\(version).root.json"))
+                            }
+                        }
+                    } catch {
+                        // Nothing published trusts the new key yet: forget it.
+                        guard root != nil else {
+                            options.store.unstage(role, tenant: tenant)
+                            throw error
+                        }
+                        failed.append("\(channel.name): \(error)")
                     }
-                } catch {
-                    options.store.unstage(role, tenant: tenant)
-                    throw error
                 }
+                // A published root trusts the new key from here on: keep it, even if a channel failed.
                 try options.store.install(role, tenant: tenant)
+                if !failed.isEmpty {
+                    throw Livery.Failure("\(tenant): the \(role.rawValue) key was rotated, but these channels still have the old root and cannot be signed until "
+                                         + "they get the new one (copy the newest N.root.json of the stable channel into their metadata/ and run "
+                                         + "`livery build --refresh-timestamp`):\n" + failed.joined(separator: "\n"))
+                }
                 print("\(tenant): \(role.rawValue) key rotated to \(TUFKey(newKey.publicKey).keyID); new root published")
             } catch let error as TUFError {
                 throw Livery.Failure(error.description)
@@ -183,17 +202,21 @@ struct Keys: ParsableCommand {
                     let key = try store.delegate(tenant: tenant, name: role, paths: path.isEmpty ? DelegationKey.contentPaths : path)
                     print("\(tenant): delegated role '\(role)' (key \(key.publicKey.keyID)) signs \(key.paths.joined(separator: ", "))")
                 }
-                let release = output.appendingPathComponent(tenant)
-                guard let published = try PublishedMetadata.load(release: release) else {
-                    print("\(tenant): no signed release yet; the next `livery build` publishes the delegation")
-                    return
-                }
                 let keys = try store.keys(for: tenant, create: false, warn: { _ in })
-                try Publisher.amend(tenant: tenant, output: output) { folder in
-                    try RepositorySigner.sign(release: folder, targets: try published.signedTargets, keys: keys)
+                var signed = false
+                // Every channel's release is signed again: the delegation holds for all of them.
+                for channel in Publisher.channels(tenant: tenant, output: output) {
+                    let release = channel.repository(in: output.appendingPathComponent(tenant))
+                    guard let published = try PublishedMetadata.load(release: release) else { continue }
+                    try Publisher.amend(tenant: tenant, channel: channel, output: output) { folder in
+                        try RepositorySigner.sign(release: folder, targets: try published.signedTargets, keys: keys)
+                    }
+                    let version = PublishedMetadata.read(release: release)?.targets.signed.version ?? 0
+                    let on = channel.isStable ? "" : " on \(channel.name)"
+                    print("\(tenant): release\(on) signed again (targets version \(version))\(remove ? "; '\(role)' no longer delegated" : "")")
+                    signed = true
                 }
-                let version = PublishedMetadata.read(release: release)?.targets.signed.version ?? 0
-                print("\(tenant): release signed again (targets version \(version))\(remove ? "; '\(role)' no longer delegated" : "")")
+                if !signed { print("\(tenant): no signed release yet; the next `livery build` publishes the delegation") }
             } catch let error as TUFError {
                 throw Livery.Failure(error.description)
             }

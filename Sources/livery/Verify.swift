@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LiveryClient
+import LiveryPublish
 import LiveryTUF
 
 struct Verify: ParsableCommand {
@@ -29,8 +30,11 @@ struct Verify: ParsableCommand {
         if targets.isEmpty {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
             for name in names.sorted() where !name.hasPrefix(".") {
-                let folder = URL(fileURLWithPath: output).appendingPathComponent(name)
-                if FileManager.default.fileExists(atPath: folder.appendingPathComponent("release.json").path) { folders.append((name, folder)) }
+                let tenant = URL(fileURLWithPath: output).appendingPathComponent(name)
+                // Every channel is a repository of its own (docs/output.md#channels).
+                for channel in Publisher.channels(tenant: name, output: URL(fileURLWithPath: output)) {
+                    folders.append((channel.isStable ? name : "\(name) (\(channel.name))", channel.repository(in: tenant)))
+                }
             }
             if folders.isEmpty { throw Livery.Failure("no releases in '\(output)' (run `livery build` first)") }
         } else {
@@ -48,7 +52,8 @@ struct Verify: ParsableCommand {
             if report.isValid {
                 let versions = ["root", "targets", "snapshot", "timestamp"].map { "\($0) v\(report.versions[$0] ?? 0)" }.joined(separator: ", ")
                 let expires = report.timestampExpires.map { ", timestamp expires \(TUFDate.string($0))" } ?? ""
-                print("\(name): release \(report.release ?? 0) verified: \(report.targets) targets; \(versions)\(expires)")
+                let staged = report.staged.map { " (release \($0) staged)" } ?? ""
+                print("\(name): release \(report.release ?? 0)\(staged) verified: \(report.targets) targets; \(versions)\(expires)")
             } else {
                 failed = true
                 print("\(name): NOT VALID")

@@ -1,0 +1,253 @@
+import ArgumentParser
+import Foundation
+import LiveryAssets
+import LiveryPublish
+import LiverySign
+import LiveryTUF
+
+/// Parsing of channel names and rollout shares on the command line.
+enum ChannelArgument {
+    static func parse(_ text: String) throws -> ReleaseChannel {
+        guard let channel = ReleaseChannel(text) else {
+            throw ValidationError("'\(text)' is not a channel name: a lower-case letter, then lower-case letters, digits and hyphens (at most 32)")
+        }
+        return channel
+    }
+
+    static func parseShare(_ text: String) throws -> RolloutStage {
+        guard let points = RolloutStage.basisPoints(percent: text) else {
+            throw ValidationError("'\(text)' is not a share of devices: give a percentage such as 10% or 12.5% (at most two decimals)")
+        }
+        guard let stage = RolloutStage(basisPoints: points) else {
+            throw ValidationError("a rollout share is more than 0% and less than 100% (100% is every device: `livery rollout TENANT 100%`)")
+        }
+        return stage
+    }
+}
+
+/// What the channel commands share: the output folder and its lock, the content store and the keys.
+struct ChannelOptions: ParsableArguments {
+    @Option(name: .shortAndLong, help: "The output folder.")
+    var output = "Output"
+
+    @Option(help: "The signing key store (one folder per tenant).")
+    var keys = ".livery-keys"
+
+    var outputURL: URL { URL(fileURLWithPath: output).standardizedFileURL }
+
+    /// Runs `body` under the output lock with the content store and the tenant's keys.
+    func withRelease<T>(tenant: String, _ body: (ContentStore, TenantKeys) throws -> T) throws -> T {
+        let output = outputURL
+        guard FileManager.default.fileExists(atPath: output.appendingPathComponent(tenant).path) else {
+            throw Livery.Failure("'\(tenant)' has no releases in \(output.path): build it first")
+        }
+        let lock = try OutputLock(output: output) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        defer { withExtendedLifetime(lock) {} }
+        Publisher.removeLeftovers(in: output)
+        let store = try ContentStore(root: output.appendingPathComponent(".livery/store"))
+        let tenantKeys = try KeyStore(root: URL(fileURLWithPath: keys)).keys(for: tenant, create: false) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        do {
+            return try body(store, tenantKeys)
+        } catch let failure as ReleaseChannels.Failure {
+            throw Livery.Failure("\(tenant): \(failure.description)")
+        }
+    }
+
+    static let warn: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+}
+
+struct Promote: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "promote",
+        abstract: "Publish a release of one channel on another, unchanged (e.g. a tested beta on stable).",
+        discussion: """
+            The same download manifest and bundles, byte for byte, signed for the target channel: nothing is \
+            rebuilt. When the target channel already has a release with that number or a higher one (after a \
+            rollback there), the same bundles get a new manifest with the next release number. With --rollout \
+            the release goes to that share of the target channel's devices first (see `livery rollout`).
+            """
+    )
+
+    @Argument(help: "The tenant id.")
+    var tenant: String
+
+    @Option(help: "The channel whose release is promoted.", transform: ChannelArgument.parse)
+    var from: ReleaseChannel
+
+    @Option(help: "The channel it is published on.", transform: ChannelArgument.parse)
+    var to: ReleaseChannel
+
+    @Option(help: "The release to promote (default: the --from channel's current release).")
+    var release: Int?
+
+    @Option(help: ArgumentHelp("Give it to this share of the --to channel's devices only.", valueName: "PERCENT"), transform: ChannelArgument.parseShare)
+    var rollout: RolloutStage?
+
+    @Option(help: "Why (recorded in the signed metadata).")
+    var reason: String?
+
+    @OptionGroup var options: ChannelOptions
+
+    func run() throws {
+        let outcome = try options.withRelease(tenant: tenant) { store, keys in
+            try ReleaseChannels.promote(tenant: tenant, from: from, to: to, release: release, exposure: rollout.map { .rollout($0) } ?? .everyone,
+                                        reason: reason, keys: keys, output: options.outputURL, store: store, warn: ChannelOptions.warn)
+        }
+        let share = rollout.map { " to \($0.percentText) of devices" } ?? ""
+        let how = outcome.sameManifest ? "the same manifest" : "the same bundles, renumbered: \(to.name) had a release as new"
+        print("\(tenant): promoted \(from.name) release \(release.map(String.init) ?? "(current)") to \(to.name)\(share) as release \(outcome.release) (\(how))")
+    }
+}
+
+struct Rollback: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rollback",
+        abstract: "Publish an earlier release's content again, as a new release, with the reason recorded.",
+        discussion: """
+            Clients refuse older versions, so a rollback is a roll-forward: the earlier release's bundles \
+            (unchanged, from Output/ or the content store) under a new manifest with the next release number, \
+            for every device of the channel, with the reason in the signed metadata (`livery releases` shows \
+            it). The next `livery build` publishes again only when the tenant's sources change.
+            """
+    )
+
+    @Argument(help: "The tenant id.")
+    var tenant: String
+
+    @Option(help: "The channel to roll back.", transform: ChannelArgument.parse)
+    var channel: ReleaseChannel = .stable
+
+    @Option(help: "The release whose content is published again.")
+    var to: Int
+
+    @Option(help: "Why (required; recorded in the signed metadata).")
+    var reason: String
+
+    @OptionGroup var options: ChannelOptions
+
+    func run() throws {
+        let outcome = try options.withRelease(tenant: tenant) { store, keys in
+            try ReleaseChannels.rollback(tenant: tenant, channel: channel, to: to, reason: reason, keys: keys, output: options.outputURL, store: store,
+                                         warn: ChannelOptions.warn)
+        }
+        print("\(tenant): rolled \(channel.name) back to the content of release \(to), published as release \(outcome.release)")
+    }
+}
+
+struct Rollout: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rollout",
+        abstract: "Change the share of devices a staged release goes to: a percentage, 100% (everyone) or halt.",
+        discussion: """
+            A release published with --rollout goes to the devices whose bucket (from their install id, \
+            docs/client.md) falls below the share; the others keep the channel's current release. A larger \
+            share only adds devices. 100% makes it the channel's release for everyone; halt withdraws it \
+            (devices that took it keep it until a newer release: clients never go back to an older one).
+            """
+    )
+
+    @Argument(help: "The tenant id.")
+    var tenant: String
+
+    @Argument(help: "A share such as 50%, 100% (every device) or halt.")
+    var share: String
+
+    @Option(help: "The channel.", transform: ChannelArgument.parse)
+    var channel: ReleaseChannel = .stable
+
+    @OptionGroup var options: ChannelOptions
+
+    func run() throws {
+        let change: ReleaseChannels.RolloutChange
+        if share == "halt" {
+            change = .halt
+        } else if RolloutStage.basisPoints(percent: share) == RolloutStage.scale {
+            change = .complete
+        } else {
+            change = .share(try ChannelArgument.parseShare(share))
+        }
+        let release = try options.withRelease(tenant: tenant) { store, keys in
+            try ReleaseChannels.changeRollout(tenant: tenant, channel: channel, to: change, keys: keys, output: options.outputURL, store: store, warn: ChannelOptions.warn)
+        }
+        switch change {
+        case .complete: print("\(tenant): release \(release) is \(channel.name)'s release for every device")
+        case .halt: print("\(tenant): rollout of release \(release) on \(channel.name) halted; devices that took it keep it")
+        case .share(let stage): print("\(tenant): release \(release) goes to \(stage.percentText) of \(channel.name)'s devices")
+        }
+    }
+}
+
+struct Releases: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "releases",
+        abstract: "List a tenant's releases per channel: number, date, size, rollout, origin and reason.",
+        discussion: "Read from each channel's signed metadata (every version is kept), so the history survives the loss of Output/.livery."
+    )
+
+    @Argument(help: "The tenant id.")
+    var tenant: String
+
+    @Option(name: .shortAndLong, help: "The output folder.")
+    var output = "Output"
+
+    @Option(help: "text or json.")
+    var format: OutputFormat = .text
+
+    enum OutputFormat: String, ExpressibleByArgument { case text, json }
+
+    func run() throws {
+        let outputURL = URL(fileURLWithPath: output).standardizedFileURL
+        let store = try? ContentStore(root: outputURL.appendingPathComponent(".livery/store"))
+        let histories = try ReleaseChannels.history(tenant: tenant, output: outputURL)
+        guard !histories.isEmpty else { throw Livery.Failure("'\(tenant)' has no releases in \(outputURL.path)") }
+        func size(_ entry: ReleaseHistory.Entry) -> Int? {
+            guard let store, let release = try? ReleaseChannels.locate(tenant: tenant, manifestSHA256: entry.manifestSHA256, output: outputURL, store: store) else { return nil }
+            return release.manifest.bundles.reduce(0) { $0 + $1.size }
+        }
+        func rollout(_ entry: ReleaseHistory.Entry) -> String {
+            switch entry.state {
+            case .staged: return entry.lastStage.map { "\($0.percentText) (in progress)" } ?? "staged"
+            case .halted: return "halted at \(entry.lastStage?.percentText ?? "?")"
+            case .current, .replaced: return entry.lastStage == nil ? "everyone" : "everyone (after \(entry.lastStage!.percentText))"
+            }
+        }
+        func origin(_ entry: ReleaseHistory.Entry) -> String {
+            guard let provenance = entry.provenance else { return "build" }
+            switch provenance.origin {
+            case .build: return "build"
+            case .promotion: return "promoted from \(provenance.fromChannel ?? "?") \(provenance.fromRelease.map(String.init) ?? "")"
+            case .rollback: return "rollback to \(provenance.fromRelease.map(String.init) ?? "?")"
+            }
+        }
+        if format == .json {
+            let channels: [JSONValue] = histories.map { history in
+                .object(["channel": .string(history.channel.name), "releases": .array(history.entries.reversed().map { entry in
+                    var object: [String: JSONValue] = [
+                        "release": .int(entry.release), "manifestSha256": .string(entry.manifestSHA256), "state": .string(entry.state.rawValue),
+                        "origin": .string(entry.provenance?.origin.rawValue ?? "build"),
+                    ]
+                    if let published = entry.provenance?.published { object["published"] = .string(TUFDate.string(published)) }
+                    if let bytes = size(entry) { object["bytes"] = .int(bytes) }
+                    if let stage = entry.lastStage { object["rolloutBasisPoints"] = .int(stage.basisPoints) }
+                    if let from = entry.provenance?.fromChannel { object["fromChannel"] = .string(from) }
+                    if let from = entry.provenance?.fromRelease { object["fromRelease"] = .int(from) }
+                    if let reason = entry.provenance?.reason { object["reason"] = .string(reason) }
+                    return .object(object)
+                })])
+            }
+            print(String(decoding: JSONValue.object(["tenant": .string(tenant), "channels": .array(channels)]).bytes, as: UTF8.self))
+            return
+        }
+        for history in histories {
+            print("\(history.channel.name):")
+            for entry in history.entries.reversed() {
+                let date = entry.provenance?.published.map(TUFDate.string) ?? "-"
+                let bytes = size(entry).map { String(format: "%.1f MB", Double($0) / 1_000_000) } ?? "-"
+                let mark = entry.state == .current ? "*" : entry.state == .staged ? "~" : " "
+                var line = "\(mark) \(entry.release)  \(date)  \(bytes)  \(rollout(entry))  \(origin(entry))"
+                if let reason = entry.provenance?.reason { line += "  \"\(reason)\"" }
+                print(line)
+            }
+        }
+    }
+}
