@@ -1,0 +1,305 @@
+import Foundation
+import LiveryPublish
+import LiverySign
+import LiveryTUF
+import XCTest
+
+/// Channels, promotion, rollback and staged rollout (docs/output.md#channels, docs/operations.md),
+/// end to end through the command line, `livery serve`, `livery fetch` and python-tuf.
+final class ChannelTests: XCTestCase {
+    private static let tenant = "urbannest"
+
+    /// The samples with urbannest publishing to beta by default and declaring it.
+    private func betaWorkspace() throws -> BuildTests.Workspace {
+        let workspace = try BuildTests.Workspace()
+        try workspace.replace("\(Self.tenant)/tenant.yaml", "  channel: stable\n", "  channel: beta\n  channels: [beta]\n")
+        return workspace
+    }
+
+    private func livery(_ arguments: [String], _ workspace: BuildTests.Workspace, expect status: Int32 = 0,
+                        file: StaticString = #filePath, line: UInt = #line) throws -> LiveryProcess.Output {
+        let result = try LiveryProcess.run(arguments, in: workspace.root)
+        XCTAssertEqual(result.status, status, "livery \(arguments.joined(separator: " "))\n\(result.stdout)\n\(result.stderr)", file: file, line: line)
+        return result
+    }
+
+    private func build(_ workspace: BuildTests.Workspace, _ extra: [String] = [], expect status: Int32 = 0) throws -> LiveryProcess.Output {
+        try livery(["build", "Tenants/\(Self.tenant)", "--output", "Output"] + extra, workspace, expect: status)
+    }
+
+    private func pointer(_ workspace: BuildTests.Workspace, _ channel: ReleaseChannel) throws -> ReleasePointer {
+        try XCTUnwrap(ReleasePointer.read(from: Publisher.repository(tenant: Self.tenant, channel: channel, output: workspace.output)))
+    }
+
+    /// python-tuf's view of a channel: the download manifest's release and `custom`, or a staged target's, as JSON.
+    private func pythonTUF(_ server: SigningTests.FileServer, _ workspace: BuildTests.Workspace, channel: ReleaseChannel, targets: [String]) throws -> [String: Any] {
+        let script = """
+            import json, sys
+            from tuf.ngclient import Updater
+            base, state, root = sys.argv[1], sys.argv[2], sys.argv[3]
+            u = Updater(metadata_dir=state, metadata_base_url=base + "/metadata/", target_base_url=base + "/targets/",
+                        target_dir=state, bootstrap=open(root, "rb").read())
+            u.refresh()
+            out = {}
+            for name in sys.argv[4:]:
+                info = u.get_targetinfo(name)
+                if info is None:
+                    out[name] = None
+                    continue
+                path = u.download_target(info)
+                out[name] = {"custom": info.unrecognized_fields.get("custom"), "bytes": len(open(path, "rb").read())}
+            print(json.dumps(out))
+            """
+        let folder = channel.relativeFolder.isEmpty ? "" : "/" + channel.relativeFolder
+        let base = "http://127.0.0.1:\(server.port)/\(Self.tenant)\(folder)"
+        let root = Publisher.repository(tenant: Self.tenant, channel: channel, output: workspace.output).appendingPathComponent("metadata/1.root.json")
+        let result = try LiveryProcess.tool([SigningTests.python, "-c", script, base, try SigningTests.clientState(in: workspace.root).path, root.path] + targets)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+    }
+
+    func testBetaIsPromotedToStableByteForByteRolledBackWithAReasonAndAQuietBuildKeepsTheRollback() throws {
+        let workspace = try betaWorkspace()
+        let first = try build(workspace)
+        XCTAssertTrue(first.stdout.contains("\(Self.tenant): published release 1 on beta"), first.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: workspace.output.appendingPathComponent("\(Self.tenant)/release.json").path),
+                       "a beta build does not touch stable")
+
+        // Promotion: the same manifest, the same target files, a root chain shared with beta.
+        XCTAssertTrue(try livery(["promote", Self.tenant, "--from", "beta", "--to", "stable"], workspace).stdout.contains("as release 1 (the same manifest)"))
+        let beta = try pointer(workspace, ReleaseChannel("beta")!), stable = try pointer(workspace, .stable)
+        XCTAssertEqual(beta.sha256, stable.sha256)
+        let betaFolder = Publisher.repository(tenant: Self.tenant, channel: ReleaseChannel("beta")!, output: workspace.output)
+        let stableFolder = workspace.output.appendingPathComponent(Self.tenant)
+        let manifest = try XCTUnwrap(Publisher.currentManifest(tenant: Self.tenant, output: workspace.output)?.manifest)
+        for path in [stable.manifest] + manifest.bundles.map(\.path) {
+            XCTAssertEqual(try Data(contentsOf: stableFolder.appendingPathComponent(path)), try Data(contentsOf: betaFolder.appendingPathComponent(path)), path)
+        }
+        XCTAssertEqual(try Data(contentsOf: stableFolder.appendingPathComponent("metadata/1.root.json")),
+                       try Data(contentsOf: betaFolder.appendingPathComponent("metadata/1.root.json")), "one root file serves every channel")
+
+        // A second beta release; stable stays on 1 until promoted.
+        try workspace.replace("\(Self.tenant)/locales/en.yaml", "Home", "Start")
+        XCTAssertTrue(try build(workspace).stdout.contains("published release 2 on beta"))
+        XCTAssertEqual(try pointer(workspace, .stable).release, 1)
+        XCTAssertTrue(try livery(["promote", Self.tenant, "--from", "beta", "--to", "stable", "--reason", "QA passed"], workspace).stdout.contains("as release 2"))
+
+        // Rolling back to the current release, or to one never published, changes nothing.
+        let before = BuildTests.tree(workspace.output)
+        XCTAssertTrue(try livery(["rollback", Self.tenant, "--to", "2", "--reason", "x"], workspace, expect: 2).stderr.contains("is stable's current release"))
+        XCTAssertTrue(try livery(["rollback", Self.tenant, "--to", "9", "--reason", "x"], workspace, expect: 2).stderr.contains("never published release 9"))
+        XCTAssertTrue(try livery(["rollback", Self.tenant, "--to", "1", "--reason", "  "], workspace, expect: 2).stderr.contains("needs a reason"))
+        XCTAssertEqual(BuildTests.tree(workspace.output), before)
+
+        // The rollback: release 1's bundles as release 3, the reason signed.
+        XCTAssertTrue(try livery(["rollback", Self.tenant, "--to", "1", "--reason", "Start confuses users"], workspace).stdout.contains("published as release 3"))
+        let rolledBack = try XCTUnwrap(Publisher.currentManifest(tenant: Self.tenant, output: workspace.output)?.manifest)
+        XCTAssertEqual(rolledBack.release, 3)
+        XCTAssertEqual(rolledBack.bundles, manifest.bundles)
+
+        // python-tuf reads both channels, with the provenance in the manifest's custom.
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let stableView = try pythonTUF(server, workspace, channel: .stable, targets: ["download-manifest.json", "core.zip"])
+        let custom = try XCTUnwrap((stableView["download-manifest.json"] as? [String: Any])?["custom"] as? [String: Any])
+        XCTAssertEqual(custom["release"] as? Int, 3)
+        XCTAssertEqual(custom["origin"] as? String, "rollback")
+        XCTAssertEqual(custom["fromRelease"] as? Int, 1)
+        XCTAssertEqual(custom["reason"] as? String, "Start confuses users")
+        let betaView = try pythonTUF(server, workspace, channel: ReleaseChannel("beta")!, targets: ["download-manifest.json"])
+        XCTAssertEqual(((betaView["download-manifest.json"] as? [String: Any])?["custom"] as? [String: Any])?["release"] as? Int, 2)
+        let verify = try livery(["verify", "--output", "Output"], workspace)
+        XCTAssertTrue(verify.stdout.contains("\(Self.tenant): release 3 verified"), verify.stdout)
+        XCTAssertTrue(verify.stdout.contains("\(Self.tenant) (beta): release 2 verified"), verify.stdout)
+
+        // The history, as JSON.
+        let history = try livery(["releases", Self.tenant, "--output", "Output", "--format", "json"], workspace)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [String: Any])
+        let channels = try XCTUnwrap(object["channels"] as? [[String: Any]])
+        XCTAssertEqual(channels.map { $0["channel"] as? String }, ["stable", "beta"])
+        let stableReleases = try XCTUnwrap(channels[0]["releases"] as? [[String: Any]])
+        XCTAssertEqual(stableReleases.map { $0["release"] as? Int }, [3, 2, 1])
+        XCTAssertEqual(stableReleases.map { $0["origin"] as? String }, ["rollback", "promotion", "promotion"])
+        XCTAssertEqual(stableReleases[1]["reason"] as? String, "QA passed")
+        XCTAssertEqual(stableReleases[0]["state"] as? String, "current")
+        XCTAssertNotNil(stableReleases[0]["bytes"] as? Int)
+
+        // Sources unchanged since the last build: nothing is published, beta keeps 2, stable its rollback.
+        let quiet = try build(workspace)
+        XCTAssertTrue(quiet.stdout.contains("unchanged (release 2 on beta"), quiet.stdout)
+        XCTAssertEqual(try pointer(workspace, .stable).release, 3)
+        // A promotion to a channel whose number is already higher renumbers: same bundles, next number.
+        let renumbered = try livery(["promote", Self.tenant, "--from", "beta", "--to", "stable"], workspace)
+        XCTAssertTrue(renumbered.stdout.contains("as release 4 (the same bundles, renumbered"), renumbered.stdout)
+        XCTAssertEqual(try XCTUnwrap(Publisher.currentManifest(tenant: Self.tenant, output: workspace.output)?.manifest).bundles,
+                       try XCTUnwrap(Publisher.currentManifest(tenant: Self.tenant, channel: ReleaseChannel("beta")!, output: workspace.output)?.manifest).bundles)
+    }
+
+    func testAStagedRolloutReachesTheBucketedDevicesGrowsWithoutFlippingBackAndAHaltKeepsWhatWasTaken() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try build(workspace).status, 0)
+        // The first release of a channel goes to everyone, even when asked for a rollout.
+        try workspace.replace("\(Self.tenant)/locales/en.yaml", "Home", "Start")
+        let staged = try build(workspace, ["--rollout", "30%"])
+        XCTAssertTrue(staged.stdout.contains("published release 2 to 30% of devices"), staged.stdout)
+        XCTAssertEqual(try pointer(workspace, .stable).release, 1, "release.json keeps naming the release every device can have")
+        XCTAssertTrue(try livery(["verify", Self.tenant, "--output", "Output"], workspace).stdout.contains("release 1 (release 2 staged) verified"))
+
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let view = try pythonTUF(server, workspace, channel: .stable, targets: ["download-manifest.json", RolloutStage.stagedManifestName, "staged/core.zip"])
+        let stagedCustom = try XCTUnwrap((view[RolloutStage.stagedManifestName] as? [String: Any])?["custom"] as? [String: Any])
+        XCTAssertEqual(stagedCustom["release"] as? Int, 2)
+        XCTAssertEqual((stagedCustom["rollout"] as? [String: Any])?["basisPoints"] as? Int, 3000)
+        XCTAssertNotNil(view["staged/core.zip"] as? [String: Any])
+
+        let devices = (0..<8).map { "device-\($0)" }
+        func bucket(_ id: String, release: Int) -> Int { RolloutStage.bucket(tenant: Self.tenant, channel: "stable", release: release, installID: id) }
+        func fetch(_ id: String) throws -> Int {
+            let result = try livery(["fetch", Self.tenant, "--server", "http://127.0.0.1:\(server.port)", "--cache", "cache-\(id)",
+                                     "--root", "Output/\(Self.tenant)/metadata/1.root.json", "--install-id", id], workspace)
+            let number = result.stdout.components(separatedBy: "release ").dropFirst().first?.prefix { $0.isNumber }
+            return try XCTUnwrap(number.flatMap { Int($0) }, result.stdout)
+        }
+        var took = Set<String>()
+        for share in [3000, 6000] {
+            if share != 3000 { XCTAssertEqual(try livery(["rollout", Self.tenant, "60%"], workspace).status, 0) }
+            for id in devices {
+                let expected = bucket(id, release: 2) < share ? 2 : 1
+                XCTAssertEqual(try fetch(id), expected, "\(id) at \(share) basis points, bucket \(bucket(id, release: 2))")
+                if expected == 2 { took.insert(id) }
+            }
+        }
+        // Everyone, then a new staged release that is halted: the devices that took it keep it.
+        XCTAssertTrue(try livery(["rollout", Self.tenant, "100%"], workspace).stdout.contains("release 2 is stable's release for every device"))
+        for id in devices { XCTAssertEqual(try fetch(id), 2) }
+        try workspace.replace("\(Self.tenant)/locales/en.yaml", "Start", "Begin")
+        XCTAssertTrue(try build(workspace, ["--rollout", "50%"]).stdout.contains("published release 3 to 50% of devices"))
+        let third = Dictionary(uniqueKeysWithValues: try devices.map { ($0, try fetch($0)) })
+        XCTAssertEqual(third.filter { $0.value == 3 }.keys.sorted(), devices.filter { bucket($0, release: 3) < 5000 })
+        XCTAssertTrue(try livery(["rollout", Self.tenant, "halt"], workspace).stdout.contains("halted"))
+        for id in devices { XCTAssertEqual(try fetch(id), third[id], "\(id) never goes back to an older release") }
+        XCTAssertTrue(try livery(["rollout", Self.tenant, "20%"], workspace, expect: 2).stderr.contains("no release of \(Self.tenant) is being rolled out"))
+        let history = try livery(["releases", Self.tenant, "--output", "Output"], workspace).stdout
+        XCTAssertTrue(history.contains("halted at 50%"), history)
+        XCTAssertTrue(history.contains("everyone (after 60%)"), history)
+    }
+
+    func testABuildToAChannelTheTenantDoesNotDeclareIsRefusedAndPublishesNothing() throws {
+        let workspace = try BuildTests.Workspace()
+        let refused = try build(workspace, ["--channel", "qa"], expect: 2)
+        XCTAssertTrue(refused.stderr.contains("\(Self.tenant): it does not declare the channel 'qa' (it declares stable)"), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: workspace.output.appendingPathComponent(Self.tenant).path))
+        XCTAssertTrue(try build(workspace, ["--channel", "Beta"], expect: 2).stderr.contains("is not a channel name"))
+        XCTAssertTrue(try build(workspace, ["--rollout", "100%"], expect: 2).stderr.contains("less than 100%"))
+        XCTAssertTrue(try build(workspace, ["--rollout", "12.345%"], expect: 2).stderr.contains("at most two decimals"))
+    }
+
+    func testProtectedBundlesOfAChannelAndOfAStagedReleaseStillNeedAVoucher() throws {
+        let workspace = try BuildTests.Workspace()
+        let tenant = "sonic-walkscape"
+        try workspace.replace("\(tenant)/tenant.yaml", "  channel: stable\n", "  channel: stable\n  channels: [beta]\n")
+        XCTAssertEqual(try livery(["build", "Tenants/\(tenant)", "--output", "Output", "--channel", "beta"], workspace).status, 0)
+        XCTAssertEqual(try livery(["build", "Tenants/\(tenant)", "--output", "Output"], workspace).status, 0)
+        try workspace.replace("\(tenant)/locales/fr.yaml", "Carte", "Plan")
+        XCTAssertEqual(try livery(["build", "Tenants/\(tenant)", "--output", "Output", "--rollout", "50%"], workspace).status, 0)
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let tour = "tour.rome-trastevere.zip"
+        let betaManifest = try XCTUnwrap(Publisher.currentManifest(tenant: tenant, channel: ReleaseChannel("beta")!, output: workspace.output)?.manifest)
+        let staged = try XCTUnwrap(Publisher.stagedManifest(tenant: tenant, output: workspace.output)?.manifest)
+        let sha = { (manifest: DownloadManifest) in try XCTUnwrap(manifest.bundles.first { $0.targetName(format: manifest.format) == tour }?.sha256) }
+        let paths = ["\(tenant)/channels/beta/targets/\(try sha(betaManifest)).\(tour)", "\(tenant)/targets/staged/\(try sha(staged)).\(tour)"]
+        for path in paths {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: workspace.output.appendingPathComponent(path).path), path)
+            let status = try LiveryProcess.tool(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(server.port)/\(path)"])
+            XCTAssertEqual(status.stdout, "401", path)
+        }
+        // A public bundle of the same places is served.
+        let core = try XCTUnwrap(staged.bundle("core"))
+        let open = try LiveryProcess.tool(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(server.port)/\(tenant)/targets/staged/\(core.sha256).core.zip"])
+        XCTAssertEqual(open.stdout, "200")
+    }
+
+    func testRotatingAKeyGivesEveryChannelTheSameNewRoot() throws {
+        let workspace = try betaWorkspace()
+        XCTAssertEqual(try build(workspace).status, 0)
+        XCTAssertEqual(try livery(["promote", Self.tenant, "--from", "beta", "--to", "stable"], workspace).status, 0)
+        XCTAssertEqual(try livery(["keys", "rotate", Self.tenant, "timestamp", "--output", "Output"], workspace).status, 0)
+        let roots = try [ReleaseChannel.stable, ReleaseChannel("beta")!].map {
+            try Data(contentsOf: Publisher.repository(tenant: Self.tenant, channel: $0, output: workspace.output).appendingPathComponent("metadata/2.root.json"))
+        }
+        XCTAssertEqual(roots[0], roots[1])
+        let verify = try livery(["verify", "--output", "Output"], workspace)
+        XCTAssertTrue(verify.stdout.contains("\(Self.tenant): release 1 verified") && verify.stdout.contains("\(Self.tenant) (beta): release 1 verified"), verify.stdout)
+        // The next beta build signs with the rotated key.
+        try workspace.replace("\(Self.tenant)/locales/en.yaml", "Home", "Start")
+        XCTAssertEqual(try build(workspace).status, 0)
+        XCTAssertEqual(try livery(["verify", "--output", "Output"], workspace).status, 0)
+    }
+}
+
+/// The bucketing every client must compute identically (docs/client.md#staged-rollout).
+final class RolloutBucketTests: XCTestCase {
+    func testSharesParseInHundredthsOfAPercent() {
+        XCTAssertEqual(RolloutStage.basisPoints(percent: "10%"), 1000)
+        XCTAssertEqual(RolloutStage.basisPoints(percent: "12.5%"), 1250)
+        XCTAssertEqual(RolloutStage.basisPoints(percent: "0.01"), 1)
+        XCTAssertEqual(RolloutStage.basisPoints(percent: "100%"), 10_000)
+        for bad in ["", "%", "abc", "101%", "1.234%", "-5%", "1e1", "10 %x", ".5", "5."] {
+            XCTAssertNil(RolloutStage.basisPoints(percent: bad), bad)
+        }
+        XCTAssertNil(RolloutStage(percent: "0%"))
+        XCTAssertNil(RolloutStage(percent: "100%"))
+        XCTAssertEqual(RolloutStage(percent: "12.5%")?.percentText, "12.5%")
+        XCTAssertEqual(RolloutStage(basisPoints: 5)?.percentText, "0.05%")
+        XCTAssertEqual(RolloutStage(basisPoints: 3000)?.percentText, "30%")
+    }
+
+    /// 100,000 install ids: every share within 0.5 percentage points, and a growing share never drops a device.
+    func testTheShareHoldsOverAHundredThousandDevicesAndNoDeviceFlipsBack() {
+        let ids = (0..<100_000).map { "install-\($0)" }
+        let buckets = ids.map { RolloutStage.bucket(tenant: "sonic-walkscape", channel: "stable", release: 7, installID: $0) }
+        var previous = Set<Int>()
+        for share in [100, 500, 1000, 2500, 5000, 7500, 9900] {
+            let stage = RolloutStage(basisPoints: share)!
+            let taking = Set(ids.indices.filter { stage.includes(tenant: "sonic-walkscape", channel: "stable", release: 7, installID: ids[$0]) })
+            XCTAssertEqual(taking, Set(buckets.indices.filter { buckets[$0] < share }))
+            let measured = Double(taking.count) / Double(ids.count) * 100
+            XCTAssertEqual(measured, Double(share) / 100, accuracy: 0.5, "share \(share)")
+            XCTAssertTrue(previous.isSubset(of: taking), "a device left the rollout as it grew to \(share)")
+            previous = taking
+        }
+        // Another release starts with another first group: the two 10 % groups overlap as independent draws do (1 %, not 10 %).
+        let other = ids.indices.filter { RolloutStage.bucket(tenant: "sonic-walkscape", channel: "stable", release: 8, installID: ids[$0]) < 1000 }
+        XCTAssertEqual(Double(Set(other).intersection(ids.indices.filter { buckets[$0] < 1000 }).count), 1000, accuracy: 300)
+    }
+
+    /// The same buckets from Python's hashlib, an implementation that shares nothing with ours.
+    func testBucketsMatchAnIndependentImplementation() throws {
+        let cases = [("sonic-walkscape", "stable", 7, "install-1"), ("urbannest", "beta", 12, "5F3C2A9E-0B1D-4C7E-9A8B-77E1D2C3B4A5"), ("a", "qa-team", 1, "x")]
+        let script = """
+            import hashlib, sys
+            t, c, r, i = sys.argv[1:5]
+            d = hashlib.sha256(("livery-rollout-v1\\n%s\\n%s\\n%s\\n%s" % (t, c, r, i)).encode()).digest()
+            print(int.from_bytes(d[:8], "big") % 10000)
+            """
+        for (tenant, channel, release, id) in cases {
+            let python = try LiveryProcess.tool(["python3", "-c", script, tenant, channel, String(release), id])
+            XCTAssertEqual(python.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+                           String(RolloutStage.bucket(tenant: tenant, channel: channel, release: release, installID: id)), python.stderr)
+        }
+    }
+
+    func testProvenanceAndRolloutRoundTripThroughTargetCustom() throws {
+        let provenance = ReleaseProvenance(channel: "stable", origin: .rollback, fromChannel: "stable", fromRelease: 3, reason: "crash on launch",
+                                           published: Date(timeIntervalSince1970: 1_790_000_000.7))
+        let custom = TargetCustom.downloadManifest(release: 5, provenance: provenance, rollout: RolloutStage(basisPoints: 2500))
+        let read = try TargetCustom(json: custom.json)
+        XCTAssertEqual(read, custom)
+        XCTAssertEqual(read.provenance?.published, Date(timeIntervalSince1970: 1_790_000_000))
+        // Strict: an unknown origin, a bad channel or an impossible share is malformed.
+        for (key, value) in [("origin", JSONValue.string("magic")), ("channel", .string("Beta")), ("rollout", .object(["basisPoints": .int(10_000)]))] {
+            guard case .object(var fields) = custom.json else { return XCTFail() }
+            fields[key] = value
+            XCTAssertThrowsError(try TargetCustom(json: .object(fields)), key) { XCTAssertEqual(($0 as? TUFError)?.kind, .malformed) }
+        }
+    }
+}
