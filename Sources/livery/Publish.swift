@@ -74,16 +74,21 @@ struct Publish: AsyncParsableCommand {
         let outcomes = try await Self.publish(tenants: tenants, output: outputURL, client: client, location: location, options: options)
         let uploaded = outcomes.reduce(0) { $0 + $1.uploaded }
         let bytes = outcomes.reduce(Int64(0)) { $0 + $1.uploadedBytes }
-        print("\(dryRun ? "would publish" : "published") \(outcomes.count) tenant\(outcomes.count == 1 ? "" : "s") to \(location): "
+        let tenantCount = Set(outcomes.map { $0.tenant.split(separator: "/").first.map(String.init) ?? $0.tenant }).count
+        print("\(dryRun ? "would publish" : "published") \(tenantCount) tenant\(tenantCount == 1 ? "" : "s") to \(location): "
               + "\(uploaded) object\(uploaded == 1 ? "" : "s") uploaded (\(String(format: "%.1f", Double(bytes) / 1e6)) MB), "
               + "\(outcomes.filter(\.unchanged).count) unchanged")
     }
 
     /// Publishes each tenant folder of `output` (or the named ones), several tenants at once.
     static func publish(tenants: [String], output: URL, client: S3Client, location: S3Location, options: RemotePublisher.Options) async throws -> [RemotePublisher.Outcome] {
-        let names = try tenants.isEmpty ? tenantFolders(output) : tenants
-        for name in names where !FileManager.default.fileExists(atPath: output.appendingPathComponent(name).appendingPathComponent("release.json").path) {
-            throw Livery.Failure("\(output.path)/\(name) holds no release: build it first")
+        let tenantNames = try tenants.isEmpty ? tenantFolders(output) : tenants
+        // Each channel is a repository of its own: stable at <prefix>/<tenant>, others at <prefix>/<tenant>/channels/<name>.
+        var names: [String] = []
+        for name in tenantNames {
+            let channels = Publisher.channels(tenant: name, output: output)
+            if channels.isEmpty { throw Livery.Failure("\(output.path)/\(name) holds no release: build it first") }
+            names += channels.map { $0.isStable ? name : "\(name)/\($0.relativeFolder)" }
         }
         // The build lock on the output folder, so that no build swaps a release folder while it is read.
         let lock = try OutputLock(output: output, waiting: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
@@ -123,7 +128,7 @@ struct Publish: AsyncParsableCommand {
     /// Tenant folders: the folders of `output` that hold a release.json (never `.livery`).
     static func tenantFolders(_ output: URL) throws -> [String] {
         let names = try FileManager.default.contentsOfDirectory(atPath: output.path)
-        return names.filter { !$0.hasPrefix(".") && FileManager.default.fileExists(atPath: output.appendingPathComponent($0).appendingPathComponent("release.json").path) }.sorted()
+        return names.filter { !$0.hasPrefix(".") && !Publisher.channels(tenant: $0, output: output).isEmpty }.sorted()
     }
 }
 
