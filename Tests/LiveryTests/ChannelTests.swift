@@ -218,6 +218,43 @@ final class ChannelTests: XCTestCase {
         XCTAssertEqual(open.stdout, "200")
     }
 
+    func testDiffShowsChangedBundlesFilesMessagesTokensAndTheDownload() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try build(workspace).status, 0)
+        try FileManager.default.copyItem(at: workspace.output, to: workspace.root.appendingPathComponent("Before"))
+        try workspace.replace("\(Self.tenant)/locales/en.yaml", "  home: Home\n", "  home: Start\n")
+        try workspace.replace("\(Self.tenant)/branding/tokens.json", "0d7377", "0d7378")
+        XCTAssertEqual(try build(workspace).status, 0)
+        let first = try XCTUnwrap(Publisher.currentManifest(tenant: Self.tenant, output: workspace.root.appendingPathComponent("Before")))
+        let second = try XCTUnwrap(Publisher.currentManifest(tenant: Self.tenant, output: workspace.output))
+
+        for arguments in [["1", "2"], ["Before", "Output"]] {
+            let result = try livery(["diff", Self.tenant] + arguments + ["--output", "Output", "--format", "json"], workspace)
+            let diff = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+            XCTAssertEqual(diff["from"] as? Int, 1)
+            XCTAssertEqual(diff["to"] as? Int, 2)
+            let bundles = try XCTUnwrap(diff["bundles"] as? [String: Any])
+            let changed = try XCTUnwrap(bundles["changed"] as? [[String: Any]])
+            XCTAssertEqual(changed.map { $0["id"] as? String }, ["core", "locale.en"])
+            XCTAssertEqual((bundles["added"] as? [Any])?.count, 0)
+            XCTAssertTrue((changed[1]["filesChanged"] as? [String])?.contains("locales/en.json") == true, "\(changed[1])")
+            let messages = try XCTUnwrap(diff["messages"] as? [[String: String]])
+            XCTAssertEqual(messages, [["locale": "en", "key": "nav.home", "old": "Home", "new": "Start"]])
+            let tokens = try XCTUnwrap(diff["tokens"] as? [[String: String]])
+            XCTAssertTrue(tokens.contains(["mode": "default", "key": "color.brand.primary", "old": "#0d7377", "new": "#0d7378"]), "\(tokens)")
+            XCTAssertTrue(tokens.contains(["mode": "dark", "key": "color.brand.primary", "old": "#0d7377", "new": "#0d7378"]), "\(tokens)")
+            // The new manifest and the two changed bundles travel; nothing else.
+            let newBytes = second.manifest.bundles.filter { ["core", "locale.en"].contains($0.id) }.reduce(0) { $0 + $1.size }
+            let manifestSize = try Data(contentsOf: workspace.output.appendingPathComponent("\(Self.tenant)/\(second.pointer.manifest)")).count
+            XCTAssertEqual((diff["download"] as? [String: Int])?["allBundles"], manifestSize + newBytes)
+            XCTAssertNotEqual(first.pointer.sha256, second.pointer.sha256)
+        }
+        let text = try livery(["diff", Self.tenant, "1", "2", "--output", "Output"], workspace).stdout
+        XCTAssertTrue(text.contains("[en] nav.home: \"Home\" → \"Start\""), text)
+        XCTAssertTrue(text.contains("[default] color.brand.primary: #0d7377 → #0d7378"), text)
+        XCTAssertTrue(try livery(["diff", Self.tenant, "1", "9", "--output", "Output"], workspace, expect: 2).stderr.contains("never published release 9"))
+    }
+
     func testRotatingAKeyGivesEveryChannelTheSameNewRoot() throws {
         let workspace = try betaWorkspace()
         XCTAssertEqual(try build(workspace).status, 0)
@@ -289,12 +326,11 @@ final class RolloutBucketTests: XCTestCase {
     }
 
     func testProvenanceAndRolloutRoundTripThroughTargetCustom() throws {
-        let provenance = ReleaseProvenance(channel: "stable", origin: .rollback, fromChannel: "stable", fromRelease: 3, reason: "crash on launch",
-                                           published: Date(timeIntervalSince1970: 1_790_000_000.7))
+        let provenance = ReleaseProvenance(channel: "stable", origin: .rollback, fromChannel: "stable", fromRelease: 3, reason: "crash on launch")
         let custom = TargetCustom.downloadManifest(release: 5, provenance: provenance, rollout: RolloutStage(basisPoints: 2500))
         let read = try TargetCustom(json: custom.json)
         XCTAssertEqual(read, custom)
-        XCTAssertEqual(read.provenance?.published, Date(timeIntervalSince1970: 1_790_000_000))
+        XCTAssertEqual(read.provenance?.reason, "crash on launch")
         // Strict: an unknown origin, a bad channel or an impossible share is malformed.
         for (key, value) in [("origin", JSONValue.string("magic")), ("channel", .string("Beta")), ("rollout", .object(["basisPoints": .int(10_000)]))] {
             guard case .object(var fields) = custom.json else { return XCTFail() }
