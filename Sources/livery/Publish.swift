@@ -135,13 +135,17 @@ struct Publish: AsyncParsableCommand {
 struct GarbageCollect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gc",
-        abstract: "Delete published targets that no kept release references.",
+        abstract: "Delete stored objects and published targets that no kept release references.",
         discussion: """
-            With --remote, collects an object store that `livery publish` fills: for each tenant, the \
-            targets of the current release and of the --keep − 1 releases before it stay (read from the \
-            store's own signed metadata); every other object under prefix/<tenant>/targets/ is deleted. \
-            Metadata is never deleted. Runs under each tenant's publish lock. The local store \
-            (Output/.livery/store) is not collected by this command yet.
+            Without --remote, collects the output folder's content store (Output/.livery/store) under the \
+            build lock: kept are, for every channel of every tenant, the current release, the one before it \
+            (always: a client may be mid-update), a release being rolled out, and releases back to --keep in \
+            all; each tenant's last build; and every tenant file the stat cache knows that still exists. \
+            Everything else is removed (--dry-run lists it). With --remote, collects an object store that \
+            `livery publish` fills: for each tenant, the targets of the current release and of the \
+            --keep − 1 releases before it stay (read from the store's own signed metadata); every other \
+            object under prefix/<tenant>/targets/ is deleted. Metadata is never deleted. Runs under each \
+            tenant's publish lock.
             """
     )
 
@@ -163,11 +167,29 @@ struct GarbageCollect: AsyncParsableCommand {
     var dryRun = false
 
     func validate() throws {
-        guard remote else { throw ValidationError("only --remote collection exists yet: give --remote --to s3://bucket/prefix") }
+        if !remote && store.destination != nil { throw ValidationError("--to is for --remote collection") }
+        if !remote && !tenants.isEmpty { throw ValidationError("the local store is shared by every tenant: collect it whole (no tenant names without --remote)") }
         guard keep >= 1 else { throw ValidationError("--keep must be at least 1 (the current release)") }
     }
 
     func run() async throws {
+        guard remote else {
+            // One line per object as it goes (written at once, not buffered), then the summary.
+            let collection = try StoreCollector.collect(output: URL(fileURLWithPath: output).standardizedFileURL, keep: keep, dryRun: dryRun) { line in
+                if line.hasPrefix("another livery build") {
+                    FileHandle.standardError.write(Data((line + "\n").utf8))
+                } else {
+                    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                }
+            }
+            for note in collection.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+            for (name, releases) in collection.keptReleases.sorted(by: { $0.key < $1.key }) {
+                print("\(name): kept release\(releases.count == 1 ? "" : "s") \(releases.map(String.init).joined(separator: ", "))")
+            }
+            print("\(dryRun ? "would free" : "freed") \(String(format: "%.1f", Double(collection.freed) / 1e6)) MB: \(collection.removed.count) object\(collection.removed.count == 1 ? "" : "s") "
+                  + "\(dryRun ? "removable" : "removed"), \(collection.keptObjects) kept")
+            return
+        }
         let (client, location) = try store.resolved()
         var options = store.publisherOptions
         options.dryRun = dryRun
