@@ -16,11 +16,12 @@ BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-de
 # Tests also use independent implementations: bsdtar, unzip, xmllint (and the OASIS XLIFF schemas of
 # php-symfony-translation), headless Chromium, tsc (node-typescript), nginx (a CDN-like server the
 # tests start on 127.0.0.1 with a configuration of their own) and a PostgreSQL 15 server (started by
-# the voucher tests in a temporary folder, never as a service) from Debian; sarif-tools,
+# the voucher tests in a temporary folder, never as a service) and strace (the durability tests watch the build's
+# syncfs and fsync calls) from Debian; sarif-tools,
 # jsonschema, PyYAML, babel (CLDR plurals), tinycss2, tree-sitter-kotlin and Pillow from PyPI;
 # python-tuf, coloraide and boto3 in .venv-test; Ceph's RADOS Gateway (scripts/s3-server.sh).
 BABEL_VERSION = 2.18.0
-TEST_PACKAGES = $(BUILD_PACKAGES) libarchive-tools unzip curl faketime libxml2-utils php-symfony-translation chromium node-typescript nginx postgresql
+TEST_PACKAGES = $(BUILD_PACKAGES) strace libarchive-tools unzip curl faketime libxml2-utils php-symfony-translation chromium node-typescript nginx postgresql
 
 .PHONY: run test conformance build deps test-deps test-venv generated cldr bench clean
 

@@ -21,6 +21,30 @@ int livery_rename_exchange(const char *from, const char *to) {
 #endif
 }
 
+int livery_sync_file_system(const char *path) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+#ifdef __linux__
+    int result = syncfs(fd);
+#else
+    int result = fsync(fd);
+#endif
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return result;
+}
+
+int livery_sync_directory(const char *path) {
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    int result = fsync(fd);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return result;
+}
+
 #include <malloc.h>
 
 void livery_release_free_memory(void) {

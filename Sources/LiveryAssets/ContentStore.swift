@@ -99,6 +99,12 @@ public final class ContentStore: Sendable {
         return row[0].int == stamp.size && row[1].int == stamp.mtimeNanoseconds && row[3].int == stamp.inode
     }
 
+    /// Whether the object came from a tenant file (it has a recorded stamp), rather than being
+    /// written by Livery (bundles, manifests).
+    public func isIngested(_ digest: SHA256Hex) -> Bool {
+        recorded[digest] != nil || ((try? objects.query("SELECT 1 FROM objects WHERE sha256 = ?", [.text(digest)]))?.isEmpty == false)
+    }
+
     private func recordObject(_ digest: SHA256Hex) throws {
         guard let stamp = FileStamp(path: objectURL(digest).path) else { throw Failure(description: "object \(digest) vanished") }
         recorded[digest] = stamp

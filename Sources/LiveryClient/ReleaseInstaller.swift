@@ -214,6 +214,7 @@ public enum ReleaseInstaller {
                     try? fm.removeItem(at: partial)
                     return try offline("download of \(name) failed: \(error)")
                 }
+                try DurableFiles.sync(partial)
                 guard rename(partial.path, file.path) == 0 else { throw TUFError("cannot store \(name)") }
                 downloaded.append(id)
             }
@@ -242,11 +243,15 @@ public enum ReleaseInstaller {
         }
         try manifestData.write(to: staging.appendingPathComponent("download-manifest.json"))
         try Data().write(to: staging.appendingPathComponent(".complete"))
+        // Every installed file and folder on disk before anything points at them.
+        try DurableFiles.syncTree(staging)
         try? fm.removeItem(at: target)
         guard rename(staging.path, target.path) == 0 else { throw TUFError("cannot install release \(release)") }
+        try DurableFiles.sync(cache.appendingPathComponent("releases"))
         let link = cache.appendingPathComponent("current.\(UUID().uuidString)")
         try fm.createSymbolicLink(atPath: link.path, withDestinationPath: "releases/\(releaseName)")
         guard rename(link.path, current.path) == 0 else { throw TUFError("cannot switch to release \(release)") }
+        try DurableFiles.sync(cache)
 
         // 6. Keep the new and the previous release; remove older ones and unreferenced downloads.
         collectGarbage(cache: cache, keep: [releaseName, installed?.lastPathComponent].compactMap { $0 })

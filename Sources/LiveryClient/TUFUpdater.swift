@@ -27,7 +27,10 @@ public final class MetadataFolder: MetadataStore {
         let file = folder.appendingPathComponent(name)
         let partial = folder.appendingPathComponent(".\(name).part")
         do { try data.write(to: partial) } catch { throw TUFError(.storage, "cannot write \(partial.path): \(error.localizedDescription)") }
+        // Durable before it replaces the trusted file: a power cut leaves the old file or the new one, whole.
+        try DurableFiles.sync(partial)
         guard rename(partial.path, file.path) == 0 else { throw TUFError(.storage, "cannot write \(file.path)") }
+        try DurableFiles.sync(folder)
     }
 }
 

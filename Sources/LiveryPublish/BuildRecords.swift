@@ -1,6 +1,7 @@
 import Foundation
 import LiveryAssets
 import LiveryLoad
+import LiveryRender
 import LiveryResolve
 
 /// What a tenant's last successful build read, so that the next build can tell, with `stat` alone,
@@ -34,6 +35,28 @@ public final class BuildRecords: Sendable {
                 if case .success(let relative) = TenantPath.normalize(reference.path, baseDirectory: reference.baseDirectory) { paths.insert(root + "/" + relative) }
             }
         }
+        // The platform templates the core bundle is rendered from: an edited template rebuilds every tenant.
+        let workspace = tenant.source.root.standardizedFileURL.deletingLastPathComponent()
+        if let templates = PlatformTemplates.locate(workspace: workspace)?.appendingPathComponent("platform") {
+            paths.insert(templates.path)
+            if let walker = FileManager.default.enumerator(at: templates, includingPropertiesForKeys: nil) {
+                for case let url as URL in walker { paths.insert(url.standardizedFileURL.path) }
+            }
+        }
+        return paths.sorted()
+    }
+
+    /// The tenant's key store files (signing keys, delegated roles' keys, the content key): a rotated
+    /// or replaced key makes the next build look at the tenant again.
+    public static func keyInputs(_ folder: URL) -> [String] {
+        var paths = [folder.path]
+        for sub in ["", "delegations"] {
+            let dir = sub.isEmpty ? folder : folder.appendingPathComponent(sub)
+            if !sub.isEmpty { paths.append(dir.path) }
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [] where !name.hasPrefix(".") {
+                paths.append(dir.appendingPathComponent(name).path)
+            }
+        }
         return paths.sorted()
     }
 
@@ -46,6 +69,11 @@ public final class BuildRecords: Sendable {
     /// Whether `tenant` is exactly as when it was last built with `settings`, and its release is still the one recorded.
     public func isUnchanged(_ tenant: String, settings: String, published manifest: SHA256Hex?) -> Bool {
         isUnchanged(tenant, settings: { $0 == settings }, published: { $0 == manifest })
+    }
+
+    /// Drops a tenant's record, so that its next build loads and packs it again (`livery store repair`).
+    public func forget(_ tenant: String) throws {
+        _ = try database.query("DELETE FROM tenants WHERE tenant = ?", [.text(tenant)])
     }
 
     /// Every tenant with a build record.

@@ -149,6 +149,7 @@ public enum Publisher {
         let pointer = ReleasePointer(tenant: tenant, release: release, manifest: manifestName, sha256: manifest.sha256)
         try pointer.json.bytes.write(to: staging.appendingPathComponent(ReleasePointer.fileName))
         try sign?(staging)
+        try makeDurable(staging)
 
         // The one step that switches releases.
         if fm.fileExists(atPath: live.path) {
@@ -163,6 +164,23 @@ public enum Publisher {
                 throw Failure(description: "cannot publish \(live.path): \(String(cString: strerror(errno)))")
             }
             cleanup = false
+        }
+        try makeSwitchDurable(live)
+    }
+
+    /// Before a switch: everything the new tree holds (its files, its folders, the store objects it
+    /// links, written by this build) reaches the disk, with one `syncfs` of the output's file system,
+    /// so a power cut after the switch cannot leave a live tree with missing or partial files.
+    static func makeDurable(_ staging: URL) throws {
+        guard livery_sync_file_system(staging.path) == 0 else {
+            throw Failure(description: "cannot flush \(staging.path) to disk: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// After a switch: the folder holding the live tree records the rename on disk.
+    static func makeSwitchDurable(_ live: URL) throws {
+        guard livery_sync_directory(live.deletingLastPathComponent().path) == 0 else {
+            throw Failure(description: "cannot flush \(live.deletingLastPathComponent().path) to disk: \(String(cString: strerror(errno)))")
         }
     }
 
@@ -198,8 +216,10 @@ extension Publisher {
         defer { try? fm.removeItem(at: staging) }
         try linkTree(live, into: staging)
         try update(staging)
+        try makeDurable(staging)
         guard livery_rename_exchange(staging.path, live.path) == 0 else {
             throw Failure(description: "cannot switch \(live.path): \(String(cString: strerror(errno)))")
         }
+        try makeSwitchDurable(live)
     }
 }

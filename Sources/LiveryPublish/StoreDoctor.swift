@@ -1,0 +1,156 @@
+import Foundation
+import LiveryAssets
+import LiverySign
+import LiveryTUF
+
+/// `livery store verify` and `livery store repair`: re-hash the content store and every channel's
+/// published targets, and put back what a crash, a bad disk or a stray edit damaged.
+public enum StoreDoctor {
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        public enum Kind: String, Sendable {
+            /// A store object whose bytes are not its name's SHA-256 (and not a tenant file edited since).
+            case damagedObject = "damaged object"
+            /// A store object that is a tenant file edited in place since it was stored: never used, removable.
+            case staleObject = "stale object"
+            /// A published target whose bytes are not the SHA-256 its name starts with.
+            case damagedTarget = "damaged target"
+        }
+
+        public var kind: Kind
+        /// Relative to the output folder.
+        public var path: String
+        /// The SHA-256 the file should have.
+        public var expected: String
+        public var tenant: String?
+        public var channel: ReleaseChannel?
+
+        public var description: String { "\(kind.rawValue): \(path)" }
+    }
+
+    public struct Report: Sendable {
+        public var problems: [Problem] = []
+        public var objectsChecked = 0
+        public var targetsChecked = 0
+        public var bytesRead: Int64 = 0
+        public var damaged: [Problem] { problems.filter { $0.kind != .staleObject } }
+    }
+
+    /// Re-hashes every store object and every file in each channel's `targets/`.
+    public static func verify(output: URL) throws -> Report {
+        var report = Report()
+        let store = try ContentStore(root: output.appendingPathComponent(".livery/store"))
+        for object in store.allObjects() {
+            let url = store.objectURL(object.sha256)
+            report.objectsChecked += 1
+            report.bytesRead += object.size
+            guard (try? FileDigest.sha256(of: url).digest) != object.sha256 else { continue }
+            let stale = store.isIngested(object.sha256) && !store.isIntact(object.sha256)
+            report.problems.append(Problem(kind: stale ? .staleObject : .damagedObject, path: ".livery/store/objects/\(object.sha256.prefix(2))/\(object.sha256)",
+                                           expected: object.sha256))
+        }
+        for tenant in ((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []).filter({ !$0.hasPrefix(".") }).sorted() {
+            for channel in Publisher.channels(tenant: tenant, output: output) {
+                let repository = Publisher.repository(tenant: tenant, channel: channel, output: output)
+                for folder in ["targets", "targets/staged"] {
+                    for name in ((try? FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent(folder).path)) ?? []).sorted() where name.count > 65 {
+                        let url = repository.appendingPathComponent(folder).appendingPathComponent(name)
+                        guard FileStamp(path: url.path) != nil else { continue }
+                        report.targetsChecked += 1
+                        report.bytesRead += FileStamp(path: url.path)?.size ?? 0
+                        let expected = String(name.prefix(64))
+                        guard (try? FileDigest.sha256(of: url).digest) != expected else { continue }
+                        let relative = String(url.standardizedFileURL.path.dropFirst(output.standardizedFileURL.path.count + 1))
+                        report.problems.append(Problem(kind: .damagedTarget, path: relative, expected: expected, tenant: tenant, channel: channel))
+                    }
+                }
+            }
+        }
+        return report
+    }
+
+    public struct Repair: Sendable {
+        public var removedObjects: [String] = []
+        public var replacedTargets: [String] = []
+        /// Damaged targets of a previous release that nothing can re-create (the sources now build
+        /// the current release): taken out of the channel, as the next release would have done.
+        public var droppedTargets: [String] = []
+        /// Targets of a current or staged release no intact copy was found for, even after rebuilding.
+        public var unrepaired: [Problem] = []
+    }
+
+    /// Removes damaged and stale store objects, rebuilds what `rebuild` can (it is given the tenants
+    /// whose damaged targets have no intact copy, and must re-create their objects, e.g. by building
+    /// them from their sources), then replaces each damaged target from an intact copy (a store object
+    /// or another channel's target with the right SHA-256), switching each channel atomically.
+    public static func repair(output: URL, report: Report, rebuild: (Set<String>) throws -> Void) throws -> Repair {
+        var result = Repair()
+        do {
+            let lock = try OutputLock(output: output, waiting: { _ in })
+            defer { withExtendedLifetime(lock) {} }
+            let store = try ContentStore(root: output.appendingPathComponent(".livery/store"))
+            for problem in report.problems where problem.kind != .damagedTarget {
+                try store.remove(problem.expected)
+                result.removedObjects.append(problem.path)
+            }
+        }
+        let targets = report.problems.filter { $0.kind == .damagedTarget }
+        guard !targets.isEmpty else { return result }
+        let store = try ContentStore(root: output.appendingPathComponent(".livery/store"))
+        func intactCopy(_ sha: String) -> URL? {
+            let object = store.objectURL(sha)
+            if (try? FileDigest.sha256(of: object).digest) == sha { return object }
+            for tenant in Set(targets.compactMap(\.tenant)) {
+                for channel in Publisher.channels(tenant: tenant, output: output) {
+                    let repository = Publisher.repository(tenant: tenant, channel: channel, output: output)
+                    for folder in ["targets", "targets/staged"] {
+                        for name in (try? FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent(folder).path)) ?? [] where name.hasPrefix(sha) {
+                            let url = repository.appendingPathComponent(folder).appendingPathComponent(name)
+                            if (try? FileDigest.sha256(of: url).digest) == sha { return url }
+                        }
+                    }
+                }
+            }
+            return nil
+        }
+        let missing = Set(targets.filter { intactCopy($0.expected) == nil }.compactMap(\.tenant))
+        if !missing.isEmpty { try rebuild(missing) }
+        let lock = try OutputLock(output: output, waiting: { _ in })
+        defer { withExtendedLifetime(lock) {} }
+        let byRepository = Dictionary(grouping: targets) { "\($0.tenant ?? "")/\($0.channel?.name ?? "")" }
+        for (_, problems) in byRepository.sorted(by: { $0.key < $1.key }) {
+            guard let tenant = problems[0].tenant, let channel = problems[0].channel else { continue }
+            let repository = Publisher.repository(tenant: tenant, channel: channel, output: output)
+            let fixable = problems.compactMap { problem in intactCopy(problem.expected).map { (problem, $0) } }
+            // What the channel serves now: its release and a staged one. Anything else in targets/ is a previous release's.
+            var live = Set<String>()
+            if let current = Publisher.currentManifest(tenant: tenant, channel: channel, output: output) {
+                live.insert(current.pointer.sha256)
+                live.formUnion(current.manifest.bundles.map(\.sha256))
+            }
+            if let staged = Publisher.stagedManifest(tenant: tenant, channel: channel, output: output) {
+                live.insert(staged.sha256)
+                live.formUnion(staged.manifest.bundles.map(\.sha256))
+            }
+            let rest = problems.filter { problem in !fixable.contains { $0.0 == problem } }
+            let droppable = rest.filter { !live.contains($0.expected) }
+            result.unrepaired += rest.filter { live.contains($0.expected) }
+            guard !fixable.isEmpty || !droppable.isEmpty else { continue }
+            let base = repository.standardizedFileURL.path.dropFirst(output.standardizedFileURL.path.count + 1)
+            try Publisher.amend(tenant: tenant, channel: channel, output: output) { staging in
+                for (problem, source) in fixable {
+                    let relative = String(problem.path.dropFirst(base.count + 1))
+                    let destination = staging.appendingPathComponent(relative)
+                    // The staged file is a hard link to the damaged one: replace the link, never write through it.
+                    unlink(destination.path)
+                    if link(source.path, destination.path) != 0 { try FileManager.default.copyItem(at: source, to: destination) }
+                    result.replacedTargets.append(problem.path)
+                }
+                for problem in droppable {
+                    unlink(staging.appendingPathComponent(String(problem.path.dropFirst(base.count + 1))).path)
+                    result.droppedTargets.append(problem.path)
+                }
+            }
+        }
+        return result
+    }
+}

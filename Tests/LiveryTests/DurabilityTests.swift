@@ -1,0 +1,123 @@
+import Foundation
+import LiveryPublish
+import LiveryTUF
+import XCTest
+
+/// Durable publishing (docs/output.md#durability): what reaches the disk before a switch, the store's
+/// verify and repair, and build records that notice templates and keys.
+final class DurabilityTests: XCTestCase {
+    private static let tenant = "urbannest"
+
+    /// The system calls of `livery` with `arguments`, as strace (Debian) records them.
+    private func trace(_ arguments: [String], in workspace: BuildTests.Workspace) throws -> [String] {
+        let log = workspace.root.appendingPathComponent("strace-\(UUID().uuidString).txt")
+        let result = try LiveryProcess.tool(["strace", "-f", "-qq", "-e", "trace=syncfs,fsync,rename,renameat,renameat2", "-o", log.path,
+                                             LiveryProcess.executable.path] + arguments + ["--output", workspace.output.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        // Calls interrupted by another thread are logged in two halves; the completed call is what counts.
+        return try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init).filter { !$0.contains("<unfinished") }
+    }
+
+    func testEveryReleaseSwitchComesAfterASyncOfItsFilesAndIsItselfSynced() throws {
+        let workspace = try BuildTests.Workspace()
+        let calls = try trace(["build", workspace.tenants.appendingPathComponent(Self.tenant).path, "--keys", workspace.root.appendingPathComponent(".livery-keys").path],
+                              in: workspace)
+        // The switch: a rename (first release) or renameat2 exchange from staging into the live folder.
+        let switches = calls.indices.filter { calls[$0].contains("/.livery/staging/") && calls[$0].contains("rename") && calls[$0].contains(", \"\(workspace.output.path)/\(Self.tenant)\"") }
+        XCTAssertEqual(switches.count, 1, calls.joined(separator: "\n"))
+        for at in switches {
+            XCTAssertTrue(calls[..<at].contains { $0.contains("syncfs(") && $0.hasSuffix("= 0") }, "no syncfs before the switch")
+            XCTAssertTrue(calls[(at + 1)...].contains { $0.contains("fsync(") && $0.hasSuffix("= 0") }, "the folder holding the switch is not flushed")
+        }
+    }
+
+    func testAFetchFlushesTheInstalledReleaseBeforeSwitchingToIt() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let log = workspace.root.appendingPathComponent("fetch-trace.txt")
+        let result = try LiveryProcess.tool(["strace", "-f", "-qq", "-e", "trace=fsync,rename,renameat,renameat2", "-o", log.path, LiveryProcess.executable.path,
+                                             "fetch", Self.tenant, "--server", "http://127.0.0.1:\(server.port)", "--cache", workspace.root.appendingPathComponent("cache").path,
+                                             "--root", workspace.output.appendingPathComponent("\(Self.tenant)/metadata/1.root.json").path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let calls = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init).filter { !$0.contains("<unfinished") }
+        let install = try XCTUnwrap(calls.firstIndex { $0.contains("rename") && $0.contains("/releases/.staging-") }, calls.joined(separator: "\n"))
+        let current = try XCTUnwrap(calls.lastIndex { $0.contains("rename") && $0.contains("/current\"") })
+        // One fsync per installed file and folder before the release is renamed into place; the switch of `current` after it, then flushed.
+        let installed = try FileManager.default.subpathsOfDirectory(atPath: workspace.root.appendingPathComponent("cache/\(Self.tenant)/current/").path).count
+        XCTAssertGreaterThanOrEqual(calls[..<install].filter { $0.contains("fsync(") }.count, installed)
+        XCTAssertLessThan(install, current)
+        XCTAssertTrue(calls[(current + 1)...].contains { $0.contains("fsync(") })
+    }
+
+    func testStoreRepairPutsBackDamagedObjectsAndTargetsFromTheSources() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let clean = BuildTests.tree(workspace.output)
+        let current = try XCTUnwrap(Publisher.currentManifest(tenant: Self.tenant, output: workspace.output))
+        let core = try XCTUnwrap(current.manifest.bundle("core"))
+        let tour = try XCTUnwrap(Publisher.currentManifest(tenant: "sonic-walkscape", output: workspace.output)?.manifest.bundle("tour.florence-renaissance.fr"))
+        // One flipped byte in a bundle (the store object and the published target are one file), and a truncated tour bundle.
+        let object = workspace.output.appendingPathComponent(".livery/store/objects/\(core.sha256.prefix(2))/\(core.sha256)")
+        var bytes = try Data(contentsOf: object)
+        bytes[bytes.count / 2] ^= 0x01
+        let handle = try FileHandle(forWritingTo: object)
+        try handle.write(contentsOf: bytes)
+        try handle.close()
+        XCTAssertEqual(truncate(workspace.output.appendingPathComponent("sonic-walkscape/\(tour.path)").path, off_t(tour.size / 2)), 0)
+
+        let verify = try LiveryProcess.run(["store", "verify", "--output", "Output"], in: workspace.root)
+        XCTAssertEqual(verify.status, 1, verify.stdout)
+        XCTAssertTrue(verify.stdout.contains("damaged object: .livery/store/objects/\(core.sha256.prefix(2))/\(core.sha256)"), verify.stdout)
+        XCTAssertTrue(verify.stdout.contains("damaged target: \(Self.tenant)/\(core.path)"), verify.stdout)
+        XCTAssertTrue(verify.stdout.contains("damaged target: sonic-walkscape/\(tour.path)"), verify.stdout)
+        XCTAssertEqual(try LiveryProcess.run(["verify", "--output", "Output"], in: workspace.root).status, 1)
+
+        let repair = try LiveryProcess.run(["store", "repair", "Tenants", "--output", "Output"], in: workspace.root)
+        XCTAssertEqual(repair.status, 0, repair.stdout + repair.stderr)
+        XCTAssertTrue(repair.stdout.contains("replaced \(Self.tenant)/\(core.path)"), repair.stdout)
+        XCTAssertTrue(repair.stdout.contains("replaced sonic-walkscape/\(tour.path)"), repair.stdout)
+        XCTAssertTrue(repair.stdout.contains("0 damaged"), repair.stdout)
+        XCTAssertEqual(try LiveryProcess.run(["store", "verify", "--output", "Output"], in: workspace.root).status, 0)
+        XCTAssertEqual(try LiveryProcess.run(["verify", "--output", "Output"], in: workspace.root).status, 0)
+        // The same bytes as before the damage, the same releases (nothing new was published).
+        let repaired = BuildTests.tree(workspace.output)
+        for (path, digest) in clean where !path.contains("timestamp") { XCTAssertEqual(repaired[path], digest, path) }
+        XCTAssertEqual(Publisher.currentManifest(tenant: Self.tenant, output: workspace.output)?.pointer.sha256, current.pointer.sha256)
+    }
+
+    func testAnEditedTemplateOrARotatedKeyMakesTheNextBuildLookAgain() throws {
+        let workspace = try BuildTests.Workspace()
+        // Templates beside the workspace win over the checkout's (PlatformTemplates.locate).
+        try FileManager.default.copyItem(at: LiveryProcess.packageRoot.appendingPathComponent("Templates"), to: workspace.root.appendingPathComponent("Templates"))
+        let build = { try LiveryProcess.run(["build", "Tenants/\(Self.tenant)", "--output", "Output"], in: workspace.root) }
+        // Files younger than the racy window are never trusted by their stamp: age the templates and keys too.
+        func backdate() throws {
+            try workspace.backdate()
+            for folder in ["Templates", ".livery-keys"] {
+                for case let url as URL in FileManager.default.enumerator(at: workspace.root.appendingPathComponent(folder), includingPropertiesForKeys: nil)! {
+                    try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -86_400)], ofItemAtPath: url.path)
+                }
+            }
+        }
+        XCTAssertEqual(try build().status, 0)
+        try backdate()
+        XCTAssertEqual(try build().status, 0)
+        XCTAssertTrue(try build().stdout.contains("unchanged (release 1, inputs untouched)"))
+
+        // An edited template: the core bundle changes, so a new release.
+        let template = workspace.root.appendingPathComponent("Templates/platform/css/tokens.css.mustache")
+        try (String(contentsOf: template, encoding: .utf8) + "/* edited */\n").write(to: template, atomically: true, encoding: .utf8)
+        let edited = try build()
+        XCTAssertTrue(edited.stdout.contains("published release 2"), edited.stdout)
+
+        // A rotated key: the tenant is looked at again (not "inputs untouched"); its content is unchanged.
+        try backdate()
+        XCTAssertEqual(try build().status, 0)
+        XCTAssertTrue(try build().stdout.contains("inputs untouched"))
+        XCTAssertEqual(try LiveryProcess.run(["keys", "rotate", Self.tenant, "targets", "--output", "Output"], in: workspace.root).status, 0)
+        let rotated = try build()
+        XCTAssertTrue(rotated.stdout.contains("unchanged (release 2)"), rotated.stdout)
+        XCTAssertFalse(rotated.stdout.contains("inputs untouched"), rotated.stdout)
+    }
+}
