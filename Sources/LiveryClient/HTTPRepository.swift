@@ -66,14 +66,16 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
     /// `bearer` is the access token of a voucher-protected target; the server's refusal of it (or
     /// its absence) is a `VoucherAccessError`, not a missing file. A 403 without a token is an error.
     @discardableResult
-    public func download(_ path: String, to file: URL, maxLength: Int, bearer: String? = nil) throws -> Bool {
-        try download(from: url(of: path), named: path, to: file, maxLength: maxLength, bearer: bearer)
+    public func download(_ path: String, to file: URL, maxLength: Int, bearer: String? = nil, progress: (@Sendable (Int) -> Void)? = nil) throws -> Bool {
+        try download(from: url(of: path), named: path, to: file, maxLength: maxLength, bearer: bearer, progress: progress)
     }
 
     /// `download(_:to:maxLength:bearer:)` from any URL (a signed URL of a protected target, which may
     /// be on another host), named `path` in errors. A 403 is a `VoucherAccessError`: the signature expired or was refused.
     @discardableResult
-    public func download(from address: URL, named path: String, to file: URL, maxLength: Int, bearer: String? = nil) throws -> Bool {
+    /// `progress` hears the file's size after each write (on the session's queue).
+    public func download(from address: URL, named path: String, to file: URL, maxLength: Int, bearer: String? = nil,
+                         progress: (@Sendable (Int) -> Void)? = nil) throws -> Bool {
         let signed = address.query != nil
         if !FileManager.default.fileExists(atPath: file.path) { FileManager.default.createFile(atPath: file.path, contents: nil) }
         let handle = try FileHandle(forWritingTo: file)
@@ -91,7 +93,9 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
             var request = URLRequest(url: address)
             if existing > 0 || rangeEnd != nil { request.setValue("bytes=\(existing)-\(rangeEnd.map { String($0 - 1) } ?? "")", forHTTPHeaderField: "Range") }
             if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
-            let status = try perform(request, into: .file(handle, offset: existing), rangeLimit: (rangeEnd ?? maxLength) - existing, wholeLimit: maxLength).status
+            progress?(existing)
+            let status = try perform(request, into: .file(handle, offset: existing, progress: progress), rangeLimit: (rangeEnd ?? maxLength) - existing,
+                                     wholeLimit: maxLength).status
             switch status {
             case 401: throw VoucherAccessError(path: path, status: status, hadToken: bearer != nil || signed)
             case 403 where bearer != nil || signed: throw VoucherAccessError(path: path, status: status, hadToken: true)
@@ -121,8 +125,9 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
     enum Sink {
         /// Into memory (metadata, small answers).
         case memory
-        /// Into a file after its first `offset` bytes (a 200 answer starts the file again).
-        case file(FileHandle, offset: Int)
+        /// Into a file after its first `offset` bytes (a 200 answer starts the file again); `progress`
+        /// hears the file's size after each write.
+        case file(FileHandle, offset: Int, progress: (@Sendable (Int) -> Void)? = nil)
     }
 
     /// Sends `request`, following redirects itself (see `redirect(from:to:status:hops:)`), and takes a 200 or
@@ -242,7 +247,7 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
             guard !finished, status == 0, let http = response as? HTTPURLResponse else { return }
             status = http.statusCode
             location = http.value(forHTTPHeaderField: "Location")
-            if status == 200, case .file(let handle, let offset) = sink, offset > 0 {
+            if status == 200, case .file(let handle, let offset, _) = sink, offset > 0 {
                 // The server ignored the range and sends the whole file: it replaces what was there.
                 do {
                     try handle.truncate(atOffset: 0)
@@ -267,8 +272,11 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
             }
             switch sink {
             case .memory: body.append(data)
-            case .file(let handle, _):
-                do { try handle.write(contentsOf: data) } catch { stop(error, task: task) }
+            case .file(let handle, let offset, let progress):
+                do {
+                    try handle.write(contentsOf: data)
+                    progress?((status == 206 ? offset : 0) + received)
+                } catch { stop(error, task: task) }
             }
         }
 

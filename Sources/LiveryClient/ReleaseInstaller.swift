@@ -32,7 +32,23 @@ public struct FetchRequest: Sendable {
     /// This install's stable id for staged rollouts (docs/client.md#staged-rollout). nil: the cache's
     /// `device-id`, made on first use. An app that has its own install id may pass it.
     public var installID: String?
+    /// Tours and programs to add to this cache's remembered selection (kept by every later fetch), or
+    /// to take out of it. With any of these, a fetch changes the installed release instead of updating
+    /// it: added bundles come from the installed manifest, the rest stay as installed.
+    public var addTours: [String] = []
+    public var addPrograms: [String] = []
+    public var removeTours: [String] = []
+    public var removePrograms: [String] = []
+    /// Bundles downloaded at once, at most (each streams to its own file; memory stays bounded).
+    public var maxConcurrentDownloads = 4
+    /// Told what the fetch does as it goes: the plan, each download's start, progress and end, and the
+    /// result (`ReleaseInstaller.events(_:)` gives the same as an `AsyncSequence`). Called from the
+    /// downloading threads: keep it quick.
+    public var onEvent: (@Sendable (FetchEvent) -> Void)?
     public var now = Date()
+
+    /// Whether the fetch adds to or removes from the installed release rather than updating it.
+    public var changesInstalledRelease: Bool { !(addTours.isEmpty && addPrograms.isEmpty && removeTours.isEmpty && removePrograms.isEmpty) }
 
     public init(tenant: String, repository: any RepositorySource, cache: URL, bootstrapRoot: Data? = nil, locale: String? = nil) {
         self.tenant = tenant
@@ -68,6 +84,12 @@ public struct FetchResult: Sendable {
 /// `download-manifest.json` and `bundles/<id>/…`), and `current` → the installed release.
 public enum ReleaseInstaller {
     public static func fetch(_ request: FetchRequest) throws -> FetchResult {
+        let result = try fetchOrKeep(request)
+        request.onEvent?(.installed(result))
+        return result
+    }
+
+    static func fetchOrKeep(_ request: FetchRequest) throws -> FetchResult {
         let fm = FileManager.default
         let cache = request.cache
         for folder in ["metadata", "downloads", "releases"] { try fm.createDirectory(at: cache.appendingPathComponent(folder), withIntermediateDirectories: true) }
@@ -96,6 +118,12 @@ public enum ReleaseInstaller {
             return FetchResult(release: manifest.release, installed: installed, downloaded: [], reused: [], offline: true, problem: problem)
         }
 
+        // Adding to or removing from the installed release: no update.
+        if request.changesInstalledRelease, let installed, let manifest = installedManifest(),
+           let manifestData = try? Data(contentsOf: installed.appendingPathComponent(DownloadManifest.targetName)) {
+            return try change(request, installed: installed, manifest: manifest, manifestData: manifestData, access: access, voucherServer: voucherServer)
+        }
+
         // 1. Metadata.
         let metadata = cache.appendingPathComponent("metadata")
         let store = MetadataFolder(metadata)
@@ -120,16 +148,17 @@ public enum ReleaseInstaller {
             return try offline("refresh failed: \(error)")
         }
 
-        // 2. The bundles this app needs.
+        // 2. The bundles this app needs: what it asks for now and what was added to this cache before.
         let manifest = try DownloadManifest(data: manifestData)
-        let release = manifest.release, format = manifest.format.fileExtension
+        let release = manifest.release
         // Never back to an older release: after a halted rollout, an install that took the staged
         // release keeps it until the channel has a newer one.
         if let kept = installedManifest(), kept.release > release, let installed {
             return FetchResult(release: kept.release, installed: installed, downloaded: [], reused: [], offline: false,
                                problem: "the channel offers release \(release), older than the installed release \(kept.release) (a halted rollout); keeping \(kept.release)")
         }
-        let wanted = selection(manifest.bundles, request: request)
+        let remembered = try Selection.load(cache: cache).applying(request)
+        let wanted = selection(manifest.bundles, request: request, remembered: remembered)
         // A release this app cannot read is not installed, and is not an offline case either: the app must be updated.
         if let app = request.appVersion {
             try checkAppVersion(app, manifest: manifest, wanted: wanted, kept: installedManifest()?.release)
@@ -138,139 +167,261 @@ public enum ReleaseInstaller {
         // broken role that signs nothing this app asks for does not stop it.
         let trusted: TrustedMetadata
         do {
-            for id in wanted { _ = try updater.targetInfo("\(prefix)\(id).\(format)") }
+            for id in wanted { _ = try updater.targetInfo("\(prefix)\(id).\(manifest.format.fileExtension)") }
             trusted = try TrustedMetadata(updater.trusted)
         } catch {
             return try offline("refresh failed: \(error)")
         }
+        // Each wanted bundle as signed: its target name, length and SHA-256.
+        var signed: [String: Signed] = [:]
+        for id in wanted {
+            let name = "\(prefix)\(id).\(manifest.format.fileExtension)"
+            guard let info = trusted.target(name) else { throw TUFError("bundle '\(id)' is not a signed target") }
+            signed[id] = Signed(name: name, length: info.length, sha256: info.sha256, path: "targets/\(prefix)\(info.sha256).\(id).\(manifest.format.fileExtension)")
+        }
         let manifestSHA = SHA256.hash(data: manifestData).hexString
-        let releaseName = "\(release).\(manifestSHA.prefix(12))"
-        let target = cache.appendingPathComponent("releases").appendingPathComponent(releaseName)
+        let target = cache.appendingPathComponent("releases").appendingPathComponent("\(release).\(manifestSHA.prefix(12))")
         let everythingThere = wanted.allSatisfy { fm.fileExists(atPath: target.appendingPathComponent("bundles/\($0)").path) }
+            && (try? fm.contentsOfDirectory(atPath: target.appendingPathComponent("bundles").path))?.count == wanted.count
         if installed?.standardizedFileURL.path == target.standardizedFileURL.path, everythingThere, fm.fileExists(atPath: target.appendingPathComponent(".complete").path) {
             var result = FetchResult(release: release, installed: target, downloaded: [], reused: wanted, offline: false, problem: nil)
             result.staged = !prefix.isEmpty
             return result
         }
+        var result = try install(manifest: manifest, manifestData: manifestData, prefix: prefix, wanted: wanted, signed: signed, request: request, access: access,
+                                 voucherServer: voucherServer, installed: installed, installedManifest: installedManifest(), offline: offline)
+        try remembered.save(cache: cache)
+        result.staged = !prefix.isEmpty
+        return result
+    }
+
+    /// Adds bundles to the installed release, or removes optional ones, without updating it: the
+    /// bundles are the installed manifest's (verified when it was installed), the others are linked
+    /// from the installed tree, not downloaded or extracted again.
+    static func change(_ request: FetchRequest, installed: URL, manifest: DownloadManifest, manifestData: Data, access: AccessTokenStore,
+                       voucherServer: HTTPRepository?) throws -> FetchResult {
+        let remembered = try Selection.load(cache: request.cache).applying(request)
+        let wanted = selection(manifest.bundles, request: request, remembered: remembered)
+        if let app = request.appVersion { try checkAppVersion(app, manifest: manifest, wanted: wanted, kept: manifest.release) }
+        let prefix = (try? String(contentsOf: installed.appendingPathComponent(".prefix"), encoding: .utf8)) ?? ""
+        var signed: [String: Signed] = [:]
+        for id in wanted {
+            guard let bundle = manifest.bundle(id) else { continue }
+            signed[id] = Signed(name: prefix + bundle.targetName(format: manifest.format), length: bundle.size, sha256: bundle.sha256,
+                                path: "targets/\(prefix)\(bundle.sha256).\(bundle.targetName(format: manifest.format))")
+        }
+        let result = try install(manifest: manifest, manifestData: manifestData, prefix: prefix, wanted: wanted, signed: signed, request: request, access: access,
+                                 voucherServer: voucherServer, installed: installed, installedManifest: manifest) { problem in
+            throw TUFError("\(problem) (the installed release \(manifest.release) may no longer be on the server: fetch the current release first)")
+        }
+        try remembered.save(cache: request.cache)
+        return result
+    }
+
+    /// A wanted bundle as the signed metadata (or, adding to an installed release, its verified manifest) describes it.
+    struct Signed: Sendable {
+        var name: String
+        var length: Int
+        var sha256: String
+        /// Where it is on the server, under the repository.
+        var path: String
+    }
+
+    /// Steps 3 to 6 of a fetch: room on disk, downloads (several at once), install (reusing what the
+    /// installed release already has), the switch of `current`, and garbage collection.
+    static func install(manifest: DownloadManifest, manifestData: Data, prefix: String, wanted: [String], signed: [String: Signed], request: FetchRequest,
+                        access: AccessTokenStore, voucherServer: HTTPRepository?, installed: URL?, installedManifest: DownloadManifest?,
+                        offline: (String) throws -> FetchResult) throws -> FetchResult {
+        let fm = FileManager.default
+        let cache = request.cache
+        let release = manifest.release
+        let manifestSHA = SHA256.hash(data: manifestData).hexString
+        let releaseName = "\(release).\(manifestSHA.prefix(12))"
+        let target = cache.appendingPathComponent("releases").appendingPathComponent(releaseName)
+        let downloads = cache.appendingPathComponent("downloads")
+        // A bundle the installed release already has, with the same bytes, is linked from there, not extracted again.
+        func installedCopy(_ id: String) -> URL? {
+            guard let installed, let installedManifest, let bundle = installedManifest.bundle(id), bundle.sha256 == signed[id]?.sha256 else { return nil }
+            let folder = installed.appendingPathComponent("bundles/\(id)")
+            return fm.fileExists(atPath: folder.path) ? folder : nil
+        }
 
         // 3. Room on disk for what must be downloaded and installed, before any download.
         var needed = SpaceNeeded(download: 0, install: 0)
+        var toDownload: [String] = []
         for id in wanted {
-            guard let info = trusted.target("\(prefix)\(id).\(format)") else { continue }
+            guard let info = signed[id] else { continue }
             let length = Int64(info.length)
-            if !fm.fileExists(atPath: cache.appendingPathComponent("downloads").appendingPathComponent(info.sha256).path) { needed.download += length }
-            needed.install += manifest.bundle(id)?.encryption == nil ? length : 2 * length
+            let have = fm.fileExists(atPath: downloads.appendingPathComponent(info.sha256).path)
+            if !have && installedCopy(id) == nil { needed.download += length; toDownload.append(id) }
+            if installedCopy(id) == nil { needed.install += manifest.bundle(id)?.encryption == nil ? length : 2 * length }
         }
         let available = availableSpace(at: cache)
         request.onPlan?(needed, available)
+        request.onEvent?(.plan(needed: needed, available: available, downloads: toDownload.map { ($0, signed[$0]?.length ?? 0) }))
         if let available, available < needed.total {
             throw InsufficientSpace(tenant: request.tenant, release: release, needed: needed, available: available, cache: cache.path,
-                                    kept: installedManifest()?.release)
+                                    kept: installedManifest?.release)
         }
 
-        // 4. Download what is not cached yet, verified before use; protected bundles with a token.
-        let tokens = try tokens(for: wanted, manifest: manifest, prefix: prefix, trusted: trusted, request: request, access: access, server: voucherServer)
-        var downloaded: [String] = [], reused: [String] = []
-        var archives: [String: URL] = [:]
-        for id in wanted {
-            let name = "\(prefix)\(id).\(format)"
-            guard let info = trusted.target(name) else { throw TUFError("bundle '\(id)' is not a signed target") }
-            let file = cache.appendingPathComponent("downloads").appendingPathComponent(info.sha256)
-            if fm.fileExists(atPath: file.path) {
-                reused.append(id)
-            } else {
-                let partial = file.appendingPathExtension("part")
-                do {
-                    let file = "\(info.sha256).\(id).\(format)"
-                    let path = "targets/\(prefix)\(file)"
-                    if let grant = tokens[id], let server = voucherServer, grant.url(of: id, file: file, now: Date()) != nil {
-                        // A signed URL (the bucket's or the voucher server's); renewed once with the token if it expires mid-way.
-                        var current = grant
-                        for attempt in 1...2 {
-                            guard let text = current.url(of: id, file: file, now: Date()), let address = URL(string: text, relativeTo: server.base)?.absoluteURL else {
-                                throw VoucherAccessError(path: path, status: 403, hadToken: true)
-                            }
-                            do {
-                                guard try server.download(from: address, named: path, to: partial, maxLength: info.length) else { throw TUFError("\(name) is missing on the server") }
-                                break
-                            } catch is VoucherAccessError where attempt == 1 {
-                                current = try server.renew(current, deviceKey: try access.deviceKey().publicKey)
-                                try access.save(current)
-                            }
-                        }
-                    } else if let http = request.repository as? HTTPRepository {
-                        // Streams to disk and resumes a partial file with a range request.
-                        guard try http.download(path, to: partial, maxLength: info.length, bearer: tokens[id]?.token) else { throw TUFError("\(name) is missing on the server") }
-                    } else {
-                        try atomicWrite(try TUFUpdater.target(name, in: trusted, from: request.repository), to: partial)
-                    }
-                    try verify(partial, length: info.length, sha256: info.sha256, name: name)
-                } catch let refused as VoucherAccessError {
-                    // Not a network problem to sit out offline: this subject cannot be had with this token.
-                    try? fm.removeItem(at: partial)
-                    if let grant = tokens[id] { try? access.remove(grant.subject) }
-                    throw TUFError("\(tokens[id].map { "\($0.subject.kind.noun) '\($0.subject.id)'" } ?? "bundle '\(id)'"): \(refused)")
-                } catch {
-                    try? fm.removeItem(at: partial)
-                    return try offline("download of \(name) failed: \(error)")
-                }
-                try DurableFiles.sync(partial)
-                guard rename(partial.path, file.path) == 0 else { throw TUFError("cannot store \(name)") }
-                downloaded.append(id)
-            }
-            archives[id] = file
+        // 4. Download what is not cached yet, several at once, each verified before use; protected bundles with a token.
+        let tokens = try tokens(for: wanted.filter { installedCopy($0) == nil }, manifest: manifest, signed: signed, request: request, access: access, server: voucherServer)
+        let meter = ProgressMeter(total: needed.download, onEvent: request.onEvent)
+        let outcomes = ParallelDownloads.run(toDownload, width: max(1, request.maxConcurrentDownloads)) { id in
+            try downloadBundle(id, info: signed[id]!, grant: tokens[id], request: request, access: access, voucherServer: voucherServer, meter: meter)
         }
+        for (id, outcome) in zip(toDownload, outcomes) {
+            switch outcome {
+            case .success: continue
+            case .failure(let refused as VoucherAccessError):
+                // Not a network problem to sit out offline: this subject cannot be had with this token.
+                if let grant = tokens[id] { try? access.remove(grant.subject) }
+                throw TUFError("\(tokens[id].map { "\($0.subject.kind.noun) '\($0.subject.id)'" } ?? "bundle '\(id)'"): \(refused)")
+            case .failure(let error):
+                return try offline("download of \(signed[id]?.name ?? id) failed: \(error)")
+            }
+        }
+        let downloaded = toDownload
+        let reused = wanted.filter { !toDownload.contains($0) }
 
         // 5. Install into a staging folder, then switch `current` in one rename.
         let staging = cache.appendingPathComponent("releases").appendingPathComponent(".staging-\(UUID().uuidString)")
         defer { try? fm.removeItem(at: staging) }
         for id in wanted {
             let folder = staging.appendingPathComponent("bundles").appendingPathComponent(id)
+            if let copy = installedCopy(id) {
+                try linkTree(copy, into: folder)
+                continue
+            }
+            let archive = downloads.appendingPathComponent(signed[id]!.sha256)
             guard let encryption = manifest.bundle(id)?.encryption else {
-                try ArchiveExtractor.extract(archives[id]!, into: folder)
+                try ArchiveExtractor.extract(archive, into: folder)
                 continue
             }
             // Verified ciphertext in, archive out: decrypted into a temporary file next to the downloads, extracted, removed.
             let key = try contentKey(id, encryption: encryption, grant: tokens[id], access: access, tenant: request.tenant)
-            let plain = cache.appendingPathComponent("downloads").appendingPathComponent(".plain-\(UUID().uuidString)")
+            let plain = downloads.appendingPathComponent(".plain-\(UUID().uuidString)")
             defer { try? fm.removeItem(at: plain) }
             do {
-                try SegmentedAEAD.decrypt(archives[id]!, to: plain, key: key)
+                try SegmentedAEAD.decrypt(archive, to: plain, key: key)
             } catch {
                 throw TUFError("bundle '\(id)' does not decrypt: \(error)")
             }
             try ArchiveExtractor.extract(plain, into: folder)
         }
         try manifestData.write(to: staging.appendingPathComponent("download-manifest.json"))
+        // Where the bundles came from (`staged/` for a rollout), for bundles added to this release later.
+        try Data(prefix.utf8).write(to: staging.appendingPathComponent(".prefix"))
         try Data().write(to: staging.appendingPathComponent(".complete"))
         // Every installed file and folder on disk before anything points at them.
         try DurableFiles.syncTree(staging)
-        try? fm.removeItem(at: target)
+        let previous = installed?.lastPathComponent == releaseName ? nil : installed?.lastPathComponent
+        // The same release again (bundles added or removed): the old tree moves aside, the new one takes its name.
+        let aside = cache.appendingPathComponent("releases").appendingPathComponent(".replaced-\(UUID().uuidString)")
+        defer { try? fm.removeItem(at: aside) }
+        if fm.fileExists(atPath: target.path) { guard rename(target.path, aside.path) == 0 else { throw TUFError("cannot replace release \(release)") } }
         guard rename(staging.path, target.path) == 0 else { throw TUFError("cannot install release \(release)") }
         try DurableFiles.sync(cache.appendingPathComponent("releases"))
         let link = cache.appendingPathComponent("current.\(UUID().uuidString)")
         try fm.createSymbolicLink(atPath: link.path, withDestinationPath: "releases/\(releaseName)")
-        guard rename(link.path, current.path) == 0 else { throw TUFError("cannot switch to release \(release)") }
+        guard rename(link.path, current(cache).path) == 0 else { throw TUFError("cannot switch to release \(release)") }
         try DurableFiles.sync(cache)
 
         // 6. Keep the new and the previous release; remove older ones and unreferenced downloads.
-        collectGarbage(cache: cache, keep: [releaseName, installed?.lastPathComponent].compactMap { $0 })
+        collectGarbage(cache: cache, keep: [releaseName, previous].compactMap { $0 })
         var result = FetchResult(release: release, installed: target, downloaded: downloaded, reused: reused, offline: false, problem: nil)
         result.needed = needed
-        result.staged = !prefix.isEmpty
         return result
+    }
+
+    static func current(_ cache: URL) -> URL { cache.appendingPathComponent("current") }
+
+    /// Downloads one bundle into `downloads/<sha256>`, resuming a partial file, verified before it is
+    /// renamed into place. A protected bundle comes through its signed URL (renewed once with the token
+    /// if it expires mid-way) or with the token as a bearer.
+    static func downloadBundle(_ id: String, info: Signed, grant: AccessGrant?, request: FetchRequest, access: AccessTokenStore,
+                               voucherServer: HTTPRepository?, meter: ProgressMeter) throws {
+        let file = request.cache.appendingPathComponent("downloads").appendingPathComponent(info.sha256)
+        let partial = file.appendingPathExtension("part")
+        meter.started(id, bytes: info.length)
+        let progress: @Sendable (Int) -> Void = { meter.advanced(id, to: $0) }
+        do {
+            let fileName = String(info.path.split(separator: "/").last ?? "")
+            if let grant, let server = voucherServer, grant.url(of: id, file: fileName, now: Date()) != nil {
+                var current = grant
+                for attempt in 1...2 {
+                    guard let text = current.url(of: id, file: fileName, now: Date()), let address = URL(string: text, relativeTo: server.base)?.absoluteURL else {
+                        throw VoucherAccessError(path: info.path, status: 403, hadToken: true)
+                    }
+                    do {
+                        guard try server.download(from: address, named: info.path, to: partial, maxLength: info.length, progress: progress) else {
+                            throw TUFError("\(info.name) is missing on the server")
+                        }
+                        break
+                    } catch is VoucherAccessError where attempt == 1 {
+                        current = try renewLock.withLock { () throws -> AccessGrant in
+                            let renewed = try server.renew(current, deviceKey: try access.deviceKey().publicKey)
+                            try access.save(renewed)
+                            return renewed
+                        }
+                    }
+                }
+            } else if let http = request.repository as? HTTPRepository {
+                // Streams to disk and resumes a partial file with a range request.
+                guard try http.download(info.path, to: partial, maxLength: info.length, bearer: grant?.token, progress: progress) else {
+                    throw TUFError("\(info.name) is missing on the server")
+                }
+            } else {
+                guard let data = try request.repository.fetch(info.path, maxLength: info.length) else { throw TUFError("\(info.name) is missing on the server") }
+                try atomicWrite(data, to: partial)
+                progress(data.count)
+            }
+            try verify(partial, length: info.length, sha256: info.sha256, name: info.name)
+            try DurableFiles.sync(partial)
+            guard rename(partial.path, file.path) == 0 else { throw TUFError("cannot store \(info.name)") }
+            meter.finished(id)
+        } catch let refused as VoucherAccessError {
+            try? FileManager.default.removeItem(at: partial)
+            throw refused
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+    }
+
+    /// Grant renewals write the cache's token file: one at a time across parallel downloads.
+    static let renewLock = NSLock()
+
+    /// Recreates the tree under `source` at `destination` from hard links (copies where links fail):
+    /// an unchanged bundle of the installed release goes into the new one without extracting it again.
+    static func linkTree(_ source: URL, into destination: URL) throws {
+        let fm = FileManager.default
+        try fm.createDirectory(at: destination, withIntermediateDirectories: true)
+        let base = source.standardizedFileURL.path
+        guard let walker = fm.enumerator(at: source, includingPropertiesForKeys: [.isDirectoryKey, .isSymbolicLinkKey]) else { throw TUFError("cannot read \(source.path)") }
+        for case let url as URL in walker {
+            let relative = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
+            let target = destination.appendingPathComponent(relative)
+            let values = try url.resourceValues(forKeys: [.isDirectoryKey, .isSymbolicLinkKey])
+            if values.isSymbolicLink == true { continue }  // extraction never makes links; never follow one
+            if values.isDirectory == true {
+                try fm.createDirectory(at: target, withIntermediateDirectories: true)
+            } else if link(url.path, target.path) != 0 {
+                try fm.copyItem(at: url, to: target)
+            }
+        }
     }
 
     /// The grant for each wanted voucher bundle that must be downloaded (not in `downloads/` yet) or
     /// decrypted: a stored grant for its subject (tour, program, library item or pack), renewed with
     /// its code when it has expired, and asked for fresh signed URLs or keys with its token when it
     /// lacks them. A protected subject without one stops the fetch here, before any download, naming it.
-    static func tokens(for wanted: [String], manifest: DownloadManifest, prefix: String = "", trusted: TrustedMetadata, request: FetchRequest,
+    static func tokens(for wanted: [String], manifest: DownloadManifest, signed: [String: Signed], request: FetchRequest,
                        access: AccessTokenStore, server: HTTPRepository?) throws -> [String: AccessGrant] {
         var grants = access.grants()
         var tokens: [String: AccessGrant] = [:]
         for id in wanted {
-            guard let bundle = manifest.bundle(id), bundle.access == .voucher, let info = trusted.target(prefix + bundle.targetName(format: manifest.format)) else { continue }
+            guard let bundle = manifest.bundle(id), bundle.access == .voucher, let info = signed[id] else { continue }
             let needsDownload = !FileManager.default.fileExists(atPath: request.cache.appendingPathComponent("downloads/\(info.sha256)").path)
             guard needsDownload || bundle.encryption != nil else { continue }
             // A local folder has no access control, but an encrypted bundle still needs its key from a voucher server.
@@ -292,7 +443,7 @@ public enum ReleaseInstaller {
             let missingKey = bundle.encryption.map { encryption in !grant.keys.contains { $0.bundle == id && $0.keyID == encryption.keyID } } ?? false
             // URLs expire within minutes and name one release's file: a server that gives them (urlsExpire
             // set) is asked again with the token when the grant has none for this target that still works.
-            let staleURL = needsDownload && grant.urlsExpire != nil && grant.url(of: id, file: "\(info.sha256).\(bundle.targetName(format: manifest.format))", now: Date()) == nil
+            let staleURL = needsDownload && grant.urlsExpire != nil && grant.url(of: id, file: String(info.path.split(separator: "/").last ?? ""), now: Date()) == nil
             if missingKey || staleURL {
                 do {
                     grant = try server.renew(grant, deviceKey: try access.deviceKey().publicKey)
@@ -324,7 +475,8 @@ public enum ReleaseInstaller {
 
     /// Essential bundles, the user's locale (or the default one), the requested programs and tours in
     /// that language, and every dependency of those.
-    static func selection(_ bundles: [DownloadManifest.Bundle], request: FetchRequest) -> [String] {
+    static func selection(_ bundles: [DownloadManifest.Bundle], request: FetchRequest, remembered: Selection = Selection()) -> [String] {
+        let tours = Set(request.tours).union(remembered.tours), programs = Set(request.programs).union(remembered.programs)
         let byID = Dictionary(bundles.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let locales = bundles.filter { $0.kind == .locale }
         let defaultLocale = locales.first { $0.policy == .essential }?.locale
@@ -336,9 +488,9 @@ public enum ReleaseInstaller {
             if bundle.policy == .essential { wanted.insert(id) }
             switch bundle.kind {
             case .locale where bundle.locale == locale: wanted.insert(id)
-            case .program where request.programs.contains(subject): wanted.insert(id)
-            case .tour where request.tours.contains(subject): wanted.insert(id)
-            case .tourLanguage where request.tours.contains(subject) && bundle.locale == locale: wanted.insert(id)
+            case .program where programs.contains(subject): wanted.insert(id)
+            case .tour where tours.contains(subject): wanted.insert(id)
+            case .tourLanguage where tours.contains(subject) && bundle.locale == locale: wanted.insert(id)
             default: break
             }
         }
@@ -389,8 +541,11 @@ public enum ReleaseInstaller {
                 try? fm.removeItem(at: folder)
                 continue
             }
+            // Only what a kept release has installed: a removed tour's download goes too.
             if let manifest = try? DownloadManifest(data: Data(contentsOf: folder.appendingPathComponent(DownloadManifest.targetName))) {
-                for bundle in manifest.bundles { referenced.insert(bundle.sha256) }
+                for bundle in manifest.bundles where FileManager.default.fileExists(atPath: folder.appendingPathComponent("bundles/\(bundle.id)").path) {
+                    referenced.insert(bundle.sha256)
+                }
             }
         }
         let downloads = cache.appendingPathComponent("downloads")

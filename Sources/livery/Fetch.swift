@@ -53,8 +53,32 @@ struct Fetch: ParsableCommand {
     @Option(help: "This install's id for staged rollouts (default: the cache's device id, made on first use).")
     var installId: String?
 
+    @Option(help: ArgumentHelp("Add a tour to the installed release (repeatable): its bundles are downloaded, nothing else is; later fetches keep it.", valueName: "ID"))
+    var addTour: [String] = []
+
+    @Option(help: ArgumentHelp("Add a program to the installed release (repeatable); later fetches keep it.", valueName: "ID"))
+    var addProgram: [String] = []
+
+    @Option(help: ArgumentHelp("Remove an added tour from the installed release (repeatable), freeing its space.", valueName: "ID"))
+    var removeTour: [String] = []
+
+    @Option(help: ArgumentHelp("Remove an added program from the installed release (repeatable).", valueName: "ID"))
+    var removeProgram: [String] = []
+
+    @Option(help: "Bundles downloaded at once, at most.")
+    var parallel = 4
+
+    @Option(help: "Progress: auto (a bar on a terminal, nothing otherwise), bar, json (one JSON event per line on standard output), or none.")
+    var progress: ProgressStyle = .auto
+
+    enum ProgressStyle: String, ExpressibleByArgument { case auto, bar, json, none }
+
     @Option(help: "The voucher server's base URL (livery serve), when --server is a bucket or a CDN: vouchers are redeemed there, and signed URLs and keys come from it.")
     var voucherServer: String?
+
+    func validate() throws {
+        guard parallel >= 1 && parallel <= 32 else { throw ValidationError("--parallel must be between 1 and 32") }
+    }
 
     func run() throws {
         guard let base = URL(string: server), base.scheme == "http" || base.scheme == "https" else { throw ValidationError("--server must be an http(s) URL") }
@@ -77,6 +101,21 @@ struct Fetch: ParsableCommand {
         request.voucherServer = voucherServer.flatMap { URL(string: $0)?.appendingPathComponent(tenant) } ?? (channel.isStable ? nil : tenantBase)
         request.channel = channel
         request.installID = installId
+        request.addTours = addTour
+        request.addPrograms = addProgram
+        request.removeTours = removeTour
+        request.removePrograms = removeProgram
+        request.maxConcurrentDownloads = parallel
+        let style = progress == .auto ? (isatty(STDERR_FILENO) == 1 ? ProgressStyle.bar : .none) : progress
+        switch style {
+        case .json:
+            request.onEvent = { event in FileHandle.standardOutput.write(event.json.bytes) }
+        case .bar:
+            let bar = ProgressBar()
+            request.onEvent = { bar.show($0) }
+        case .auto, .none:
+            break
+        }
         request.appVersion = app
         let name = tenant
         request.onPlan = { needed, available in
@@ -100,11 +139,28 @@ struct Fetch: ParsableCommand {
         if let problem = result.problem, !result.offline {
             FileHandle.standardError.write(Data("note: \(problem)\n".utf8))
         }
+        if style == .bar { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if style == .json { return }
         if result.offline {
             FileHandle.standardError.write(Data("warning: \(result.problem ?? "refresh failed"); keeping release \(result.release) for offline use\n".utf8))
         }
         let on = channel.isStable ? "" : " (\(channel.name))"
         let staged = result.staged ? " (staged rollout)" : ""
         print("\(tenant)\(on): release \(result.release)\(staged) installed at \(result.installed.path); downloaded \(result.downloaded.count) bundle\(result.downloaded.count == 1 ? "" : "s") (\(result.downloaded.joined(separator: ", "))), reused \(result.reused.count); \(repository.bytesReceived) bytes received")
+    }
+}
+
+/// The terminal progress bar of `livery fetch` (standard error; no colours, so NO_COLOR holds).
+final class ProgressBar: @unchecked Sendable {
+    private let lock = NSLock()
+
+    func show(_ event: FetchEvent) {
+        guard case .progress(let bundle, _, _, let all, let total) = event, total > 0 else { return }
+        let fraction = min(1, Double(all) / Double(total))
+        let width = 30
+        let filled = Int(fraction * Double(width))
+        let line = "\r\u{1B}[K[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
+            + String(format: "%3.0f%% %.1f/%.1f MB ", fraction * 100, Double(all) / 1e6, Double(total) / 1e6) + bundle
+        lock.withLock { FileHandle.standardError.write(Data(line.utf8)) }
     }
 }
