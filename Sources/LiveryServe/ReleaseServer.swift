@@ -59,6 +59,17 @@ public struct ReleaseServer: Sendable {
     }
 
     private func serve(_ state: VoucherState, onListening: @escaping @Sendable (Int) -> Void) async throws {
+        try await application(state, onListening: onListening).runService()
+    }
+
+    /// The server as an application value, without running it: what tests drive in process
+    /// (HummingbirdTesting), with the SQLite voucher database (PostgreSQL needs `run`, which connects first).
+    public func application() throws -> some ApplicationProtocol {
+        guard case .sqlite(let url) = vouchers else { throw VoucherFailure("an in-process server takes a SQLite voucher database") }
+        return application(VoucherState(root: root, source: .sqlite(path: url.path), releases: releases, contentKeys: contentKeys, log: log), onListening: { _ in })
+    }
+
+    private func application(_ state: VoucherState, onListening: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
         let router = Router(context: ServeContext.self)
         router.add(middleware: RequestLog(log: log))
         router.add(middleware: RedeemEndpoint(root: root, state: state))
@@ -75,7 +86,7 @@ public struct ReleaseServer: Sendable {
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: Logger(label: "livery.serve", factory: { _ in SwiftLogNoOpLogHandler() })
         )
-        try await app.runService()
+        return app
     }
 }
 
