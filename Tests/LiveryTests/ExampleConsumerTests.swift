@@ -50,6 +50,24 @@ final class ExampleConsumerTests: XCTestCase {
         XCTAssertTrue(offline.stdout.contains("keeping release 1"), offline.stdout)
     }
 
+    func testATarZstdReleaseInstallsWhereLibarchiveIsAndIsRefusedClearlyElsewhere() throws {
+        let app = try clientApp()
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build(["--archive-format", "tar.zst"]).status, 0)
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let root = workspace.output.appendingPathComponent("physio-clinic/metadata/1.root.json").path
+        let cache = workspace.root.appendingPathComponent("app-cache/physio-clinic").path
+        let result = try run(app, ["http://127.0.0.1:\(server.port)", "physio-clinic", root, cache])
+        #if os(Linux)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("release 1 installed"), result.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cache + "/current/bundles/core"))
+        #else
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("tar.zst bundles need libarchive, which this platform lacks: publish zip"), result.stderr)
+        #endif
+    }
+
     func testTheExampleAppRefusesAReleaseThatNeedsANewerApp() throws {
         let app = try clientApp()
         let workspace = try BuildTests.Workspace()
