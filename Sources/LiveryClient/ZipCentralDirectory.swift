@@ -26,6 +26,7 @@ struct ZipCentralDirectory {
         var isEncrypted: Bool { flags & 1 != 0 }
     }
 
+    static let maxDirectorySize: UInt64 = 64 << 20
     private(set) var records: [Record] = []
     let fileSize: UInt64
     private let descriptor: Int32
@@ -62,6 +63,8 @@ struct ZipCentralDirectory {
         guard directoryOffset <= fileSize, directorySize <= fileSize - directoryOffset, directorySize >= count * 46 else {
             throw TUFError("\(name): the central directory lies outside the archive")
         }
+        // It is read whole: 64 MiB is 100,000 entries with 600-byte names and extras, far beyond any bundle.
+        guard directorySize <= Self.maxDirectorySize else { throw TUFError("\(name): a central directory of \(directorySize) bytes (at most \(Self.maxDirectorySize))") }
         let directory = try read(at: directoryOffset, count: Int(directorySize))
         var at = 0
         for index in 0..<Int(count) {

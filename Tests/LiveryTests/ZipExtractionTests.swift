@@ -160,6 +160,18 @@ final class ZipExtractionTests: XCTestCase {
         assertRefused(archive, "an encrypted entry")
     }
 
+    func testAnEndRecordClaimingAHugeCentralDirectoryIsRefusedUnread() throws {
+        // 65 MiB of data, and an end record that says the central directory is all of it.
+        let archive = try python("""
+            with zipfile.ZipFile(path, 'w') as z: z.writestr('big.bin', bytes(65 << 20))
+            data = bytearray(open(path, 'rb').read())
+            end = data.rindex(b'PK\\x05\\x06')
+            data[end + 12:end + 20] = struct.pack('<II', end, 0)
+            open(path, 'wb').write(data)
+            """)
+        assertRefused(archive, "bytes (at most \(64 << 20))")
+    }
+
     func testATruncatedZipIsRefused() throws {
         let archive = try python("""
             with zipfile.ZipFile(path, 'w', zipfile.ZIP_DEFLATED) as z: z.writestr('a.txt', 'some text ' * 1000)
