@@ -19,6 +19,7 @@ BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-de
 # the voucher tests in a temporary folder, never as a service) from Debian; sarif-tools,
 # jsonschema, PyYAML, babel (CLDR plurals), tinycss2, tree-sitter-kotlin and Pillow from PyPI;
 # python-tuf, coloraide and boto3 in .venv-test; Ceph's RADOS Gateway (scripts/s3-server.sh).
+BABEL_VERSION = 2.18.0
 TEST_PACKAGES = $(BUILD_PACKAGES) libarchive-tools unzip curl faketime libxml2-utils php-symfony-translation chromium node-typescript nginx postgresql
 
 .PHONY: run test conformance build deps test-deps test-venv generated cldr bench clean
@@ -48,8 +49,10 @@ deps:
 
 test-deps:
 	@./scripts/install-packages.sh $(TEST_PACKAGES)
-	@command -v sarif >/dev/null && python3 -c "import jsonschema, referencing, yaml, babel, tinycss2, tree_sitter, tree_sitter_kotlin, PIL" 2>/dev/null || \
-		python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore sarif-tools "jsonschema>=4.18" pyyaml babel tinycss2 tree-sitter tree-sitter-kotlin pillow
+	@# babel is pinned: the plural-rule oracle test lists the CLDR changes between our table (CLDR 41) and babel 2.18's CLDR 47;
+	@# babel 2.19 (CLDR 49) changed more rules, and an unpinned install made that test fail on a fresh machine.
+	@command -v sarif >/dev/null && python3 -c "import jsonschema, referencing, yaml, babel, tinycss2, tree_sitter, tree_sitter_kotlin, PIL; assert babel.__version__ == '$(BABEL_VERSION)'" 2>/dev/null || \
+		python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore sarif-tools "jsonschema>=4.18" pyyaml "babel==$(BABEL_VERSION)" tinycss2 tree-sitter tree-sitter-kotlin pillow
 	@$(MAKE) --no-print-directory test-venv
 	@# A real S3-compatible store for the publishing tests: Ceph's RADOS Gateway (scripts/s3-server.sh).
 	@./scripts/s3-server.sh install

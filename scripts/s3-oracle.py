@@ -40,12 +40,14 @@ def protected_files(folder):
     """The file names under targets/ of voucher bundles, from every download manifest in the folder."""
     names = set()
     targets = os.path.join(folder, "targets")
-    for name in os.listdir(targets) if os.path.isdir(targets) else []:
-        if name.endswith(".download-manifest.json"):
-            with open(os.path.join(targets, name), "rb") as f:
-                for bundle in json.load(f)["bundles"]:
-                    if bundle["access"] == "voucher":
-                        names.add(os.path.basename(bundle["path"]))
+    # A staged release's manifest is under targets/staged/ (docs/output.md#a-staged-release).
+    manifests = [os.path.join(directory, name) for directory in (targets, os.path.join(targets, "staged")) if os.path.isdir(directory)
+                 for name in os.listdir(directory) if name.endswith(".download-manifest.json")]
+    for manifest in manifests:
+        with open(manifest, "rb") as f:
+            for bundle in json.load(f)["bundles"]:
+                if bundle["access"] == "voucher":
+                    names.add(os.path.basename(bundle["path"]))
     return names
 
 
@@ -124,7 +126,9 @@ def client(endpoint, bucket, prefix, root, tenant):
             raise RuntimeError(f"{path}: listed but not found by the client")
         if (info.custom or {}).get("access") != "voucher":
             continue
-        name = f"{info.hashes['sha256']}.{path}"
+        # Consistent snapshots put the hash before the last part of the name (staged/<sha256>.<name>).
+        directory, _, basename = path.rpartition("/")
+        name = (directory + "/" if directory else "") + f"{info.hashes['sha256']}.{basename}"
         if anonymous_status(f"{base}/protected/{name}") != 403 or anonymous_status(f"{base}/targets/{name}") not in (403, 404):
             raise RuntimeError(f"{path}: a protected target can be read without a signature")
         url = s3.generate_presigned_url("get_object", Params={"Bucket": bucket, "Key": f"{key_base}/protected/{name}"}, ExpiresIn=300)
@@ -151,13 +155,15 @@ def check(endpoint, bucket, prefix, output, tenants):
         for directory, _, files in os.walk(folder):
             for name in files:
                 local.append(os.path.relpath(os.path.join(directory, name), folder))
+        # A tenant's other channels are repositories of their own, checked when named (tenant/channels/<name>).
+        local = [relative for relative in local if not relative.startswith("channels/")]
         for relative in sorted(local):
             is_protected = relative.startswith("targets/") and os.path.basename(relative) in protected
-            remote = "protected/" + os.path.basename(relative) if is_protected else relative
+            remote = "protected/" + relative[len("targets/"):] if is_protected else relative
             if remote not in listed:
                 problems.append(f"{tenant}/{relative}: missing from the bucket")
                 continue
-            if is_protected and f"targets/{os.path.basename(relative)}" in listed:
+            if is_protected and relative in listed:
                 problems.append(f"{tenant}/{relative}: a protected target is also under targets/")
             with open(os.path.join(folder, relative), "rb") as f:
                 digest = hashlib.sha256(f.read()).hexdigest()

@@ -39,6 +39,16 @@ public final class StatCache: Sendable {
             """)
     }
 
+    /// The digests recorded for files that still exist (what the next build will find in the store).
+    public func digestsOfExistingFiles() throws -> Set<SHA256Hex> {
+        var digests = Set<SHA256Hex>()
+        for row in try database.query("SELECT path, sha256 FROM files") {
+            guard row.count == 2, let path = row[0].text, let sha = row[1].text, FileManager.default.fileExists(atPath: path) else { continue }
+            digests.insert(sha)
+        }
+        return digests
+    }
+
     /// The remembered digest of `path`, if its stamp is unchanged and was safely old when recorded.
     public func digest(for path: String, stamp: FileStamp) throws -> SHA256Hex? {
         let rows = try database.query("SELECT size, mtime, ctime, inode, recorded, sha256 FROM files WHERE path = ?", [.text(path)])

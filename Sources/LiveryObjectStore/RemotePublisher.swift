@@ -100,7 +100,8 @@ public final class RemotePublisher: Sendable {
             guard parts.count >= 3, Int(parts[0]) != nil, !["root", "snapshot", "timestamp"].contains(String(parts[1])) else { continue }
             let document = try Metadata<Targets>(data: Data(contentsOf: metadata.appendingPathComponent(name)))
             for (target, entry) in document.signed.targets {
-                if let sha = entry.sha256, try TargetCustom(of: entry)?.isProtected == true { files.insert("\(sha).\(target)") }
+                // A staged target `staged/<name>` is the file `targets/staged/<sha256>.<name>`.
+                if let sha = entry.sha256, try TargetCustom(of: entry)?.isProtected == true { files.insert("\(sha).\(target.split(separator: "/").last ?? "")") }
             }
         }
         if let pointer = ReleasePointer.read(from: folder), !pointer.manifest.contains(".."),
@@ -126,6 +127,8 @@ public final class RemotePublisher: Sendable {
             let path = url.standardizedFileURL.path
             guard path.hasPrefix(base + "/") else { continue }
             let relative = String(path.dropFirst(base.count + 1))
+            // The tenant's other channels are repositories of their own, published separately.
+            if relative.hasPrefix(ReleaseChannel.folderName + "/") { continue }
             let name = url.lastPathComponent
             let phase: LocalFile.Phase
             if relative == "release.json" {

@@ -1,4 +1,5 @@
 import CArchive
+import Crypto
 import Foundation
 
 /// Lists the entries of a bundle archive (zip or tar.zst) with libarchive, without extracting.
@@ -35,5 +36,55 @@ public enum ArchiveListing {
             archive_read_data_skip(archive)
         }
         return entries
+    }
+}
+
+extension ArchiveListing {
+    /// One regular file of an archive: its SHA-256 and size, and its bytes when the caller kept them.
+    public struct Content: Sendable, Equatable {
+        public var sha256: String
+        public var size: Int
+        public var data: Data?
+    }
+
+    /// Every regular file of an archive with the SHA-256 of its bytes, streamed in 64 KiB blocks
+    /// (a tour's audio is never held whole); the bytes of the files `keep` names are kept as well.
+    public static func contents(of url: URL, keep: (String) -> Bool = { _ in false }) throws -> [String: Content] {
+        guard let archive = archive_read_new() else { throw Failure(description: "libarchive: out of memory") }
+        defer { archive_read_free(archive) }
+        archive_read_support_format_zip(archive)
+        archive_read_support_format_tar(archive)
+        archive_read_support_filter_zstd(archive)
+        guard archive_read_open_filename(archive, url.path, 1 << 16) == ARCHIVE_OK else {
+            throw Failure(description: "\(url.lastPathComponent): " + (archive_error_string(archive).map { String(cString: $0) } ?? "cannot open"))
+        }
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        defer { buffer.deallocate() }
+        var contents: [String: Content] = [:]
+        var entry: OpaquePointer?
+        while true {
+            let status = archive_read_next_header(archive, &entry)
+            if status == ARCHIVE_EOF { break }
+            guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
+                throw Failure(description: "\(url.lastPathComponent): " + (archive_error_string(archive).map { String(cString: $0) } ?? "corrupt archive"))
+            }
+            guard archive_entry_filetype(entry) == LIVERY_AE_IFREG else { continue }
+            let path = archive_entry_pathname_utf8(entry).map { String(cString: $0) } ?? archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
+            let keeping = keep(path)
+            var hasher = SHA256()
+            var size = 0
+            var data = Data()
+            while true {
+                let n = archive_read_data(archive, buffer, 1 << 16)
+                guard n >= 0 else { throw Failure(description: "\(url.lastPathComponent): \(path): " + (archive_error_string(archive).map { String(cString: $0) } ?? "unreadable")) }
+                if n == 0 { break }
+                let block = UnsafeRawBufferPointer(start: buffer, count: n)
+                hasher.update(bufferPointer: block)
+                if keeping { data.append(contentsOf: block) }
+                size += n
+            }
+            contents[path] = Content(sha256: hasher.finalize().map { String(format: "%02x", $0) }.joined(), size: size, data: keeping ? data : nil)
+        }
+        return contents
     }
 }

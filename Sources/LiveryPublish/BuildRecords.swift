@@ -48,6 +48,11 @@ public final class BuildRecords: Sendable {
         isUnchanged(tenant, settings: { $0 == settings }, published: { $0 == manifest })
     }
 
+    /// Every tenant with a build record.
+    public func tenants() throws -> [String] {
+        try database.query("SELECT tenant FROM tenants ORDER BY tenant").compactMap { $0.first?.text }
+    }
+
     /// The settings and manifest of a tenant's last build, if it has one.
     public func recorded(_ tenant: String) -> (settings: String, manifest: SHA256Hex)? {
         guard let row = try? database.query("SELECT settings, manifest FROM tenants WHERE tenant = ?", [.text(tenant)]).first,

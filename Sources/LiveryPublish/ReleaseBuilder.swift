@@ -166,7 +166,7 @@ public enum ReleaseBuilder {
                         progress("\(tenant): the first \(channel.name) release goes to every device (there is no earlier release to keep for the rest)")
                     }
                     try ReleaseChannels.publish(release, tenant: tenant, channel: channel, exposure: exposure,
-                                                provenance: ReleaseProvenance(channel: channel.name, origin: .build, published: Date()),
+                                                provenance: ReleaseProvenance(channel: channel.name, origin: .build),
                                                 keys: keys, output: output, warn: progress)
                     if case .rollout(let stage) = exposure { prepared.report.rollout = stage }
                     recorded = manifestFile.sha256

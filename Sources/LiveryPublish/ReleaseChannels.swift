@@ -189,7 +189,7 @@ public enum ReleaseChannels {
     /// same manifest and bundles, signed for `to`. When `to` already has a release with that number or
     /// a higher one (after a rollback there), the same bundles get a new manifest with the next number.
     public static func promote(tenant: String, from: ReleaseChannel, to: ReleaseChannel, release number: Int?, exposure: ReleaseExposure, reason: String?,
-                               keys: TenantKeys, output: URL, store: ContentStore, now: Date = Date(), warn: @escaping (String) -> Void = { _ in }) throws -> Outcome {
+                               keys: TenantKeys, output: URL, store: ContentStore, warn: @escaping (String) -> Void = { _ in }) throws -> Outcome {
         guard from != to else { throw Failure("--from and --to name the same channel") }
         let history = try ReleaseHistory.read(channel: from, repository: Publisher.repository(tenant: tenant, channel: from, output: output))
         let entry: ReleaseHistory.Entry
@@ -210,7 +210,7 @@ public enum ReleaseChannels {
             same = false
         }
         try publish(release, tenant: tenant, channel: to, exposure: exposure,
-                    provenance: ReleaseProvenance(channel: to.name, origin: .promotion, fromChannel: from.name, fromRelease: entry.release, reason: reason, published: now),
+                    provenance: ReleaseProvenance(channel: to.name, origin: .promotion, fromChannel: from.name, fromRelease: entry.release, reason: reason),
                     keys: keys, output: output, warn: warn)
         return Outcome(release: release.manifest.release, sameManifest: same)
     }
@@ -218,7 +218,7 @@ public enum ReleaseChannels {
     /// `livery rollback`: publishes the content of an earlier release of the channel (or of any of the
     /// tenant's channels) as a new release with the next number, for every device, recording the reason.
     public static func rollback(tenant: String, channel: ReleaseChannel, to number: Int, reason: String, keys: TenantKeys, output: URL, store: ContentStore,
-                                now: Date = Date(), warn: @escaping (String) -> Void = { _ in }) throws -> Outcome {
+                                warn: @escaping (String) -> Void = { _ in }) throws -> Outcome {
         let trimmed = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw Failure("a rollback needs a reason (--reason TEXT): it is recorded in the signed metadata") }
         let histories = try history(tenant: tenant, output: output)
@@ -231,7 +231,7 @@ public enum ReleaseChannels {
         let source = try locate(tenant: tenant, manifestSHA256: entry.manifestSHA256, output: output, store: store)
         let release = try renumbered(source, as: try nextRelease(tenant: tenant, output: output), store: store)
         try publish(release, tenant: tenant, channel: channel, exposure: .everyone,
-                    provenance: ReleaseProvenance(channel: channel.name, origin: .rollback, fromChannel: entry.channel.name, fromRelease: number, reason: trimmed, published: now),
+                    provenance: ReleaseProvenance(channel: channel.name, origin: .rollback, fromChannel: entry.channel.name, fromRelease: number, reason: trimmed),
                     keys: keys, output: output, warn: warn)
         return Outcome(release: release.manifest.release, sameManifest: false)
     }

@@ -14,6 +14,8 @@ public struct ReleaseHistory: Sendable {
         public var provenance: ReleaseProvenance?
         /// The first targets version that signed it (as the channel's release or staged).
         public var firstVersion: Int
+        /// When that version was signed: its expiry less the targets lifetime (docs/signing.md).
+        public var signed: Date
         /// Whether it was ever the channel's release for every device (not only staged).
         public var wasMain: Bool
         /// Its latest rollout share while staged (nil: never staged).
@@ -47,7 +49,7 @@ public struct ReleaseHistory: Sendable {
         }.sorted()
         var entries: [Entry] = []
         var index: [String: Int] = [:]
-        func note(_ file: TargetFile, custom: TargetCustom, version: Int, staged: Bool) {
+        func note(_ file: TargetFile, custom: TargetCustom, version: Int, signed: Date, staged: Bool) {
             guard let release = custom.release, let sha = file.sha256 else { return }
             let key = "\(release).\(sha)"
             if let at = index[key] {
@@ -56,7 +58,7 @@ public struct ReleaseHistory: Sendable {
             }
             index[key] = entries.count
             entries.append(Entry(channel: channel, release: release, manifestSHA256: sha, manifestLength: file.length, provenance: custom.provenance,
-                                 firstVersion: version, wasMain: !staged, lastStage: staged ? custom.rollout : nil, state: .replaced))
+                                 firstVersion: version, signed: signed, wasMain: !staged, lastStage: staged ? custom.rollout : nil, state: .replaced))
         }
         var latest: (main: String?, staged: String?) = (nil, nil)
         for version in versions {
@@ -64,7 +66,7 @@ public struct ReleaseHistory: Sendable {
             latest = (nil, nil)
             for (name, staged) in [(DownloadManifest.targetName, false), (RolloutStage.stagedManifestName, true)] {
                 guard let file = document.signed.targets[name], let custom = try TargetCustom(of: file), let release = custom.release, let sha = file.sha256 else { continue }
-                note(file, custom: custom, version: version, staged: staged)
+                note(file, custom: custom, version: version, signed: document.signed.expires.addingTimeInterval(-Expiry().targets), staged: staged)
                 if staged { latest.staged = "\(release).\(sha)" } else { latest.main = "\(release).\(sha)" }
             }
         }

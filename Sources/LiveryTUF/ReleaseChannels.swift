@@ -46,6 +46,7 @@ public struct ReleaseChannel: Sendable, Hashable, Comparable, CustomStringConver
 
 /// Where a release came from, signed in its download manifest's `custom` (so the history of a
 /// channel is read from its metadata, verifiable, and survives the loss of Livery's private state).
+/// Deterministic: the same release built twice gets the same entry.
 public struct ReleaseProvenance: Sendable, Equatable {
     public enum Origin: String, Sendable, CaseIterable {
         /// Built from the tenant's sources (`livery build`).
@@ -63,16 +64,15 @@ public struct ReleaseProvenance: Sendable, Equatable {
     public var fromRelease: Int?
     /// Why (a rollback's reason, required; a promotion's, optional).
     public var reason: String?
-    /// When it was published (whole seconds, UTC).
-    public var published: Date?
 
-    public init(channel: String, origin: Origin, fromChannel: String? = nil, fromRelease: Int? = nil, reason: String? = nil, published: Date? = nil) {
+    // No date: a build's target entries stay the same bytes whenever and wherever they are built
+    // (shards and full builds agree); when a release was signed is its targets metadata's business.
+    public init(channel: String, origin: Origin, fromChannel: String? = nil, fromRelease: Int? = nil, reason: String? = nil) {
         self.channel = channel
         self.origin = origin
         self.fromChannel = fromChannel
         self.fromRelease = fromRelease
         self.reason = reason
-        self.published = published.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) }
     }
 }
 

@@ -122,13 +122,8 @@ public struct TargetCustom: Sendable, Equatable {
                     guard case .int(let number) = value, number >= 1 else { throw TUFError(.malformed, "\(what): custom.fromRelease must be an integer of at least 1") }
                     fromRelease = number
                 }
-                var published: Date?
-                if let text = try take("published") {
-                    guard let date = TUFDate.parseStrict(text) else { throw TUFError(.malformed, "\(what): custom.published is not a UTC date") }
-                    published = date
-                }
                 provenance = ReleaseProvenance(channel: channel, origin: origin, fromChannel: try take("fromChannel"), fromRelease: fromRelease,
-                                               reason: try take("reason"), published: published)
+                                               reason: try take("reason"))
             }
             rollout = try fields.removeValue(forKey: "rollout").map { try RolloutStage(json: $0, what: what) }
         } else {
@@ -156,7 +151,6 @@ public struct TargetCustom: Sendable, Equatable {
                 if let from = provenance.fromChannel { object["fromChannel"] = .string(from) }
                 if let from = provenance.fromRelease { object["fromRelease"] = .int(from) }
                 if let reason = provenance.reason { object["reason"] = .string(reason) }
-                if let published = provenance.published { object["published"] = .string(TUFDate.string(published)) }
             }
             if let rollout { object["rollout"] = rollout.json }
         case .bundle(let bundle):

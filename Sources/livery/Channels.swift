@@ -226,7 +226,7 @@ struct Releases: ParsableCommand {
                         "release": .int(entry.release), "manifestSha256": .string(entry.manifestSHA256), "state": .string(entry.state.rawValue),
                         "origin": .string(entry.provenance?.origin.rawValue ?? "build"),
                     ]
-                    if let published = entry.provenance?.published { object["published"] = .string(TUFDate.string(published)) }
+                    object["published"] = .string(TUFDate.string(entry.signed))
                     if let bytes = size(entry) { object["bytes"] = .int(bytes) }
                     if let stage = entry.lastStage { object["rolloutBasisPoints"] = .int(stage.basisPoints) }
                     if let from = entry.provenance?.fromChannel { object["fromChannel"] = .string(from) }
@@ -241,13 +241,86 @@ struct Releases: ParsableCommand {
         for history in histories {
             print("\(history.channel.name):")
             for entry in history.entries.reversed() {
-                let date = entry.provenance?.published.map(TUFDate.string) ?? "-"
+                let date = TUFDate.string(entry.signed)
                 let bytes = size(entry).map { String(format: "%.1f MB", Double($0) / 1_000_000) } ?? "-"
                 let mark = entry.state == .current ? "*" : entry.state == .staged ? "~" : " "
                 var line = "\(mark) \(entry.release)  \(date)  \(bytes)  \(rollout(entry))  \(origin(entry))"
                 if let reason = entry.provenance?.reason { line += "  \"\(reason)\"" }
                 print(line)
             }
+        }
+    }
+}
+
+struct Diff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Show what changed between two releases: bundles, files inside them, messages per locale, token values per mode, and the download.",
+        discussion: """
+            A and B are release numbers of the tenant (from any of its channels; the bytes must still be in \
+            the output folder or its content store), or output folders, meaning the current release of the \
+            tenant on --channel in that folder. Encrypted bundles are compared when the tenant's content.key \
+            is in --keys.
+            """
+    )
+
+    @Argument(help: "The tenant id.")
+    var tenant: String
+
+    @Argument(help: "The older release: a number, or an output folder.")
+    var from: String
+
+    @Argument(help: "The newer release: a number, or an output folder.")
+    var to: String
+
+    @Option(help: "The channel whose current release an output folder stands for.", transform: ChannelArgument.parse)
+    var channel: ReleaseChannel = .stable
+
+    @Option(name: .shortAndLong, help: "The output folder (for release numbers).")
+    var output = "Output"
+
+    @Option(help: "The key store, to compare encrypted bundles.")
+    var keys = ".livery-keys"
+
+    @Option(help: "text or json.")
+    var format: Releases.OutputFormat = .text
+
+    func release(_ text: String) throws -> PublishedRelease {
+        if let number = Int(text) {
+            let folder = URL(fileURLWithPath: output).standardizedFileURL
+            let store = try ContentStore(root: folder.appendingPathComponent(".livery/store"))
+            let histories = try ReleaseChannels.history(tenant: tenant, output: folder)
+            guard let entry = histories.first(where: { $0.channel == channel })?.entry(release: number) ?? histories.lazy.compactMap({ $0.entry(release: number) }).first else {
+                throw Livery.Failure("\(tenant) never published release \(number) in \(folder.path)")
+            }
+            return try ReleaseChannels.locate(tenant: tenant, manifestSHA256: entry.manifestSHA256, output: folder, store: store)
+        }
+        let folder = URL(fileURLWithPath: text).standardizedFileURL
+        guard let current = Publisher.currentManifest(tenant: tenant, channel: channel, output: folder) else {
+            throw Livery.Failure("'\(text)' is neither a release number nor an output folder with a \(channel.name) release of \(tenant)")
+        }
+        let store = try ContentStore(root: folder.appendingPathComponent(".livery/store"))
+        return try ReleaseChannels.locate(tenant: tenant, manifestSHA256: current.pointer.sha256, output: folder, store: store)
+    }
+
+    func run() throws {
+        let a: PublishedRelease, b: PublishedRelease
+        do {
+            (a, b) = (try release(from), try release(to))
+        } catch let failure as ReleaseChannels.Failure {
+            throw Livery.Failure("\(tenant): \(failure.description)")
+        }
+        let secret = try? KeyStore(root: URL(fileURLWithPath: keys)).contentSecret(for: tenant, create: false)
+        let diff = try ReleaseDiff.compare(a, b) { bundle, url in
+            guard let secret, let encryption = bundle.encryption else { return nil }
+            let plain = FileManager.default.temporaryDirectory.appendingPathComponent("livery-diff-\(UUID().uuidString)")
+            try SegmentedAEAD.decrypt(url, to: plain, key: secret.contentKey(keyID: encryption.keyID))
+            return plain
+        }
+        if format == .json {
+            print(String(decoding: diff.json.bytes, as: UTF8.self))
+        } else {
+            FileHandle.standardOutput.write(Data(diff.text.utf8))
         }
     }
 }

@@ -74,16 +74,21 @@ struct Publish: AsyncParsableCommand {
         let outcomes = try await Self.publish(tenants: tenants, output: outputURL, client: client, location: location, options: options)
         let uploaded = outcomes.reduce(0) { $0 + $1.uploaded }
         let bytes = outcomes.reduce(Int64(0)) { $0 + $1.uploadedBytes }
-        print("\(dryRun ? "would publish" : "published") \(outcomes.count) tenant\(outcomes.count == 1 ? "" : "s") to \(location): "
+        let tenantCount = Set(outcomes.map { $0.tenant.split(separator: "/").first.map(String.init) ?? $0.tenant }).count
+        print("\(dryRun ? "would publish" : "published") \(tenantCount) tenant\(tenantCount == 1 ? "" : "s") to \(location): "
               + "\(uploaded) object\(uploaded == 1 ? "" : "s") uploaded (\(String(format: "%.1f", Double(bytes) / 1e6)) MB), "
               + "\(outcomes.filter(\.unchanged).count) unchanged")
     }
 
     /// Publishes each tenant folder of `output` (or the named ones), several tenants at once.
     static func publish(tenants: [String], output: URL, client: S3Client, location: S3Location, options: RemotePublisher.Options) async throws -> [RemotePublisher.Outcome] {
-        let names = try tenants.isEmpty ? tenantFolders(output) : tenants
-        for name in names where !FileManager.default.fileExists(atPath: output.appendingPathComponent(name).appendingPathComponent("release.json").path) {
-            throw Livery.Failure("\(output.path)/\(name) holds no release: build it first")
+        let tenantNames = try tenants.isEmpty ? tenantFolders(output) : tenants
+        // Each channel is a repository of its own: stable at <prefix>/<tenant>, others at <prefix>/<tenant>/channels/<name>.
+        var names: [String] = []
+        for name in tenantNames {
+            let channels = Publisher.channels(tenant: name, output: output)
+            if channels.isEmpty { throw Livery.Failure("\(output.path)/\(name) holds no release: build it first") }
+            names += channels.map { $0.isStable ? name : "\(name)/\($0.relativeFolder)" }
         }
         // The build lock on the output folder, so that no build swaps a release folder while it is read.
         let lock = try OutputLock(output: output, waiting: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
@@ -123,20 +128,24 @@ struct Publish: AsyncParsableCommand {
     /// Tenant folders: the folders of `output` that hold a release.json (never `.livery`).
     static func tenantFolders(_ output: URL) throws -> [String] {
         let names = try FileManager.default.contentsOfDirectory(atPath: output.path)
-        return names.filter { !$0.hasPrefix(".") && FileManager.default.fileExists(atPath: output.appendingPathComponent($0).appendingPathComponent("release.json").path) }.sorted()
+        return names.filter { !$0.hasPrefix(".") && !Publisher.channels(tenant: $0, output: output).isEmpty }.sorted()
     }
 }
 
 struct GarbageCollect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gc",
-        abstract: "Delete published targets that no kept release references.",
+        abstract: "Delete stored objects and published targets that no kept release references.",
         discussion: """
-            With --remote, collects an object store that `livery publish` fills: for each tenant, the \
-            targets of the current release and of the --keep − 1 releases before it stay (read from the \
-            store's own signed metadata); every other object under prefix/<tenant>/targets/ is deleted. \
-            Metadata is never deleted. Runs under each tenant's publish lock. The local store \
-            (Output/.livery/store) is not collected by this command yet.
+            Without --remote, collects the output folder's content store (Output/.livery/store) under the \
+            build lock: kept are, for every channel of every tenant, the current release, the one before it \
+            (always: a client may be mid-update), a release being rolled out, and releases back to --keep in \
+            all; each tenant's last build; and every tenant file the stat cache knows that still exists. \
+            Everything else is removed (--dry-run lists it). With --remote, collects an object store that \
+            `livery publish` fills: for each tenant, the targets of the current release and of the \
+            --keep − 1 releases before it stay (read from the store's own signed metadata); every other \
+            object under prefix/<tenant>/targets/ is deleted. Metadata is never deleted. Runs under each \
+            tenant's publish lock.
             """
     )
 
@@ -158,11 +167,29 @@ struct GarbageCollect: AsyncParsableCommand {
     var dryRun = false
 
     func validate() throws {
-        guard remote else { throw ValidationError("only --remote collection exists yet: give --remote --to s3://bucket/prefix") }
+        if !remote && store.destination != nil { throw ValidationError("--to is for --remote collection") }
+        if !remote && !tenants.isEmpty { throw ValidationError("the local store is shared by every tenant: collect it whole (no tenant names without --remote)") }
         guard keep >= 1 else { throw ValidationError("--keep must be at least 1 (the current release)") }
     }
 
     func run() async throws {
+        guard remote else {
+            // One line per object as it goes (written at once, not buffered), then the summary.
+            let collection = try StoreCollector.collect(output: URL(fileURLWithPath: output).standardizedFileURL, keep: keep, dryRun: dryRun) { line in
+                if line.hasPrefix("another livery build") {
+                    FileHandle.standardError.write(Data((line + "\n").utf8))
+                } else {
+                    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                }
+            }
+            for note in collection.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+            for (name, releases) in collection.keptReleases.sorted(by: { $0.key < $1.key }) {
+                print("\(name): kept release\(releases.count == 1 ? "" : "s") \(releases.map(String.init).joined(separator: ", "))")
+            }
+            print("\(dryRun ? "would free" : "freed") \(String(format: "%.1f", Double(collection.freed) / 1e6)) MB: \(collection.removed.count) object\(collection.removed.count == 1 ? "" : "s") "
+                  + "\(dryRun ? "removable" : "removed"), \(collection.keptObjects) kept")
+            return
+        }
         let (client, location) = try store.resolved()
         var options = store.publisherOptions
         options.dryRun = dryRun

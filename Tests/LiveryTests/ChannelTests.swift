@@ -218,6 +218,103 @@ final class ChannelTests: XCTestCase {
         XCTAssertEqual(open.stdout, "200")
     }
 
+    func testDiffShowsChangedBundlesFilesMessagesTokensAndTheDownload() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try build(workspace).status, 0)
+        try FileManager.default.copyItem(at: workspace.output, to: workspace.root.appendingPathComponent("Before"))
+        try workspace.replace("\(Self.tenant)/locales/en.yaml", "  home: Home\n", "  home: Start\n")
+        try workspace.replace("\(Self.tenant)/branding/tokens.json", "0d7377", "0d7378")
+        XCTAssertEqual(try build(workspace).status, 0)
+        let first = try XCTUnwrap(Publisher.currentManifest(tenant: Self.tenant, output: workspace.root.appendingPathComponent("Before")))
+        let second = try XCTUnwrap(Publisher.currentManifest(tenant: Self.tenant, output: workspace.output))
+
+        for arguments in [["1", "2"], ["Before", "Output"]] {
+            let result = try livery(["diff", Self.tenant] + arguments + ["--output", "Output", "--format", "json"], workspace)
+            let diff = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+            XCTAssertEqual(diff["from"] as? Int, 1)
+            XCTAssertEqual(diff["to"] as? Int, 2)
+            let bundles = try XCTUnwrap(diff["bundles"] as? [String: Any])
+            let changed = try XCTUnwrap(bundles["changed"] as? [[String: Any]])
+            XCTAssertEqual(changed.map { $0["id"] as? String }, ["core", "locale.en"])
+            XCTAssertEqual((bundles["added"] as? [Any])?.count, 0)
+            XCTAssertTrue((changed[1]["filesChanged"] as? [String])?.contains("locales/en.json") == true, "\(changed[1])")
+            let messages = try XCTUnwrap(diff["messages"] as? [[String: String]])
+            XCTAssertEqual(messages, [["locale": "en", "key": "nav.home", "old": "Home", "new": "Start"]])
+            let tokens = try XCTUnwrap(diff["tokens"] as? [[String: String]])
+            XCTAssertTrue(tokens.contains(["mode": "default", "key": "color.brand.primary", "old": "#0d7377", "new": "#0d7378"]), "\(tokens)")
+            XCTAssertTrue(tokens.contains(["mode": "dark", "key": "color.brand.primary", "old": "#0d7377", "new": "#0d7378"]), "\(tokens)")
+            // The new manifest and the two changed bundles travel; nothing else.
+            let newBytes = second.manifest.bundles.filter { ["core", "locale.en"].contains($0.id) }.reduce(0) { $0 + $1.size }
+            let manifestSize = try Data(contentsOf: workspace.output.appendingPathComponent("\(Self.tenant)/\(second.pointer.manifest)")).count
+            XCTAssertEqual((diff["download"] as? [String: Int])?["allBundles"], manifestSize + newBytes)
+            XCTAssertNotEqual(first.pointer.sha256, second.pointer.sha256)
+        }
+        let text = try livery(["diff", Self.tenant, "1", "2", "--output", "Output"], workspace).stdout
+        XCTAssertTrue(text.contains("[en] nav.home: \"Home\" → \"Start\""), text)
+        XCTAssertTrue(text.contains("[default] color.brand.primary: #0d7377 → #0d7378"), text)
+        XCTAssertTrue(try livery(["diff", Self.tenant, "1", "9", "--output", "Output"], workspace, expect: 2).stderr.contains("never published release 9"))
+    }
+
+    /// Four releases of urbannest, each with a new English string (a new locale.en bundle and manifest).
+    private func fourReleases() throws -> BuildTests.Workspace {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try build(workspace).status, 0)
+        for (old, new) in [("Home", "Start"), ("Start", "Begin"), ("Begin", "Main")] {
+            try workspace.replace("\(Self.tenant)/locales/en.yaml", "  home: \(old)\n", "  home: \(new)\n")
+            XCTAssertEqual(try build(workspace).status, 0)
+        }
+        return workspace
+    }
+
+    func testGCKeepsTheCurrentAndPreviousReleasesAndTheHistoryAndFreesTheRest() throws {
+        let workspace = try fourReleases()
+        let store = workspace.output.appendingPathComponent(".livery/store")
+        let before = BuildTests.tree(store.appendingPathComponent("objects"))
+        let dry = try livery(["gc", "--output", "Output", "--dry-run"], workspace)
+        XCTAssertTrue(dry.stdout.contains("\(Self.tenant): kept releases 3, 4"), dry.stdout)
+        XCTAssertEqual(BuildTests.tree(store.appendingPathComponent("objects")), before, "a dry run removes nothing")
+        let wouldRemove = dry.stdout.split(separator: "\n").filter { $0.hasPrefix("would remove ") }.map { String($0.dropFirst("would remove ".count).prefix(64)) }
+        // Releases 1 and 2 of urbannest: each a manifest and a locale.en bundle; the edited en.yaml of each.
+        XCTAssertGreaterThanOrEqual(wouldRemove.count, 4, dry.stdout)
+
+        let collected = try livery(["gc", "--output", "Output"], workspace)
+        let removed = collected.stdout.split(separator: "\n").filter { $0.hasPrefix("removed ") }.map { String($0.dropFirst("removed ".count).prefix(64)) }
+        XCTAssertEqual(Set(removed), Set(wouldRemove))
+        for sha in removed { XCTAssertFalse(FileManager.default.fileExists(atPath: store.appendingPathComponent("objects/\(sha.prefix(2))/\(sha)").path)) }
+        // Kept releases are whole; history, rollback to a kept release, verify, a quiet build and a fetch all work.
+        XCTAssertTrue(try livery(["releases", Self.tenant, "--output", "Output"], workspace).stdout.contains("  1  "), "history outlives the bytes")
+        XCTAssertTrue(try livery(["rollback", Self.tenant, "--to", "2", "--reason", "x"], workspace, expect: 2).stderr.contains("is no longer kept"))
+        XCTAssertTrue(try livery(["rollback", Self.tenant, "--to", "3", "--reason", "Main is unclear"], workspace).stdout.contains("published as release 5"))
+        XCTAssertEqual(try livery(["verify", "--output", "Output"], workspace).status, 0)
+        XCTAssertTrue(try build(workspace).stdout.contains("unchanged"))
+        let server = try SigningTests.FileServer(root: workspace.output)
+        XCTAssertEqual(try livery(["fetch", Self.tenant, "--server", "http://127.0.0.1:\(server.port)", "--cache", "cache",
+                                   "--root", "Output/\(Self.tenant)/metadata/1.root.json"], workspace).status, 0)
+        // Nothing left to free; --keep 1 still keeps the previous release.
+        XCTAssertTrue(try livery(["gc", "--output", "Output", "--keep", "1"], workspace).stdout.contains("\(Self.tenant): kept releases 4, 5"))
+        XCTAssertTrue(try livery(["gc", "--output", "Output"], workspace).stdout.contains("freed 0.0 MB: 0 objects removed"))
+        XCTAssertTrue(try livery(["gc", Self.tenant, "--output", "Output"], workspace, expect: 2).stderr.contains("collect it whole"))
+    }
+
+    /// gc killed (SIGKILL) right after its first, second and third removal: the output stays whole, and the next gc finishes the job.
+    func testGCKilledAfterAnyRemovalLeavesEveryKeptReleaseWhole() throws {
+        for killAfter in 1...3 {
+            let workspace = try fourReleases()
+            let running = try LiveryProcess.start(["gc", "--output", "Output"], in: workspace.root, lineByLine: true)
+            var seen = 0
+            while seen < killAfter, let line = running.nextLine() {
+                if line.hasPrefix("removed ") { seen += 1 }
+            }
+            running.kill()
+            XCTAssertEqual(seen, killAfter)
+            XCTAssertEqual(try livery(["verify", "--output", "Output"], workspace).status, 0)
+            XCTAssertTrue(try build(workspace).stdout.contains("unchanged"))
+            let rest = try livery(["gc", "--output", "Output"], workspace)
+            XCTAssertTrue(rest.stdout.contains("\(Self.tenant): kept releases 3, 4"), rest.stdout)
+            XCTAssertEqual(try livery(["rollback", Self.tenant, "--to", "3", "--reason", "r"], workspace).status, 0)
+        }
+    }
+
     func testRotatingAKeyGivesEveryChannelTheSameNewRoot() throws {
         let workspace = try betaWorkspace()
         XCTAssertEqual(try build(workspace).status, 0)
@@ -289,12 +386,11 @@ final class RolloutBucketTests: XCTestCase {
     }
 
     func testProvenanceAndRolloutRoundTripThroughTargetCustom() throws {
-        let provenance = ReleaseProvenance(channel: "stable", origin: .rollback, fromChannel: "stable", fromRelease: 3, reason: "crash on launch",
-                                           published: Date(timeIntervalSince1970: 1_790_000_000.7))
+        let provenance = ReleaseProvenance(channel: "stable", origin: .rollback, fromChannel: "stable", fromRelease: 3, reason: "crash on launch")
         let custom = TargetCustom.downloadManifest(release: 5, provenance: provenance, rollout: RolloutStage(basisPoints: 2500))
         let read = try TargetCustom(json: custom.json)
         XCTAssertEqual(read, custom)
-        XCTAssertEqual(read.provenance?.published, Date(timeIntervalSince1970: 1_790_000_000))
+        XCTAssertEqual(read.provenance?.reason, "crash on launch")
         // Strict: an unknown origin, a bad channel or an impossible share is malformed.
         for (key, value) in [("origin", JSONValue.string("magic")), ("channel", .string("Beta")), ("rollout", .object(["basisPoints": .int(10_000)]))] {
             guard case .object(var fields) = custom.json else { return XCTFail() }

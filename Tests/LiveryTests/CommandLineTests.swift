@@ -21,8 +21,12 @@ enum LiveryProcess {
     final class Running {
         let process = Process()
         let out: URL, err: URL
+        /// Set when started `lineByLine`: standard output comes through a pipe, read with `nextLine()`.
+        private var lines: FileHandle?
+        private var buffered = Data()
+        private let exited = DispatchSemaphore(value: 0)
 
-        init(_ arguments: [String], in directory: URL, environment extra: [String: String]) throws {
+        init(_ arguments: [String], in directory: URL, environment extra: [String: String], lineByLine: Bool = false) throws {
             process.executableURL = executable
             process.arguments = arguments
             process.currentDirectoryURL = directory
@@ -34,9 +38,44 @@ enum LiveryProcess {
             err = out.appendingPathExtension("err")
             FileManager.default.createFile(atPath: out.path, contents: nil)
             FileManager.default.createFile(atPath: err.path, contents: nil)
-            process.standardOutput = try FileHandle(forWritingTo: out)
+            if lineByLine {
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                lines = pipe.fileHandleForReading
+            } else {
+                process.standardOutput = try FileHandle(forWritingTo: out)
+            }
+            // Standard error always goes to a file: a child that writes a lot there can never block on a full pipe.
             process.standardError = try FileHandle(forWritingTo: err)
+            let exited = exited
+            process.terminationHandler = { _ in exited.signal() }
             try process.run()
+        }
+
+        /// The next line of standard output (started `lineByLine`), waiting for it; nil at the end.
+        func nextLine() -> String? {
+            guard let lines else { return nil }
+            while true {
+                if let newline = buffered.firstIndex(of: 0x0A) {
+                    let line = String(decoding: buffered[buffered.startIndex..<newline], as: UTF8.self)
+                    buffered = Data(buffered[buffered.index(after: newline)...])
+                    return line
+                }
+                let chunk = lines.availableData
+                if chunk.isEmpty {
+                    guard !buffered.isEmpty else { return nil }
+                    defer { buffered = Data() }
+                    return String(decoding: buffered, as: UTF8.self)
+                }
+                buffered.append(chunk)
+            }
+        }
+
+        /// Kills the process with SIGKILL and waits for it to end.
+        func kill() {
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            exited.wait()
+            process.waitUntilExit()
         }
 
         deinit {
@@ -49,19 +88,24 @@ enum LiveryProcess {
         var isRunning: Bool { process.isRunning }
         var stderr: String { (try? String(contentsOf: err, encoding: .utf8)) ?? "" }
 
+        /// Waits for the process to end (its termination signal, not polling); kills it after `timeout`, a hang guard.
         func wait(timeout: TimeInterval = 120) -> Output {
-            let deadline = Date().addingTimeInterval(timeout)
-            while process.isRunning {
-                if Date() > deadline { process.terminate(); XCTFail("livery \(process.arguments ?? []) did not finish within \(timeout) s"); break }
-                Thread.sleep(forTimeInterval: 0.01)
+            var rest = ""
+            if lines != nil { while let line = nextLine() { rest += line + "\n" } }
+            if exited.wait(timeout: .now() + timeout) == .timedOut {
+                process.terminate()
+                XCTFail("livery \(process.arguments ?? []) did not finish within \(timeout) s")
+                exited.wait()
             }
+            exited.signal()
             process.waitUntilExit()
-            return Output(status: process.terminationStatus, stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "", stderr: stderr)
+            let stdout = lines == nil ? ((try? String(contentsOf: out, encoding: .utf8)) ?? "") : rest
+            return Output(status: process.terminationStatus, stdout: stdout, stderr: stderr)
         }
     }
 
-    static func start(_ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:]) throws -> Running {
-        try Running(arguments, in: directory, environment: environment)
+    static func start(_ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:], lineByLine: Bool = false) throws -> Running {
+        try Running(arguments, in: directory, environment: environment, lineByLine: lineByLine)
     }
 
     /// Runs livery with `arguments` in `directory`, killing it if it runs longer than `timeout` (a hang guard, not a benchmark).
@@ -77,14 +121,22 @@ enum LiveryProcess {
         process.arguments = arguments
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
         if let input { process.standardInput = try FileHandle(forReadingFrom: input) }
-        let pipe = Pipe(), errors = Pipe()
-        process.standardOutput = pipe
-        process.standardError = errors
+        // Both streams go to files, read after the tool ends: two pipes read one after the other hang
+        // when the tool fills the second while the first is being read.
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("livery-tool-\(UUID().uuidString)")
+        let err = out.appendingPathExtension("err")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: out)
+            try? FileManager.default.removeItem(at: err)
+        }
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
         try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: String(decoding: errorData, as: UTF8.self))
+        return Output(status: process.terminationStatus, stdout: String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self),
+                      stderr: String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self))
     }
 }
 

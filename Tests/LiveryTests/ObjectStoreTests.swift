@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LiveryObjectStore
+import LiveryPublish
 import XCTest
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -328,4 +329,38 @@ func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) thr
     }
     semaphore.wait()
     return try result.get()
+}
+
+extension ObjectStoreTests {
+    /// Every channel goes up as a repository of its own, a staged release with its protected bundles
+    /// under protected/staged/, and boto3, python-tuf and `livery fetch --channel` read them from the bucket.
+    func testChannelsAndAStagedReleaseArePublishedAsRepositoriesOfTheirOwn() throws {
+        let server = try server()
+        try blocking { try await server.makePublicBucket("channels", prefix: "apps") }
+        let workspace = try BuildTests.Workspace()
+        let tenant = "sonic-walkscape"
+        try workspace.replace("\(tenant)/tenant.yaml", "  channel: stable\n", "  channel: stable\n  channels: [beta]\n")
+        for extra in [["--channel", "beta"], []] {
+            XCTAssertEqual(try LiveryProcess.run(["build", "Tenants/\(tenant)", "--output", "Output"] + extra, in: workspace.root).status, 0)
+        }
+        try workspace.replace("\(tenant)/locales/fr.yaml", "Carte", "Plan")
+        XCTAssertEqual(try LiveryProcess.run(["build", "Tenants/\(tenant)", "--output", "Output", "--rollout", "50%"], in: workspace.root).status, 0)
+        let published = try publish(workspace, server, to: "s3://channels/apps")
+        XCTAssertEqual(published.status, 0, published.stderr)
+        XCTAssertTrue(published.stdout.contains("published 1 tenant to s3://channels/apps"), published.stdout)
+
+        let check = try server.oracle(["check", server.endpoint, "channels", "apps", workspace.output.path, tenant, "\(tenant)/channels/beta"])
+        XCTAssertEqual(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines), #"{"problems": []}"#, check.stderr)
+        let staged = try XCTUnwrap(Publisher.stagedManifest(tenant: tenant, output: workspace.output))
+        let tour = try XCTUnwrap(staged.manifest.bundle("tour.rome-trastevere"))
+        let base = "\(server.endpoint)/channels/apps/\(tenant)"
+        XCTAssertEqual(try Self.get(URL(string: "\(base)/channels/beta/release.json")!).status, 200)
+        XCTAssertEqual(try Self.get(URL(string: "\(base)/targets/staged/\(staged.sha256).download-manifest.json")!).status, 200)
+        XCTAssertEqual(try Self.get(URL(string: "\(base)/protected/staged/\(tour.sha256).tour.rome-trastevere.zip")!).status, 403)
+
+        let fetched = try LiveryProcess.run(["fetch", tenant, "--server", "\(server.endpoint)/channels/apps", "--cache", "cache", "--channel", "beta",
+                                             "--root", "Output/\(tenant)/metadata/1.root.json"], in: workspace.root)
+        XCTAssertEqual(fetched.status, 0, fetched.stderr)
+        XCTAssertTrue(fetched.stdout.contains("\(tenant) (beta): release 1 installed"), fetched.stdout)
+    }
 }

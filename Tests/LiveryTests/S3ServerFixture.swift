@@ -58,7 +58,7 @@ final class S3ServerFixture: @unchecked Sendable { // immutable after init
     func makePublicBucket(_ name: String, prefix: String) async throws {
         let client = client()
         try await client.createBucket(name)
-        let resources = ["*/metadata/*", "*/targets/*", "*/release.json"].map { "\"arn:aws:s3:::\(name)/\(prefix)/\($0)\"" }.joined(separator: ",")
+        let resources = ["*/metadata/*", "*/targets/*", "*/release.json", "*/channels/*/metadata/*", "*/channels/*/targets/*", "*/channels/*/release.json"].map { "\"arn:aws:s3:::\(name)/\(prefix)/\($0)\"" }.joined(separator: ",")
         let policy = """
             {"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":["s3:GetObject"],"Resource":[\(resources)]}]}
             """
