@@ -26,7 +26,7 @@ enum ZipExtraction {
         } catch {
             throw TUFError("\(name): not a readable zip (\(error))")
         }
-        // Every record is checked before anything is written, so a refused archive leaves no files behind.
+        // Encryption and methods first, for every record: ZIPFoundation's iterator would end silently at an encrypted entry.
         for record in directory.records {
             guard !record.isEncrypted else { throw TUFError("\(name): an encrypted entry (bundles are never encrypted inside the zip)") }
             guard record.method == CompressionMethod.none.rawValue || record.method == CompressionMethod.deflate.rawValue else {
