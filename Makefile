@@ -35,6 +35,8 @@ build: deps
 
 test: test-deps
 	$(SWIFT) build --build-tests
+	@# Examples/ClientApp embeds LiveryClient as an app's package would (by path); ExampleConsumerTests runs it.
+	cd Examples/ClientApp && $(SWIFT) build
 	$(SWIFT) test --skip-build --disable-swift-testing
 	./scripts/tuf-conformance.sh .build/debug/livery
 
@@ -103,4 +105,4 @@ fuzz: deps
 	./scripts/fuzz-delivery.sh $$(( $(FUZZ_SECONDS) / 2 ))
 
 clean:
-	rm -rf .build .build-fuzz .venv-test .venv-conformance
+	rm -rf .build .build-fuzz .venv-test .venv-conformance Examples/ClientApp/.build

@@ -5,7 +5,7 @@ import PackageDescription
 // Each library module depends only on the stages before it; `livery` is a thin command-line front end.
 let package = Package(
     name: "Livery",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "livery", targets: ["livery"]),
         .library(name: "LiveryCheck", targets: ["LiveryCheck"]),
@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // System libraries, installed from Debian by the Makefile.
@@ -58,8 +59,12 @@ let package = Package(
         // Which targets are protected it reads from the release as published, through the signer's typed metadata chain (LiverySign).
         .target(name: "LiveryServe", dependencies: ["LiveryAssets", "LiverySign", "LiveryTUF", "LiveryObjectStore", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto"),
                                                   .product(name: "PostgresNIO", package: "postgres-nio")]),
-        // The client side: verification and (later) download and install. No libxml2, no pipeline.
-        .target(name: "LiveryClient", dependencies: ["LiveryTUF", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
+        // The client side, the library apps embed (docs/client.md#embedding-liveryclient): TUF verification, download and
+        // install. No libxml2, no pipeline, no Linux-only module. Zip bundles are read with ZIPFoundation on every platform
+        // (libarchive is not a public library on iOS); tar.zst bundles with libarchive where it exists, on Linux.
+        .target(name: "LiveryClient", dependencies: ["LiveryTUF", .target(name: "CArchive", condition: .when(platforms: [.linux])),
+                                                    .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                                                    .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(
             name: "livery",
             dependencies: [

@@ -1,13 +1,15 @@
-import CArchive
 import Foundation
 import LiveryTUF
 
-/// The one type through which the client reads bundle archives (zip or tar.zst, with libarchive).
+/// The one type through which the client reads bundle archives: zip with ZIPFoundation on every
+/// platform, tar.zst with libarchive where the platform has it (Linux; not iOS).
 ///
 /// Extraction never trusts the archive, even a correctly signed one: only regular files and
 /// folders; relative, normalised paths (no `..`, no absolute path, no backslash); files created
 /// with `O_EXCL | O_NOFOLLOW` under folders this extractor made itself; and caps on the number of
-/// entries, the bytes actually read, and the ratio of those bytes to the archive's size.
+/// entries, the bytes actually read, and the ratio of those bytes to the archive's size. Both
+/// readers hand every entry to one `ExtractionSink`, which alone creates files and folders and
+/// counts, so the two formats obey the same rules.
 public enum ArchiveExtractor {
     public struct Limits: Sendable {
         public var maxEntries = 100_000
@@ -21,59 +23,23 @@ public enum ArchiveExtractor {
     /// Extracts `archive` into the empty folder `destination`; returns the files written.
     @discardableResult
     public static func extract(_ archive: URL, into destination: URL, limits: Limits = Limits()) throws -> [String] {
+        // The archive's own bytes say what it is: installed bundles are named by digest, without an extension.
+        let format = try BundleFormat.sniff(archive)
         let archiveSize = (try? FileManager.default.attributesOfItem(atPath: archive.path)[.size] as? Int) ?? 0
-        let byteBudget = min(limits.maxBytes, archiveSize * limits.maxRatio + (1 << 20))
-        guard let reader = archive_read_new() else { throw TUFError("libarchive: out of memory") }
-        defer { archive_read_free(reader) }
-        archive_read_support_format_zip(reader)
-        archive_read_support_format_tar(reader)
-        archive_read_support_filter_zstd(reader)
-        guard archive_read_open_filename(reader, archive.path, 1 << 16) == ARCHIVE_OK else {
-            throw TUFError("\(archive.lastPathComponent): \(String(cString: archive_error_string(reader)))")
-        }
         try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
-        var written: [String] = []
-        var entries = 0
-        var total = 0
-        var made = Set<String>([""])
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 16)
-        defer { buffer.deallocate() }
-        var entry: OpaquePointer?
-        while true {
-            let status = archive_read_next_header(reader, &entry)
-            if status == ARCHIVE_EOF { break }
-            guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
-                throw TUFError("\(archive.lastPathComponent): corrupt archive: \(String(cString: archive_error_string(reader)))")
-            }
-            entries += 1
-            guard entries <= limits.maxEntries else { throw TUFError("\(archive.lastPathComponent) has more than \(limits.maxEntries) entries") }
-            let name = archive_entry_pathname_utf8(entry).map { String(cString: $0) } ?? archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
-            let relative = try normalise(name)
-            let type = archive_entry_filetype(entry)
-            if type == LIVERY_AE_IFDIR {
-                try makeFolders(relative, in: destination, made: &made)
-                continue
-            }
-            guard type == LIVERY_AE_IFREG else { throw TUFError("\(archive.lastPathComponent): '\(name)' is not a regular file (links and devices are refused)") }
-            let parent = relative.split(separator: "/").dropLast().joined(separator: "/")
-            try makeFolders(parent, in: destination, made: &made)
-            let path = destination.appendingPathComponent(relative).path
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { throw TUFError("\(archive.lastPathComponent): cannot create '\(relative)' (\(String(cString: strerror(errno))); duplicate entry?)") }
-            defer { close(descriptor) }
-            while true {
-                let n = archive_read_data(reader, buffer, 1 << 16)
-                if n == 0 { break }
-                guard n > 0 else { throw TUFError("\(archive.lastPathComponent): corrupt data in '\(name)'") }
-                total += n
-                guard total <= byteBudget else {
-                    throw TUFError("\(archive.lastPathComponent) expands to more than \(byteBudget) bytes (a compression bomb?)")
-                }
-                guard Glibc.write(descriptor, buffer, n) == n else { throw TUFError("cannot write '\(relative)'") }
-            }
-            written.append(relative)
+        var sink = ExtractionSink(archiveName: archive.lastPathComponent, destination: destination, limits: limits,
+                                  byteBudget: min(limits.maxBytes, archiveSize * limits.maxRatio + (1 << 20)))
+        switch format {
+        case .zip:
+            try ZipExtraction.extract(archive, size: UInt64(archiveSize), into: &sink)
+        case .tarZstd:
+            #if canImport(CArchive)
+            try TarZstdExtraction.extract(archive, into: &sink)
+            #else
+            throw TUFError("\(archive.lastPathComponent): tar.zst bundles need libarchive, which this platform lacks: publish zip (livery build --archive-format zip)")
+            #endif
         }
-        return written
+        return sink.written
     }
 
     /// A safe relative path for an entry name, or an error saying why it is refused.
@@ -89,7 +55,60 @@ public enum ArchiveExtractor {
         return parts.joined(separator: "/")
     }
 
-    private static func makeFolders(_ relative: String, in destination: URL, made: inout Set<String>) throws {
+    /// The refusal for an entry that is neither a regular file nor a folder.
+    static func notRegular(_ archive: String, _ name: String) -> TUFError {
+        TUFError("\(archive): '\(name)' is not a regular file (links and devices are refused)")
+    }
+}
+
+/// The two archive formats a bundle comes in, told apart by their first bytes.
+enum BundleFormat {
+    case zip, tarZstd
+
+    static func sniff(_ archive: URL) throws -> BundleFormat {
+        let descriptor = open(archive.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw TUFError("cannot read \(archive.lastPathComponent): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var magic = [UInt8](repeating: 0, count: 4)
+        let count = read(descriptor, &magic, 4)
+        // A local file header, or the end record of an empty zip.
+        if count == 4, magic == [0x50, 0x4B, 0x03, 0x04] || magic == [0x50, 0x4B, 0x05, 0x06] { return .zip }
+        if count == 4, magic == [0x28, 0xB5, 0x2F, 0xFD] { return .tarZstd }
+        throw TUFError("\(archive.lastPathComponent) is neither a zip nor a tar.zst archive")
+    }
+}
+
+/// The writing half of an extraction, shared by the zip and tar.zst readers: it counts entries and
+/// bytes against the limits, makes folders, and creates and fills files, and nothing else writes.
+struct ExtractionSink {
+    let archiveName: String
+    let destination: URL
+    let limits: ArchiveExtractor.Limits
+    let byteBudget: Int
+    private(set) var written: [String] = []
+    private var entries = 0
+    private var total = 0
+    private var made = Set<String>([""])
+
+    init(archiveName: String, destination: URL, limits: ArchiveExtractor.Limits, byteBudget: Int) {
+        self.archiveName = archiveName
+        self.destination = destination
+        self.limits = limits
+        self.byteBudget = byteBudget
+    }
+
+    /// Counts one more entry against the cap, before anything of it is read.
+    mutating func countEntry() throws {
+        entries += 1
+        guard entries <= limits.maxEntries else { throw Self.tooMany(archiveName, maxEntries: limits.maxEntries) }
+    }
+
+    static func tooMany(_ archiveName: String, maxEntries: Int) -> TUFError {
+        TUFError("\(archiveName) has more than \(maxEntries) entries")
+    }
+
+    /// Makes the folder `relative` (already normalised) and its parents.
+    mutating func makeFolders(_ relative: String) throws {
         var path = ""
         for component in relative.split(separator: "/") {
             path = path.isEmpty ? String(component) : path + "/" + component
@@ -100,6 +119,31 @@ public enum ArchiveExtractor {
                 throw TUFError("cannot create folder '\(path)': \(String(cString: strerror(errno)))")
             }
             made.insert(path)
+        }
+    }
+
+    /// Creates the new file `relative` (already normalised) under folders this sink made; returns its descriptor.
+    mutating func createFile(_ relative: String) throws -> Int32 {
+        try makeFolders(relative.split(separator: "/").dropLast().joined(separator: "/"))
+        let path = destination.appendingPathComponent(relative).path
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw TUFError("\(archiveName): cannot create '\(relative)' (\(String(cString: strerror(errno))); duplicate entry?)") }
+        written.append(relative)
+        return descriptor
+    }
+
+    /// Writes bytes just read from the archive, after counting them against the byte budget.
+    mutating func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, relative: String) throws {
+        total += bytes.count
+        guard total <= byteBudget else {
+            throw TUFError("\(archiveName) expands to more than \(byteBudget) bytes (a compression bomb?)")
+        }
+        var offset = 0
+        while offset < bytes.count {
+            let n = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw TUFError("cannot write '\(relative)': \(String(cString: strerror(errno)))") }
+            offset += n
         }
     }
 }

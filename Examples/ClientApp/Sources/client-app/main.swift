@@ -1,0 +1,73 @@
+import Foundation
+import LiveryClient
+
+// What an app does at start-up to bring its tenant's content up to date, as a command:
+//
+//     client-app <server-url> <tenant> <root.json> <cache> [--locale <locale>] [--tour <id>]... [--program <id>]...
+//                [--app-version X.Y.Z]
+//
+// <root.json> is the tenant's root metadata as the app ships it, trusted on first use only; <cache>
+// is the folder for this tenant's cache. Exit status: 0 installed (or already current), 2 offline
+// with the previous release kept, 1 nothing usable installed.
+
+let usage = "usage: client-app <server-url> <tenant> <root.json> <cache> [--locale <locale>] [--tour <id>]... [--program <id>]... [--app-version X.Y.Z]"
+
+// This app's own version: a release (or bundle) that needs a newer app is not installed.
+var appVersion = ClientVersion("3.0.0")!
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(1)
+}
+
+var positional: [String] = []
+var locale: String?
+var tours: [String] = [], programs: [String] = []
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--locale", "--tour", "--program", "--app-version":
+        guard let value = arguments.popFirst() else { fail(usage) }
+        switch argument {
+        case "--locale": locale = value
+        case "--tour": tours.append(value)
+        case "--program": programs.append(value)
+        default:
+            guard let version = ClientVersion(value) else { fail("--app-version: '\(value)' is not X.Y.Z") }
+            appVersion = version
+        }
+    case "-h", "--help":
+        print(usage)
+        exit(0)
+    default:
+        positional.append(argument)
+    }
+}
+guard positional.count == 4, let server = URL(string: positional[0]), server.scheme == "http" || server.scheme == "https" else { fail(usage) }
+let tenant = positional[1]
+
+do {
+    // The tenant's repository is <server>/<tenant>/, with metadata/ and targets/ under it.
+    let repository = HTTPRepository(base: server.appendingPathComponent(tenant))
+    var request = FetchRequest(tenant: tenant, repository: repository, cache: URL(fileURLWithPath: positional[3]),
+                               bootstrapRoot: try Data(contentsOf: URL(fileURLWithPath: positional[2])), locale: locale)
+    request.tours = tours
+    request.programs = programs
+    request.appVersion = appVersion
+
+    let result = try ReleaseInstaller.fetch(request)
+    if result.offline {
+        print("offline (\(result.problem ?? "no reason given")): keeping release \(result.release)")
+    } else {
+        print("release \(result.release) installed at \(result.installed.path)")
+    }
+    print("downloaded: \(result.downloaded.joined(separator: ", ")); reused: \(result.reused.joined(separator: ", "))")
+    let bundles = result.installed.appendingPathComponent("bundles")
+    for bundle in try FileManager.default.contentsOfDirectory(atPath: bundles.path).sorted() {
+        let files = FileManager.default.enumerator(atPath: bundles.appendingPathComponent(bundle).path)?.allObjects.count ?? 0
+        print("  \(bundle): \(files) files and folders")
+    }
+    exit(result.offline ? 2 : 0)
+} catch {
+    fail("nothing usable installed: \(error)")
+}

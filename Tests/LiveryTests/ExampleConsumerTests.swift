@@ -1,0 +1,87 @@
+import Foundation
+import XCTest
+
+/// Examples/ClientApp: a package of its own that depends on Livery's `LiveryClient` product by path, as an
+/// app team's package would, built with `swift build` (`make test` builds it first; here it is only
+/// brought up to date) and run against `livery serve` on a freshly built Output.
+final class ExampleConsumerTests: XCTestCase {
+    private static let package = LiveryProcess.packageRoot.appendingPathComponent("Examples/ClientApp")
+
+    /// The example's executable, built (or found up to date) by SwiftPM in the example's own package.
+    private func clientApp() throws -> URL {
+        let build = try LiveryProcess.tool(["swift", "build", "--package-path", Self.package.path])
+        XCTAssertEqual(build.status, 0, "Examples/ClientApp does not build:\n\(build.stdout)\n\(build.stderr)")
+        let bin = try LiveryProcess.tool(["swift", "build", "--package-path", Self.package.path, "--show-bin-path"])
+        return URL(fileURLWithPath: bin.stdout.trimmingCharacters(in: .whitespacesAndNewlines)).appendingPathComponent("client-app")
+    }
+
+    private func run(_ app: URL, _ arguments: [String]) throws -> LiveryProcess.Output {
+        try LiveryProcess.tool([app.path] + arguments)
+    }
+
+    func testTheExampleAppInstallsAReleaseFromLiveryServe() throws {
+        let app = try clientApp()
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let root = workspace.output.appendingPathComponent("sonic-walkscape/metadata/1.root.json").path
+        let cache = workspace.root.appendingPathComponent("app-cache/sonic-walkscape").path
+        let arguments = ["http://127.0.0.1:\(server.port)", "sonic-walkscape", root, cache, "--locale", "fr", "--tour", "florence-renaissance"]
+
+        let first = try run(app, arguments)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(first.stdout.contains("release 1 installed at \(cache)/releases/1."), first.stdout)
+        XCTAssertTrue(first.stdout.contains("downloaded: core, locale.fr, locale.it, tour.florence-renaissance, tour.florence-renaissance.fr; reused: \n"), first.stdout)
+        // What the app reads is byte for byte what the tenant wrote, unpacked by the zip path (ZIPFoundation).
+        let current = URL(fileURLWithPath: cache).appendingPathComponent("current/bundles")
+        let audio = "tours/florence-renaissance/audio/fr/01-duomo.mp3"
+        XCTAssertEqual(try Data(contentsOf: current.appendingPathComponent("tour.florence-renaissance.fr/\(audio)")),
+                       try Data(contentsOf: workspace.tenants.appendingPathComponent("sonic-walkscape/\(audio)")))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: current.appendingPathComponent("locale.fr/locales/fr.json").path))
+
+        // A second start finds the release current and downloads nothing.
+        let second = try run(app, arguments)
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertTrue(second.stdout.contains("downloaded: ; reused: core, locale.fr"), second.stdout)
+
+        // With the server gone, the installed release stays in use (exit 2: offline).
+        let offline = try run(app, ["http://127.0.0.1:1"] + arguments.dropFirst())
+        XCTAssertEqual(offline.status, 2, offline.stdout + offline.stderr)
+        XCTAssertTrue(offline.stdout.contains("keeping release 1"), offline.stdout)
+    }
+
+    func testATarZstdReleaseInstallsWhereLibarchiveIsAndIsRefusedClearlyElsewhere() throws {
+        let app = try clientApp()
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build(["--archive-format", "tar.zst"]).status, 0)
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let root = workspace.output.appendingPathComponent("physio-clinic/metadata/1.root.json").path
+        let cache = workspace.root.appendingPathComponent("app-cache/physio-clinic").path
+        let result = try run(app, ["http://127.0.0.1:\(server.port)", "physio-clinic", root, cache])
+        #if os(Linux)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("release 1 installed"), result.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cache + "/current/bundles/core"))
+        #else
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("tar.zst bundles need libarchive, which this platform lacks: publish zip"), result.stderr)
+        #endif
+    }
+
+    func testTheExampleAppRefusesAReleaseThatNeedsANewerApp() throws {
+        let app = try clientApp()
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let root = workspace.output.appendingPathComponent("urbannest/metadata/1.root.json").path
+        let cache = workspace.root.appendingPathComponent("app-cache/urbannest").path
+        // urbannest asks for app 2.1.0 or later.
+        let old = try run(app, ["http://127.0.0.1:\(server.port)", "urbannest", root, cache, "--app-version", "2.0.9"])
+        XCTAssertEqual(old.status, 1)
+        XCTAssertTrue(old.stderr.contains("2.1.0"), old.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cache + "/current"))
+        let current = try run(app, ["http://127.0.0.1:\(server.port)", "urbannest", root, cache, "--app-version", "2.1.0"])
+        XCTAssertEqual(current.status, 0, current.stderr)
+        XCTAssertTrue(current.stdout.contains("release 1 installed"), current.stdout)
+    }
+}
