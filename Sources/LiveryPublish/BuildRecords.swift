@@ -60,6 +60,19 @@ public final class BuildRecords: Sendable {
         return paths.sorted()
     }
 
+    static let contentPrefix = "sha256:"
+
+    private static func describeContent(_ path: String) -> String {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return contentPrefix + "missing" }
+        if isFolder.boolValue {
+            // A folder: its entries' names (a key added or removed).
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted().joined(separator: "/")
+            return contentPrefix + FileDigest.sha256(of: Data(names.utf8))
+        }
+        return contentPrefix + ((try? FileDigest.sha256(of: URL(fileURLWithPath: path)).digest) ?? "unreadable")
+    }
+
     private static func describe(_ path: String) -> String {
         guard let stamp = FileStamp(path: path) else { return "missing" }
         // No ctime: building links assets into the store, which moves their ctime but not their content.
@@ -97,14 +110,21 @@ public final class BuildRecords: Sendable {
         for line in inputs.split(separator: "\n") {
             guard let tab = line.firstIndex(of: "\t") else { return false }
             let path = String(line[..<tab]), stamp = String(line[line.index(after: tab)...])
+            // Inputs recorded by content (the key store: small files Livery itself writes, often just before recording).
+            if stamp.hasPrefix(Self.contentPrefix) {
+                guard Self.describeContent(path) == stamp else { return false }
+                continue
+            }
             guard Self.describe(path) == stamp else { return false }
             if let current = FileStamp(path: path), recorded - current.mtimeNanoseconds < StatCache.racyWindowNanoseconds { return false }
         }
         return true
     }
 
-    public func record(_ tenant: String, inputs paths: [String], settings: String, manifest: SHA256Hex) throws {
-        let inputs = paths.map { "\($0)\t\(Self.describe($0))" }.joined(separator: "\n")
+    /// `byContent` inputs are recorded by their SHA-256, not their stat stamp: no racy window, for small
+    /// files that change rarely but may have been written a moment ago (keys made by this very build).
+    public func record(_ tenant: String, inputs paths: [String], byContent: [String] = [], settings: String, manifest: SHA256Hex) throws {
+        let inputs = (paths.map { "\($0)\t\(Self.describe($0))" } + byContent.map { "\($0)\t\(Self.describeContent($0))" }).joined(separator: "\n")
         let now = Int64(Date().timeIntervalSince1970 * 1_000_000_000)
         try database.query("INSERT OR REPLACE INTO tenants (tenant, settings, manifest, recorded, inputs) VALUES (?, ?, ?, ?, ?)",
                            [.text(tenant), .text(settings), .text(manifest), .int(now), .text(inputs)])

@@ -175,7 +175,7 @@ public enum ReleaseBuilder {
                 if let recorded {
                     // The key store as it is after publishing (keys made on first use included).
                     let keyInputs = options.keys.map { BuildRecords.keyInputs($0.folder(for: tenant)) } ?? []
-                    try records.record(tenant, inputs: prepared.inputs + keyInputs, settings: channelSettings + channel.name, manifest: recorded)
+                    try records.record(tenant, inputs: prepared.inputs, byContent: keyInputs, settings: channelSettings + channel.name, manifest: recorded)
                 }
             } catch {
                 failed.append((prepared.report.tenant, failures.count))

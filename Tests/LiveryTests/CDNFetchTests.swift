@@ -40,11 +40,11 @@ final class CDNFetchTests: XCTestCase {
         XCTAssertTrue(log.contains { $0.hasPrefix("GET /edge/sonic-walkscape/metadata/2.root.json 308 ") }, "\(log)")
         XCTAssertTrue(log.contains { $0.hasPrefix("GET /bucket/sonic-walkscape/metadata/2.root.json 403 ") }, "\(log)")
         XCTAssertTrue(log.contains { $0.hasPrefix("GET /bucket/sonic-walkscape/targets/") && $0.contains(".locale.fr.zip 200 ") }, "\(log)")
-        // One session per repository: every request of the fetch on one kept-alive connection (a session per request
-        // opened one connection per request).
+        // One session per repository: the fetch's requests share kept-alive connections, at most one per parallel
+        // download (4 by default; a session per request opened one connection per request).
         let connections = Set(log.map { $0.split(separator: " ")[4] })
         XCTAssertGreaterThan(log.count, 20)
-        XCTAssertEqual(connections.count, 1, "\(log.count) requests on \(connections.count) connections")
+        XCTAssertLessThanOrEqual(connections.count, 4, "\(log.count) requests on \(connections.count) connections")
 
         // A new release, synced to the bucket: the next fetch updates to it.
         try workspace.replace("sonic-walkscape/locales/fr.yaml", "Carte", "Plan")

@@ -91,10 +91,10 @@ final class DurabilityTests: XCTestCase {
         // Templates beside the workspace win over the checkout's (PlatformTemplates.locate).
         try FileManager.default.copyItem(at: LiveryProcess.packageRoot.appendingPathComponent("Templates"), to: workspace.root.appendingPathComponent("Templates"))
         let build = { try LiveryProcess.run(["build", "Tenants/\(Self.tenant)", "--output", "Output"], in: workspace.root) }
-        // Files younger than the racy window are never trusted by their stamp: age the templates and keys too.
+        // Files younger than the racy window are never trusted by their stamp: age the templates too (keys are recorded by content).
         func backdate() throws {
             try workspace.backdate()
-            for folder in ["Templates", ".livery-keys"] {
+            for folder in ["Templates"] {
                 for case let url as URL in FileManager.default.enumerator(at: workspace.root.appendingPathComponent(folder), includingPropertiesForKeys: nil)! {
                     try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -86_400)], ofItemAtPath: url.path)
                 }
