@@ -113,6 +113,40 @@ enum LiveryProcess {
         try start(arguments, in: directory, environment: environment).wait(timeout: timeout)
     }
 
+    /// Runs livery like `run`, and measures the peak resident memory of that one process (KiB), from
+    /// its own `wait4` rusage: not `RUSAGE_CHILDREN`, which is the largest of every child the test
+    /// process ever waited for. Spawned with posix_spawn, because Foundation's Process reaps its
+    /// children itself and keeps their rusage.
+    static func measured(_ arguments: [String], in directory: URL = packageRoot) throws -> (output: Output, peakKiB: Int) {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("livery-measured-\(UUID().uuidString)")
+        let err = out.appendingPathExtension("err")
+        defer {
+            try? FileManager.default.removeItem(at: out)
+            try? FileManager.default.removeItem(at: err)
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, out.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, err.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        // The shell changes folder and execs livery in its own place (same process: the rusage is livery's).
+        let argv = (["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory.path, executable.path] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in envp { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, envp)
+        guard spawned == 0 else { throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "posix_spawn: \(String(cString: strerror(spawned)))"]) }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        let output = Output(status: exit, stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "", stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+        return (output, usage.ru_maxrss)
+    }
+
     /// Runs a helper tool (python3, xmllint…) and returns its status and output; `input` is a file
     /// for its standard input, `environment` is added to this process's.
     static func tool(_ arguments: [String], input: URL? = nil, environment: [String: String] = [:]) throws -> Output {
