@@ -92,8 +92,9 @@ public enum Publisher {
     /// Publishes a release into a channel's repository: `files` (the bundles, and a staged release's
     /// files under `targets/staged/`), the manifest, and `release.json` naming it; the files of the
     /// channel's current release (and of a release being rolled out) stay for clients mid-download.
+    /// `steps` hears `assembled`, `signed` and `switched` as they happen (`--verbose`; kill tests stop there).
     public static func publish(tenant: String, channel: ReleaseChannel, files: [File], manifest: StoredFile, release: Int, output: URL,
-                               sign: ((URL) throws -> Void)? = nil) throws {
+                               steps: ((String) -> Void)? = nil, sign: ((URL) throws -> Void)? = nil) throws {
         let fm = FileManager.default
         let live = repository(tenant: tenant, channel: channel, output: output)
         let staging = stagingRoot(output).appendingPathComponent("\(tenant).\(channel.name).\(UUID().uuidString)")
@@ -148,8 +149,10 @@ public enum Publisher {
         try link(manifest.url, as: manifestName)
         let pointer = ReleasePointer(tenant: tenant, release: release, manifest: manifestName, sha256: manifest.sha256)
         try pointer.json.bytes.write(to: staging.appendingPathComponent(ReleasePointer.fileName))
+        steps?("assembled")
         try sign?(staging)
         try makeDurable(staging)
+        steps?("signed")
 
         // The one step that switches releases.
         if fm.fileExists(atPath: live.path) {
@@ -166,6 +169,7 @@ public enum Publisher {
             cleanup = false
         }
         try makeSwitchDurable(live)
+        steps?("switched")
     }
 
     /// Before a switch: everything the new tree holds (its files, its folders, the store objects it
@@ -206,7 +210,7 @@ extension Publisher {
     /// Changes a published release in place of the live folder, atomically: the whole tree is hard-linked
     /// into staging, `update` changes the staging copy (it must replace files, never write through a
     /// link), and the copy is swapped in. Used to re-sign metadata (timestamp refresh, key rotation).
-    public static func amend(tenant: String, channel: ReleaseChannel = .stable, output: URL, update: (URL) throws -> Void) throws {
+    public static func amend(tenant: String, channel: ReleaseChannel = .stable, output: URL, steps: ((String) -> Void)? = nil, update: (URL) throws -> Void) throws {
         let fm = FileManager.default
         let live = repository(tenant: tenant, channel: channel, output: output)
         guard fm.fileExists(atPath: live.appendingPathComponent(ReleasePointer.fileName).path) else {
@@ -215,11 +219,14 @@ extension Publisher {
         let staging = stagingRoot(output).appendingPathComponent("\(tenant).\(channel.name).\(UUID().uuidString)")
         defer { try? fm.removeItem(at: staging) }
         try linkTree(live, into: staging)
+        steps?("assembled")
         try update(staging)
         try makeDurable(staging)
+        steps?("signed")
         guard livery_rename_exchange(staging.path, live.path) == 0 else {
             throw Failure(description: "cannot switch \(live.path): \(String(cString: strerror(errno)))")
         }
         try makeSwitchDurable(live)
+        steps?("switched")
     }
 }

@@ -104,7 +104,8 @@ public enum ReleaseChannels {
     /// devices beside the channel's current release, which stays as it is for everyone else.
     /// `keys` nil publishes unsigned (no rollout then: a share needs signed metadata to say it).
     public static func publish(_ release: PublishedRelease, tenant: String, channel: ReleaseChannel, exposure: ReleaseExposure,
-                               provenance: ReleaseProvenance, keys: TenantKeys?, output: URL, warn: @escaping (String) -> Void = { _ in }) throws {
+                               provenance: ReleaseProvenance, keys: TenantKeys?, output: URL, steps: ((String) -> Void)? = nil,
+                               warn: @escaping (String) -> Void = { _ in }) throws {
         let format = release.manifest.format
         switch exposure {
         case .everyone:
@@ -117,7 +118,7 @@ public enum ReleaseChannels {
                 }
             }
             try Publisher.publish(tenant: tenant, channel: channel, files: files, manifest: release.manifestFile, release: release.manifest.release,
-                                  output: output, sign: sign)
+                                  output: output, steps: steps, sign: sign)
         case .rollout(let stage):
             guard let keys else { throw Failure("a staged rollout needs signed releases (the share of devices is signed metadata)") }
             let repository = Publisher.repository(tenant: tenant, channel: channel, output: output)
@@ -136,7 +137,8 @@ public enum ReleaseChannels {
             files.append(Publisher.File(source: release.manifestFile.url, relative: "targets/staged/\(release.manifestFile.sha256).\(DownloadManifest.targetName)"))
             let staged = targets(of: release, provenance: provenance, rollout: stage)
             let pointerFile = StoredFile(sha256: current.pointer.sha256, size: 0, url: repository.appendingPathComponent(current.pointer.manifest))
-            try Publisher.publish(tenant: tenant, channel: channel, files: files, manifest: pointerFile, release: current.manifest.release, output: output) { folder in
+            try Publisher.publish(tenant: tenant, channel: channel, files: files, manifest: pointerFile, release: current.manifest.release, output: output,
+                                  steps: steps) { folder in
                 try RepositorySigner.sign(release: folder, targets: kept + staged, keys: keys, warn: warn)
             }
         }
@@ -155,7 +157,7 @@ public enum ReleaseChannels {
     /// Changes the rollout in progress on a channel. Returns the staged release's number.
     @discardableResult
     public static func changeRollout(tenant: String, channel: ReleaseChannel, to change: RolloutChange, keys: TenantKeys, output: URL, store: ContentStore,
-                                     warn: @escaping (String) -> Void = { _ in }) throws -> Int {
+                                     steps: ((String) -> Void)? = nil, warn: @escaping (String) -> Void = { _ in }) throws -> Int {
         let repository = Publisher.repository(tenant: tenant, channel: channel, output: output)
         guard let staged = Publisher.stagedManifest(tenant: tenant, channel: channel, output: output),
               let published = try PublishedMetadata.load(release: repository),
@@ -166,12 +168,12 @@ public enum ReleaseChannels {
         let provenance = custom.provenance ?? ReleaseProvenance(channel: channel.name, origin: .build)
         switch change {
         case .complete:
-            try publish(release, tenant: tenant, channel: channel, exposure: .everyone, provenance: provenance, keys: keys, output: output, warn: warn)
+            try publish(release, tenant: tenant, channel: channel, exposure: .everyone, provenance: provenance, keys: keys, output: output, steps: steps, warn: warn)
         case .share(let stage):
-            try publish(release, tenant: tenant, channel: channel, exposure: .rollout(stage), provenance: provenance, keys: keys, output: output, warn: warn)
+            try publish(release, tenant: tenant, channel: channel, exposure: .rollout(stage), provenance: provenance, keys: keys, output: output, steps: steps, warn: warn)
         case .halt:
             let kept = try published.signedTargets.filter { !$0.name.hasPrefix(RolloutStage.targetPrefix) }
-            try Publisher.amend(tenant: tenant, channel: channel, output: output) { folder in
+            try Publisher.amend(tenant: tenant, channel: channel, output: output, steps: steps) { folder in
                 try RepositorySigner.sign(release: folder, targets: kept, keys: keys, warn: warn)
             }
         }
@@ -189,7 +191,8 @@ public enum ReleaseChannels {
     /// same manifest and bundles, signed for `to`. When `to` already has a release with that number or
     /// a higher one (after a rollback there), the same bundles get a new manifest with the next number.
     public static func promote(tenant: String, from: ReleaseChannel, to: ReleaseChannel, release number: Int?, exposure: ReleaseExposure, reason: String?,
-                               keys: TenantKeys, output: URL, store: ContentStore, warn: @escaping (String) -> Void = { _ in }) throws -> Outcome {
+                               keys: TenantKeys, output: URL, store: ContentStore, steps: ((String) -> Void)? = nil,
+                               warn: @escaping (String) -> Void = { _ in }) throws -> Outcome {
         guard from != to else { throw Failure("--from and --to name the same channel") }
         let history = try ReleaseHistory.read(channel: from, repository: Publisher.repository(tenant: tenant, channel: from, output: output))
         let entry: ReleaseHistory.Entry
@@ -211,14 +214,14 @@ public enum ReleaseChannels {
         }
         try publish(release, tenant: tenant, channel: to, exposure: exposure,
                     provenance: ReleaseProvenance(channel: to.name, origin: .promotion, fromChannel: from.name, fromRelease: entry.release, reason: reason),
-                    keys: keys, output: output, warn: warn)
+                    keys: keys, output: output, steps: steps, warn: warn)
         return Outcome(release: release.manifest.release, sameManifest: same)
     }
 
     /// `livery rollback`: publishes the content of an earlier release of the channel (or of any of the
     /// tenant's channels) as a new release with the next number, for every device, recording the reason.
     public static func rollback(tenant: String, channel: ReleaseChannel, to number: Int, reason: String, keys: TenantKeys, output: URL, store: ContentStore,
-                                warn: @escaping (String) -> Void = { _ in }) throws -> Outcome {
+                                steps: ((String) -> Void)? = nil, warn: @escaping (String) -> Void = { _ in }) throws -> Outcome {
         let trimmed = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw Failure("a rollback needs a reason (--reason TEXT): it is recorded in the signed metadata") }
         let histories = try history(tenant: tenant, output: output)
@@ -232,7 +235,7 @@ public enum ReleaseChannels {
         let release = try renumbered(source, as: try nextRelease(tenant: tenant, output: output), store: store)
         try publish(release, tenant: tenant, channel: channel, exposure: .everyone,
                     provenance: ReleaseProvenance(channel: channel.name, origin: .rollback, fromChannel: entry.channel.name, fromRelease: number, reason: trimmed),
-                    keys: keys, output: output, warn: warn)
+                    keys: keys, output: output, steps: steps, warn: warn)
         return Outcome(release: release.manifest.release, sameManifest: false)
     }
 

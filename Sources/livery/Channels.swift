@@ -54,6 +54,21 @@ struct ChannelOptions: ParsableArguments {
     }
 
     static let warn: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+
+    @Flag(help: "Print each step (assembled, signed, switched) on standard output as it happens.")
+    var verbose = false
+
+    /// The steps printer for `--verbose`, written at once (not buffered). A fail point for tests:
+    /// with `LIVERY_STOP_AFTER_STEP=<step>` the process stops itself (SIGSTOP) right after saying that
+    /// step, so that a kill lands exactly there.
+    var steps: ((String) -> Void)? {
+        guard verbose else { return nil }
+        let stopAt = ProcessInfo.processInfo.environment["LIVERY_STOP_AFTER_STEP"]
+        return { step in
+            FileHandle.standardOutput.write(Data(("step: " + step + "\n").utf8))
+            if step == stopAt { kill(getpid(), SIGSTOP) }
+        }
+    }
 }
 
 struct Promote: ParsableCommand {
@@ -91,7 +106,7 @@ struct Promote: ParsableCommand {
     func run() throws {
         let outcome = try options.withRelease(tenant: tenant) { store, keys in
             try ReleaseChannels.promote(tenant: tenant, from: from, to: to, release: release, exposure: rollout.map { .rollout($0) } ?? .everyone,
-                                        reason: reason, keys: keys, output: options.outputURL, store: store, warn: ChannelOptions.warn)
+                                        reason: reason, keys: keys, output: options.outputURL, store: store, steps: options.steps, warn: ChannelOptions.warn)
         }
         let share = rollout.map { " to \($0.percentText) of devices" } ?? ""
         let how = outcome.sameManifest ? "the same manifest" : "the same bundles, renumbered: \(to.name) had a release as new"
@@ -128,7 +143,7 @@ struct Rollback: ParsableCommand {
     func run() throws {
         let outcome = try options.withRelease(tenant: tenant) { store, keys in
             try ReleaseChannels.rollback(tenant: tenant, channel: channel, to: to, reason: reason, keys: keys, output: options.outputURL, store: store,
-                                         warn: ChannelOptions.warn)
+                                         steps: options.steps, warn: ChannelOptions.warn)
         }
         print("\(tenant): rolled \(channel.name) back to the content of release \(to), published as release \(outcome.release)")
     }
@@ -167,7 +182,8 @@ struct Rollout: ParsableCommand {
             change = .share(try ChannelArgument.parseShare(share))
         }
         let release = try options.withRelease(tenant: tenant) { store, keys in
-            try ReleaseChannels.changeRollout(tenant: tenant, channel: channel, to: change, keys: keys, output: options.outputURL, store: store, warn: ChannelOptions.warn)
+            try ReleaseChannels.changeRollout(tenant: tenant, channel: channel, to: change, keys: keys, output: options.outputURL, store: store,
+                                              steps: options.steps, warn: ChannelOptions.warn)
         }
         switch change {
         case .complete: print("\(tenant): release \(release) is \(channel.name)'s release for every device")

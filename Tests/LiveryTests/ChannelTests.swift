@@ -315,6 +315,34 @@ final class ChannelTests: XCTestCase {
         }
     }
 
+    /// promote and rollback killed (SIGKILL) exactly after each step they report (`--verbose`, with the
+    /// LIVERY_STOP_AFTER_STEP fail point): before the switch the channel is exactly as it was and running
+    /// again finishes the job; after it, the new release is live and whole.
+    func testPromoteAndRollbackKilledAtEachStepLeaveTheChannelWholeAndFinishOnTheNextRun() throws {
+        for step in ["assembled", "signed", "switched"] {
+            let workspace = try betaWorkspace()
+            XCTAssertEqual(try build(workspace).status, 0)
+            XCTAssertEqual(try livery(["promote", Self.tenant, "--from", "beta", "--to", "stable"], workspace).status, 0)
+            try workspace.replace("\(Self.tenant)/locales/en.yaml", "  home: Home\n", "  home: Start\n")
+            XCTAssertEqual(try build(workspace).status, 0)
+            for (command, release) in [(["promote", Self.tenant, "--from", "beta", "--to", "stable"], 2), (["rollback", Self.tenant, "--to", "1", "--reason", "kill test"], 3)] {
+                let before = BuildTests.tree(workspace.output.appendingPathComponent(Self.tenant))
+                let running = try LiveryProcess.start(command + ["--verbose"], in: workspace.root, environment: ["LIVERY_STOP_AFTER_STEP": step], lineByLine: true)
+                while let line = running.nextLine(), line != "step: \(step)" {}
+                running.kill()
+                XCTAssertEqual(try livery(["verify", "--output", "Output"], workspace).status, 0, "\(command[0]) killed after \(step)")
+                let after = BuildTests.tree(workspace.output.appendingPathComponent(Self.tenant))
+                if step == "switched" {
+                    XCTAssertNotEqual(after, before, "\(command[0]) killed after the switch: the new release is live")
+                } else {
+                    XCTAssertEqual(after, before, "\(command[0]) killed after \(step): nothing changed")
+                    XCTAssertEqual(try livery(command, workspace).status, 0, "\(command[0]) after a kill at \(step)")
+                }
+                XCTAssertEqual(try pointer(workspace, .stable).release, release, "\(command[0]) killed after \(step)")
+            }
+        }
+    }
+
     func testRotatingAKeyGivesEveryChannelTheSameNewRoot() throws {
         let workspace = try betaWorkspace()
         XCTAssertEqual(try build(workspace).status, 0)

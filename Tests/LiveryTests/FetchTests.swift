@@ -89,21 +89,27 @@ final class FetchTests: XCTestCase {
         XCTAssertEqual(try fetch(workspace, server, tenant: "sonic-walkscape", extra: ["--tour", "florence-renaissance", "--voucher", code]).status, 0)
         try workspace.replace("sonic-walkscape/locales/it.yaml", ":", ": ")
         XCTAssertEqual(try workspace.build().status, 0)
-        var state: UInt64 = 12345
+        var killedBeforeTheEnd = 0
         for round in 0..<20 {
-            // Interrupt a fetch that needs the new release, at a pseudo-random moment.
+            // Interrupt a fetch that needs the new release right after its `round`-th progress event
+            // (plan, started, progress, finished…): kill points from what the fetch says it is doing, not timers.
             try? FileManager.default.removeItem(at: workspace.root.appendingPathComponent("cache/sonic-walkscape/downloads"))
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            let delay = Double(state >> 33 % 1000) / 1000 * 0.25
             let process = try LiveryProcess.start(["fetch", "sonic-walkscape", "--server", "http://127.0.0.1:\(server.port)", "--cache", "cache",
-                                                   "--tour", "florence-renaissance", "--tour", "rome-trastevere"], in: workspace.root)
-            Thread.sleep(forTimeInterval: delay)
-            kill(process.pid, SIGKILL)
-            _ = process.wait()
+                                                   "--tour", "florence-renaissance", "--tour", "rome-trastevere", "--progress", "json", "--parallel", "1"],
+                                                  in: workspace.root, lineByLine: true)
+            var seen = 0
+            var ended = false
+            while seen <= round, let line = process.nextLine() {
+                seen += 1
+                if line.contains(#""event":"installed""#) { ended = true }
+            }
+            if !ended { killedBeforeTheEnd += 1 }
+            process.kill()
             let current = workspace.root.appendingPathComponent("cache/sonic-walkscape/current")
             XCTAssertTrue(FileManager.default.fileExists(atPath: current.appendingPathComponent(".complete").path), "round \(round): no complete release")
             XCTAssertTrue(FileManager.default.fileExists(atPath: current.appendingPathComponent("bundles/core/tenant.json").path), "round \(round)")
         }
+        XCTAssertGreaterThan(killedBeforeTheEnd, 5, "the kills landed before the fetch ended")
         let final = try fetch(workspace, server, tenant: "sonic-walkscape", extra: ["--tour", "florence-renaissance"])
         XCTAssertEqual(final.status, 0, final.stderr)
         XCTAssertTrue(final.stdout.contains("release 2 installed"), final.stdout)
