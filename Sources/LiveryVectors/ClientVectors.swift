@@ -66,6 +66,7 @@ public enum ClientVectors {
             try printer.format(vector.json).write(to: caseFolder.appendingPathComponent("case.json"))
         }
         try printer.format(index(all)).write(to: folder.appendingPathComponent("index.json"))
+        try printer.format(rolloutBuckets).write(to: folder.appendingPathComponent("rollout-buckets.json"))
         try Data(readme.utf8).write(to: folder.appendingPathComponent("README.md"))
         return all
     }
@@ -87,6 +88,28 @@ public enum ClientVectors {
         ])
     }
 
+    /// `rollout-buckets.json`: install ids with the bucket every client must compute for a staged
+    /// release (docs/client.md#staged-rollout), and whether they take it at a few shares.
+    static var rolloutBuckets: JSONValue {
+        let cases: [(String, String, Int, String)] = [
+            ("vectors", "stable", 2, "install-1"), ("vectors", "stable", 2, "install-2"), ("vectors", "stable", 3, "install-1"),
+            ("vectors", "beta", 2, "install-1"), ("sonic-walkscape", "stable", 7, "5F3C2A9E-0B1D-4C7E-9A8B-77E1D2C3B4A5"),
+            ("urbannest", "qa-team", 12, "00000000000000000000000000000000"), ("a", "b", 1, ""), ("companero", "stable", 41, "ñandú-✓"),
+        ]
+        let shares = [1, 1000, 5000, 9999]
+        return .object([
+            "schemaVersion": .int(1),
+            "message": .string("livery-rollout-v1\\n<tenant>\\n<channel>\\n<release>\\n<installId> (UTF-8)"),
+            "bucket": .string("the first 8 bytes of the message's SHA-256, big-endian, modulo 10000"),
+            "takesStaged": .string("bucket < basisPoints"),
+            "cases": .array(cases.map { tenant, channel, release, id in
+                let bucket = RolloutStage.bucket(tenant: tenant, channel: channel, release: release, installID: id)
+                return .object(["tenant": .string(tenant), "channel": .string(channel), "release": .int(release), "installId": .string(id), "bucket": .int(bucket),
+                                "takesStaged": .object(Dictionary(uniqueKeysWithValues: shares.map { (String($0), JSONValue.bool(bucket < $0)) }))])
+            }),
+        ])
+    }
+
     static let readme = """
         # Livery client test vectors
 
@@ -94,7 +117,8 @@ public enum ClientVectors {
         do, `trusted-root.json` is the root it starts from, and `steps/<n>/` is the static repository
         (`metadata/`, `targets/`) the server offers at step n. `index.json` lists the cases and the
         error classes. Serve this folder with any static file server and run each case's steps in order
-        with one client state. Livery's docs/client-vectors.md explains the format.
+        with one client state. Livery's docs/client-vectors.md explains the format. `rollout-buckets.json`
+        gives install ids with the staged-rollout bucket a client must compute for each.
 
         """
 }

@@ -413,6 +413,27 @@ final class RolloutBucketTests: XCTestCase {
         }
     }
 
+    /// The client vectors' rollout-buckets.json, recomputed case by case with Python's hashlib.
+    func testTheVectorsRolloutBucketsAreWhatAnIndependentImplementationComputes() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-vectors-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        XCTAssertEqual(try LiveryProcess.run(["vectors", folder.path]).status, 0)
+        let script = """
+            import hashlib, json, sys
+            document = json.load(open(sys.argv[1], encoding="utf-8"))
+            wrong = []
+            for case in document["cases"]:
+                message = "livery-rollout-v1\\n%s\\n%s\\n%d\\n%s" % (case["tenant"], case["channel"], case["release"], case["installId"])
+                bucket = int.from_bytes(hashlib.sha256(message.encode("utf-8")).digest()[:8], "big") % 10000
+                takes = {share: bucket < int(share) for share in case["takesStaged"]}
+                if bucket != case["bucket"] or takes != case["takesStaged"]:
+                    wrong.append(case)
+            print(len(document["cases"]), json.dumps(wrong))
+            """
+        let python = try LiveryProcess.tool(["python3", "-c", script, folder.appendingPathComponent("rollout-buckets.json").path])
+        XCTAssertEqual(python.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "8 []", python.stderr)
+    }
+
     func testProvenanceAndRolloutRoundTripThroughTargetCustom() throws {
         let provenance = ReleaseProvenance(channel: "stable", origin: .rollback, fromChannel: "stable", fromRelease: 3, reason: "crash on launch")
         let custom = TargetCustom.downloadManifest(release: 5, provenance: provenance, rollout: RolloutStage(basisPoints: 2500))
