@@ -1,7 +1,9 @@
 import Crypto
 import Foundation
+import LiveryClient
 import LiveryObjectStore
 import LiveryTUF
+import ZIPFoundation
 
 // The delivery half's parsers of untrusted bytes, each a target of the same harness, chosen with
 // LIVERY_FUZZ_TARGET (libFuzzer runs) or `replay --target NAME` (saved inputs):
@@ -9,7 +11,9 @@ import LiveryTUF
 // - `aws-ini`: AWS config and credentials files (`AWSIniFile`);
 // - `redemption-answer`: a voucher server's answer, as the client reads it (`RedemptionAnswer`);
 // - `download-manifest`: the signed download manifest (`DownloadManifest`);
-// - `encrypted-bundle`: a protected bundle's ciphertext (`SegmentedAEAD.decrypt`, with a fixed key).
+// - `encrypted-bundle`: a protected bundle's ciphertext (`SegmentedAEAD.decrypt`, with a fixed key);
+// - `zip-bundle`: a downloaded bundle as the client extracts it (`ArchiveExtractor`: its own read of
+//   the zip's central directory, then ZIPFoundation's inflater fed entry by entry).
 // Each input must be accepted or refused without a crash, and what is accepted must keep its
 // invariants, stated per target below.
 
@@ -20,6 +24,7 @@ enum FuzzTarget: String, CaseIterable {
     case redemptionAnswer = "redemption-answer"
     case downloadManifest = "download-manifest"
     case encryptedBundle = "encrypted-bundle"
+    case zipBundle = "zip-bundle"
 
     /// The target of a libFuzzer run: `LIVERY_FUZZ_TARGET`, default `release-json`.
     static let selected: FuzzTarget = ProcessInfo.processInfo.environment["LIVERY_FUZZ_TARGET"].flatMap(FuzzTarget.init) ?? .releaseJSON
@@ -36,6 +41,7 @@ enum FuzzTarget: String, CaseIterable {
         case .redemptionAnswer: return Self.checkRedemptionAnswer(data)
         case .downloadManifest: return Self.checkDownloadManifest(data)
         case .encryptedBundle: return Self.checkEncryptedBundle(data)
+        case .zipBundle: return Self.checkZipBundle(data)
         }
     }
 
@@ -87,6 +93,49 @@ enum FuzzTarget: String, CaseIterable {
         return sealed == data ? nil : "a ciphertext that is not the encryption of what it opens to was accepted"
     }
 
+    /// Accepted: every file written is a regular file inside the destination, and no more bytes than
+    /// the extractor's byte cap were written.
+    static func checkZipBundle(_ data: Data) -> String? {
+        let fm = FileManager.default
+        let work = fm.temporaryDirectory.appendingPathComponent("livery-fuzz-zip-\(getpid())")
+        try? fm.removeItem(at: work)
+        defer { try? fm.removeItem(at: work) }
+        let archive = work.appendingPathComponent("bundle.zip"), destination = work.appendingPathComponent("out")
+        do {
+            try fm.createDirectory(at: work, withIntermediateDirectories: true)
+            try data.write(to: archive)
+        } catch { return "cannot write the input: \(error)" }
+        var limits = ArchiveExtractor.Limits()
+        limits.maxBytes = 4 << 20
+        guard (try? ArchiveExtractor.extract(archive, into: destination, limits: limits)) != nil else { return nil }
+        var total = 0
+        let base = destination.standardizedFileURL.resolvingSymlinksInPath().path
+        let keys: Set<URLResourceKey> = [.isSymbolicLinkKey, .isRegularFileKey, .isDirectoryKey, .fileSizeKey]
+        guard let walker = fm.enumerator(at: destination, includingPropertiesForKeys: Array(keys)) else { return "the destination cannot be read" }
+        for case let url as URL in walker {
+            guard let values = try? url.resourceValues(forKeys: keys) else { return "an extracted path cannot be read" }
+            if values.isSymbolicLink == true { return "a symbolic link was extracted: \(url.path)" }
+            guard values.isRegularFile == true || values.isDirectory == true else { return "something other than a file or folder was extracted: \(url.path)" }
+            guard url.standardizedFileURL.resolvingSymlinksInPath().path.hasPrefix(base + "/") else { return "a file outside the destination: \(url.path)" }
+            total += values.fileSize ?? 0
+        }
+        return total <= limits.maxBytes ? nil : "\(total) bytes extracted, over the \(limits.maxBytes)-byte cap"
+    }
+
+    /// A small zip made by ZIPFoundation: a folder, a stored file and a deflated one.
+    static func zipSeed() throws -> Data {
+        let archive = try Archive(accessMode: .create)
+        let text = Data(String(repeating: "Livery bundle text. ", count: 200).utf8)
+        let empty: Provider = { (_: Int64, _: Int) in Data() }
+        let tenant: Provider = { (_: Int64, _: Int) in Data(#"{"id":"fuzz"}"#.utf8) }
+        let locale: Provider = { (position: Int64, size: Int) in text.subdata(in: Int(position)..<min(Int(position) + size, text.count)) }
+        try archive.addEntry(with: "locales/", type: .directory, uncompressedSize: Int64(0), provider: empty)
+        try archive.addEntry(with: "tenant.json", type: .file, uncompressedSize: Int64(13), provider: tenant)
+        try archive.addEntry(with: "locales/en.json", type: .file, uncompressedSize: Int64(text.count), compressionMethod: .deflate, provider: locale)
+        guard let data = archive.data else { throw TUFError("ZIPFoundation kept no archive in memory") }
+        return data
+    }
+
     /// Seeds for the delivery targets (written by `seeds DIR`).
     static func seeds() throws -> [FuzzTarget: [Data]] {
         let phone = try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: Data(repeating: 3, count: 32))
@@ -117,6 +166,7 @@ enum FuzzTarget: String, CaseIterable {
             .downloadManifest: [manifest.bytes],
             .encryptedBundle: [try SegmentedAEAD.encrypt(plain, key: fuzzKey, segmentSize: 1024), try SegmentedAEAD.encrypt(Data(), key: fuzzKey, segmentSize: 1024),
                                try SegmentedAEAD.encrypt(plain.prefix(1024), key: fuzzKey, segmentSize: 1024)],
+            .zipBundle: [try zipSeed()],
         ]
     }
 }

@@ -153,8 +153,11 @@ final class DeliveryFuzzHarnessTests: XCTestCase {
                                   #"{"token":"t","tour":"x","bundles":[],"expires":"2026-01-01T00:00:00Z","keys":[{"bundle":"b","keyId":"k","ephemeral":"AAAA","sealed":"AAAA"}]}"#],
             "download-manifest": [#"{"schemaVersion":1,"tenant":"x","release":1,"format":"zip","minimumClientVersion":"1.0.0","bundles":[{"id":"a"}]}"#],
             "encrypted-bundle": ["LVRYENC\u{1}\u{0}\u{0}\u{4}\u{0}", "LVRYENC\u{1}\u{ff}\u{ff}\u{ff}\u{ff}0123456789abcdef"],
+            // An end record alone (no entries), and one claiming entries past the end of the file.
+            "zip-bundle": ["PK\u{5}\u{6}" + String(repeating: "\u{0}", count: 18),
+                           "PK\u{5}\u{6}\u{0}\u{0}\u{0}\u{0}\u{ff}\u{ff}\u{ff}\u{ff}\u{ff}\u{ff}\u{ff}\u{7f}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}"],
         ]
-        for target in ["s3-xml", "aws-ini", "redemption-answer", "download-manifest", "encrypted-bundle"] {
+        for target in ["s3-xml", "aws-ini", "redemption-answer", "download-manifest", "encrypted-bundle", "zip-bundle"] {
             let directory = folder.appendingPathComponent(target)
             for (index, text) in (hostile[target] ?? []).enumerated() {
                 try Data(text.utf8).write(to: directory.appendingPathComponent("hostile-\(index)"))
