@@ -68,7 +68,7 @@ done
 
 # gc: ten releases of every tenant, then collect.
 for i in $(seq 1 10); do
-    for f in Tenants/*/locales/en.yaml; do printf '\nbenchRelease: "release %s"\n' "$i" >> "$f"; done
+    for f in Tenants/*/locales/*.yaml; do printf '\nbenchRelease: "release %s"\n' "$i" >> "$f"; done
     "$livery" build Tenants --output Output >/dev/null 2>&1
 done
 store_objects=$(find Output/.livery/store/objects -type f | wc -l)

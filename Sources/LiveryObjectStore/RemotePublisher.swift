@@ -32,6 +32,9 @@ public final class RemotePublisher: Sendable {
         public var breakLock = false
         /// Only say what would be uploaded.
         public var dryRun = false
+        /// Told `<tenant> <phase>` when a phase is done (targets, metadata, snapshot, timestamp, pointer):
+        /// `livery publish --verbose`, and the kill tests' stopping points.
+        public var steps: (@Sendable (String) -> Void)?
 
         public init() {}
     }
@@ -73,6 +76,7 @@ public final class RemotePublisher: Sendable {
     struct LocalFile: Sendable {
         enum Phase: Int, Comparable, Sendable {
             case target = 0, metadata, snapshot, timestamp, pointer
+            var name: String { self == .target ? "targets" : "\(self)" }
             static func < (a: Phase, b: Phase) -> Bool { a.rawValue < b.rawValue }
         }
         var relative: String
@@ -257,6 +261,7 @@ public final class RemotePublisher: Sendable {
             for (uploaded, bytes) in results {
                 if uploaded { outcome.uploaded += 1; outcome.uploadedBytes += bytes } else { outcome.skipped += 1 }
             }
+            options.steps?("\(outcome.tenant) \(phase.name)")
         }
         await progress?.finish()
         return outcome

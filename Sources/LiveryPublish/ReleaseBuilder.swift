@@ -23,6 +23,8 @@ public struct BuildOptions: Sendable {
     public var channel: ReleaseChannel?
     /// Publish each new release to this share of the channel's devices only (`--rollout`); the rest keep the current release.
     public var rollout: RolloutStage?
+    /// Told `<tenant> assembled|signed|switched` as each tenant's release is published (`--verbose`).
+    public var steps: (@Sendable (String) -> Void)?
 
     public init(format: ArchiveFormat = .zip, only: Set<String>? = nil, strict: Bool = false, keys: KeyStore? = nil, refreshTimestamp: Bool = false) {
         self.format = format
@@ -165,9 +167,10 @@ public enum ReleaseBuilder {
                     } else if options.rollout != nil {
                         progress("\(tenant): the first \(channel.name) release goes to every device (there is no earlier release to keep for the rest)")
                     }
+                    let steps = options.steps
                     try ReleaseChannels.publish(release, tenant: tenant, channel: channel, exposure: exposure,
                                                 provenance: ReleaseProvenance(channel: channel.name, origin: .build),
-                                                keys: keys, output: output, warn: progress)
+                                                keys: keys, output: output, steps: steps.map { report in { report("\(tenant) \($0)") } }, warn: progress)
                     if case .rollout(let stage) = exposure { prepared.report.rollout = stage }
                     recorded = manifestFile.sha256
                 }

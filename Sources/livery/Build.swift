@@ -107,6 +107,7 @@ struct Build: AsyncParsableCommand {
                                        keys: unsigned ? nil : KeyStore(root: URL(fileURLWithPath: keys)), refreshTimestamp: refreshTimestamp)
             options.channel = channel
             options.rollout = rollout
+            options.steps = StepReporter.make(verbose: store.verbose)
             let result = try ReleaseBuilder.build(
                 workspace: target.workspace, displayRoot: target.displayWorkspace, output: outputURL,
                 options: options,

@@ -58,17 +58,8 @@ struct ChannelOptions: ParsableArguments {
     @Flag(help: "Print each step (assembled, signed, switched) on standard output as it happens.")
     var verbose = false
 
-    /// The steps printer for `--verbose`, written at once (not buffered). A fail point for tests:
-    /// with `LIVERY_STOP_AFTER_STEP=<step>` the process stops itself (SIGSTOP) right after saying that
-    /// step, so that a kill lands exactly there.
-    var steps: ((String) -> Void)? {
-        guard verbose else { return nil }
-        let stopAt = ProcessInfo.processInfo.environment["LIVERY_STOP_AFTER_STEP"]
-        return { step in
-            FileHandle.standardOutput.write(Data(("step: " + step + "\n").utf8))
-            if step == stopAt { kill(getpid(), SIGSTOP) }
-        }
-    }
+    /// The steps printer for `--verbose` (`StepReporter`).
+    var steps: ((String) -> Void)? { StepReporter.make(verbose: verbose) }
 }
 
 struct Promote: ParsableCommand {
@@ -424,6 +415,21 @@ struct StoreCommand: ParsableCommand {
             let after = try StoreDoctor.verify(output: outputURL)
             StoreCommand.printReport(after)
             if !after.damaged.isEmpty || !result.unrepaired.isEmpty { throw ExitCode(1) }
+        }
+    }
+}
+
+/// `--verbose` step lines (`step: …` on standard output, written at once) and the tests' fail point:
+/// with `LIVERY_STOP_AFTER_STEP=<step>` the process stops itself (SIGSTOP) right after saying that
+/// step, so that a test's kill lands exactly there.
+enum StepReporter {
+    static func make(verbose: Bool) -> (@Sendable (String) -> Void)? {
+        guard verbose else { return nil }
+        let stopAt = ProcessInfo.processInfo.environment["LIVERY_STOP_AFTER_STEP"]
+        return { step in
+            FileHandle.standardOutput.write(Data(("step: " + step + "\n").utf8))
+            // raise: to this thread, so it stops before it returns (kill(getpid()) may stop another thread first).
+            if step == stopAt { raise(SIGSTOP) }
         }
     }
 }

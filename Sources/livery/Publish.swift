@@ -31,10 +31,14 @@ struct ObjectStoreOptions: ParsableArguments {
         return (S3Client(configuration: configuration, connections: max(concurrency, 1) * 2), location)
     }
 
+    @Flag(help: "Print each step on standard output as it ends: a build's `<tenant> assembled|signed|switched`, a publish's `<tenant> targets|metadata|snapshot|timestamp|pointer`.")
+    var verbose = false
+
     var publisherOptions: RemotePublisher.Options {
         var options = RemotePublisher.Options()
         options.concurrency = max(1, concurrency)
         options.breakLock = breakLock
+        options.steps = StepReporter.make(verbose: verbose)
         return options
     }
 }

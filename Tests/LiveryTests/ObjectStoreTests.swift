@@ -125,12 +125,18 @@ final class ObjectStoreTests: XCTestCase {
             // A new release each trial (a changed string and, every third trial, a changed tour text).
             try workspace.replace("sonic-walkscape/locales/fr.yaml", trial == 1 ? "Carte" : "Carte \(trial - 1)", "Carte \(trial)")
             XCTAssertEqual(try workspace.build().status, 0)
-            let running = try LiveryProcess.start(["publish", "--output", "Output", "--to", "s3://killed/p", "--concurrency", "2", "sonic-walkscape"],
-                                                  in: workspace.root, environment: server.environment)
-            Thread.sleep(forTimeInterval: Double.random(in: 0...0.25))
-            if running.isRunning { killedMidway += 1 }
-            kill(running.pid, SIGKILL)
-            _ = running.wait()
+            // Kill points from what the publisher says it finished (`--verbose`, stopped there by the
+            // LIVERY_STOP_AFTER_STEP fail point): each phase in turn, before the pointer goes up.
+            let phase = ["targets", "metadata", "snapshot", "timestamp"][trial % 4]
+            let running = try LiveryProcess.start(["publish", "--output", "Output", "--to", "s3://killed/p", "--concurrency", "2", "--verbose", "sonic-walkscape"],
+                                                  in: workspace.root, environment: server.environment.merging(["LIVERY_STOP_AFTER_STEP": "sonic-walkscape \(phase)"]) { $1 },
+                                                  lineByLine: true)
+            var stopped = false
+            while let line = running.nextLine() {
+                if line == "step: sonic-walkscape \(phase)" { stopped = true; break }
+            }
+            if stopped { killedMidway += 1 }
+            running.kill()
             let seen = try server.oracle(["client", server.endpoint, "killed", "p", root, "sonic-walkscape"])
             XCTAssertEqual(seen.status, 0, "trial \(trial): a client refused the bucket: \(seen.stderr)")
             let state = try JSONSerialization.jsonObject(with: Data(seen.stdout.utf8)) as? [String: Any] ?? [:]
@@ -143,7 +149,7 @@ final class ObjectStoreTests: XCTestCase {
                 if pointer == snapshot { XCTAssertEqual(state["pointer_manifest_ok"] as? Bool, true, "trial \(trial): \(seen.stdout)") }
             }
         }
-        XCTAssertGreaterThan(killedMidway, 0, "no trial killed a publish while it ran")
+        XCTAssertEqual(killedMidway, 20, "every trial killed a publish at its phase")
         // A re-run completes the last release (the dead publisher's lock is taken over: same host, process gone).
         let finish = try publish(workspace, server, to: "s3://killed/p", ["sonic-walkscape"])
         XCTAssertEqual(finish.status, 0, finish.stderr)
