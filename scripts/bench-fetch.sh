@@ -68,8 +68,8 @@ done
 
 # gc: ten releases of every tenant, then collect.
 for i in $(seq 1 10); do
-    for f in Tenants/*/locales/*.yaml; do printf '\nbenchRelease: "release %s"\n' "$i" >> "$f"; done
-    "$livery" build Tenants --output Output >/dev/null 2>&1
+    for f in Tenants/*/locales/*.yaml; do printf '\nbenchRelease%s: "release %s"\n' "$i" "$i" >> "$f"; done
+    "$livery" build Tenants --output Output > build-$i.log 2>&1 || { echo "bench-fetch: release $i did not build:" >&2; tail -20 build-$i.log >&2; exit 1; }
 done
 store_objects=$(find Output/.livery/store/objects -type f | wc -l)
 store_bytes=$(du -sb Output/.livery/store/objects | cut -f1)

@@ -22,15 +22,32 @@ enum DurableFiles {
         guard fsync(descriptor) == 0 else { throw TUFError("cannot flush \(url.path) to disk") }
     }
 
-    /// Flushes every file and folder under `folder`, and `folder` itself.
+    /// Flushes every file and folder under `folder`, and `folder` itself. On Linux one `sync()` does
+    /// that in one call, waiting for the writes to finish (a release with 5,000 small files would
+    /// otherwise cost 5,000 journal commits: the media tenant's install went from 3.3 s to 5.1 s with
+    /// one fsync per file; `syncfs`, limited to one file system, is not in Swift's Glibc module).
+    /// Elsewhere each file and folder is fsynced (data to the drive), then one `F_FULLFSYNC` flushes
+    /// the drive's cache, as SQLite does on Apple platforms.
     static func syncTree(_ folder: URL) throws {
+        #if os(Linux)
+        Glibc.sync()
+        #else
         let fm = FileManager.default
         if let walker = fm.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey, .isDirectoryKey]) {
             for case let url as URL in walker {
                 let values = try url.resourceValues(forKeys: [.isRegularFileKey, .isDirectoryKey])
-                if values.isRegularFile == true || values.isDirectory == true { try sync(url) }
+                if values.isRegularFile == true || values.isDirectory == true { try dataSync(url) }
             }
         }
         try sync(folder)
+        #endif
+    }
+
+    /// fsync alone: the data reaches the drive (its cache may still hold it; `sync` then flushes that).
+    static func dataSync(_ url: URL) throws {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw TUFError("cannot open \(url.path) to flush it to disk") }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw TUFError("cannot flush \(url.path) to disk") }
     }
 }

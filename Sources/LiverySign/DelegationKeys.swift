@@ -15,7 +15,13 @@ public struct DelegationKey: Sendable {
 
     /// The role as the delegating targets metadata lists it. Terminating: a target its paths
     /// match is never looked up in a later role.
-    public var role: DelegatedRole { DelegatedRole(name: name, keyIDs: [publicKey.keyID], threshold: 1, paths: paths, terminating: true) }
+    /// The role as the targets metadata delegates it: the recorded paths, and each again under
+    /// `staged/`, so that a release being rolled out (docs/output.md#a-staged-release) is signed by
+    /// the creator's key too, not by the platform's targets key.
+    public var role: DelegatedRole {
+        let staged = paths.filter { !$0.hasPrefix(RolloutStage.targetPrefix) }.map { RolloutStage.targetPrefix + $0 }
+        return DelegatedRole(name: name, keyIDs: [publicKey.keyID], threshold: 1, paths: paths + staged.filter { !paths.contains($0) }, terminating: true)
+    }
 
     /// The default paths: a creator's own content (programs, library and tours), never the core,
     /// locale bundles or the download manifest, which the platform signs.

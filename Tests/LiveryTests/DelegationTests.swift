@@ -40,7 +40,7 @@ final class DelegationTests: XCTestCase {
         XCTAssertNotNil(role.signed.targets[Self.program])
         let delegations = try XCTUnwrap(published.targets.signed.delegations)
         XCTAssertEqual(delegations.roles.map(\.name), [Self.tenant])
-        XCTAssertEqual(delegations.roles.first?.paths, ["program.*"])
+        XCTAssertEqual(delegations.roles.first?.paths, ["program.*", "staged/program.*"], "a staged program is the creator's to sign too")
         XCTAssertTrue(delegations.roles.first?.terminating ?? false)
         let keyID = try XCTUnwrap(delegations.roles.first?.keyIDs.first)
         XCTAssertEqual(Array(role.signatures.keys), [keyID])

@@ -36,16 +36,18 @@ final class DurabilityTests: XCTestCase {
         XCTAssertEqual(try workspace.build().status, 0)
         let server = try SigningTests.FileServer(root: workspace.output)
         let log = workspace.root.appendingPathComponent("fetch-trace.txt")
-        let result = try LiveryProcess.tool(["strace", "-f", "-qq", "-e", "trace=fsync,rename,renameat,renameat2", "-o", log.path, LiveryProcess.executable.path,
+        let result = try LiveryProcess.tool(["strace", "-f", "-qq", "-e", "trace=sync,fsync,rename,renameat,renameat2", "-o", log.path, LiveryProcess.executable.path,
                                              "fetch", Self.tenant, "--server", "http://127.0.0.1:\(server.port)", "--cache", workspace.root.appendingPathComponent("cache").path,
                                              "--root", workspace.output.appendingPathComponent("\(Self.tenant)/metadata/1.root.json").path])
         XCTAssertEqual(result.status, 0, result.stderr)
         let calls = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init).filter { !$0.contains("<unfinished") }
         let install = try XCTUnwrap(calls.firstIndex { $0.contains("rename") && $0.contains("/releases/.staging-") }, calls.joined(separator: "\n"))
         let current = try XCTUnwrap(calls.lastIndex { $0.contains("rename") && $0.contains("/current\"") })
-        // One fsync per installed file and folder before the release is renamed into place; the switch of `current` after it, then flushed.
-        let installed = try FileManager.default.subpathsOfDirectory(atPath: workspace.root.appendingPathComponent("cache/\(Self.tenant)/current/").path).count
-        XCTAssertGreaterThanOrEqual(calls[..<install].filter { $0.contains("fsync(") }.count, installed)
+        // The installed tree flushed (one sync() on Linux) before the release is renamed into place, after the
+        // downloads were (an fsync each); the switch of `current` after it, then flushed.
+        XCTAssertTrue(calls[..<install].contains { $0.contains("sync()") && $0.hasSuffix("= 0") }, calls.joined(separator: "\n"))
+        let downloads = try XCTUnwrap(Publisher.currentManifest(tenant: Self.tenant, output: workspace.output)?.manifest.bundles.filter { $0.policy == .essential }.count)
+        XCTAssertGreaterThanOrEqual(calls[..<install].filter { $0.contains("fsync(") }.count, downloads)
         XCTAssertLessThan(install, current)
         XCTAssertTrue(calls[(current + 1)...].contains { $0.contains("fsync(") })
     }
