@@ -5,7 +5,9 @@
 #   - parallel (the default, 4 downloads at once) against sequential (--parallel 1);
 #   - both against the floor a shell script gets with standard tools: for each bundle the fetch
 #     installs, curl to a file, sha256sum -c against the manifest, bsdtar -x (one after the other,
-#     and four at once with xargs -P4), without any TUF verification;
+#     and four at once with xargs -P4), without any TUF verification; and the same four at once
+#     followed by `sync`, since livery fetch makes its downloads and the installed tree durable
+#     (fsync, sync) before it switches to them, which writes every byte to the disk;
 #   - peak RSS of each livery run (GNU time's %M).
 # The rounds alternate the variants; the best and the median of five are printed with ratios.
 # Then `livery gc` over the 201-tenant corpus after ten releases of every tenant (each release one
@@ -48,22 +50,24 @@ run_livery() {  # $1 = parallel; prints "seconds peak-KiB"
     rm -rf cache
     { /usr/bin/time -f "%e %M" "$livery" fetch media --server "$server" --cache cache --root "$root" --tour walk --parallel "$1" --progress none >/dev/null; } 2>&1 | tail -1
 }
-run_baseline() {  # $1 = downloads at once; prints seconds
+run_baseline() {  # $1 = downloads at once, $2 = "sync" to end with sync; prints seconds
     rm -rf base && mkdir base
     local start end
     start=$(date +%s.%N)
     # shellcheck disable=SC2016
     xargs -P "$1" -L 1 sh -c 'curl -sf -o "base/$2.zip" "'"$server"'/media/$1" && echo "$2  base/$2.zip" | sha256sum -c --quiet - && mkdir -p "base/$0" && bsdtar -xf "base/$2.zip" -C "base/$0"' < wanted.txt
+    if [ "${2:-}" = sync ]; then sync; fi
     end=$(date +%s.%N)
     python3 -c "print(round($end - $start, 3))"
 }
 run_livery 4 >/dev/null  # warm-up: page cache, server
-par= seq= base1= base4= par_rss= seq_rss=
+par= seq= base1= base4= base4s= par_rss= seq_rss=
 for round in 1 2 3 4 5; do
     read -r t m <<< "$(run_livery 4)"; par="$par $t"; par_rss="$par_rss $m"
     read -r t m <<< "$(run_livery 1)"; seq="$seq $t"; seq_rss="$seq_rss $m"
     base1="$base1 $(run_baseline 1)"
     base4="$base4 $(run_baseline 4)"
+    base4s="$base4s $(run_baseline 4 sync)"
 done
 
 # gc: ten releases of every tenant, then collect.
@@ -79,7 +83,7 @@ real=$( { /usr/bin/time -f "%e %M" "$livery" gc --output Output > gc.txt; } 2>&1
 after_bytes=$(du -sb Output/.livery/store/objects | cut -f1)
 "$livery" verify --output Output > /dev/null || { echo "bench-fetch: the output does not verify after gc" >&2; exit 1; }
 
-python3 - "$bytes" "$par" "$seq" "$base1" "$base4" "$par_rss" "$seq_rss" "$store_objects" "$store_bytes" "$after_bytes" "$floor_start" "$floor_end" "$dry" "$real" "$(tail -1 gc.txt)" <<'PY'
+python3 - "$bytes" "$par" "$seq" "$base1" "$base4" "$par_rss" "$seq_rss" "$store_objects" "$store_bytes" "$after_bytes" "$floor_start" "$floor_end" "$dry" "$real" "$(tail -1 gc.txt)" "$base4s" <<'PY'
 import statistics, sys
 mb = 1e6
 size = int(sys.argv[1])
@@ -94,8 +98,11 @@ print(line("livery fetch, 4 downloads at once (default)", par))
 print(line("livery fetch --parallel 1", seq))
 print(line("curl + sha256sum + bsdtar, one at a time", b1))
 print(line("curl + sha256sum + bsdtar, four at once", b4))
+b4s = [float(x) for x in sys.argv[16].split()]
+print(line("the same, four at once, then sync (durable)", b4s))
 print(f"  parallel against sequential: {min(seq) / min(par):.2f}x best, {statistics.median(seq) / statistics.median(par):.2f}x median")
 print(f"  against the shell floor (same concurrency): {min(b4) / min(par):.2f}x best, {statistics.median(b4) / statistics.median(par):.2f}x median (above 1: livery is faster; it also verifies TUF metadata)")
+print(f"  against the durable shell floor (then sync): {min(b4s) / min(par):.2f}x best, {statistics.median(b4s) / statistics.median(par):.2f}x median")
 print(f"  peak RSS: parallel {par_rss / 1024:.0f} MiB, sequential {seq_rss / 1024:.0f} MiB")
 print(f"gc after 10 releases of 201 tenants: {objects} objects, {before / mb:.0f} MB; freed {(before - after) / mb:.0f} MB")
 print(f"  dry run {float(dry_t):.2f} s ({int(dry_m) / 1024:.0f} MiB), collection {float(gc_t):.2f} s ({int(gc_m) / 1024:.0f} MiB); "
