@@ -14,15 +14,22 @@ public enum ArchiveListing {
         public var description: String
     }
 
-    public static func entries(of url: URL) throws -> [Entry] {
+    /// A libarchive reader of `url` (zip or tar.zst), opened; the caller frees it.
+    private static func open(_ url: URL) throws -> OpaquePointer {
         guard let archive = archive_read_new() else { throw Failure(description: "libarchive: out of memory") }
-        defer { archive_read_free(archive) }
         archive_read_support_format_zip(archive)
         archive_read_support_format_tar(archive)
         archive_read_support_filter_zstd(archive)
         guard archive_read_open_filename(archive, url.path, 1 << 16) == ARCHIVE_OK else {
+            defer { archive_read_free(archive) }
             throw Failure(description: "\(url.lastPathComponent): " + (archive_error_string(archive).map { String(cString: $0) } ?? "cannot open"))
         }
+        return archive
+    }
+
+    public static func entries(of url: URL) throws -> [Entry] {
+        let archive = try open(url)
+        defer { archive_read_free(archive) }
         var entries: [Entry] = []
         var entry: OpaquePointer?
         while true {
@@ -50,14 +57,8 @@ extension ArchiveListing {
     /// Every regular file of an archive with the SHA-256 of its bytes, streamed in 64 KiB blocks
     /// (a tour's audio is never held whole); the bytes of the files `keep` names are kept as well.
     public static func contents(of url: URL, keep: (String) -> Bool = { _ in false }) throws -> [String: Content] {
-        guard let archive = archive_read_new() else { throw Failure(description: "libarchive: out of memory") }
+        let archive = try open(url)
         defer { archive_read_free(archive) }
-        archive_read_support_format_zip(archive)
-        archive_read_support_format_tar(archive)
-        archive_read_support_filter_zstd(archive)
-        guard archive_read_open_filename(archive, url.path, 1 << 16) == ARCHIVE_OK else {
-            throw Failure(description: "\(url.lastPathComponent): " + (archive_error_string(archive).map { String(cString: $0) } ?? "cannot open"))
-        }
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 16)
         defer { buffer.deallocate() }
         var contents: [String: Content] = [:]
