@@ -86,14 +86,7 @@ struct Publish: AsyncParsableCommand {
 
     /// Publishes each tenant folder of `output` (or the named ones), several tenants at once.
     static func publish(tenants: [String], output: URL, client: S3Client, location: S3Location, options: RemotePublisher.Options) async throws -> [RemotePublisher.Outcome] {
-        let tenantNames = try tenants.isEmpty ? tenantFolders(output) : tenants
-        // Each channel is a repository of its own: stable at <prefix>/<tenant>, others at <prefix>/<tenant>/channels/<name>.
-        var names: [String] = []
-        for name in tenantNames {
-            let channels = Publisher.channels(tenant: name, output: output)
-            if channels.isEmpty { throw Livery.Failure("\(output.path)/\(name) holds no release: build it first") }
-            names += channels.map { $0.isStable ? name : "\(name)/\($0.relativeFolder)" }
-        }
+        let names = try repositories(tenants: tenants, output: output)
         // The build lock on the output folder, so that no build swaps a release folder while it is read.
         let lock = try OutputLock(output: output, waiting: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
         defer { withExtendedLifetime(lock) {} }
@@ -130,6 +123,19 @@ struct Publish: AsyncParsableCommand {
     }
 
     /// Tenant folders: the folders of `output` that hold a release.json (never `.livery`).
+    /// The repositories of the tenants named (default: every tenant folder of `output`), as keys under
+    /// the store's prefix: each channel is a repository of its own, stable at `<tenant>`, the others
+    /// at `<tenant>/channels/<name>`.
+    static func repositories(tenants: [String], output: URL) throws -> [String] {
+        var names: [String] = []
+        for name in try tenants.isEmpty ? tenantFolders(output) : tenants {
+            let channels = Publisher.channels(tenant: name, output: output)
+            if channels.isEmpty { throw Livery.Failure("\(output.path)/\(name) holds no release: build it first") }
+            names += channels.map { $0.isStable ? name : "\(name)/\($0.relativeFolder)" }
+        }
+        return names
+    }
+
     static func tenantFolders(_ output: URL) throws -> [String] {
         let names = try FileManager.default.contentsOfDirectory(atPath: output.path)
         return names.filter { !$0.hasPrefix(".") && !Publisher.channels(tenant: $0, output: output).isEmpty }.sorted()
@@ -197,7 +203,12 @@ struct GarbageCollect: AsyncParsableCommand {
         let (client, location) = try store.resolved()
         var options = store.publisherOptions
         options.dryRun = dryRun
-        let names = try tenants.isEmpty ? Publish.tenantFolders(URL(fileURLWithPath: output)) : tenants
+        // Every channel of the tenants, as the output folder has them (each a repository of its own in the
+        // store); a tenant named but not in the output folder (collecting from another machine): its stable repository.
+        let outputURL = URL(fileURLWithPath: output)
+        let names = try (tenants.isEmpty ? Publish.tenantFolders(outputURL) : tenants).flatMap { name in
+            Publisher.channels(tenant: name, output: outputURL).isEmpty ? [name] : try Publish.repositories(tenants: [name], output: outputURL)
+        }
         let publisher = RemotePublisher(client: client, location: location, options: options)
         for name in names {
             let result: RemotePublisher.Collection

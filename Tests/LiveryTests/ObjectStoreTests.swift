@@ -368,5 +368,16 @@ extension ObjectStoreTests {
                                              "--root", "Output/\(tenant)/metadata/1.root.json"], in: workspace.root)
         XCTAssertEqual(fetched.status, 0, fetched.stderr)
         XCTAssertTrue(fetched.stdout.contains("\(tenant) (beta): release 1 installed"), fetched.stdout)
+
+        // A second beta release goes up; `gc --remote --keep 1` collects beta's repository on its own.
+        XCTAssertEqual(try LiveryProcess.run(["build", "Tenants/\(tenant)", "--output", "Output", "--channel", "beta"], in: workspace.root).status, 0)
+        XCTAssertEqual(try publish(workspace, server, to: "s3://channels/apps").status, 0)
+        let gc = try LiveryProcess.run(["gc", "--remote", "--keep", "1", "--to", "s3://channels/apps"], in: workspace.root, environment: server.environment)
+        XCTAssertEqual(gc.status, 0, gc.stderr)
+        XCTAssertTrue(gc.stdout.contains("\(tenant)/channels/beta: kept"), gc.stdout)
+        XCTAssertTrue(gc.stdout.contains("deleted apps/\(tenant)/channels/beta/targets/"), gc.stdout)
+        let beta = try server.oracle(["client", server.endpoint, "channels", "apps", workspace.output.appendingPathComponent("\(tenant)/metadata/1.root.json").path,
+                                      "\(tenant)/channels/beta"])
+        XCTAssertEqual(beta.status, 0, "a client still installs beta's current release after collection: \(beta.stderr)")
     }
 }
