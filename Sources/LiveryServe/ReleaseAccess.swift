@@ -89,7 +89,11 @@ public struct ReleaseAccess: Sendable {
         var listed: [Entry] = []
         for (role, targets) in roles {
             for (name, target) in targets.targets {
-                if let found = TargetSearch.find(name, in: roles), found.role == role {
+                if name.hasPrefix(RolloutStage.targetPrefix) {
+                    // A release being rolled out: protected by its hash, but not the release every device
+                    // gets, so it never takes the place of the current bundle's file in a redemption answer.
+                    listed.append(try Entry(name: name, target: target))
+                } else if let found = TargetSearch.find(name, in: roles), found.role == role {
                     current.append(try Entry(name: name, target: target))
                 } else if let entry = try? Entry(name: name, target: target) {
                     // Listed where no client looks (outside the role's paths, a retired role): its hash only.

@@ -40,6 +40,21 @@ final class ReleaseAccessTests: XCTestCase {
 
     func target(_ n: Int, custom: JSONValue?) -> JSONValue { TUFDocument.target(length: 10, sha256: sha(n), custom: custom) }
 
+    /// During a staged rollout the channel signs the tour twice (`tour.a.zip` and `staged/tour.a.zip`):
+    /// both files are protected, and the current one stays what redemption answers deliver.
+    func testAStagedCopyIsProtectedButNeverReplacesTheCurrentDelivery() throws {
+        let folder = try release(
+            targets: ["download-manifest.json": target(1, custom: TargetCustom.downloadManifest(release: 1).json), "tour.a.zip": target(2, custom: tour("a")),
+                      "staged/download-manifest.json": target(3, custom: TargetCustom.downloadManifest(release: 2, provenance: nil, rollout: RolloutStage(basisPoints: 1000)).json),
+                      "staged/tour.a.zip": target(4, custom: tour("a"))],
+            delegated: [:], delegatedPaths: [:], extraFiles: [:])
+        let access = try XCTUnwrap(try ReleaseAccess.read(tenant: folder))
+        XCTAssertEqual(access.deliveries["tour.a"]?.file, "\(sha(2)).tour.a.zip")
+        XCTAssertEqual(access.target(file: "\(sha(2)).tour.a.zip")?.subject, VoucherSubject(.tour, "a"))
+        XCTAssertEqual(access.target(file: "\(sha(4)).tour.a.zip")?.subject, VoucherSubject(.tour, "a"), "the staged file wants a token too")
+        XCTAssertEqual(access.subjects[VoucherSubject(.tour, "a")]?.bundles, ["tour.a"])
+    }
+
     func testADelegatedRolesVoucherTourIsProtectedAndWhatNoClientResolvesIsProtectedByHashOnly() throws {
         let folder = try release(
             targets: ["download-manifest.json": target(1, custom: TargetCustom.downloadManifest(release: 1).json), "tour.b.zip": target(2, custom: tour("b", access: .public))],
