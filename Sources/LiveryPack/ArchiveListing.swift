@@ -27,20 +27,27 @@ public enum ArchiveListing {
         return archive
     }
 
-    public static func entries(of url: URL) throws -> [Entry] {
+    /// Opens `url` and calls `visit` with the reader, each entry and its path, in archive order.
+    /// `visit` may read the entry's data; what it leaves unread is skipped.
+    static func forEachEntry(of url: URL, _ visit: (_ archive: OpaquePointer, _ entry: OpaquePointer, _ path: String) throws -> Void) throws {
         let archive = try open(url)
         defer { archive_read_free(archive) }
-        var entries: [Entry] = []
         var entry: OpaquePointer?
         while true {
             let status = archive_read_next_header(archive, &entry)
-            if status == ARCHIVE_EOF { break }
+            if status == ARCHIVE_EOF { return }
             guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
                 throw Failure(description: "\(url.lastPathComponent): " + (archive_error_string(archive).map { String(cString: $0) } ?? "corrupt archive"))
             }
             let path = archive_entry_pathname_utf8(entry).map { String(cString: $0) } ?? archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
+            try visit(archive, entry, path)
+        }
+    }
+
+    public static func entries(of url: URL) throws -> [Entry] {
+        var entries: [Entry] = []
+        try forEachEntry(of: url) { _, entry, path in
             entries.append(Entry(path: path, size: Int(archive_entry_size(entry)), isRegularFile: archive_entry_filetype(entry) == LIVERY_AE_IFREG))
-            archive_read_data_skip(archive)
         }
         return entries
     }
@@ -57,20 +64,11 @@ extension ArchiveListing {
     /// Every regular file of an archive with the SHA-256 of its bytes, streamed in 64 KiB blocks
     /// (a tour's audio is never held whole); the bytes of the files `keep` names are kept as well.
     public static func contents(of url: URL, keep: (String) -> Bool = { _ in false }) throws -> [String: Content] {
-        let archive = try open(url)
-        defer { archive_read_free(archive) }
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 16)
         defer { buffer.deallocate() }
         var contents: [String: Content] = [:]
-        var entry: OpaquePointer?
-        while true {
-            let status = archive_read_next_header(archive, &entry)
-            if status == ARCHIVE_EOF { break }
-            guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
-                throw Failure(description: "\(url.lastPathComponent): " + (archive_error_string(archive).map { String(cString: $0) } ?? "corrupt archive"))
-            }
-            guard archive_entry_filetype(entry) == LIVERY_AE_IFREG else { continue }
-            let path = archive_entry_pathname_utf8(entry).map { String(cString: $0) } ?? archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
+        try forEachEntry(of: url) { archive, entry, path in
+            guard archive_entry_filetype(entry) == LIVERY_AE_IFREG else { return }
             let keeping = keep(path)
             var hasher = SHA256()
             var size = 0

@@ -226,7 +226,7 @@ public enum ReleaseChannels {
         guard !trimmed.isEmpty else { throw Failure("a rollback needs a reason (--reason TEXT): it is recorded in the signed metadata") }
         let histories = try history(tenant: tenant, output: output)
         let own = histories.first { $0.channel == channel }
-        guard let entry = own?.entry(release: number) ?? histories.lazy.compactMap({ $0.entry(release: number) }).first else {
+        guard let entry = entry(release: number, preferring: channel, in: histories) else {
             throw Failure("\(tenant) never published release \(number) (\(channel.name): \(own.map(listing) ?? "no releases"))")
         }
         guard let current = own?.current else { throw Failure("\(tenant) has no signed \(channel.name) release to roll back") }
@@ -237,6 +237,12 @@ public enum ReleaseChannels {
                     provenance: ReleaseProvenance(channel: channel.name, origin: .rollback, fromChannel: entry.channel.name, fromRelease: number, reason: trimmed),
                     keys: keys, output: output, steps: steps, warn: warn)
         return Outcome(release: release.manifest.release, sameManifest: false)
+    }
+
+    /// Release `number` as `channel` signed it, or else as any channel of the tenant did (release
+    /// numbers belong to the tenant, so they name the same content everywhere).
+    public static func entry(release number: Int, preferring channel: ReleaseChannel, in histories: [ReleaseHistory]) -> ReleaseHistory.Entry? {
+        histories.first { $0.channel == channel }?.entry(release: number) ?? histories.lazy.compactMap { $0.entry(release: number) }.first
     }
 
     /// The same bundles under a new release number: a new manifest in the store, nothing else new.

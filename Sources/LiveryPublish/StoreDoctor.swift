@@ -96,7 +96,16 @@ public enum StoreDoctor {
         let targets = report.problems.filter { $0.kind == .damagedTarget }
         guard !targets.isEmpty else { return result }
         let store = try ContentStore(root: output.appendingPathComponent(".livery/store"))
+        // Each candidate is hashed once per look-up round (a tour bundle can be hundreds of megabytes);
+        // the memo is cleared after a rebuild, which may have put new objects in the store.
+        var found: [String: URL?] = [:]
         func intactCopy(_ sha: String) -> URL? {
+            if let known = found[sha] { return known }
+            let copy = searchIntactCopy(sha)
+            found[sha] = copy
+            return copy
+        }
+        func searchIntactCopy(_ sha: String) -> URL? {
             let object = store.objectURL(sha)
             if (try? FileDigest.sha256(of: object).digest) == sha { return object }
             for tenant in Set(targets.compactMap(\.tenant)) {
@@ -113,7 +122,10 @@ public enum StoreDoctor {
             return nil
         }
         let missing = Set(targets.filter { intactCopy($0.expected) == nil }.compactMap(\.tenant))
-        if !missing.isEmpty { try rebuild(missing) }
+        if !missing.isEmpty {
+            try rebuild(missing)
+            found = [:]
+        }
         let lock = try OutputLock(output: output, waiting: { _ in })
         defer { withExtendedLifetime(lock) {} }
         let byRepository = Dictionary(grouping: targets) { "\($0.tenant ?? "")/\($0.channel?.name ?? "")" }

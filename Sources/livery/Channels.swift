@@ -297,7 +297,7 @@ struct Diff: ParsableCommand {
             let folder = URL(fileURLWithPath: output).standardizedFileURL
             let store = try ContentStore(root: folder.appendingPathComponent(".livery/store"))
             let histories = try ReleaseChannels.history(tenant: tenant, output: folder)
-            guard let entry = histories.first(where: { $0.channel == channel })?.entry(release: number) ?? histories.lazy.compactMap({ $0.entry(release: number) }).first else {
+            guard let entry = ReleaseChannels.entry(release: number, preferring: channel, in: histories) else {
                 throw Livery.Failure("\(tenant) never published release \(number) in \(folder.path)")
             }
             return try ReleaseChannels.locate(tenant: tenant, manifestSHA256: entry.manifestSHA256, output: folder, store: store)
