@@ -1,4 +1,5 @@
 import Foundation
+import LiverySign
 import LiveryAssets
 import LiveryLoad
 import LiveryRender
@@ -53,7 +54,8 @@ public final class BuildRecords: Sendable {
         for sub in ["", "delegations"] {
             let dir = sub.isEmpty ? folder : folder.appendingPathComponent(sub)
             if !sub.isEmpty { paths.append(dir.path) }
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [] where !name.hasPrefix(".") {
+            // The audit log grows with every signature and signs nothing: not an input.
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [] where !name.hasPrefix(".") && name != AuditTrail.fileName {
                 paths.append(dir.appendingPathComponent(name).path)
             }
         }

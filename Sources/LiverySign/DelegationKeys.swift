@@ -11,7 +11,7 @@ public struct DelegationKey: Sendable {
     public var publicKey: TUFKey
     /// Absent when the creator keeps the key elsewhere: the role's published metadata is then
     /// reused as long as its targets do not change.
-    public var privateKey: Curve25519.Signing.PrivateKey?
+    public var signer: (any MetadataSigner)?
 
     /// The role as the delegating targets metadata lists it. Terminating: a target its paths
     /// match is never looked up in a later role.
@@ -63,15 +63,14 @@ extension KeyStore {
                 throw TUFError("\(url.path) is not a delegation record")
             }
             let name = String(file.dropLast(".json".count))
-            var key = DelegationKey(name: name, paths: paths, publicKey: TUFKey(publicKeyHex: hex), privateKey: nil)
+            var key = DelegationKey(name: name, paths: paths, publicKey: TUFKey(publicKeyHex: hex), signer: nil)
             let keyFile = folder.appendingPathComponent("\(name).key")
-            if let text = try? String(contentsOf: keyFile, encoding: .utf8) {
-                guard let raw = Data(hex: text.trimmingCharacters(in: .whitespacesAndNewlines)),
-                      let privateKey = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw),
-                      TUFKey(privateKey.publicKey) == key.publicKey else {
-                    throw TUFError("\(keyFile.path) is not the Ed25519 private key of delegated role '\(name)'")
+            if FileManager.default.fileExists(atPath: keyFile.path) {
+                let signer = try KeyStore.readKeyFile(keyFile, uri: "file:delegations/\(name).key", passphrase: nil)
+                guard try signer.publicKey() == key.publicKey else {
+                    throw TUFError("\(keyFile.path) is not the private key of delegated role '\(name)'")
                 }
-                key.privateKey = privateKey
+                key.signer = signer
             }
             return key
         }
@@ -98,7 +97,7 @@ extension KeyStore {
         } else {
             let privateKey = Curve25519.Signing.PrivateKey()
             try write(privateKey, to: keyFile)
-            key = DelegationKey(name: name, paths: paths, publicKey: TUFKey(privateKey.publicKey), privateKey: privateKey)
+            key = DelegationKey(name: name, paths: paths, publicKey: TUFKey(privateKey.publicKey), signer: Ed25519Signer(privateKey, uri: "file:delegations/\(name).key"))
         }
         let record = JSONValue.object(["paths": .array(paths.map(JSONValue.string)), "public": .string(key.publicKey.publicKeyHex)])
         let recordFile = folder.appendingPathComponent("\(name).json")

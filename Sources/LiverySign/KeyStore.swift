@@ -2,22 +2,108 @@ import Crypto
 import Foundation
 import LiveryTUF
 
-/// The signing keys of one tenant: one Ed25519 key per top-level TUF role, and its delegated roles.
+/// The keys one tenant can sign with on this machine: for each top-level role, the signers this
+/// key store holds (files or PKCS#11 tokens, opened on first use), and the delegated roles. The
+/// published root decides which of them count and how many signatures each role needs.
 public struct TenantKeys: Sendable {
-    public var keys: [TUFRole: Curve25519.Signing.PrivateKey]
+    public var signers: [TUFRole: [any MetadataSigner]]
+    /// Keys `keys.yaml` lists whose file is not on this machine (kept offline), by role.
+    public var away: [TUFRole: [String]] = [:]
     public var delegations: [DelegationKey] = []
+    /// The tenant's first root (`<store>/<tenant>/1.root.json`), made by `livery keys init` or a
+    /// root ceremony, which the first build publishes as it is.
+    public var initialRoot: Data?
+    /// Whether a build may sign a first root itself: only for a key store without `keys.yaml`
+    /// (development keys, and stores made before keys.yaml existed), whose root key is a file here.
+    public var mayCreateRoot = false
+    /// Hears of every signature made with these keys (the audit trail).
+    public var onSignature: (@Sendable (SignatureRecord) throws -> Void)?
 
-    public init(keys: [TUFRole: Curve25519.Signing.PrivateKey], delegations: [DelegationKey] = []) {
-        self.keys = keys
+    public init(signers: [TUFRole: [any MetadataSigner]], delegations: [DelegationKey] = []) {
+        self.signers = signers
         self.delegations = delegations
     }
 
-    public func key(_ role: TUFRole) -> Curve25519.Signing.PrivateKey? { keys[role] }
-    public var publicKeys: [TUFRole: [TUFKey]] { keys.mapValues { [TUFKey($0.publicKey)] } }
+    /// Keys held in memory, one per role (development keys, tests).
+    public init(keys: [TUFRole: Curve25519.Signing.PrivateKey], delegations: [DelegationKey] = []) {
+        self.init(signers: keys.mapValues { [Ed25519Signer($0, uri: "memory:")] }, delegations: delegations)
+        mayCreateRoot = true
+    }
+
+    /// The first signer of `role` on this machine.
+    public func signer(_ role: TUFRole) -> (any MetadataSigner)? { signers[role]?.first }
+
+    /// The signers of `role` that `root` (published as `version`) trusts; at least its threshold, or
+    /// an error naming the role, the keys the root trusts and the keys this machine has.
+    public func signers(for role: TUFRole, trustedBy root: Root, version: Int) throws -> [any MetadataSigner] {
+        let listed = root.roles[role] ?? RoleKeys(keyIDs: [], threshold: 1)
+        var trusted: [any MetadataSigner] = []
+        var untrusted: [String] = []
+        for signer in signers[role] ?? [] {
+            let id: String
+            do { id = try signer.publicKey().keyID } catch {
+                throw TUFError("the \(role.rawValue) key \(signer.uri) cannot be used: \(error)")
+            }
+            if listed.keyIDs.contains(id) { trusted.append(signer) } else { untrusted.append("\(signer.uri) (key \(id.prefix(12))…)") }
+        }
+        guard trusted.count >= listed.threshold else {
+            var message = "the \(role.rawValue) role needs \(listed.threshold) signature\(listed.threshold == 1 ? "" : "s") by keys the published root (version \(version)) trusts, "
+                + "and this key store has \(trusted.count)"
+            if !untrusted.isEmpty { message += "; not trusted by that root: " + untrusted.joined(separator: ", ") + " (rotate keys with `livery keys rotate` or a root ceremony)" }
+            if let away = away[role], !away.isEmpty { message += "; not on this machine: " + away.joined(separator: ", ") }
+            if (signers[role] ?? []).isEmpty && (away[role] ?? []).isEmpty { message += "; keys.yaml lists no \(role.rawValue) key" }
+            throw TUFError(message)
+        }
+        return trusted
+    }
+
+    /// The public keys of each role's signers (a first root made here lists exactly these).
+    public func publicKeys() throws -> [TUFRole: [TUFKey]] {
+        var keys: [TUFRole: [TUFKey]] = [:]
+        for (role, list) in signers { keys[role] = try list.map { try $0.publicKey() } }
+        return keys
+    }
 }
 
-/// A folder of signing keys, one sub-folder per tenant (`<store>/<tenant>/<role>.key`), kept
-/// outside `Output/`. Files are written with mode 0600 in folders with mode 0700, and key bytes are
+/// One signature made: what the audit trail records.
+public struct SignatureRecord: Sendable, Equatable {
+    /// `root`, `targets`, `snapshot`, `timestamp` or a delegated role's name.
+    public var role: String
+    public var version: Int
+    /// The file the metadata is published as (`3.targets.json`, `timestamp.json`).
+    public var file: String
+    public var keyID: String
+    /// SHA-256 of the canonical bytes of `signed` (what the signature covers).
+    public var signedSHA256: String
+    /// The signer's URI, without secrets.
+    public var signer: String
+
+    public init(role: String, version: Int, file: String, keyID: String, signedSHA256: String, signer: String) {
+        self.role = role
+        self.version = version
+        self.file = file
+        self.keyID = keyID
+        self.signedSHA256 = signedSHA256
+        self.signer = signer
+    }
+}
+
+extension TenantKeys {
+    /// Signs `envelope` with each of `signers` and tells `onSignature` about each signature.
+    public func sign(_ envelope: inout SignedMetadata, with signers: [any MetadataSigner], role: String, file: String) throws {
+        let digest = SHA256.hash(data: try CanonicalJSON.encode(envelope.signed)).hexString
+        for signer in signers {
+            try envelope.sign(with: signer)
+            try onSignature?(SignatureRecord(role: role, version: envelope.version ?? 0, file: file, keyID: try signer.publicKey().keyID,
+                                             signedSHA256: digest, signer: signer.uri))
+        }
+    }
+}
+
+/// A folder of signing keys, one sub-folder per tenant, kept outside `Output/`. A tenant folder
+/// holds either `keys.yaml` (which key URIs sign each role: files here or elsewhere, PKCS#11
+/// tokens) or, without it, one key file per role (`<role>.key`: development keys and stores made
+/// before keys.yaml). Files are written with mode 0600 in folders with mode 0700, and key bytes are
 /// never printed. A tenant's keys sign only that tenant's release.
 public final class KeyStore: Sendable {
     public let root: URL
@@ -27,47 +113,107 @@ public final class KeyStore: Sendable {
     }
 
     public func folder(for tenant: String) -> URL { root.appendingPathComponent(tenant) }
+    public func configurationFile(for tenant: String) -> URL { folder(for: tenant).appendingPathComponent(KeyConfiguration.fileName) }
+    /// The tenant's first root before the first build publishes it.
+    public func initialRootFile(for tenant: String) -> URL { folder(for: tenant).appendingPathComponent("1.root.json") }
 
-    /// The tenant's keys. When it has none and `create` is set, development keys are made and
-    /// `warn` is told loudly that they are for development only.
+    /// The tenant's key configuration: `keys.yaml`, or the one-file-per-role layout without it.
+    public func configuration(for tenant: String) throws -> KeyConfiguration? {
+        let file = configurationFile(for: tenant)
+        if FileManager.default.fileExists(atPath: file.path) { return try KeyConfiguration.load(file) }
+        let folder = folder(for: tenant)
+        var roles: [TUFRole: [KeyReference]] = [:]
+        for role in TUFRole.allCases where FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(role.rawValue).key").path) {
+            roles[role] = [.file(path: "\(role.rawValue).key", passphrase: nil)]
+        }
+        return roles.isEmpty ? nil : KeyConfiguration(roles: roles)
+    }
+
+    /// The tenant's keys, opened lazily. When it has none and `create` is set, development keys
+    /// are made and `warn` is told loudly that they are for development only.
     public func keys(for tenant: String, create: Bool, warn: (String) -> Void) throws -> TenantKeys {
         let folder = folder(for: tenant)
-        var keys: [TUFRole: Curve25519.Signing.PrivateKey] = [:]
-        var missing: [TUFRole] = []
-        for role in TUFRole.allCases {
-            let file = folder.appendingPathComponent("\(role.rawValue).key")
-            if let text = try? String(contentsOf: file, encoding: .utf8) {
-                guard let raw = Data(hex: text.trimmingCharacters(in: .whitespacesAndNewlines)),
-                      let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw) else {
-                    throw TUFError("\(file.path) is not an Ed25519 private key")
-                }
-                keys[role] = key
-            } else {
-                missing.append(role)
-            }
-        }
         for role in TUFRole.allCases where FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(role.rawValue).key.new").path) {
             throw TUFError("a rotation of the \(role.rawValue) key of '\(tenant)' was interrupted: if the newest root in Output/\(tenant)/metadata lists "
                            + "the key in \(role.rawValue).key.new, rename that file to \(role.rawValue).key; otherwise delete it")
         }
-        // The root key may be kept offline: online operations need only the other three.
-        guard missing.count == TUFRole.allCases.count else { return TenantKeys(keys: keys, delegations: try delegations(for: tenant)) }
-        guard create else {
-            throw TUFError("tenant '\(tenant)' has no keys in \(folder.path); create keys with `livery keys init \(tenant)`")
+        let configured: KeyConfiguration?
+        do { configured = try configuration(for: tenant) } catch let error as KeyConfigurationError { throw TUFError(error.description) }
+        guard let configuration = configured else {
+            guard create else {
+                throw TUFError("tenant '\(tenant)' has no keys in \(folder.path); create keys with `livery keys init \(tenant)`")
+            }
+            let keys = try createDevelopmentKeys(for: tenant)
+            warn("""
+                WARNING: created DEVELOPMENT signing keys for '\(tenant)' in \(folder.path).
+                WARNING: they are unprotected files on this machine, with the root key online. Do not publish
+                WARNING: a real release with them; create real keys with `livery keys init \(tenant)`.
+                """)
+            return keys
         }
+        var keys = TenantKeys(signers: [:], delegations: try delegations(for: tenant))
+        for (role, references) in configuration.roles {
+            for reference in references {
+                if let file = reference.fileURL(relativeTo: folder), !FileManager.default.fileExists(atPath: file.path) {
+                    keys.away[role, default: []].append(reference.description)
+                    continue
+                }
+                keys.signers[role, default: []].append(signer(reference, tenant: tenant))
+            }
+        }
+        keys.mayCreateRoot = !FileManager.default.fileExists(atPath: configurationFile(for: tenant).path)
+        keys.initialRoot = try? Data(contentsOf: initialRootFile(for: tenant))
+        keys.onSignature = try AuditTrail.recorder(store: self, tenant: tenant)
+        return keys
+    }
+
+    /// A signer for `reference`, opened on first use.
+    public func signer(_ reference: KeyReference, tenant: String) -> any MetadataSigner {
+        let folder = folder(for: tenant)
+        return LazySigner(reference: reference, uri: reference.description) {
+            try KeyStore.openKey(reference, relativeTo: folder)
+        }
+    }
+
+    /// Opens a key: reads a key file (asking for its passphrase when it is encrypted) or finds a key in a PKCS#11 token.
+    public static func openKey(_ reference: KeyReference, relativeTo folder: URL) throws -> any MetadataSigner {
+        switch reference {
+        case .file(_, let passphrase):
+            let file = reference.fileURL(relativeTo: folder)!
+            return try readKeyFile(file, uri: reference.description, passphrase: passphrase)
+        case .pkcs11(let uri):
+            return try openPKCS11(uri)
+        }
+    }
+
+    static func readKeyFile(_ file: URL, uri: String, passphrase: SecretSource?) throws -> any MetadataSigner {
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { throw TUFError("\(file.path) cannot be read") }
+        guard let raw = Data(hex: text.trimmingCharacters(in: .whitespacesAndNewlines)),
+              let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw) else {
+            throw TUFError("\(file.path) is not an Ed25519 private key")
+        }
+        return Ed25519Signer(key, uri: uri)
+    }
+
+    static func openPKCS11(_ uri: String) throws -> any MetadataSigner {
+        throw TUFError("\(uri): PKCS#11 keys are not supported by this build yet")
+    }
+
+    private func createDevelopmentKeys(for tenant: String) throws -> TenantKeys {
+        let folder = folder(for: tenant)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         chmod(root.path, 0o700)
+        var keys: [TUFRole: Curve25519.Signing.PrivateKey] = [:]
         for role in TUFRole.allCases {
             let key = Curve25519.Signing.PrivateKey()
             try write(key, to: folder.appendingPathComponent("\(role.rawValue).key"))
             keys[role] = key
         }
-        warn("""
-            WARNING: created DEVELOPMENT signing keys for '\(tenant)' in \(folder.path).
-            WARNING: they are unprotected files on this machine, with the root key online. Do not publish
-            WARNING: a real release with them; create real keys with `livery keys init \(tenant)`.
-            """)
-        return TenantKeys(keys: keys)
+        var made = TenantKeys(signers: [:])
+        for role in TUFRole.allCases { made.signers[role] = [Ed25519Signer(keys[role]!, uri: "file:\(role.rawValue).key")] }
+        made.mayCreateRoot = true
+        made.onSignature = try AuditTrail.recorder(store: self, tenant: tenant)
+        return made
     }
 
     /// Writes a private key file that only its owner can read, refusing to replace an existing one.
@@ -77,6 +223,7 @@ public final class KeyStore: Sendable {
         defer { close(descriptor) }
         let text = key.rawRepresentation.hexString + "\n"
         guard text.withCString({ Glibc.write(descriptor, $0, strlen($0)) }) == text.utf8.count else { throw TUFError("cannot write \(file.path)") }
+        fsync(descriptor)
     }
 
     /// `<store>/<tenant>/content.key`: the secret every content key of the tenant's encrypted bundles

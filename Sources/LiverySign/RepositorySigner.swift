@@ -41,6 +41,38 @@ public enum RepositorySigner {
         }.max()
     }
 
+    /// The root the release's metadata must satisfy: the newest published one; else the key store's
+    /// first root (made by `livery keys init` or a ceremony), published here as it is; else, for a
+    /// store without keys.yaml whose root key is a file here (development keys), a first root
+    /// signed now. A store with keys.yaml never has a build sign a root.
+    static func trustedRoot(release folder: URL, keys: TenantKeys, now: Date, expiry: Expiry) throws -> (root: Root, version: Int) {
+        let metadata = folder.appendingPathComponent("metadata")
+        if let version = latestVersion(of: .root, in: metadata) {
+            return (try Metadata<Root>(data: Data(contentsOf: metadata.appendingPathComponent("\(version).root.json"))).signed, version)
+        }
+        if let initial = keys.initialRoot {
+            let root: Metadata<Root>
+            do {
+                root = try Metadata<Root>(data: initial)
+                guard root.signed.version == 1 else { throw TUFError("it is version \(root.signed.version), not 1") }
+                try root.signed.keys(for: .root).verify(root, as: "root")
+            } catch let error as TUFError {
+                throw TUFError("the key store's 1.root.json cannot start the tenant's root chain: \(error.description)")
+            }
+            try initial.write(to: metadata.appendingPathComponent("1.root.json"))
+            return (root.signed, 1)
+        }
+        guard keys.mayCreateRoot, let signers = keys.signers[.root], !signers.isEmpty else {
+            throw TUFError("the tenant has no root yet, and `livery build` never signs one: make it with `livery keys init` "
+                           + "or a root ceremony (`livery keys propose-root`, docs/keys.md#a-root-ceremony)")
+        }
+        let document = TUFDocument.root(version: 1, expires: now.addingTimeInterval(expiry.root), keys: try keys.publicKeys(), thresholds: [:])
+        var envelope = SignedMetadata(signed: document)
+        try keys.sign(&envelope, with: signers, role: TUFRole.root.rawValue, file: "1.root.json")
+        try envelope.bytes().write(to: metadata.appendingPathComponent("1.root.json"))
+        return (try Root(signed: document), 1)
+    }
+
     /// `warn` hears of delegated roles close to expiry whose key is away (a line starting with `WARNING`).
     public static func sign(release folder: URL, targets: [Target], keys: TenantKeys, now: Date = Date(), expiry: Expiry = Expiry(),
                             warn: (String) -> Void = { _ in }) throws {
@@ -56,29 +88,21 @@ public enum RepositorySigner {
         }
         let metadata = folder.appendingPathComponent("metadata")
         try FileManager.default.createDirectory(at: metadata, withIntermediateDirectories: true)
+        let (root, rootVersion) = try trustedRoot(release: folder, keys: keys, now: now, expiry: expiry)
+        // Every online role's keys are checked before anything is signed: a missing or untrusted
+        // key stops the release with the role and the key named, and nothing is published.
+        var online: [TUFRole: [any MetadataSigner]] = [:]
+        for role in [TUFRole.targets, .snapshot, .timestamp] {
+            online[role] = try keys.signers(for: role, trustedBy: root, version: rootVersion)
+        }
         func write(_ document: JSONValue, role: TUFRole, as name: String) throws -> Data {
             var envelope = SignedMetadata(signed: document)
-            guard let key = keys.key(role) else { throw TUFError("no \(role.rawValue) key") }
-            try envelope.sign(with: key)
+            try keys.sign(&envelope, with: online[role] ?? [], role: role.rawValue, file: name)
             let bytes = try envelope.bytes()
             let file = metadata.appendingPathComponent(name)
             unlink(file.path)
             try bytes.write(to: file)
             return bytes
-        }
-
-        // Root: created once; afterwards the published root must list this store's keys.
-        if let version = latestVersion(of: .root, in: metadata) {
-            let root = try Metadata<Root>(data: Data(contentsOf: metadata.appendingPathComponent("\(version).root.json")))
-            for role in [TUFRole.targets, .snapshot, .timestamp] {
-                let listed = root.signed.roles[role]?.keyIDs ?? []
-                guard let key = keys.key(role), listed.contains(TUFKey(key.publicKey).keyID) else {
-                    throw TUFError("the \(role.rawValue) key in the key store is not the one the published root (version \(version)) trusts; rotate keys with `livery keys rotate`")
-                }
-            }
-        } else {
-            guard keys.key(.root) != nil else { throw TUFError("the first release needs the root key: bring root.key back to the key store") }
-            _ = try write(TUFDocument.root(version: 1, expires: now.addingTimeInterval(expiry.root), keys: keys.publicKeys, thresholds: [:]), role: .root, as: "1.root.json")
         }
 
         // A chain that cannot be read stops signing: starting the versions again at 1 would publish
@@ -102,7 +126,7 @@ public enum RepositorySigner {
         var delegatedFiles: [String: MetaFile] = [:]
         for delegation in keys.delegations {
             delegatedFiles[delegation.name] = try signDelegated(delegation, targets: delegatedEntries[delegation.name] ?? [:], published: published,
-                                                                metadata: metadata, now: now, expiry: expiry, warn: warn)
+                                                                metadata: metadata, keys: keys, now: now, expiry: expiry, warn: warn)
         }
         // A role no longer delegated stays in the snapshot at its last version: clients refuse a
         // snapshot that drops a file their trusted snapshot listed (TUF 1.0.x §5.5.5).
@@ -132,27 +156,28 @@ public enum RepositorySigner {
     /// version, signed with the role's key. Close to expiry with the key away, the published
     /// version is kept while it outlives a new timestamp, with a warning.
     private static func signDelegated(_ delegation: DelegationKey, targets: [String: JSONValue], published: PublishedMetadata?,
-                                      metadata: URL, now: Date, expiry: Expiry, warn: (String) -> Void) throws -> MetaFile {
+                                      metadata: URL, keys: TenantKeys, now: Date, expiry: Expiry, warn: (String) -> Void) throws -> MetaFile {
         let keyID = delegation.publicKey.keyID
         if let current = published?.delegated[delegation.name],
            current.signedJSON["targets"] == .object(targets), current.signatures[keyID] != nil,
            published?.activeDelegations.contains(delegation.name) == true {
             let reused = MetaFile(version: current.signed.version, length: current.bytes.count, sha256: SHA256.hash(data: current.bytes).hexString)
             if current.signed.expires > now.addingTimeInterval(expiry.targets / 3) { return reused }
-            if delegation.privateKey == nil {
+            if delegation.signer == nil {
                 try checkKeptAway(delegation.name, expires: current.signed.expires, now: now, expiry: expiry, warn: warn)
                 return reused
             }
         }
-        guard let key = delegation.privateKey else {
+        guard let signer = delegation.signer else {
             throw TUFError("the targets of delegated role '\(delegation.name)' changed, but its key is not in the key store: "
                            + "bring \(delegation.name).key back to the delegations folder (the creator signs their own content)")
         }
         let version = (published?.version(ofDelegated: delegation.name) ?? 0) + 1
         var envelope = SignedMetadata(signed: TUFDocument.targets(version: version, expires: now.addingTimeInterval(expiry.targets), targets: targets))
-        try envelope.sign(with: key)
+        let name = PublishedMetadata.fileName(role: delegation.name, version: version)
+        try keys.sign(&envelope, with: [signer], role: delegation.name, file: name)
         let bytes = try envelope.bytes()
-        let file = metadata.appendingPathComponent(PublishedMetadata.fileName(role: delegation.name, version: version))
+        let file = metadata.appendingPathComponent(name)
         unlink(file.path)
         try bytes.write(to: file)
         return MetaFile(version: version, length: bytes.count, sha256: SHA256.hash(data: bytes).hexString)
@@ -186,22 +211,39 @@ extension RepositorySigner {
             // valid. A delegated role whose key is away cannot be: it is kept while it outlives the
             // new timestamp.
             let active = published.activeDelegations.sorted().compactMap { name in published.delegated[name].map { (name: name, document: $0) } }
-            let away = Set(keys.delegations.filter { $0.privateKey == nil }.map(\.name))
+            let away = Set(keys.delegations.filter { $0.signer == nil }.map(\.name))
             let renewable = [published.targets] + active.filter { !away.contains($0.name) }.map(\.document)
-            if published.snapshot.signed.expires < now.addingTimeInterval(expiry.snapshot / 3)
-                || renewable.contains(where: { $0.signed.expires < now.addingTimeInterval(expiry.targets / 3) }) {
+            let due = published.snapshot.signed.expires < now.addingTimeInterval(expiry.snapshot / 3)
+                || renewable.contains(where: { $0.signed.expires < now.addingTimeInterval(expiry.targets / 3) })
+            // A machine that holds only the timestamp key (role separation) refreshes the timestamp
+            // alone while the rest of the chain outlives it, with a warning; past that it stops.
+            let (root, version) = try trustedRoot(release: folder, keys: keys, now: now, expiry: expiry)
+            let canRenew = [TUFRole.targets, .snapshot].allSatisfy { (try? keys.signers(for: $0, trustedBy: root, version: version)) != nil }
+            if due && canRenew {
                 try sign(release: folder, targets: try published.signedTargets, keys: keys, now: now, expiry: expiry, warn: warn)
                 return
+            }
+            let newExpiry = now.addingTimeInterval(expiry.timestamp)
+            if due {
+                let chain: [(String, Date)] = [("snapshot", published.snapshot.signed.expires), ("targets", published.targets.signed.expires)]
+                    + active.filter { !away.contains($0.name) }.map { ($0.name, $0.document.signed.expires) }
+                for (role, expires) in chain where expires < now.addingTimeInterval((role == "snapshot" ? expiry.snapshot : expiry.targets) / 3) {
+                    guard expires > newExpiry else {
+                        _ = try keys.signers(for: role == "snapshot" ? .snapshot : .targets, trustedBy: root, version: version)
+                        throw TUFError("\(role) metadata expires at \(TUFDate.string(expires)), before the new timestamp would: sign the release again with the targets and snapshot keys")
+                    }
+                    warn("WARNING: \(role) metadata expires at \(TUFDate.string(expires)); this machine has only the timestamp key: sign the release again with the targets and snapshot keys before then")
+                }
             }
             for role in active where away.contains(role.name) {
                 try checkKeptAway(role.name, expires: role.document.signed.expires, now: now, expiry: expiry, warn: warn)
             }
+            var envelope = SignedMetadata(signed: TUFDocument.timestamp(version: current.signed.version + 1, expires: newExpiry, snapshot: current.signed.snapshot))
+            try keys.sign(&envelope, with: try keys.signers(for: .timestamp, trustedBy: root, version: version), role: TUFRole.timestamp.rawValue, file: "timestamp.json")
+            unlink(file.path)
+            try envelope.bytes().write(to: file)
+            return
         }
-        var envelope = SignedMetadata(signed: TUFDocument.timestamp(version: current.signed.version + 1, expires: now.addingTimeInterval(expiry.timestamp),
-                                                                    snapshot: current.signed.snapshot))
-        guard let key = keys.key(.timestamp) else { throw TUFError("no timestamp key") }
-        try envelope.sign(with: key)
-        unlink(file.path)
-        try envelope.bytes().write(to: file)
+        throw TUFError("the release's snapshot or targets metadata cannot be read: build the release again")
     }
 }

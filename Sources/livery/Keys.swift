@@ -8,12 +8,13 @@ import LiveryTUF
 struct Keys: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
-        abstract: "Manage each tenant's signing keys: create, list, rotate and delegate.",
+        abstract: "Manage each tenant's signing keys: create, list, rotate, delegate, and change a root in a ceremony.",
         discussion: """
             Keys live in a key store (default .livery-keys/, one folder per tenant, files with mode 0600), \
-            never under Output/. `livery build` creates development keys on first use, with a warning.
+            never under Output/; keys.yaml says which key (a file, or a PKCS#11 token key) signs which role. \
+            `livery build` creates development keys on first use, with a warning. See docs/keys.md.
             """,
-        subcommands: [Init.self, List.self, Rotate.self, Delegate.self]
+        subcommands: [Init.self, List.self, Rotate.self, Delegate.self, Generate.self, ProposeRoot.self, SignRoot.self, FinishRoot.self]
     )
 
     struct Options: ParsableArguments {
@@ -27,24 +28,60 @@ struct Keys: ParsableCommand {
     }
 
     struct Init: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "init", abstract: "Create a tenant's root, targets, snapshot and timestamp keys.")
+        static let configuration = CommandConfiguration(
+            commandName: "init",
+            abstract: "Create a tenant's keys and its first root.",
+            discussion: """
+                Each role gets one new key file, or --root-keys/--targets-keys files with a threshold, or the keys named by \
+                --key ROLE=URI (a PKCS#11 token key: pkcs11:…, or an existing key file: file:PATH). The first root \
+                (1.root.json, kept in the tenant's key folder until the first build publishes it) is signed here by every root \
+                key, and keys.yaml records which URI signs which role. After this, move root keys to their holders \
+                (docs/keys.md#keeping-the-root-keys-offline).
+                """)
 
         @Argument(help: "The tenant id.")
         var tenant: String
+
+        @Option(help: "How many root keys to create.")
+        var rootKeys = 1
+
+        @Option(help: "How many root keys must sign a new root.")
+        var rootThreshold = 1
+
+        @Option(help: "How many targets keys to create.")
+        var targetsKeys = 1
+
+        @Option(help: "How many targets keys must sign the targets metadata.")
+        var targetsThreshold = 1
+
+        @Option(name: .customLong("key"), help: "ROLE=URI: use this key for the role instead of creating a file (repeatable; pkcs11:… or file:PATH).")
+        var keyURIs: [String] = []
 
         @OptionGroup var options: Options
 
         func validate() throws {
             guard tenant.range(of: "^[a-z0-9]+(-[a-z0-9]+)*$", options: .regularExpression) != nil else { throw ValidationError("'\(tenant)' is not a tenant id (a slug)") }
+            for (count, threshold, role) in [(rootKeys, rootThreshold, "root"), (targetsKeys, targetsThreshold, "targets")] {
+                guard (1...20).contains(count) else { throw ValidationError("--\(role)-keys must be between 1 and 20") }
+                guard threshold >= 1 else { throw ValidationError("--\(role)-threshold must be at least 1") }
+            }
         }
 
         func run() throws {
             do {
-                let keys = try options.store.create(for: tenant)
-                for role in TUFRole.allCases {
-                    print("\(tenant) \(role.rawValue): key \(TUFKey(keys.key(role)!.publicKey).keyID)")
+                let given = try KeyOptions.roleURIs(keyURIs, relativeTo: FileManager.default.currentDirectoryPath)
+                var counts: [TUFRole: Int] = [.root: rootKeys, .targets: targetsKeys, .snapshot: 1, .timestamp: 1]
+                for (role, list) in given { counts[role] = list.count }
+                for (role, threshold) in [(TUFRole.root, rootThreshold), (.targets, targetsThreshold)] where threshold > counts[role]! {
+                    throw Livery.Failure("the \(role.rawValue) threshold is \(threshold) but the role has \(counts[role]!) key\(counts[role]! == 1 ? "" : "s")")
                 }
-                print("keys written to \(options.store.folder(for: tenant).path) (mode 0600); keep root.key offline after the first build")
+                let made = try options.store.initialize(tenant: tenant, given: given, counts: counts,
+                                                        thresholds: [.root: rootThreshold, .targets: targetsThreshold])
+                for role in TUFRole.allCases {
+                    for (uri, id) in made[role] ?? [] { print("\(tenant) \(role.rawValue): key \(id)  \(uri)") }
+                }
+                print("keys written to \(options.store.folder(for: tenant).path) (mode 0600), with keys.yaml and the first root (1.root.json); "
+                      + "move the root keys to their holders (docs/keys.md#keeping-the-root-keys-offline)")
             } catch let error as TUFError {
                 throw Livery.Failure(error.description)
             }
@@ -52,7 +89,7 @@ struct Keys: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "List every tenant's key ids, and whether its published root trusts them.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List every tenant's keys: where each is, its id, and whether the published root trusts it.")
 
         @OptionGroup var options: Options
 
@@ -60,29 +97,41 @@ struct Keys: ParsableCommand {
             let root = options.store.root
             let tenants = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
             if tenants.isEmpty { print("no keys in \(root.path)") }
+            let output = URL(fileURLWithPath: options.output)
             for tenant in tenants {
                 guard let keys = try? options.store.keys(for: tenant, create: false, warn: { _ in }) else {
                     print("\(tenant): incomplete key set")
                     continue
                 }
-                let metadata = URL(fileURLWithPath: options.output).appendingPathComponent("\(tenant)/metadata")
-                let published = RepositorySigner.latestVersion(of: .root, in: metadata).flatMap {
-                    try? Metadata<Root>(data: Data(contentsOf: metadata.appendingPathComponent("\($0).root.json")))
-                }
+                let published = try? RootPublisher.current(tenant: tenant, output: output, store: options.store)
+                let pad = { (role: String) in role.padding(toLength: 9, withPad: " ", startingAt: 0) }
                 for role in TUFRole.allCases {
-                    guard let key = keys.key(role) else {
-                        print("\(tenant)  \(role.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  (not in the key store: kept offline?)")
-                        continue
+                    if let published, let listed = published.signed.roles[role] {
+                        print("\(tenant)  \(pad(role.rawValue))  root v\(published.signed.version) trusts \(listed.keyIDs.count) key\(listed.keyIDs.count == 1 ? "" : "s"), threshold \(listed.threshold)")
                     }
-                    let id = TUFKey(key.publicKey).keyID
-                    var state = "no published release"
-                    if let published {
-                        let trusted = published.signed.roles[role]?.keyIDs ?? []
-                        state = trusted.contains(id) ? "trusted by root v\(published.signed.version)" : "NOT trusted by root v\(published.signed.version)"
+                    let signers = keys.signers[role] ?? []
+                    if signers.isEmpty {
+                        print("\(tenant)  \(pad(role.rawValue))  (not in the key store: kept offline?)")
                     }
-                    print("\(tenant)  \(role.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  \(id)  \(state)")
+                    for signer in signers {
+                        var state = "no published release"
+                        let id: String
+                        do { id = try signer.publicKey().keyID } catch {
+                            print("\(tenant)  \(pad(role.rawValue))  (cannot be opened: \(error))  \(signer.uri)")
+                            continue
+                        }
+                        if let published {
+                            let trusted = published.signed.roles[role]?.keyIDs ?? []
+                            state = trusted.contains(id) ? "trusted by root v\(published.signed.version)" : "NOT trusted by root v\(published.signed.version)"
+                        }
+                        print("\(tenant)  \(pad(role.rawValue))  \(id)  \(state)  \(signer.uri)")
+                    }
+                    for uri in keys.away[role] ?? [] {
+                        print("\(tenant)  \(pad(role.rawValue))  (not on this machine: kept offline?)  \(uri)")
+                    }
                 }
                 // Delegated roles: whether the published targets delegate to this key, and what it may sign.
+                let metadata = output.appendingPathComponent("\(tenant)/metadata")
                 let delegations = PublishedMetadata.read(release: metadata.deletingLastPathComponent())?.targets.signed.delegations
                 for delegation in keys.delegations {
                     let id = delegation.publicKey.keyID
@@ -90,7 +139,7 @@ struct Keys: ParsableCommand {
                     if let published = delegations?.roles.first(where: { $0.name == delegation.name }) {
                         state = published.keyIDs.contains(id) ? "delegated" : "NOT the published key"
                     }
-                    if delegation.privateKey == nil { state += "; key kept elsewhere" }
+                    if delegation.signer == nil { state += "; key kept elsewhere" }
                     print("\(tenant)  delegated \(delegation.name)  \(id)  \(state); signs \(delegation.paths.joined(separator: " "))")
                 }
             }
@@ -100,8 +149,12 @@ struct Keys: ParsableCommand {
     struct Rotate: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rotate",
-            abstract: "Replace one role's key, publishing a new root version signed by the old and new root keys.",
-            discussion: "Clients that trust the previous root walk to the new one; the old key file is kept as <role>.key.retired-<n>.")
+            abstract: "Replace one role's keys by one new key file, publishing a new root signed by the current and new root keys.",
+            discussion: """
+                Needs a threshold of the current root keys on this machine; without them, change the root in a ceremony \
+                (`livery keys propose-root`). Clients that trust the previous root walk to the new one; the old key file is kept \
+                as <file>.retired-<n>.
+                """)
 
         @Argument(help: "The tenant id.")
         var tenant: String
@@ -114,39 +167,35 @@ struct Keys: ParsableCommand {
         func run() throws {
             guard let role = TUFRole(rawValue: role) else { throw ValidationError("role must be root, targets, snapshot or timestamp") }
             let output = URL(fileURLWithPath: options.output)
+            let store = options.store
             do {
                 let lock = try OutputLock(output: output) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
                 defer { withExtendedLifetime(lock) {} }
-                let keys = try options.store.keys(for: tenant, create: false, warn: { _ in })
+                var keys = try store.keys(for: tenant, create: false, warn: { _ in })
+                guard let current = try RootPublisher.current(tenant: tenant, output: output, store: store) else {
+                    throw TUFError("'\(tenant)' has no root yet: create keys with `livery keys init \(tenant)`")
+                }
+                try KeyOptions.checkRootKeysPresent(keys, current: current)
                 let newKey = Curve25519.Signing.PrivateKey()
-                try options.store.stage(newKey, for: role, tenant: tenant)
-                // Every channel gets the same new root (the first channel's bytes), so one root file serves them all.
-                let channels = Publisher.channels(tenant: tenant, output: output)
-                var root: Data?
-                var failed: [String] = []
-                for channel in channels.isEmpty ? [.stable] : channels {
-                    do {
-                        try Publisher.amend(tenant: tenant, channel: channel, output: output) { folder in
-                            _ = try KeyRotation.rotate(role, release: folder, keys: keys, newKey: newKey, root: root)
-                            if root == nil, let version = RepositorySigner.latestVersion(of: .root, in: folder.appendingPathComponent("metadata")) {
-                                root = try Data(contentsOf: folder.appendingPathComponent("metadata/\(version).root.json"))
-                            }
-                        }
-                    } catch {
-                        // Nothing published trusts the new key yet: forget it.
-                        guard root != nil else {
-                            options.store.unstage(role, tenant: tenant)
-                            throw error
-                        }
-                        failed.append("\(channel.name): \(error)")
-                    }
+                let pending = try store.stageRotation(newKey, for: role, tenant: tenant)
+                keys.onSignature = try AuditTrail.recorder(store: store, tenant: tenant)
+                var rotated = keys
+                rotated.signers[role] = [pending.signer]
+                let outcome: RootPublisher.Outcome
+                do {
+                    let root = try KeyRotation.rotatedRoot(current: current, role: role, newSigner: pending.signer, keys: keys)
+                    outcome = try RootPublisher.publish(root, tenant: tenant, output: output, store: store, keys: rotated)
+                } catch {
+                    // Nothing published trusts the new key: forget it.
+                    store.abandonRotation(pending, tenant: tenant)
+                    throw error
                 }
                 // A published root trusts the new key from here on: keep it, even if a channel failed.
-                try options.store.install(role, tenant: tenant)
-                if !failed.isEmpty {
+                try store.completeRotation(pending, for: role, tenant: tenant)
+                if !outcome.failed.isEmpty {
                     throw Livery.Failure("\(tenant): the \(role.rawValue) key was rotated, but these channels still have the old root and cannot be signed until "
                                          + "they get the new one (copy the newest N.root.json of the stable channel into their metadata/ and run "
-                                         + "`livery build --refresh-timestamp`):\n" + failed.joined(separator: "\n"))
+                                         + "`livery timestamp refresh`):\n" + outcome.failed.map { "\($0.channel.name): \($0.error)" }.joined(separator: "\n"))
                 }
                 print("\(tenant): \(role.rawValue) key rotated to \(TUFKey(newKey.publicKey).keyID); new root published")
             } catch let error as TUFError {

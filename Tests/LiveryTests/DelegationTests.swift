@@ -79,11 +79,11 @@ final class DelegationTests: XCTestCase {
         let workspace = try delegatedWorkspace()
         let release = release(workspace)
         let keys = try KeyStore(root: workspace.root.appendingPathComponent(".livery-keys")).keys(for: Self.tenant, create: false, warn: { _ in })
-        let creator = try XCTUnwrap(keys.delegations.first?.privateKey)
+        let creator = try XCTUnwrap(keys.delegations.first?.signer)
         let server = try SigningTests.FileServer(root: workspace.output)
 
         /// Publishes a new version of the delegated role (signed by `key`) under a correctly signed snapshot and timestamp.
-        func forge(signedBy key: Curve25519.Signing.PrivateKey, _ change: (inout [String: JSONValue]) -> Void) throws {
+        func forge(signedBy key: any MetadataSigner, _ change: (inout [String: JSONValue]) -> Void) throws {
             let published = try XCTUnwrap(PublishedMetadata.read(release: release))
             let role = try XCTUnwrap(published.delegated[Self.tenant])
             var targets = role.signedJSON["targets"]?.objectValue ?? [:]
@@ -101,12 +101,12 @@ final class DelegationTests: XCTestCase {
             let snapshotVersion = published.snapshot.signed.version + 1
             snapshotSigned["version"] = .int(snapshotVersion)
             var snapshot = SignedMetadata(signed: .object(snapshotSigned))
-            try snapshot.sign(with: try XCTUnwrap(keys.key(.snapshot)))
+            try snapshot.sign(with: try XCTUnwrap(keys.signer(.snapshot)))
             let snapshotBytes = try snapshot.bytes()
             try snapshotBytes.write(to: metadata.appendingPathComponent("\(snapshotVersion).snapshot.json"))
             var timestamp = SignedMetadata(signed: TUFDocument.timestamp(version: published.timestamp.signed.version + 1, expires: Date().addingTimeInterval(86_400),
                                                                          snapshot: MetaFile(version: snapshotVersion, length: snapshotBytes.count, sha256: SHA256.hash(data: snapshotBytes).hexString)))
-            try timestamp.sign(with: try XCTUnwrap(keys.key(.timestamp)))
+            try timestamp.sign(with: try XCTUnwrap(keys.signer(.timestamp)))
             unlink(metadata.appendingPathComponent("timestamp.json").path)
             try timestamp.bytes().write(to: metadata.appendingPathComponent("timestamp.json"))
         }
@@ -133,7 +133,7 @@ final class DelegationTests: XCTestCase {
         XCTAssertEqual(try LiveryProcess.run(["verify", Self.tenant, "--output", "Output"], in: workspace.root).status, 0)
 
         // 2. Another key signs the role's program: refused by both clients and by verify.
-        try forge(signedBy: Curve25519.Signing.PrivateKey()) { targets in
+        try forge(signedBy: Ed25519Signer(Curve25519.Signing.PrivateKey(), uri: "memory:")) { targets in
             targets[Self.program] = TUFDocument.target(length: core.length, sha256: core.sha256, custom: nil)
         }
         XCTAssertThrowsError(try self.trusted(workspace)) { error in
@@ -314,7 +314,7 @@ final class DelegationTests: XCTestCase {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("livery-patterns-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let store = KeyStore(root: root.appendingPathComponent("keys"))
-        _ = try store.create(for: Self.tenant)
+        _ = try store.initialize(tenant: Self.tenant, given: [:], counts: [:], thresholds: [:])
         for pattern in ["[[:lower:]]*.zip", "[^d]*.zip", "[!d]*.zip", "program.[0-9]*", "\\*.zip", "program .zip", "programa-ñ.*", "program.*]"] {
             XCTAssertThrowsError(try store.delegate(tenant: Self.tenant, name: "guest", paths: ["program.*", pattern]), pattern) { error in
                 XCTAssertTrue("\(error)".contains("every client reads alike"), "\(pattern): \(error)")

@@ -81,7 +81,7 @@ final class TUFWorkflowTests: XCTestCase {
         var forged = try SignedMetadata(data: genuine)
         forged.signed = .object((forged.signed.objectValue ?? [:]).merging(["version": .int(1000)]) { $1 })
         forged.signatures = []
-        try forged.sign(with: try XCTUnwrap(keys.key(.timestamp)))
+        try forged.sign(with: try XCTUnwrap(keys.signer(.timestamp)))
         unlink(timestampURL.path)
         try forged.bytes().write(to: timestampURL)
         let fastForwarded = try TUFUpdater.refresh(source: LocalRepository(root: release), trustedRoot: root)

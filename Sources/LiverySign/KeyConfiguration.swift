@@ -1,0 +1,180 @@
+import Foundation
+import LiveryDiagnostics
+import LiveryLoad
+import LiveryTUF
+
+/// Where one key is kept, as a URI:
+/// - `file:PATH[?passphrase-source=SOURCE]`: a key file (plain, or encrypted with a passphrase read
+///   from `SOURCE`: `env:NAME`, `file:PATH`, `fd:N` or `prompt`). A relative path is relative to
+///   the tenant's folder of the key store.
+/// - `pkcs11:…`: a key inside a PKCS#11 token (RFC 7512), with `module-path` and `pin-source`.
+public enum KeyReference: Sendable, Equatable, CustomStringConvertible {
+    case file(path: String, passphrase: SecretSource?)
+    case pkcs11(String)
+
+    public init(parsing text: String) throws {
+        if text.hasPrefix("pkcs11:") {
+            self = .pkcs11(text)
+            return
+        }
+        guard text.hasPrefix("file:"), text.count > 5 else {
+            throw KeyConfigurationError("'\(text)' is not a key URI: use file:PATH or pkcs11:… (RFC 7512)")
+        }
+        var rest = String(text.dropFirst(5))
+        if rest.hasPrefix("//") { rest = String(rest.dropFirst(2)) }
+        var passphrase: SecretSource?
+        if let question = rest.firstIndex(of: "?") {
+            let query = rest[rest.index(after: question)...]
+            rest = String(rest[..<question])
+            for pair in query.split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, parts[0] == "passphrase-source" else {
+                    throw KeyConfigurationError("'\(text)': a file key URI takes only ?passphrase-source=env:NAME|file:PATH|fd:N|prompt (never the passphrase itself)")
+                }
+                passphrase = try SecretSource(parsing: parts[1].removingPercentEncoding ?? parts[1])
+            }
+        }
+        guard !rest.isEmpty else { throw KeyConfigurationError("'\(text)' names no file") }
+        self = .file(path: rest.removingPercentEncoding ?? rest, passphrase: passphrase)
+    }
+
+    public var description: String {
+        switch self {
+        case .file(let path, let passphrase):
+            return "file:\(path)" + (passphrase.map { "?passphrase-source=\($0)" } ?? "")
+        case .pkcs11(let uri):
+            return uri
+        }
+    }
+
+    /// The file a `file:` reference names, resolved against `folder`.
+    public func fileURL(relativeTo folder: URL) -> URL? {
+        guard case .file(let path, _) = self else { return nil }
+        return path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)
+    }
+}
+
+public struct KeyConfigurationError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A tenant's `keys.yaml` in the key store: which keys sign each role on this machine. Keys held elsewhere (a root key in a safe, another
+/// holder's token) are not listed: the published root says which keys a role trusts, this file
+/// says which of them this machine can use.
+///
+/// ```yaml
+/// root: [file:root-1.key]            # root-2 and root-3 are held by other people
+/// targets: [file:targets.key]
+/// snapshot: ["pkcs11:token=livery;object=acme-snapshot?module-path=/usr/lib/softhsm/libsofthsm2.so&pin-source=env:LIVERY_PIN"]
+/// timestamp: ["pkcs11:token=livery;object=acme-timestamp?module-path=/usr/lib/softhsm/libsofthsm2.so&pin-source=env:LIVERY_PIN"]
+/// ```
+///
+/// Thresholds are not here: the published root says how many signatures each role needs.
+public struct KeyConfiguration: Sendable, Equatable {
+    /// Each role's keys on this machine, in the order they sign.
+    public var roles: [TUFRole: [KeyReference]]
+
+    public init(roles: [TUFRole: [KeyReference]]) {
+        self.roles = roles
+    }
+
+    public static let fileName = "keys.yaml"
+
+    /// Reads `keys.yaml`; every mistake is an error naming the file, line and column.
+    public static func load(_ url: URL) throws -> KeyConfiguration {
+        let (node, _, diagnostics) = ManifestParser.load(url, displayPath: url.path)
+        if let first = diagnostics.first(where: { $0.severity == .error }) {
+            throw KeyConfigurationError("\(first.location): \(first.message)")
+        }
+        guard let node, let entries = node.entries else {
+            throw KeyConfigurationError("\(url.path): expected a mapping of roles (root, targets, snapshot, timestamp) to lists of key URIs")
+        }
+        var roles: [TUFRole: [KeyReference]] = [:]
+        func fail(_ location: SourceLocation, _ message: String) -> KeyConfigurationError {
+            KeyConfigurationError("\(location): \(message)")
+        }
+        for entry in entries {
+            guard let role = TUFRole(rawValue: entry.key) else {
+                throw fail(entry.keyLocation, "'\(entry.key)' is not a role: use root, targets, snapshot or timestamp (delegated roles keep their keys under delegations/)")
+            }
+            guard let items = entry.value.items else {
+                throw fail(entry.value.location, "\(role.rawValue) must be a list of key URIs (file:… or pkcs11:…), not \(entry.value.typeDescription)")
+            }
+            var keys: [KeyReference] = []
+            for item in items {
+                guard let text = item.string else { throw fail(item.location, "a key is a URI (file:… or pkcs11:…), not \(item.typeDescription)") }
+                do { keys.append(try KeyReference(parsing: text)) } catch let error as KeyConfigurationError {
+                    throw fail(item.location, error.description)
+                } catch let error as SecretSourceError {
+                    throw fail(item.location, error.description)
+                }
+                if keys.dropLast().contains(keys.last!) { throw fail(item.location, "\(text) is listed twice") }
+            }
+            roles[role] = keys
+        }
+        return KeyConfiguration(roles: roles)
+    }
+
+    /// The file's text, roles in TUF order, each URI quoted (pkcs11 URIs hold `;`, `?` and `&`).
+    public var yaml: String {
+        var text = "# Which keys sign each role of this tenant on this machine (docs/keys.md#keysyaml).\n"
+        for role in TUFRole.allCases {
+            guard let keys = roles[role] else { continue }
+            text += keys.isEmpty ? "\(role.rawValue): []\n" : "\(role.rawValue):\n" + keys.map { "  - \"\($0.description)\"\n" }.joined()
+        }
+        return text
+    }
+
+    /// Writes the file atomically (a new file renamed over the old), mode 0600.
+    public func write(to url: URL) throws {
+        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).part")
+        unlink(partial.path)
+        let descriptor = open(partial.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw KeyConfigurationError("cannot create \(partial.path): \(String(cString: strerror(errno)))") }
+        let bytes = Array(yaml.utf8)
+        let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+        fsync(descriptor)
+        close(descriptor)
+        guard written == bytes.count, rename(partial.path, url.path) == 0 else { throw KeyConfigurationError("cannot write \(url.path)") }
+    }
+}
+
+/// A signer opened on first use: a key file is read (and its passphrase asked for) or a token
+/// logged into only when a signature or the public key is needed.
+public final class LazySigner: MetadataSigner, @unchecked Sendable {
+    public let uri: String
+    public let reference: KeyReference
+    private let opener: @Sendable () throws -> any MetadataSigner
+    private let lock = NSLock()
+    private var opened: (any MetadataSigner)?
+    private var cachedKey: TUFKey?
+
+    public init(reference: KeyReference, uri: String, open: @escaping @Sendable () throws -> any MetadataSigner) {
+        self.reference = reference
+        self.uri = uri
+        opener = open
+    }
+
+    private func signer() throws -> any MetadataSigner {
+        lock.lock()
+        defer { lock.unlock() }
+        if let opened { return opened }
+        let signer = try opener()
+        opened = signer
+        return signer
+    }
+
+    public func publicKey() throws -> TUFKey {
+        lock.lock()
+        if let cachedKey { lock.unlock(); return cachedKey }
+        lock.unlock()
+        let key = try signer().publicKey()
+        lock.lock()
+        cachedKey = key
+        lock.unlock()
+        return key
+    }
+
+    public func sign(_ message: Data) throws -> Data { try signer().sign(message) }
+}

@@ -1,0 +1,123 @@
+import Crypto
+import Foundation
+import LiveryTUF
+
+extension KeyStore {
+    /// `livery keys init`: a tenant's keys, its `keys.yaml` and its first root, signed by every
+    /// root key. Each role uses the keys in `given`, or gets `counts[role]` new key files
+    /// (`<role>.key`, or `<role>-1.key`, `<role>-2.key`, … for several). Refuses a tenant that has keys.
+    /// Returns each role's keys as (URI, key id).
+    public func initialize(tenant: String, given: [TUFRole: [KeyReference]], counts: [TUFRole: Int], thresholds: [TUFRole: Int],
+                           now: Date = Date(), expiry: Expiry = Expiry()) throws -> [TUFRole: [(uri: String, id: String)]] {
+        let folder = folder(for: tenant)
+        if (try? configuration(for: tenant)) != nil || FileManager.default.fileExists(atPath: configurationFile(for: tenant).path)
+            || FileManager.default.fileExists(atPath: initialRootFile(for: tenant).path) {
+            throw TUFError("tenant '\(tenant)' already has keys in \(folder.path); use `livery keys rotate` or a root ceremony")
+        }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        chmod(root.path, 0o700)
+        var configuration = KeyConfiguration(roles: [:])
+        var keys = TenantKeys(signers: [:])
+        for role in TUFRole.allCases {
+            if let references = given[role] {
+                configuration.roles[role] = references
+                keys.signers[role] = references.map { signer($0, tenant: tenant) }
+                continue
+            }
+            let count = counts[role] ?? 1
+            let names = count == 1 ? ["\(role.rawValue).key"] : (1...count).map { "\(role.rawValue)-\($0).key" }
+            for name in names {
+                let key = Curve25519.Signing.PrivateKey()
+                try write(key, to: folder.appendingPathComponent(name))
+                configuration.roles[role, default: []].append(.file(path: name, passphrase: nil))
+                keys.signers[role, default: []].append(Ed25519Signer(key, uri: "file:\(name)"))
+            }
+        }
+        keys.onSignature = try AuditTrail.recorder(store: self, tenant: tenant)
+        var proposal = try RootCeremony.propose(after: nil, change: RootCeremony.Change(keys: try keys.publicKeys(), thresholds: thresholds), now: now, expiry: expiry)
+        try keys.sign(&proposal, with: keys.signers[.root] ?? [], role: TUFRole.root.rawValue, file: "1.root.json")
+        let root = try RootCeremony.check(proposal, trusted: nil, now: now)
+        let file = initialRootFile(for: tenant)
+        let partial = folder.appendingPathComponent(".1.root.json.part")
+        try root.bytes.write(to: partial)
+        guard rename(partial.path, file.path) == 0 else { throw TUFError("cannot write \(file.path)") }
+        // keys.yaml last: its presence means the tenant's keys are complete.
+        try configuration.write(to: configurationFile(for: tenant))
+        var made: [TUFRole: [(uri: String, id: String)]] = [:]
+        for (role, signers) in keys.signers { made[role] = try signers.map { ($0.uri, try $0.publicKey().keyID) } }
+        return made
+    }
+
+    /// A new key for `livery keys rotate`, written before the new root is published.
+    public struct PendingKey: Sendable {
+        public var signer: any MetadataSigner
+        /// `keys.yaml` stores add the key as a new file; stores without it stage `<role>.key.new`.
+        var reference: KeyReference?
+    }
+
+    public func stageRotation(_ key: Curve25519.Signing.PrivateKey, for role: TUFRole, tenant: String) throws -> PendingKey {
+        let configFile = configurationFile(for: tenant)
+        guard FileManager.default.fileExists(atPath: configFile.path) else {
+            try stage(key, for: role, tenant: tenant)
+            return PendingKey(signer: Ed25519Signer(key, uri: "file:\(role.rawValue).key"), reference: nil)
+        }
+        let name = "\(role.rawValue)-\(TUFKey(key.publicKey).keyID.prefix(8)).key"
+        try write(key, to: folder(for: tenant).appendingPathComponent(name))
+        let reference = KeyReference.file(path: name, passphrase: nil)
+        // Listed before the root that trusts it is published (a key the root does not trust is never used), so a crash cannot lose it.
+        var configuration = try KeyConfiguration.load(configFile)
+        configuration.roles[role, default: []].append(reference)
+        try configuration.write(to: configFile)
+        return PendingKey(signer: Ed25519Signer(key, uri: reference.description), reference: reference)
+    }
+
+    /// Forgets a new key that no published root trusts.
+    public func abandonRotation(_ pending: PendingKey, tenant: String) {
+        guard let reference = pending.reference else {
+            for role in TUFRole.allCases { unstage(role, tenant: tenant) }
+            return
+        }
+        let configFile = configurationFile(for: tenant)
+        if var configuration = try? KeyConfiguration.load(configFile) {
+            for role in TUFRole.allCases { configuration.roles[role]?.removeAll { $0 == reference } }
+            try? configuration.write(to: configFile)
+        }
+        if let file = reference.fileURL(relativeTo: folder(for: tenant)) { unlink(file.path) }
+    }
+
+    /// Makes the new key the role's only key once a published root trusts it; the role's old key
+    /// files in the tenant's folder are kept as `<file>.retired-<n>`.
+    public func completeRotation(_ pending: PendingKey, for role: TUFRole, tenant: String) throws {
+        guard let reference = pending.reference else {
+            try install(role, tenant: tenant)
+            return
+        }
+        let configFile = configurationFile(for: tenant)
+        var configuration = try KeyConfiguration.load(configFile)
+        let old = (configuration.roles[role] ?? []).filter { $0 != reference }
+        configuration.roles[role] = [reference]
+        try configuration.write(to: configFile)
+        for retired in old {
+            guard case .file(let path, _) = retired, !path.hasPrefix("/"), let file = retired.fileURL(relativeTo: folder(for: tenant)) else { continue }
+            var n = 1
+            while FileManager.default.fileExists(atPath: file.path + ".retired-\(n)") { n += 1 }
+            rename(file.path, file.path + ".retired-\(n)")
+        }
+    }
+}
+
+/// The audit trail of a tenant's signatures (docs/keys.md#the-audit-trail).
+public enum AuditTrail {
+    /// `<store>/<tenant>/audit.log`.
+    public static let fileName = "audit.log"
+
+    /// What `TenantKeys.onSignature` calls: appends each signature to the tenant's log in `store`.
+    public static func recorder(store: KeyStore, tenant: String) throws -> (@Sendable (SignatureRecord) throws -> Void)? {
+        nil
+    }
+
+    /// Records the signatures of a root made in a ceremony (signed on other machines) as
+    /// published by this key store, so the log explains every published root version.
+    public static func recordCeremony(_ root: Metadata<Root>, store: KeyStore, tenant: String) throws {
+    }
+}

@@ -1,0 +1,62 @@
+import Crypto
+import Foundation
+import LiveryTUF
+
+/// Key files a holder makes for a ceremony (`livery keys generate`): the private key, and its
+/// public key as TUF lists it (`FILE.pub`, canonical JSON), which is all a proposal needs.
+public enum KeyFiles {
+    /// Creates a private key file (mode 0600), never replacing one.
+    public static func create(_ key: Curve25519.Signing.PrivateKey, at file: URL) throws {
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw TUFError("cannot create \(file.path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        let text = key.rawRepresentation.hexString + "\n"
+        guard text.withCString({ write(descriptor, $0, strlen($0)) }) == text.utf8.count else { throw TUFError("cannot write \(file.path)") }
+        fsync(descriptor)
+    }
+
+    /// Writes a public key file, never replacing one.
+    public static func writePublic(_ key: TUFKey, to file: URL) throws {
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw TUFError("cannot create \(file.path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        let bytes = Array(try CanonicalJSON.encode(key.json)) + [0x0A]
+        guard bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count else { throw TUFError("cannot write \(file.path)") }
+    }
+
+    /// The public key `reference` names, and whether it is a private key this machine can sign with
+    /// (a public key file is not).
+    public static func publicKey(of reference: KeyReference) throws -> (key: TUFKey, isPrivate: Bool) {
+        if let file = reference.fileURL(relativeTo: URL(fileURLWithPath: "/")),
+           let data = FileManager.default.contents(atPath: file.path), data.first == UInt8(ascii: "{"),
+           let json = try? JSONValue.parse(data), json["keyval"] != nil {
+            do { return (try TUFKey(json: json), false) } catch let error as TUFError { throw TUFError("\(file.path): \(error.description)") }
+        }
+        let signer = try KeyStore.openKey(reference, relativeTo: URL(fileURLWithPath: "/"))
+        return (try signer.publicKey(), true)
+    }
+}
+
+extension KeyStore {
+    /// After a new root is published: keys.yaml keeps only the keys it trusts for each role (a
+    /// key that cannot be opened now is kept, to be judged at its next use).
+    public func forgetUntrustedKeys(tenant: String, root: Root) throws {
+        let configFile = configurationFile(for: tenant)
+        guard FileManager.default.fileExists(atPath: configFile.path) else { return }
+        var configuration = try KeyConfiguration.load(configFile)
+        var changed = false
+        for (role, references) in configuration.roles {
+            let trusted = root.roles[role]?.keyIDs ?? []
+            let kept = references.filter { reference in
+                if let file = reference.fileURL(relativeTo: folder(for: tenant)), !FileManager.default.fileExists(atPath: file.path) { return true }
+                guard let id = try? signer(reference, tenant: tenant).publicKey().keyID else { return true }
+                return trusted.contains(id)
+            }
+            if kept != references {
+                configuration.roles[role] = kept
+                changed = true
+            }
+        }
+        if changed { try configuration.write(to: configFile) }
+    }
+}
