@@ -1,0 +1,232 @@
+import Crypto
+import Foundation
+import LiveryClient
+import LiveryPublish
+import LiverySign
+import LiveryTUF
+import XCTest
+
+/// Key custody (docs/keys.md): several keys per role with thresholds, root changes made in a
+/// ceremony without all root keys on one machine, builds that never sign a root, and a timestamp
+/// refresh that needs only the timestamp key. Checked by python-tuf and by Livery's own client.
+final class KeyCustodyTests: XCTestCase {
+    static let tenant = "urbannest"
+
+    func livery(_ arguments: [String], _ workspace: BuildTests.Workspace, in folder: String? = nil) throws -> LiveryProcess.Output {
+        try LiveryProcess.run(arguments, in: folder.map { workspace.root.appendingPathComponent($0) } ?? workspace.root)
+    }
+
+    func build(_ workspace: BuildTests.Workspace) throws -> LiveryProcess.Output {
+        try livery(["build", "Tenants/\(Self.tenant)", "--output", "Output"], workspace)
+    }
+
+    var release: (BuildTests.Workspace) -> URL { { $0.output.appendingPathComponent(Self.tenant) } }
+
+    /// A tenant made with a 2-of-3 root whose second and third keys then go to their holders' machines.
+    func ceremonyWorkspace() throws -> BuildTests.Workspace {
+        let workspace = try BuildTests.Workspace()
+        let initialized = try livery(["keys", "init", Self.tenant, "--root-keys", "3", "--root-threshold", "2"], workspace)
+        XCTAssertEqual(initialized.status, 0, initialized.stderr)
+        let built = try build(workspace)
+        XCTAssertEqual(built.status, 0, built.stderr)
+        XCTAssertFalse(built.stderr.contains("DEVELOPMENT"), "keys init made real keys")
+        let keys = workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)")
+        for holder in ["holder-b", "holder-c"] {
+            try FileManager.default.createDirectory(at: workspace.root.appendingPathComponent(holder), withIntermediateDirectories: true)
+        }
+        try FileManager.default.moveItem(at: keys.appendingPathComponent("root-2.key"), to: workspace.root.appendingPathComponent("holder-b/root-2.key"))
+        try FileManager.default.moveItem(at: keys.appendingPathComponent("root-3.key"), to: workspace.root.appendingPathComponent("holder-c/root-3.key"))
+        return workspace
+    }
+
+    func testATwoOfThreeRootCeremonyIsWalkedByPythonTUFAndLiverysClient() throws {
+        let workspace = try ceremonyWorkspace()
+        let release = release(workspace)
+        let firstRoot = workspace.root.appendingPathComponent("1.root.json")
+        try FileManager.default.copyItem(at: release.appendingPathComponent("metadata/1.root.json"), to: firstRoot)
+        let root1 = try Metadata<Root>(data: Data(contentsOf: firstRoot))
+        XCTAssertEqual(root1.signed.roles[.root]?.threshold, 2)
+        XCTAssertEqual(root1.signed.roles[.root]?.keyIDs.count, 3)
+        XCTAssertEqual(root1.signatures.count, 3, "keys init signs the first root with every root key")
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let state = try SigningTests.clientState(in: workspace.root)
+        XCTAssertEqual(try SigningTests.pythonTUF(port: server.port, tenant: Self.tenant, root: firstRoot, state: state).status, 0)
+
+        // Holder C replaces their root key with a new one made on their own machine, and the
+        // platform moves the timestamp key to a new file. Nobody holds two root keys.
+        XCTAssertEqual(try livery(["keys", "generate", "root-new.key"], workspace, in: "holder-c").status, 0)
+        XCTAssertEqual(try livery(["keys", "generate", "timestamp-2.key"], workspace).status, 0)
+        let propose = try livery(["keys", "propose-root", Self.tenant, "--output", "Output",
+                                  "--key", "root=file:.livery-keys/\(Self.tenant)/root-1.key", "--key", "root=file:holder-b/root-2.key.pub",
+                                  "--key", "root=file:holder-c/root-new.key.pub", "--key", "timestamp=file:timestamp-2.key"], workspace)
+        XCTAssertEqual(propose.status, 2, "holder B's public key file does not exist yet: \(propose.stdout)")
+        XCTAssertTrue(propose.stderr.contains("root-2.key.pub"), propose.stderr)
+        // Holder B exports the public key of the key they hold (from the key file itself).
+        let proposal = try livery(["keys", "propose-root", Self.tenant, "--output", "Output",
+                                   "--key", "root=file:.livery-keys/\(Self.tenant)/root-1.key", "--key", "root=file:holder-b/root-2.key",
+                                   "--key", "root=file:holder-c/root-new.key.pub", "--key", "timestamp=file:timestamp-2.key"], workspace)
+        XCTAssertEqual(proposal.status, 0, proposal.stderr)
+        XCTAssertTrue(proposal.stdout.contains("needs 2 signatures by the root keys of version 1"), proposal.stdout)
+        let file = "\(Self.tenant).root-v2.json"
+        let keysYAML = try String(contentsOf: workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)/keys.yaml"), encoding: .utf8)
+        XCTAssertTrue(keysYAML.contains("timestamp-2.key"), "an online key this machine holds is listed, to sign once trusted")
+        XCTAssertFalse(keysYAML.contains("holder-b"), "root keys are never added to keys.yaml")
+
+        // One signature is not enough: nothing is published.
+        XCTAssertEqual(try livery(["keys", "sign", file, "--key", "file:.livery-keys/\(Self.tenant)/root-1.key"], workspace).status, 0)
+        let before = BuildTests.tree(workspace.output)
+        let early = try livery(["keys", "finish-root", Self.tenant, file, "--output", "Output"], workspace)
+        XCTAssertEqual(early.status, 2)
+        XCTAssertTrue(early.stderr.contains("1 valid signature by the root keys of root version 1, 2 needed"), early.stderr)
+        XCTAssertEqual(BuildTests.tree(workspace.output), before, "nothing is published")
+
+        // Holders B and C sign copies on their own machines; the copies are merged.
+        for (holder, key) in [("holder-b", "root-2.key"), ("holder-c", "root-new.key")] {
+            try FileManager.default.copyItem(at: workspace.root.appendingPathComponent(file), to: workspace.root.appendingPathComponent("\(holder)/\(file)"))
+            let signed = try livery(["keys", "sign", file, "--key", "file:\(key)"], workspace, in: holder)
+            XCTAssertEqual(signed.status, 0, signed.stderr)
+            XCTAssertTrue(signed.stdout.contains("a root key of the proposal"), signed.stdout)
+        }
+        let finish = try livery(["keys", "finish-root", Self.tenant, file, "holder-b/\(file)", "holder-c/\(file)", "--output", "Output"], workspace)
+        XCTAssertEqual(finish.status, 0, finish.stderr)
+        XCTAssertTrue(finish.stdout.contains("root version 2 published; release signed again with the new online keys"), finish.stdout)
+        let root2 = try Metadata<Root>(data: Data(contentsOf: release.appendingPathComponent("metadata/2.root.json")))
+        XCTAssertEqual(root2.signatures.count, 3)
+
+        // Both clients, trusting only version 1, walk to version 2 and accept the re-signed timestamp.
+        let update = try SigningTests.pythonTUF(port: server.port, tenant: Self.tenant, root: firstRoot, state: state)
+        XCTAssertEqual(update.status, 0, update.stderr)
+        let report = ReleaseVerifier.verify(LocalRepository(root: release), trustedRoot: try Data(contentsOf: firstRoot))
+        XCTAssertTrue(report.isValid, "\(report.problems)")
+        XCTAssertEqual(report.versions["root"], 2)
+        // keys.yaml keeps only the timestamp key the new root trusts; the next build signs with it.
+        let after = try String(contentsOf: workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)/keys.yaml"), encoding: .utf8)
+        XCTAssertFalse(after.contains("file:timestamp.key"), after)
+        try workspace.replace("\(Self.tenant)/locales/en.yaml", "Home", "Start")
+        XCTAssertEqual(try build(workspace).status, 0)
+        XCTAssertEqual(try SigningTests.pythonTUF(port: server.port, tenant: Self.tenant, root: firstRoot, state: state).status, 0)
+
+        // A root signed by one of the three, published by hand, is refused by both clients.
+        let holderC = try KeyStore.openKey(.file(path: "holder-c/root-new.key", passphrase: nil), relativeTo: workspace.root)
+        var forged = try RootCeremony.propose(after: root2.signed, change: RootCeremony.Change(keys: [.root: [try holderC.publicKey()]], thresholds: [.root: 1]))
+        try forged.sign(with: holderC)
+        XCTAssertThrowsError(try RootCeremony.check(forged, trusted: root2))
+        try CanonicalJSON.encode(forged.json).write(to: release.appendingPathComponent("metadata/3.root.json"))
+        XCTAssertNotEqual(try SigningTests.pythonTUF(port: server.port, tenant: Self.tenant, root: firstRoot, state: try SigningTests.clientState(in: workspace.root)).status, 0)
+        XCTAssertThrowsError(try TUFUpdater.refresh(source: LocalRepository(root: release), trustedRoot: try Data(contentsOf: firstRoot))) { error in
+            XCTAssertEqual((error as? TUFError)?.kind, .unsigned, "\(error)")
+        }
+    }
+
+    func testACopyOfAnotherProposalIsNotMergedAndAnAlreadyPublishedRootIsSaidSo() throws {
+        let workspace = try ceremonyWorkspace()
+        for name in ["a.json", "b.json"] {
+            XCTAssertEqual(try livery(["keys", "propose-root", Self.tenant, "--output", "Output", "--threshold", "root=3", "--file", name], workspace).status, 0)
+        }
+        // Same change, proposed twice: the expiry differs by the seconds between them, or not; a changed threshold always differs.
+        XCTAssertEqual(try livery(["keys", "propose-root", Self.tenant, "--output", "Output", "--threshold", "root=1", "--file", "c.json"], workspace).status, 0)
+        let merged = try livery(["keys", "finish-root", Self.tenant, "a.json", "c.json", "--output", "Output"], workspace)
+        XCTAssertEqual(merged.status, 2)
+        XCTAssertTrue(merged.stderr.contains("c.json proposes another root than a.json"), merged.stderr)
+        let threshold = try livery(["keys", "propose-root", Self.tenant, "--output", "Output", "--threshold", "root=4", "--file", "d.json"], workspace)
+        XCTAssertEqual(threshold.status, 2)
+        XCTAssertTrue(threshold.stderr.contains("threshold 4 but 3 keys"), threshold.stderr)
+    }
+
+    func testABuildNeverOpensARootKeyAndNeedsEveryThresholdOfOnlineKeys() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try livery(["keys", "init", Self.tenant, "--targets-keys", "2", "--targets-threshold", "2"], workspace).status, 0)
+        let keys = workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)")
+        // The root key is unreadable garbage: a build that opened it would fail.
+        unlink(keys.appendingPathComponent("root.key").path)
+        try Data("not a key\n".utf8).write(to: keys.appendingPathComponent("root.key"))
+        chmod(keys.appendingPathComponent("root.key").path, 0o600)
+        let first = try build(workspace)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let targets = try Metadata<Targets>(data: Data(contentsOf: release(workspace).appendingPathComponent("metadata/1.targets.json")))
+        XCTAssertEqual(targets.signatures.count, 2, "both targets keys sign")
+        let server = try SigningTests.FileServer(root: workspace.output)
+        XCTAssertEqual(try SigningTests.pythonTUF(port: server.port, tenant: Self.tenant, root: release(workspace).appendingPathComponent("metadata/1.root.json"),
+                                                  state: try SigningTests.clientState(in: workspace.root)).status, 0)
+
+        // One targets key away: the threshold cannot be met, the error says so, nothing is published.
+        try FileManager.default.moveItem(at: keys.appendingPathComponent("targets-2.key"), to: workspace.root.appendingPathComponent("targets-2.key"))
+        try workspace.replace("\(Self.tenant)/locales/en.yaml", "Home", "Start")
+        let before = BuildTests.tree(workspace.output)
+        let refused = try build(workspace)
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("the targets role needs 2 signatures by keys the published root (version 1) trusts, and this key store has 1"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("not on this machine: file:targets-2.key"), refused.stderr)
+        XCTAssertEqual(BuildTests.tree(workspace.output), before)
+
+        // Without its first root, a keys.yaml store is never given one by a build.
+        let other = try BuildTests.Workspace()
+        XCTAssertEqual(try livery(["keys", "init", Self.tenant], other).status, 0)
+        unlink(other.root.appendingPathComponent(".livery-keys/\(Self.tenant)/1.root.json").path)
+        let rootless = try build(other)
+        XCTAssertNotEqual(rootless.status, 0)
+        XCTAssertTrue(rootless.stderr.contains("`livery build` never signs one"), rootless.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: other.output.appendingPathComponent(Self.tenant).path))
+    }
+
+    func testTimestampRefreshNeedsOnlyTheTimestampKey() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try livery(["keys", "init", Self.tenant], workspace).status, 0)
+        XCTAssertEqual(try build(workspace).status, 0)
+        // The refresh machine's store: keys.yaml, and only the timestamp key file.
+        let keys = workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)")
+        for role in ["root", "targets", "snapshot"] {
+            try FileManager.default.moveItem(at: keys.appendingPathComponent("\(role).key"), to: workspace.root.appendingPathComponent("\(role).key"))
+        }
+        let refreshed = try livery(["timestamp", "refresh", "--output", "Output"], workspace)
+        XCTAssertEqual(refreshed.status, 0, refreshed.stderr)
+        XCTAssertTrue(refreshed.stdout.contains("\(Self.tenant): timestamp version 2 signed"), refreshed.stdout)
+        let release = release(workspace)
+        XCTAssertTrue(ReleaseVerifier.verify(LocalRepository(root: release)).isValid)
+
+        // Five days on, the one-week snapshot is due for renewal: without its key the timestamp is
+        // refreshed alone, with a warning; a day and a half later the snapshot would expire first, and the refresh stops.
+        let store = KeyStore(root: workspace.root.appendingPathComponent(".livery-keys"))
+        let tenantKeys = try store.keys(for: Self.tenant, create: false, warn: { _ in })
+        var warnings: [String] = []
+        let fiveDays = Date().addingTimeInterval(5 * 86_400)
+        try Publisher.amend(tenant: Self.tenant, output: workspace.output) {
+            try RepositorySigner.refreshTimestamp(release: $0, keys: tenantKeys, now: fiveDays, warn: { warnings.append($0) })
+        }
+        XCTAssertTrue(warnings.contains { $0.contains("snapshot metadata expires at") && $0.contains("only the timestamp key") }, "\(warnings)")
+        XCTAssertTrue(ReleaseVerifier.verify(LocalRepository(root: release), now: fiveDays.addingTimeInterval(3_600)).isValid)
+        let before = BuildTests.tree(workspace.output)
+        XCTAssertThrowsError(try Publisher.amend(tenant: Self.tenant, output: workspace.output) {
+            try RepositorySigner.refreshTimestamp(release: $0, keys: tenantKeys, now: fiveDays.addingTimeInterval(36 * 3_600))
+        }) { error in
+            XCTAssertTrue("\(error)".contains("the snapshot role needs 1 signature"), "\(error)")
+        }
+        XCTAssertEqual(BuildTests.tree(workspace.output), before)
+    }
+
+    func testKeysYAMLMistakesAreLocated() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-keys-yaml-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("keys.yaml")
+        let cases: [(String, String)] = [
+            ("root: [file:root.key]\nrooot: [file:x.key]\n", "keys.yaml:2:1: 'rooot' is not a role"),
+            ("targets:\n  - http://example.com/key\n", "keys.yaml:2:5: 'http://example.com/key' is not a key URI"),
+            ("targets: file:targets.key\n", "keys.yaml:1:10: targets must be a list of key URIs"),
+            ("timestamp: [file:t.key, file:t.key]\n", "keys.yaml:1:25: file:t.key is listed twice"),
+            ("snapshot: [\"file:s.key?passphrase=hunter2\"]\n", "never the passphrase itself"),
+            ("snapshot: [\"file:s.key?passphrase-source=hunter2\"]\n", "is not a secret source"),
+            ("root: [file:root.key\n", "keys.yaml:"),
+        ]
+        for (text, expected) in cases {
+            try Data(text.utf8).write(to: file)
+            XCTAssertThrowsError(try KeyConfiguration.load(file), text) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(text): \(error)")
+            }
+        }
+        let good = KeyConfiguration(roles: [.root: [], .targets: [try KeyReference(parsing: "file:targets.key?passphrase-source=env:TARGETS_PASSPHRASE")],
+                                            .timestamp: [.pkcs11("pkcs11:token=livery;object=ts?module-path=/usr/lib/softhsm/libsofthsm2.so&pin-source=env:PIN")]])
+        try good.write(to: file)
+        XCTAssertEqual(try KeyConfiguration.load(file), good, "keys.yaml round-trips")
+    }
+}
