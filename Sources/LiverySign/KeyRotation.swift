@@ -19,7 +19,9 @@ public enum KeyRotation {
         let file = "\(current.signed.version + 1).root.json"
         try keys.sign(&proposal, with: oldSigners, role: TUFRole.root.rawValue, file: file)
         if role == .root { try keys.sign(&proposal, with: [newSigner], role: TUFRole.root.rawValue, file: file) }
-        return try RootCeremony.check(proposal, trusted: current, now: now)
+        let root = try RootCeremony.check(proposal, trusted: current, now: now)
+        try keys.journal.flush()
+        return root
     }
 }
 

@@ -16,8 +16,9 @@ public struct TenantKeys: Sendable {
     /// Whether a build may sign a first root itself: only for a key store without `keys.yaml`
     /// (development keys, and stores made before keys.yaml existed), whose root key is a file here.
     public var mayCreateRoot = false
-    /// Hears of every signature made with these keys (the audit trail).
-    public var onSignature: (@Sendable (SignatureRecord) throws -> Void)?
+    /// Every signature made with these keys, written to the audit trail when the signing
+    /// operation is complete (before anything it signed is published).
+    public var journal = SignatureJournal(sink: nil)
 
     public init(signers: [TUFRole: [any MetadataSigner]], delegations: [DelegationKey] = []) {
         self.signers = signers
@@ -65,6 +66,34 @@ public struct TenantKeys: Sendable {
     }
 }
 
+/// The signatures of one signing operation, handed to the audit trail in one write by `flush()`
+/// (one append and one fsync per release, not per signature). Shared by copies of a `TenantKeys`.
+public final class SignatureJournal: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pending: [SignatureRecord] = []
+    private let sink: (@Sendable ([SignatureRecord]) throws -> Void)?
+
+    public init(sink: (@Sendable ([SignatureRecord]) throws -> Void)?) {
+        self.sink = sink
+    }
+
+    func add(_ record: SignatureRecord) {
+        lock.lock()
+        pending.append(record)
+        lock.unlock()
+    }
+
+    /// Writes the signatures noted since the last flush.
+    public func flush() throws {
+        lock.lock()
+        let records = pending
+        pending = []
+        lock.unlock()
+        guard !records.isEmpty else { return }
+        try sink?(records)
+    }
+}
+
 /// One signature made: what the audit trail records.
 public struct SignatureRecord: Sendable, Equatable {
     /// `root`, `targets`, `snapshot`, `timestamp` or a delegated role's name.
@@ -89,12 +118,12 @@ public struct SignatureRecord: Sendable, Equatable {
 }
 
 extension TenantKeys {
-    /// Signs `envelope` with each of `signers` and tells `onSignature` about each signature.
+    /// Signs `envelope` with each of `signers` and notes each signature in the journal.
     public func sign(_ envelope: inout SignedMetadata, with signers: [any MetadataSigner], role: String, file: String) throws {
         let digest = SHA256.hash(data: try CanonicalJSON.encode(envelope.signed)).hexString
         for signer in signers {
             try envelope.sign(with: signer)
-            try onSignature?(SignatureRecord(role: role, version: envelope.version ?? 0, file: file, keyID: try signer.publicKey().keyID,
+            journal.add(SignatureRecord(role: role, version: envelope.version ?? 0, file: file, keyID: try signer.publicKey().keyID,
                                              signedSHA256: digest, signer: signer.uri))
         }
     }
@@ -163,7 +192,7 @@ public final class KeyStore: Sendable {
         }
         keys.mayCreateRoot = !FileManager.default.fileExists(atPath: configurationFile(for: tenant).path)
         keys.initialRoot = try? Data(contentsOf: initialRootFile(for: tenant))
-        keys.onSignature = try AuditTrail.recorder(store: self, tenant: tenant)
+        keys.journal = SignatureJournal(sink: try AuditTrail.recorder(store: self, tenant: tenant))
         return keys
     }
 
@@ -212,7 +241,7 @@ public final class KeyStore: Sendable {
         var made = TenantKeys(signers: [:])
         for role in TUFRole.allCases { made.signers[role] = [Ed25519Signer(keys[role]!, uri: "file:\(role.rawValue).key")] }
         made.mayCreateRoot = true
-        made.onSignature = try AuditTrail.recorder(store: self, tenant: tenant)
+        made.journal = SignatureJournal(sink: try AuditTrail.recorder(store: self, tenant: tenant))
         return made
     }
 

@@ -33,10 +33,11 @@ extension KeyStore {
                 keys.signers[role, default: []].append(Ed25519Signer(key, uri: "file:\(name)"))
             }
         }
-        keys.onSignature = try AuditTrail.recorder(store: self, tenant: tenant)
+        keys.journal = SignatureJournal(sink: try AuditTrail.recorder(store: self, tenant: tenant))
         var proposal = try RootCeremony.propose(after: nil, change: RootCeremony.Change(keys: try keys.publicKeys(), thresholds: thresholds), now: now, expiry: expiry)
         try keys.sign(&proposal, with: keys.signers[.root] ?? [], role: TUFRole.root.rawValue, file: "1.root.json")
         let root = try RootCeremony.check(proposal, trusted: nil, now: now)
+        try keys.journal.flush()
         let file = initialRootFile(for: tenant)
         let partial = folder.appendingPathComponent(".1.root.json.part")
         try root.bytes.write(to: partial)
@@ -111,8 +112,8 @@ public enum AuditTrail {
     /// `<store>/<tenant>/audit.log`.
     public static let fileName = "audit.log"
 
-    /// What `TenantKeys.onSignature` calls: appends each signature to the tenant's log in `store`.
-    public static func recorder(store: KeyStore, tenant: String) throws -> (@Sendable (SignatureRecord) throws -> Void)? {
+    /// Where a `SignatureJournal` writes: the tenant's log in `store`.
+    public static func recorder(store: KeyStore, tenant: String) throws -> (@Sendable ([SignatureRecord]) throws -> Void)? {
         nil
     }
 

@@ -148,6 +148,7 @@ public enum RepositorySigner {
         _ = try write(TUFDocument.timestamp(version: previous.timestamp + 1, expires: now.addingTimeInterval(expiry.timestamp),
                                             snapshot: MetaFile(version: snapshotVersion, length: snapshotBytes.count, sha256: SHA256.hash(data: snapshotBytes).hexString)),
                       role: .timestamp, as: "timestamp.json")
+        try keys.journal.flush()
     }
 
     /// A delegated role's metadata: the published version when its targets and key are unchanged
@@ -242,6 +243,7 @@ extension RepositorySigner {
             try keys.sign(&envelope, with: try keys.signers(for: .timestamp, trustedBy: root, version: version), role: TUFRole.timestamp.rawValue, file: "timestamp.json")
             unlink(file.path)
             try envelope.bytes().write(to: file)
+            try keys.journal.flush()
             return
         }
         throw TUFError("the release's snapshot or targets metadata cannot be read: build the release again")

@@ -47,6 +47,7 @@ public enum RootCeremony {
         var envelope = try SignedMetadata(data: proposal)
         let id = try signer.publicKey().keyID
         try keys.sign(&envelope, with: [signer], role: TUFRole.root.rawValue, file: "\(root.signed.version).root.json")
+        try keys.journal.flush()
         return (try CanonicalJSON.encode(envelope.json), root.signed.roles[.root]?.keyIDs.contains(id) == true)
     }
 

@@ -197,7 +197,7 @@ extension Keys {
                 var recordKeys = TenantKeys(signers: [:])
                 let named = tenant ?? url.lastPathComponent.range(of: #"^[a-z0-9]+(-[a-z0-9]+)*(?=\.root-v[0-9]+)"#, options: .regularExpression).map { String(url.lastPathComponent[$0]) }
                 if let named, FileManager.default.fileExists(atPath: store.folder(for: named).path) {
-                    recordKeys.onSignature = try AuditTrail.recorder(store: store, tenant: named)
+                    recordKeys.journal = SignatureJournal(sink: try AuditTrail.recorder(store: store, tenant: named))
                 }
                 let (signed, listed) = try RootCeremony.sign(data, with: signer, keys: recordKeys)
                 try KeyOptions.replace(url, with: signed)
@@ -243,8 +243,7 @@ extension Keys {
                 let current = try RootPublisher.current(tenant: tenant, output: output, store: store)
                 let merged = try RootCeremony.merge(copies)
                 let root = try RootCeremony.check(merged, trusted: current)
-                var keys = try? store.keys(for: tenant, create: false, warn: { _ in })
-                keys?.onSignature = try AuditTrail.recorder(store: store, tenant: tenant)
+                let keys = try? store.keys(for: tenant, create: false, warn: { _ in })
                 try AuditTrail.recordCeremony(root, store: store, tenant: tenant)
                 let outcome = try RootPublisher.publish(root, tenant: tenant, output: output, store: store, keys: keys)
                 try store.forgetUntrustedKeys(tenant: tenant, root: root.signed)

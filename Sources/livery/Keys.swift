@@ -171,14 +171,13 @@ struct Keys: ParsableCommand {
             do {
                 let lock = try OutputLock(output: output) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
                 defer { withExtendedLifetime(lock) {} }
-                var keys = try store.keys(for: tenant, create: false, warn: { _ in })
+                let keys = try store.keys(for: tenant, create: false, warn: { _ in })
                 guard let current = try RootPublisher.current(tenant: tenant, output: output, store: store) else {
                     throw TUFError("'\(tenant)' has no root yet: create keys with `livery keys init \(tenant)`")
                 }
                 try KeyOptions.checkRootKeysPresent(keys, current: current)
                 let newKey = Curve25519.Signing.PrivateKey()
                 let pending = try store.stageRotation(newKey, for: role, tenant: tenant)
-                keys.onSignature = try AuditTrail.recorder(store: store, tenant: tenant)
                 var rotated = keys
                 rotated.signers[role] = [pending.signer]
                 let outcome: RootPublisher.Outcome
