@@ -179,6 +179,27 @@ final class PKCS11URITests: XCTestCase {
 
     // MARK: What a signer needs
 
+    func testSignerNeedsAnObjectOrAnIdAndAModuleButLoadsNothing() throws {
+        XCTAssertThrowsError(try PKCS11Signer(uri: "pkcs11:token=livery?module-path=/usr/lib/softhsm/libsofthsm2.so")) { error in
+            XCTAssertEqual((error as? PKCS11URIError)?.attribute, "object")
+            XCTAssertEqual("\(error)", "invalid PKCS#11 URI: the URI names no key: add object=LABEL and/or id=%XX (pkcs11-tool --list-objects shows both)")
+        }
+        XCTAssertThrowsError(try PKCS11Signer(uri: "pkcs11:object=k;type=cert?module-path=/m.so")) { error in
+            XCTAssertEqual((error as? PKCS11URIError)?.message, "type=cert does not name a signing key: write type=private or leave type out")
+        }
+        XCTAssertThrowsError(try PKCS11Signer(uri: "pkcs11:object=k")) { error in
+            XCTAssertEqual((error as? PKCS11URIError)?.attribute, "module-path")
+            XCTAssertTrue("\(error)".contains("/usr/lib/softhsm/libsofthsm2.so"), "\(error)")
+        }
+        XCTAssertThrowsError(try PKCS11Signer(uri: "pkcs11:object=k?pin-value=1234&module-path=/m.so")) { error in
+            XCTAssertEqual((error as? PKCS11URIError)?.attribute, "pin-value")
+        }
+        // Made without touching the module: a path that does not exist fails only on first use.
+        let signer = try PKCS11Signer(uri: "pkcs11:object=k;type=private;id=%01?module-path=/nonexistent/module.so&pin-source=env:NOPE")
+        XCTAssertEqual(signer.uri, "pkcs11:object=k;type=private;id=%01?module-path=/nonexistent/module.so&pin-source=env:NOPE")
+        XCTAssertEqual(signer.modulePath, "/nonexistent/module.so")
+    }
+
     func testModuleNameIsLookedUpInTheModuleFolders() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-p11-modules-\(UUID().uuidString.prefix(8))")
         let first = folder.appendingPathComponent("first"), second = folder.appendingPathComponent("second")
