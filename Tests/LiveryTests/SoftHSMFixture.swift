@@ -56,6 +56,7 @@ final class SoftHSMFixture: @unchecked Sendable { // immutable after init
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-softhsm-\(UUID().uuidString.prefix(8))")
         let tokens = folder.appendingPathComponent("tokens")
         try FileManager.default.createDirectory(at: tokens, withIntermediateDirectories: true)
+        Self.removeFolderAtExit(folder)
         let configuration = folder.appendingPathComponent("softhsm2.conf")
         try "directories.tokendir = \(tokens.path)\nobjectstore.backend = file\nlog.level = ERROR\n".write(to: configuration, atomically: true, encoding: .utf8)
         // In this process's own environment: the module reads it when a signer first initialises it.
@@ -102,7 +103,12 @@ final class SoftHSMFixture: @unchecked Sendable { // immutable after init
         firstOpenSeconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
 
-    deinit { try? FileManager.default.removeItem(at: folder) }
+    /// The fixture lives as long as the process (SoftHSM keeps its files open): its folder goes at exit.
+    nonisolated(unsafe) private static var folderToRemove: String? // set once, under `lock`
+    private static func removeFolderAtExit(_ folder: URL) {
+        folderToRemove = folder.path
+        atexit { if let path = SoftHSMFixture.folderToRemove { try? FileManager.default.removeItem(atPath: path) } }
+    }
 
     /// The id of the first slot `softhsm2-util --show-slots` lists as not initialised.
     private static func freeSlot(_ listing: String) -> String? {
