@@ -11,17 +11,21 @@ BUILD_FLAGS ?= $(if $(filter release,$(CONFIG)),$(RELEASE_FLAGS),-c $(CONFIG))
 LIVERY = .build/$(CONFIG)/livery
 
 # Build needs: libarchive, libxml2, libyaml (headers) and pkg-config; libcurl's link library for the
-# release build, which links Foundation (and FoundationNetworking's libcurl) statically.
-BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-dev libcurl4-openssl-dev
+# release build, which links Foundation (and FoundationNetworking's libcurl) statically; p11-kit's
+# PKCS#11 header (the HSM signer loads the module a key URI names with dlopen at run time).
+BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-dev libcurl4-openssl-dev libp11-kit-dev
 # Tests also use independent implementations: bsdtar, unzip, xmllint (and the OASIS XLIFF schemas of
 # php-symfony-translation), headless Chromium, tsc (node-typescript), nginx (a CDN-like server the
 # tests start on 127.0.0.1 with a configuration of their own) and a PostgreSQL 15 server (started by
 # the voucher tests in a temporary folder, never as a service) and strace (the durability tests watch the build's
 # syncfs and fsync calls) from Debian; sarif-tools,
-# jsonschema, PyYAML, babel (CLDR plurals), tinycss2, tree-sitter-kotlin and Pillow from PyPI;
-# python-tuf, coloraide and boto3 in .venv-test; Ceph's RADOS Gateway (scripts/s3-server.sh).
+# jsonschema, PyYAML, babel (CLDR plurals), tinycss2, tree-sitter-kotlin, Pillow and cryptography (verifies
+# the signatures HSM keys make) from PyPI;
+# python-tuf, coloraide and boto3 in .venv-test; Ceph's RADOS Gateway (scripts/s3-server.sh); SoftHSM2
+# (a software PKCS#11 token the HSM signing tests initialise in a temporary folder) and opensc's
+# pkcs11-tool (makes the tests' keys on it and exports their public keys).
 BABEL_VERSION = 2.18.0
-TEST_PACKAGES = $(BUILD_PACKAGES) strace libarchive-tools unzip curl faketime libxml2-utils php-symfony-translation chromium node-typescript nginx postgresql
+TEST_PACKAGES = $(BUILD_PACKAGES) strace libarchive-tools unzip curl faketime libxml2-utils php-symfony-translation chromium node-typescript nginx postgresql softhsm2 opensc
 
 .PHONY: run test conformance build deps test-deps test-venv generated cldr bench clean
 
@@ -52,8 +56,8 @@ test-deps:
 	@./scripts/install-packages.sh $(TEST_PACKAGES)
 	@# babel is pinned: the plural-rule oracle test lists the CLDR changes between our table (CLDR 41) and babel 2.18's CLDR 47;
 	@# babel 2.19 (CLDR 49) changed more rules, and an unpinned install made that test fail on a fresh machine.
-	@command -v sarif >/dev/null && python3 -c "import jsonschema, referencing, yaml, babel, tinycss2, tree_sitter, tree_sitter_kotlin, PIL; assert babel.__version__ == '$(BABEL_VERSION)'" 2>/dev/null || \
-		python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore sarif-tools "jsonschema>=4.18" pyyaml "babel==$(BABEL_VERSION)" tinycss2 tree-sitter tree-sitter-kotlin pillow
+	@command -v sarif >/dev/null && python3 -c "import jsonschema, referencing, yaml, babel, tinycss2, tree_sitter, tree_sitter_kotlin, PIL, cryptography; assert babel.__version__ == '$(BABEL_VERSION)'" 2>/dev/null || \
+		python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore sarif-tools "jsonschema>=4.18" pyyaml "babel==$(BABEL_VERSION)" tinycss2 tree-sitter tree-sitter-kotlin pillow cryptography
 	@$(MAKE) --no-print-directory test-venv
 	@# A real S3-compatible store for the publishing tests: Ceph's RADOS Gateway (scripts/s3-server.sh).
 	@./scripts/s3-server.sh install

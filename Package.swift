@@ -27,6 +27,9 @@ let package = Package(
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // PKCS#11 types from p11-kit's header: the module a key URI names is loaded with dlopen and no p11-kit function is
+        // called (SwiftPM still passes pkg-config's -lp11-kit to the linker, so binaries list libp11-kit.so.0 as needed).
+        .systemLibrary(name: "CPKCS11", pkgConfig: "p11-kit-1", providers: [.apt(["libp11-kit-dev"]), .brew(["p11-kit"])]),
 
         // The one Linux system call Foundation does not offer: an atomic exchange of two folders.
         .target(name: "CLiverySystem"),
@@ -44,7 +47,8 @@ let package = Package(
         .target(name: "LiveryPack", dependencies: ["LiveryResolve", "LiveryRender", "LiveryInterchange", "LiveryAssets", "LiveryTUF", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
         // TUF metadata, canonical JSON and signatures: shared by signing and by the client.
         .target(name: "LiveryTUF", dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),
-        .target(name: "LiverySign", dependencies: ["LiveryTUF", "LiveryLoad"]),
+        // Signing: key files, PKCS#11 tokens (CPKCS11), key stores' keys.yaml read through LiveryLoad's located YAML.
+        .target(name: "LiverySign", dependencies: ["LiveryTUF", "LiveryLoad", "CPKCS11"]),
         // `livery vectors`: static TUF repositories with the outcome a conforming client must reach (docs/client-vectors.md).
         // Its metadata is built by hand (hostile vectors must be exactly as hostile as needed), its zips by a small stored writer.
         .target(name: "LiveryVectors", dependencies: ["LiveryTUF", .product(name: "Crypto", package: "swift-crypto")]),

@@ -14,6 +14,7 @@ public enum KeyReference: Sendable, Equatable, CustomStringConvertible {
 
     public init(parsing text: String) throws {
         if text.hasPrefix("pkcs11:") {
+            do { _ = try PKCS11URI(parsing: text) } catch let error as PKCS11URIError { throw KeyConfigurationError(error.description) }
             self = .pkcs11(text)
             return
         }

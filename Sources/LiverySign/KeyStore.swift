@@ -225,7 +225,17 @@ public final class KeyStore: Sendable {
     }
 
     static func openPKCS11(_ uri: String) throws -> any MetadataSigner {
-        throw TUFError("\(uri): PKCS#11 keys are not supported by this build yet")
+        do {
+            let signer = try PKCS11Signer(uri: try PKCS11URI(parsing: uri))
+            _ = try signer.publicKey()
+            return signer
+        } catch let error as PKCS11URIError {
+            throw TUFError("\(uri.prefix(200)): \(error.description)")
+        } catch let error as PKCS11Error {
+            throw TUFError("\(error.description)")
+        } catch let error as SecretSourceError {
+            throw TUFError("\(error.description)")
+        }
     }
 
     private func createDevelopmentKeys(for tenant: String) throws -> TenantKeys {
