@@ -20,7 +20,7 @@ public enum KeyFiles {
         let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw TUFError("cannot create \(file.path): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
-        let bytes = Array(try CanonicalJSON.encode(key.json)) + [0x0A]
+        let bytes = Array(key.json.bytes)
         guard bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count else { throw TUFError("cannot write \(file.path)") }
     }
 

@@ -48,7 +48,7 @@ public enum RootCeremony {
         let id = try signer.publicKey().keyID
         try keys.sign(&envelope, with: [signer], role: TUFRole.root.rawValue, file: "\(root.signed.version).root.json")
         try keys.journal.flush()
-        return (try CanonicalJSON.encode(envelope.json), root.signed.roles[.root]?.keyIDs.contains(id) == true)
+        return (try envelope.bytes(), root.signed.roles[.root]?.keyIDs.contains(id) == true)
     }
 
     /// Merges the signatures of several signed copies of one proposal. The copies must propose the
@@ -77,7 +77,7 @@ public enum RootCeremony {
     /// Checks a signed proposal against TUF's rule for a new root, and returns it as published
     /// metadata. `trusted` is the tenant's newest published root (nil for a first root).
     public static func check(_ proposal: SignedMetadata, trusted: Metadata<Root>?, now: Date = Date()) throws -> Metadata<Root> {
-        let root = try Metadata<Root>(data: try CanonicalJSON.encode(proposal.json))
+        let root = try Metadata<Root>(data: try proposal.bytes())
         let expected = (trusted?.signed.version ?? 0) + 1
         if let trusted, root.signed.version == trusted.signed.version, (try? root.signedBytes()) == (try? trusted.signedBytes()) {
             throw TUFError("root version \(root.signed.version) is already published")

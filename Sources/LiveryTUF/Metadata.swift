@@ -36,8 +36,15 @@ public struct SignedMetadata: Sendable {
         .object(["signed": signed, "signatures": .array(signatures.map { .object(["keyid": .string($0.keyID), "sig": .string($0.signature)]) })])
     }
 
-    /// The file bytes: those it was read from, else canonical JSON (the same metadata, the same bytes).
-    public func bytes() throws -> Data { try original ?? CanonicalJSON.encode(json) }
+    /// The file bytes: those it was read from, else the deterministic JSON of `JSONValue` (the same
+    /// metadata, the same bytes). That is canonical JSON byte for byte, except that control characters
+    /// in strings are escaped: canonical JSON leaves the line breaks of a PEM public key raw, which
+    /// strict JSON readers (python-tuf's, ours) refuse. Signatures are always over the canonical form.
+    public func bytes() throws -> Data {
+        if let original { return original }
+        _ = try CanonicalJSON.encode(json)  // refuses what cannot be signed (floats)
+        return json.bytes.dropLast()
+    }
 
     public init(data: Data) throws {
         let value = try JSONValue.parse(data)

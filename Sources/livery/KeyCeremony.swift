@@ -134,7 +134,7 @@ extension Keys {
                 let root = try Root(signed: proposal.signed)
                 let file = URL(fileURLWithPath: proposalFile ?? "\(tenant).root-v\(root.version).json")
                 guard !FileManager.default.fileExists(atPath: file.path) else { throw TUFError("\(file.path) exists: remove it or give another --file") }
-                try CanonicalJSON.encode(proposal.json).write(to: file)
+                try proposal.bytes().write(to: file)
                 // Keys this machine holds sign once the new root trusts them (an untrusted key in keys.yaml is never used).
                 let configFile = store.configurationFile(for: tenant)
                 if !local.isEmpty, FileManager.default.fileExists(atPath: configFile.path) {

@@ -111,7 +111,7 @@ final class KeyCustodyTests: XCTestCase {
         var forged = try RootCeremony.propose(after: root2.signed, change: RootCeremony.Change(keys: [.root: [try holderC.publicKey()]], thresholds: [.root: 1]))
         try forged.sign(with: holderC)
         XCTAssertThrowsError(try RootCeremony.check(forged, trusted: root2))
-        try CanonicalJSON.encode(forged.json).write(to: release.appendingPathComponent("metadata/3.root.json"))
+        try forged.bytes().write(to: release.appendingPathComponent("metadata/3.root.json"))
         XCTAssertNotEqual(try SigningTests.pythonTUF(port: server.port, tenant: Self.tenant, root: firstRoot, state: try SigningTests.clientState(in: workspace.root)).status, 0)
         XCTAssertThrowsError(try TUFUpdater.refresh(source: LocalRepository(root: release), trustedRoot: try Data(contentsOf: firstRoot))) { error in
             XCTAssertEqual((error as? TUFError)?.kind, .unsigned, "\(error)")
@@ -228,5 +228,118 @@ final class KeyCustodyTests: XCTestCase {
                                             .timestamp: [.pkcs11("pkcs11:token=livery;object=ts?module-path=/usr/lib/softhsm/libsofthsm2.so&pin-source=env:PIN")]])
         try good.write(to: file)
         XCTAssertEqual(try KeyConfiguration.load(file), good, "keys.yaml round-trips")
+    }
+}
+
+/// Releases signed with keys held in a PKCS#11 token (SoftHSM2, started by the test setup),
+/// verified by python-tuf and by Livery's client; and the ways an HSM key can fail to sign.
+final class HSMCustodyTests: XCTestCase {
+    static let tenant = KeyCustodyTests.tenant
+
+    func hsmURI(_ label: String, pinSource: String = "env:\(SoftHSMFixture.pinVariable)") -> String {
+        SoftHSMFixture.uri("token=livery;object=\(label)", pinSource: pinSource)
+    }
+
+    func run(_ arguments: [String], _ workspace: BuildTests.Workspace, in folder: String? = nil, environment extra: [String: String] = [:]) throws -> LiveryProcess.Output {
+        let hsm = try SoftHSMFixture.shared()
+        return try LiveryProcess.run(arguments, in: folder.map { workspace.root.appendingPathComponent($0) } ?? workspace.root,
+                                     environment: hsm.environment.merging(extra) { $1 })
+    }
+
+    func testAReleaseSignedWithHSMHeldOnlineKeysVerifiesAndAnUnusableTokenPublishesNothing() throws {
+        let hsm = try SoftHSMFixture.shared()
+        let prefix = "t\(UUID().uuidString.prefix(8).lowercased())"
+        try hsm.generateKey(label: "\(prefix)-targets", type: "EC:edwards25519")
+        try hsm.generateKey(label: "\(prefix)-snapshot", type: "EC:prime256v1")
+        try hsm.generateKey(label: "\(prefix)-timestamp", type: "EC:prime256v1")
+        let workspace = try BuildTests.Workspace()
+        let initialized = try run(["keys", "init", Self.tenant, "--key", "targets=\(hsmURI("\(prefix)-targets"))",
+                                   "--key", "snapshot=\(hsmURI("\(prefix)-snapshot"))", "--key", "timestamp=\(hsmURI("\(prefix)-timestamp"))"], workspace)
+        XCTAssertEqual(initialized.status, 0, initialized.stderr)
+        XCTAssertTrue(initialized.stdout.contains("pkcs11:token=livery;object=\(prefix)-targets"), initialized.stdout)
+        let built = try run(["build", "Tenants/\(Self.tenant)", "--output", "Output"], workspace)
+        XCTAssertEqual(built.status, 0, built.stderr)
+        let release = workspace.output.appendingPathComponent(Self.tenant)
+        let root = try Metadata<Root>(data: Data(contentsOf: release.appendingPathComponent("metadata/1.root.json")))
+        XCTAssertEqual(root.signed.keys[root.signed.roles[.snapshot]!.keyIDs[0]]?.scheme, "ecdsa-sha2-nistp256")
+        XCTAssertEqual(root.signed.keys[root.signed.roles[.targets]!.keyIDs[0]]?.scheme, "ed25519")
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let python = try SigningTests.pythonTUF(port: server.port, tenant: Self.tenant, root: release.appendingPathComponent("metadata/1.root.json"),
+                                                state: try SigningTests.clientState(in: workspace.root))
+        XCTAssertEqual(python.status, 0, python.stderr)
+        XCTAssertTrue(ReleaseVerifier.verify(LocalRepository(root: release)).isValid)
+        let list = try run(["keys", "list", "--output", "Output"], workspace)
+        XCTAssertTrue(list.stdout.contains("trusted by root v1  pkcs11:token=livery;object=\(prefix)-timestamp"), list.stdout)
+        XCTAssertFalse(list.stdout.contains(SoftHSMFixture.pin), "no PIN is printed")
+
+        // A timestamp refresh signs through the token too.
+        XCTAssertEqual(try run(["timestamp", "refresh", "--output", "Output"], workspace).status, 0)
+
+        // Wrong PIN, a missing module, a key the token does not have: a clear error, nothing published.
+        try workspace.replace("\(Self.tenant)/locales/en.yaml", "Home", "Start")
+        let before = BuildTests.tree(workspace.output)
+        let wrongPIN = try run(["build", "Tenants/\(Self.tenant)", "--output", "Output"], workspace, environment: [SoftHSMFixture.pinVariable: "0000"])
+        XCTAssertNotEqual(wrongPIN.status, 0)
+        XCTAssertTrue(wrongPIN.stderr.contains("wrong PIN for token 'livery'"), wrongPIN.stderr)
+        XCTAssertEqual(BuildTests.tree(workspace.output), before)
+        let keysFile = workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)/keys.yaml")
+        let good = try String(contentsOf: keysFile, encoding: .utf8)
+        for (broken, expected) in [(good.replacingOccurrences(of: SoftHSMFixture.module, with: "/nonexistent/libpkcs11.so"), "/nonexistent/libpkcs11.so"),
+                                   (good.replacingOccurrences(of: "object=\(prefix)-snapshot", with: "object=\(prefix)-gone"), "\(prefix)-gone")] {
+            try broken.write(to: keysFile, atomically: true, encoding: .utf8)
+            let refused = try run(["build", "Tenants/\(Self.tenant)", "--output", "Output"], workspace)
+            XCTAssertNotEqual(refused.status, 0)
+            XCTAssertTrue(refused.stderr.contains(expected), refused.stderr)
+            XCTAssertEqual(BuildTests.tree(workspace.output), before, "nothing is published")
+        }
+        try good.write(to: keysFile, atomically: true, encoding: .utf8)
+        let rebuilt = try run(["build", "Tenants/\(Self.tenant)", "--output", "Output"], workspace)
+        XCTAssertEqual(rebuilt.status, 0, rebuilt.stderr)
+        XCTAssertTrue(ReleaseVerifier.verify(LocalRepository(root: release)).isValid)
+        // A PIN written into the URI is refused where keys.yaml is read, with its line (at the next release to sign).
+        try workspace.replace("\(Self.tenant)/locales/en.yaml", "Start", "Begin")
+        try good.replacingOccurrences(of: "pin-source=env:\(SoftHSMFixture.pinVariable)", with: "pin-value=1234").write(to: keysFile, atomically: true, encoding: .utf8)
+        let inline = try run(["build", "Tenants/\(Self.tenant)", "--output", "Output"], workspace)
+        XCTAssertNotEqual(inline.status, 0)
+        XCTAssertTrue(inline.stderr.contains("keys.yaml:") && inline.stderr.contains("pin-source"), inline.stderr)
+    }
+
+    func testATwoOfThreeRootRotationWithOneHolderOnAnHSMIsWalkedByBothClients() throws {
+        let hsm = try SoftHSMFixture.shared()
+        let label = "r\(UUID().uuidString.prefix(8).lowercased())-root"
+        try hsm.generateKey(label: label, type: "EC:prime256v1")
+        let workspace = try BuildTests.Workspace()
+        // Three key stores: the platform's (root-a), holder B's files, holder C's token.
+        for holder in ["holder-b", "holder-c"] {
+            try FileManager.default.createDirectory(at: workspace.root.appendingPathComponent(holder), withIntermediateDirectories: true)
+        }
+        XCTAssertEqual(try run(["keys", "generate", "root-a.key"], workspace).status, 0)
+        XCTAssertEqual(try run(["keys", "generate", "root-b.key"], workspace, in: "holder-b").status, 0)
+        let initialized = try run(["keys", "init", Self.tenant, "--root-threshold", "2", "--key", "root=file:root-a.key", "--key", "root=file:holder-b/root-b.key",
+                                   "--key", "root=\(hsmURI(label))"], workspace)
+        XCTAssertEqual(initialized.status, 0, initialized.stderr)
+        XCTAssertEqual(try run(["build", "Tenants/\(Self.tenant)", "--output", "Output"], workspace).status, 0)
+        let release = workspace.output.appendingPathComponent(Self.tenant)
+        let firstRoot = workspace.root.appendingPathComponent("1.root.json")
+        try FileManager.default.copyItem(at: release.appendingPathComponent("metadata/1.root.json"), to: firstRoot)
+        XCTAssertEqual(try Metadata<Root>(data: Data(contentsOf: firstRoot)).signatures.count, 3)
+
+        // Holder B's key is replaced; A signs with a file, C with the token. B never takes part.
+        XCTAssertEqual(try run(["keys", "generate", "root-b2.key"], workspace, in: "holder-b").status, 0)
+        let proposed = try run(["keys", "propose-root", Self.tenant, "--output", "Output", "--key", "root=file:root-a.key.pub",
+                                "--key", "root=file:holder-b/root-b2.key.pub", "--key", "root=\(hsmURI(label))"], workspace)
+        XCTAssertEqual(proposed.status, 0, proposed.stderr)
+        let file = "\(Self.tenant).root-v2.json"
+        XCTAssertEqual(try run(["keys", "sign", file, "--key", "file:root-a.key"], workspace).status, 0)
+        let viaToken = try run(["keys", "sign", file, "--key", hsmURI(label)], workspace)
+        XCTAssertEqual(viaToken.status, 0, viaToken.stderr)
+        let finished = try run(["keys", "finish-root", Self.tenant, file, "--output", "Output"], workspace)
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let python = try SigningTests.pythonTUF(port: server.port, tenant: Self.tenant, root: firstRoot, state: try SigningTests.clientState(in: workspace.root))
+        XCTAssertEqual(python.status, 0, python.stderr)
+        let report = ReleaseVerifier.verify(LocalRepository(root: release), trustedRoot: try Data(contentsOf: firstRoot))
+        XCTAssertTrue(report.isValid, "\(report.problems)")
+        XCTAssertEqual(report.versions["root"], 2)
     }
 }

@@ -22,6 +22,8 @@ final class SoftHSMFixture: @unchecked Sendable { // immutable after init
     static let pinVariable = "LIVERY_TEST_SOFTHSM_PIN"
 
     let folder: URL
+    /// The `softhsm2.conf` the tokens are in: `livery` processes started by a test need `SOFTHSM2_CONF` set to it.
+    let configuration: URL
     /// Public keys as `pkcs11-tool --read-object --type pubkey` exports them (opensc 0.23 writes the
     /// Ed25519 one as PEM and the EC one as DER SubjectPublicKeyInfo).
     let ed25519PublicKeyFile: URL
@@ -57,7 +59,7 @@ final class SoftHSMFixture: @unchecked Sendable { // immutable after init
         let tokens = folder.appendingPathComponent("tokens")
         try FileManager.default.createDirectory(at: tokens, withIntermediateDirectories: true)
         Self.removeFolderAtExit(folder)
-        let configuration = folder.appendingPathComponent("softhsm2.conf")
+        configuration = folder.appendingPathComponent("softhsm2.conf")
         try "directories.tokendir = \(tokens.path)\nobjectstore.backend = file\nlog.level = ERROR\n".write(to: configuration, atomically: true, encoding: .utf8)
         // In this process's own environment: the module reads it when a signer first initialises it.
         setenv("SOFTHSM2_CONF", configuration.path, 1)
@@ -102,6 +104,19 @@ final class SoftHSMFixture: @unchecked Sendable { // immutable after init
         _ = try PKCS11Signer(uri: Self.uri("token=livery;object=ed-key")).publicKey()
         firstOpenSeconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
+
+    /// A new key pair (`EC:edwards25519` or `EC:prime256v1`) on the `livery` token, for tests that sign
+    /// through `livery` processes: new processes see keys added to an existing token (this one sees them too,
+    /// through new sessions).
+    func generateKey(label: String, type: String) throws {
+        let output = try LiveryProcess.tool(["pkcs11-tool", "--module", Self.module, "--token-label", "livery", "--login", "--pin", Self.pin,
+                                             "--keypairgen", "--key-type", type, "--label", label],
+                                            environment: ["SOFTHSM2_CONF": configuration.path])
+        guard output.status == 0 else { throw Failure("pkcs11-tool could not make \(label): \(output.stderr)") }
+    }
+
+    /// The environment a `livery` process needs to reach the fixture's tokens.
+    var environment: [String: String] { ["SOFTHSM2_CONF": configuration.path, Self.pinVariable: Self.pin] }
 
     /// The fixture lives as long as the process (SoftHSM keeps its files open): its folder goes at exit.
     nonisolated(unsafe) private static var folderToRemove: String? // set once, under `lock`
