@@ -87,7 +87,7 @@ cldr: deps
 # benchmark compares `livery fetch` and `livery tuf-client` with python-tuf (from .venv-test); the
 # voucher benchmark runs its own PostgreSQL server (Debian `postgresql`).
 bench: deps test-venv
-	@./scripts/install-packages.sh postgresql curl libarchive-tools time
+	@./scripts/install-packages.sh postgresql curl libarchive-tools time softhsm2 opensc
 	$(SWIFT) build $(RELEASE_FLAGS)
 	./scripts/bench-validate.sh .build/release/livery
 	./scripts/bench-l10n.sh .build/release/livery
@@ -95,6 +95,7 @@ bench: deps test-venv
 	./scripts/bench-tokens.sh .build/release/livery
 	./scripts/bench-client.sh .build/release/livery
 	./scripts/bench-fetch.sh .build/release/livery
+	./scripts/bench-keys.sh .build/release/livery
 	./scripts/bench-release-json.sh .build/release/livery .build/release/livery-json-fuzz
 	./scripts/bench-vouchers.sh .build/release/livery
 	./scripts/s3-server.sh install
