@@ -90,6 +90,6 @@ let package = Package(
 // `--sanitize=fuzzer` into its own scratch path (.build-fuzz). libFuzzer then supplies `main`, so only that
 // build defines LIVERY_FUZZING; `make test`'s build never needs the sanitizer.
 let fuzzing = Context.environment["LIVERY_FUZZ"] != nil
-package.targets.append(.executableTarget(name: "livery-json-fuzz", dependencies: ["LiveryTUF", "LiveryLoad", "LiveryDiagnostics", "LiveryObjectStore", "LiveryClient",
+package.targets.append(.executableTarget(name: "livery-json-fuzz", dependencies: ["LiveryTUF", "LiverySign", "LiveryLoad", "LiveryDiagnostics", "LiveryObjectStore", "LiveryClient",
                                                                                .product(name: "Crypto", package: "swift-crypto"), .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                                          swiftSettings: fuzzing ? [.define("LIVERY_FUZZING")] : []))
