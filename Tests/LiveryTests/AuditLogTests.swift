@@ -79,7 +79,7 @@ final class AuditLogTests: XCTestCase {
 
     func testMissingLogIsAnErrorAndAnEmptyOneHasNoEntries() throws {
         XCTAssertThrowsError(try AuditLog(file: url, tenant: tenant).verify())
-        FileManager.default.createFile(atPath: url.path, contents: Data(), attributes: [.posixPermissions: 0o600])
+        XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: Data(), attributes: [.posixPermissions: 0o600]))
         XCTAssertEqual(try AuditLog(file: url, tenant: tenant).verify(), [])
     }
 
@@ -120,7 +120,7 @@ final class AuditLogTests: XCTestCase {
                     os.fsync(f.fileno())
                     fcntl.flock(f, fcntl.LOCK_UN)
             """
-        FileManager.default.createFile(atPath: url.path, contents: Data(), attributes: [.posixPermissions: 0o600])
+        XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: Data(), attributes: [.posixPermissions: 0o600]))
         let writers = try ["python-a", "python-b"].map { name in
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -78,7 +78,7 @@ final class KeyFileTests: XCTestCase {
     func testLegacyKeyWithSurroundingWhitespaceIsRead() throws {
         let key = Curve25519.Signing.PrivateKey()
         let url = file("root.key")
-        FileManager.default.createFile(atPath: url.path, contents: Data("  \(key.rawRepresentation.hexString.uppercased())\r\n\n".utf8), attributes: [.posixPermissions: 0o600])
+        XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: Data("  \(key.rawRepresentation.hexString.uppercased())\r\n\n".utf8), attributes: [.posixPermissions: 0o600]))
         try assertSigns(try KeyFile.read(url, passphrase: neverAsked), as: TUFKey(key.publicKey))
     }
 
@@ -222,7 +222,7 @@ final class KeyFileTests: XCTestCase {
         assertRefused(.malformed, mentioning: [legacy.path, "64 hexadecimal digits"]) { _ = try KeyFile.read(legacy, passphrase: neverAsked) }
 
         let empty = file("empty.key")
-        FileManager.default.createFile(atPath: empty.path, contents: Data(), attributes: [.posixPermissions: 0o600])
+        XCTAssertTrue(FileManager.default.createFile(atPath: empty.path, contents: Data(), attributes: [.posixPermissions: 0o600]))
         assertRefused(.malformed, mentioning: [empty.path]) { _ = try KeyFile.read(empty, passphrase: neverAsked) }
     }
 
