@@ -104,7 +104,7 @@ bench: deps test-venv
 # Fuzzes the release format's JSON parser with libFuzzer for FUZZ_SECONDS (a sanitizer build of its own in
 # .build-fuzz, seeded with a sample release's metadata; crashes land in .build-fuzz/crashes/), then the
 # delivery half's parsers (S3 XML, AWS config files, redemption answer, download manifest, encrypted
-# bundles) for FUZZ_SECONDS / 2 each.
+# bundles, zip bundles) and the key file reader for FUZZ_SECONDS / 2 each.
 FUZZ_SECONDS ?= 60
 .PHONY: fuzz
 fuzz: deps

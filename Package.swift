@@ -47,8 +47,10 @@ let package = Package(
         .target(name: "LiveryPack", dependencies: ["LiveryResolve", "LiveryRender", "LiveryInterchange", "LiveryAssets", "LiveryTUF", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
         // TUF metadata, canonical JSON and signatures: shared by signing and by the client.
         .target(name: "LiveryTUF", dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),
-        // Signing: key files, PKCS#11 tokens (CPKCS11), key stores' keys.yaml read through LiveryLoad's located YAML.
-        .target(name: "LiverySign", dependencies: ["LiveryTUF", "LiveryLoad", "CPKCS11"]),
+        // Signing: key files (encrypted at rest with scrypt and AES-GCM from swift-crypto's extras), PKCS#11 tokens
+        // (CPKCS11), key stores' keys.yaml read through LiveryLoad's located YAML.
+        .target(name: "LiverySign", dependencies: ["LiveryTUF", "LiveryLoad", "CPKCS11", .product(name: "Crypto", package: "swift-crypto"),
+                                                   .product(name: "_CryptoExtras", package: "swift-crypto")]),
         // `livery vectors`: static TUF repositories with the outcome a conforming client must reach (docs/client-vectors.md).
         // Its metadata is built by hand (hostile vectors must be exactly as hostile as needed), its zips by a small stored writer.
         .target(name: "LiveryVectors", dependencies: ["LiveryTUF", .product(name: "Crypto", package: "swift-crypto")]),
@@ -94,6 +96,6 @@ let package = Package(
 // `--sanitize=fuzzer` into its own scratch path (.build-fuzz). libFuzzer then supplies `main`, so only that
 // build defines LIVERY_FUZZING; `make test`'s build never needs the sanitizer.
 let fuzzing = Context.environment["LIVERY_FUZZ"] != nil
-package.targets.append(.executableTarget(name: "livery-json-fuzz", dependencies: ["LiveryTUF", "LiveryLoad", "LiveryDiagnostics", "LiveryObjectStore", "LiveryClient",
+package.targets.append(.executableTarget(name: "livery-json-fuzz", dependencies: ["LiveryTUF", "LiverySign", "LiveryLoad", "LiveryDiagnostics", "LiveryObjectStore", "LiveryClient",
                                                                                .product(name: "Crypto", package: "swift-crypto"), .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                                          swiftSettings: fuzzing ? [.define("LIVERY_FUZZING")] : []))

@@ -13,7 +13,8 @@ import ZIPFoundation
 // - `download-manifest`: the signed download manifest (`DownloadManifest`);
 // - `encrypted-bundle`: a protected bundle's ciphertext (`SegmentedAEAD.decrypt`, with a fixed key);
 // - `zip-bundle`: a downloaded bundle as the client extracts it (`ArchiveExtractor`: its own read of
-//   the zip's central directory, then ZIPFoundation's inflater fed entry by entry).
+//   the zip's central directory, then ZIPFoundation's inflater fed entry by entry);
+// - `key-file`: a signing key file (`KeyFileDocument`; KeyFileFuzz.swift), from the signing side.
 // Each input must be accepted or refused without a crash, and what is accepted must keep its
 // invariants, stated per target below.
 
@@ -25,6 +26,7 @@ enum FuzzTarget: String, CaseIterable {
     case downloadManifest = "download-manifest"
     case encryptedBundle = "encrypted-bundle"
     case zipBundle = "zip-bundle"
+    case keyFile = "key-file"
 
     /// The target of a libFuzzer run: `LIVERY_FUZZ_TARGET`, default `release-json`.
     static let selected: FuzzTarget = ProcessInfo.processInfo.environment["LIVERY_FUZZ_TARGET"].flatMap(FuzzTarget.init) ?? .releaseJSON
@@ -42,6 +44,7 @@ enum FuzzTarget: String, CaseIterable {
         case .downloadManifest: return Self.checkDownloadManifest(data)
         case .encryptedBundle: return Self.checkEncryptedBundle(data)
         case .zipBundle: return Self.checkZipBundle(data)
+        case .keyFile: return Self.checkKeyFile(data)
         }
     }
 
@@ -167,6 +170,7 @@ enum FuzzTarget: String, CaseIterable {
             .encryptedBundle: [try SegmentedAEAD.encrypt(plain, key: fuzzKey, segmentSize: 1024), try SegmentedAEAD.encrypt(Data(), key: fuzzKey, segmentSize: 1024),
                                try SegmentedAEAD.encrypt(plain.prefix(1024), key: fuzzKey, segmentSize: 1024)],
             .zipBundle: [try zipSeed()],
+            .keyFile: try keyFileSeeds(),
         ]
     }
 }
