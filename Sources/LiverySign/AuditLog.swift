@@ -172,7 +172,7 @@ public final class AuditLog: Sendable {
             do {
                 entry = try AuditEntry(json: try JSONValue.parse(last))
             } catch {
-                throw AuditLogError(path, nil, "has a last line that is not an audit entry (\(error)): run `livery audit verify` to find the damage")
+                throw AuditLogError(path, nil, "has a last line that is not an audit entry (\(error)): run `livery keys audit <tenant>` to find the damage")
             }
             guard entry.tenant == tenant else { throw AuditLogError(path, nil, "is the log of tenant '\(entry.tenant)', not of '\(tenant)'") }
             seq = entry.seq + 1
@@ -284,7 +284,7 @@ public final class AuditLog: Sendable {
     private func lastLine(_ descriptor: Int32, size: Int) throws -> Data {
         guard try read(descriptor, from: size - 1, count: 1) == Data([0x0A]) else {
             throw AuditLogError(file.path, nil, "ends with a line that is cut short (an interrupted write?): nothing more is appended until it is repaired; "
-                                + "run `livery audit verify` to see the damage")
+                                + "run `livery keys audit <tenant>` to see the damage")
         }
         var tail = Data([0x0A])
         var start = size - 1

@@ -66,11 +66,14 @@ extension KeyStore {
             var key = DelegationKey(name: name, paths: paths, publicKey: TUFKey(publicKeyHex: hex), signer: nil)
             let keyFile = folder.appendingPathComponent("\(name).key")
             if FileManager.default.fileExists(atPath: keyFile.path) {
-                let signer = try KeyStore.readKeyFile(keyFile, uri: "file:delegations/\(name).key", passphrase: nil)
-                guard try signer.publicKey() == key.publicKey else {
+                guard try KeyStore.publicKeyOfFile(keyFile, inStore: true) == key.publicKey else {
                     throw TUFError("\(keyFile.path) is not the private key of delegated role '\(name)'")
                 }
-                key.signer = signer
+                // Opened (and its passphrase asked for) only when the role is signed.
+                let reference = KeyReference.file(path: keyFile.path, passphrase: nil)
+                key.signer = LazySigner(reference: reference, uri: "file:delegations/\(name).key", publicKey: { [key] in key.publicKey }) {
+                    try KeyStore.readKeyFile(keyFile, uri: "file:delegations/\(name).key", passphrase: nil, inStore: true)
+                }
             }
             return key
         }

@@ -147,13 +147,18 @@ public final class LazySigner: MetadataSigner, @unchecked Sendable {
     public let uri: String
     public let reference: KeyReference
     private let opener: @Sendable () throws -> any MetadataSigner
+    private let publicKeyReader: (@Sendable () throws -> TUFKey)?
     private let lock = NSLock()
     private var opened: (any MetadataSigner)?
     private var cachedKey: TUFKey?
 
-    public init(reference: KeyReference, uri: String, open: @escaping @Sendable () throws -> any MetadataSigner) {
+    /// `publicKey`, when given, reads the public key without opening the signer (an encrypted key
+    /// file keeps it in the clear: listing keys and matching them to a root asks no passphrase).
+    public init(reference: KeyReference, uri: String, publicKey: (@Sendable () throws -> TUFKey)? = nil,
+                open: @escaping @Sendable () throws -> any MetadataSigner) {
         self.reference = reference
         self.uri = uri
+        publicKeyReader = publicKey
         opener = open
     }
 
@@ -170,12 +175,20 @@ public final class LazySigner: MetadataSigner, @unchecked Sendable {
         lock.lock()
         if let cachedKey { lock.unlock(); return cachedKey }
         lock.unlock()
-        let key = try signer().publicKey()
+        let key = try publicKeyReader?() ?? signer().publicKey()
         lock.lock()
         cachedKey = key
         lock.unlock()
         return key
     }
 
-    public func sign(_ message: Data) throws -> Data { try signer().sign(message) }
+    public func sign(_ message: Data) throws -> Data {
+        let signer = try signer()
+        // The key in the clear beside an encrypted key is authenticated by opening it; still, a
+        // signer whose key is not the one its public key said is never used.
+        if publicKeyReader != nil, try signer.publicKey() != publicKey() {
+            throw TUFError("\(uri): the key does not match the public key recorded beside it")
+        }
+        return try signer.sign(message)
+    }
 }

@@ -20,9 +20,11 @@ import Darwin
 /// another user could otherwise replace the key, or read it later by changing its mode.
 public enum KeyFile {
     /// The signer of the key in `url`. `passphrase` is asked for only if the file is encrypted.
-    public static func read(_ url: URL, passphrase: () throws -> String) throws -> any MetadataSigner {
-        let (document, _) = try readDocument(url)
-        return try material(document, passphrase: passphrase, file: url.path).signer(uri: "file:" + url.path)
+    /// `checkingFolder`: also refuse a folder others can enter (a key store's folders; a holder's
+    /// key on a USB drive or in a home folder is judged by its own mode only, as ssh does).
+    public static func read(_ url: URL, uri: String? = nil, checkingFolder: Bool = true, passphrase: () throws -> String) throws -> any MetadataSigner {
+        let (document, _) = try readDocument(url, checkingFolder: checkingFolder)
+        return try material(document, passphrase: passphrase, file: url.path).signer(uri: uri ?? "file:" + url.path)
     }
 
     /// Whether `url` holds an encrypted key document. False for a file that is not a readable key
@@ -33,8 +35,8 @@ public enum KeyFile {
 
     /// The public key in `url`, without its passphrase (`keys list`). For an encrypted file it is the
     /// public key written in the clear, which only opening the file authenticates.
-    public static func publicKey(_ url: URL) throws -> TUFKey {
-        try readDocument(url).document.publicKey
+    public static func publicKey(_ url: URL, checkingFolder: Bool = true) throws -> TUFKey {
+        try readDocument(url, checkingFolder: checkingFolder).document.publicKey
     }
 
     /// Writes a new key file for an Ed25519 key: the legacy 64 hex digits without a passphrase,
@@ -92,7 +94,7 @@ public enum KeyFile {
     // MARK: - Reading
 
     /// The document in `url`, and the path of the file it came from (where a link leads).
-    static func readDocument(_ url: URL, checkingPermissions: Bool = true) throws -> (document: KeyFileDocument, target: String) {
+    static func readDocument(_ url: URL, checkingPermissions: Bool = true, checkingFolder: Bool = true) throws -> (document: KeyFileDocument, target: String) {
         let path = url.path
         // O_NONBLOCK: a FIFO put where a key should be must not hang the reader (it is refused below).
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
@@ -107,9 +109,9 @@ public enum KeyFile {
         if checkingPermissions {
             // The descriptor is what gets read, so its file is the one judged (no window for a swap).
             try judge(file: info, path: path)
-            try checkPermissions(folder: url.deletingLastPathComponent())
+            if checkingFolder { try checkPermissions(folder: url.deletingLastPathComponent()) }
             let targetFolder = URL(fileURLWithPath: target).deletingLastPathComponent()
-            if targetFolder.standardizedFileURL.path != url.deletingLastPathComponent().standardizedFileURL.path {
+            if checkingFolder, targetFolder.standardizedFileURL.path != url.deletingLastPathComponent().standardizedFileURL.path {
                 try checkPermissions(folder: targetFolder)
             }
         } else if info.st_mode & S_IFMT != S_IFREG {

@@ -199,8 +199,18 @@ public final class KeyStore: Sendable {
     /// A signer for `reference`, opened on first use.
     public func signer(_ reference: KeyReference, tenant: String) -> any MetadataSigner {
         let folder = folder(for: tenant)
-        return LazySigner(reference: reference, uri: reference.description) {
-            try KeyStore.openKey(reference, relativeTo: folder)
+        var readPublicKey: (@Sendable () throws -> TUFKey)?
+        let file = reference.fileURL(relativeTo: folder)
+        // A key file in the store's own folder is checked with its folder (mode 0700); one elsewhere by its own mode.
+        let inStore = file?.deletingLastPathComponent().standardizedFileURL.path == folder.standardizedFileURL.path
+        if let file {
+            readPublicKey = { try KeyStore.publicKeyOfFile(file, inStore: inStore) }
+        }
+        return LazySigner(reference: reference, uri: reference.description, publicKey: readPublicKey) {
+            if let file, case .file(_, let passphrase) = reference {
+                return try KeyStore.readKeyFile(file, uri: reference.description, passphrase: passphrase, inStore: inStore)
+            }
+            return try KeyStore.openKey(reference, relativeTo: folder)
         }
     }
 
@@ -215,13 +225,21 @@ public final class KeyStore: Sendable {
         }
     }
 
-    static func readKeyFile(_ file: URL, uri: String, passphrase: SecretSource?) throws -> any MetadataSigner {
-        guard let text = try? String(contentsOf: file, encoding: .utf8) else { throw TUFError("\(file.path) cannot be read") }
-        guard let raw = Data(hex: text.trimmingCharacters(in: .whitespacesAndNewlines)),
-              let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw) else {
-            throw TUFError("\(file.path) is not an Ed25519 private key")
+    /// Reads a key file (checked like ssh does: a regular file only its owner can read, in a folder
+    /// only its owner can enter); an encrypted one asks `passphrase` (default: the terminal).
+    static func readKeyFile(_ file: URL, uri: String, passphrase: SecretSource?, inStore: Bool = false) throws -> any MetadataSigner {
+        do {
+            return try KeyFile.read(file, uri: uri, checkingFolder: inStore) { try (passphrase ?? .prompt).read(what: "the passphrase of \(file.path)") }
+        } catch let error as KeyFileError {
+            throw TUFError(error.description)
+        } catch let error as SecretSourceError {
+            throw TUFError(error.description)
         }
-        return Ed25519Signer(key, uri: uri)
+    }
+
+    /// The public key of a key file, without its passphrase (an encrypted file keeps it in the clear).
+    static func publicKeyOfFile(_ file: URL, inStore: Bool = false) throws -> TUFKey {
+        do { return try KeyFile.publicKey(file, checkingFolder: inStore) } catch let error as KeyFileError { throw TUFError(error.description) }
     }
 
     static func openPKCS11(_ uri: String) throws -> any MetadataSigner {
@@ -255,14 +273,10 @@ public final class KeyStore: Sendable {
         return made
     }
 
-    /// Writes a private key file that only its owner can read, refusing to replace an existing one.
-    func write(_ key: Curve25519.Signing.PrivateKey, to file: URL) throws {
-        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw TUFError("cannot create \(file.path): \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
-        let text = key.rawRepresentation.hexString + "\n"
-        guard text.withCString({ Glibc.write(descriptor, $0, strlen($0)) }) == text.utf8.count else { throw TUFError("cannot write \(file.path)") }
-        fsync(descriptor)
+    /// Writes a private key file that only its owner can read, refusing to replace an existing one;
+    /// encrypted when a passphrase is given.
+    func write(_ key: Curve25519.Signing.PrivateKey, to file: URL, passphrase: String? = nil) throws {
+        do { try KeyFile.write(ed25519: key, to: file, passphrase: passphrase) } catch let error as KeyFileError { throw TUFError(error.description) }
     }
 
     /// `<store>/<tenant>/content.key`: the secret every content key of the tenant's encrypted bundles

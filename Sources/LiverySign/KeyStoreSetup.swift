@@ -7,7 +7,10 @@ extension KeyStore {
     /// root key. Each role uses the keys in `given`, or gets `counts[role]` new key files
     /// (`<role>.key`, or `<role>-1.key`, `<role>-2.key`, … for several). Refuses a tenant that has keys.
     /// Returns each role's keys as (URI, key id).
+    /// New key files are encrypted with `passphrase` when one is given, and keys.yaml records
+    /// `passphraseSource` beside them (a place to read it from, never the passphrase).
     public func initialize(tenant: String, given: [TUFRole: [KeyReference]], counts: [TUFRole: Int], thresholds: [TUFRole: Int],
+                           passphrase: String? = nil, passphraseSource: SecretSource? = nil,
                            now: Date = Date(), expiry: Expiry = Expiry()) throws -> [TUFRole: [(uri: String, id: String)]] {
         let folder = folder(for: tenant)
         if (try? configuration(for: tenant)) != nil || FileManager.default.fileExists(atPath: configurationFile(for: tenant).path)
@@ -28,9 +31,10 @@ extension KeyStore {
             let names = count == 1 ? ["\(role.rawValue).key"] : (1...count).map { "\(role.rawValue)-\($0).key" }
             for name in names {
                 let key = Curve25519.Signing.PrivateKey()
-                try write(key, to: folder.appendingPathComponent(name))
-                configuration.roles[role, default: []].append(.file(path: name, passphrase: nil))
-                keys.signers[role, default: []].append(Ed25519Signer(key, uri: "file:\(name)"))
+                try write(key, to: folder.appendingPathComponent(name), passphrase: passphrase)
+                let reference = KeyReference.file(path: name, passphrase: passphrase == nil ? nil : passphraseSource)
+                configuration.roles[role, default: []].append(reference)
+                keys.signers[role, default: []].append(Ed25519Signer(key, uri: reference.description))
             }
         }
         keys.journal = SignatureJournal(sink: try AuditTrail.recorder(store: self, tenant: tenant))
@@ -114,11 +118,32 @@ public enum AuditTrail {
 
     /// Where a `SignatureJournal` writes: the tenant's log in `store`.
     public static func recorder(store: KeyStore, tenant: String) throws -> (@Sendable ([SignatureRecord]) throws -> Void)? {
-        nil
+        let log = AuditLog(store: store.root, tenant: tenant)
+        let machine = AuditLog.machineName
+        return { records in
+            do {
+                try log.append(records.map { AuditEvent(role: $0.role, version: $0.version, keyID: $0.keyID, signed: $0.signedSHA256, file: $0.file,
+                                                        machine: machine, signer: $0.signer) })
+            } catch let error as AuditLogError {
+                // A signature the log cannot record is not published: the trail must explain every release.
+                throw TUFError("the audit log cannot record this signing, so nothing is published: \(error.description)")
+            }
+        }
     }
 
     /// Records the signatures of a root made in a ceremony (signed on other machines) as
     /// published by this key store, so the log explains every published root version.
     public static func recordCeremony(_ root: Metadata<Root>, store: KeyStore, tenant: String) throws {
+        let log = AuditLog(store: store.root, tenant: tenant)
+        let digest = SHA256.hash(data: try root.signedBytes()).hexString
+        let known = Set((FileManager.default.fileExists(atPath: log.file.path) ? try log.verify() : [])
+            .filter { $0.event.role == TUFRole.root.rawValue && $0.event.signed == digest }.map(\.event.keyID))
+        let events = root.signatures.keys.sorted().filter { !known.contains($0) }.map {
+            AuditEvent(role: TUFRole.root.rawValue, version: root.signed.version, keyID: $0, signed: digest, file: "\(root.signed.version).root.json",
+                       signer: "ceremony: signed with `livery keys sign` where the key is held")
+        }
+        do { try log.append(events) } catch let error as AuditLogError {
+            throw TUFError("the audit log cannot record the ceremony, so nothing is published: \(error.description)")
+        }
     }
 }

@@ -6,13 +6,12 @@ import LiveryTUF
 /// public key as TUF lists it (`FILE.pub`, canonical JSON), which is all a proposal needs.
 public enum KeyFiles {
     /// Creates a private key file (mode 0600), never replacing one.
-    public static func create(_ key: Curve25519.Signing.PrivateKey, at file: URL) throws {
-        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw TUFError("cannot create \(file.path): \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
-        let text = key.rawRepresentation.hexString + "\n"
-        guard text.withCString({ write(descriptor, $0, strlen($0)) }) == text.utf8.count else { throw TUFError("cannot write \(file.path)") }
-        fsync(descriptor)
+    public static func create(_ key: Curve25519.Signing.PrivateKey, at file: URL, passphrase: String? = nil) throws {
+        do { try KeyFile.write(ed25519: key, to: file, passphrase: passphrase) } catch let error as KeyFileError { throw TUFError(error.description) }
+    }
+
+    public static func create(_ key: P256.Signing.PrivateKey, at file: URL, passphrase: String? = nil) throws {
+        do { try KeyFile.write(p256: key, to: file, passphrase: passphrase) } catch let error as KeyFileError { throw TUFError(error.description) }
     }
 
     /// Writes a public key file, never replacing one.
@@ -31,6 +30,9 @@ public enum KeyFiles {
            let data = FileManager.default.contents(atPath: file.path), data.first == UInt8(ascii: "{"),
            let json = try? JSONValue.parse(data), json["keyval"] != nil {
             do { return (try TUFKey(json: json), false) } catch let error as TUFError { throw TUFError("\(file.path): \(error.description)") }
+        }
+        if let file = reference.fileURL(relativeTo: URL(fileURLWithPath: "/")) {
+            return (try KeyStore.publicKeyOfFile(file), true)  // no passphrase needed
         }
         let signer = try KeyStore.openKey(reference, relativeTo: URL(fileURLWithPath: "/"))
         return (try signer.publicKey(), true)

@@ -83,7 +83,8 @@ extension JSONValue: Decodable {
     public var intValue: Int? {
         switch self {
         case .int(let i): return i
-        case .double(let d) where d == d.rounded(): return Int(d)
+        // Only whole numbers an Int holds exactly: `Int(1e300)` would trap on hostile input.
+        case .double(let d) where d == d.rounded() && abs(d) < 9.007e15: return Int(d)
         default: return nil
         }
     }

@@ -65,12 +65,33 @@ extension Keys {
         @Argument(help: "The key file to create (never replaced).")
         var file: String
 
+        @Option(help: "The key type: ed25519 or ecdsa (P-256, ecdsa-sha2-nistp256).")
+        var type = "ed25519"
+
+        @Flag(help: "Encrypt the key file with a passphrase (scrypt and AES-256-GCM).")
+        var encrypt = false
+
+        @Option(help: "With --encrypt: where the passphrase comes from (env:NAME, file:PATH, fd:N, or prompt, the default).")
+        var passphraseSource: String?
+
+        func validate() throws {
+            guard ["ed25519", "ecdsa"].contains(type) else { throw ValidationError("--type must be ed25519 or ecdsa") }
+        }
+
         func run() throws {
             let url = URL(fileURLWithPath: file)
-            let key = Curve25519.Signing.PrivateKey()
             do {
-                try KeyFiles.create(key, at: url)
-                let publicKey = TUFKey(key.publicKey)
+                let passphrase = encrypt ? try KeyOptions.newPassphrase(passphraseSource, for: file) : nil
+                let publicKey: TUFKey
+                if type == "ecdsa" {
+                    let key = P256.Signing.PrivateKey()
+                    try KeyFiles.create(key, at: url, passphrase: passphrase)
+                    publicKey = TUFKey(key.publicKey)
+                } else {
+                    let key = Curve25519.Signing.PrivateKey()
+                    try KeyFiles.create(key, at: url, passphrase: passphrase)
+                    publicKey = TUFKey(key.publicKey)
+                }
                 try KeyFiles.writePublic(publicKey, to: URL(fileURLWithPath: file + ".pub"))
                 print("key \(publicKey.keyID) written to \(url.path) (mode 0600); its public key to \(url.path).pub")
             } catch let error as TUFError {

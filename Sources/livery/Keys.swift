@@ -14,7 +14,7 @@ struct Keys: ParsableCommand {
             never under Output/; keys.yaml says which key (a file, or a PKCS#11 token key) signs which role. \
             `livery build` creates development keys on first use, with a warning. See docs/keys.md.
             """,
-        subcommands: [Init.self, List.self, Rotate.self, Delegate.self, Generate.self, ProposeRoot.self, SignRoot.self, FinishRoot.self]
+        subcommands: [Init.self, List.self, Rotate.self, Delegate.self, Generate.self, ProposeRoot.self, SignRoot.self, FinishRoot.self, Encrypt.self, Decrypt.self, Audit.self]
     )
 
     struct Options: ParsableArguments {
@@ -57,6 +57,12 @@ struct Keys: ParsableCommand {
         @Option(name: .customLong("key"), help: "ROLE=URI: use this key for the role instead of creating a file (repeatable; pkcs11:… or file:PATH).")
         var keyURIs: [String] = []
 
+        @Flag(help: "Encrypt the new key files with a passphrase (scrypt and AES-256-GCM).")
+        var encrypt = false
+
+        @Option(help: "With --encrypt: where the passphrase comes from (env:NAME, file:PATH, fd:N, or prompt, the default). An env: or file: source is recorded in keys.yaml.")
+        var passphraseSource: String?
+
         @OptionGroup var options: Options
 
         func validate() throws {
@@ -75,8 +81,10 @@ struct Keys: ParsableCommand {
                 for (role, threshold) in [(TUFRole.root, rootThreshold), (.targets, targetsThreshold)] where threshold > counts[role]! {
                     throw Livery.Failure("the \(role.rawValue) threshold is \(threshold) but the role has \(counts[role]!) key\(counts[role]! == 1 ? "" : "s")")
                 }
+                let passphrase = encrypt ? try KeyOptions.newPassphrase(passphraseSource, for: "the keys of '\(tenant)'") : nil
                 let made = try options.store.initialize(tenant: tenant, given: given, counts: counts,
-                                                        thresholds: [.root: rootThreshold, .targets: targetsThreshold])
+                                                        thresholds: [.root: rootThreshold, .targets: targetsThreshold],
+                                                        passphrase: passphrase, passphraseSource: KeyOptions.recordedSource(passphraseSource))
                 for role in TUFRole.allCases {
                     for (uri, id) in made[role] ?? [] { print("\(tenant) \(role.rawValue): key \(id)  \(uri)") }
                 }

@@ -237,7 +237,7 @@ final class HSMCustodyTests: XCTestCase {
     static let tenant = KeyCustodyTests.tenant
 
     func hsmURI(_ label: String, pinSource: String = "env:\(SoftHSMFixture.pinVariable)") -> String {
-        SoftHSMFixture.uri("token=livery;object=\(label)", pinSource: pinSource)
+        SoftHSMFixture.uri("token=custody;object=\(label)", pinSource: pinSource)
     }
 
     func run(_ arguments: [String], _ workspace: BuildTests.Workspace, in folder: String? = nil, environment extra: [String: String] = [:]) throws -> LiveryProcess.Output {
@@ -256,7 +256,7 @@ final class HSMCustodyTests: XCTestCase {
         let initialized = try run(["keys", "init", Self.tenant, "--key", "targets=\(hsmURI("\(prefix)-targets"))",
                                    "--key", "snapshot=\(hsmURI("\(prefix)-snapshot"))", "--key", "timestamp=\(hsmURI("\(prefix)-timestamp"))"], workspace)
         XCTAssertEqual(initialized.status, 0, initialized.stderr)
-        XCTAssertTrue(initialized.stdout.contains("pkcs11:token=livery;object=\(prefix)-targets"), initialized.stdout)
+        XCTAssertTrue(initialized.stdout.contains("pkcs11:token=custody;object=\(prefix)-targets"), initialized.stdout)
         let built = try run(["build", "Tenants/\(Self.tenant)", "--output", "Output"], workspace)
         XCTAssertEqual(built.status, 0, built.stderr)
         let release = workspace.output.appendingPathComponent(Self.tenant)
@@ -269,7 +269,7 @@ final class HSMCustodyTests: XCTestCase {
         XCTAssertEqual(python.status, 0, python.stderr)
         XCTAssertTrue(ReleaseVerifier.verify(LocalRepository(root: release)).isValid)
         let list = try run(["keys", "list", "--output", "Output"], workspace)
-        XCTAssertTrue(list.stdout.contains("trusted by root v1  pkcs11:token=livery;object=\(prefix)-timestamp"), list.stdout)
+        XCTAssertTrue(list.stdout.contains("trusted by root v1  pkcs11:token=custody;object=\(prefix)-timestamp"), list.stdout)
         XCTAssertFalse(list.stdout.contains(SoftHSMFixture.pin), "no PIN is printed")
 
         // A timestamp refresh signs through the token too.
@@ -280,7 +280,7 @@ final class HSMCustodyTests: XCTestCase {
         let before = BuildTests.tree(workspace.output)
         let wrongPIN = try run(["build", "Tenants/\(Self.tenant)", "--output", "Output"], workspace, environment: [SoftHSMFixture.pinVariable: "0000"])
         XCTAssertNotEqual(wrongPIN.status, 0)
-        XCTAssertTrue(wrongPIN.stderr.contains("wrong PIN for token 'livery'"), wrongPIN.stderr)
+        XCTAssertTrue(wrongPIN.stderr.contains("wrong PIN for token 'custody'"), wrongPIN.stderr)
         XCTAssertEqual(BuildTests.tree(workspace.output), before)
         let keysFile = workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)/keys.yaml")
         let good = try String(contentsOf: keysFile, encoding: .utf8)

@@ -90,6 +90,8 @@ final class SoftHSMFixture: @unchecked Sendable { // immutable after init
         _ = try run(onLivery + ["--delete-object", "--type", "privkey", "--id", "07"])
         _ = try run(onLivery + ["--type", "privkey", "--id", "08", "--set-id", "07"])
         _ = try run(["softhsm2-util", "--init-token", "--free", "--label", "spare", "--pin", "4321", "--so-pin", "5678"])
+        // Keys made during tests (`generateKey`) go to a token of their own, so `livery`'s listing stays as made here.
+        _ = try run(["softhsm2-util", "--init-token", "--free", "--label", "custody", "--pin", Self.pin, "--so-pin", "5678"])
         // softhsm2-util insists on a user PIN; pkcs11-tool initialises the free slot's token without one.
         let slots = try run(["softhsm2-util", "--show-slots"])
         guard let free = Self.freeSlot(slots) else { throw Failure("no free SoftHSM slot in: \(slots)") }
@@ -105,11 +107,11 @@ final class SoftHSMFixture: @unchecked Sendable { // immutable after init
         firstOpenSeconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
 
-    /// A new key pair (`EC:edwards25519` or `EC:prime256v1`) on the `livery` token, for tests that sign
+    /// A new key pair (`EC:edwards25519` or `EC:prime256v1`) on the `custody` token, for tests that sign
     /// through `livery` processes: new processes see keys added to an existing token (this one sees them too,
     /// through new sessions).
     func generateKey(label: String, type: String) throws {
-        let output = try LiveryProcess.tool(["pkcs11-tool", "--module", Self.module, "--token-label", "livery", "--login", "--pin", Self.pin,
+        let output = try LiveryProcess.tool(["pkcs11-tool", "--module", Self.module, "--token-label", "custody", "--login", "--pin", Self.pin,
                                              "--keypairgen", "--key-type", type, "--label", label],
                                             environment: ["SOFTHSM2_CONF": configuration.path])
         guard output.status == 0 else { throw Failure("pkcs11-tool could not make \(label): \(output.stderr)") }
