@@ -105,6 +105,11 @@ final class KeyCustodyTests: XCTestCase {
         try workspace.replace("\(Self.tenant)/locales/en.yaml", "Home", "Start")
         XCTAssertEqual(try build(workspace).status, 0)
         XCTAssertEqual(try SigningTests.pythonTUF(port: server.port, tenant: Self.tenant, root: firstRoot, state: state).status, 0)
+        // The audit log explains every published version, the holders' signatures included (recorded by finish-root).
+        let audit = try livery(["keys", "audit", Self.tenant, "--output", "Output"], workspace)
+        XCTAssertEqual(audit.status, 0, audit.stdout)
+        let logged = try String(contentsOf: workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)/audit.log"), encoding: .utf8)
+        XCTAssertTrue(logged.contains("ceremony: signed with `livery keys sign` where the key is held"), logged)
 
         // A root signed by one of the three, published by hand, is refused by both clients.
         let holderC = try KeyStore.openKey(.file(path: "holder-c/root-new.key", passphrase: nil), relativeTo: workspace.root)
@@ -202,6 +207,104 @@ final class KeyCustodyTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("the snapshot role needs 1 signature"), "\(error)")
         }
         XCTAssertEqual(BuildTests.tree(workspace.output), before)
+    }
+
+    func testEncryptedKeysSignWithTheirPassphraseAndKeyFilesOthersCanReadAreRefused() throws {
+        let workspace = try BuildTests.Workspace()
+        let passphrase = ["LIVERY_KEY_PASSPHRASE": "correct horse battery staple"]
+        func run(_ arguments: [String], _ environment: [String: String] = passphrase) throws -> LiveryProcess.Output {
+            try LiveryProcess.run(arguments, in: workspace.root, environment: environment)
+        }
+        let initialized = try run(["keys", "init", Self.tenant, "--encrypt", "--passphrase-source", "env:LIVERY_KEY_PASSPHRASE"])
+        XCTAssertEqual(initialized.status, 0, initialized.stderr)
+        let keys = workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)")
+        let configuration = try String(contentsOf: keys.appendingPathComponent("keys.yaml"), encoding: .utf8)
+        XCTAssertTrue(configuration.contains("file:targets.key?passphrase-source=env:LIVERY_KEY_PASSPHRASE"), configuration)
+        let targetsFile = try String(contentsOf: keys.appendingPathComponent("targets.key"), encoding: .utf8)
+        XCTAssertTrue(targetsFile.contains("\"kdf\"") || targetsFile.contains("scrypt"), "the key file is encrypted: \(targetsFile)")
+        XCTAssertEqual(try run(["build", "Tenants/\(Self.tenant)", "--output", "Output"]).status, 0)
+        XCTAssertTrue(ReleaseVerifier.verify(LocalRepository(root: workspace.output.appendingPathComponent(Self.tenant))).isValid)
+        // Key ids are listed without the passphrase (the public key is kept in the clear).
+        let list = try run(["keys", "list", "--output", "Output"], [:])
+        XCTAssertTrue(list.stdout.contains("targets") && list.stdout.contains("trusted by root v1  file:targets.key"), list.stdout)
+
+        try workspace.replace("\(Self.tenant)/locales/en.yaml", "Home", "Start")
+        let before = BuildTests.tree(workspace.output)
+        for (environment, expected) in [(["LIVERY_KEY_PASSPHRASE": "wrong"], "wrong passphrase for"),
+                                        ([:], "should be in the environment variable LIVERY_KEY_PASSPHRASE, which is not set")] {
+            let refused = try run(["build", "Tenants/\(Self.tenant)", "--output", "Output"], environment)
+            XCTAssertNotEqual(refused.status, 0)
+            XCTAssertTrue(refused.stderr.contains(expected), refused.stderr)
+            XCTAssertEqual(BuildTests.tree(workspace.output), before, "nothing is published")
+        }
+        // Like ssh: a key file or key folder others can read is refused, with the chmod that fixes it.
+        chmod(keys.appendingPathComponent("targets.key").path, 0o644)
+        let readable = try run(["build", "Tenants/\(Self.tenant)", "--output", "Output"])
+        XCTAssertNotEqual(readable.status, 0)
+        XCTAssertTrue(readable.stderr.contains("chmod 600 \(keys.appendingPathComponent("targets.key").path)"), readable.stderr)
+        chmod(keys.appendingPathComponent("targets.key").path, 0o600)
+        chmod(keys.path, 0o755)
+        let folder = try run(["build", "Tenants/\(Self.tenant)", "--output", "Output"])
+        XCTAssertNotEqual(folder.status, 0)
+        XCTAssertTrue(folder.stderr.contains("chmod 700 \(keys.path)"), folder.stderr)
+        chmod(keys.path, 0o700)
+        XCTAssertEqual(BuildTests.tree(workspace.output), before)
+        XCTAssertEqual(try run(["build", "Tenants/\(Self.tenant)", "--output", "Output"]).status, 0)
+
+        // Decrypting and encrypting again keeps the key (and so the published root's trust).
+        let id = try KeyFile.publicKey(keys.appendingPathComponent("timestamp.key")).keyID
+        XCTAssertEqual(try run(["keys", "decrypt", ".livery-keys/\(Self.tenant)/timestamp.key", "--passphrase-source", "env:LIVERY_KEY_PASSPHRASE"]).status, 0)
+        XCTAssertFalse(KeyFile.isEncrypted(keys.appendingPathComponent("timestamp.key")))
+        XCTAssertEqual(try run(["keys", "encrypt", ".livery-keys/\(Self.tenant)/timestamp.key", "--passphrase-source", "env:LIVERY_KEY_PASSPHRASE"]).status, 0)
+        XCTAssertTrue(KeyFile.isEncrypted(keys.appendingPathComponent("timestamp.key")))
+        XCTAssertEqual(try KeyFile.publicKey(keys.appendingPathComponent("timestamp.key")).keyID, id)
+        XCTAssertEqual(try run(["timestamp", "refresh", "--output", "Output"]).status, 0)
+    }
+
+    func testTheAuditTrailExplainsEverySignatureAndFindsTamperingAndUnloggedVersions() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try livery(["keys", "init", Self.tenant], workspace).status, 0)
+        XCTAssertEqual(try build(workspace).status, 0)
+        XCTAssertEqual(try livery(["keys", "rotate", Self.tenant, "snapshot", "--output", "Output"], workspace).status, 0)
+        XCTAssertEqual(try livery(["keys", "delegate", Self.tenant, "--output", "Output"], workspace).status, 0)
+        XCTAssertEqual(try livery(["timestamp", "refresh", "--output", "Output"], workspace).status, 0)
+        let clean = try livery(["keys", "audit", Self.tenant, "--output", "Output"], workspace)
+        XCTAssertEqual(clean.status, 0, clean.stdout + clean.stderr)
+        XCTAssertTrue(clean.stdout.contains("audit log intact") && clean.stdout.contains(", 0 not explained"), clean.stdout)
+        let logFile = workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)/audit.log")
+        let log = try String(contentsOf: logFile, encoding: .utf8)
+        var lines = log.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        XCTAssertGreaterThan(lines.count, 8)
+        let entry = try JSONValue.parse(Data(lines[2].utf8))
+        XCTAssertEqual(entry["machine"]?.stringValue, AuditLog.machineName)
+        XCTAssertNotNil(entry["signer"]?.stringValue?.hasPrefix("file:"))
+
+        // A line changed, or a line removed: the chain breaks, and the command says where.
+        lines[3] = lines[3].replacingOccurrences(of: "\"version\":", with: "\"version\":1")
+        try lines.joined(separator: "\n").write(to: logFile, atomically: true, encoding: .utf8)
+        chmod(logFile.path, 0o600)
+        let tampered = try livery(["keys", "audit", Self.tenant, "--output", "Output"], workspace)
+        XCTAssertEqual(tampered.status, 1)
+        XCTAssertTrue(tampered.stdout.contains("audit log BROKEN") && tampered.stdout.contains("audit.log:4"), tampered.stdout)
+        var removed = log.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        removed.remove(at: 2)
+        try removed.joined(separator: "\n").write(to: logFile, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try livery(["keys", "audit", Self.tenant, "--output", "Output"], workspace).status, 1)
+        try log.write(to: logFile, atomically: true, encoding: .utf8)
+
+        // A timestamp signed with the real key outside Livery (no log line) is a published version the log does not explain.
+        let metadata = workspace.output.appendingPathComponent("\(Self.tenant)/metadata")
+        let store = KeyStore(root: workspace.root.appendingPathComponent(".livery-keys"))
+        let key = try XCTUnwrap(try store.keys(for: Self.tenant, create: false, warn: { _ in }).signer(.timestamp))
+        var timestamp = try SignedMetadata(data: Data(contentsOf: metadata.appendingPathComponent("timestamp.json")))
+        timestamp.signed = .object((timestamp.signed.objectValue ?? [:]).merging(["version": .int(99)]) { $1 })
+        timestamp.signatures = []
+        try timestamp.sign(with: key)
+        unlink(metadata.appendingPathComponent("timestamp.json").path)
+        try timestamp.bytes().write(to: metadata.appendingPathComponent("timestamp.json"))
+        let unexplained = try livery(["keys", "audit", Self.tenant, "--output", "Output"], workspace)
+        XCTAssertEqual(unexplained.status, 1)
+        XCTAssertTrue(unexplained.stdout.contains("ERROR: timestamp.json: version 99 of timestamp carries signatures the audit log does not record"), unexplained.stdout)
     }
 
     func testKeysYAMLMistakesAreLocated() throws {
