@@ -158,6 +158,10 @@ extension Keys {
                 try proposal.bytes().write(to: file)
                 // Keys this machine holds sign once the new root trusts them (an untrusted key in keys.yaml is never used).
                 let configFile = store.configurationFile(for: tenant)
+                // A store with one file per role (development keys) gets its keys.yaml now: it is about to hold other kinds of keys.
+                if !local.isEmpty, !FileManager.default.fileExists(atPath: configFile.path), let implicit = try store.configuration(for: tenant) {
+                    try implicit.write(to: configFile)
+                }
                 if !local.isEmpty, FileManager.default.fileExists(atPath: configFile.path) {
                     var configuration = try KeyConfiguration.load(configFile)
                     let folder = store.folder(for: tenant)

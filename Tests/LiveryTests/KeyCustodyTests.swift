@@ -407,6 +407,65 @@ final class HSMCustodyTests: XCTestCase {
         XCTAssertTrue(inline.stderr.contains("keys.yaml:") && inline.stderr.contains("pin-source"), inline.stderr)
     }
 
+    /// docs/keys.md#a-root-ceremony, step by step: a tenant built with development keys moves its
+    /// online keys into the token and its root to three holders (2 of 3), then rotates a holder's
+    /// key in a second ceremony; apps that ship the first root follow, and the audit log explains it all.
+    func testTheWalkthroughOfDocsKeysMoveASampleTenantToHSMKeysAndATwoOfThreeRoot() throws {
+        let hsm = try SoftHSMFixture.shared()
+        let prefix = "w\(UUID().uuidString.prefix(8).lowercased())"
+        try hsm.generateKey(label: "\(prefix)-snapshot", type: "EC:edwards25519")
+        try hsm.generateKey(label: "\(prefix)-timestamp", type: "EC:edwards25519")
+        let workspace = try BuildTests.Workspace()
+        let built = try run(["build", "Tenants/\(Self.tenant)", "--output", "Output"], workspace)
+        XCTAssertEqual(built.status, 0, built.stderr)
+        XCTAssertTrue(built.stderr.contains("DEVELOPMENT"))
+        let release = workspace.output.appendingPathComponent(Self.tenant)
+        let shipped = workspace.root.appendingPathComponent("shipped-1.root.json")
+        try FileManager.default.copyItem(at: release.appendingPathComponent("metadata/1.root.json"), to: shipped)
+        for holder in ["ana", "ben", "chloe"] {
+            try FileManager.default.createDirectory(at: workspace.root.appendingPathComponent(holder), withIntermediateDirectories: true)
+            XCTAssertEqual(try run(["keys", "generate", "root.key"], workspace, in: holder).status, 0)
+        }
+        // Ceremony 1: the development root key signs its own replacement (the old root's threshold, 1 of 1),
+        // and two of the three holders sign for the new root (2 of 3).
+        let proposed = try run(["keys", "propose-root", Self.tenant, "--output", "Output", "--key", "root=file:ana/root.key.pub", "--key", "root=file:ben/root.key.pub",
+                                "--key", "root=file:chloe/root.key.pub", "--threshold", "root=2",
+                                "--key", "snapshot=\(hsmURI("\(prefix)-snapshot"))", "--key", "timestamp=\(hsmURI("\(prefix)-timestamp"))"], workspace)
+        XCTAssertEqual(proposed.status, 0, proposed.stderr)
+        let file = "\(Self.tenant).root-v2.json"
+        XCTAssertEqual(try run(["keys", "sign", file, "--key", "file:.livery-keys/\(Self.tenant)/root.key"], workspace).status, 0)
+        for holder in ["ana", "ben"] {
+            let signed = try run(["keys", "sign", "../\(file)", "--key", "file:root.key"], workspace, in: holder)
+            XCTAssertEqual(signed.status, 0, signed.stderr)
+        }
+        let finished = try run(["keys", "finish-root", Self.tenant, file, "--output", "Output"], workspace)
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        XCTAssertTrue(finished.stdout.contains("release signed again with the new online keys"), finished.stdout)
+        // The old root key is retired: the build machine keeps only targets.key and the token's keys.
+        try FileManager.default.moveItem(at: workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)/root.key"),
+                                         to: workspace.root.appendingPathComponent("retired-root.key"))
+        try workspace.replace("\(Self.tenant)/locales/en.yaml", "Home", "Start")
+        let rebuilt = try run(["build", "Tenants/\(Self.tenant)", "--output", "Output"], workspace)
+        XCTAssertEqual(rebuilt.status, 0, rebuilt.stderr)
+
+        // Ceremony 2: Chloe's key is replaced; Ana and Ben sign (2 of the old 3, and 2 of the new 3).
+        XCTAssertEqual(try run(["keys", "generate", "root-2.key"], workspace, in: "chloe").status, 0)
+        XCTAssertEqual(try run(["keys", "propose-root", Self.tenant, "--output", "Output", "--key", "root=file:ana/root.key.pub", "--key", "root=file:ben/root.key.pub",
+                                "--key", "root=file:chloe/root-2.key.pub"], workspace).status, 0)
+        let second = "\(Self.tenant).root-v3.json"
+        for holder in ["ana", "ben"] { XCTAssertEqual(try run(["keys", "sign", "../\(second)", "--key", "file:root.key"], workspace, in: holder).status, 0) }
+        XCTAssertEqual(try run(["keys", "finish-root", Self.tenant, second, "--output", "Output"], workspace).status, 0)
+
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let python = try SigningTests.pythonTUF(port: server.port, tenant: Self.tenant, root: shipped, state: try SigningTests.clientState(in: workspace.root))
+        XCTAssertEqual(python.status, 0, python.stderr)
+        let report = ReleaseVerifier.verify(LocalRepository(root: release), trustedRoot: try Data(contentsOf: shipped))
+        XCTAssertTrue(report.isValid, "\(report.problems)")
+        XCTAssertEqual(report.versions["root"], 3)
+        let audit = try run(["keys", "audit", Self.tenant, "--output", "Output"], workspace)
+        XCTAssertEqual(audit.status, 0, audit.stdout)
+    }
+
     func testATwoOfThreeRootRotationWithOneHolderOnAnHSMIsWalkedByBothClients() throws {
         let hsm = try SoftHSMFixture.shared()
         let label = "r\(UUID().uuidString.prefix(8).lowercased())-root"
