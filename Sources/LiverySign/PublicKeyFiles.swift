@@ -41,7 +41,8 @@ public enum KeyFiles {
 
 extension KeyStore {
     /// After a new root is published: keys.yaml keeps only the keys it trusts for each role (a
-    /// key that cannot be opened now is kept, to be judged at its next use).
+    /// key that cannot be opened now is kept, to be judged at its next use); the store's own key
+    /// files it drops are renamed `<file>.retired-<n>`.
     public func forgetUntrustedKeys(tenant: String, root: Root) throws {
         let configFile = configurationFile(for: tenant)
         guard FileManager.default.fileExists(atPath: configFile.path) else { return }
@@ -57,6 +58,13 @@ extension KeyStore {
             if kept != references {
                 configuration.roles[role] = kept
                 changed = true
+                // A key file of the store that no root trusts any more is kept, renamed, as `keys rotate` does.
+                for retired in references where !kept.contains(retired) {
+                    guard case .file(let path, _) = retired, !path.hasPrefix("/"), let file = retired.fileURL(relativeTo: folder(for: tenant)) else { continue }
+                    var n = 1
+                    while FileManager.default.fileExists(atPath: file.path + ".retired-\(n)") { n += 1 }
+                    rename(file.path, file.path + ".retired-\(n)")
+                }
             }
         }
         if changed { try configuration.write(to: configFile) }
