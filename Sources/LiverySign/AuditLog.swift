@@ -219,7 +219,7 @@ public final class AuditLog: Sendable {
     }
 
     /// The checks of `verify` on a log's bytes.
-    static func verify(_ data: Data, tenant: String, file: String) throws -> [AuditEntry] {
+    public static func verify(_ data: Data, tenant: String, file: String) throws -> [AuditEntry] {
         guard !data.isEmpty else { return [] }
         var lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
         let cutShort = data.last != 0x0A

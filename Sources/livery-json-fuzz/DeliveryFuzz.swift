@@ -14,7 +14,8 @@ import ZIPFoundation
 // - `encrypted-bundle`: a protected bundle's ciphertext (`SegmentedAEAD.decrypt`, with a fixed key);
 // - `zip-bundle`: a downloaded bundle as the client extracts it (`ArchiveExtractor`: its own read of
 //   the zip's central directory, then ZIPFoundation's inflater fed entry by entry);
-// - `key-file`: a signing key file (`KeyFileDocument`; KeyFileFuzz.swift), from the signing side.
+// - `key-file`: a signing key file (`KeyFileDocument`; KeyFileFuzz.swift), from the signing side;
+// - `audit-log`, `pkcs11-uri`: an audit log and a PKCS#11 key URI (CustodyFuzz.swift).
 // Each input must be accepted or refused without a crash, and what is accepted must keep its
 // invariants, stated per target below.
 
@@ -27,6 +28,8 @@ enum FuzzTarget: String, CaseIterable {
     case encryptedBundle = "encrypted-bundle"
     case zipBundle = "zip-bundle"
     case keyFile = "key-file"
+    case auditLog = "audit-log"
+    case pkcs11URI = "pkcs11-uri"
 
     /// The target of a libFuzzer run: `LIVERY_FUZZ_TARGET`, default `release-json`.
     static let selected: FuzzTarget = ProcessInfo.processInfo.environment["LIVERY_FUZZ_TARGET"].flatMap(FuzzTarget.init) ?? .releaseJSON
@@ -45,6 +48,8 @@ enum FuzzTarget: String, CaseIterable {
         case .encryptedBundle: return Self.checkEncryptedBundle(data)
         case .zipBundle: return Self.checkZipBundle(data)
         case .keyFile: return Self.checkKeyFile(data)
+        case .auditLog: return Self.checkAuditLog(data)
+        case .pkcs11URI: return Self.checkPKCS11URI(data)
         }
     }
 
@@ -171,6 +176,8 @@ enum FuzzTarget: String, CaseIterable {
                                try SegmentedAEAD.encrypt(plain.prefix(1024), key: fuzzKey, segmentSize: 1024)],
             .zipBundle: [try zipSeed()],
             .keyFile: try keyFileSeeds(),
+            .auditLog: try custodySeeds().audit,
+            .pkcs11URI: try custodySeeds().uris,
         ]
     }
 }
