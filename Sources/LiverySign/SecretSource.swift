@@ -62,14 +62,7 @@ public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
             guard let data = FileManager.default.contents(atPath: path) else { throw SecretSourceError("\(what) should be in \(path), which cannot be read") }
             return Self.firstLine(data)
         case .descriptor(let fd):
-            var data = Data()
-            var byte: UInt8 = 0
-            while data.count < 65_536 {
-                let n = Foundation.read(fd, &byte, 1)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0, byte != 0x0A else { break }
-                data.append(byte)
-            }
+            let data = Self.readLine(fd)
             guard !data.isEmpty else { throw SecretSourceError("\(what) should be readable from file descriptor \(fd), which gave nothing") }
             return Self.firstLine(data)
         case .prompt:
@@ -77,10 +70,12 @@ public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The bytes before the first line end, without a CR before it. Bytes, not Characters: Swift
+    /// reads "\r\n" as one Character, which a split on "\n" would not find.
     static func firstLine(_ data: Data) -> String {
-        let text = String(decoding: data, as: UTF8.self)
-        let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        return line.hasSuffix("\r") ? String(line.dropLast()) : line
+        var line = data.prefix { $0 != 0x0A }
+        if line.last == 0x0D { line = line.dropLast() }
+        return String(decoding: line, as: UTF8.self)
     }
 
     /// Asks on the controlling terminal with echo off; fails when there is none (CI, a service).
@@ -100,15 +95,21 @@ public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
             if isTerminal { _ = tcsetattr(tty, TCSAFLUSH, &saved) }
             _ = "\n".withCString { write(tty, $0, 1) }
         }
+        return firstLine(readLine(tty))
+    }
+
+    /// One line from `fd`, a byte at a time so nothing after the line end is consumed (a pipe may
+    /// carry more), at most 64 KiB.
+    static func readLine(_ fd: Int32) -> Data {
         var data = Data()
         var byte: UInt8 = 0
         while data.count < 65_536 {
-            let n = Foundation.read(tty, &byte, 1)
+            let n = Foundation.read(fd, &byte, 1)
             if n < 0 && errno == EINTR { continue }
             guard n > 0, byte != 0x0A else { break }
             data.append(byte)
         }
-        return firstLine(data)
+        return data
     }
 }
 

@@ -307,6 +307,36 @@ final class KeyCustodyTests: XCTestCase {
         XCTAssertTrue(unexplained.stdout.contains("ERROR: timestamp.json: version 99 of timestamp carries signatures the audit log does not record"), unexplained.stdout)
     }
 
+    func testSecretsComeFromTheEnvironmentAFileOrADescriptorNeverFromText() throws {
+        XCTAssertEqual(try SecretSource(parsing: "env:HSM_PIN"), .environment("HSM_PIN"))
+        XCTAssertEqual(try SecretSource(parsing: "file:/run/secrets/pin"), .file("/run/secrets/pin"))
+        XCTAssertEqual(try SecretSource(parsing: "fd:3"), .descriptor(3))
+        XCTAssertEqual(try SecretSource(parsing: "prompt"), .prompt)
+        for text in ["1234", "env:", "fd:-1", "fd:x", "file:"] {
+            XCTAssertThrowsError(try SecretSource(parsing: text), text)
+        }
+        // A pipe (a secret manager's output): the first line only, nothing after it consumed.
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        defer { close(fds[0]) }
+        _ = "s3cret\nnext\n".withCString { write(fds[1], $0, strlen($0)) }
+        close(fds[1])
+        XCTAssertEqual(try SecretSource.descriptor(fds[0]).read(what: "the PIN"), "s3cret")
+        XCTAssertEqual(try SecretSource.descriptor(fds[0]).read(what: "the PIN"), "next")
+        XCTAssertThrowsError(try SecretSource.descriptor(fds[0]).read(what: "the PIN")) { XCTAssertTrue("\($0)".contains("gave nothing"), "\($0)") }
+        // A file others can read is refused, with the chmod.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("livery-pin-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("1234\r\n".utf8).write(to: file)
+        chmod(file.path, 0o644)
+        XCTAssertThrowsError(try SecretSource.file(file.path).read(what: "the PIN")) { XCTAssertTrue("\($0)".contains("chmod 600 \(file.path)"), "\($0)") }
+        chmod(file.path, 0o600)
+        XCTAssertEqual(try SecretSource.file(file.path).read(what: "the PIN"), "1234")
+        XCTAssertThrowsError(try SecretSource.environment("LIVERY_TEST_UNSET_\(UUID().uuidString.prefix(8))").read(what: "the PIN")) {
+            XCTAssertTrue("\($0)".contains("which is not set"), "\($0)")
+        }
+    }
+
     func testKeysYAMLMistakesAreLocated() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-keys-yaml-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
