@@ -76,8 +76,9 @@ public struct KeyConfiguration: Sendable, Equatable {
     /// Each role's keys on this machine, in the order they sign.
     public var roles: [TUFRole: [KeyReference]]
 
+    /// A role not given has no key on this machine (`[]`).
     public init(roles: [TUFRole: [KeyReference]]) {
-        self.roles = roles
+        self.roles = Dictionary(uniqueKeysWithValues: TUFRole.allCases.map { ($0, roles[$0] ?? []) })
     }
 
     public static let fileName = "keys.yaml"
@@ -117,11 +118,11 @@ public struct KeyConfiguration: Sendable, Equatable {
         return KeyConfiguration(roles: roles)
     }
 
-    /// The file's text, roles in TUF order, each URI quoted (pkcs11 URIs hold `;`, `?` and `&`).
+    /// The file's text: every role in TUF order (`[]` for none), each URI quoted (pkcs11 URIs hold `;`, `?` and `&`).
     public var yaml: String {
         var text = "# Which keys sign each role of this tenant on this machine (docs/keys.md#keysyaml).\n"
         for role in TUFRole.allCases {
-            guard let keys = roles[role] else { continue }
+            let keys = roles[role] ?? []
             text += keys.isEmpty ? "\(role.rawValue): []\n" : "\(role.rawValue):\n" + keys.map { "  - \"\($0.description)\"\n" }.joined()
         }
         return text

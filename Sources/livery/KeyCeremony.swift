@@ -158,9 +158,12 @@ extension Keys {
                 try proposal.bytes().write(to: file)
                 // Keys this machine holds sign once the new root trusts them (an untrusted key in keys.yaml is never used).
                 let configFile = store.configurationFile(for: tenant)
-                // A store with one file per role (development keys) gets its keys.yaml now: it is about to hold other kinds of keys.
-                if !local.isEmpty, !FileManager.default.fileExists(atPath: configFile.path), let implicit = try store.configuration(for: tenant) {
-                    try implicit.write(to: configFile)
+                // A store with one file per role (development keys) gets its keys.yaml now: it is about to hold other kinds of
+                // keys. So does a tenant with no keys yet (a first root made in a ceremony): its build must find these keys,
+                // not make development ones.
+                if !local.isEmpty, !FileManager.default.fileExists(atPath: configFile.path) {
+                    try FileManager.default.createDirectory(at: store.folder(for: tenant), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                    try (try store.configuration(for: tenant) ?? KeyConfiguration(roles: [:])).write(to: configFile)
                 }
                 if !local.isEmpty, FileManager.default.fileExists(atPath: configFile.path) {
                     var configuration = try KeyConfiguration.load(configFile)

@@ -107,8 +107,9 @@ struct Keys: ParsableCommand {
             if tenants.isEmpty { print("no keys in \(root.path)") }
             let output = URL(fileURLWithPath: options.output)
             for tenant in tenants {
-                guard let keys = try? options.store.keys(for: tenant, create: false, warn: { _ in }) else {
-                    print("\(tenant): incomplete key set")
+                let keys: TenantKeys
+                do { keys = try options.store.keys(for: tenant, create: false, warn: { _ in }) } catch {
+                    print("\(tenant): incomplete key set: \(error)")
                     continue
                 }
                 let published = try? RootPublisher.current(tenant: tenant, output: output, store: options.store)

@@ -123,6 +123,38 @@ final class KeyCustodyTests: XCTestCase {
         }
     }
 
+    func testAFirstRootMadeInACeremonyIsPublishedByTheFirstBuild() throws {
+        let workspace = try BuildTests.Workspace()
+        for holder in ["ana", "ben", "online"] {
+            try FileManager.default.createDirectory(at: workspace.root.appendingPathComponent(holder), withIntermediateDirectories: true)
+        }
+        for (holder, key) in [("ana", "root.key"), ("ben", "root.key"), ("online", "targets.key"), ("online", "snapshot.key"), ("online", "timestamp.key")] {
+            XCTAssertEqual(try livery(["keys", "generate", key], workspace, in: holder).status, 0)
+        }
+        // No keys yet: the first root is proposed, signed by both holders, and kept for the first build.
+        let proposed = try livery(["keys", "propose-root", Self.tenant, "--output", "Output", "--key", "root=file:ana/root.key.pub", "--key", "root=file:ben/root.key.pub",
+                                   "--threshold", "root=2", "--key", "targets=file:online/targets.key", "--key", "snapshot=file:online/snapshot.key",
+                                   "--key", "timestamp=file:online/timestamp.key"], workspace)
+        XCTAssertEqual(proposed.status, 0, proposed.stderr)
+        XCTAssertTrue(proposed.stdout.contains("needs 2 signatures by its root keys"), proposed.stdout)
+        let file = "\(Self.tenant).root-v1.json"
+        for holder in ["ana", "ben"] { XCTAssertEqual(try livery(["keys", "sign", "../\(file)", "--key", "file:root.key"], workspace, in: holder).status, 0) }
+        let finished = try livery(["keys", "finish-root", Self.tenant, file, "--output", "Output"], workspace)
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        XCTAssertTrue(finished.stdout.contains("root version 1 checked and kept in"), finished.stdout)
+        let built = try build(workspace)
+        XCTAssertEqual(built.status, 0, built.stderr)
+        XCTAssertFalse(built.stderr.contains("DEVELOPMENT"), "the ceremony's keys sign, not development keys")
+        let release = release(workspace)
+        let root = try Metadata<Root>(data: Data(contentsOf: release.appendingPathComponent("metadata/1.root.json")))
+        XCTAssertEqual(root.signatures.count, 2)
+        XCTAssertEqual(root.signed.roles[.root]?.threshold, 2)
+        let server = try SigningTests.FileServer(root: workspace.output)
+        XCTAssertEqual(try SigningTests.pythonTUF(port: server.port, tenant: Self.tenant, root: release.appendingPathComponent("metadata/1.root.json"),
+                                                  state: try SigningTests.clientState(in: workspace.root)).status, 0)
+        XCTAssertEqual(try livery(["keys", "audit", Self.tenant, "--output", "Output"], workspace).status, 0)
+    }
+
     func testACopyOfAnotherProposalIsNotMergedAndAnAlreadyPublishedRootIsSaidSo() throws {
         let workspace = try ceremonyWorkspace()
         for name in ["a.json", "b.json"] {
@@ -471,9 +503,12 @@ final class HSMCustodyTests: XCTestCase {
         let finished = try run(["keys", "finish-root", Self.tenant, file, "--output", "Output"], workspace)
         XCTAssertEqual(finished.status, 0, finished.stderr)
         XCTAssertTrue(finished.stdout.contains("release signed again with the new online keys"), finished.stdout)
-        // The old root key is retired: the build machine keeps only targets.key and the token's keys.
-        try FileManager.default.moveItem(at: workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)/root.key"),
-                                         to: workspace.root.appendingPathComponent("retired-root.key"))
+        // The development keys no root trusts any more are retired: the build machine signs with targets.key and the token's keys.
+        let store = workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)")
+        for role in ["root", "snapshot", "timestamp"] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: store.appendingPathComponent("\(role).key").path), role)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: store.appendingPathComponent("\(role).key.retired-1").path), role)
+        }
         try workspace.replace("\(Self.tenant)/locales/en.yaml", "Home", "Start")
         let rebuilt = try run(["build", "Tenants/\(Self.tenant)", "--output", "Output"], workspace)
         XCTAssertEqual(rebuilt.status, 0, rebuilt.stderr)
