@@ -6,6 +6,11 @@ import LiveryLoad
 public enum AssetRule {
     public static let fileType = "assets.file-type"
     public static let fieldType = "assets.field-type"
+    public static let imageHeader = "assets.image-header"
+    public static let imagePixels = "assets.image-pixels"
+    /// The most pixels an image may declare: a 40-megapixel RGBA image already needs 160 MB
+    /// decoded, more than an app extension may use on iOS.
+    public static let maximumPixels = 40_000_000
 }
 
 /// Resolves every asset reference of a tenant once: path safety, existence, and the real type
@@ -14,6 +19,7 @@ public enum AssetCheck {
     public static func run(_ source: TenantSource) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         var sniffed: [String: FileType?] = [:]
+        var probed: [String: Bool] = [:]
         for reference in source.assets {
             let relative: String
             switch TenantPath.normalize(reference.path, baseDirectory: reference.baseDirectory) {
@@ -54,6 +60,23 @@ public enum AssetCheck {
             if let claimed, !reference.allowed.isEmpty, !reference.allowed.contains(claimed) {
                 diagnostics.append(Diagnostic(.error, "'\(reference.path)' is \(claimed.rawValue.uppercased()), but this field accepts \(reference.allowed.map { $0.rawValue.uppercased() }.joined(separator: ", "))",
                                               at: reference.location, rule: AssetRule.fieldType))
+                continue
+            }
+            if let type = actual, probed[relative] == nil, let result = ImageProbe.probe(fileAt: url, as: type) {
+                probed[relative] = true
+                switch result {
+                case .failure(let failure):
+                    diagnostics.append(Diagnostic(.error, "'\(reference.path)' is not a readable \(type.rawValue.uppercased()): it \(failure)", at: reference.location,
+                                                  rule: AssetRule.imageHeader, hint: "export the image again"))
+                case .success(let facts?) where facts.pixels > AssetRule.maximumPixels:
+                    let megapixels = Double(facts.pixels) / 1e6
+                    diagnostics.append(Diagnostic(.error, "'\(reference.path)' declares \(facts.width) × \(facts.height) pixels (\(String(format: "%.0f", megapixels)) megapixels): "
+                                                  + "decoding it would take about \(facts.pixels * 4 / 1_000_000) MB on a phone",
+                                                  at: reference.location, rule: AssetRule.imagePixels,
+                                                  hint: "images may have at most \(AssetRule.maximumPixels / 1_000_000) megapixels: export it smaller"))
+                case .success:
+                    break
+                }
             }
         }
         return diagnostics

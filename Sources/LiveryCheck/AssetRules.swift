@@ -71,3 +71,24 @@ struct FieldTypeRule: CollectedRule {
         triggering: [RuleExample("a PDF as the logo", files: LogoExample.files("↓assets/logo.pdf", ["example/assets/logo.pdf": "%PDF-1.4\n%%EOF\n"]))],
         nonTriggering: [RuleExample("a PNG logo", files: LogoExample.files("assets/logo.png"), binaryFiles: ["example/assets/logo.png": RuleExample.pngBytes])])
 }
+
+struct ImageHeaderRule: CollectedRule {
+    static let description = RuleDescription(
+        id: AssetRule.imageHeader, name: "Readable image header", family: .assets,
+        rationale: "An image's header (PNG IHDR, JPEG frame header, WebP VP8/VP8L/VP8X, SVG size) says how big it is; an image whose header is cut short or contradicts its format fails to decode on a phone.",
+        triggering: [
+            RuleExample("a PNG cut short in its header", files: LogoExample.files("↓assets/logo.png"), binaryFiles: ["example/assets/logo.png": Array(RuleExample.pngBytes.prefix(20))]),
+            RuleExample("a PNG claiming zero pixels", files: LogoExample.files("↓assets/logo.png"), binaryFiles: ["example/assets/logo.png": RuleExample.pngHeader(width: 0, height: 64)]),
+            RuleExample("a JPEG without a frame header", files: LogoExample.files("↓assets/logo.jpg"), binaryFiles: ["example/assets/logo.jpg": [0xFF, 0xD8, 0xFF, 0xE0, 0, 4, 0, 0, 0xFF, 0xD9]]),
+        ],
+        nonTriggering: [RuleExample("a real PNG", files: LogoExample.files("assets/logo.png"), binaryFiles: ["example/assets/logo.png": RuleExample.pngBytes])])
+}
+
+struct ImagePixelsRule: CollectedRule {
+    static let description = RuleDescription(
+        id: AssetRule.imagePixels, name: "Image size in pixels", family: .assets,
+        rationale: "A small file can declare a huge image (a decompression bomb): 30,000 × 30,000 pixels need 3.6 GB once decoded, and the app is killed. Images may declare at most 40 megapixels; the header is read, never the pixels.",
+        isSecurity: true,
+        triggering: [RuleExample("30,000 × 30,000 pixels", files: LogoExample.files("↓assets/logo.png"), binaryFiles: ["example/assets/logo.png": RuleExample.pngHeader(width: 30_000, height: 30_000)])],
+        nonTriggering: [RuleExample("8,000 × 5,000 pixels", files: LogoExample.files("assets/logo.png"), binaryFiles: ["example/assets/logo.png": RuleExample.pngHeader(width: 8_000, height: 5_000)])])
+}

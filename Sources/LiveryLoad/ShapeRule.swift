@@ -19,12 +19,15 @@ public struct AssetReference: Sendable, Hashable {
     public var baseDirectory: String
     /// The file types the field accepts.
     public var allowed: [FileType]
+    /// The field's key path in its manifest (`["assets", "logo"]`), for rules about one role of file.
+    public var field: [String]
 
-    public init(path: String, location: SourceLocation, baseDirectory: String, allowed: [FileType]) {
+    public init(path: String, location: SourceLocation, baseDirectory: String, allowed: [FileType], field: [String] = []) {
         self.path = path
         self.location = location
         self.baseDirectory = baseDirectory
         self.allowed = allowed
+        self.field = field
     }
 }
 

@@ -91,7 +91,7 @@ public struct ShapeValidator {
             }
         case .asset(let types):
             guard let value = node.string else { return mismatch(node, expected: "a file path", path: path) }
-            assets.append(AssetReference(path: value, location: node.location, baseDirectory: baseDirectory, allowed: types))
+            assets.append(AssetReference(path: value, location: node.location, baseDirectory: baseDirectory, allowed: types, field: path))
         }
     }
 

@@ -15,7 +15,8 @@ import ZIPFoundation
 // - `zip-bundle`: a downloaded bundle as the client extracts it (`ArchiveExtractor`: its own read of
 //   the zip's central directory, then ZIPFoundation's inflater fed entry by entry);
 // - `key-file`: a signing key file (`KeyFileDocument`; KeyFileFuzz.swift), from the signing side;
-// - `audit-log`, `pkcs11-uri`: an audit log and a PKCS#11 key URI (CustodyFuzz.swift).
+// - `audit-log`, `pkcs11-uri`: an audit log and a PKCS#11 key URI (CustodyFuzz.swift);
+// - `image-header`: an image's header as the asset check probes it (MediaFuzz.swift).
 // Each input must be accepted or refused without a crash, and what is accepted must keep its
 // invariants, stated per target below.
 
@@ -30,6 +31,7 @@ enum FuzzTarget: String, CaseIterable {
     case keyFile = "key-file"
     case auditLog = "audit-log"
     case pkcs11URI = "pkcs11-uri"
+    case imageHeader = "image-header"
 
     /// The target of a libFuzzer run: `LIVERY_FUZZ_TARGET`, default `release-json`.
     static let selected: FuzzTarget = ProcessInfo.processInfo.environment["LIVERY_FUZZ_TARGET"].flatMap(FuzzTarget.init) ?? .releaseJSON
@@ -50,6 +52,7 @@ enum FuzzTarget: String, CaseIterable {
         case .keyFile: return Self.checkKeyFile(data)
         case .auditLog: return Self.checkAuditLog(data)
         case .pkcs11URI: return Self.checkPKCS11URI(data)
+        case .imageHeader: return Self.checkImageHeader(data)
         }
     }
 
@@ -178,6 +181,7 @@ enum FuzzTarget: String, CaseIterable {
             .keyFile: try keyFileSeeds(),
             .auditLog: try custodySeeds().audit,
             .pkcs11URI: try custodySeeds().uris,
+            .imageHeader: imageSeeds(),
         ]
     }
 }

@@ -1,0 +1,39 @@
+import Foundation
+import LiveryLoad
+
+// `image-header`: an image's first bytes as the asset check reads them (`ImageProbe`), the type
+// chosen by the input's first byte (PNG, JPEG, WebP, SVG) so one corpus covers all four readers.
+// Refused: only with an `ImageProbe.Failure`. Accepted: both sides between 1 and 2^24 pixels.
+extension FuzzTarget {
+    static let imageTypes: [FileType] = [.png, .jpeg, .webp, .svg]
+
+    static func checkImageHeader(_ data: Data) -> String? {
+        guard let first = data.first else { return nil }
+        let type = imageTypes[Int(first) % imageTypes.count]
+        do {
+            guard let facts = try ImageProbe.probe(Array(data.dropFirst().prefix(ImageProbe.maximumScan)), as: type) else { return nil }
+            guard (1...(1 << 24)).contains(facts.width), (1...(1 << 24)).contains(facts.height) else {
+                return "\(type) accepted with \(facts.width) × \(facts.height) pixels"
+            }
+            return nil
+        } catch is ImageProbe.Failure {
+            return nil
+        } catch {
+            return "ImageProbe threw \(Swift.type(of: error)), not a Failure"
+        }
+    }
+
+    /// One header of each reader (the type byte first).
+    static func imageSeeds() -> [Data] {
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 2, 0, 0, 0, 1, 0, 8, 6, 0, 0, 0, 0, 0, 0, 0]
+            + [0, 0, 0, 1] + Array("tRNS".utf8) + [0, 0, 0, 0, 0] + [0, 0, 0, 0] + Array("IDAT".utf8)
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]
+            + [0xFF, 0xC2, 0x00, 0x11, 0x08, 0x01, 0xE0, 0x02, 0x80, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01, 0xFF, 0xD9]
+        func riff(_ chunk: String, _ body: [UInt8]) -> [UInt8] { Array("RIFF".utf8) + [0x40, 0, 0, 0] + Array("WEBP".utf8) + Array(chunk.utf8) + [UInt8(body.count), 0, 0, 0] + body }
+        let vp8 = riff("VP8 ", [0x10, 0x02, 0x00, 0x9D, 0x01, 0x2A, 0x40, 0x06, 0x84, 0x03] + [UInt8](repeating: 0, count: 8))
+        let vp8l = riff("VP8L", [0x2F, 0x4C, 0x81, 0x46, 0x10] + [UInt8](repeating: 0, count: 8))
+        let vp8x = riff("VP8X", [0x10, 0, 0, 0, 0x3F, 0x06, 0x00, 0x83, 0x03, 0x00] + [UInt8](repeating: 0, count: 8))
+        let svg = Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="512" viewBox="0 0 48 24"/>"#.utf8)
+        return [[0] + png, [1] + jpeg, [2] + vp8, [2] + vp8l, [2] + vp8x, [3] + svg].map { Data($0) }
+    }
+}
