@@ -15,7 +15,7 @@ public enum RuleRegistry {
         TabIdentityRule.self, DarkCoverageRule.self,
         // localization
         MissingTranslationRule.self, ExtraTranslationRule.self, MessageSyntaxRule.self, PlaceholderMismatchRule.self, PluralCategoriesRule.self,
-        PluralExtraCategoryRule.self, PluralLocaleRule.self, SelectOtherRule.self, MarkupRule.self, MaxLengthRule.self, WhitespaceRule.self,
+        PluralExtraCategoryRule.self, PluralLocaleRule.self, SelectOtherRule.self, MarkupRule.self, MaxLengthRule.self, WhitespaceRule.self, BidiControlRule.self,
         UntranslatedRule.self, RightToLeftRule.self,
         // voice
         VoiceEmojiRule.self, VoiceExclamationRule.self, VoiceFormalityRule.self, VoiceBannedTermRule.self, VoiceSentenceCaseRule.self,

@@ -73,7 +73,7 @@ public struct LocaleBundle: Sendable {
                 let key = prefix.isEmpty ? entries[i].key : prefix + "." + entries[i].key
                 if !StringFormat.messageKey.matches(key) {
                     diagnostics.append(Diagnostic(.error, "'\(entries[i].key)' is not a valid message key; keys are \(StringFormat.messageKey.summary)",
-                                                  at: entries[i].keyLocation, rule: ShapeRule.format))
+                                                  at: entries[i].keyLocation, rule: ShapeRule.format, hint: InvisibleCharacters.hint(for: entries[i].key)))
                     continue
                 }
                 switch entries[i].value.value {

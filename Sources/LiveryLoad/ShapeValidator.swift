@@ -68,7 +68,7 @@ public struct ShapeValidator {
             for i in entries.indices {
                 if !keyFormat.matches(entries[i].key) {
                     report("key '\(entries[i].key)' in \(name) must be \(keyFormat.summary)", at: entries[i].keyLocation,
-                           rule: keyFormat == .slug ? ShapeRule.slug : ShapeRule.format)
+                           rule: keyFormat == .slug ? ShapeRule.slug : ShapeRule.format, hint: InvisibleCharacters.hint(for: entries[i].key))
                 }
                 if checksValues { check(entries[i].value, value, path: path + [entries[i].key]) }
             }
@@ -108,7 +108,7 @@ public struct ShapeValidator {
             if !slug.isEmpty, StringFormat.slug.matches(slug) { hint = "try '\(slug)'" }
         }
         report("\(name) is '\(value)', but must be \(format.summary)", at: location,
-               rule: format == .slug ? ShapeRule.slug : ShapeRule.format, hint: hint)
+               rule: format == .slug ? ShapeRule.slug : ShapeRule.format, hint: InvisibleCharacters.hint(for: value) ?? hint)
     }
 
     private mutating func checkRange(_ value: Double, _ min: Double?, _ max: Double?, at location: SourceLocation, name: String) {
