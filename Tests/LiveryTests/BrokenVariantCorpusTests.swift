@@ -184,6 +184,8 @@ final class BrokenVariantCorpusTests: XCTestCase {
         Variant(name: "logo cut short in its header", tenant: "physio-clinic", edits: [.replace(physio, "logoRaster: assets/logo.png", "logoRaster: ↓assets/logo.png"),
                                                                                         .bytes("physio-clinic/assets/logo.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])],
                 rule: "assets.image-header"),
+        Variant(name: "right-to-left override in an English label", tenant: "travel-experiences",
+                edits: [.replace(travelEn, "nav:\n", "nav:\n  promo: \"Pay ↓\u{202E}01$\"\n")], rule: "localization.bidi-controls"),
         Variant(name: "route where an image belongs", tenant: "sonic-walkscape", edits: [.replace(florence, "cover: cover.jpg", "cover: ↓route.gpx")], rule: "assets.field-type"),
         Variant(name: "GPX with an external entity", tenant: "sonic-walkscape", edits: [.replace("sonic-walkscape/tours/florence-renaissance/route.gpx", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
                                                                                                 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n↓<!DOCTYPE gpx [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n")], rule: "assets.xml"),
