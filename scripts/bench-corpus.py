@@ -17,7 +17,11 @@ for t in range(200):
         write(f"{d}/locales/{locale}.yaml", "".join(f'k{k}: "{locale} message {k}: {{count, plural, one {{# item}}{many} other {{# items}}}}"\n' for k in range(1000)))
 # The media tenant: one tour whose 50 stops each have 10 MB of audio, and 5,000 small hero images.
 d = "Tenants/media"
-png_header = bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+import struct, zlib
+# A PNG signature and a real IHDR chunk (64 x 64, RGBA): the asset check reads image sizes from it. The
+# random bytes after it stand in for the image data (no check decodes pixels).
+ihdr = struct.pack(">IIBBBBB", 64, 64, 8, 6, 0, 0, 0)
+png_header = bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + struct.pack(">I", 13) + b"IHDR" + ihdr + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr))
 os.makedirs(f"{d}/assets/images")
 heroes = []
 for i in range(5000):

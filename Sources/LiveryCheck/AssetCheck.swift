@@ -40,8 +40,10 @@ public enum AssetCheck {
                 continue
             }
             let actual: FileType?
+            var head: [UInt8]?
             if let cached = sniffed[relative] { actual = cached } else {
-                actual = FileSniffer.sniff(fileAt: url)
+                head = FileSniffer.head(ofFileAt: url)
+                actual = head.flatMap { FileSniffer.sniff($0) }
                 sniffed[relative] = actual
             }
             let claimed = FileType(extensionOf: relative)
@@ -62,7 +64,7 @@ public enum AssetCheck {
                                               at: reference.location, rule: AssetRule.fieldType))
                 continue
             }
-            if let type = actual, probed[relative] == nil, let result = ImageProbe.probe(fileAt: url, as: type) {
+            if let type = actual, probed[relative] == nil, let result = ImageProbe.probe(fileAt: url, as: type, head: head) {
                 probed[relative] = true
                 switch result {
                 case .failure(let failure):

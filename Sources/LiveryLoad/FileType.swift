@@ -52,10 +52,14 @@ public enum FileSniffer {
 
     /// Reads the head of a file and sniffs it.
     public static func sniff(fileAt url: URL) -> FileType? {
+        head(ofFileAt: url).flatMap { sniff($0) }
+    }
+
+    /// The first `headerLength` bytes of a file (fewer for a shorter file); nil when it cannot be read.
+    public static func head(ofFileAt url: URL) -> [UInt8]? {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: headerLength)) ?? Data()
-        return sniff(Array(head))
+        return Array((try? handle.read(upToCount: headerLength)) ?? Data())
     }
 
     /// The type the bytes show, or nil when they match none of the known types.

@@ -44,13 +44,16 @@ public enum ImageProbe {
     static let maximumSide = 1 << 24
 
     /// The facts of the image at `url`, read as `type` (`.success(nil)`: an SVG that declares no
-    /// size, which is fine for a vector image); nil for a type that is not an image.
-    public static func probe(fileAt url: URL, as type: FileType) -> Result<ImageFacts?, Failure>? {
+    /// size, which is fine for a vector image); nil for a type that is not an image. `head` is the
+    /// file's first bytes when the caller has read them already (to sniff its type): most headers
+    /// are in the first few KiB, and the file is read again, up to `maximumScan`, only when they are not.
+    public static func probe(fileAt url: URL, as type: FileType, head: [UInt8]? = nil) -> Result<ImageFacts?, Failure>? {
         guard FileType.images.contains(type) else { return nil }
+        if let head, let facts = try? probe(head, as: type) { return .success(facts) }
         guard let handle = try? FileHandle(forReadingFrom: url) else { return .failure(Failure("cannot be read")) }
         defer { try? handle.close() }
-        let head = Array((try? handle.read(upToCount: maximumScan)) ?? Data())
-        return Result { try probe(head, as: type) }.mapError { $0 as? Failure ?? Failure("\($0)") }
+        let bytes = Array((try? handle.read(upToCount: maximumScan)) ?? Data())
+        return Result { try probe(bytes, as: type) }.mapError { $0 as? Failure ?? Failure("\($0)") }
     }
 
     /// The facts of an image whose first bytes (up to `maximumScan`) are `bytes`; nil for an SVG
