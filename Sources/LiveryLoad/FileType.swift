@@ -130,7 +130,9 @@ public enum FileSniffer {
 
     /// An SRT file starts with a cue number line followed by a `-->` timing line.
     static func looksLikeSRT(_ text: Substring) -> Bool {
-        let lines = text.split(separator: "\n", maxSplits: 3, omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        // Split on scalars: Swift reads "\r\n" as one Character, so a Character split would miss CRLF line ends.
+        let lines = text.unicodeScalars.split(separator: "\n", maxSplits: 3, omittingEmptySubsequences: false)
+            .map { String(String.UnicodeScalarView($0)).trimmingCharacters(in: .whitespacesAndNewlines) }
         guard lines.count >= 2, !lines[0].isEmpty, lines[0].allSatisfy(\.isNumber) else { return false }
         return lines[1].range(of: #"^\d{2}:\d{2}:\d{2}[,.]\d{3} --> \d{2}:\d{2}:\d{2}[,.]\d{3}"#, options: .regularExpression) != nil
     }

@@ -16,7 +16,7 @@ import ZIPFoundation
 //   the zip's central directory, then ZIPFoundation's inflater fed entry by entry);
 // - `key-file`: a signing key file (`KeyFileDocument`; KeyFileFuzz.swift), from the signing side;
 // - `audit-log`, `pkcs11-uri`: an audit log and a PKCS#11 key URI (CustodyFuzz.swift);
-// - `image-header`: an image's header as the asset check probes it (MediaFuzz.swift).
+// - `image-header`, `subtitles`: an image's header as the asset check probes it, a subtitle file (MediaFuzz.swift).
 // Each input must be accepted or refused without a crash, and what is accepted must keep its
 // invariants, stated per target below.
 
@@ -32,6 +32,7 @@ enum FuzzTarget: String, CaseIterable {
     case auditLog = "audit-log"
     case pkcs11URI = "pkcs11-uri"
     case imageHeader = "image-header"
+    case subtitles
 
     /// The target of a libFuzzer run: `LIVERY_FUZZ_TARGET`, default `release-json`.
     static let selected: FuzzTarget = ProcessInfo.processInfo.environment["LIVERY_FUZZ_TARGET"].flatMap(FuzzTarget.init) ?? .releaseJSON
@@ -53,6 +54,7 @@ enum FuzzTarget: String, CaseIterable {
         case .auditLog: return Self.checkAuditLog(data)
         case .pkcs11URI: return Self.checkPKCS11URI(data)
         case .imageHeader: return Self.checkImageHeader(data)
+        case .subtitles: return Self.checkSubtitles(data)
         }
     }
 
@@ -182,6 +184,7 @@ enum FuzzTarget: String, CaseIterable {
             .auditLog: try custodySeeds().audit,
             .pkcs11URI: try custodySeeds().uris,
             .imageHeader: imageSeeds(),
+            .subtitles: subtitleSeeds(),
         ]
     }
 }

@@ -37,3 +37,28 @@ extension FuzzTarget {
         return [[0] + png, [1] + jpeg, [2] + vp8, [2] + vp8l, [2] + vp8x, [3] + svg].map { Data($0) }
     }
 }
+
+// `subtitles`: a SubRip or WebVTT file (the first byte chooses) as the subtitle rules read it
+// (`SubtitleDocument`). Never refused: every problem is reported at a line of the input. Accepted
+// cues have times between 0 and 1,000 hours, and every problem's line is one of the input's.
+extension FuzzTarget {
+    static func checkSubtitles(_ data: Data) -> String? {
+        guard let first = data.first else { return nil }
+        let format: FileType = first % 2 == 0 ? .srt : .vtt
+        let text = String(decoding: data.dropFirst(), as: UTF8.self)
+        let document = SubtitleDocument.parse(text, format: format)
+        let lineCount = text.unicodeScalars.filter { $0 == "\n" }.count + 1
+        for cue in document.cues where !(0...3_600_000_000).contains(cue.start) || !(0...3_600_000_000).contains(cue.end) {
+            return "a cue from \(cue.start) to \(cue.end) ms"
+        }
+        for problem in document.problems where !(1...lineCount).contains(problem.line) || problem.column < 1 {
+            return "a problem at line \(problem.line), column \(problem.column) of \(lineCount) lines"
+        }
+        return nil
+    }
+
+    static func subtitleSeeds() -> [Data] {
+        ["\u{0}1\n00:00:00,000 --> 00:00:03,400\nThis is Orsanmichele\n\n2\n00:00:03,480 --> 00:00:06,200\n<i>Look</i>\n",
+         "\u{1}WEBVTT\n\nNOTE x\n\nid\n00:00.000 --> 00:02.000 line:90% align:center position:10%,line-left\n<c.big>Hi</c>\n"].map { Data($0.utf8) }
+    }
+}

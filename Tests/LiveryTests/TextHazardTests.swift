@@ -20,3 +20,36 @@ final class TextHazardTests: XCTestCase {
         XCTAssertNil(InvisibleCharacters.hint(for: "companero"))
     }
 }
+
+/// The subtitle reader on the inputs players and editors really produce, and on hostile ones.
+final class SubtitleParserTests: XCTestCase {
+    func testSubRipWithBOMAndCRLFAndWebVTTWithHoursOptional() {
+        let srt = SubtitleDocument.parse("\u{FEFF}1\r\n00:00:01,000 --> 00:00:02,500\r\n<i>Hello</i>\r\n\r\n2\r\n01:00:00,000 --> 01:00:01,000\r\nLater\r\n", format: .srt)
+        XCTAssertEqual(srt.problems, [])
+        XCTAssertEqual(srt.cues.map(\.start), [1000, 3_600_000])
+        XCTAssertEqual(srt.cues.first?.displayedLines, ["Hello"])
+        let vtt = SubtitleDocument.parse("WEBVTT\nKind: captions\n\nSTYLE\n::cue { color: yellow }\n\n00:01.000 --> 00:02.000 position:10%,line-left size:80%\n{not a tag} <c.big>Hi</c>\n", format: .vtt)
+        XCTAssertEqual(vtt.problems, [])
+        XCTAssertEqual(vtt.cues.first?.displayedLines, ["{not a tag} Hi"])
+    }
+
+    func testHostileTimestampsAndShapesAreProblemsNotCrashes() {
+        for text in ["1\n99999999999999999999:00:00,000 --> 00:00:01,000\nx\n", "1\n00:61:00,000 --> 00:62:00,000\nx\n", "1\n00:00:00,000 -->\n",
+                     "1\n-->\n", "\n\n\n", "1\n", "x\ny\nz\n", "1\n00:00:00,0000 --> 00:00:01,000\nx\n", "1\n٠٠:٠٠:٠٠,٠٠٠ --> 00:00:01,000\nx\n"] {
+            let document = SubtitleDocument.parse(text, format: .srt)
+            XCTAssertTrue(document.cues.allSatisfy { $0.start >= 0 && $0.end >= 0 }, text)
+            if !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { XCTAssertFalse(document.problems.isEmpty, text) }
+        }
+        for text in ["WEBVTTX\n\n00:00.000 --> 00:01.000\nx\n", "WEBVTT\n00:00.000 --> 00:01.000\nx\n", "WEBVTT\n\n00:00.000 --> 00:01.000 line:\nx\n",
+                     "WEBVTT\n\n00:00.000 --> 00:01.000 size:150%\nx\n", "WEBVTT\n\nid only\n"] {
+            XCTAssertFalse(SubtitleDocument.parse(text, format: .vtt).problems.isEmpty, text)
+        }
+    }
+}
+
+extension SubtitleParserTests {
+    func testASubRipFileWithWindowsLineEndsIsSniffedAsSubRip() {
+        XCTAssertEqual(FileSniffer.sniff(Array("1\r\n00:00:00,000 --> 00:00:01,000\r\nHello\r\n".utf8)), .srt)
+        XCTAssertEqual(FileSniffer.sniff(Array("1\n00:00:00,000 --> 00:00:01,000\nHello\n".utf8)), .srt)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import LiveryDiagnostics
+import LiveryLoad
+
+/// A tour with one stop that has English subtitles `srt` (or `vtt`), for the subtitle rules' examples.
+enum SubtitleExample {
+    static func files(_ subtitles: String, name: String = "en.srt") -> [String: String] {
+        var files = TourExample.files(languages: "[en]")
+        files["example/tours/walk/tour.yaml"] = files["example/tours/walk/tour.yaml"]!
+            .replacingOccurrences(of: "audio: {en: en.mp3}\n", with: "audio: {en: en.mp3}\n    subtitles: {en: \(name)}\n", options: [], range: nil)
+        files["example/tours/walk/\(name)"] = subtitles
+        return files
+    }
+
+    static func example(_ note: String, _ files: [String: String]) -> RuleExample {
+        RuleExample(note, files: files, binaryFiles: TourExample.media)
+    }
+
+    static let good = "1\n00:00:00,000 --> 00:00:03,400\nThis is Orsanmichele, a grain\nmarket turned into a church.\n\n2\n00:00:03,480 --> 00:00:06,200\nLook for the guild statues.\n"
+}
+
+extension RuleContext {
+    /// Every subtitle file the tenant references, parsed once per rule (they are small).
+    func subtitleDocuments() -> [(display: String, document: SubtitleDocument)] {
+        (assetFiles(ofType: .srt) + assetFiles(ofType: .vtt)).compactMap { file in
+            guard let data = FileManager.default.contents(atPath: file.url.path), data.count <= SubtitleDocument.maximumBytes,
+                  let text = String(data: data, encoding: .utf8) else { return nil }
+            return (source.display(file.relative), SubtitleDocument.parse(text, format: FileType(extensionOf: file.relative) ?? .srt))
+        }
+    }
+}
+
+struct SubtitleSyntaxRule: Rule {
+    static let description = RuleDescription(
+        id: "content.subtitle-syntax", name: "Subtitle syntax", family: .content,
+        rationale: "Players skip or stop at a cue they cannot read: SubRip cues are numbered 1, 2, 3 with HH:MM:SS,mmm times; WebVTT starts with WEBVTT, and its cue settings are vertical, line, position, size, align and region.",
+        triggering: [
+            SubtitleExample.example("a timestamp with a dot in SubRip", SubtitleExample.files("1\n↓00:00:00.000 --> 00:00:02,000\nHello.\n")),
+            SubtitleExample.example("cues numbered 1, 3", SubtitleExample.files("1\n00:00:00,000 --> 00:00:02,000\nHello.\n\n↓3\n00:00:02,100 --> 00:00:04,000\nAgain.\n")),
+            SubtitleExample.example("WebVTT without its header", SubtitleExample.files("↓00:00.000 --> 00:02.000\nHello.\n", name: "en.vtt")),
+            SubtitleExample.example("an unknown WebVTT cue setting", SubtitleExample.files("WEBVTT\n\n00:00.000 --> 00:02.000 ↓colour:red\nHello.\n", name: "en.vtt")),
+        ],
+        nonTriggering: [
+            SubtitleExample.example("numbered SubRip cues", SubtitleExample.files(SubtitleExample.good)),
+            SubtitleExample.example("WebVTT with an identifier and settings", SubtitleExample.files("WEBVTT - stop 1\n\nNOTE written by hand\n\nintro\n00:00.000 --> 00:02.000 line:90% align:center\n<i>Hello.</i>\n", name: "en.vtt")),
+        ])
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        context.subtitleDocuments().flatMap { file in
+            file.document.problems.filter { $0.kind == .syntax }.map {
+                Diagnostic(.error, $0.message, at: SourceLocation(file: file.display, line: $0.line, column: $0.column), rule: Self.description.id)
+            }
+        }
+    }
+}
+
+struct SubtitleTimingRule: Rule {
+    static let description = RuleDescription(
+        id: "content.subtitle-timing", name: "Subtitle timing", family: .content,
+        rationale: "A cue that ends before it starts never shows; cues out of order or overlapping show two texts at once or in the wrong place.",
+        triggering: [
+            SubtitleExample.example("a cue that ends before it starts", SubtitleExample.files("1\n00:00:05,000 --> ↓00:00:02,000\nHello.\n")),
+            SubtitleExample.example("overlapping cues", SubtitleExample.files("1\n00:00:00,000 --> 00:00:03,000\nHello.\n\n2\n↓00:00:02,000 --> 00:00:04,000\nAgain.\n")),
+        ],
+        nonTriggering: [SubtitleExample.example("cues one after another", SubtitleExample.files(SubtitleExample.good))])
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        context.subtitleDocuments().flatMap { file in
+            file.document.problems.filter { $0.kind == .timing }.map {
+                Diagnostic(.error, $0.message, at: SourceLocation(file: file.display, line: $0.line, column: $0.column), rule: Self.description.id)
+            }
+        }
+    }
+}
+
+struct SubtitleReadabilityRule: Rule {
+    /// Netflix's and the BBC's guidance, broadly: 20 characters a second for adults, two lines of 42.
+    static let charactersPerSecond = 20.0
+    static let maximumLines = 2
+    static let maximumLineLength = 42
+
+    static let description = RuleDescription(
+        id: "content.subtitle-readability", name: "Readable subtitles", family: .content,
+        rationale: "Viewers read about 20 characters a second, and a phone shows two lines of about 42 characters: a cue with more text than that is gone before it is read, or covers the picture.",
+        severity: .warning,
+        triggering: [
+            SubtitleExample.example("too fast to read", SubtitleExample.files("1\n00:00:00,000 --> 00:00:01,000\n↓This is Orsanmichele, a grain market turned into a church.\n")),
+            SubtitleExample.example("three lines", SubtitleExample.files("1\n00:00:00,000 --> 00:00:06,000\nOne\nTwo\n↓Three\n")),
+            SubtitleExample.example("a line of 60 characters", SubtitleExample.files("1\n00:00:00,000 --> 00:00:06,000\n↓This is Orsanmichele, a grain market turned into a church.\n")),
+        ],
+        nonTriggering: [SubtitleExample.example("two short lines at a reading pace", SubtitleExample.files(SubtitleExample.good))])
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        let id = Self.description.id
+        var diagnostics: [Diagnostic] = []
+        for file in context.subtitleDocuments() {
+            for cue in file.document.cues {
+                let shown = cue.displayedLines
+                if shown.count > Self.maximumLines {
+                    diagnostics.append(Diagnostic(.warning, "the cue has \(shown.count) lines; subtitles show at most \(Self.maximumLines)",
+                                                  at: SourceLocation(file: file.display, line: cue.textLine + Self.maximumLines, column: 1), rule: id,
+                                                  hint: "split it into two cues"))
+                }
+                for (offset, line) in shown.enumerated() where line.count > Self.maximumLineLength {
+                    diagnostics.append(Diagnostic(.warning, "the line has \(line.count) characters; a phone shows about \(Self.maximumLineLength)",
+                                                  at: SourceLocation(file: file.display, line: cue.textLine + offset, column: 1), rule: id,
+                                                  hint: "break it into two lines, or split the cue"))
+                }
+                let characters = shown.reduce(0) { $0 + $1.count }
+                let seconds = Double(cue.end - cue.start) / 1000
+                if seconds > 0, Double(characters) / seconds > Self.charactersPerSecond {
+                    diagnostics.append(Diagnostic(.warning, String(format: "%d characters in %.1f s is %.0f characters a second; viewers read about %.0f", characters, seconds,
+                                                                   Double(characters) / seconds, Self.charactersPerSecond),
+                                                  at: SourceLocation(file: file.display, line: cue.textLine, column: 1), rule: id,
+                                                  hint: String(format: "show it for at least %.1f s, or shorten it", Double(characters) / Self.charactersPerSecond)))
+                }
+            }
+        }
+        return diagnostics
+    }
+}
