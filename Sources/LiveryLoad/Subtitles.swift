@@ -98,7 +98,7 @@ public struct SubtitleDocument: Sendable {
                 rows.insert(index, at: 0)
                 expected += 1
             }
-            guard !rows.isEmpty else { problem(.syntax, line, 1, "a cue number without a timing line"); continue }
+            guard !rows.isEmpty else { problem(.syntax, block.line, 1, "a cue number without a timing line"); continue }
             let timing = rows.removeFirst()
             guard let (start, end, _) = parseTiming(timing, line: line, separator: ",", hoursRequired: true) else { continue }
             if rows.isEmpty { problem(.syntax, line, 1, "a cue without text") }

@@ -48,6 +48,12 @@ final class SubtitleParserTests: XCTestCase {
 }
 
 extension SubtitleParserTests {
+    /// Found by the `subtitles` fuzz target: a lone cue number was reported on the line after the file's last.
+    func testALoneCueNumberIsReportedOnItsOwnLine() {
+        let document = SubtitleDocument.parse("00", format: .srt)
+        XCTAssertEqual(document.problems.map(\.line), [1, 1])
+    }
+
     func testASubRipFileWithWindowsLineEndsIsSniffedAsSubRip() {
         XCTAssertEqual(FileSniffer.sniff(Array("1\r\n00:00:00,000 --> 00:00:01,000\r\nHello\r\n".utf8)), .srt)
         XCTAssertEqual(FileSniffer.sniff(Array("1\n00:00:00,000 --> 00:00:01,000\nHello\n".utf8)), .srt)
