@@ -111,13 +111,13 @@ public struct SubtitleDocument: Sendable {
     static let cueSettings: [String: @Sendable (String) -> Bool] = [
         "vertical": { ["rl", "lr"].contains($0) },
         "line": { value in
-            let parts = value.split(separator: ",", maxSplits: 1).map(String.init)
+            let parts = value.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             let position = parts[0]
             let valid = position.hasSuffix("%") ? percentage(position) : Double(position) != nil
             return valid && (parts.count == 1 || ["start", "center", "end"].contains(parts[1]))
         },
         "position": { value in
-            let parts = value.split(separator: ",", maxSplits: 1).map(String.init)
+            let parts = value.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             return percentage(parts[0]) && (parts.count == 1 || ["line-left", "center", "line-right"].contains(parts[1]))
         },
         "size": { percentage($0) },

@@ -54,6 +54,14 @@ extension SubtitleParserTests {
         XCTAssertEqual(document.problems.map(\.line), [1, 1])
     }
 
+    /// Found by the `subtitles` fuzz target: a cue setting whose value is only a comma crashed the reader.
+    func testACueSettingOfOnlyACommaIsAProblemNotACrash() {
+        for setting in ["position:,", "line:,", "position:,center", "line:,start"] {
+            let document = SubtitleDocument.parse("WEBVTT\n\n00:00.000 --> 00:02.000 \(setting)\nx\n", format: .vtt)
+            XCTAssertEqual(document.problems.count, 1, setting)
+        }
+    }
+
     func testASubRipFileWithWindowsLineEndsIsSniffedAsSubRip() {
         XCTAssertEqual(FileSniffer.sniff(Array("1\r\n00:00:00,000 --> 00:00:01,000\r\nHello\r\n".utf8)), .srt)
         XCTAssertEqual(FileSniffer.sniff(Array("1\n00:00:00,000 --> 00:00:01,000\nHello\n".utf8)), .srt)
