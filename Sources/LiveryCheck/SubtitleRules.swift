@@ -30,6 +30,17 @@ extension RuleContext {
     }
 }
 
+extension RuleContext {
+    /// The reader's problems of one kind, as errors at their line of the subtitle file.
+    func subtitleProblems(_ kind: SubtitleDocument.Problem.Kind, rule: String) -> [Diagnostic] {
+        subtitleDocuments().flatMap { file in
+            file.document.problems.filter { $0.kind == kind }.map {
+                Diagnostic(.error, $0.message, at: SourceLocation(file: file.display, line: $0.line, column: $0.column), rule: rule)
+            }
+        }
+    }
+}
+
 struct SubtitleSyntaxRule: Rule {
     static let description = RuleDescription(
         id: "content.subtitle-syntax", name: "Subtitle syntax", family: .content,
@@ -45,13 +56,7 @@ struct SubtitleSyntaxRule: Rule {
             SubtitleExample.example("WebVTT with an identifier and settings", SubtitleExample.files("WEBVTT - stop 1\n\nNOTE written by hand\n\nintro\n00:00.000 --> 00:02.000 line:90% align:center\n<i>Hello.</i>\n", name: "en.vtt")),
         ])
 
-    func check(_ context: RuleContext) -> [Diagnostic] {
-        context.subtitleDocuments().flatMap { file in
-            file.document.problems.filter { $0.kind == .syntax }.map {
-                Diagnostic(.error, $0.message, at: SourceLocation(file: file.display, line: $0.line, column: $0.column), rule: Self.description.id)
-            }
-        }
-    }
+    func check(_ context: RuleContext) -> [Diagnostic] { context.subtitleProblems(.syntax, rule: Self.description.id) }
 }
 
 struct SubtitleTimingRule: Rule {
@@ -64,13 +69,7 @@ struct SubtitleTimingRule: Rule {
         ],
         nonTriggering: [SubtitleExample.example("cues one after another", SubtitleExample.files(SubtitleExample.good))])
 
-    func check(_ context: RuleContext) -> [Diagnostic] {
-        context.subtitleDocuments().flatMap { file in
-            file.document.problems.filter { $0.kind == .timing }.map {
-                Diagnostic(.error, $0.message, at: SourceLocation(file: file.display, line: $0.line, column: $0.column), rule: Self.description.id)
-            }
-        }
-    }
+    func check(_ context: RuleContext) -> [Diagnostic] { context.subtitleProblems(.timing, rule: Self.description.id) }
 }
 
 struct SubtitleReadabilityRule: Rule {

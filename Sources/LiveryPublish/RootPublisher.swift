@@ -41,9 +41,7 @@ public enum RootPublisher {
             }
             let file = store.initialRootFile(for: tenant)
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let partial = file.deletingLastPathComponent().appendingPathComponent(".1.root.json.part")
-            try root.bytes.write(to: partial)
-            guard rename(partial.path, file.path) == 0 else { throw TUFError("cannot write \(file.path)") }
+            try ReplacedFile.write(root.bytes, to: file, mode: 0o644)
             outcome.keptForFirstBuild = true
             return outcome
         }

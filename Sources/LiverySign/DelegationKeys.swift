@@ -104,9 +104,7 @@ extension KeyStore {
         }
         let record = JSONValue.object(["paths": .array(paths.map(JSONValue.string)), "public": .string(key.publicKey.publicKeyHex)])
         let recordFile = folder.appendingPathComponent("\(name).json")
-        let partial = folder.appendingPathComponent(".\(name).json.part")
-        try record.bytes.write(to: partial)
-        guard rename(partial.path, recordFile.path) == 0 else { throw TUFError("cannot write \(recordFile.path)") }
+        try ReplacedFile.write(record.bytes, to: recordFile, mode: 0o644)
         return key
     }
 

@@ -130,15 +130,7 @@ public struct KeyConfiguration: Sendable, Equatable {
 
     /// Writes the file atomically (a new file renamed over the old), mode 0600.
     public func write(to url: URL) throws {
-        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).part")
-        unlink(partial.path)
-        let descriptor = open(partial.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw KeyConfigurationError("cannot create \(partial.path): \(String(cString: strerror(errno)))") }
-        let bytes = Array(yaml.utf8)
-        let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-        fsync(descriptor)
-        close(descriptor)
-        guard written == bytes.count, rename(partial.path, url.path) == 0 else { throw KeyConfigurationError("cannot write \(url.path)") }
+        do { try ReplacedFile.write(Data(yaml.utf8), to: url) } catch let error as TUFError { throw KeyConfigurationError(error.description) }
     }
 }
 

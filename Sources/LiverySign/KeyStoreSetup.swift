@@ -43,9 +43,7 @@ extension KeyStore {
         let root = try RootCeremony.check(proposal, trusted: nil, now: now)
         try keys.journal.flush()
         let file = initialRootFile(for: tenant)
-        let partial = folder.appendingPathComponent(".1.root.json.part")
-        try root.bytes.write(to: partial)
-        guard rename(partial.path, file.path) == 0 else { throw TUFError("cannot write \(file.path)") }
+        try ReplacedFile.write(root.bytes, to: file, mode: 0o644)
         // keys.yaml last: its presence means the tenant's keys are complete.
         try configuration.write(to: configurationFile(for: tenant))
         var made: [TUFRole: [(uri: String, id: String)]] = [:]

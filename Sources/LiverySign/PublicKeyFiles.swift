@@ -70,3 +70,22 @@ extension KeyStore {
         if changed { try configuration.write(to: configFile) }
     }
 }
+
+/// One way to replace a small file of the key store (keys.yaml, a first root, a proposal): a new
+/// file in the same folder, flushed, then renamed over the old, so a reader sees the old file or the
+/// new one and a crash leaves no half-written file.
+public enum ReplacedFile {
+    public static func write(_ data: Data, to url: URL, mode: mode_t = 0o600) throws {
+        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).part")
+        unlink(partial.path)
+        let descriptor = open(partial.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { throw TUFError("cannot create \(partial.path): \(String(cString: strerror(errno)))") }
+        let written = data.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard written == data.count, synced, rename(partial.path, url.path) == 0 else {
+            unlink(partial.path)
+            throw TUFError("cannot write \(url.path): \(String(cString: strerror(errno)))")
+        }
+    }
+}

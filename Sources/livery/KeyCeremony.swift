@@ -46,12 +46,9 @@ enum KeyOptions {
         }
     }
 
-    /// Writes `data` to `file` through a new file renamed over it (mode 0600 when new).
+    /// Writes `data` to `file` through a new file renamed over it.
     static func replace(_ file: URL, with data: Data) throws {
-        let partial = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(getpid()).part")
-        unlink(partial.path)
-        try data.write(to: partial)
-        guard rename(partial.path, file.path) == 0 else { throw TUFError("cannot write \(file.path): \(String(cString: strerror(errno)))") }
+        try ReplacedFile.write(data, to: file, mode: 0o644)
     }
 }
 
