@@ -69,11 +69,10 @@ public struct DiagnosticReport: Sendable {
 
     private func excerpt(at location: SourceLocation, lines cache: inout [String: [Substring]]) -> String? {
         guard let source = sources[location.file] else { return nil }
-        if cache[location.file] == nil { cache[location.file] = source.split(separator: "\n", omittingEmptySubsequences: false) }
+        if cache[location.file] == nil { cache[location.file] = source.sourceLines }
         guard let lines = cache[location.file], location.line >= 1, location.line <= lines.count else { return nil }
-        var text = lines[location.line - 1]
+        let text = lines[location.line - 1]
         guard !text.isEmpty else { return nil }
-        if text.hasSuffix("\r") { text = text.dropLast() }
         guard text.unicodeScalars.count <= 200 else { return nil }
         let padding = String(text.unicodeScalars.prefix(max(0, location.column - 1)).map { $0 == "\t" ? "\t" : " " })
         return "    \(text)\n    \(padding)^\n"

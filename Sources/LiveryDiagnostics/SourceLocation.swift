@@ -23,3 +23,15 @@ public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConver
         return lhs.column < rhs.column
     }
 }
+
+extension String {
+    /// The lines of a source text, split at "\n" with a "\r" before it dropped, so that files with
+    /// Windows line ends number and show their lines like any other. (Splitting on the Character "\n"
+    /// would miss every "\r\n": Swift reads the pair as one Character.)
+    public var sourceLines: [Substring] {
+        unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { scalars in
+            let line = Substring(scalars)
+            return line.unicodeScalars.last == "\r" ? Substring(line.unicodeScalars.dropLast()) : line
+        }
+    }
+}

@@ -138,7 +138,7 @@ struct LineIndex {
     private let lines: [Substring]
 
     init(_ bytes: [UInt8]) {
-        lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        lines = String(decoding: bytes, as: UTF8.self).sourceLines
     }
 
     /// The location of the first `<name` on `line` (column 1 when not found).

@@ -157,7 +157,7 @@ public enum XMLTree {
 
     /// The column of `needle` on `line` of `bytes` (1-based), or 1 when not found.
     public static func column(of needle: String, onLine line: Int, in text: String) -> Int {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = text.sourceLines
         guard line >= 1, line <= lines.count, let range = lines[line - 1].range(of: needle) else { return 1 }
         return lines[line - 1][..<range.lowerBound].unicodeScalars.count + 1
     }

@@ -67,3 +67,22 @@ extension SubtitleParserTests {
         XCTAssertEqual(FileSniffer.sniff(Array("1\n00:00:00,000 --> 00:00:01,000\nHello\n".utf8)), .srt)
     }
 }
+
+/// Files saved with Windows line ends (CRLF) get the same excerpts and columns as any other.
+final class WindowsLineEndTests: XCTestCase {
+    func testExcerptsAndXMLColumnsInCRLFFiles() throws {
+        let workspace = try BuildTests.Workspace()
+        func windows(_ path: String, _ change: (String) -> String) throws {
+            let url = workspace.tenants.appendingPathComponent(path)
+            let text = change(try String(contentsOf: url, encoding: .utf8)).replacingOccurrences(of: "\n", with: "\r\n")
+            try Data(text.utf8).write(to: url)
+        }
+        try windows("urbannest/tenant.yaml") { $0.replacingOccurrences(of: "id: urbannest\n", with: "id: urbannest\nfeaturs: 1\n") }
+        try windows("companero/assets/logo.svg") { $0.replacingOccurrences(of: "</svg>", with: "  <script>alert(1)</script>\n</svg>") }
+        let result = try LiveryProcess.run(["validate", "Tenants/urbannest", "Tenants/companero"], in: workspace.root)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stdout.contains("Tenants/urbannest/tenant.yaml:4:1: error: unknown key 'featurs' in the manifest [structure.unknown-key]\n    featurs: 1\n    ^\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains(":3: error: SVG contains a <script> element [assets.svg-safety]\n      <script>alert(1)</script>\n      ^\n"), result.stdout)
+        XCTAssertEqual("a\r\nb\nc\r\n".sourceLines, ["a", "b", "c", ""])
+    }
+}
