@@ -20,13 +20,16 @@ enum SubtitleExample {
 }
 
 extension RuleContext {
-    /// Every subtitle file the tenant references, parsed once per rule (they are small).
+    /// Every subtitle file the tenant references, read and parsed once per tenant for the three subtitle rules.
     func subtitleDocuments() -> [(display: String, document: SubtitleDocument)] {
-        (assetFiles(ofType: .srt) + assetFiles(ofType: .vtt)).compactMap { file in
+        if let made = cache.subtitleDocuments { return made }
+        let made = (assetFiles(ofType: .srt) + assetFiles(ofType: .vtt)).compactMap { file -> (display: String, document: SubtitleDocument)? in
             guard let data = FileManager.default.contents(atPath: file.url.path), data.count <= SubtitleDocument.maximumBytes,
                   let text = String(data: data, encoding: .utf8) else { return nil }
             return (source.display(file.relative), SubtitleDocument.parse(text, format: FileType(extensionOf: file.relative) ?? .srt))
         }
+        cache.subtitleDocuments = made
+        return made
     }
 }
 

@@ -70,8 +70,7 @@ extension KeyStore {
                     throw TUFError("\(keyFile.path) is not the private key of delegated role '\(name)'")
                 }
                 // Opened (and its passphrase asked for) only when the role is signed.
-                let reference = KeyReference.file(path: keyFile.path, passphrase: nil)
-                key.signer = LazySigner(reference: reference, uri: "file:delegations/\(name).key", publicKey: { [key] in key.publicKey }) {
+                key.signer = LazySigner(uri: "file:delegations/\(name).key", publicKey: { [key] in key.publicKey }) {
                     try KeyStore.readKeyFile(keyFile, uri: "file:delegations/\(name).key", passphrase: nil, inStore: true)
                 }
             }

@@ -138,7 +138,6 @@ public struct KeyConfiguration: Sendable, Equatable {
 /// logged into only when a signature or the public key is needed.
 public final class LazySigner: MetadataSigner, @unchecked Sendable {
     public let uri: String
-    public let reference: KeyReference
     private let opener: @Sendable () throws -> any MetadataSigner
     private let publicKeyReader: (@Sendable () throws -> TUFKey)?
     private let lock = NSLock()
@@ -147,9 +146,7 @@ public final class LazySigner: MetadataSigner, @unchecked Sendable {
 
     /// `publicKey`, when given, reads the public key without opening the signer (an encrypted key
     /// file keeps it in the clear: listing keys and matching them to a root asks no passphrase).
-    public init(reference: KeyReference, uri: String, publicKey: (@Sendable () throws -> TUFKey)? = nil,
-                open: @escaping @Sendable () throws -> any MetadataSigner) {
-        self.reference = reference
+    public init(uri: String, publicKey: (@Sendable () throws -> TUFKey)? = nil, open: @escaping @Sendable () throws -> any MetadataSigner) {
         self.uri = uri
         publicKeyReader = publicKey
         opener = open

@@ -122,8 +122,8 @@ extension TenantKeys {
     public func sign(_ envelope: inout SignedMetadata, with signers: [any MetadataSigner], role: String, file: String) throws {
         let digest = SHA256.hash(data: try CanonicalJSON.encode(envelope.signed)).hexString
         for signer in signers {
-            try envelope.sign(with: signer)
-            journal.add(SignatureRecord(role: role, version: envelope.version ?? 0, file: file, keyID: try signer.publicKey().keyID,
+            let keyID = try envelope.sign(with: signer)
+            journal.add(SignatureRecord(role: role, version: envelope.version ?? 0, file: file, keyID: keyID,
                                              signedSHA256: digest, signer: signer.uri))
         }
     }
@@ -206,7 +206,7 @@ public final class KeyStore: Sendable {
         if let file {
             readPublicKey = { try KeyStore.publicKeyOfFile(file, inStore: inStore) }
         }
-        return LazySigner(reference: reference, uri: reference.description, publicKey: readPublicKey) {
+        return LazySigner(uri: reference.description, publicKey: readPublicKey) {
             if let file, case .file(_, let passphrase) = reference {
                 return try KeyStore.readKeyFile(file, uri: reference.description, passphrase: passphrase, inStore: inStore)
             }

@@ -53,13 +53,15 @@ extension TUFKey {
 }
 
 extension SignedMetadata {
-    /// Adds (or replaces) the signature of `signer` over the canonical form of `signed`.
-    public mutating func sign(with signer: any MetadataSigner) throws {
+    /// Adds (or replaces) the signature of `signer` over the canonical form of `signed`; returns the key id it signed as.
+    @discardableResult
+    public mutating func sign(with signer: any MetadataSigner) throws -> String {
         let message = try CanonicalJSON.encode(signed)
         let keyID = try signer.publicKey().keyID
         let signature = try signer.sign(message)
         signatures.removeAll { $0.keyID == keyID }
         signatures.append((keyID, signature.hexString))
         signatures.sort { $0.keyID < $1.keyID }
+        return keyID
     }
 }

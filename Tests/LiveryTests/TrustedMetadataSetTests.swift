@@ -294,3 +294,21 @@ final class TrustedMetadataSetTests: XCTestCase {
         XCTAssertEqual(kind { _ = try Metadata<Snapshot>(data: try repo.sign(.object(base), by: [.targets])) }, .wrongType)
     }
 }
+
+/// A number no `Int` holds where metadata wants a whole number (a threshold, a version) is
+/// malformed metadata, not a crash: `Int(1e300)` traps, so `intValue` refuses it first.
+final class HugeNumberTests: XCTestCase {
+    func testAThresholdOf1e300IsRefusedNotATrap() throws {
+        XCTAssertNil(JSONValue.double(1e300).intValue)
+        XCTAssertNil(JSONValue.double(-9.3e18).intValue)
+        XCTAssertEqual(JSONValue.double(42).intValue, 42)
+        let key = TUFKey(Curve25519.Signing.PrivateKey().publicKey)
+        let root = TUFDocument.root(version: 1, expires: Date().addingTimeInterval(86_400), keys: Dictionary(uniqueKeysWithValues: TUFRole.allCases.map { ($0, [key]) }), thresholds: [:])
+        let text = String(decoding: SignedMetadata(signed: root).json.bytes, as: UTF8.self).replacingOccurrences(of: "\"threshold\":1", with: "\"threshold\":1e300")
+        XCTAssertTrue(text.contains("1e300"))
+        XCTAssertThrowsError(try Metadata<Root>(data: Data(text.utf8))) { XCTAssertEqual(($0 as? TUFError)?.kind, .malformed, "\($0)") }
+        let version = String(decoding: SignedMetadata(signed: root).json.bytes, as: UTF8.self).replacingOccurrences(of: "\"version\":1", with: "\"version\":1e300")
+        XCTAssertThrowsError(try Metadata<Root>(data: Data(version.utf8)))
+        XCTAssertNil(try SignedMetadata(data: Data(version.utf8)).version)
+    }
+}
