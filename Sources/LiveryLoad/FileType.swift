@@ -2,7 +2,7 @@ import Foundation
 
 /// The kinds of asset file Livery knows, each recognised from its bytes rather than its name.
 public enum FileType: String, Sendable, CaseIterable, Codable {
-    case png, jpeg, webp, svg, mp3, mp4, pdf, gpx, srt, vtt, mbtiles, markdown, ttf, otf, woff2
+    case png, jpeg, webp, svg, mp3, mp4, wav, pdf, gpx, srt, vtt, mbtiles, markdown, ttf, otf, woff2
 
     /// File name extensions that claim this type (lowercase, without the dot).
     public var extensions: [String] {
@@ -12,7 +12,8 @@ public enum FileType: String, Sendable, CaseIterable, Codable {
         case .webp: return ["webp"]
         case .svg: return ["svg"]
         case .mp3: return ["mp3"]
-        case .mp4: return ["mp4", "m4v"]
+        case .mp4: return ["mp4", "m4v", "m4a", "mov"]
+        case .wav: return ["wav"]
         case .pdf: return ["pdf"]
         case .gpx: return ["gpx"]
         case .srt: return ["srt"]
@@ -43,6 +44,8 @@ public enum FileType: String, Sendable, CaseIterable, Codable {
     public static let images: [FileType] = [.png, .jpeg, .webp, .svg]
     public static let rasterImages: [FileType] = [.png, .jpeg, .webp]
     public static let fonts: [FileType] = [.ttf, .otf, .woff2]
+    /// Audio and video that `MediaProbe` measures.
+    public static let media: [FileType] = [.mp3, .wav, .mp4]
 }
 
 /// Recognises a file's real type from its first bytes (magic numbers, or the root element of XML).
@@ -70,6 +73,7 @@ public enum FileSniffer {
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
         if starts(Array("RIFF".utf8)), starts(Array("WEBP".utf8), at: 8) { return .webp }
+        if starts(Array("RIFF".utf8)), starts(Array("WAVE".utf8), at: 8) { return .wav }
         if starts(Array("ftyp".utf8), at: 4) { return .mp4 }
         if starts(Array("%PDF-".utf8)) { return .pdf }
         if starts(Array("SQLite format 3\0".utf8)) { return .mbtiles }

@@ -25,18 +25,7 @@ public struct ImageFacts: Sendable, Equatable {
 /// header fields before any decoder runs (the point is to refuse decompression bombs before one
 /// does); Debian's libvips or ImageMagick would decode or map the whole file to answer the same.
 public enum ImageProbe {
-    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
-        public var message: String
-        /// The byte offset where the header stopped making sense, when one is known.
-        public var offset: Int?
-
-        public init(_ message: String, offset: Int? = nil) {
-            self.message = message
-            self.offset = offset
-        }
-
-        public var description: String { offset.map { "\(message) (at byte \($0))" } ?? message }
-    }
+    public typealias Failure = ProbeFailure
 
     /// The most bytes read from one file: enough for JPEG headers behind large EXIF and ICC segments.
     public static let maximumScan = 1 << 20
