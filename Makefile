@@ -25,7 +25,7 @@ BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-de
 # (a software PKCS#11 token the HSM signing tests initialise in a temporary folder) and opensc's
 # pkcs11-tool (makes the tests' keys on it and exports their public keys).
 BABEL_VERSION = 2.18.0
-TEST_PACKAGES = $(BUILD_PACKAGES) strace libarchive-tools unzip curl faketime libxml2-utils php-symfony-translation chromium node-typescript nginx postgresql softhsm2 opensc
+TEST_PACKAGES = $(BUILD_PACKAGES) strace libarchive-tools unzip curl faketime libxml2-utils php-symfony-translation chromium node-typescript nginx postgresql softhsm2 opensc ffmpeg
 
 .PHONY: run test conformance build deps test-deps test-venv generated cldr bench clean
 
