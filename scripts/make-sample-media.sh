@@ -3,7 +3,7 @@
 #
 # Creates (relative to the repository root):
 #   Tenants/sonic-walkscape/tours/{florence-renaissance,rome-trastevere}/
-#       route.gpx, cover.jpg, map.png, tiles.mbtiles, media.json,
+#       route.gpx, cover.jpg, map.png, tiles.mbtiles,
 #       audio/<it|en|fr>/<NN>-<stop>.mp3, subtitles/<it|en|fr>/<NN>-<stop>.srt
 #   Tenants/sonic-walkscape/assets/logo.{svg,png}
 #   Tenants/companero/assets/logo.{svg,png}
@@ -274,21 +274,8 @@ def cmd_srt(text_path, dur_ms, out):
             assert 0 <= a < b <= end
             fh.write("%d\n%s --> %s\n%s\n\n" % (i, fmt_srt(a), fmt_srt(b), wrap2(s)))
 
-def cmd_mediajson(track_path, stops_path, durs_path, out):
-    pts = read_track(track_path)
-    stops = read_stops(stops_path)
-    durs = {}
-    with open(durs_path) as fh:
-        for line in fh:
-            slug, lang, ms = line.split()
-            durs.setdefault(slug, {})[lang] = int(ms)
-    doc = {}
-    for s in stops:
-        doc[s["slug"]] = {lang: durs[s["slug"]][lang] for lang in ("it", "en", "fr")}
-    doc["routeLengthMeters"] = round(track_length(pts))
-    with open(out, "w", encoding="utf-8") as fh:
-        json.dump(doc, fh, indent=2, ensure_ascii=False)
-        fh.write("\n")
+def cmd_routelength(track_path):
+    print("route length: %d m" % round(track_length(read_track(track_path))), file=sys.stderr)
 
 def pdf_str(s):
     b = s.encode("cp1252")
@@ -509,7 +496,9 @@ make_tour() { # slug title subtitle stops cover_draw_fn colours...
     done
   done < "$TMP/stops.txt"
 
-  py mediajson "$TMP/track.txt" "$TMP/stops.txt" "$TMP/durs.txt" "$dir/media.json"
+  # Durations and the route length are measured by `livery validate` and shown by `livery inspect`;
+  # they are not written to a side file.
+  py routelength "$TMP/track.txt"
 }
 
 make_tour florence-renaissance "Florence Renaissance" "5 stops · Italiano · English · Français" \

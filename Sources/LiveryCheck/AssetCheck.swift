@@ -8,6 +8,8 @@ public enum AssetRule {
     public static let fieldType = "assets.field-type"
     public static let imageHeader = "assets.image-header"
     public static let imagePixels = "assets.image-pixels"
+    public static let mediaFrames = "assets.media-frames"
+    public static let mediaStreamable = "assets.media-streamable"
     /// The most pixels an image may declare: a 40-megapixel RGBA image already needs 160 MB
     /// decoded, more than an app extension may use on iOS.
     public static let maximumPixels = 40_000_000
@@ -16,7 +18,7 @@ public enum AssetRule {
 /// Resolves every asset reference of a tenant once: path safety, existence, and the real type
 /// sniffed from the bytes against the extension and against what the field accepts.
 public enum AssetCheck {
-    public static func run(_ source: TenantSource) -> [Diagnostic] {
+    public static func run(_ source: TenantSource, media: MediaMeasurements = MediaMeasurements()) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         var sniffed: [String: FileType?] = [:]
         var probed: [String: Bool] = [:]
@@ -63,6 +65,20 @@ public enum AssetCheck {
                 diagnostics.append(Diagnostic(.error, "'\(reference.path)' is \(claimed.rawValue.uppercased()), but this field accepts \(reference.allowed.map { $0.rawValue.uppercased() }.joined(separator: ", "))",
                                               at: reference.location, rule: AssetRule.fieldType))
                 continue
+            }
+            if let type = actual, probed[relative] == nil, let result = media.measure(url, as: type) {
+                probed[relative] = true
+                switch result {
+                case .failure(let failure):
+                    diagnostics.append(Diagnostic(.error, "'\(reference.path)' is not a readable \(type.rawValue.uppercased()): it \(failure)", at: reference.location,
+                                                  rule: AssetRule.mediaFrames, hint: type == .mp4 ? "export or download the file again" : "encode the recording again, or cut it where it is whole"))
+                case .success(let facts) where facts.streamable == false:
+                    diagnostics.append(Diagnostic(.warning, "'\(reference.path)' keeps its index (the moov box) after the media data: a phone must download all of it before playing",
+                                                  at: reference.location, rule: AssetRule.mediaStreamable,
+                                                  hint: "move the index to the front without re-encoding: ffmpeg -i IN -c copy -movflags +faststart OUT"))
+                case .success:
+                    break
+                }
             }
             if let type = actual, probed[relative] == nil, let result = ImageProbe.probe(fileAt: url, as: type, head: head) {
                 probed[relative] = true

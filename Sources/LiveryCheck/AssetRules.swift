@@ -92,3 +92,47 @@ struct ImagePixelsRule: CollectedRule {
         triggering: [RuleExample("30,000 × 30,000 pixels", files: LogoExample.files("↓assets/logo.png"), binaryFiles: ["example/assets/logo.png": RuleExample.pngHeader(width: 30_000, height: 30_000)])],
         nonTriggering: [RuleExample("8,000 × 5,000 pixels", files: LogoExample.files("assets/logo.png"), binaryFiles: ["example/assets/logo.png": RuleExample.pngHeader(width: 8_000, height: 5_000)])])
 }
+
+struct MediaFramesRule: CollectedRule {
+    static let description = RuleDescription(
+        id: AssetRule.mediaFrames, name: "Whole audio and video", family: .assets,
+        rationale: "Every audio and video file is walked frame by frame (MP3 frames and tags, WAV chunks, the MP4 box tree) without decoding it: a file cut short, with bytes that are not audio in the middle, or whose header promises more than it holds plays silence, stops early or seeks to the wrong place.",
+        triggering: [
+            RuleExample("an MP3 missing its second half", files: TourExample.files(languages: "[en]", audio: "{en: ↓en.mp3}"),
+                        binaryFiles: TourExample.media.merging(["example/tours/walk/en.mp3": Array(MediaSamples.mp3(seconds: 8).prefix(MediaSamples.frameLength * 100 + 50))]) { _, new in new }),
+            RuleExample("a second of garbage in the middle of an MP3", files: TourExample.files(languages: "[en]", audio: "{en: ↓en.mp3}"),
+                        binaryFiles: TourExample.media.merging(["example/tours/walk/en.mp3": MediaSamples.mp3(seconds: 4) + [UInt8](repeating: 0x55, count: 4000) + MediaSamples.mp3(seconds: 4, xing: false)]) { _, new in new }),
+        ],
+        nonTriggering: [RuleExample("a whole MP3", files: TourExample.files(languages: "[en]"), binaryFiles: TourExample.media)])
+}
+
+struct MediaStreamableRule: CollectedRule {
+    static let description = RuleDescription(
+        id: AssetRule.mediaStreamable, name: "Streamable video", family: .assets,
+        rationale: "An MP4 whose index (the moov box) comes after its media data cannot start playing until all of it has downloaded; moving the index to the front (\"fast start\") changes no frame.",
+        severity: .warning,
+        triggering: [RuleExample("the index at the end", files: LibraryVideoExample.files(media: "↓warm-up.mp4"),
+                                 binaryFiles: ["example/library/warm-up.mp4": MediaSamples.mp4(seconds: 3, streamable: false)])],
+        nonTriggering: [RuleExample("the index at the front", files: LibraryVideoExample.files(media: "warm-up.mp4"),
+                                    binaryFiles: ["example/library/warm-up.mp4": MediaSamples.mp4(seconds: 3)])])
+}
+
+/// Example workspaces with one library video.
+enum LibraryVideoExample {
+    static func files(media: String, duration: String = "3", subtitles: String? = nil) -> [String: String] {
+        var files = ["example/library/library.yaml": """
+            items:
+              - id: warm-up
+                kind: video
+                title: {en: Warm-up}
+                durationSeconds: \(duration)
+                media: {en: \(media)}
+
+            """]
+        if let subtitles {
+            files["example/library/library.yaml"]! += "    subtitles: {en: warm-up.vtt}\n"
+            files["example/library/warm-up.vtt"] = subtitles
+        }
+        return files
+    }
+}

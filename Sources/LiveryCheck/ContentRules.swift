@@ -106,7 +106,7 @@ struct AchievementTiersRule: Rule {
 struct LibraryMediaKindRule: Rule {
     static let description = RuleDescription(
         id: "content.library-media-kind", name: "Library media kind", family: .content,
-        rationale: "An item's files are of its declared kind: articles Markdown, video MP4, audio MP3, worksheets PDF.",
+        rationale: "An item's files are of its declared kind: articles Markdown, video MP4, audio MP3, AAC (M4A) or WAV, worksheets PDF.",
         triggering: [RuleExample("article with a PDF", files: [
             "example/library/library.yaml": "items:\n  - id: guide\n    kind: article\n    title: {en: Guide}\n    media: {en: ↓guide.pdf}\n",
             "example/library/guide.pdf": "%PDF-1.4\n%%EOF\n",
@@ -116,7 +116,7 @@ struct LibraryMediaKindRule: Rule {
             "example/library/guide.pdf": "%PDF-1.4\n%%EOF\n",
         ])])
 
-    static let expected: [String: FileType] = ["article": .markdown, "video": .mp4, "audio": .mp3, "worksheet": .pdf]
+    static let expected: [String: [FileType]] = ["article": [.markdown], "video": [.mp4], "audio": [.mp3, .mp4, .wav], "worksheet": [.pdf]]
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
@@ -124,8 +124,9 @@ struct LibraryMediaKindRule: Rule {
             for item in library.node["items"]?.items ?? [] {
                 guard let kind = item["kind"]?.string, let expected = Self.expected[kind] else { continue }
                 for entry in item["media"]?.entries ?? [] {
-                    guard let path = entry.value.string, let type = FileType(extensionOf: path), type != expected else { continue }
-                    diagnostics.append(Diagnostic(.error, "\(kind) '\(item["id"]?.string ?? "")' has a \(type.rawValue.uppercased()) file; \(kind)s are \(expected.rawValue.uppercased())",
+                    guard let path = entry.value.string, let type = FileType(extensionOf: path), !expected.contains(type) else { continue }
+                    let kinds = expected.map { $0 == .mp4 && kind == "audio" ? "M4A" : $0.rawValue.uppercased() }.joined(separator: ", ")
+                    diagnostics.append(Diagnostic(.error, "\(kind) '\(item["id"]?.string ?? "")' has a \(type.rawValue.uppercased()) file; \(kind)s are \(kinds)",
                                                   at: entry.value.location, rule: Self.description.id))
                 }
             }

@@ -39,3 +39,29 @@ public enum MediaSamples {
             + Array("data".utf8) + le32(dataSize) + [UInt8](repeating: 0, count: Int(dataSize))
     }
 }
+
+extension MediaSamples {
+    /// The skeleton of an MP4 with one 320 × 180 `avc1` video track lasting `seconds`: `ftyp`,
+    /// `mdat` (zeros) and `moov` (`mvhd`, `tkhd`, `mdhd`, `hdlr`, `stsd`), with `moov` first when
+    /// `streamable`. Enough for the probe, which reads only boxes; no player could decode it.
+    public static func mp4(seconds: Double, streamable: Bool = true, mediaBytes: Int = 256) -> [UInt8] {
+        func be32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(value >> (8 * (3 - $0)) & 0xFF) } }
+        func be16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        func box(_ type: String, _ body: [UInt8]) -> [UInt8] { be32(body.count + 8) + Array(type.utf8) + body }
+        let timescale = 1000, duration = Int((seconds * 1000).rounded())
+        let matrix = be32(0x0001_0000) + be32(0) + be32(0) + be32(0) + be32(0x0001_0000) + be32(0) + be32(0) + be32(0) + be32(0x4000_0000)
+        let mvhd = box("mvhd", be32(0) + be32(0) + be32(0) + be32(timescale) + be32(duration) + be32(0x0001_0000) + be16(0x0100) + [UInt8](repeating: 0, count: 10)
+                       + matrix + [UInt8](repeating: 0, count: 24) + be32(2))
+        let tkhd = box("tkhd", be32(3) + be32(0) + be32(0) + be32(1) + be32(0) + be32(duration) + [UInt8](repeating: 0, count: 8) + be16(0) + be16(0) + be16(0) + be16(0)
+                       + matrix + be32(320 << 16) + be32(180 << 16))
+        let mdhd = box("mdhd", be32(0) + be32(0) + be32(0) + be32(timescale) + be32(duration) + be16(0x55C4) + be16(0))
+        let hdlr = box("hdlr", be32(0) + be32(0) + Array("vide".utf8) + [UInt8](repeating: 0, count: 12) + [0])
+        let avc1 = box("avc1", [UInt8](repeating: 0, count: 6) + be16(1) + [UInt8](repeating: 0, count: 16) + be16(320) + be16(180) + be32(0x0048_0000) + be32(0x0048_0000)
+                       + be32(0) + be16(1) + [UInt8](repeating: 0, count: 32) + be16(0x18) + be16(0xFFFF))
+        let stsd = box("stsd", be32(0) + be32(1) + avc1)
+        let moov = box("moov", mvhd + box("trak", tkhd + box("mdia", mdhd + hdlr + box("minf", box("stbl", stsd)))))
+        let ftyp = box("ftyp", Array("isom".utf8) + be32(0x200) + Array("isomavc1".utf8))
+        let mdat = box("mdat", [UInt8](repeating: 0, count: mediaBytes))
+        return streamable ? ftyp + moov + mdat : ftyp + mdat + moov
+    }
+}

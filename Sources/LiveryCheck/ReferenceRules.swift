@@ -272,7 +272,7 @@ struct TourLanguageRule: Rule {
 enum TourExample {
     static let media: [String: [UInt8]] = [
         "example/tours/walk/cover.png": RuleExample.pngBytes,
-        "example/tours/walk/en.mp3": [0x49, 0x44, 0x33, 0x04, 0, 0, 0, 0, 0, 0],
+        "example/tours/walk/en.mp3": MediaSamples.mp3(seconds: 8),
     ]
 
     static func files(languages: String, audio: String = "{en: en.mp3}", marker: Bool = false, radius: String = "150", orders: [String] = ["1", "2"]) -> [String: String] {
@@ -294,7 +294,7 @@ enum TourExample {
                 slug: walk
                 title: {en: Walk}
                 city: Florence
-                durationMinutes: 60
+                durationMinutes: 18
                 distanceKm: 1.2
                 languages: \(languages)
                 cover: cover.png

@@ -56,11 +56,14 @@ public struct RuleContext: Sendable {
     let ownPrefix: String
     /// What several rules work out for this tenant, worked out once (see `RuleContextCache`).
     let cache = RuleContextCache()
+    /// What the media probes measured (shared by every tenant of the run).
+    public let media: MediaMeasurements
 
-    public init(tenant: ResolvedTenant, workspace: [String: ResolvedTenant], collected: [String: [Diagnostic]]) {
+    public init(tenant: ResolvedTenant, workspace: [String: ResolvedTenant], collected: [String: [Diagnostic]], media: MediaMeasurements = MediaMeasurements()) {
         self.tenant = tenant
         self.workspace = workspace
         self.collected = collected
+        self.media = media
         ownPrefix = tenant.source.displayRoot + "/"
     }
 

@@ -10,20 +10,24 @@ public struct ValidationResult: Sendable {
     public var tenants: [ResolvedTenant]
     /// Ids of the tenants that were checked.
     public var checked: [String]
+    /// What the media probes measured in the checked tenants' audio and video.
+    public var media: MediaMeasurements
 
-    public init(diagnostics: [Diagnostic], tenants: [ResolvedTenant], checked: [String]) {
+    public init(diagnostics: [Diagnostic], tenants: [ResolvedTenant], checked: [String], media: MediaMeasurements = MediaMeasurements()) {
         self.diagnostics = diagnostics
         self.tenants = tenants
         self.checked = checked
+        self.media = media
     }
 }
 
 /// Runs the pipeline up to the check stage: load every tenant, resolve `extends` and tokens, run every rule.
 public enum Validator {
     /// Validates the tenants of the workspace folder `root` (shown as `displayRoot`), or only those in `only`
-    /// (with their ancestors, whose findings affect them).
+    /// (with their ancestors, whose findings affect them). Audio and video are measured through
+    /// `media`, which may hold a probe cache (new measurements are written to it before returning).
     public static func validate(workspace root: URL, displayRoot: String, only: Set<String>? = nil, strict: Bool = false,
-                                limits: LoadLimits = .default) -> ValidationResult {
+                                limits: LoadLimits = .default, media: MediaMeasurements = MediaMeasurements()) -> ValidationResult {
         let (allFolders, refused) = TenantLoader.discover(in: root)
         let folders = only.map { lineage(of: $0, among: allFolders, limits: limits) } ?? allFolders
         let loaded = ParallelMap.map(folders) { folder in
@@ -41,8 +45,8 @@ public enum Validator {
             let prefix = tenant.source.displayRoot + "/"
             var collected = tenant.source.diagnostics
             collected += resolveDiagnostics.filter { $0.location.file.hasPrefix(prefix) }
-            collected += AssetCheck.run(tenant.source)
-            let context = RuleContext(tenant: tenant, workspace: workspace, collected: Dictionary(grouping: collected, by: \.ruleID))
+            collected += AssetCheck.run(tenant.source, media: media)
+            let context = RuleContext(tenant: tenant, workspace: workspace, collected: Dictionary(grouping: collected, by: \.ruleID), media: media)
             let found = RuleEngine.run(context)
             // The message facts of the tenant's own bundles are needed again only by tenants that extend it.
             if !extended.contains(tenant.id) {
@@ -59,8 +63,9 @@ public enum Validator {
         if strict {
             diagnostics = diagnostics.map { var d = $0; d.severity = .error; return d }
         }
+        media.flush()
         return ValidationResult(diagnostics: diagnostics.normalized(), tenants: tenants,
-                                checked: checked.map(\.id) + refused.map(\.name).filter { only == nil || only!.contains($0) })
+                                checked: checked.map(\.id) + refused.map(\.name).filter { only == nil || only!.contains($0) }, media: media)
     }
 }
 

@@ -154,7 +154,7 @@ public enum ManifestShapes {
             .required("kind", .choice(["article", "video", "audio", "worksheet"]), "What the item is."),
             .optional("category", .string(.slug), "Category id."),
             .required("title", localized, "Title per locale."),
-            .required("media", .dictionary(key: .locale, value: .asset([.markdown, .mp4, .mp3, .pdf])), "The item's file per locale."),
+            .required("media", .dictionary(key: .locale, value: .asset([.markdown, .mp4, .mp3, .wav, .pdf])), "The item's file per locale."),
             .optional("subtitles", .dictionary(key: .locale, value: .asset([.vtt, .srt])), "Subtitles per locale (video)."),
             .optional("durationSeconds", .integer(min: 1), "Playing time (audio and video)."),
             .optional("protected", .boolean, "Whether a voucher unlocks the item's bundle; an item in a pack follows its pack."),
@@ -190,7 +190,7 @@ public enum ManifestShapes {
             .required("longitude", .number(min: -180, max: 180), "WGS 84 longitude."),
             .required("triggerRadius", .integer(min: 1), "Metres from the stop at which audio starts (100–300)."),
             .optional("image", .asset(FileType.rasterImages), "Stop image."),
-            .required("audio", .dictionary(key: .locale, value: .asset([.mp3])), "Audio per language."),
+            .required("audio", .dictionary(key: .locale, value: .asset([.mp3, .mp4, .wav])), "Audio per language (MP3, AAC in M4A, or WAV)."),
             .optional("subtitles", .dictionary(key: .locale, value: .asset([.srt, .vtt])), "Subtitles per language."),
         ])), minItems: 1), "Stops."),
     ]))

@@ -44,7 +44,7 @@ public struct MediaFacts: Sendable, Equatable, Codable {
 
 /// Why a probe refused a file: a message that completes "'<path>' is not a readable <TYPE>: it …",
 /// and the byte offset where the bytes stopped making sense, when one is known.
-public struct ProbeFailure: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ProbeFailure: Error, Sendable, Equatable, Codable, CustomStringConvertible {
     public var message: String
     public var offset: Int?
 

@@ -13,6 +13,8 @@ public struct SubtitleDocument: Sendable {
         /// The line of the timing line (1-based), and of the first text line.
         public var timingLine: Int
         public var textLine: Int
+        /// The column where the end time starts on the timing line.
+        public var endColumn: Int = 1
 
         /// The text as displayed: tags (`<i>`, `<c.yellow>`, `<00:01.000>`) and SubRip's `{\an8}` removed.
         public var displayedLines: [String] {
@@ -100,9 +102,9 @@ public struct SubtitleDocument: Sendable {
             }
             guard !rows.isEmpty else { problem(.syntax, block.line, 1, "a cue number without a timing line"); continue }
             let timing = rows.removeFirst()
-            guard let (start, end, _) = parseTiming(timing, line: line, separator: ",", hoursRequired: true) else { continue }
+            guard let (start, end, _, endColumn) = parseTiming(timing, line: line, separator: ",", hoursRequired: true) else { continue }
             if rows.isEmpty { problem(.syntax, line, 1, "a cue without text") }
-            cues.append(Cue(start: start, end: end, lines: rows, timingLine: line, textLine: line + 1))
+            cues.append(Cue(start: start, end: end, lines: rows, timingLine: line, textLine: line + 1, endColumn: endColumn))
         }
     }
 
@@ -155,7 +157,7 @@ public struct SubtitleDocument: Sendable {
                 guard !rows.isEmpty, rows[0].contains("-->") else { problem(.syntax, line - 1, 1, "'\(head.prefix(40))' is neither a cue timing nor followed by one"); continue }
             }
             let timing = rows.removeFirst()
-            guard let (start, end, settings) = parseTiming(timing, line: line, separator: ".", hoursRequired: false) else { continue }
+            guard let (start, end, settings, endColumn) = parseTiming(timing, line: line, separator: ".", hoursRequired: false) else { continue }
             var column = timing.count - settings.count + 1
             for setting in settings.split(separator: " ", omittingEmptySubsequences: false) {
                 defer { column += setting.count + 1 }
@@ -168,14 +170,14 @@ public struct SubtitleDocument: Sendable {
                 if !valid(parts[1]) { problem(.syntax, line, column, "'\(parts[1])' is not a value of the cue setting \(parts[0])") }
             }
             if rows.isEmpty { problem(.syntax, line, 1, "a cue without text") }
-            cues.append(Cue(start: start, end: end, lines: rows, timingLine: line, textLine: line + 1))
+            cues.append(Cue(start: start, end: end, lines: rows, timingLine: line, textLine: line + 1, endColumn: endColumn))
         }
     }
 
     // MARK: Timing
 
     /// "00:01:02,500 --> 00:01:04,000[ settings]": start and end in milliseconds, and the rest.
-    mutating func parseTiming(_ text: String, line: Int, separator: Character, hoursRequired: Bool) -> (Int, Int, String)? {
+    mutating func parseTiming(_ text: String, line: Int, separator: Character, hoursRequired: Bool) -> (Int, Int, String, Int)? {
         guard let arrow = text.range(of: " --> ") ?? text.range(of: "-->") else {
             problem(.syntax, line, 1, "'\(text.prefix(40))' is not a timing line (start --> end)")
             return nil
@@ -195,7 +197,7 @@ public struct SubtitleDocument: Sendable {
         }
         if !settings.isEmpty, separator == "," { problem(.syntax, line, endColumn + right.count + 1, "SubRip timing lines end after the end time") }
         if end <= start { problem(.timing, line, endColumn, "the cue ends at \(Self.format(end)), not after it starts (\(Self.format(start)))") }
-        return (start, end, settings)
+        return (start, end, settings, endColumn)
     }
 
     /// Milliseconds of "HH:MM:SS,mmm" (or "MM:SS.mmm" where hours are optional); nil when malformed.

@@ -1,0 +1,78 @@
+import Foundation
+import LiveryAssets
+import LiveryLoad
+
+/// What the media probes measured in a validation run, by absolute path: each audio and video file
+/// is probed once however many manifests, locales or tenants refer to it, and not at all when the
+/// probe cache already holds its measurement. The build reads durations from here for the download
+/// manifest; rules read them to check declarations and subtitles.
+public final class MediaMeasurements: @unchecked Sendable {
+    /// Bump when a probe's answers change, so cached answers of the old probes are not used.
+    public static let probeVersion = 1
+
+    /// One file's outcome, as kept in the probe cache.
+    struct Record: Codable {
+        var facts: MediaFacts?
+        var failure: ProbeFailure?
+    }
+
+    private let cache: ProbeCache?
+    // Guarded by `lock`.
+    private var outcomes: [String: Result<MediaFacts, ProbeFailure>] = [:]
+    private var probes = 0
+    private let lock = NSLock()
+
+    /// Measurements kept in `cache` between runs, or only for this run.
+    public init(cache: ProbeCache? = nil) {
+        self.cache = cache
+    }
+
+    /// Measurements cached in the probe cache of the output folder `output` (`<output>/.livery/probes.sqlite`),
+    /// when it can be opened; otherwise kept for this run only.
+    public convenience init(output: URL) {
+        let folder = output.appendingPathComponent(".livery")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        self.init(cache: try? ProbeCache(path: folder.appendingPathComponent("probes.sqlite").path, version: Self.probeVersion))
+    }
+
+    /// How many files were actually probed (not found in the cache) so far.
+    public var probeCount: Int { lock.withLock { probes } }
+
+    /// The outcome of probing the file at `url` as `type`; nil for a type that is not audio or video.
+    public func measure(_ url: URL, as type: FileType) -> Result<MediaFacts, ProbeFailure>? {
+        guard FileType.media.contains(type) else { return nil }
+        let path = url.standardizedFileURL.path
+        if let known = lock.withLock({ outcomes[path] }) { return known }
+        let stamp = FileStamp(path: path)
+        if let stamp, let text = cache?.record(for: path, stamp: stamp), let record = try? JSONDecoder().decode(Record.self, from: Data(text.utf8)),
+           let outcome = record.facts.map({ Result<MediaFacts, ProbeFailure>.success($0) }) ?? record.failure.map({ .failure($0) }) {
+            lock.withLock { outcomes[path] = outcome }
+            return outcome
+        }
+        guard let outcome = MediaProbe.probe(fileAt: url, as: type) else { return nil }
+        lock.withLock {
+            outcomes[path] = outcome
+            probes += 1
+        }
+        if let stamp, let cache {
+            let record: Record
+            switch outcome {
+            case .success(let facts): record = Record(facts: facts)
+            case .failure(let failure): record = Record(failure: failure)
+            }
+            if let data = try? JSONEncoder().encode(record) { cache.remember(String(decoding: data, as: UTF8.self), for: path, stamp: stamp) }
+        }
+        return outcome
+    }
+
+    /// The facts measured in the file at `url`, if it was measured and is readable.
+    public func facts(at url: URL) -> MediaFacts? {
+        guard case .success(let facts)? = lock.withLock({ outcomes[url.standardizedFileURL.path] }) else { return nil }
+        return facts
+    }
+
+    /// Writes new measurements to the probe cache (errors only lose the cache).
+    public func flush() {
+        try? cache?.flush()
+    }
+}
