@@ -4,7 +4,8 @@
 # (redemption-answer), the download manifest (download-manifest), a protected bundle's ciphertext
 # (encrypted-bundle), a downloaded zip bundle as the client extracts it (zip-bundle), and, from the signing side, a key
 # file (key-file), an audit log (audit-log) and a PKCS#11 key URI (pkcs11-uri); and an image header as the asset
-# check probes it (image-header) and a subtitle file (subtitles). Each is a target of the same harness as the release JSON parser
+# check probes it (image-header), a subtitle file (subtitles) and an MP3 or WAV file as the media probe walks it
+# (audio-frames). Each is a target of the same harness as the release JSON parser
 # (Sources/livery-json-fuzz/DeliveryFuzz.swift says what each must hold), chosen with LIVERY_FUZZ_TARGET.
 #
 # Same build as scripts/fuzz-release-json.sh (.build-fuzz, debug, --sanitize=fuzzer). Seeds come from the
@@ -27,7 +28,7 @@ fuzzer="$scratch/debug/livery-json-fuzz"
 rm -rf "$scratch/delivery-seeds"
 "$harness" seeds "$scratch/delivery-seeds"
 mkdir -p "$scratch/crashes"
-for target in s3-xml aws-ini redemption-answer download-manifest encrypted-bundle zip-bundle key-file audit-log pkcs11-uri image-header subtitles; do
+for target in s3-xml aws-ini redemption-answer download-manifest encrypted-bundle zip-bundle key-file audit-log pkcs11-uri image-header subtitles audio-frames; do
     mkdir -p "$scratch/corpus-$target"
     echo "fuzzing $target for ${seconds}s (corpus: $(ls "$scratch/corpus-$target" | wc -l) inputs)"
     LIVERY_FUZZ_TARGET=$target SWIFT_BACKTRACE=enable=no "$fuzzer" "$scratch/corpus-$target" "$scratch/delivery-seeds/$target" \

@@ -98,9 +98,9 @@ struct MediaFramesRule: CollectedRule {
         id: AssetRule.mediaFrames, name: "Whole audio and video", family: .assets,
         rationale: "Every audio and video file is walked frame by frame (MP3 frames and tags, WAV chunks, the MP4 box tree) without decoding it: a file cut short, with bytes that are not audio in the middle, or whose header promises more than it holds plays silence, stops early or seeks to the wrong place.",
         triggering: [
-            RuleExample("an MP3 missing its second half", files: TourExample.files(languages: "[en]", audio: "{en: ↓en.mp3}"),
+            RuleExample("an MP3 missing its second half", files: TourExample.markingFirstAudio(),
                         binaryFiles: TourExample.media.merging(["example/tours/walk/en.mp3": Array(MediaSamples.mp3(seconds: 8).prefix(MediaSamples.frameLength * 100 + 50))]) { _, new in new }),
-            RuleExample("a second of garbage in the middle of an MP3", files: TourExample.files(languages: "[en]", audio: "{en: ↓en.mp3}"),
+            RuleExample("a second of garbage in the middle of an MP3", files: TourExample.markingFirstAudio(),
                         binaryFiles: TourExample.media.merging(["example/tours/walk/en.mp3": MediaSamples.mp3(seconds: 4) + [UInt8](repeating: 0x55, count: 4000) + MediaSamples.mp3(seconds: 4, xing: false)]) { _, new in new }),
         ],
         nonTriggering: [RuleExample("a whole MP3", files: TourExample.files(languages: "[en]"), binaryFiles: TourExample.media)])

@@ -1,4 +1,5 @@
 import Foundation
+import LiveryAssets
 import LiveryDiagnostics
 import LiveryLoad
 

@@ -306,6 +306,14 @@ enum TourExample {
         ]
     }
 
+    /// The one-language example with a marker at the first stop's audio file (where a finding about the file is reported).
+    static func markingFirstAudio() -> [String: String] {
+        var files = files(languages: "[en]")
+        let yaml = files["example/tours/walk/tour.yaml"]!
+        if let range = yaml.range(of: "{en: en.mp3}") { files["example/tours/walk/tour.yaml"] = yaml.replacingCharacters(in: range, with: "{en: ↓en.mp3}") }
+        return files
+    }
+
     /// A GPX 1.1 track through `points` (about 1.2 km for the default example).
     static func route(points: [(Double, Double)]) -> String {
         let track = points.map { "<trkpt lat=\"\($0.0)\" lon=\"\($0.1)\"/>" }.joined(separator: "\n")

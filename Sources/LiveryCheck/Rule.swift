@@ -1,3 +1,4 @@
+import LiveryAssets
 import LiveryDiagnostics
 import LiveryLoad
 import LiveryResolve

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LiveryAssets
 import LiveryDiagnostics
 import LiveryLoad
 import LiveryResolve

@@ -29,19 +29,31 @@ public enum BundlePlanner {
         public var description: String
     }
 
-    public static func plan(_ tenant: ResolvedTenant, store: ContentStore) throws -> [BundleSpec] {
-        var planner = Planner(tenant: tenant, store: store)
+    /// `media` measures audio and video for the bundles' playing times (`BundleSpec.media`).
+    public static func plan(_ tenant: ResolvedTenant, store: ContentStore, media: MediaMeasurements = MediaMeasurements()) throws -> [BundleSpec] {
+        var planner = Planner(tenant: tenant, store: store, media: media)
         return try planner.run()
     }
 
     private struct Planner {
         let tenant: ResolvedTenant
         let store: ContentStore
+        let media: MediaMeasurements
         var sniffed: [SHA256Hex: Bool] = [:]
 
-        init(tenant: ResolvedTenant, store: ContentStore) {
+        init(tenant: ResolvedTenant, store: ContentStore, media: MediaMeasurements) {
             self.tenant = tenant
             self.store = store
+            self.media = media
+        }
+
+        /// The measured playing time of the audio or video file a located path names, in milliseconds.
+        func milliseconds(_ node: Node?, in source: TenantSource, manifestDirectory: String) -> Int? {
+            guard let path = node?.string, let type = FileType(extensionOf: path), FileType.media.contains(type),
+                  case .success(let relative) = TenantPath.normalize(path, baseDirectory: manifestDirectory),
+                  case .success(let url) = source.paths.regularFile(relative),
+                  case .success(let facts)? = media.measure(url, as: type) else { return nil }
+            return facts.milliseconds
         }
 
         /// The tenant (itself or an ancestor) whose folder a located value was written in.
@@ -162,17 +174,21 @@ public enum BundlePlanner {
                 }
                 // A pack is one bundle with the pack's access (content.protected-pack-item refuses a protected
                 // item in a public pack); an item on its own has its own.
-                var media: [String: (subject: String, access: Access, entries: [BundleEntry])] = [:]
+                var media: [String: (subject: String, access: Access, entries: [BundleEntry], items: [String: Int])] = [:]
                 for id in itemOrder {
                     guard let (item, owner, directory) = items[id] else { continue }
                     let bundleID = packOf[id].map { "library.\($0)" } ?? "library-item.\(id)"
                     let protected = packOf[id].map { packs[$0]?["protected"]?.bool == true } ?? (item["protected"]?.bool == true)
                     itemBundle[id] = bundleID
                     let entries = try assets([item["media"], item["subtitles"]], in: owner, manifestDirectory: directory)
-                    media[bundleID, default: (packOf[id] ?? id, protected ? .voucher : .public, [])].entries += entries
+                    media[bundleID, default: (packOf[id] ?? id, protected ? .voucher : .public, [], [:])].entries += entries
+                    let played = (item["media"]?.entries ?? []).compactMap { milliseconds($0.value, in: owner, manifestDirectory: directory) }
+                    if let longest = played.max() { media[bundleID]!.items[id] = longest }
                 }
                 for (bundleID, content) in media {
-                    bundles.append(BundleSpec(id: bundleID, kind: .libraryPack, subject: content.subject, policy: .onDemand, access: content.access, entries: content.entries))
+                    let playing = content.items.isEmpty ? nil : BundleMedia(milliseconds: content.items.values.reduce(0, +), items: content.items)
+                    bundles.append(BundleSpec(id: bundleID, kind: .libraryPack, subject: content.subject, policy: .onDemand, access: content.access, entries: content.entries,
+                                              media: playing))
                 }
                 let catalog: JSONValue = .object([
                     "categories": .array(categoryOrder.compactMap { categories[$0].map(JSONValue.init) }),
@@ -216,8 +232,13 @@ public enum BundlePlanner {
                 bundles.append(BundleSpec(id: tourID, kind: .tour, subject: id, policy: .onDemand, access: access, entries: shared))
                 for language in (tour.node["languages"]?.items ?? []).compactMap(\.string) {
                     let media = try assets(stops.flatMap { [$0["audio"]?[language], $0["subtitles"]?[language]] }, in: source, manifestDirectory: tour.directory)
+                    var played: [String: Int] = [:]
+                    for stop in stops {
+                        if let stopID = stop["id"]?.string, let ms = milliseconds(stop["audio"]?[language], in: source, manifestDirectory: tour.directory) { played[stopID] = ms }
+                    }
                     bundles.append(BundleSpec(id: "\(tourID).\(language)", kind: .tourLanguage, subject: id, locale: language, policy: .onDemand,
-                                              access: access, dependencies: [tourID], entries: media))
+                                              access: access, dependencies: [tourID], entries: media,
+                                              media: played.isEmpty ? nil : BundleMedia(milliseconds: played.values.reduce(0, +), stops: played)))
                 }
             }
 

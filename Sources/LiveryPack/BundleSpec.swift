@@ -43,9 +43,12 @@ public struct BundleSpec: Sendable {
     public var policy: LoadPolicy
     public var access: Access
     public var dependencies: [String]
+    /// The playing time of the bundle's audio and video, for the download manifest.
+    public var media: BundleMedia?
 
     public init(id: String, kind: BundleKind, subject: String? = nil, locale: String? = nil, policy: LoadPolicy, access: Access = .public,
-                dependencies: [String] = [], entries: [BundleEntry]) {
+                dependencies: [String] = [], entries: [BundleEntry], media: BundleMedia? = nil) {
+        self.media = media
         self.id = id
         self.kind = kind
         self.subject = subject

@@ -109,6 +109,9 @@ public enum ReleaseBuilder {
         // Tenants are validated and packed in groups so memory stays bounded by a group, not the
         // workspace; nothing is published until every group has validated clean.
         let builder = try BundleBuilder(store: store)
+        // Audio and video are measured once: by validation, into the probe cache the next build (and
+        // `livery validate`) reads, and again by the planner for the download manifest's durations.
+        let media = MediaMeasurements(output: output)
         let ordered = wanted.filter { toBuild.contains($0) }
         var diagnostics: [Diagnostic] = []
         var checked: [String] = []
@@ -126,13 +129,14 @@ public enum ReleaseBuilder {
         }
         for start in stride(from: 0, to: ordered.count, by: groupSize) {
             let group = Set(ordered[start..<min(start + groupSize, ordered.count)])
-            let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, only: group, strict: options.strict)
+            let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, only: group, strict: options.strict, media: media)
             diagnostics += validation.diagnostics
             checked += validation.checked
             guard diagnostics.errorCount == 0 else { continue }
             let selected = validation.tenants.filter { group.contains($0.id) }
             let outcomes = ParallelMap.map(selected) { tenant in
-                Result { try prepare(tenant, store: store, builder: builder, output: output, options: options, records: records, channelSettings: channelSettings) }
+                Result { try prepare(tenant, store: store, builder: builder, output: output, options: options, records: records, channelSettings: channelSettings,
+                                     media: validation.media) }
             }
             for (tenant, outcome) in zip(selected, outcomes) {
                 switch outcome {
@@ -251,7 +255,7 @@ public enum ReleaseBuilder {
     /// derived from the tenant's content secret, made in the key store on first use; an unsigned build
     /// (tests of packing alone) leaves them plain.
     static func prepare(_ tenant: ResolvedTenant, store: ContentStore, builder: BundleBuilder, output: URL, options: BuildOptions,
-                        records: BuildRecords, channelSettings: String) throws -> PreparedRelease {
+                        records: BuildRecords, channelSettings: String, media: MediaMeasurements = MediaMeasurements()) throws -> PreparedRelease {
         let keys = options.keys, format = options.format
         let signed = keys != nil
         let channel = try channel(of: tenant, override: options.channel)
@@ -265,7 +269,7 @@ public enum ReleaseBuilder {
         }
         let ingested = ParallelMap.map(Array(files)) { url in Result { try store.ingest(url) } }
         for outcome in ingested { _ = try outcome.get() }
-        let specs = try BundlePlanner.plan(tenant, store: store)
+        let specs = try BundlePlanner.plan(tenant, store: store, media: media)
         let secret = try specs.contains { $0.access == .voucher } ? keys?.contentSecret(for: tenant.id, create: true) : nil
         let built = try ParallelMap.map(specs) { spec in
             Result {

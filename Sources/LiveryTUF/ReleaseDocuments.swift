@@ -32,6 +32,46 @@ public enum ArchiveFormat: String, Sendable, CaseIterable, Codable {
     public var fileExtension: String { rawValue }
 }
 
+/// The playing time of a bundle's audio and video, as the build measured it, so an app can show
+/// "45 min, 38 MB" before downloading: the total, and per tour stop (tour-language bundles) or per
+/// library item (library bundles). Milliseconds, rounded down; an item with a file per locale counts
+/// its longest.
+public struct BundleMedia: Sendable, Equatable {
+    public var milliseconds: Int
+    public var stops: [String: Int]
+    public var items: [String: Int]
+
+    public init(milliseconds: Int, stops: [String: Int] = [:], items: [String: Int] = [:]) {
+        self.milliseconds = milliseconds
+        self.stops = stops
+        self.items = items
+    }
+
+    public var json: JSONValue {
+        var object: [String: JSONValue] = ["durationMilliseconds": .int(milliseconds)]
+        if !stops.isEmpty { object["stops"] = .object(stops.mapValues(JSONValue.int)) }
+        if !items.isEmpty { object["items"] = .object(items.mapValues(JSONValue.int)) }
+        return .object(object)
+    }
+
+    /// Reads `{"durationMilliseconds": N, "stops": {id: N}, "items": {id: N}}` strictly.
+    public init(json: JSONValue, what: String) throws {
+        let o = try StrictObject(json, what: "\(what) media")
+        func durations(_ key: String) throws -> [String: Int] {
+            guard let value = o.object[key] else { return [:] }
+            guard case .object(let fields) = value else { throw TUFError(.malformed, "\(what) media: \"\(key)\" must be an object of integers") }
+            return try fields.mapValues { field in
+                guard case .int(let n) = field, n >= 0 else { throw TUFError(.malformed, "\(what) media: \"\(key)\" must be an object of integers of at least 0") }
+                return n
+            }
+        }
+        for key in o.object.keys where !["durationMilliseconds", "stops", "items"].contains(key) {
+            throw TUFError(.malformed, "\(what) media: unknown field \"\(key)\"")
+        }
+        self.init(milliseconds: try o.int("durationMilliseconds"), stops: try durations("stops"), items: try durations("items"))
+    }
+}
+
 /// Reads fields of one JSON object strictly, naming the document in every error.
 struct StrictObject {
     let object: [String: JSONValue]
@@ -96,10 +136,14 @@ public struct DownloadManifest: Sendable, Equatable {
         /// Set when the target is ciphertext (voucher bundles of a signed release): `size` and `sha256`
         /// are the ciphertext's, and the archive is what decrypting it gives.
         public var encryption: BundleEncryption?
+        /// The playing time of the bundle's audio and video; nil when it holds none.
+        public var media: BundleMedia?
 
         public init(id: String, kind: BundleKind, subject: String?, locale: String?, size: Int, sha256: String, path: String,
-                    policy: LoadPolicy, access: Access, dependencies: [String], minimumClientVersion: String, encryption: BundleEncryption? = nil) {
+                    policy: LoadPolicy, access: Access, dependencies: [String], minimumClientVersion: String, encryption: BundleEncryption? = nil,
+                    media: BundleMedia? = nil) {
             self.encryption = encryption
+            self.media = media
             self.id = id
             self.kind = kind
             self.subject = subject
@@ -149,6 +193,7 @@ public struct DownloadManifest: Sendable, Equatable {
                 if let subject = bundle.subject { object["subject"] = .string(subject) }
                 if let locale = bundle.locale { object["locale"] = .string(locale) }
                 if let encryption = bundle.encryption { object["encryption"] = encryption.json }
+                if let media = bundle.media { object["media"] = media.json }
                 return .object(object)
             }),
         ])
@@ -172,7 +217,8 @@ public struct DownloadManifest: Sendable, Equatable {
                                 locale: try o.optionalString("locale"), size: try o.int("size"), sha256: try o.string("sha256"), path: try o.string("path"),
                                 policy: try o.value("policy", as: LoadPolicy.self), access: try o.value("access", as: Access.self),
                                 dependencies: try o.strings("dependencies"), minimumClientVersion: try o.string("minimumClientVersion"),
-                                encryption: try o.object["encryption"].map { try BundleEncryption(json: $0, what: what) })
+                                encryption: try o.object["encryption"].map { try BundleEncryption(json: $0, what: what) },
+                                media: try o.object["media"].map { try BundleMedia(json: $0, what: what) })
             guard seen.insert(bundle.id).inserted else { throw TUFError(.malformed, "\(Self.targetName) lists bundle '\(bundle.id)' twice") }
             return bundle
         }

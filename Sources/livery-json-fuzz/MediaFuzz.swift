@@ -62,3 +62,46 @@ extension FuzzTarget {
          "\u{1}WEBVTT\n\nNOTE x\n\nid\n00:00.000 --> 00:02.000 line:90% align:center position:10%,line-left\n<c.big>Hi</c>\n"].map { Data($0.utf8) }
     }
 }
+
+// `audio-frames`: an MP3 or WAV file (the first byte chooses) as the media probe walks it
+// (`MediaProbe`: MP3 frames and tags, WAV chunks). Refused: only with a `ProbeFailure` whose offset
+// lies within the input. Accepted: a finite, positive duration no longer than the input could hold
+// (an MP3 frame of at least 24 bytes plays at most 1152 samples at 8 kHz; a WAV byte rate of at
+// least 1 byte a second), a known sample rate, and one or two channels for MP3.
+extension FuzzTarget {
+    static func checkAudioFrames(_ data: Data) -> String? {
+        guard let first = data.first else { return nil }
+        let type: FileType = first % 2 == 0 ? .mp3 : .wav
+        let bytes = Array(data.dropFirst())
+        switch MediaProbe.probe(ByteReader(bytes), as: type) {
+        case .failure(let failure)?:
+            if let offset = failure.offset, !(0...bytes.count).contains(offset) { return "\(type) refused at offset \(offset) of \(bytes.count) bytes" }
+            return nil
+        case .success(let facts)?:
+            guard facts.duration.isFinite, facts.duration > 0 else { return "\(type) accepted with a duration of \(facts.duration)" }
+            let longest = type == .mp3 ? Double(bytes.count) / 24 * 1152 / 8000 : Double(bytes.count)
+            guard facts.duration <= longest else { return "\(type) of \(bytes.count) bytes accepted as \(facts.duration) s" }
+            if type == .mp3 {
+                guard [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000].contains(facts.sampleRate ?? 0) else { return "mp3 at \(facts.sampleRate ?? 0) Hz" }
+                guard [1, 2].contains(facts.channels ?? 0) else { return "mp3 with \(facts.channels ?? 0) channels" }
+            }
+            return nil
+        case nil:
+            return "no probe for \(type)"
+        }
+    }
+
+    /// A silent MP3 with an Info header, one without, tagged at both ends, and a PCM WAV (type byte first).
+    static func audioSeeds() -> [Data] {
+        let header: [UInt8] = [0xFF, 0xFB, 0x18, 0xC0]
+        let frame = header + [UInt8](repeating: 0, count: 140)
+        var info = frame
+        info.replaceSubrange(21..<33, with: Array("Info".utf8) + [0, 0, 0, 1, 0, 0, 0, 4])
+        let frames = Array([[UInt8]](repeating: frame, count: 4).joined())
+        let id3: [UInt8] = Array("ID3".utf8) + [4, 0, 0x10, 0, 0, 0, 4, 0, 0, 0, 0] + Array("3DI".utf8) + [4, 0, 0x10, 0, 0, 0, 4]
+        let id3v1 = Array("TAG".utf8) + [UInt8](repeating: 0x20, count: 125)
+        let wav = Array("RIFF".utf8) + [56, 0, 0, 0] + Array("WAVEfmt ".utf8) + [16, 0, 0, 0, 1, 0, 1, 0, 0x11, 0x2B, 0, 0, 0x22, 0x56, 0, 0, 2, 0, 16, 0]
+            + Array("data".utf8) + [20, 0, 0, 0] + [UInt8](repeating: 0, count: 20)
+        return [[0] + info + frames, [0] + frames, [0] + id3 + frames + id3v1, [1] + wav].map { Data($0) }
+    }
+}

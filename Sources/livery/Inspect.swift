@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LiveryLoad
 import LiveryPack
 import LiveryPublish
 import LiverySign
@@ -12,7 +13,8 @@ struct Inspect: ParsableCommand {
         discussion: """
             `livery inspect <tenant>` lists the bundles of the tenant's current release with their kind, \
             locale, policy, access, size and SHA-256. `livery inspect <tenant> <bundle>` lists the files in \
-            that bundle (an encrypted one is decrypted with the tenant's content.key from --keys). \
+            that bundle with what Livery measured in each (audio and video length and format, image size, \
+            subtitle cues), an encrypted one decrypted with the tenant's content.key from --keys. \
             `livery inspect <archive file>` lists any bundle archive.
             """
     )
@@ -63,19 +65,62 @@ struct Inspect: ParsableCommand {
         var out = "\(manifest.tenant) release \(manifest.release) (\(manifest.format.rawValue), minimum client \(manifest.minimumClientVersion))\n"
         out += "manifest \(pointer.manifest)\n\n"
         let rows = manifest.bundles.map { b in
-            [b.id, b.kind.rawValue, b.locale ?? "-", b.policy.rawValue, b.access.rawValue + (b.encryption == nil ? "" : ", encrypted"), Self.size(b.size), String(b.sha256.prefix(12)),
-             b.dependencies.isEmpty ? "-" : b.dependencies.joined(separator: ",")]
+            [b.id, b.kind.rawValue, b.locale ?? "-", b.policy.rawValue, b.access.rawValue + (b.encryption == nil ? "" : ", encrypted"), Self.size(b.size),
+             b.media.map { Self.playingTime($0.milliseconds) } ?? "-", String(b.sha256.prefix(12)), b.dependencies.isEmpty ? "-" : b.dependencies.joined(separator: ",")]
         }
-        out += Self.table(["bundle", "kind", "locale", "policy", "access", "size", "sha256", "depends on"], rows)
+        out += Self.table(["bundle", "kind", "locale", "policy", "access", "size", "plays", "sha256", "depends on"], rows)
         out += "\n\(manifest.bundles.count) bundle\(manifest.bundles.count == 1 ? "" : "s"), \(Self.size(manifest.bundles.reduce(0) { $0 + $1.size })) in all\n"
         FileHandle.standardOutput.write(Data(out.utf8))
     }
 
     private func list(_ url: URL) throws {
         let entries = try ArchiveListing.entries(of: url)
-        var out = Self.table(["size", "file"], entries.map { [Self.size($0.size), $0.path] })
+        // The bytes of files a probe reads (audio, video, images, subtitles), to say what is in them.
+        let probed: Set<FileType> = Set(FileType.media + FileType.images + [.srt, .vtt])
+        let contents = try ArchiveListing.contents(of: url) { path in
+            FileType(extensionOf: path).map(probed.contains) ?? false
+        }
+        var out = Self.table(["size", "file", "measured"], entries.map { [Self.size($0.size), $0.path, contents[$0.path]?.data.map(Self.facts(of:)) ?? "-"] })
         out += "\n\(entries.count) file\(entries.count == 1 ? "" : "s"), \(Self.size(entries.reduce(0) { $0 + $1.size })) uncompressed\n"
         FileHandle.standardOutput.write(Data(out.utf8))
+    }
+
+    /// What the probes find in one file's bytes, in a few words.
+    static func facts(of data: Data) -> String {
+        guard let type = FileSniffer.sniff(Array(data.prefix(FileSniffer.headerLength))) else { return "-" }
+        switch type {
+        case _ where FileType.media.contains(type):
+            switch MediaProbe.probe(ByteReader(Array(data)), as: type) {
+            case .success(let facts)?:
+                var words = [playingTime(facts.milliseconds), facts.codec]
+                if let width = facts.width, let height = facts.height { words.append("\(width)×\(height)") }
+                if let rate = facts.sampleRate { words.append(String(format: "%g kHz", Double(rate) / 1000)) }
+                if let channels = facts.channels { words.append(channels == 1 ? "mono" : channels == 2 ? "stereo" : "\(channels) channels") }
+                if let bitrate = facts.bitrate { words.append("\(bitrate / 1000) kbit/s" + (facts.bitrateMode == .variable ? " VBR" : "")) }
+                if facts.streamable == false { words.append("index at the end") }
+                return words.joined(separator: " ")
+            case .failure(let failure)?: return "unreadable: \(failure)"
+            case nil: return "-"
+            }
+        case .srt, .vtt:
+            let document = SubtitleDocument.parse(String(decoding: data, as: UTF8.self), format: type)
+            let end = document.cues.map(\.end).max() ?? 0
+            return "\(document.cues.count) cue\(document.cues.count == 1 ? "" : "s"), until \(playingTime(end))" + (document.problems.isEmpty ? "" : ", \(document.problems.count) problems")
+        default:
+            switch Result(catching: { try ImageProbe.probe(Array(data.prefix(ImageProbe.maximumScan)), as: type) }) {
+            case .success(let facts?): return "\(facts.width)×\(facts.height) \(type.rawValue.uppercased())" + (facts.hasAlpha == true ? " with alpha" : "")
+            case .success(nil): return "\(type.rawValue.uppercased()) without a size"
+            case .failure(let failure): return "unreadable: \(failure)"
+            }
+        }
+    }
+
+    /// "0:06.7" for under a minute, "12:03" for more, "1:02:03" for hours.
+    static func playingTime(_ milliseconds: Int) -> String {
+        let seconds = milliseconds / 1000
+        if seconds < 60 { return String(format: "0:%02d.%d", seconds, milliseconds % 1000 / 100) }
+        if seconds < 3600 { return String(format: "%d:%02d", seconds / 60, seconds % 60) }
+        return String(format: "%d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
     }
 
     static func size(_ bytes: Int) -> String {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LiveryAssets
 import LiveryCheck
 import LiveryDiagnostics
 import LiveryLoad
@@ -37,6 +38,9 @@ struct Validate: ParsableCommand {
     @Flag(help: "Never colour text output (colour is used only on a terminal anyway).")
     var noColor = false
 
+    @Option(name: .shortAndLong, help: ArgumentHelp("The output folder `livery build` writes: when it exists, audio and video measured once are remembered in its .livery/probes.sqlite.", valueName: "folder"))
+    var output = "Output"
+
     @Option(help: ArgumentHelp("Check only shard K of N (1 ≤ K ≤ N), the tenants `livery build --shard K/N` builds.", valueName: "K/N"),
             transform: TenantShard.init(parsing:))
     var shard: TenantShard?
@@ -54,6 +58,9 @@ struct Validate: ParsableCommand {
         var diagnostics: [Diagnostic] = []
         var checked = 0
         var results: [ValidationResult] = []
+        var isFolder: ObjCBool = false
+        let media = FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) && isFolder.boolValue
+            ? MediaMeasurements(output: URL(fileURLWithPath: output)) : MediaMeasurements()
         for path in targets {
             let target = WorkspaceTarget(path)
             var only = target.tenant.map { Set([$0]) }
@@ -64,7 +71,7 @@ struct Validate: ParsableCommand {
                     continue
                 }
             }
-            let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: only, strict: strict)
+            let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: only, strict: strict, media: media)
             results.append(result)
             if result.checked.isEmpty {
                 throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(path)'")

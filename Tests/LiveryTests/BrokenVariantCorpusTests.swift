@@ -14,6 +14,8 @@ final class BrokenVariantCorpusTests: XCTestCase {
         case remove(String)
         case append(String, String)
         case generate(String, @Sendable () -> String)
+        /// Keeps only the first `fraction` of a file's bytes.
+        case truncate(String, fraction: Double)
     }
 
     struct Variant: Sendable {
@@ -190,6 +192,16 @@ final class BrokenVariantCorpusTests: XCTestCase {
         Variant(name: "subtitle cue ending before it starts", tenant: "companero-lucia",
                 edits: [.replace("companero-lucia/library/subtitles/warm-up.en.vtt", "00:00:01.500 --> 00:00:02.800", "00:00:01.500 --> ↓00:00:01.200")],
                 rule: "content.subtitle-timing"),
+        Variant(name: "stop audio missing its second half", tenant: "sonic-walkscape",
+                edits: [.replace(florence, "audio: {it: audio/it/01-duomo.mp3", "audio: {it: ↓audio/it/01-duomo.mp3"),
+                        .truncate("sonic-walkscape/tours/florence-renaissance/audio/it/01-duomo.mp3", fraction: 0.5)], rule: "assets.media-frames"),
+        Variant(name: "library item declaring twice its length", tenant: "companero-lucia",
+                edits: [.replace("companero-lucia/library/library.yaml", "durationSeconds: 6", "durationSeconds: ↓12")], rule: "content.declared-duration"),
+        Variant(name: "tour declaring 45 minutes for an 18-minute walk", tenant: "sonic-walkscape",
+                edits: [.replace(florence, "durationMinutes: 18", "durationMinutes: ↓45")], rule: "content.declared-duration"),
+        Variant(name: "subtitle cue outlasting its recording by a minute", tenant: "sonic-walkscape",
+                edits: [.replace("sonic-walkscape/tours/florence-renaissance/subtitles/en/01-duomo.srt", "--> 00:00:06,289", "--> ↓00:01:06,289")],
+                rule: "content.subtitle-media-length"),
         Variant(name: "right-to-left override in an English label", tenant: "travel-experiences",
                 edits: [.replace(travelEn, "nav:\n", "nav:\n  promo: \"Pay ↓\u{202E}01$\"\n")], rule: "localization.bidi-controls"),
         Variant(name: "route where an image belongs", tenant: "sonic-walkscape", edits: [.replace(florence, "cover: cover.jpg", "cover: ↓route.gpx")], rule: "assets.field-type"),
@@ -235,6 +247,10 @@ final class BrokenVariantCorpusTests: XCTestCase {
                 try FileManager.default.removeItem(at: tenants.appendingPathComponent(path))
             case .generate(let path, let make):
                 try Data(make().utf8).write(to: tenants.appendingPathComponent(path))
+            case .truncate(let path, let fraction):
+                let url = tenants.appendingPathComponent(path)
+                let data = try Data(contentsOf: url)
+                try data.prefix(Int(Double(data.count) * fraction)).write(to: url)
             }
         }
         return marker

@@ -1,5 +1,4 @@
 import Foundation
-import LiveryAssets
 import LiveryLoad
 
 /// What the media probes measured in a validation run, by absolute path: each audio and video file
