@@ -351,7 +351,8 @@ write_logo() { # tenant_dir svg_text
   local dir="$1/assets"
   mkdir -p "$dir"
   printf '%s\n' "$2" > "$dir/logo.svg"
-  svg_to_png "$dir/logo.svg" "$dir/logo.png" 256
+  # 1024 px: launchers and stores scale the raster logo up (assets.image-budget asks for 512 at least).
+  svg_to_png "$dir/logo.svg" "$dir/logo.png" 1024
 }
 
 write_logo Tenants/sonic-walkscape '<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" viewBox="0 0 256 256">
@@ -526,9 +527,9 @@ else
   convert "$TMP/hero.png" -strip -quality 75 "WEBP:$LUCIA/assets/hero.webp"
 fi
 
-convert -size 256x256 xc:none -fill '#2A9D8F' -draw 'roundrectangle 0,0 255,255 40,40' \
-  "${FONT_B[@]}" -fill white -pointsize 150 -gravity center -annotate +0-6 'L' \
-  -fill '#E9C46A' -draw 'rectangle 70,206 186,218' \
+convert -size 1024x1024 xc:none -fill '#2A9D8F' -draw 'roundrectangle 0,0 1023,1023 160,160' \
+  "${FONT_B[@]}" -fill white -pointsize 600 -gravity center -annotate +0-24 'L' \
+  -fill '#E9C46A' -draw 'rectangle 280,824 744,872' \
   "${PNG_OPTS[@]}" "PNG32:$LUCIA/assets/logo.png"
 
 cat > "$LUCIA/library/articles/morning-routine.en.md" <<'MD'

@@ -11,15 +11,12 @@ public enum AssetRule {
     public static let imagePixels = "assets.image-pixels"
     public static let mediaFrames = "assets.media-frames"
     public static let mediaStreamable = "assets.media-streamable"
-    /// The most pixels an image may declare: a 40-megapixel RGBA image already needs 160 MB
-    /// decoded, more than an app extension may use on iOS.
-    public static let maximumPixels = 40_000_000
 }
 
 /// Resolves every asset reference of a tenant once: path safety, existence, and the real type
 /// sniffed from the bytes against the extension and against what the field accepts.
 public enum AssetCheck {
-    public static func run(_ source: TenantSource, media: MediaMeasurements = MediaMeasurements()) -> [Diagnostic] {
+    static func run(_ source: TenantSource, media: MediaMeasurements = MediaMeasurements(), limits: MediaLimits = .default) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         var sniffed: [String: FileType?] = [:]
         var probed: [String: Bool] = [:]
@@ -87,12 +84,12 @@ public enum AssetCheck {
                 case .failure(let failure):
                     diagnostics.append(Diagnostic(.error, "'\(reference.path)' is not a readable \(type.rawValue.uppercased()): it \(failure)", at: reference.location,
                                                   rule: AssetRule.imageHeader, hint: "export the image again"))
-                case .success(let facts?) where facts.pixels > AssetRule.maximumPixels:
+                case .success(let facts?) where facts.pixels > limits.maximumPixels:
                     let megapixels = Double(facts.pixels) / 1e6
                     diagnostics.append(Diagnostic(.error, "'\(reference.path)' declares \(facts.width) × \(facts.height) pixels (\(String(format: "%.0f", megapixels)) megapixels): "
                                                   + "decoding it would take about \(facts.pixels * 4 / 1_000_000) MB on a phone",
                                                   at: reference.location, rule: AssetRule.imagePixels,
-                                                  hint: "images may have at most \(AssetRule.maximumPixels / 1_000_000) megapixels: export it smaller"))
+                                                  hint: String(format: "images may have at most %g megapixels: export it smaller", limits.maximumMegapixels)))
                 case .success:
                     break
                 }

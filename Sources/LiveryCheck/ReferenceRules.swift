@@ -271,7 +271,7 @@ struct TourLanguageRule: Rule {
 /// Example workspaces with one tour.
 enum TourExample {
     static let media: [String: [UInt8]] = [
-        "example/tours/walk/cover.png": RuleExample.pngBytes,
+        "example/tours/walk/cover.png": RuleExample.pngHeader(width: 1600, height: 900),
         "example/tours/walk/en.mp3": MediaSamples.mp3(seconds: 8),
     ]
 

@@ -76,7 +76,7 @@ public struct RuleContext: Sendable {
 final class RuleContextCache: @unchecked Sendable {
     var translationPairing: TranslationPairing??
     var translationDifferences: TranslationDifferences?
-    var subtitleDocuments: [(display: String, document: SubtitleDocument)]?
+    var subtitleDocuments: [SubtitleFile]?
 }
 
 /// A rule whose findings the loader or resolver makes while reading (syntax, shapes, aliases…);

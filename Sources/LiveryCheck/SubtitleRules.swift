@@ -19,14 +19,24 @@ enum SubtitleExample {
     static let good = "1\n00:00:00,000 --> 00:00:03,400\nThis is Orsanmichele, a grain\nmarket turned into a church.\n\n2\n00:00:03,480 --> 00:00:06,200\nLook for the guild statues.\n"
 }
 
+/// A subtitle file the tenant references, parsed, with the language its manifest files it under.
+struct SubtitleFile {
+    var display: String
+    var document: SubtitleDocument
+    /// The key of `subtitles: {<language>: path}` of the first reference.
+    var language: String?
+}
+
 extension RuleContext {
-    /// Every subtitle file the tenant references, read and parsed once per tenant for the three subtitle rules.
-    func subtitleDocuments() -> [(display: String, document: SubtitleDocument)] {
+    /// Every subtitle file the tenant references, read and parsed once per tenant for the subtitle rules.
+    func subtitleDocuments() -> [SubtitleFile] {
         if let made = cache.subtitleDocuments { return made }
-        let made = (assetFiles(ofType: .srt) + assetFiles(ofType: .vtt)).compactMap { file -> (display: String, document: SubtitleDocument)? in
+        let made = (assetFiles(ofType: .srt) + assetFiles(ofType: .vtt)).compactMap { file -> SubtitleFile? in
             guard let data = FileManager.default.contents(atPath: file.url.path), data.count <= SubtitleDocument.maximumBytes,
                   let text = String(data: data, encoding: .utf8) else { return nil }
-            return (source.display(file.relative), SubtitleDocument.parse(text, format: FileType(extensionOf: file.relative) ?? .srt))
+            let field = file.reference.field
+            return SubtitleFile(display: source.display(file.relative), document: SubtitleDocument.parse(text, format: FileType(extensionOf: file.relative) ?? .srt),
+                                language: field.count >= 2 && field[field.count - 2] == "subtitles" ? field.last : nil)
         }
         cache.subtitleDocuments = made
         return made
@@ -75,15 +85,12 @@ struct SubtitleTimingRule: Rule {
     func check(_ context: RuleContext) -> [Diagnostic] { context.subtitleProblems(.timing, rule: Self.description.id) }
 }
 
+/// Netflix's and the BBC's guidance, broadly: 20 characters a second for adults, two lines of 42
+/// (the defaults of `MediaLimits`, which a tenant can change under `media.subtitles`).
 struct SubtitleReadabilityRule: Rule {
-    /// Netflix's and the BBC's guidance, broadly: 20 characters a second for adults, two lines of 42.
-    static let charactersPerSecond = 20.0
-    static let maximumLines = 2
-    static let maximumLineLength = 42
-
     static let description = RuleDescription(
         id: "content.subtitle-readability", name: "Readable subtitles", family: .content,
-        rationale: "Viewers read about 20 characters a second, and a phone shows two lines of about 42 characters: a cue with more text than that is gone before it is read, or covers the picture.",
+        rationale: "Viewers read about 20 characters a second, and a phone shows two lines of about 42 characters: a cue with more text than that is gone before it is read, or covers the picture. A tenant can change the limits under `media.subtitles`, per language too.",
         severity: .warning,
         triggering: [
             SubtitleExample.example("too fast to read", SubtitleExample.files("1\n00:00:00,000 --> 00:00:01,000\n↓This is Orsanmichele, a grain market turned into a church.\n")),
@@ -94,27 +101,30 @@ struct SubtitleReadabilityRule: Rule {
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         let id = Self.description.id
+        let limits = context.mediaLimits
         var diagnostics: [Diagnostic] = []
         for file in context.subtitleDocuments() {
+            let maximumLines = limits.subtitleLines, maximumLineLength = limits.subtitleLineLength
+            let charactersPerSecond = limits.charactersPerSecond(for: file.language)
             for cue in file.document.cues {
                 let shown = cue.displayedLines
-                if shown.count > Self.maximumLines {
-                    diagnostics.append(Diagnostic(.warning, "the cue has \(shown.count) lines; subtitles show at most \(Self.maximumLines)",
-                                                  at: SourceLocation(file: file.display, line: cue.textLine + Self.maximumLines, column: 1), rule: id,
+                if shown.count > maximumLines {
+                    diagnostics.append(Diagnostic(.warning, "the cue has \(shown.count) lines; subtitles show at most \(maximumLines)",
+                                                  at: SourceLocation(file: file.display, line: cue.textLine + maximumLines, column: 1), rule: id,
                                                   hint: "split it into two cues"))
                 }
-                for (offset, line) in shown.enumerated() where line.count > Self.maximumLineLength {
-                    diagnostics.append(Diagnostic(.warning, "the line has \(line.count) characters; a phone shows about \(Self.maximumLineLength)",
+                for (offset, line) in shown.enumerated() where line.count > maximumLineLength {
+                    diagnostics.append(Diagnostic(.warning, "the line has \(line.count) characters; a phone shows about \(maximumLineLength)",
                                                   at: SourceLocation(file: file.display, line: cue.textLine + offset, column: 1), rule: id,
                                                   hint: "break it into two lines, or split the cue"))
                 }
                 let characters = shown.reduce(0) { $0 + $1.count }
                 let seconds = Double(cue.end - cue.start) / 1000
-                if seconds > 0, Double(characters) / seconds > Self.charactersPerSecond {
+                if seconds > 0, Double(characters) / seconds > charactersPerSecond {
                     diagnostics.append(Diagnostic(.warning, String(format: "%d characters in %.1f s is %.0f characters a second; viewers read about %.0f", characters, seconds,
-                                                                   Double(characters) / seconds, Self.charactersPerSecond),
+                                                                   Double(characters) / seconds, charactersPerSecond),
                                                   at: SourceLocation(file: file.display, line: cue.textLine, column: 1), rule: id,
-                                                  hint: String(format: "show it for at least %.1f s, or shorten it", Double(characters) / Self.charactersPerSecond)))
+                                                  hint: String(format: "show it for at least %.1f s, or shorten it", Double(characters) / charactersPerSecond)))
                 }
             }
         }

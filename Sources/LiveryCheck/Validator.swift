@@ -46,7 +46,7 @@ public enum Validator {
             let prefix = tenant.source.displayRoot + "/"
             var collected = tenant.source.diagnostics
             collected += resolveDiagnostics.filter { $0.location.file.hasPrefix(prefix) }
-            collected += AssetCheck.run(tenant.source, media: media)
+            collected += AssetCheck.run(tenant.source, media: media, limits: MediaLimits(tenant.tenant))
             let context = RuleContext(tenant: tenant, workspace: workspace, collected: Dictionary(grouping: collected, by: \.ruleID), media: media)
             let found = RuleEngine.run(context)
             // The message facts of the tenant's own bundles are needed again only by tenants that extend it.

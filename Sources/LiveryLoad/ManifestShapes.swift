@@ -63,6 +63,26 @@ public enum ManifestShapes {
             .optional("minimumClientVersion", .string(.version), "Oldest app version that can read this tenant's bundles."),
         ])), "Release settings."),
         .optional("rules", .dictionary(key: .text, value: .choice(["error", "warning", "off"])), "Severity overrides by rule id (security rules cannot be lowered)."),
+        .optional("media", .object(ObjectShape("Limits of the media rules (docs/tours.md#media-limits); each has a default.", [
+            .optional("subtitles", .object(ObjectShape("Subtitle readability (content.subtitle-readability).", [
+                .optional("charactersPerSecond", .number(min: 1, max: 100), "Reading speed (default 20)."),
+                .optional("charactersPerSecondByLanguage", .dictionary(key: .locale, value: .number(min: 1, max: 100)), "Reading speed per language (e.g. ja: 8)."),
+                .optional("maxLines", .integer(min: 1, max: 10), "Lines per cue (default 2)."),
+                .optional("maxLineLength", .integer(min: 10, max: 200), "Characters per line (default 42)."),
+            ])), "Subtitle limits."),
+            .optional("images", .object(ObjectShape("Image limits (assets.image-pixels, assets.image-budget).", [
+                .optional("maxMegapixels", .number(min: 1, max: 1000), "Most pixels an image may declare, in millions (default 40)."),
+                .optional("logoMinimumSide", .integer(min: 1, max: 16384), "Shortest side of the raster logo in pixels (default 512)."),
+                .optional("coverAspectRatio", .string(), "Width:height of tour and program covers (default 16:9)."),
+                .optional("maxKilobytes", .integer(min: 1), "Largest raster image file in KB (default 1024)."),
+            ])), "Image limits."),
+            .optional("bundleMegabytes", .object(ObjectShape("Largest bundle of each kind in MB, for mobile downloads (content.bundle-budget).", [
+                .optional("tour", .number(min: 0.1), "A tour's shared files: cover, map, route, tiles, stop images (default 25)."),
+                .optional("tour-language", .number(min: 0.1), "A tour's audio and subtitles in one language (default 60)."),
+                .optional("library-pack", .number(min: 0.1), "A library pack or item (default 150)."),
+                .optional("program", .number(min: 0.1), "A program (default 10)."),
+            ])), "Bundle size budgets."),
+        ])), "Limits of the media rules."),
     ]))
 
     public static let voice: Shape = .object(ObjectShape("The voice and tone of a brand or creator, as checkable rules.", [
