@@ -92,6 +92,7 @@ bench: deps test-venv
 	./scripts/bench-validate.sh .build/release/livery
 	./scripts/bench-l10n.sh .build/release/livery
 	./scripts/bench-build.sh .build/release/livery
+	./scripts/bench-media.sh .build/release/livery
 	./scripts/bench-tokens.sh .build/release/livery
 	./scripts/bench-client.sh .build/release/livery
 	./scripts/bench-fetch.sh .build/release/livery

@@ -28,17 +28,30 @@ for i in range(5000):
     name = f"assets/images/img{i:04d}.png"
     with open(f"{d}/{name}", "wb") as f: f.write(png_header + os.urandom(2000 + i % 1000))
     heroes.append(name)
+# Each stop's audio: 10 MB of MPEG-1 layer III frames (128 kbit/s, 44.1 kHz, joint stereo, 417 bytes each, about
+# 26 ms), with real frame headers, so the media probe walks every frame, and random bytes as their audio data.
+frame_length, frames = 417, (10 << 20) // 417
+def mp3():
+    data = bytearray(os.urandom(frame_length * frames))
+    for i in range(0, len(data), frame_length): data[i:i + 4] = b"\xff\xfb\x90\x44"
+    return b"ID3\x04\x00\x00\x00\x00\x00\x00" + bytes(data)
+audio_minutes = 50 * frames * 1152 / 44100 / 60
 stops, points = [], []
 for s in range(50):
     lat, lon = 45.0 + s * 0.001, 9.0
     points.append((lat, lon))
     os.makedirs(f"{d}/tours/walk/audio", exist_ok=True)
-    with open(f"{d}/tours/walk/audio/{s:02d}.mp3", "wb") as f: f.write(b"ID3\x04\x00\x00\x00\x00\x00\x00" + os.urandom(10 << 20))
+    with open(f"{d}/tours/walk/audio/{s:02d}.mp3", "wb") as f: f.write(mp3())
     stops.append(f"  - {{id: s{s:02d}, order: {s + 1}, title: {{en: Stop {s}}}, latitude: {lat}, longitude: {lon}, triggerRadius: 100, audio: {{en: audio/{s:02d}.mp3}}}}\n")
-with open(f"{d}/tours/walk/cover.png", "wb") as f: f.write(png_header + os.urandom(5000))
+cover_ihdr = struct.pack(">IIBBBBB", 1600, 900, 8, 2, 0, 0, 0)  # 16:9, as covers are
+cover_header = png_header[:16] + cover_ihdr + struct.pack(">I", zlib.crc32(b"IHDR" + cover_ihdr))
+with open(f"{d}/tours/walk/cover.png", "wb") as f: f.write(cover_header + os.urandom(5000))
 gpx = "".join(f'<trkpt lat="{la}" lon="{lo}"/>' for la, lo in points)
 write(f"{d}/tours/walk/route.gpx", f'<?xml version="1.0"?>\n<gpx version="1.1" creator="bench" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>{gpx}</trkseg></trk></gpx>\n')
-write(f"{d}/tours/walk/tour.yaml", "id: walk\nslug: walk\ntitle: {en: Walk}\ncity: Milan\ndurationMinutes: 120\ndistanceKm: 5.45\nlanguages: [en]\n"
+# The declared duration is what validation measures: 5.45 km at 4 km/h plus the audio.
+write(f"{d}/tours/walk/tour.yaml", f"id: walk\nslug: walk\ntitle: {{en: Walk}}\ncity: Milan\ndurationMinutes: {round(5.45 / 4 * 60 + audio_minutes)}\ndistanceKm: 5.45\nlanguages: [en]\n"
       "cover: cover.png\nroute: route.gpx\nstops:\n" + "".join(stops))
-write(f"{d}/tenant.yaml", "id: media\nkind: brand\nname: Media\nlocales: {default: en, supported: [en]}\nassets:\n  hero:\n" + "".join(f"    - {h}\n" for h in heroes))
+# Half a gigabyte of audio in one tour language is the point of this tenant: its budget is raised to match.
+write(f"{d}/tenant.yaml", "id: media\nkind: brand\nname: Media\nlocales: {default: en, supported: [en]}\nmedia:\n  bundleMegabytes: {tour-language: 1024}\n"
+      "assets:\n  hero:\n" + "".join(f"    - {h}\n" for h in heroes))
 write(f"{d}/locales/en.yaml", "title: Media\n")

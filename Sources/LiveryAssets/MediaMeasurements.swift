@@ -19,6 +19,7 @@ public final class MediaMeasurements: @unchecked Sendable {
     // Guarded by `lock`.
     private var outcomes: [String: Result<MediaFacts, ProbeFailure>] = [:]
     private var probes = 0
+    private var hits = 0
     private let lock = NSLock()
 
     /// Measurements kept in `cache` between runs, or only for this run.
@@ -36,6 +37,8 @@ public final class MediaMeasurements: @unchecked Sendable {
 
     /// How many files were actually probed (not found in the cache) so far.
     public var probeCount: Int { lock.withLock { probes } }
+    /// How many files' measurements came from the probe cache so far.
+    public var cacheHitCount: Int { lock.withLock { hits } }
 
     /// The outcome of probing the file at `url` as `type`; nil for a type that is not audio or video.
     public func measure(_ url: URL, as type: FileType) -> Result<MediaFacts, ProbeFailure>? {
@@ -45,7 +48,10 @@ public final class MediaMeasurements: @unchecked Sendable {
         let stamp = FileStamp(path: path)
         if let stamp, let text = cache?.record(for: path, stamp: stamp), let record = try? JSONDecoder().decode(Record.self, from: Data(text.utf8)),
            let outcome = record.facts.map({ Result<MediaFacts, ProbeFailure>.success($0) }) ?? record.failure.map({ .failure($0) }) {
-            lock.withLock { outcomes[path] = outcome }
+            lock.withLock {
+                outcomes[path] = outcome
+                hits += 1
+            }
             return outcome
         }
         guard let outcome = MediaProbe.probe(fileAt: url, as: type) else { return nil }

@@ -267,6 +267,9 @@ enum WAVProbe {
             let id = String(decoding: reader.bytes(at: offset, count: 4), as: UTF8.self)
             let size = Int(reader.littleEndian(at: offset + 4, size: 4)!)
             let body = offset + 8
+            if id != "data", body + size > reader.count {
+                throw ProbeFailure("has a '\(id)' chunk of \(size) bytes, more than the file holds", offset: offset)
+            }
             switch id {
             case "fmt ":
                 guard size >= 16, let tag = reader.littleEndian(at: body, size: 2), let channels = reader.littleEndian(at: body + 2, size: 2),

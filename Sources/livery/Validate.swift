@@ -38,6 +38,9 @@ struct Validate: ParsableCommand {
     @Flag(help: "Never colour text output (colour is used only on a terminal anyway).")
     var noColor = false
 
+    @Flag(help: "Say on standard error how many audio and video files were probed, and how many came from the probe cache.")
+    var stats = false
+
     @Option(name: .shortAndLong, help: ArgumentHelp("The output folder `livery build` writes: when it exists, audio and video measured once are remembered in its .livery/probes.sqlite.", valueName: "folder"))
     var output = "Output"
 
@@ -88,14 +91,17 @@ struct Validate: ParsableCommand {
         }
         let report = DiagnosticReport(diagnostics: diagnostics, rules: RuleRegistry.summaries, toolVersion: Livery.version, sources: sources)
         let colour = format == .text && !noColor && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-        var output = report.render(format, colour: colour)
+        var rendered = report.render(format, colour: colour)
         if format == .text {
             // The report ends with its "N errors, M warnings" line; say how much was checked before it.
-            var lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            var lines = rendered.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             if lines.count >= 2 { lines[lines.count - 2] = "checked \(checked) tenant\(checked == 1 ? "" : "s"): " + lines[lines.count - 2] }
-            output = lines.joined(separator: "\n")
+            rendered = lines.joined(separator: "\n")
         }
-        FileHandle.standardOutput.write(Data(output.utf8))
+        FileHandle.standardOutput.write(Data(rendered.utf8))
+        if stats {
+            FileHandle.standardError.write(Data("media: \(media.probeCount + media.cacheHitCount) files measured: \(media.probeCount) probed, \(media.cacheHitCount) from the probe cache\n".utf8))
+        }
         Livery.exit(keeping: results, status: report.diagnostics.errorCount > 0 ? 1 : 0)
     }
 }
