@@ -131,7 +131,8 @@ enum MP3Probe {
         }
         guard frames > 0 else { throw ProbeFailure("holds no MPEG audio frames after its \(vbr?.kind ?? "") header", offset: start) }
         var counted = frames
-        if let promised = vbr?.frames {
+        // A count of zero is an encoder that never went back to fill its header in; the frames decide.
+        if let promised = vbr?.frames, promised > 0 {
             if frames < promised - 1 {
                 throw ProbeFailure("is cut short: its \(vbr!.kind) header promises \(promised) frames, the file holds \(frames)", offset: offset)
             }
