@@ -12,8 +12,11 @@ public final class SQLiteDatabase: @unchecked Sendable {
 
     private var handle: OpaquePointer?
     private let lock = NSLock()
+    /// Set by `init(readingOnly:)`: how many virtual-machine steps one statement may take.
+    private let budget: StepBudget?
 
     public init(path: String) throws {
+        budget = nil
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
@@ -25,10 +28,54 @@ public final class SQLiteDatabase: @unchecked Sendable {
         try execute("PRAGMA synchronous=NORMAL")
     }
 
+    /// Opens an existing database file that is not ours (a creator's MBTiles pack) without ever writing to it or
+    /// beside it: read-only, and `immutable=1`, so SQLite takes no locks and creates no journal, WAL or shared-memory
+    /// file. A hostile file cannot make a query run without end or fill memory: every statement stops after
+    /// `stepBudget` virtual-machine steps (a `tiles` view may hide any join), and no string or blob larger than
+    /// `maximumValueBytes` is ever loaded. The schema is untrusted (`trusted_schema=OFF`), so its views and triggers
+    /// call no function with side effects.
+    public init(readingOnly path: String, stepBudget: Int = 20_000_000, maximumValueBytes: Int32 = 16 << 20) throws {
+        budget = StepBudget(limit: max(1, stepBudget / StepBudget.interval))
+        let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
+        guard sqlite3_open_v2(Self.immutableURI(path), &handle, flags, nil) == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close(handle)
+            handle = nil
+            throw Failure(description: "SQLite database \(path): \(message)")
+        }
+        sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, maximumValueBytes)
+        sqlite3_progress_handler(handle, Int32(StepBudget.interval), { context in
+            guard let context else { return 0 }
+            let budget = Unmanaged<StepBudget>.fromOpaque(context).takeUnretainedValue()
+            budget.used += 1
+            return budget.used > budget.limit ? 1 : 0
+        }, Unmanaged.passUnretained(budget!).toOpaque())
+        try execute("PRAGMA trusted_schema=OFF")
+        try execute("PRAGMA query_only=ON")
+    }
+
+    /// A `file:` URI for `path` with `immutable=1`. In a URI, `%`, `?` and `#` end or escape the path, so they are
+    /// percent-encoded; the path is made absolute and follows an empty authority (`file://`), so a path starting
+    /// with `//` is never read as a host name.
+    static func immutableURI(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var encoded = ""
+        for byte in absolute.utf8 {
+            switch byte {
+            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0..<0x20, 0x7F...:
+                encoded += String(format: "%%%02X", byte)
+            default:
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return "file://" + encoded + "?mode=ro&immutable=1"
+    }
+
     deinit { sqlite3_close(handle) }
 
     public func execute(_ sql: String) throws {
         try lock.withLock {
+            budget?.used = 0
             var error: UnsafeMutablePointer<CChar>?
             guard sqlite3_exec(handle, sql, nil, nil, &error) == SQLITE_OK else {
                 let message = error.map { String(cString: $0) } ?? "error"
@@ -38,10 +85,24 @@ public final class SQLiteDatabase: @unchecked Sendable {
         }
     }
 
+    /// The bytes of the main database as an SQLite file would hold them (`sqlite3_serialize`): how an in-memory
+    /// database (`path: ":memory:"`) becomes a file's contents without touching the disk.
+    public func serialized() throws -> [UInt8] {
+        try lock.withLock {
+            var size: sqlite3_int64 = 0
+            guard let bytes = sqlite3_serialize(handle, "main", &size, 0) else {
+                throw Failure(description: "cannot serialise the database: " + String(cString: sqlite3_errmsg(handle)))
+            }
+            defer { sqlite3_free(bytes) }
+            return Array(UnsafeBufferPointer(start: bytes, count: Int(size)))
+        }
+    }
+
     /// A bindable value.
     public enum Value: Sendable {
         case int(Int64)
         case text(String)
+        case blob([UInt8])
         case null
     }
 
@@ -67,11 +128,13 @@ public final class SQLiteDatabase: @unchecked Sendable {
                 throw Failure(description: String(cString: sqlite3_errmsg(handle)) + " in: \(sql)")
             }
             defer { sqlite3_finalize(statement) }
+            budget?.used = 0
             for (index, value) in values.enumerated() {
                 let position = Int32(index + 1)
                 switch value {
                 case .int(let int): sqlite3_bind_int64(statement, position, int)
                 case .text(let text): sqlite3_bind_text(statement, position, text, -1, livery_sqlite_transient())
+                case .blob(let bytes): _ = bytes.withUnsafeBytes { sqlite3_bind_blob(statement, position, $0.baseAddress, Int32($0.count), livery_sqlite_transient()) }
                 case .null: sqlite3_bind_null(statement, position)
                 }
             }
@@ -79,12 +142,21 @@ public final class SQLiteDatabase: @unchecked Sendable {
             while true {
                 let step = sqlite3_step(statement)
                 if step == SQLITE_DONE { break }
-                guard step == SQLITE_ROW else { throw Failure(description: String(cString: sqlite3_errmsg(handle)) + " in: \(sql)") }
+                guard step == SQLITE_ROW else {
+                    if let budget, budget.used > budget.limit {
+                        throw Failure(description: "query stopped after \(budget.limit * StepBudget.interval) steps (the file is too costly to read) in: \(sql)")
+                    }
+                    throw Failure(description: String(cString: sqlite3_errmsg(handle)) + " in: \(sql)")
+                }
                 var row: [Value] = []
                 for column in 0..<sqlite3_column_count(statement) {
                     switch sqlite3_column_type(statement, column) {
                     case SQLITE_INTEGER: row.append(.int(sqlite3_column_int64(statement, column)))
                     case SQLITE_NULL: row.append(.null)
+                    case SQLITE_BLOB:
+                        let count = Int(sqlite3_column_bytes(statement, column))
+                        let bytes = sqlite3_column_blob(statement, column).map { UnsafeRawBufferPointer(start: $0, count: count) }
+                        row.append(.blob(bytes.map(Array.init) ?? []))
                     default: row.append(.text(String(cString: sqlite3_column_text(statement, column))))
                     }
                 }
@@ -98,4 +170,15 @@ public final class SQLiteDatabase: @unchecked Sendable {
 extension SQLiteDatabase.Value {
     public var int: Int64? { if case .int(let v) = self { return v }; return nil }
     public var text: String? { if case .text(let v) = self { return v }; return nil }
+    public var blob: [UInt8]? { if case .blob(let v) = self { return v }; return nil }
+}
+
+/// Counts progress-handler calls for one statement of a read-only database (`SQLiteDatabase.init(readingOnly:)`).
+private final class StepBudget: @unchecked Sendable {
+    /// Virtual-machine steps between two calls of the progress handler.
+    static let interval = 1000
+    let limit: Int
+    var used = 0
+
+    init(limit: Int) { self.limit = limit }
 }

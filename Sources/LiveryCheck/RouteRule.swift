@@ -42,25 +42,16 @@ struct RouteRule: Rule {
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for tour in context.source.manifests(.tour) {
-            guard let routeNode = tour.node["route"], let path = routeNode.string,
-                  case .success(let relative) = TenantPath.normalize(path, baseDirectory: tour.directory),
-                  case .success(let url) = context.source.paths.regularFile(relative),
-                  case .success(let gpx) = XMLTree.parse(url, displayPath: context.source.display(relative), at: routeNode.location) else { continue }
-            let display = context.source.display(relative)
-            guard gpx.name == "gpx" else {
-                diagnostics.append(Diagnostic(.error, "route file's root element is <\(gpx.name)>, not <gpx>", at: routeNode.location, rule: Self.description.id))
+            guard let routeNode = tour.node["route"], let route = context.route(of: tour) else { continue }
+            guard route.rootName == "gpx" else {
+                diagnostics.append(Diagnostic(.error, "route file's root element is <\(route.rootName)>, not <gpx>", at: routeNode.location, rule: Self.description.id))
                 continue
             }
-            var points: [(lat: Double, lon: Double)] = []
-            for element in gpx.descendants() where element.name == "trkpt" || element.name == "rtept" {
-                guard let lat = element.attribute("lat").flatMap(Double.init), let lon = element.attribute("lon").flatMap(Double.init),
-                      (-90...90).contains(lat), lon >= -180, lon < 180 else {
-                    diagnostics.append(Diagnostic(.error, "route point has no valid lat/lon (lat −90…90, lon −180…<180)",
-                                                  at: SourceLocation(file: display, line: element.line, column: 1), rule: Self.description.id))
-                    continue
-                }
-                points.append((lat, lon))
+            for line in route.invalidLines {
+                diagnostics.append(Diagnostic(.error, "route point has no valid lat/lon (lat −90…90, lon −180…<180)",
+                                              at: SourceLocation(file: route.display, line: line, column: 1), rule: Self.description.id))
             }
+            let points = route.points.map { (lat: $0.latitude, lon: $0.longitude) }
             guard points.count >= 2 else {
                 diagnostics.append(Diagnostic(.error, "route has \(points.count) track point\(points.count == 1 ? "" : "s"); a walk needs at least 2", at: routeNode.location, rule: Self.description.id))
                 continue

@@ -77,6 +77,8 @@ final class RuleContextCache: @unchecked Sendable {
     var translationPairing: TranslationPairing??
     var translationDifferences: TranslationDifferences?
     var subtitleDocuments: [SubtitleFile]?
+    /// Each tour's route by the tour manifest's path (`.some(nil)`: the tour has no readable route).
+    var tourRoutes: [String: TourRoute?] = [:]
 }
 
 /// A rule whose findings the loader or resolver makes while reading (syntax, shapes, aliases…);

@@ -202,6 +202,10 @@ public enum ManifestShapes {
         .optional("map", .asset(FileType.images), "Map image."),
         .required("route", .asset([.gpx]), "Route (GPX 1.1)."),
         .optional("tiles", .asset([.mbtiles]), "Offline map tiles (MBTiles)."),
+        .optional("offlineZoom", .object(ObjectShape("Zoom levels of the offline map (content.tile-coverage).", [
+            .optional("min", .integer(min: 0, max: 22), "Lowest zoom shown offline; default the tile pack's minzoom."),
+            .optional("max", .integer(min: 0, max: 22), "Highest zoom shown offline; default the tile pack's maxzoom."),
+        ])), "Zoom levels at which the tile pack must cover every stop and route point; each defaults to the pack's own minzoom and maxzoom, and must lie within them."),
         .required("stops", .list(.object(ObjectShape("A stop.", [
             .required("id", .string(.slug), "Stop id."),
             .required("order", .integer(min: 1), "Position in the walk, from 1."),

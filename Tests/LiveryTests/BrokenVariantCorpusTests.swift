@@ -12,6 +12,8 @@ final class BrokenVariantCorpusTests: XCTestCase {
         case bytes(String, [UInt8])
         case symlink(String, String)
         case remove(String)
+        /// Copies a sample file over another (from, to).
+        case copy(String, String)
         case append(String, String)
         case generate(String, @Sendable () -> String)
         /// Keeps only the first `fraction` of a file's bytes.
@@ -162,6 +164,9 @@ final class BrokenVariantCorpusTests: XCTestCase {
         Variant(name: "stop out of order", tenant: "sonic-walkscape", edits: [.replace(florence, "order: 2", "order: ↓7")], rule: "content.stop-order"),
         Variant(name: "trigger radius too small", tenant: "sonic-walkscape", edits: [.replace(florence, "triggerRadius: 120", "triggerRadius: ↓20")], rule: "content.trigger-radius"),
         Variant(name: "declared distance far from the route", tenant: "sonic-walkscape", edits: [.replace(florence, "distanceKm: 1.16", "distanceKm: ↓3.5")], rule: "content.route"),
+        Variant(name: "offline tiles of another city", tenant: "sonic-walkscape",
+                edits: [.replace(florence, "tiles: tiles.mbtiles", "tiles: ↓tiles.mbtiles"),
+                        .copy("sonic-walkscape/tours/rome-trastevere/tiles.mbtiles", "sonic-walkscape/tours/florence-renaissance/tiles.mbtiles")], rule: "content.tile-coverage"),
         Variant(name: "program day gap", tenant: "companero-lucia", edits: [.replace(program, "      - day: 2\n", "      - day: ↓3\n")], rule: "content.program-days"),
         Variant(name: "achievement tiers not increasing", tenant: "companero-lucia", edits: [.replace(program, "threshold: 14", "threshold: ↓5")], rule: "content.achievement-tiers"),
         Variant(name: "protected item in a public pack", tenant: "companero-lucia",
@@ -245,6 +250,9 @@ final class BrokenVariantCorpusTests: XCTestCase {
                 try FileManager.default.createSymbolicLink(atPath: tenants.appendingPathComponent(path).path, withDestinationPath: target)
             case .remove(let path):
                 try FileManager.default.removeItem(at: tenants.appendingPathComponent(path))
+            case .copy(let from, let to):
+                try FileManager.default.removeItem(at: tenants.appendingPathComponent(to))
+                try FileManager.default.copyItem(at: tenants.appendingPathComponent(from), to: tenants.appendingPathComponent(to))
             case .generate(let path, let make):
                 try Data(make().utf8).write(to: tenants.appendingPathComponent(path))
             case .truncate(let path, let fraction):
