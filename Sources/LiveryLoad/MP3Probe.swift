@@ -307,6 +307,6 @@ enum WAVProbe {
             }
             offset = body + size + (size & 1)
         }
-        throw ProbeFailure(format == nil ? "has no fmt chunk" : "has no data chunk", offset: offset)
+        throw ProbeFailure(format == nil ? "has no fmt chunk" : "has no data chunk", offset: min(offset, reader.count))
     }
 }
