@@ -300,6 +300,7 @@ enum WAVProbe {
                 let duration = format.tag != 1 && format.tag != 3 && factSamples != nil
                     ? Double(factSamples!) / Double(format.sampleRate)
                     : Double(size) / Double(format.byteRate)
+                guard duration > 0 else { throw ProbeFailure("holds no audio: its data chunk is empty", offset: offset) }
                 return MediaFacts(codec: codec, duration: duration, sampleRate: format.sampleRate, channels: format.channels,
                                   bitrate: format.byteRate * 8, bitrateMode: .constant)
             default:
