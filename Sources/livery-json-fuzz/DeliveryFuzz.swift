@@ -16,7 +16,8 @@ import ZIPFoundation
 //   the zip's central directory, then ZIPFoundation's inflater fed entry by entry);
 // - `key-file`: a signing key file (`KeyFileDocument`; KeyFileFuzz.swift), from the signing side;
 // - `audit-log`, `pkcs11-uri`: an audit log and a PKCS#11 key URI (CustodyFuzz.swift);
-// - `image-header`, `subtitles`: an image's header as the asset check probes it, a subtitle file (MediaFuzz.swift).
+// - `image-header`, `subtitles`: an image's header as the asset check probes it, a subtitle file (MediaFuzz.swift);
+// - `mp4-boxes`: an MP4 or QuickTime file's box tree as the asset check measures it (MP4Fuzz.swift).
 // Each input must be accepted or refused without a crash, and what is accepted must keep its
 // invariants, stated per target below.
 
@@ -33,6 +34,7 @@ enum FuzzTarget: String, CaseIterable {
     case pkcs11URI = "pkcs11-uri"
     case imageHeader = "image-header"
     case subtitles
+    case mp4Boxes = "mp4-boxes"
 
     /// The target of a libFuzzer run: `LIVERY_FUZZ_TARGET`, default `release-json`.
     static let selected: FuzzTarget = ProcessInfo.processInfo.environment["LIVERY_FUZZ_TARGET"].flatMap(FuzzTarget.init) ?? .releaseJSON
@@ -55,6 +57,7 @@ enum FuzzTarget: String, CaseIterable {
         case .pkcs11URI: return Self.checkPKCS11URI(data)
         case .imageHeader: return Self.checkImageHeader(data)
         case .subtitles: return Self.checkSubtitles(data)
+        case .mp4Boxes: return Self.checkMP4Boxes(data)
         }
     }
 
@@ -185,6 +188,7 @@ enum FuzzTarget: String, CaseIterable {
             .pkcs11URI: try custodySeeds().uris,
             .imageHeader: imageSeeds(),
             .subtitles: subtitleSeeds(),
+            .mp4Boxes: mp4Seeds(),
         ]
     }
 }
