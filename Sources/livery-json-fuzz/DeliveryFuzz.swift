@@ -17,7 +17,8 @@ import ZIPFoundation
 // - `key-file`: a signing key file (`KeyFileDocument`; KeyFileFuzz.swift), from the signing side;
 // - `audit-log`, `pkcs11-uri`: an audit log and a PKCS#11 key URI (CustodyFuzz.swift);
 // - `image-header`, `subtitles`, `audio-frames`: an image's header as the asset check probes it, a
-//   subtitle file, an MP3 or WAV file as the media probe walks it (MediaFuzz.swift).
+//   subtitle file, an MP3 or WAV file as the media probe walks it (MediaFuzz.swift);
+// - `mp4-boxes`: an MP4 or QuickTime file's box tree as the asset check measures it (MP4Fuzz.swift).
 // Each input must be accepted or refused without a crash, and what is accepted must keep its
 // invariants, stated per target below.
 
@@ -35,6 +36,7 @@ enum FuzzTarget: String, CaseIterable {
     case imageHeader = "image-header"
     case subtitles
     case audioFrames = "audio-frames"
+    case mp4Boxes = "mp4-boxes"
 
     /// The target of a libFuzzer run: `LIVERY_FUZZ_TARGET`, default `release-json`.
     static let selected: FuzzTarget = ProcessInfo.processInfo.environment["LIVERY_FUZZ_TARGET"].flatMap(FuzzTarget.init) ?? .releaseJSON
@@ -58,6 +60,7 @@ enum FuzzTarget: String, CaseIterable {
         case .imageHeader: return Self.checkImageHeader(data)
         case .subtitles: return Self.checkSubtitles(data)
         case .audioFrames: return Self.checkAudioFrames(data)
+        case .mp4Boxes: return Self.checkMP4Boxes(data)
         }
     }
 
@@ -189,6 +192,7 @@ enum FuzzTarget: String, CaseIterable {
             .imageHeader: imageSeeds(),
             .subtitles: subtitleSeeds(),
             .audioFrames: audioSeeds(),
+            .mp4Boxes: mp4Seeds(),
         ]
     }
 }
