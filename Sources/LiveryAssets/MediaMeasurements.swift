@@ -7,7 +7,7 @@ import LiveryLoad
 /// manifest; rules read them to check declarations and subtitles.
 public final class MediaMeasurements: @unchecked Sendable {
     /// Bump when a probe's answers change, so cached answers of the old probes are not used.
-    public static let probeVersion = 1
+    public static let probeVersion = 2
 
     /// One file's outcome, as kept in the probe cache.
     struct Record: Codable {
