@@ -18,7 +18,7 @@ public struct BuiltBundle: Sendable {
     public var withoutEntries: BuiltBundle {
         var copy = self
         copy.spec = BundleSpec(id: spec.id, kind: spec.kind, subject: spec.subject, locale: spec.locale, policy: spec.policy,
-                               access: spec.access, dependencies: spec.dependencies, entries: [])
+                               access: spec.access, dependencies: spec.dependencies, entries: [], media: spec.media)
         return copy
     }
 
