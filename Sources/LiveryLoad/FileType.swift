@@ -2,7 +2,7 @@ import Foundation
 
 /// The kinds of asset file Livery knows, each recognised from its bytes rather than its name.
 public enum FileType: String, Sendable, CaseIterable, Codable {
-    case png, jpeg, webp, svg, mp3, mp4, wav, pdf, gpx, srt, vtt, mbtiles, markdown, ttf, otf, woff2
+    case png, jpeg, webp, gif, svg, mp3, mp4, wav, pdf, gpx, srt, vtt, mbtiles, markdown, ttf, otf, woff2
 
     /// File name extensions that claim this type (lowercase, without the dot).
     public var extensions: [String] {
@@ -10,6 +10,7 @@ public enum FileType: String, Sendable, CaseIterable, Codable {
         case .png: return ["png"]
         case .jpeg: return ["jpg", "jpeg"]
         case .webp: return ["webp"]
+        case .gif: return ["gif"]
         case .svg: return ["svg"]
         case .mp3: return ["mp3"]
         case .mp4: return ["mp4", "m4v", "m4a", "mov"]
@@ -36,13 +37,13 @@ public enum FileType: String, Sendable, CaseIterable, Codable {
     /// Already-compressed media, which archives store rather than deflate.
     public var isCompressed: Bool {
         switch self {
-        case .png, .jpeg, .webp, .mp3, .mp4, .woff2: return true
+        case .png, .jpeg, .webp, .gif, .mp3, .mp4, .woff2: return true
         default: return false
         }
     }
 
-    public static let images: [FileType] = [.png, .jpeg, .webp, .svg]
-    public static let rasterImages: [FileType] = [.png, .jpeg, .webp]
+    public static let images: [FileType] = [.png, .jpeg, .webp, .gif, .svg]
+    public static let rasterImages: [FileType] = [.png, .jpeg, .webp, .gif]
     public static let fonts: [FileType] = [.ttf, .otf, .woff2]
     /// Audio and video that `MediaProbe` measures.
     public static let media: [FileType] = [.mp3, .wav, .mp4]
@@ -72,6 +73,7 @@ public enum FileSniffer {
         }
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
         if starts(Array("RIFF".utf8)), starts(Array("WEBP".utf8), at: 8) { return .webp }
         if starts(Array("RIFF".utf8)), starts(Array("WAVE".utf8), at: 8) { return .wav }
         if starts(Array("ftyp".utf8), at: 4) { return .mp4 }

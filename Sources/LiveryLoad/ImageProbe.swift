@@ -19,7 +19,7 @@ public struct ImageFacts: Sendable, Equatable {
 }
 
 /// Reads an image's dimensions from its header, never decoding pixels: PNG (`IHDR`), JPEG (the
-/// first frame header, `SOF0`–`SOF15`), WebP (`VP8 `, `VP8L`, `VP8X`) and SVG (`width`/`height`,
+/// first frame header, `SOF0`–`SOF15`), WebP (`VP8 `, `VP8L`, `VP8X`), GIF (the logical screen) and SVG (`width`/`height`,
 /// else `viewBox`). Bounded: at most `maximumScan` bytes are read, whatever the file claims, so a
 /// hostile file costs no more than a normal one. Hand-written because what is needed is a few
 /// header fields before any decoder runs (the point is to refuse decompression bombs before one
@@ -53,6 +53,7 @@ public enum ImageProbe {
         case .png: facts = try png(bytes)
         case .jpeg: facts = try jpeg(bytes)
         case .webp: facts = try webp(bytes)
+        case .gif: facts = try gif(bytes)
         case .svg:
             guard let declared = try svg(bytes) else { return nil }
             facts = declared
@@ -124,6 +125,36 @@ public enum ImageProbe {
     }
 
     // MARK: WebP
+
+    /// GIF: the logical screen size (little-endian, bytes 6–9); transparency from a graphic control
+    /// extension with its transparent-colour flag, among the blocks before the first image.
+    static func gif(_ b: [UInt8]) throws -> ImageFacts {
+        guard b.count >= 13, b.starts(with: Array("GIF87a".utf8)) || b.starts(with: Array("GIF89a".utf8)) else { throw Failure("is too short for a GIF header") }
+        let width = Int(b[6]) | Int(b[7]) << 8, height = Int(b[8]) | Int(b[9]) << 8
+        var offset = 13
+        if b[10] & 0x80 != 0 { offset += 3 << (Int(b[10] & 0x07) + 1) }
+        var alpha = false
+        scan: while offset < b.count {
+            switch b[offset] {
+            case 0x21:
+                guard offset + 2 < b.count else { throw Failure("has an extension block cut short", offset: offset) }
+                if b[offset + 1] == 0xF9, offset + 3 < b.count, b[offset + 2] >= 4, b[offset + 3] & 0x01 != 0 { alpha = true }
+                offset += 2
+                // Sub-blocks: a length byte and that many bytes, until a zero length.
+                while true {
+                    guard offset < b.count else { throw Failure("has an extension block cut short", offset: offset) }
+                    let length = Int(b[offset])
+                    offset += 1 + length
+                    if length == 0 { break }
+                }
+            case 0x2C, 0x3B:
+                break scan
+            default:
+                throw Failure("has a block of unknown type 0x\(String(b[offset], radix: 16))", offset: offset)
+            }
+        }
+        return ImageFacts(width: width, height: height, hasAlpha: alpha)
+    }
 
     static func webp(_ b: [UInt8]) throws -> ImageFacts {
         guard b.count >= 30, Array(b[0..<4]) == Array("RIFF".utf8), Array(b[8..<12]) == Array("WEBP".utf8) else { throw Failure("is too short for a WebP header") }

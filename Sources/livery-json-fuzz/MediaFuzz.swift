@@ -2,10 +2,10 @@ import Foundation
 import LiveryLoad
 
 // `image-header`: an image's first bytes as the asset check reads them (`ImageProbe`), the type
-// chosen by the input's first byte (PNG, JPEG, WebP, SVG) so one corpus covers all four readers.
+// chosen by the input's first byte (PNG, JPEG, WebP, SVG, GIF) so one corpus covers all five readers.
 // Refused: only with an `ImageProbe.Failure`. Accepted: both sides between 1 and 2^24 pixels.
 extension FuzzTarget {
-    static let imageTypes: [FileType] = [.png, .jpeg, .webp, .svg]
+    static let imageTypes: [FileType] = [.png, .jpeg, .webp, .svg, .gif]
 
     static func checkImageHeader(_ data: Data) -> String? {
         guard let first = data.first else { return nil }
@@ -34,7 +34,9 @@ extension FuzzTarget {
         let vp8l = riff("VP8L", [0x2F, 0x4C, 0x81, 0x46, 0x10] + [UInt8](repeating: 0, count: 8))
         let vp8x = riff("VP8X", [0x10, 0, 0, 0, 0x3F, 0x06, 0x00, 0x83, 0x03, 0x00] + [UInt8](repeating: 0, count: 8))
         let svg = Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="512" viewBox="0 0 48 24"/>"#.utf8)
-        return [[0] + png, [1] + jpeg, [2] + vp8, [2] + vp8l, [2] + vp8x, [3] + svg].map { Data($0) }
+        let gif: [UInt8] = Array("GIF89a".utf8) + [0x40, 0x01, 0xF0, 0x00, 0x80, 0, 0] + [UInt8](repeating: 0, count: 6)
+            + [0x21, 0xF9, 0x04, 0x01, 0, 0, 0, 0x00] + [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [3, 1, 0, 0, 0] + [0x2C, 0, 0, 0, 0, 0x40, 0x01, 0xF0, 0x00, 0]
+        return [[0] + png, [1] + jpeg, [2] + vp8, [2] + vp8l, [2] + vp8x, [3] + svg, [4] + gif].map { Data($0) }
     }
 }
 

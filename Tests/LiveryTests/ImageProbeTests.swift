@@ -35,12 +35,18 @@ final class ImageProbeTests: XCTestCase {
             save("lossless.webp", Image.new("RGB", (333, 222)), lossless=True)
             save("alpha-lossless.webp", Image.new("RGBA", (16383, 2), (0, 0, 0, 0)), lossless=True)
             save("alpha-lossy.webp", Image.new("RGBA", (64, 48), (0, 0, 0, 10)), quality=50)
+            save("plain.gif", Image.new("P", (320, 240)))
+            save("transparent.gif", Image.new("P", (77, 1033)), transparency=0)
+            frames = [Image.new("P", (40, 30), i) for i in range(3)]
+            frames[0].save(os.path.join(out, "animated.gif"), save_all=True, append_images=frames[1:], duration=100, loop=0, transparency=2)
+            back = Image.open(os.path.join(out, "animated.gif"))
+            cases.append({"name": "animated.gif", "width": 40, "height": 30, "alpha": "transparency" in back.info})
             print(json.dumps(cases))
             """
         let result = try LiveryProcess.tool(["python3", "-c", script, folder.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         let cases = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
-        XCTAssertEqual(cases.count, 13)
+        XCTAssertEqual(cases.count, 16)
         for item in cases {
             let name = try XCTUnwrap(item["name"] as? String)
             let url = folder.appendingPathComponent(name)
