@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LiveryAssets
 import LiveryLoad
 import LiveryPack
 import LiveryPublish
@@ -76,11 +77,15 @@ struct Inspect: ParsableCommand {
     private func list(_ url: URL) throws {
         let entries = try ArchiveListing.entries(of: url)
         // The bytes of files a probe reads (audio, video, images, subtitles), to say what is in them.
-        let probed: Set<FileType> = Set(FileType.media + FileType.images + [.srt, .vtt])
+        let probed: Set<FileType> = Set(FileType.media + FileType.images + [.srt, .vtt, .mbtiles])
         let contents = try ArchiveListing.contents(of: url) { path in
-            FileType(extensionOf: path).map(probed.contains) ?? false
+            (FileType(extensionOf: path).map(probed.contains) ?? false) || (path.hasPrefix("tours/") && path.hasSuffix("/tour.json"))
         }
-        var out = Self.table(["size", "file", "measured"], entries.map { [Self.size($0.size), $0.path, contents[$0.path]?.data.map(Self.facts(of:)) ?? "-"] })
+        var out = Self.table(["size", "file", "measured"], entries.map { entry in
+            var facts = contents[entry.path]?.data.map(Self.facts(of:)) ?? "-"
+            if entry.path.hasSuffix(".mbtiles"), let coverage = Self.coverage(of: entry.path, in: contents) { facts += ", " + coverage }
+            return [Self.size(entry.size), entry.path, facts]
+        })
         out += "\n\(entries.count) file\(entries.count == 1 ? "" : "s"), \(Self.size(entries.reduce(0) { $0 + $1.size })) uncompressed\n"
         FileHandle.standardOutput.write(Data(out.utf8))
     }
@@ -102,17 +107,58 @@ struct Inspect: ParsableCommand {
             case .failure(let failure)?: return "unreadable: \(failure)"
             case nil: return "-"
             }
+        case .mbtiles:
+            // SQLite reads a file: the pack is written to a temporary one, opened read-only, and removed.
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("livery-inspect-\(UUID().uuidString).mbtiles")
+            defer { try? FileManager.default.removeItem(at: file) }
+            guard (try? data.write(to: file)) != nil else { return "-" }
+            do {
+                let pack = try MBTilesPack(path: file.path)
+                let meta = pack.metadata
+                var words = ["tiles"]
+                if let low = meta.minZoom, let high = meta.maxZoom { words.append("zoom \(low)–\(high)") }
+                words.append(pack.sniffedFormat?.rawValue ?? meta.format ?? "no tiles")
+                if let bounds = meta.bounds { words.append("bounds \(bounds)") }
+                return words.joined(separator: " ")
+            } catch {
+                return "unreadable: \(error)"
+            }
         case .srt, .vtt:
             let document = SubtitleDocument.parse(String(decoding: data, as: UTF8.self), format: type)
             let end = document.cues.map(\.end).max() ?? 0
             return "\(document.cues.count) cue\(document.cues.count == 1 ? "" : "s"), until \(playingTime(end))" + (document.problems.isEmpty ? "" : ", \(document.problems.count) problems")
-        default:
+        case _ where FileType.images.contains(type):
             switch Result(catching: { try ImageProbe.probe(Array(data.prefix(ImageProbe.maximumScan)), as: type) }) {
             case .success(let facts?): return "\(facts.width)×\(facts.height) \(type.rawValue.uppercased())" + (facts.hasAlpha == true ? " with alpha" : "")
             case .success(nil): return "\(type.rawValue.uppercased()) without a size"
             case .failure(let failure): return "unreadable: \(failure)"
             }
+        default:
+            return "-"
         }
+    }
+
+    /// How much of its tour (`tours/<id>/tour.json` in the same bundle) a tile pack covers: the stops
+    /// with a tile at every zoom of `offlineZoom` (default: the pack's own zooms).
+    static func coverage(of path: String, in contents: [String: ArchiveListing.Content]) -> String? {
+        let folder = (path as NSString).deletingLastPathComponent
+        guard let tourData = contents[folder + "/tour.json"]?.data, let packData = contents[path]?.data,
+              case (let tour?, _) = ManifestParser.parse(String(decoding: tourData, as: UTF8.self), format: .json, file: folder + "/tour.json") else { return nil }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("livery-inspect-\(UUID().uuidString).mbtiles")
+        defer { try? FileManager.default.removeItem(at: file) }
+        guard (try? packData.write(to: file)) != nil, let pack = try? MBTilesPack(path: file.path),
+              let low = tour["offlineZoom"]?["min"]?.int ?? pack.metadata.minZoom, let high = tour["offlineZoom"]?["max"]?.int ?? pack.metadata.maxZoom, low <= high else { return nil }
+        let stops = (tour["stops"]?.items ?? []).compactMap { stop -> (Double, Double)? in
+            guard let lat = stop["latitude"]?.number, let lon = stop["longitude"]?.number else { return nil }
+            return (lat, lon)
+        }
+        let covered = stops.filter { lat, lon in
+            (low...high).allSatisfy { zoom in
+                guard let tile = TileCoordinate(latitude: lat, longitude: lon, zoom: zoom) else { return false }
+                return (try? pack.hasTile(tile)) == true
+            }
+        }
+        return "\(covered.count) of \(stops.count) stops covered at zoom \(low)–\(high)"
     }
 
     /// "0:06.7" for under a minute, "12:03" for more, "1:02:03" for hours.

@@ -83,6 +83,9 @@ final class MediaMeasurementTests: XCTestCase {
         XCTAssertTrue(subtitles.hasSuffix("2 cues, until 0:06.2"), String(subtitles))
         let core = try LiveryProcess.run(["inspect", "sonic-walkscape", "tour.florence-renaissance", "--output", "Output"], in: workspace.root)
         XCTAssertTrue(core.stdout.contains("400×225 JPEG"), core.stdout)
+        XCTAssertTrue(core.stdout.contains("tiles zoom 14–15 png bounds 11.248,43.7632,11.25811,43.7751, 5 of 5 stops covered at zoom 14–15"), core.stdout)
+        let tourLine = try XCTUnwrap(core.stdout.split(separator: "\n").first { $0.hasSuffix("tour.json") || $0.contains("/tour.json ") })
+        XCTAssertTrue(tourLine.hasSuffix("-"), String(tourLine))
     }
 
     func testTenantLimitsChangeTheMediaRules() throws {
