@@ -1,4 +1,6 @@
 import Foundation
+import LiveryLoad
+import LiverySQLite
 
 /// A file in the content store: its digest, size and where its bytes are kept.
 public struct StoredFile: Sendable, Hashable {

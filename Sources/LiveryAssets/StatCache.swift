@@ -1,22 +1,6 @@
 import Foundation
-
-/// What `stat` says about a file: enough to tell, cheaply, that it has not changed.
-public struct FileStamp: Sendable, Equatable {
-    public var size: Int64
-    public var mtimeNanoseconds: Int64
-    public var ctimeNanoseconds: Int64
-    public var inode: Int64
-
-    /// Stamps the regular file at `path` (following links), or nil when it cannot be read.
-    public init?(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        size = Int64(info.st_size)
-        mtimeNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        ctimeNanoseconds = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
-        inode = Int64(info.st_ino)
-    }
-}
+import LiveryLoad
+import LiverySQLite
 
 /// Remembers the SHA-256 of files by path, size, mtime and inode, so an unchanged file is not read
 /// again on the next build. State lives in SQLite next to the content store. ctime is recorded but
@@ -28,7 +12,7 @@ public struct FileStamp: Sendable, Equatable {
 public final class StatCache: Sendable {
     private let database: SQLiteDatabase
     private let pending = PendingRows()
-    public static let racyWindowNanoseconds: Int64 = 2_000_000_000
+    public static let racyWindowNanoseconds = FileStamp.racyWindowNanoseconds
 
     public init(path: String) throws {
         database = try SQLiteDatabase(path: path)

@@ -1,5 +1,4 @@
 import Foundation
-import LiveryAssets
 import LiveryDiagnostics
 import LiveryLoad
 

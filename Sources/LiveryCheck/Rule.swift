@@ -1,4 +1,3 @@
-import LiveryAssets
 import LiveryDiagnostics
 import LiveryLoad
 import LiveryResolve

@@ -1,5 +1,5 @@
 import Foundation
-import LiveryAssets
+import LiverySQLite
 import LiveryDiagnostics
 import LiveryLoad
 

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import LiveryAssets
 import LiveryDiagnostics
 import LiveryLoad
 import LiveryResolve

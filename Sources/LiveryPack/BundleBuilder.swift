@@ -1,4 +1,6 @@
 import Foundation
+import LiveryLoad
+import LiverySQLite
 import LiveryTUF
 import LiveryAssets
 

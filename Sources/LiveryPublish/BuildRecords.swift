@@ -1,4 +1,5 @@
 import Foundation
+import LiverySQLite
 import LiverySign
 import LiveryAssets
 import LiveryLoad

@@ -1,4 +1,5 @@
 import Foundation
+import LiveryLoad
 import LiveryAssets
 import LiverySign
 import LiveryTUF

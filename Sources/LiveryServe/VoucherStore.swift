@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiverySQLite
 import LiveryAssets
 import LiveryTUF
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import LiveryAssets
 import LiveryLoad
 import LiveryPack
 import LiveryPublish

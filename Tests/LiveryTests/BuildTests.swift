@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveryLoad
 import LiveryTUF
 import LiveryAssets
 import LiveryPack

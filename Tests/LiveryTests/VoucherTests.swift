@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import LiveryLoad
+import LiverySQLite
 import LiveryAssets
 import LiveryPublish
 import LiveryServe

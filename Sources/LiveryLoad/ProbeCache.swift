@@ -1,4 +1,5 @@
 import Foundation
+import LiverySQLite
 
 /// Remembers what a probe measured in a file (as an opaque encoded record), by path, size, mtime and
 /// inode, so an unchanged file is never probed twice: across validations, and between `validate`
@@ -37,7 +38,7 @@ public final class ProbeCache: @unchecked Sendable {
     public func record(for path: String, stamp: FileStamp) -> String? {
         lock.withLock {
             guard let row = pending[path] ?? rows[path], row.size == stamp.size, row.mtime == stamp.mtimeNanoseconds, row.inode == stamp.inode,
-                  row.recorded - stamp.mtimeNanoseconds >= StatCache.racyWindowNanoseconds else { return nil }
+                  row.recorded - stamp.mtimeNanoseconds >= FileStamp.racyWindowNanoseconds else { return nil }
             return row.record
         }
     }

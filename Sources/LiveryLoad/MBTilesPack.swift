@@ -1,4 +1,5 @@
 import Foundation
+import LiverySQLite
 
 /// The tile formats MBTiles 1.3 names, and how each is recognised from a tile's first bytes.
 public enum TileFormat: String, Sendable, CaseIterable {
