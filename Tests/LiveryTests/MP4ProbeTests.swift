@@ -195,7 +195,7 @@ final class MP4ProbeTests: XCTestCase {
     }
 
     func testRandomBytesAfterAValidFtypAreRefusedNeverTrapped() throws {
-        var random = SplitMix(seed: 42)
+        var random = SeededGenerator(seed: 42)
         assertRefused(Boxes.ftyp + (0..<4096).map { _ in random.byte() },
                       "has a 0xF2065DA4 box at byte 24 that needs 2500022932 bytes, 2500018836 more than the file holds", at: 24)
         // Any tail, and any bytes of the sample flipped: measured or refused with a ProbeFailure, nothing else.
@@ -276,18 +276,6 @@ private enum Boxes {
     }
 }
 
-/// A small seeded generator, so the random cases are the same on every run.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SeededGenerator {
     mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
 }

@@ -108,7 +108,7 @@ extension ReleaseJSONParserTests {
         XCTAssertTrue(files.contains { $0.path.hasSuffix("/metadata/timestamp.json") } && files.contains { $0.lastPathComponent == "release.json" }, "\(files)")
 
         var tally = Tally()
-        var random = SplitMix64(seed: 0x11_7E57_150)
+        var random = SeededGenerator(seed: 0x11_7E57_150)
         // The release's own files, as written and mutated.
         for file in files {
             let bytes = Array(try Data(contentsOf: file))
@@ -138,19 +138,6 @@ extension ReleaseJSONParserTests {
     }
 }
 
-/// A seeded generator (SplitMix64): the same corpus on every run.
-private struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Byte-level mutations of a document: the bit flips, cuts, splices and stray tokens a fuzzer makes,
 /// plus one that repeats a key in its object.
 private enum JSONMutator {
@@ -158,7 +145,7 @@ private enum JSONMutator {
                                             "99999999999999999999", "null", "tru", "\u{FEFF}", "\u{E9}", "e\u{301}"].map { Array($0.utf8) }
         + [[0x00], [0x01], [0x0C], [0x7F], [0x80], [0xC3], [0xFF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xC0, 0xAF]]
 
-    static func mutate(_ input: [UInt8], using random: inout SplitMix64) -> [UInt8] {
+    static func mutate(_ input: [UInt8], using random: inout SeededGenerator) -> [UInt8] {
         var bytes = input
         for _ in 0..<Int.random(in: 1...3, using: &random) {
             let at = bytes.isEmpty ? 0 : Int.random(in: 0..<bytes.count, using: &random)
@@ -179,7 +166,7 @@ private enum JSONMutator {
     }
 
     /// Inserts `"key":0,` just after a `{` whose first key is `key`: the object then has that key twice.
-    static func repeatKey(_ bytes: [UInt8], using random: inout SplitMix64) -> [UInt8] {
+    static func repeatKey(_ bytes: [UInt8], using random: inout SeededGenerator) -> [UInt8] {
         let opens = bytes.indices.filter { bytes[$0] == UInt8(ascii: "{") }
         guard let open = opens.randomElement(using: &random) else { return bytes }
         var i = open + 1
@@ -195,11 +182,11 @@ private enum JSONMutator {
 /// from a small pool (so some objects repeat one), nesting around the depth limit, and, when asked,
 /// one or two faults of the kinds the release parser refuses.
 private struct JSONDocumentGenerator {
-    private var random: SplitMix64
+    private var random: SeededGenerator
     private var out: [UInt8] = []
     private var faultsLeft = 0
 
-    init(seed: UInt64) { random = SplitMix64(seed: seed) }
+    init(seed: UInt64) { random = SeededGenerator(seed: seed) }
 
     mutating func document(faulty: Bool) -> [UInt8] {
         out = []
