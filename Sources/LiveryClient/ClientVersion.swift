@@ -69,8 +69,9 @@ extension ReleaseInstaller {
 }
 
 /// What a fetch needs on the cache's disk before it starts: the bundles still to download (by their
-/// signed lengths) and room to install the release (at least the archives' sizes again: extracted
-/// files are rarely smaller than their archive; an encrypted bundle is also decrypted beside it).
+/// signed lengths) and room to install the release (each bundle's `installSize` from the download
+/// manifest, its files rounded up to 4 KiB blocks; the archive's size for manifests without it; an
+/// encrypted bundle is also decrypted beside it).
 public struct SpaceNeeded: Sendable, Equatable {
     public var download: Int64
     public var install: Int64

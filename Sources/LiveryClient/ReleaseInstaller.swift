@@ -254,7 +254,11 @@ public enum ReleaseInstaller {
             let length = Int64(info.length)
             let have = fm.fileExists(atPath: downloads.appendingPathComponent(info.sha256).path)
             if !have && installedCopy(id) == nil { needed.download += length; toDownload.append(id) }
-            if installedCopy(id) == nil { needed.install += manifest.bundle(id)?.encryption == nil ? length : 2 * length }
+            // Extracted files (the manifest's installSize, else at least the archive's size), and an
+            // encrypted bundle's decrypted archive beside them.
+            if installedCopy(id) == nil, let bundle = manifest.bundle(id) {
+                needed.install += Int64(bundle.installSize ?? Int(length)) + (bundle.encryption == nil ? 0 : length)
+            }
         }
         let available = availableSpace(at: cache)
         request.onPlan?(needed, available)

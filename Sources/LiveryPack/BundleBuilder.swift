@@ -20,7 +20,8 @@ public struct BuiltBundle: Sendable {
     public var withoutEntries: BuiltBundle {
         var copy = self
         copy.spec = BundleSpec(id: spec.id, kind: spec.kind, subject: spec.subject, locale: spec.locale, policy: spec.policy,
-                               access: spec.access, dependencies: spec.dependencies, entries: [], media: spec.media)
+                               access: spec.access, dependencies: spec.dependencies, entries: [], media: spec.media,
+                               installSizeOverride: spec.installSize)
         return copy
     }
 

@@ -47,7 +47,7 @@ public struct BundleSpec: Sendable {
     public var media: BundleMedia?
 
     public init(id: String, kind: BundleKind, subject: String? = nil, locale: String? = nil, policy: LoadPolicy, access: Access = .public,
-                dependencies: [String] = [], entries: [BundleEntry], media: BundleMedia? = nil) {
+                dependencies: [String] = [], entries: [BundleEntry], media: BundleMedia? = nil, installSizeOverride: Int? = nil) {
         self.media = media
         self.id = id
         self.kind = kind
@@ -68,7 +68,12 @@ public struct BundleSpec: Sendable {
         // Archive order: raw UTF-8 bytes of the paths (Swift's String `<` is not bytewise).
         self.entries = byPath.values.sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
         self.conflicts = conflicts.sorted()
+        installSize = installSizeOverride ?? self.entries.reduce(0) { $0 + (($1.size + 4095) / 4096) * 4096 }
     }
+
+    /// What the bundle's files take on disk once extracted: each file rounded up to a 4 KiB block,
+    /// as common file systems allocate (text bundles extract to several times their archive).
+    public let installSize: Int
 
     public let entries: [BundleEntry]
 

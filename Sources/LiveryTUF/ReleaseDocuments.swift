@@ -138,12 +138,16 @@ public struct DownloadManifest: Sendable, Equatable {
         public var encryption: BundleEncryption?
         /// The playing time of the bundle's audio and video; nil when it holds none.
         public var media: BundleMedia?
+        /// Bytes the bundle's files take once extracted (each rounded up to 4 KiB); nil from builds
+        /// before it was written, when a client can only assume the archive's size.
+        public var installSize: Int?
 
         public init(id: String, kind: BundleKind, subject: String?, locale: String?, size: Int, sha256: String, path: String,
                     policy: LoadPolicy, access: Access, dependencies: [String], minimumClientVersion: String, encryption: BundleEncryption? = nil,
-                    media: BundleMedia? = nil) {
+                    media: BundleMedia? = nil, installSize: Int? = nil) {
             self.encryption = encryption
             self.media = media
+            self.installSize = installSize
             self.id = id
             self.kind = kind
             self.subject = subject
@@ -194,6 +198,7 @@ public struct DownloadManifest: Sendable, Equatable {
                 if let locale = bundle.locale { object["locale"] = .string(locale) }
                 if let encryption = bundle.encryption { object["encryption"] = encryption.json }
                 if let media = bundle.media { object["media"] = media.json }
+                if let installSize = bundle.installSize { object["installSize"] = .int(installSize) }
                 return .object(object)
             }),
         ])
@@ -218,7 +223,8 @@ public struct DownloadManifest: Sendable, Equatable {
                                 policy: try o.value("policy", as: LoadPolicy.self), access: try o.value("access", as: Access.self),
                                 dependencies: try o.strings("dependencies"), minimumClientVersion: try o.string("minimumClientVersion"),
                                 encryption: try o.object["encryption"].map { try BundleEncryption(json: $0, what: what) },
-                                media: try o.object["media"].map { try BundleMedia(json: $0, what: what) })
+                                media: try o.object["media"].map { try BundleMedia(json: $0, what: what) },
+                                installSize: o.object["installSize"] == nil ? nil : try o.int("installSize"))
             guard seen.insert(bundle.id).inserted else { throw TUFError(.malformed, "\(Self.targetName) lists bundle '\(bundle.id)' twice") }
             return bundle
         }

@@ -3,6 +3,7 @@ import Foundation
 import LiveryLoad
 import LiveryTUF
 import LiveryAssets
+import LiveryCheck
 import LiveryPack
 import LiveryPublish
 import XCTest
@@ -120,7 +121,7 @@ final class BuildTests: XCTestCase {
         try FileManager.default.moveItem(at: lucia.appendingPathComponent("library"), to: workspace.tenants.appendingPathComponent("companero/library"))
         // The creator's own library uses the same path for a different recording.
         try FileManager.default.createDirectory(at: lucia.appendingPathComponent("library/audio"), withIntermediateDirectories: true)
-        try Data("ID3\u{4}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}another take".utf8).write(to: lucia.appendingPathComponent("library/audio/breathing.mp3"))
+        try Data(MediaSamples.mp3(seconds: 4)).write(to: lucia.appendingPathComponent("library/audio/breathing.mp3"))
         try "items:\n  - id: breathing-remix\n    kind: audio\n    title: {en: Breathing remix, es: Respiración remix}\n    media: {en: audio/breathing.mp3}\n"
             .write(to: lucia.appendingPathComponent("library/library.yaml"), atomically: true, encoding: .utf8)
         let before = Self.tree(workspace.output)

@@ -2,6 +2,7 @@ import Foundation
 import LiveryAssets
 import LiveryCheck
 import LiveryLoad
+import LiveryPack
 import LiveryPublish
 import LiveryTUF
 import XCTest
@@ -61,7 +62,15 @@ final class MediaMeasurementTests: XCTestCase {
         let breathing = try XCTUnwrap(lucia.bundle("library-item.breathing")?.media)
         XCTAssertEqual(breathing.items.keys.sorted(), ["breathing"])
         XCTAssertEqual(Double(breathing.milliseconds) / 1000, 5.9, accuracy: 0.05)
-        // A manifest with the field reads back the same; one with a wrong field type is refused.
+        // Each bundle says what its files take once extracted: every file rounded up to a 4 KiB block.
+        for bundle in sonic.bundles {
+            // Encrypted archives are listed after decryption elsewhere (VoucherTests); here they must say it too.
+            guard bundle.encryption == nil else { XCTAssertNotNil(bundle.installSize, bundle.id); continue }
+            let entries = try ArchiveListing.entries(of: workspace.output.appendingPathComponent("sonic-walkscape").appendingPathComponent(bundle.path))
+            XCTAssertEqual(bundle.installSize, entries.reduce(0) { $0 + ($1.size + 4095) / 4096 * 4096 }, bundle.id)
+        }
+        XCTAssertGreaterThan(try XCTUnwrap(sonic.bundle("core")?.installSize), 2 * (sonic.bundle("core")?.size ?? 0), "text extracts to more than its archive")
+        // A manifest with the fields reads back the same; one with a wrong field type is refused.
         XCTAssertEqual(try DownloadManifest(data: sonic.bytes), sonic)
         let broken = String(decoding: sonic.bytes, as: UTF8.self).replacingOccurrences(of: "\"duomo\":6661", with: "\"duomo\":\"long\"")
         XCTAssertThrowsError(try DownloadManifest(data: Data(broken.utf8)))
