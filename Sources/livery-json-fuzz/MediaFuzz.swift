@@ -93,8 +93,14 @@ extension FuzzTarget {
         }
     }
 
-    /// A silent MP3 with an Info header, one without, tagged at both ends, and a PCM WAV (type byte first).
+    /// A silent MP3 with an Info header, one without, tagged at both ends, a PCM WAV (type byte first),
+    /// and a sample tour's spoken MP3 when run from the repository root.
     static func audioSeeds() -> [Data] {
+        let sample = FileManager.default.contents(atPath: "Tenants/sonic-walkscape/tours/florence-renaissance/audio/en/01-duomo.mp3").map { [Data([0]) + $0] } ?? []
+        return sample + syntheticAudioSeeds()
+    }
+
+    static func syntheticAudioSeeds() -> [Data] {
         let header: [UInt8] = [0xFF, 0xFB, 0x18, 0xC0]
         let frame = header + [UInt8](repeating: 0, count: 140)
         var info = frame
