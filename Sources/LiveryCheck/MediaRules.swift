@@ -65,6 +65,11 @@ struct DeclaredDurationRule: Rule {
             RuleExample("a 1.2 km tour declared as 18 minutes", files: TourExample.files(languages: "[en]"), binaryFiles: TourExample.media),
         ])
 
+    /// A declared number as written: whole numbers without a fraction.
+    static func written(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         let id = Self.description.id
         var diagnostics: [Diagnostic] = []
@@ -75,7 +80,7 @@ struct DeclaredDurationRule: Rule {
                     guard let path = entry.value.string, let measured = context.measuredMedia(path, in: library.directory) else { continue }
                     let actual = measured.facts.duration
                     guard abs(seconds - actual) > max(Self.itemTolerance.seconds, Self.itemTolerance.fraction * actual) else { continue }
-                    diagnostics.append(Diagnostic(.error, String(format: "durationSeconds is %@, but '%@' plays for %.1f s", declared.int.map(String.init) ?? "\(seconds)", path, actual),
+                    diagnostics.append(Diagnostic(.error, String(format: "durationSeconds is %@, but '%@' plays for %.1f s", Self.written(seconds), path, actual),
                                                   at: declared.location, rule: id, hint: "set durationSeconds to \(Int(actual.rounded()))"))
                     break
                 }
@@ -100,7 +105,7 @@ struct DeclaredDurationRule: Rule {
             let expected = walking + longest.value / 60
             guard abs(minutes - expected) > max(Self.tourTolerance.minutes, Self.tourTolerance.fraction * expected) else { continue }
             diagnostics.append(Diagnostic(.error, String(format: "durationMinutes is %@, but the tour takes about %.0f minutes: %.1f walking %.2f km at %.0f km/h, and %.1f listening in '%@' (its longest language)",
-                                                         declared.int.map(String.init) ?? "\(minutes)", expected, walking, distance, TourPace.kilometresPerHour, longest.value / 60, longest.key),
+                                                         Self.written(minutes), expected, walking, distance, TourPace.kilometresPerHour, longest.value / 60, longest.key),
                                           at: declared.location, rule: id, hint: "set durationMinutes to \(Int(expected.rounded()))"))
         }
         return diagnostics
