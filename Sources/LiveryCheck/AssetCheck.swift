@@ -15,7 +15,19 @@ public enum AssetRule {
 /// Resolves every asset reference of a tenant once: path safety, existence, and the real type
 /// sniffed from the bytes against the extension and against what the field accepts.
 public enum AssetCheck {
-    static func run(_ source: TenantSource, media: MediaMeasurements = MediaMeasurements(), limits: MediaLimits = .default) -> [Diagnostic] {
+    static func run(_ source: TenantSource, media measurements: MediaMeasurements = MediaMeasurements(), limits: MediaLimits = .default) -> [Diagnostic] {
+        // A frame walk reads a whole recording: the tenant's audio and video (those whose bytes are
+        // what their name says) are measured on every core first, and the loop below finds them measured.
+        var media: [(URL, FileType)] = []
+        var listed = Set<String>()
+        for reference in source.assets {
+            guard let type = FileType(extensionOf: reference.path), FileType.media.contains(type),
+                  case .success(let relative) = TenantPath.normalize(reference.path, baseDirectory: reference.baseDirectory),
+                  listed.insert(relative).inserted, case .success(let url) = source.paths.regularFile(relative),
+                  FileSniffer.sniff(fileAt: url) == type else { continue }
+            media.append((url, type))
+        }
+        _ = ParallelMap.map(media) { file in measurements.measure(file.0, as: file.1) != nil }
         var diagnostics: [Diagnostic] = []
         var sniffed: [String: FileType?] = [:]
         var probed: [String: Bool] = [:]
@@ -63,7 +75,7 @@ public enum AssetCheck {
                                               at: reference.location, rule: AssetRule.fieldType))
                 continue
             }
-            if let type = actual, probed[relative] == nil, let result = media.measure(url, as: type) {
+            if let type = actual, probed[relative] == nil, let result = measurements.measure(url, as: type) {
                 probed[relative] = true
                 switch result {
                 case .failure(let failure):

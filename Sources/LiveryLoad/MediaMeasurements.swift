@@ -7,17 +7,19 @@ import LiveryLoad
 /// manifest; rules read them to check declarations and subtitles.
 public final class MediaMeasurements: @unchecked Sendable {
     /// Bump when a probe's answers change, so cached answers of the old probes are not used.
-    public static let probeVersion = 2
+    public static let probeVersion = 3
 
     /// One file's outcome, as kept in the probe cache.
     struct Record: Codable {
+        /// The type the file was probed as (a file named .mp3 may hold MP4).
+        var type: String
         var facts: MediaFacts?
         var failure: ProbeFailure?
     }
 
     private let cache: ProbeCache?
     // Guarded by `lock`.
-    private var outcomes: [String: Result<MediaFacts, ProbeFailure>] = [:]
+    private var outcomes: [String: (type: FileType, outcome: Result<MediaFacts, ProbeFailure>)] = [:]
     private var probes = 0
     private var hits = 0
     private let lock = NSLock()
@@ -44,26 +46,27 @@ public final class MediaMeasurements: @unchecked Sendable {
     public func measure(_ url: URL, as type: FileType) -> Result<MediaFacts, ProbeFailure>? {
         guard FileType.media.contains(type) else { return nil }
         let path = url.standardizedFileURL.path
-        if let known = lock.withLock({ outcomes[path] }) { return known }
+        if let known = lock.withLock({ outcomes[path] }), known.type == type { return known.outcome }
         let stamp = FileStamp(path: path)
         if let stamp, let text = cache?.record(for: path, stamp: stamp), let record = try? JSONDecoder().decode(Record.self, from: Data(text.utf8)),
+           record.type == type.rawValue,
            let outcome = record.facts.map({ Result<MediaFacts, ProbeFailure>.success($0) }) ?? record.failure.map({ .failure($0) }) {
             lock.withLock {
-                outcomes[path] = outcome
+                outcomes[path] = (type, outcome)
                 hits += 1
             }
             return outcome
         }
         guard let outcome = MediaProbe.probe(fileAt: url, as: type) else { return nil }
         lock.withLock {
-            outcomes[path] = outcome
+            outcomes[path] = (type, outcome)
             probes += 1
         }
         if let stamp, let cache {
             let record: Record
             switch outcome {
-            case .success(let facts): record = Record(facts: facts)
-            case .failure(let failure): record = Record(failure: failure)
+            case .success(let facts): record = Record(type: type.rawValue, facts: facts)
+            case .failure(let failure): record = Record(type: type.rawValue, failure: failure)
             }
             if let data = try? JSONEncoder().encode(record) { cache.remember(String(decoding: data, as: UTF8.self), for: path, stamp: stamp) }
         }
@@ -72,7 +75,7 @@ public final class MediaMeasurements: @unchecked Sendable {
 
     /// The facts measured in the file at `url`, if it was measured and is readable.
     public func facts(at url: URL) -> MediaFacts? {
-        guard case .success(let facts)? = lock.withLock({ outcomes[url.standardizedFileURL.path] }) else { return nil }
+        guard case .success(let facts)? = lock.withLock({ outcomes[url.standardizedFileURL.path]?.outcome }) else { return nil }
         return facts
     }
 

@@ -56,13 +56,16 @@ public struct ProbeFailure: Error, Sendable, Equatable, Codable, CustomStringCon
     public var description: String { offset.map { "\(message) (at byte \($0))" } ?? message }
 }
 
-/// Random access to a file's bytes through one small window, so a probe of a large file holds at
-/// most `window` bytes (plus what it asks for at once) in memory.
+/// Random access to a file's bytes through one window, so a probe of a large file holds at most
+/// `window` bytes (plus what it asks for at once) in memory. The window is refilled with one `pread`
+/// into the same buffer (one copy from the page cache). Memory-mapping would copy nothing, but a file
+/// truncated while mapped kills the process with SIGBUS, and creators edit files while Livery reads.
 public final class ByteReader {
     public let count: Int
     private let handle: FileHandle?
     private var memory: [UInt8]
     private var windowStart = 0
+    private var windowCount = 0
     private let window: Int
 
     /// Bytes held in memory (fuzzing, tests).
@@ -70,17 +73,17 @@ public final class ByteReader {
         count = bytes.count
         handle = nil
         memory = bytes
+        windowCount = bytes.count
         window = bytes.count
     }
 
     /// The file at `url`, read through a window of `window` bytes; nil when it cannot be opened.
-    public init?(fileAt url: URL, window: Int = 1 << 16) {
+    public init?(fileAt url: URL, window: Int = 1 << 20) {
         guard let handle = try? FileHandle(forReadingFrom: url), let end = try? handle.seekToEnd() else { return nil }
         self.handle = handle
         count = Int(end)
         memory = []
         self.window = window
-        windowStart = 0
     }
 
     deinit { try? handle?.close() }
@@ -88,20 +91,32 @@ public final class ByteReader {
     /// Up to `length` bytes at `offset` (fewer at the end of the file; empty past it).
     public func bytes(at offset: Int, count length: Int) -> ArraySlice<UInt8> {
         guard offset >= 0, length > 0, offset < count else { return [] }
-        let end = min(count, offset + min(length, count - offset))
-        guard let handle else { return memory[offset..<end] }
-        if offset < windowStart || end > windowStart + memory.count {
-            let size = max(window, end - offset)
-            do {
-                try handle.seek(toOffset: UInt64(offset))
-                memory = Array(try handle.read(upToCount: size) ?? Data())
-            } catch {
-                memory = []
-            }
-            windowStart = offset
-            guard end - offset <= memory.count else { return memory[...].prefix(0) }
-        }
+        let end = offset + min(length, count - offset)
+        guard handle != nil else { return memory[offset..<end] }
+        guard fill(offset, end) else { return [] }
         return memory[(offset - windowStart)..<(end - windowStart)]
+    }
+
+    /// Makes the window hold `offset..<end`, reading from `offset` on; false when the file cannot be read.
+    private func fill(_ offset: Int, _ end: Int) -> Bool {
+        if offset >= windowStart, end <= windowStart + windowCount { return true }
+        guard let handle else { return false }
+        let size = min(count - offset, max(window, end - offset))
+        if memory.count < size { memory = [UInt8](repeating: 0, count: size) }
+        let descriptor = handle.fileDescriptor
+        var done = 0
+        let ok = memory.withUnsafeMutableBytes { buffer -> Bool in
+            while done < size {
+                let got = pread(descriptor, buffer.baseAddress! + done, size - done, off_t(offset + done))
+                if got < 0, errno == EINTR { continue }
+                guard got > 0 else { return false }
+                done += got
+            }
+            return true
+        }
+        windowStart = offset
+        windowCount = done
+        return ok || end <= offset + done
     }
 
     /// The byte at `offset`, or nil past the end.
