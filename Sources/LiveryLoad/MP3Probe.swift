@@ -36,9 +36,8 @@ enum MP3Probe {
         /// Reads four header bytes; nil when they are not a valid frame header (no sync, a reserved
         /// version, layer, sample rate or emphasis, or the "bad" bit rate). Free-format frames
         /// (bit rate index 0) are refused here too: their length cannot be known from the header.
-        init?(_ b: ArraySlice<UInt8>) {
-            guard b.count == 4 else { return nil }
-            let b0 = b[b.startIndex], b1 = b[b.startIndex + 1], b2 = b[b.startIndex + 2], b3 = b[b.startIndex + 3]
+        init?(_ word: UInt32) {
+            let b0 = UInt8(word >> 24), b1 = UInt8(word >> 16 & 0xFF), b2 = UInt8(word >> 8 & 0xFF), b3 = UInt8(word & 0xFF)
             guard b0 == 0xFF, b1 & 0xE0 == 0xE0 else { return nil }
             switch (b1 >> 3) & 0x03 {
             case 0: version = .mpeg25
@@ -151,7 +150,7 @@ enum MP3Probe {
 
     /// The frame header at `offset`, or nil.
     static func header(_ reader: ByteReader, at offset: Int) -> Header? {
-        Header(reader.bytes(at: offset, count: 4))
+        reader.word(at: offset).flatMap(Header.init)
     }
 
     /// Whether the frame at `offset` is followed by another frame of the same stream, or ends the audio exactly.

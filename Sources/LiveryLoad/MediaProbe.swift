@@ -78,7 +78,7 @@ public final class ByteReader {
     }
 
     /// The file at `url`, read through a window of `window` bytes; nil when it cannot be opened.
-    public init?(fileAt url: URL, window: Int = 1 << 20) {
+    public init?(fileAt url: URL, window: Int = 1 << 18) {
         guard let handle = try? FileHandle(forReadingFrom: url), let end = try? handle.seekToEnd() else { return nil }
         self.handle = handle
         count = Int(end)
@@ -117,6 +117,18 @@ public final class ByteReader {
         windowStart = offset
         windowCount = done
         return ok || end <= offset + done
+    }
+
+    /// The four bytes at `offset` as a big-endian integer, or nil when the file ends first; reads the
+    /// window in place (the MP3 frame walk calls it once a frame).
+    @inline(__always)
+    public func word(at offset: Int) -> UInt32? {
+        guard offset >= 0, offset <= count - 4 else { return nil }
+        if handle != nil, !fill(offset, offset + 4) { return nil }
+        let index = handle == nil ? offset : offset - windowStart
+        return memory.withUnsafeBufferPointer { b in
+            UInt32(b[index]) << 24 | UInt32(b[index + 1]) << 16 | UInt32(b[index + 2]) << 8 | UInt32(b[index + 3])
+        }
     }
 
     /// The byte at `offset`, or nil past the end.
