@@ -81,8 +81,9 @@ struct Inspect: ParsableCommand {
             (FileType(extensionOf: path).map(probed.contains) ?? false) || (path.hasPrefix("tours/") && path.hasSuffix("/tour.json"))
         }
         var out = Self.table(["size", "file", "measured"], entries.map { entry in
-            var facts = contents[entry.path]?.data.map(Self.facts(of:)) ?? "-"
-            if entry.path.hasSuffix(".mbtiles"), let coverage = Self.coverage(of: entry.path, in: contents) { facts += ", " + coverage }
+            guard let data = contents[entry.path]?.data else { return [Self.size(entry.size), entry.path, "-"] }
+            let tour = contents[(entry.path as NSString).deletingLastPathComponent + "/tour.json"]?.data
+            let facts = FileSniffer.sniff(Array(data.prefix(FileSniffer.headerLength))) == .mbtiles ? Self.tilePack(data, tour: tour) : Self.facts(of: data)
             return [Self.size(entry.size), entry.path, facts]
         })
         out += "\n\(entries.count) file\(entries.count == 1 ? "" : "s"), \(Self.size(entries.reduce(0) { $0 + $1.size })) uncompressed\n"
@@ -107,21 +108,7 @@ struct Inspect: ParsableCommand {
             case nil: return "-"
             }
         case .mbtiles:
-            // SQLite reads a file: the pack is written to a temporary one, opened read-only, and removed.
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("livery-inspect-\(UUID().uuidString).mbtiles")
-            defer { try? FileManager.default.removeItem(at: file) }
-            guard (try? data.write(to: file)) != nil else { return "-" }
-            do {
-                let pack = try MBTilesPack(path: file.path)
-                let meta = pack.metadata
-                var words = ["tiles"]
-                if let low = meta.minZoom, let high = meta.maxZoom { words.append("zoom \(low)–\(high)") }
-                words.append(pack.sniffedFormat?.rawValue ?? meta.format ?? "no tiles")
-                if let bounds = meta.bounds { words.append("bounds \(bounds)") }
-                return words.joined(separator: " ")
-            } catch {
-                return "unreadable: \(error)"
-            }
+            return tilePack(data, tour: nil)
         case .srt, .vtt:
             let document = SubtitleDocument.parse(String(decoding: data, as: UTF8.self), format: type)
             let end = document.cues.map(\.end).max() ?? 0
@@ -137,16 +124,24 @@ struct Inspect: ParsableCommand {
         }
     }
 
-    /// How much of its tour (`tours/<id>/tour.json` in the same bundle) a tile pack covers: the stops
-    /// with a tile at every zoom of `offlineZoom` (default: the pack's own zooms).
-    static func coverage(of path: String, in contents: [String: ArchiveListing.Content]) -> String? {
-        let folder = (path as NSString).deletingLastPathComponent
-        guard let tourData = contents[folder + "/tour.json"]?.data, let packData = contents[path]?.data,
-              case (let tour?, _) = ManifestParser.parse(String(decoding: tourData, as: UTF8.self), format: .json, file: folder + "/tour.json") else { return nil }
+    /// A tile pack's zooms, format and bounds, and with its tour's manifest (`tour.json`, in the same
+    /// bundle) how many of the tour's stops have a tile at every zoom of `offlineZoom` (default: the
+    /// pack's own zooms). SQLite reads a file: the pack is written to a temporary one, opened
+    /// read-only, and removed.
+    static func tilePack(_ data: Data, tour tourData: Data?) -> String {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("livery-inspect-\(UUID().uuidString).mbtiles")
         defer { try? FileManager.default.removeItem(at: file) }
-        guard (try? packData.write(to: file)) != nil, let pack = try? MBTilesPack(path: file.path),
-              let low = tour["offlineZoom"]?["min"]?.int ?? pack.metadata.minZoom, let high = tour["offlineZoom"]?["max"]?.int ?? pack.metadata.maxZoom, low <= high else { return nil }
+        guard (try? data.write(to: file)) != nil else { return "-" }
+        let pack: MBTilesPack
+        do { pack = try MBTilesPack(path: file.path) } catch { return "unreadable: \(error)" }
+        let meta = pack.metadata
+        var words = ["tiles"]
+        if let low = meta.minZoom, let high = meta.maxZoom { words.append("zoom \(low)–\(high)") }
+        words.append(pack.sniffedFormat?.rawValue ?? meta.format ?? "no tiles")
+        if let bounds = meta.bounds { words.append("bounds \(bounds)") }
+        var text = words.joined(separator: " ")
+        guard let tourData, case (let tour?, _) = ManifestParser.parse(String(decoding: tourData, as: UTF8.self), format: .json, file: "tour.json"),
+              let low = tour["offlineZoom"]?["min"]?.int ?? meta.minZoom, let high = tour["offlineZoom"]?["max"]?.int ?? meta.maxZoom, low <= high else { return text }
         let stops = (tour["stops"]?.items ?? []).compactMap { stop -> (Double, Double)? in
             guard let lat = stop["latitude"]?.number, let lon = stop["longitude"]?.number else { return nil }
             return (lat, lon)
@@ -157,7 +152,8 @@ struct Inspect: ParsableCommand {
                 return (try? pack.hasTile(tile)) == true
             }
         }
-        return "\(covered.count) of \(stops.count) stops covered at zoom \(low)–\(high)"
+        text += ", \(covered.count) of \(stops.count) stops covered at zoom \(low)–\(high)"
+        return text
     }
 
     /// "0:06.7" for under a minute, "12:03" for more, "1:02:03" for hours.
