@@ -68,14 +68,19 @@ struct Build: AsyncParsableCommand {
     @Flag(help: "Print the ids of the tenants this build would build (with --shard, the shard's), one per line, and build nothing.")
     var list = false
 
+    @Option(help: ArgumentHelp("Worker threads (default: the number of cores). The output is the same for any number.", valueName: "N"))
+    var jobs: Int?
+
     func validate() throws {
         if rollout != nil && unsigned { throw ValidationError("--rollout needs signing (the share of devices is signed metadata); drop --unsigned") }
         if refreshTimestamp && unsigned { throw ValidationError("--refresh-timestamp needs signing; drop --unsigned") }
         if publish && store.destination == nil { throw ValidationError("--publish needs --to s3://bucket/prefix") }
         if !publish && store.destination != nil { throw ValidationError("--to is for --publish: add --publish, or run `livery publish --to …` after the build") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
 
     func run() async throws {
+        if let jobs { ParallelMap.workers = jobs }
         var built: [String] = []
         let targets = paths.isEmpty ? ["Tenants"] : paths
         let outputURL = URL(fileURLWithPath: output).standardizedFileURL

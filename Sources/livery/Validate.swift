@@ -37,6 +37,9 @@ struct Validate: ParsableCommand {
     @Flag(help: "Never colour text output (colour is used only on a terminal anyway).")
     var noColor = false
 
+    @Option(help: ArgumentHelp("Worker threads (default: the number of cores). The output is the same for any number.", valueName: "N"))
+    var jobs: Int?
+
     @Flag(help: "Say on standard error how many audio and video files were probed, and how many came from the probe cache.")
     var stats = false
 
@@ -48,6 +51,7 @@ struct Validate: ParsableCommand {
     var shard: TenantShard?
 
     func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         for path in targets {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -57,6 +61,7 @@ struct Validate: ParsableCommand {
     }
 
     func run() throws {
+        if let jobs { ParallelMap.workers = jobs }
         var diagnostics: [Diagnostic] = []
         var checked = 0
         var results: [ValidationResult] = []

@@ -166,6 +166,36 @@ final class BuildTests: XCTestCase {
         XCTAssertEqual(a, b)
     }
 
+    func testOneWorkerGivesTheSameFindingsAndTargetsAsEveryCore() throws {
+        let first = try Workspace(), second = try Workspace()
+        // A finding in several tenants, so the order of findings across tenants matters.
+        for workspace in [first, second] {
+            try workspace.replace("urbannest/tenant.yaml", "modules: [", "modulse: [")
+            try workspace.replace("physio-clinic/tenant.yaml", "kind: brand", "kind: brnad")
+        }
+        let one = try LiveryProcess.run(["validate", "Tenants", "--format", "json", "--jobs", "1"], in: first.root)
+        let many = try LiveryProcess.run(["validate", "Tenants", "--format", "json", "--jobs", "8"], in: second.root)
+        XCTAssertEqual(one.status, 1)
+        XCTAssertEqual(one.stdout, many.stdout)
+        XCTAssertTrue(one.stdout.contains("structure.unknown-key") && one.stdout.contains("structure.enum"), one.stdout)
+        for workspace in [first, second] {
+            try workspace.replace("urbannest/tenant.yaml", "modulse: [", "modules: [")
+            try workspace.replace("physio-clinic/tenant.yaml", "kind: brnad", "kind: brand")
+        }
+        // The content secret is an input of encrypted bundles: both builds use the first one's.
+        XCTAssertEqual(try first.build(["--jobs", "1"]).status, 0)
+        let secrets = second.root.appendingPathComponent(".livery-keys/sonic-walkscape")
+        try FileManager.default.createDirectory(at: secrets, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.copyItem(at: first.root.appendingPathComponent(".livery-keys/sonic-walkscape/content.key"), to: secrets.appendingPathComponent("content.key"))
+        XCTAssertEqual(try second.build(["--jobs", "8"]).status, 0)
+        let a = Self.tree(first.output).filter { $0.key.contains("/targets/") }, b = Self.tree(second.output).filter { $0.key.contains("/targets/") }
+        XCTAssertFalse(a.isEmpty)
+        XCTAssertEqual(a, b)
+        let zero = try LiveryProcess.run(["validate", "Tenants", "--jobs", "0"], in: first.root)
+        XCTAssertEqual(zero.status, 2, "--jobs 0 is a usage error")
+        XCTAssertTrue(zero.stderr.contains("--jobs must be at least 1"), zero.stderr)
+    }
+
     func testIndependentToolsAcceptEveryBundleAndExtractionGivesBackTheInputs() throws {
         let workspace = try Workspace()
         XCTAssertEqual(try workspace.build().status, 0)
