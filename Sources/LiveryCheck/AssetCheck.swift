@@ -18,18 +18,19 @@ public enum AssetCheck {
     static func run(_ source: TenantSource, media measurements: MediaMeasurements = MediaMeasurements(), limits: MediaLimits = .default) -> [Diagnostic] {
         // A frame walk reads a whole recording: the tenant's audio and video (those whose bytes are
         // what their name says) are measured on every core first, and the loop below finds them measured.
+        // Their sniffed types are kept for the loop, which would otherwise read their heads again.
+        var sniffed: [String: FileType?] = [:]
         var media: [(URL, FileType)] = []
-        var listed = Set<String>()
         for reference in source.assets {
             guard let type = FileType(extensionOf: reference.path), FileType.media.contains(type),
                   case .success(let relative) = TenantPath.normalize(reference.path, baseDirectory: reference.baseDirectory),
-                  listed.insert(relative).inserted, case .success(let url) = source.paths.regularFile(relative),
-                  FileSniffer.sniff(fileAt: url) == type else { continue }
-            media.append((url, type))
+                  sniffed[relative] == nil, case .success(let url) = source.paths.regularFile(relative) else { continue }
+            let actual = FileSniffer.sniff(fileAt: url)
+            sniffed[relative] = .some(actual)
+            if actual == type { media.append((url, type)) }
         }
         _ = ParallelMap.map(media) { file in measurements.measure(file.0, as: file.1) != nil }
         var diagnostics: [Diagnostic] = []
-        var sniffed: [String: FileType?] = [:]
         var probed: [String: Bool] = [:]
         for reference in source.assets {
             let relative: String

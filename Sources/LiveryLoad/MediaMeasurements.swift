@@ -73,12 +73,6 @@ public final class MediaMeasurements: @unchecked Sendable {
         return outcome
     }
 
-    /// The facts measured in the file at `url`, if it was measured and is readable.
-    public func facts(at url: URL) -> MediaFacts? {
-        guard case .success(let facts)? = lock.withLock({ outcomes[url.standardizedFileURL.path]?.outcome }) else { return nil }
-        return facts
-    }
-
     /// Writes new measurements to the probe cache (errors only lose the cache).
     public func flush() {
         try? cache?.flush()

@@ -64,9 +64,16 @@ extension ArchiveListing {
     /// Every regular file of an archive with the SHA-256 of its bytes, streamed in 64 KiB blocks
     /// (a tour's audio is never held whole); the bytes of the files `keep` names are kept as well.
     public static func contents(of url: URL, keep: (String) -> Bool = { _ in false }) throws -> [String: Content] {
+        var contents: [String: Content] = [:]
+        try forEachFile(of: url, keep: keep) { path, content in contents[path] = content }
+        return contents
+    }
+
+    /// Every regular file of an archive in archive order, as `contents(of:keep:)` describes it, handed
+    /// to `body` one at a time: the kept bytes of one file are freed before the next is read.
+    public static func forEachFile(of url: URL, keep: (String) -> Bool = { _ in false }, _ body: (String, Content) throws -> Void) throws {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 16)
         defer { buffer.deallocate() }
-        var contents: [String: Content] = [:]
         try forEachEntry(of: url) { archive, entry, path in
             guard archive_entry_filetype(entry) == LIVERY_AE_IFREG else { return }
             let keeping = keep(path)
@@ -82,8 +89,7 @@ extension ArchiveListing {
                 if keeping { data.append(contentsOf: block) }
                 size += n
             }
-            contents[path] = Content(sha256: hasher.finalize().map { String(format: "%02x", $0) }.joined(), size: size, data: keeping ? data : nil)
+            try body(path, Content(sha256: hasher.finalize().map { String(format: "%02x", $0) }.joined(), size: size, data: keeping ? data : nil))
         }
-        return contents
     }
 }

@@ -77,15 +77,16 @@ struct Inspect: ParsableCommand {
         let entries = try ArchiveListing.entries(of: url)
         // The bytes of files a probe reads (audio, video, images, subtitles), to say what is in them.
         let probed: Set<FileType> = Set(FileType.media + FileType.images + [.srt, .vtt, .mbtiles])
-        let contents = try ArchiveListing.contents(of: url) { path in
-            (FileType(extensionOf: path).map(probed.contains) ?? false) || (path.hasPrefix("tours/") && path.hasSuffix("/tour.json"))
+        // Tours' manifests first (small; a tile pack's coverage needs its tour), then every probed file
+        // one at a time, so a bundle of long recordings is never held in memory at once.
+        let tours = try ArchiveListing.contents(of: url) { $0.hasPrefix("tours/") && $0.hasSuffix("/tour.json") }
+        var measured: [String: String] = [:]
+        try ArchiveListing.forEachFile(of: url, keep: { FileType(extensionOf: $0).map(probed.contains) ?? false }) { path, content in
+            guard let data = content.data else { return }
+            let tour = tours[(path as NSString).deletingLastPathComponent + "/tour.json"]?.data
+            measured[path] = FileSniffer.sniff(Array(data.prefix(FileSniffer.headerLength))) == .mbtiles ? Self.tilePack(data, tour: tour) : Self.facts(of: data)
         }
-        var out = Self.table(["size", "file", "measured"], entries.map { entry in
-            guard let data = contents[entry.path]?.data else { return [Self.size(entry.size), entry.path, "-"] }
-            let tour = contents[(entry.path as NSString).deletingLastPathComponent + "/tour.json"]?.data
-            let facts = FileSniffer.sniff(Array(data.prefix(FileSniffer.headerLength))) == .mbtiles ? Self.tilePack(data, tour: tour) : Self.facts(of: data)
-            return [Self.size(entry.size), entry.path, facts]
-        })
+        var out = Self.table(["size", "file", "measured"], entries.map { [Self.size($0.size), $0.path, measured[$0.path] ?? "-"] })
         out += "\n\(entries.count) file\(entries.count == 1 ? "" : "s"), \(Self.size(entries.reduce(0) { $0 + $1.size })) uncompressed\n"
         FileHandle.standardOutput.write(Data(out.utf8))
     }
