@@ -161,6 +161,51 @@ final class AudioProbeTests: XCTestCase {
         XCTAssertEqual(facts, MediaFacts(codec: "pcm", duration: 1, sampleRate: 11025, channels: 1, bitrate: 176_400, bitrateMode: .constant))
     }
 
+    func testAXingHeaderMustMatchTheFramesInBothDirections() throws {
+        // More frames than the header says: players would show the wrong length.
+        var info = MediaSamples.mp3(seconds: 1, xing: true)
+        let extra = MediaSamples.mp3(seconds: 2, xing: false)
+        XCTAssertEqual(try refusal(info + extra).message,
+                       "holds \(MediaSamples.frames(seconds: 1) + MediaSamples.frames(seconds: 2)) frames, but its Info header says \(MediaSamples.frames(seconds: 1)): "
+                       + "players would show the wrong length and seek to the wrong place")
+        // A count of zero is an encoder that never filled its header in (found by fuzzing: it measured 0 s).
+        info.replaceSubrange(29..<33, with: [0, 0, 0, 0])
+        let facts = try MediaProbe.probe(ByteReader(info), as: .mp3)!.get()
+        XCTAssertEqual(facts.duration, Double(MediaSamples.frames(seconds: 1) * 1152) / 32000, accuracy: 1e-9)
+    }
+
+    func testWAVChunksMustFitTheFileAndHoldAudio() throws {
+        // Found by fuzzing: offsets outside the file, and an empty data chunk measured as 0 s.
+        let wav = MediaSamples.wav(seconds: 1)
+        let header = Array(wav.prefix(36))
+        let list = failure(MediaProbe.probe(ByteReader(header + Array("LIST".utf8) + [0xFF, 0xFF, 0, 0] + [1, 2, 3]), as: .wav))
+        XCTAssertEqual(list, ProbeFailure("has a 'LIST' chunk of 65535 bytes, more than the file holds", offset: 36))
+        let empty = failure(MediaProbe.probe(ByteReader(header + Array("data".utf8) + [0, 0, 0, 0]), as: .wav))
+        XCTAssertEqual(empty, ProbeFailure("holds no audio: its data chunk is empty", offset: 36))
+        let padded = failure(MediaProbe.probe(ByteReader(header + Array("junk".utf8) + [1, 0, 0, 0, 7]), as: .wav))
+        XCTAssertEqual(padded, ProbeFailure("has no data chunk", offset: 45))
+    }
+
+    func testAMeasurementIsKeptWithTheTypeItWasProbedAs() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("clip.mp3")
+        try Data(MediaSamples.mp3(seconds: 2)).write(to: file)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: file.path)
+        let cache = folder.appendingPathComponent("probes.sqlite").path
+        let first = MediaMeasurements(cache: try ProbeCache(path: cache, version: MediaMeasurements.probeVersion))
+        XCTAssertNotNil(try first.measure(file, as: .mp3)?.get())
+        first.flush()
+        // Another run, asking for the same file as MP4: the MP3 measurement is not an answer to that.
+        let second = MediaMeasurements(cache: try ProbeCache(path: cache, version: MediaMeasurements.probeVersion))
+        XCTAssertNotNil(failure(second.measure(file, as: .mp4)))
+        XCTAssertEqual(second.cacheHitCount, 0)
+        // The cache keeps one measurement a file (the latest), so asking as MP3 again probes again.
+        XCTAssertNotNil(try second.measure(file, as: .mp3)?.get())
+        XCTAssertEqual(second.cacheHitCount, 0)
+        XCTAssertEqual(second.probeCount, 2)
+    }
+
     // MARK: Helpers
 
     private func refusal(_ bytes: [UInt8]) throws -> ProbeFailure {

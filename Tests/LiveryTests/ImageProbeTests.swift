@@ -74,6 +74,16 @@ final class ImageProbeTests: XCTestCase {
     }
 
     func testHostileHeadersAreRefusedOrBoundedWithoutACrash() throws {
+        // GIF: an extension block whose sub-blocks run past the end, and a block of no known type.
+        let screen: [UInt8] = Array("GIF89a".utf8) + [0x40, 0x01, 0xF0, 0x00, 0x00, 0, 0]
+        XCTAssertEqual((try? ImageProbe.probe(screen + [0x21, 0xF9, 0x04, 0x01], as: .gif)) ?? nil, nil)
+        XCTAssertThrowsError(try ImageProbe.probe(screen + [0x21, 0xF9, 0x04, 0x01], as: .gif)) { error in
+            XCTAssertEqual(error as? ProbeFailure, ProbeFailure("has an extension block cut short", offset: 20))
+        }
+        XCTAssertThrowsError(try ImageProbe.probe(screen + [0x99], as: .gif)) { error in
+            XCTAssertEqual(error as? ProbeFailure, ProbeFailure("has a block of unknown type 0x99", offset: 13))
+        }
+        XCTAssertEqual(try ImageProbe.probe(screen + [0x2C], as: .gif), ImageFacts(width: 320, height: 240, hasAlpha: false))
         // JPEG: a segment length that runs past the end, a scan before any frame, a frame cut short.
         for bytes: [UInt8] in [[0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF, 0x00], [0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x02], [0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 0x08],
                                [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x01], [0xFF, 0xD8, 0x00]] {
