@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "LiveryObjectStore", dependencies: ["LiveryTUF", "LiveryLoad", .product(name: "Crypto", package: "swift-crypto"),
                                                         .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                         .product(name: "_NIOFileSystem", package: "swift-nio"), .product(name: "NIOFoundationCompat", package: "swift-nio")]),
-        .target(name: "LiveryPublish", dependencies: ["LiveryCheck", "LiveryPack", "LiveryAssets", "LiverySQLite", "LiverySign", "CLiverySystem"]),
+        .target(name: "LiveryPublish", dependencies: ["LiveryCheck", "LiveryPack", "LiveryRender", "LiveryAssets", "LiverySQLite", "LiverySign", "CLiverySystem"]),
         // `livery serve`: Output/ over HTTP (Hummingbird), and vouchers (SQLite via LiveryAssets' wrapper, or PostgreSQL via
         // PostgresNIO for several instances sharing one database; HMAC tokens).
         // Which targets are protected it reads from the release as published, through the signer's typed metadata chain (LiverySign).

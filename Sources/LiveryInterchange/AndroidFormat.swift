@@ -44,10 +44,14 @@ public enum AndroidFormat {
             return InterchangeResult(value: nil, diagnostics: [Diagnostic(.error, "libxml2 could not create a document", at: .start(of: catalog.displayRoot), rule: InterchangeRule.io)])
         }
         var diagnostics: [Diagnostic] = []
+        let table = catalog.parsed.table(of: catalog)
+        let localeIndex = catalog.locales.firstIndex(of: locale)
         for key in catalog.keys {
-            guard let message = catalog.bundles[locale]?.message(key), let name = names[key] else { continue }
-            let signature = PlatformSignature.of(key, in: catalog, flavor: .android)
-            guard let form = PlatformRenderer.render(message.text, signature: signature, locale: locale) else {
+            guard let message = catalog.bundles[locale]?.message(key), let name = names[key], let entry = table.keys[key] else { continue }
+            let signature = entry.android
+            let form = localeIndex.map { entry.form(.android, locale: $0, text: message.text, locale: locale) }
+                ?? PlatformRenderer.render(message.text, signature: signature, locale: locale)
+            guard let form else {
                 diagnostics.append(Diagnostic(.error, "'\(key)' is not valid ICU MessageFormat; run `livery validate`", at: message.location, rule: InterchangeRule.icuSyntax))
                 continue
             }

@@ -1,5 +1,6 @@
 import Foundation
 import LiveryDiagnostics
+import LiveryL10n
 import LiveryLoad
 
 /// The locale bundles of one tenant as interchange sees them: its own files, default locale first.
@@ -10,11 +11,11 @@ public struct LocaleCatalog: Sendable {
     public var tenantID: String
     public var defaultLocale: String
     /// The supported locales in the order `tenant.yaml` lists them (the default is always included).
-    public var locales: [String] { didSet { signatures = SignatureCache() } }
-    public var bundles: [String: LocaleBundle] { didSet { signatures = SignatureCache() } }
-    /// Each key's platform signature per flavour: every locale's export asks for every key's, and
-    /// each one parses that key's message in every locale. Reset whenever the bundles or locales change.
-    var signatures = SignatureCache()
+    public var locales: [String] { didSet { parsed = ParsedCatalog() } }
+    public var bundles: [String: LocaleBundle] { didSet { parsed = ParsedCatalog() } }
+    /// Every key's messages parsed once and its platform signatures: every locale's export on both
+    /// platforms renders from them. Reset whenever the bundles or locales change.
+    var parsed = ParsedCatalog()
     /// The tenant folder, when the catalog was loaded from disk (nil for a catalog built in memory).
     public var folder: URL?
     /// The tenant folder as diagnostics show it.
@@ -79,17 +80,72 @@ public struct LocaleCatalog: Sendable {
     }
 }
 
-/// Memoised `PlatformSignature`s of one catalog (shared by its copies, which have the same bundles).
-final class SignatureCache: @unchecked Sendable {
-    // The lock guards `values`.
-    private let lock = NSLock()
-    private var values: [String: PlatformSignature] = [:]
+/// A catalog's keys, each message parsed once, with the key's signature on both platforms (shared by
+/// the catalog's copies, which have the same bundles). Built whole on first use: a build exports every
+/// key of every locale, twice, and parsing each message once for all of them (it was parsed nine
+/// times: six times for the two signatures, then again for each platform's rendering) was the largest
+/// share of a full build.
+final class ParsedCatalog: @unchecked Sendable {
+    struct Key: Sendable {
+        /// The key's message in each of the catalog's locales (same order), nil where the locale lacks
+        /// the key or its text is not valid ICU.
+        var messages: [MessageFormat?]
+        var apple: PlatformSignature
+        var android: PlatformSignature
 
-    func value(_ key: String, _ flavor: PlatformFlavor, _ make: () -> PlatformSignature) -> PlatformSignature {
-        let id = "\(flavor)|\(key)"
-        if let stored = lock.withLock({ values[id] }) { return stored }
-        let made = make()
-        lock.withLock { values[id] = made }
-        return made
+        func signature(_ flavor: PlatformFlavor) -> PlatformSignature { flavor == .apple ? apple : android }
+
+        /// The key's form in the locale at `index`, whose text is `text`; nil when that text is not valid ICU
+        /// under a signature that is not verbatim (a key with such a text is verbatim, so only a defence).
+        func form(_ flavor: PlatformFlavor, locale index: Int, text: String, locale: String) -> PlatformForm? {
+            let signature = signature(flavor)
+            if signature.shape == .verbatim { return .text(text) }
+            guard let message = messages[index] else { return nil }
+            return PlatformRenderer.render(message, signature: signature, locale: locale)
+        }
+    }
+
+    struct Table: Sendable {
+        var keys: [String: Key]
+        /// The catalog's keys in the order Xcode writes them.
+        var sortedKeys: [String]
+    }
+
+    // The lock guards `built`.
+    private let lock = NSLock()
+    private var built: Table?
+
+    func table(of catalog: LocaleCatalog) -> Table {
+        lock.withLock {
+            if let built { return built }
+            let made = Self.make(catalog)
+            built = made
+            return made
+        }
+    }
+
+    func entry(_ key: String, of catalog: LocaleCatalog) -> Key? { table(of: catalog).keys[key] }
+
+    private static func make(_ catalog: LocaleCatalog) -> Table {
+        var keys: [String: Key] = [:]
+        let bundles = catalog.locales.map { catalog.bundles[$0] }
+        let all = catalog.keys
+        keys.reserveCapacity(all.count)
+        for key in all {
+            var messages: [MessageFormat?] = []
+            messages.reserveCapacity(bundles.count)
+            var unparsable = false
+            for bundle in bundles {
+                guard let text = bundle?.message(key)?.text else { messages.append(nil); continue }
+                switch MessageFormat.parse(text) {
+                case .success(let message): messages.append(message)
+                case .failure: messages.append(nil); unparsable = true
+                }
+            }
+            let parsed = messages.compactMap { $0 }
+            keys[key] = Key(messages: messages, apple: PlatformSignature.computed(parsed, unparsable: unparsable, flavor: .apple),
+                            android: PlatformSignature.computed(parsed, unparsable: unparsable, flavor: .android))
+        }
+        return Table(keys: keys, sortedKeys: XcodeJSONWriter.sorted(all))
     }
 }

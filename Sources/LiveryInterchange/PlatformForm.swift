@@ -30,10 +30,15 @@ public enum PlatformRenderer {
     public static func render(_ text: String, signature: PlatformSignature, locale: String) -> PlatformForm? {
         if signature.shape == .verbatim { return .text(text) }
         guard case .success(let message) = MessageFormat.parse(text) else { return nil }
+        return render(message, signature: signature, locale: locale)
+    }
+
+    /// The form of a parsed message under `signature` for `locale`.
+    public static func render(_ message: MessageFormat, signature: PlatformSignature, locale: String) -> PlatformForm {
         let parts = message.root.parts
         switch signature.shape {
         case .verbatim:
-            return .text(text)
+            return .text(message.source)
         case .simple:
             return .text(render(parts, signature: signature, pound: nil))
         case .plural:

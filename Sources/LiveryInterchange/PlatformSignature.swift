@@ -62,19 +62,16 @@ public struct PlatformSignature: Sendable {
 
     /// The signature of `key` from its message in every locale of `catalog` (unparsable messages make it verbatim).
     public static func of(_ key: String, in catalog: LocaleCatalog, flavor: PlatformFlavor) -> PlatformSignature {
-        catalog.signatures.value(key, flavor) { computed(key, in: catalog, flavor: flavor) }
+        catalog.parsed.entry(key, of: catalog)?.signature(flavor) ?? computed([], unparsable: false, flavor: flavor)
     }
 
-    private static func computed(_ key: String, in catalog: LocaleCatalog, flavor: PlatformFlavor) -> PlatformSignature {
-        var shape = PlatformShape.simple
+    /// The signature of a key from its parsed messages in locale order (default locale first); `unparsable`
+    /// when one of its locales' messages is not valid ICU.
+    static func computed(_ messages: [MessageFormat], unparsable: Bool, flavor: PlatformFlavor) -> PlatformSignature {
+        var shape = unparsable ? PlatformShape.verbatim : .simple
         var pluralNames = Set<MessageFormat.ArgumentName>()
         var slots: [ArgumentSlot] = []
-        for locale in catalog.locales {
-            guard let text = catalog.text(key, in: locale) else { continue }
-            guard case .success(let message) = MessageFormat.parse(text) else {
-                shape = .verbatim
-                continue
-            }
+        for message in messages {
             shape = max(shape, Self.shape(of: message, flavor: flavor))
             for selection in message.selections where selection.type.isPlural { pluralNames.insert(selection.name) }
             for use in message.argumentUses where !slots.contains(where: { $0.name == use.name }) {

@@ -14,52 +14,107 @@ public enum StringCatalogFormat {
     /// The catalog of `catalog`'s keys in `locales` (default: every supported locale).
     public static func export(_ catalog: LocaleCatalog, locales: [String]? = nil) -> InterchangeResult<Data> {
         let wanted = locales ?? catalog.locales
+        // The exported locales as indices into the catalog's, in the order Xcode writes them.
+        let exported = catalog.locales.indices.filter { wanted.contains(catalog.locales[$0]) }
+            .sorted { catalog.locales[$0].utf8.lexicographicallyPrecedes(catalog.locales[$1].utf8) }
+        let table = catalog.parsed.table(of: catalog)
         var diagnostics: [Diagnostic] = []
-        var strings: [String: XcodeJSON] = [:]
-        for key in catalog.keys {
-            let signature = PlatformSignature.of(key, in: catalog, flavor: .apple)
-            var localizations: [String: XcodeJSON] = [:]
-            for locale in catalog.locales where wanted.contains(locale) {
+        var writer = XcodeJSONWriter(capacity: 256 * table.sortedKeys.count * max(1, exported.count))
+        writer.beginObject()
+        writer.member("sourceLanguage", catalog.defaultLocale)
+        writer.key("strings")
+        writer.beginObject()
+        var forms: [(locale: String, form: PlatformForm)] = []
+        for key in table.sortedKeys {
+            guard let entry = table.keys[key] else { continue }
+            forms.removeAll(keepingCapacity: true)
+            for index in exported {
+                let locale = catalog.locales[index]
                 guard let message = catalog.bundles[locale]?.message(key) else { continue }
-                guard let form = PlatformRenderer.render(message.text, signature: signature, locale: locale) else {
+                guard let form = entry.form(.apple, locale: index, text: message.text, locale: locale) else {
                     diagnostics.append(Diagnostic(.error, "'\(key)' is not valid ICU MessageFormat; run `livery validate`", at: message.location, rule: InterchangeRule.icuSyntax))
                     continue
                 }
-                localizations[locale] = json(form)
+                forms.append((locale, form))
             }
-            guard !localizations.isEmpty else { continue }
-            var entry: [String: XcodeJSON] = ["extractionState": .string("manual"), "localizations": .object(localizations)]
-            if signature.shape == .verbatim { entry["comment"] = .string(verbatimComment) }
-            strings[key] = .object(entry)
+            guard !forms.isEmpty else { continue }
+            writer.key(key)
+            writer.beginObject()
+            if entry.apple.shape == .verbatim { writer.member("comment", verbatimComment) }
+            writer.member("extractionState", "manual")
+            writer.key("localizations")
+            writer.beginObject()
+            for (locale, form) in forms {
+                writer.key(locale)
+                write(form, into: &writer)
+            }
+            writer.endObject()
+            writer.endObject()
         }
+        writer.endObject()
+        writer.member("version", "1.0")
+        writer.endObject()
         if diagnostics.contains(where: { $0.severity == .error }) { return InterchangeResult(value: nil, diagnostics: diagnostics) }
-        let document = XcodeJSON.object(["sourceLanguage": .string(catalog.defaultLocale), "strings": .object(strings), "version": .string("1.0")])
-        return InterchangeResult(value: Data(document.text.utf8), diagnostics: diagnostics)
+        return InterchangeResult(value: Data(writer.bytes), diagnostics: diagnostics)
     }
 
-    private static func unit(_ value: String) -> XcodeJSON {
-        .object(["stringUnit": .object(["state": .string("translated"), "value": .string(value)])])
+    /// `{"stringUnit" : {"state" : "translated", "value" : …}}`, the value of one string.
+    private static func unit(_ value: String, into writer: inout XcodeJSONWriter) {
+        writer.beginObject()
+        writer.key("stringUnit")
+        stringUnit(value, into: &writer)
+        writer.endObject()
     }
 
-    private static func plural(_ items: [String: String]) -> XcodeJSON {
-        .object(["plural": .object(items.mapValues(unit))])
+    private static func stringUnit(_ value: String, into writer: inout XcodeJSONWriter) {
+        writer.beginObject()
+        writer.member("state", "translated")
+        writer.member("value", value)
+        writer.endObject()
     }
 
-    static func json(_ form: PlatformForm) -> XcodeJSON {
+    /// `{"plural" : {category : unit, …}}`.
+    private static func plural(_ items: [String: String], into writer: inout XcodeJSONWriter) {
+        writer.beginObject()
+        writer.key("plural")
+        writer.beginObject()
+        for category in XcodeJSONWriter.sorted(items.keys) {
+            writer.key(category)
+            unit(items[category] ?? "", into: &writer)
+        }
+        writer.endObject()
+        writer.endObject()
+    }
+
+    /// One localization of a key, as Xcode writes `form`.
+    static func write(_ form: PlatformForm, into writer: inout XcodeJSONWriter) {
         switch form {
         case .text(let text):
-            return unit(text)
+            unit(text, into: &writer)
         case .plural(let items):
-            return .object(["variations": plural(items)])
+            writer.beginObject()
+            writer.key("variations")
+            plural(items, into: &writer)
+            writer.endObject()
         case .substituted(let main, let substitutions):
-            var subs: [String: XcodeJSON] = [:]
-            for (name, substitution) in substitutions {
-                subs[name] = .object(["argNum": .int(substitution.argumentNumber), "formatSpecifier": .string(substitution.formatSpecifier),
-                                      "variations": plural(substitution.variants)])
+            writer.beginObject()
+            writer.key("stringUnit")
+            stringUnit(main, into: &writer)
+            writer.key("substitutions")
+            writer.beginObject()
+            for name in XcodeJSONWriter.sorted(substitutions.keys) {
+                guard let substitution = substitutions[name] else { continue }
+                writer.key(name)
+                writer.beginObject()
+                writer.key("argNum")
+                writer.int(substitution.argumentNumber)
+                writer.member("formatSpecifier", substitution.formatSpecifier)
+                writer.key("variations")
+                plural(substitution.variants, into: &writer)
+                writer.endObject()
             }
-            guard case .object(var members) = unit(main) else { return unit(main) }
-            members["substitutions"] = .object(subs)
-            return .object(members)
+            writer.endObject()
+            writer.endObject()
         }
     }
 

@@ -29,22 +29,40 @@ public enum BundlePlanner {
         public var description: String
     }
 
-    /// `media` measures audio and video for the bundles' playing times (`BundleSpec.media`).
-    public static func plan(_ tenant: ResolvedTenant, store: ContentStore, media: MediaMeasurements = MediaMeasurements()) throws -> [BundleSpec] {
-        var planner = Planner(tenant: tenant, store: store, media: media)
+    /// `media` measures audio and video for the bundles' playing times (`BundleSpec.media`). `templates`
+    /// are the workspace's platform templates when the caller has loaded them (a build loads them once
+    /// for all its tenants); nil finds and loads them for this tenant.
+    public static func plan(_ tenant: ResolvedTenant, store: ContentStore, media: MediaMeasurements = MediaMeasurements(),
+                            templates: PlatformTemplates? = nil) throws -> [BundleSpec] {
+        var planner = Planner(tenant: tenant, store: store, media: media, templates: templates)
         return try planner.run()
+    }
+
+    /// The platform templates a tenant's workspace uses: `Templates/platform/` beside the workspace, or
+    /// where `PlatformTemplates.locate` finds them.
+    public static func templates(workspace: URL) throws -> PlatformTemplates {
+        guard let folder = PlatformTemplates.locate(workspace: workspace) else {
+            throw Failure(description: "no Templates/platform/ folder beside \(workspace.path) or in the current folder (set LIVERY_TEMPLATES)")
+        }
+        do {
+            return try PlatformTemplates.load(from: folder.appendingPathComponent("platform"), displayPath: folder.path + "/platform")
+        } catch let failure as PlatformFiles.Failure {
+            throw Failure(description: failure.description)
+        }
     }
 
     private struct Planner {
         let tenant: ResolvedTenant
         let store: ContentStore
         let media: MediaMeasurements
+        let templates: PlatformTemplates?
         var sniffed: [SHA256Hex: Bool] = [:]
 
-        init(tenant: ResolvedTenant, store: ContentStore, media: MediaMeasurements) {
+        init(tenant: ResolvedTenant, store: ContentStore, media: MediaMeasurements, templates: PlatformTemplates?) {
             self.tenant = tenant
             self.store = store
             self.media = media
+            self.templates = templates
         }
 
         /// The measured playing time of the audio or video file a located path names, in milliseconds.
@@ -90,17 +108,8 @@ public enum BundlePlanner {
         /// The resolved DTCG documents and the platform files rendered from the templates found for
         /// the tenant's workspace. A tenant whose tokens cannot be named on every platform, or a
         /// template that does not parse, fails the build rather than shipping a partial theme.
-        static func platformFiles(_ tenant: ResolvedTenant) throws -> [BundleEntry] {
-            let workspace = tenant.source.root.standardizedFileURL.deletingLastPathComponent()
-            guard let folder = PlatformTemplates.locate(workspace: workspace) else {
-                throw Failure(description: "no Templates/platform/ folder beside \(workspace.path) or in the current folder (set LIVERY_TEMPLATES)")
-            }
-            let templates: PlatformTemplates
-            do {
-                templates = try PlatformTemplates.load(from: folder.appendingPathComponent("platform"), displayPath: folder.path + "/platform")
-            } catch let failure as PlatformFiles.Failure {
-                throw Failure(description: failure.description)
-            }
+        static func platformFiles(_ tenant: ResolvedTenant, templates: PlatformTemplates?) throws -> [BundleEntry] {
+            let templates = try templates ?? BundlePlanner.templates(workspace: tenant.source.root.standardizedFileURL.deletingLastPathComponent())
             let (files, diagnostics) = PlatformFiles.generate(tenant, templates: templates)
             let errors = diagnostics.filter { $0.severity == .error }
             guard errors.isEmpty else {
@@ -138,7 +147,7 @@ public enum BundlePlanner {
                 }
                 core.append(Self.json("tokens/\(mode).json", .object(object)))
             }
-            core += try Self.platformFiles(tenant)
+            core += try Self.platformFiles(tenant, templates: templates)
             if let voice = tenant.voice { core.append(Self.json("voice.json", JSONValue(voice))) }
 
             // Library: the tenant's own and its ancestors' (program lessons may use both), merged into

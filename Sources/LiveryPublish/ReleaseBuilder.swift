@@ -5,6 +5,7 @@ import LiveryCheck
 import LiveryLoad
 import LiveryDiagnostics
 import LiveryPack
+import LiveryRender
 import LiveryResolve
 import LiverySign
 import LiveryTUF
@@ -127,6 +128,9 @@ public enum ReleaseBuilder {
             diagnostics += validation.diagnostics
             checked += validation.checked
         }
+        // The platform templates are read and parsed once for every tenant of the build (when they cannot
+        // be, each tenant's planning reports why).
+        let templates = ordered.isEmpty ? nil : try? BundlePlanner.templates(workspace: workspace.standardizedFileURL)
         for start in stride(from: 0, to: ordered.count, by: groupSize) {
             let group = Set(ordered[start..<min(start + groupSize, ordered.count)])
             let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, only: group, strict: options.strict, media: media)
@@ -136,7 +140,7 @@ public enum ReleaseBuilder {
             let selected = validation.tenants.filter { group.contains($0.id) }
             let outcomes = ParallelMap.map(selected) { tenant in
                 Result { try prepare(tenant, store: store, builder: builder, output: output, options: options, records: records, channelSettings: channelSettings,
-                                     media: validation.media) }
+                                     media: validation.media, templates: templates) }
             }
             for (tenant, outcome) in zip(selected, outcomes) {
                 switch outcome {
@@ -255,7 +259,8 @@ public enum ReleaseBuilder {
     /// derived from the tenant's content secret, made in the key store on first use; an unsigned build
     /// (tests of packing alone) leaves them plain.
     static func prepare(_ tenant: ResolvedTenant, store: ContentStore, builder: BundleBuilder, output: URL, options: BuildOptions,
-                        records: BuildRecords, channelSettings: String, media: MediaMeasurements = MediaMeasurements()) throws -> PreparedRelease {
+                        records: BuildRecords, channelSettings: String, media: MediaMeasurements = MediaMeasurements(),
+                        templates: PlatformTemplates? = nil) throws -> PreparedRelease {
         let keys = options.keys, format = options.format
         let signed = keys != nil
         let channel = try channel(of: tenant, override: options.channel)
@@ -269,7 +274,7 @@ public enum ReleaseBuilder {
         }
         let ingested = ParallelMap.map(Array(files)) { url in Result { try store.ingest(url) } }
         for outcome in ingested { _ = try outcome.get() }
-        let specs = try BundlePlanner.plan(tenant, store: store, media: media)
+        let specs = try BundlePlanner.plan(tenant, store: store, media: media, templates: templates)
         let secret = try specs.contains { $0.access == .voucher } ? keys?.contentSecret(for: tenant.id, create: true) : nil
         let built = try ParallelMap.map(specs) { spec in
             Result {

@@ -22,12 +22,15 @@ public struct PlatformTemplates: Sendable {
         public var outputPath: String
         /// The template as diagnostics name it, e.g. `Templates/platform/swiftui/Theme.swift.mustache`.
         public var displayPath: String
-        public var text: String
+        public var text: String { didSet { parsed = TemplateContext.parse(text, file: displayPath) } }
+        /// The template parsed once, when it is read: every tenant of a build renders it.
+        public private(set) var parsed: Result<MustacheTemplate, Diagnostic>
 
         public init(outputPath: String, displayPath: String, text: String) {
             self.outputPath = outputPath
             self.displayPath = displayPath
             self.text = text
+            parsed = TemplateContext.parse(text, file: displayPath)
         }
     }
 
@@ -89,7 +92,7 @@ public enum PlatformFiles {
         var files = tokenDocuments(tenant)
         let value = TemplateContext.mustacheValue(context)
         for template in templates.templates {
-            switch TemplateContext.parse(template.text, file: template.displayPath) {
+            switch template.parsed {
             case .success(let parsed):
                 // Code and XML templates opt out of HTML escaping with triple braces; values are
                 // already escaped for their language by PlatformValues.

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Benchmark: how Livery scales with the number of tenants (issue 18; figures in docs/benchmarks.md).
+# For 200 and 2,000 tenants (and 10,000 with BENCH_SCALE=full), each tenant 3 locales × 300 plural
+# messages as scripts/bench-build.sh writes them, one table of time and peak RSS for `validate`, a full
+# `build`, a no-change rebuild and a one-string-change rebuild, with the build/validate ratio measured
+# in the same run on the same bytes, and throughput in tenants per second.
+# Usage: scripts/bench-scale.sh [livery binary]   (BENCH_SCALE=full adds the 10,000-tenant row;
+# BENCH_SIZES="200 2000" overrides the list)
+set -euo pipefail
+livery=$(realpath "${1:-.build/release/livery}")
+sizes=${BENCH_SIZES:-"200 2000"}
+[ "${BENCH_SCALE:-}" = full ] && sizes="$sizes 10000"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# One measurement: wall seconds and peak RSS (KB) of "$@", from a synced page cache.
+measure() { sync; /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }; cat "$work/time"; }
+rows=()
+for n in $sizes; do
+    root="$work/w$n"
+    python3 - "$root" "$n" <<'PY'
+import os, sys
+root, count = sys.argv[1], int(sys.argv[2])
+for t in range(count):
+    d = os.path.join(root, "Tenants", f"t{t:05d}")
+    os.makedirs(os.path.join(d, "locales"))
+    with open(os.path.join(d, "tenant.yaml"), "w") as f:
+        f.write(f"id: t{t:05d}\nkind: brand\nname: Tenant {t}\nlocales:\n  default: en\n  supported: [en, fr, de]\n"
+                "navigation:\n  tabs:\n    - {id: home, icon: house, label: k0}\n    - {id: me, icon: person, label: k1}\n")
+    for locale in ("en", "fr", "de"):
+        many = " many {# items}" if locale == "fr" else ""  # French plurals also have `many` (CLDR)
+        with open(os.path.join(d, "locales", f"{locale}.yaml"), "w") as f:
+            f.write("".join(f'k{k}: "{locale} message {k}: {{count, plural, one {{# item}}{many} other {{# items}}}}"\n' for k in range(300)))
+PY
+    cd "$root"
+    find Tenants -type f -exec cat {} + > /dev/null   # warm the page cache
+    read -r v_s v_kb < <(measure "$livery" validate Tenants)
+    read -r b_s b_kb < <(measure "$livery" build Tenants --output Output)
+    read -r n_s n_kb < <(measure "$livery" build Tenants --output Output)
+    sed -i 's/k150: "en message 150/k150: "en message changed 150/' Tenants/t00042/locales/en.yaml
+    read -r o_s o_kb < <(measure "$livery" build Tenants --output Output)
+    rows+=("$n $v_s $v_kb $b_s $b_kb $n_s $n_kb $o_s $o_kb")
+    cd "$work"; rm -rf "$root"
+done
+python3 - "${rows[@]}" <<'PY'
+import sys
+print(f"scale: tenants × 3 locales × 300 plural messages, release build, {__import__('os').cpu_count()} cores")
+print(f"{'tenants':>8} | {'validate':>15} | {'full build':>15} | {'build/validate':>14} | {'tenants/s':>9} | {'no-change':>15} | {'one string':>15}")
+base = None
+for row in sys.argv[1:]:
+    n, vs, vk, bs, bk, ns, nk, os_, ok = row.split()
+    n = int(n); vs, bs, ns, os_ = map(float, (vs, bs, ns, os_)); vk, bk, nk, ok = (int(x) / 1024 for x in (vk, bk, nk, ok))
+    rate = n / bs if bs else float("inf")
+    if base is None: base = (vk, rate)
+    cell = lambda s, mb: f"{s:6.2f} s {mb:4.0f} MB"
+    print(f"{n:>8} | {cell(vs, vk)} | {cell(bs, bk)} | {bs / vs:13.1f}x | {rate:9.0f} | {cell(ns, nk)} | {cell(os_, ok)}")
+    if n != 200 and base:
+        print(f"{'':>8}   validate RSS {vk / base[0]:.2f}x the 200 row (target <= 1.5x), build rate {rate / base[1]:.2f}x (target >= 0.9x)")
+PY
