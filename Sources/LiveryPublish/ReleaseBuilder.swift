@@ -160,8 +160,12 @@ public enum ReleaseBuilder {
             return BuildResult(validation: validation, tenants: [], failures: [])
         }
         var reports = unchanged
-        for var prepared in pending {
-            do {
+        // Each tenant publishes into its own folder, signs with its own keys and records itself in the
+        // build records (SQLite, behind its lock): tenants publish in parallel, and their reports and
+        // failures are gathered in the order they were packed.
+        let published = ParallelMap.map(pending) { pending -> Result<TenantBuildReport, any Error> in
+            Result {
+                var prepared = pending
                 let tenant = prepared.report.tenant, channel = prepared.report.channel
                 var recorded = prepared.manifest?.sha256 ?? prepared.unchangedSHA256
                 if let manifestFile = prepared.manifest {
@@ -182,13 +186,18 @@ public enum ReleaseBuilder {
                     if case .rollout(let stage) = exposure { prepared.report.rollout = stage }
                     recorded = manifestFile.sha256
                 }
-                reports.append(prepared.report)
                 if let recorded {
                     // The key store as it is after publishing (keys made on first use included).
                     let keyInputs = options.keys.map { BuildRecords.keyInputs($0.folder(for: tenant)) } ?? []
                     try records.record(tenant, inputs: prepared.inputs, byContent: keyInputs, settings: channelSettings + channel.name, manifest: recorded)
                 }
-            } catch {
+                return prepared.report
+            }
+        }
+        for (prepared, outcome) in zip(pending, published) {
+            switch outcome {
+            case .success(let report): reports.append(report)
+            case .failure(let error):
                 failed.append((prepared.report.tenant, failures.count))
                 failures.append("\(prepared.report.tenant): \(error)")
             }

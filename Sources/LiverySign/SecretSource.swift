@@ -62,13 +62,17 @@ public enum SecretSource: Sendable, Equatable, CustomStringConvertible {
             guard let data = FileManager.default.contents(atPath: path) else { throw SecretSourceError("\(what) should be in \(path), which cannot be read") }
             return Self.firstLine(data)
         case .descriptor(let fd):
-            let data = Self.readLine(fd)
+            // Tenants publish in parallel: one reader at a time on a shared descriptor or terminal.
+            let data = Self.interaction.withLock { Self.readLine(fd) }
             guard !data.isEmpty else { throw SecretSourceError("\(what) should be readable from file descriptor \(fd), which gave nothing") }
             return Self.firstLine(data)
         case .prompt:
-            return try Self.ask("Enter \(what): ")
+            return try Self.interaction.withLock { try Self.ask("Enter \(what): ") }
         }
     }
+
+    /// Held while a secret is read from a descriptor or the terminal, so that prompts never interleave.
+    private static let interaction = NSLock()
 
     /// The bytes before the first line end, without a CR before it. Bytes, not Characters: Swift
     /// reads "\r\n" as one Character, which a split on "\n" would not find.
