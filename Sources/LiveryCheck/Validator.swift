@@ -1,3 +1,4 @@
+import CLiverySystem
 import Dispatch
 import Foundation
 import LiveryDiagnostics
@@ -26,14 +27,56 @@ public enum Validator {
     /// Validates the tenants of the workspace folder `root` (shown as `displayRoot`), or only those in `only`
     /// (with their ancestors, whose findings affect them). Audio and video are measured through
     /// `media`, which may hold a probe cache (new measurements are written to it before returning).
+    ///
+    /// With `keepingTenants` false, the tenants are checked a group of whole lineages (a base and every
+    /// tenant that extends it) at a time and `tenants` comes back empty: memory holds one group, not the
+    /// workspace, and the findings are the same, in the same order.
     public static func validate(workspace root: URL, displayRoot: String, only: Set<String>? = nil, strict: Bool = false,
-                                limits: LoadLimits = .default, media: MediaMeasurements = MediaMeasurements()) -> ValidationResult {
+                                limits: LoadLimits = .default, media: MediaMeasurements = MediaMeasurements(),
+                                keepingTenants: Bool = true) -> ValidationResult {
         let (allFolders, refused) = TenantLoader.discover(in: root)
-        let folders = only.map { lineage(of: $0, among: allFolders, limits: limits) } ?? allFolders
+        let known = Set(allFolders.map(\.lastPathComponent))
+        var diagnostics: [Diagnostic] = []
+        var tenants: [ResolvedTenant] = []
+        var checked: [String] = []
+        if !keepingTenants {
+            let folders = only.map { lineage(of: $0, among: allFolders, limits: limits) } ?? allFolders
+            for group in lineageGroups(folders, limits: limits) {
+                let names = Set(group.map(\.lastPathComponent))
+                let result = check(group, only: only.map { $0.intersection(names) }, known: known, displayRoot: displayRoot, limits: limits, media: media)
+                diagnostics += result.diagnostics
+                checked += result.checked.map(\.id)
+                // Give the group's memory back before loading the next.
+                livery_release_free_memory()
+            }
+        } else {
+            let folders = only.map { lineage(of: $0, among: allFolders, limits: limits) } ?? allFolders
+            let result = check(folders, only: only, known: known, displayRoot: displayRoot, limits: limits, media: media)
+            diagnostics = result.diagnostics
+            tenants = result.tenants
+            checked = result.checked.map(\.id)
+        }
+        for (name, diagnostic) in refused where only == nil || only!.contains(name) {
+            var located = diagnostic
+            located.location.file = displayRoot + "/" + located.location.file
+            diagnostics.append(located)
+        }
+        if strict {
+            diagnostics = diagnostics.map { var d = $0; d.severity = .error; return d }
+        }
+        media.flush()
+        return ValidationResult(diagnostics: diagnostics.normalized(), tenants: tenants,
+                                checked: checked + refused.map(\.name).filter { only == nil || only!.contains($0) }, media: media)
+    }
+
+    /// Loads `folders`, resolves them and runs every rule on the ones in `only` (all when nil) and their
+    /// ancestors. `known` names every tenant folder of the workspace, for `extends` checks and hints.
+    private static func check(_ folders: [URL], only: Set<String>?, known: Set<String>, displayRoot: String, limits: LoadLimits,
+                              media: MediaMeasurements) -> (diagnostics: [Diagnostic], tenants: [ResolvedTenant], checked: [ResolvedTenant]) {
         let loaded = ParallelMap.map(folders) { folder in
             TenantLoader.load(folder, displayRoot: displayRoot + "/" + folder.lastPathComponent, limits: limits)
         }
-        let (tenants, resolveDiagnostics) = TenantResolver.resolve(loaded)
+        let (tenants, resolveDiagnostics) = TenantResolver.resolve(loaded, workspace: known)
         let workspace = Dictionary(tenants.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
 
         var selected = Set(only ?? Set(workspace.keys))
@@ -54,18 +97,52 @@ public enum Validator {
             }
             return found
         }
-        var diagnostics = results.flatMap { $0 }
-        for (name, diagnostic) in refused where only == nil || only!.contains(name) {
-            var located = diagnostic
-            located.location.file = displayRoot + "/" + located.location.file
-            diagnostics.append(located)
+        return (results.flatMap { $0 }, tenants, checked)
+    }
+
+    /// How many tenants a group of lineages holds at most (a lineage larger than this is a group of its own).
+    static let groupSize = 64
+
+    /// The workspace's folders in groups of whole lineages (a tenant, its ancestors and every tenant that
+    /// extends one of them), in folder order, each group up to `groupSize` tenants. Only each tenant
+    /// manifest's `extends` is read to find them.
+    static func lineageGroups(_ folders: [URL], limits: LoadLimits) -> [[URL]] {
+        let names = folders.map(\.lastPathComponent)
+        let index = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        let parents = ParallelMap.map(folders) { TenantLoader.parentID(of: $0, limits: limits) }
+        // Union-find over `extends`: each lineage is one set, named by its first folder.
+        var leader = Array(names.indices)
+        func find(_ i: Int) -> Int {
+            var root = i
+            while leader[root] != root { root = leader[root] }
+            var node = i
+            while leader[node] != root { (node, leader[node]) = (leader[node], root) }
+            return root
         }
-        if strict {
-            diagnostics = diagnostics.map { var d = $0; d.severity = .error; return d }
+        for (child, parent) in parents.enumerated() {
+            guard let parent, let p = index[parent] else { continue }
+            let (a, b) = (find(child), find(p))
+            if a != b { leader[max(a, b)] = min(a, b) }
         }
-        media.flush()
-        return ValidationResult(diagnostics: diagnostics.normalized(), tenants: tenants,
-                                checked: checked.map(\.id) + refused.map(\.name).filter { only == nil || only!.contains($0) }, media: media)
+        var lineages: [Int: [URL]] = [:]
+        var order: [Int] = []
+        for i in folders.indices {
+            let root = find(i)
+            if lineages[root] == nil { order.append(root) }
+            lineages[root, default: []].append(folders[i])
+        }
+        var groups: [[URL]] = []
+        var current: [URL] = []
+        for root in order {
+            let lineage = lineages[root] ?? []
+            if !current.isEmpty && current.count + lineage.count > groupSize {
+                groups.append(current)
+                current = []
+            }
+            current += lineage
+        }
+        if !current.isEmpty { groups.append(current) }
+        return groups
     }
 }
 

@@ -24,8 +24,10 @@ public struct ResolvedTenant: Sendable {
 
 /// Applies `extends` and resolves tokens for every tenant of a workspace.
 public enum TenantResolver {
-    public static func resolve(_ sources: [TenantSource]) -> (tenants: [ResolvedTenant], diagnostics: [Diagnostic]) {
-        let graph = TenantGraph(sources)
+    /// `workspace` names every tenant folder of the workspace when `sources` are only some of them (a
+    /// lineage group): `extends` may name any of them, and hints suggest among all of them.
+    public static func resolve(_ sources: [TenantSource], workspace: Set<String>? = nil) -> (tenants: [ResolvedTenant], diagnostics: [Diagnostic]) {
+        let graph = TenantGraph(sources, workspace: workspace)
         var diagnostics = graph.diagnostics
         let byID = Dictionary(sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var parsedTokens: [String: (base: [DesignToken], modes: [String: [DesignToken]], extensions: [String: Node], extends: [GroupExtension])] = [:]

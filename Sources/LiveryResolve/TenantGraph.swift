@@ -8,9 +8,10 @@ public struct TenantGraph: Sendable {
     public private(set) var ancestors: [String: [String]] = [:]
     public private(set) var diagnostics: [Diagnostic] = []
 
-    public init(_ sources: [TenantSource]) {
+    /// `workspace` names every tenant folder when `sources` are only some of them (default: `sources`).
+    public init(_ sources: [TenantSource], workspace: Set<String>? = nil) {
         var parents: [String: (id: String, node: Node, file: String)] = [:]
-        let known = Set(sources.map(\.id))
+        let known = workspace ?? Set(sources.map(\.id))
         for source in sources {
             guard let tenant = source.tenant, let extends = tenant.node["extends"], let parent = extends.string else { continue }
             if parent == source.id {

@@ -78,7 +78,9 @@ struct Validate: ParsableCommand {
                     continue
                 }
             }
-            let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: only, strict: strict, media: media)
+            // A whole workspace is checked a group of lineages at a time, so memory does not grow with it.
+            let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: only, strict: strict, media: media,
+                                            keepingTenants: false)
             results.append(result)
             if result.checked.isEmpty {
                 throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(path)'")
