@@ -43,8 +43,50 @@ struct TokenTypeRule: CollectedRule {
     static let description = RuleDescription(
         id: ResolveRule.tokenType, name: "Token type", family: .branding,
         rationale: "`$type` is one of the thirteen DTCG types.",
-        triggering: [RuleExample("British spelling", files: TokenExample.files("{\"brand\": {\"$type\": ↓\"colour\", \"$value\": \"{brand}\"}}\n"))],
-        nonTriggering: [RuleExample("inherited group type", files: TokenExample.valid)])
+        triggering: [
+            RuleExample("British spelling", files: TokenExample.files("{\"brand\": {\"$type\": ↓\"colour\", \"$value\": \"{brand}\"}}\n")),
+            RuleExample("no type on the token, its groups or the group they extend", files: TokenExample.files("""
+                {"base": {"gap": {"$type": "number", "$value": 4}},
+                 "layout": {"$extends": "{base}", ↓"wide": {"$value": 8}}}
+
+                """)),
+        ],
+        nonTriggering: [
+            RuleExample("inherited group type", files: TokenExample.valid),
+            RuleExample("a type inherited through $extends", files: TokenExample.files("""
+                {"button": {"$type": "color",
+                   "background": {"$value": {"colorSpace": "srgb", "components": [0, 0.4, 0.8], "hex": "#0066cc"}}},
+                 "button-primary": {"$extends": "{button}",
+                   "focus": {"$value": {"colorSpace": "srgb", "components": [1, 0.2, 0.6], "hex": "#ff3399"}}}}
+
+                """)),
+        ])
+}
+
+struct TokenPropertyRule: CollectedRule {
+    static let description = RuleDescription(
+        id: ResolveRule.tokenProperty, name: "Token property types", family: .branding,
+        rationale: "`$description` is a string, `$deprecated` true, false or a string saying why, and `$extensions` an object keyed by vendor, on tokens and groups alike (DTCG 2025.10); anything else is a mistake tools would read differently.",
+        triggering: [
+            RuleExample("a deprecation given as a number", files: TokenExample.files("""
+                {"size": {"$type": "number", "old": {"$value": 4, "$deprecated": ↓1}}}
+
+                """)),
+            RuleExample("a description that is a list", files: TokenExample.files("""
+                {"size": {"$type": "number", "$description": ↓["spacing", "steps"], "sm": {"$value": 4}}}
+
+                """)),
+            RuleExample("extensions that are a string", files: TokenExample.files("""
+                {"size": {"$type": "number", "sm": {"$value": 4, "$extensions": ↓"com.example"}}}
+
+                """)),
+        ],
+        nonTriggering: [RuleExample("every property of its type", files: TokenExample.files("""
+            {"size": {"$type": "number", "$description": "Spacing steps", "$deprecated": false,
+               "sm": {"$value": 4, "$description": "Small", "$deprecated": "use size.md", "$extensions": {"com.example": {"figma": "S"}}},
+               "md": {"$value": 8, "$deprecated": true}}}
+
+            """))])
 }
 
 struct TokenValueRule: CollectedRule {
@@ -119,12 +161,35 @@ struct AliasTypeRule: CollectedRule {
     static let description = RuleDescription(
         id: ResolveRule.aliasType, name: "Alias type", family: .branding,
         rationale: "A token that aliases another must have the same type.",
-        triggering: [RuleExample("dimension aliasing a colour", files: TokenExample.files("""
-            {"color": {"$type": "color", "blue": {"$value": {"colorSpace": "srgb", "components": [0, 0, 1]}}},
-             "space": {"$type": "dimension", "sm": {"$value": ↓"{color.blue}"}}}
+        triggering: [
+            RuleExample("dimension aliasing a colour", files: TokenExample.files("""
+                {"color": {"$type": "color", "blue": {"$value": {"colorSpace": "srgb", "components": [0, 0, 1]}}},
+                 "space": {"$type": "dimension", "sm": {"$value": ↓"{color.blue}"}}}
 
-            """))],
-        nonTriggering: [RuleExample("same type", files: TokenExample.valid)])
+                """)),
+            RuleExample("a dimension taking a bare number through $ref", files: TokenExample.files("""
+                {"space": {"$type": "dimension", "base": {"$value": {"value": 16, "unit": "px"}}, "half": {"$ref": ↓"#/space/base/$value/value"}}}
+
+                """)),
+            RuleExample("a border's colour aliasing a dimension", files: TokenExample.files("""
+                {"space": {"$type": "dimension", "hairline": {"$value": {"value": 1, "unit": "px"}}},
+                 "line": {"$type": "border", "focus": {"$value": {"color": ↓"{space.hairline}", "width": "{space.hairline}", "style": "solid"}}}}
+
+                """)),
+        ],
+        nonTriggering: [
+            RuleExample("same type", files: TokenExample.valid),
+            RuleExample("references into values that bring what each place takes", files: TokenExample.files("""
+                {"space": {"$type": "dimension", "base": {"$value": {"value": 16, "unit": "px"}},
+                   "wide": {"$value": {"value": 32, "unit": {"$ref": "#/space/base/$value/unit"}}}},
+                 "offset": {"$type": "dimension", "$ref": "#/elevation/card/$value/offsetY"},
+                 "ratio": {"$type": "number", "$ref": "#/space/base/$value/value"},
+                 "color": {"$type": "color", "ink": {"$value": {"colorSpace": "srgb", "components": [0, 0, 0], "hex": "#000000"}}},
+                 "elevation": {"$type": "shadow", "card": {"$value": {"color": "{color.ink}", "offsetX": {"value": 0, "unit": "px"},
+                   "offsetY": "{space.base}", "blur": {"value": 8, "unit": "px"}, "spread": {"value": 0, "unit": "px"}}}}}
+
+                """)),
+        ])
 }
 
 struct BrandingModeRule: Rule {

@@ -115,7 +115,11 @@ public enum BundlePlanner {
             guard errors.isEmpty else {
                 throw Failure(description: "platform files of '\(tenant.id)': " + errors.map(\.line).joined(separator: "\n"))
             }
-            return files.map { file in
+            // The Xcode colour assets are for app build pipelines (`livery generate`): an app cannot
+            // load an asset catalog it downloads, and some sixty small files a tenant would add about
+            // 160 KB to every device's essential install (DiskSpaceTests measures it). They wait for a
+            // bundle that only build pipelines fetch (issue 15, item 9).
+            return files.filter { !$0.path.hasPrefix(ColorAssets.catalog + "/") }.map { file in
                 BundleEntry(path: file.path.hasPrefix("tokens/") ? file.path : "platform/" + file.path, data: file.contents)
             }
         }

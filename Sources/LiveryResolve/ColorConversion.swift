@@ -303,6 +303,18 @@ extension DTCGColor {
         return ColorGamutMapper.map(unmappedSRGB, origin: origin)
     }
 
+    /// Gamma-encoded Display P3 inside its gamut, mapped with CSS Color 4's gamut mapping when
+    /// outside it (the channels are P3's; `SRGBColor` only holds them). For colours sRGB cannot show.
+    public func displayP3() -> SRGBColor {
+        let p3 = converted(to: .displayP3).resolvedComponents
+        let origin: SIMD3<Double> = switch colorSpace {
+        case .oklab: resolvedComponents
+        case .oklch: ColorConversion.polarToRectangular(resolvedComponents)
+        default: ColorConversion.xyzToOklab(xyzD65)
+        }
+        return ColorGamutMapper.map(SRGBColor(p3, alpha: effectiveAlpha), origin: origin, into: .displayP3)
+    }
+
     /// `#rrggbb` (or `#rrggbbaa` when alpha < 1) of the gamut-mapped sRGB colour.
     public var hexString: String { srgb().hexString }
 }

@@ -97,11 +97,33 @@ public struct SRGBColor: Sendable, Hashable, CustomStringConvertible {
     public var dtcgColor: DTCGColor { DTCGColor(.srgb, [red, green, blue], alpha: alpha < 1 ? alpha : nil) }
 }
 
-/// CSS Color 4 "Binary Search Gamut Mapping with Local MINDE" (the CSS gamut mapping), into sRGB.
+/// CSS Color 4 "Binary Search Gamut Mapping with Local MINDE" (the CSS gamut mapping), into sRGB
+/// or, with `Destination.displayP3`, into Display P3 (the same algorithm, another RGB cube).
 enum ColorGamutMapper {
     /// One just-noticeable difference in deltaEOK, and the search's convergence step, as the algorithm sets them.
     static let jnd = 0.02
     static let epsilon = 0.0001
+
+    /// The RGB space mapped into: its gamma-encoded channels to and from Oklab.
+    enum Destination {
+        case srgb, displayP3
+
+        func toOklab(_ rgb: SIMD3<Double>) -> SIMD3<Double> {
+            switch self {
+            case .srgb: ColorGamutMapper.oklab(rgb)
+            case .displayP3: ColorConversion.xyzToOklab(ColorConversion.xyzD65(from: rgb, in: .displayP3))
+            }
+        }
+
+        func fromOklab(_ lab: SIMD3<Double>) -> SIMD3<Double> {
+            switch self {
+            case .srgb: return ColorGamutMapper.srgb(fromOklab: lab)
+            case .displayP3:
+                let p3 = ColorConversion.components(fromXYZD65: ColorConversion.oklabToXYZ(lab), in: .displayP3)
+                return SIMD3(p3[0] ?? 0, p3[1] ?? 0, p3[2] ?? 0)
+            }
+        }
+    }
 
     static func oklab(_ srgb: SIMD3<Double>) -> SIMD3<Double> {
         let linear = ColorConversion.map(srgb, ColorConversion.srgbToLinear)
@@ -121,7 +143,9 @@ enum ColorGamutMapper {
 
     /// Maps `color` into sRGB; `origin` is its Oklab when known exactly (an `oklab`/`oklch` value),
     /// so that lightness 0 or 1 is recognised without round-off from the trip through sRGB.
-    static func map(_ color: SRGBColor, origin known: SIMD3<Double>? = nil) -> SRGBColor {
+    /// With `destination`, `color`'s channels are that space's (an `SRGBColor` is only their container).
+    static func map(_ color: SRGBColor, origin known: SIMD3<Double>? = nil, into destination: Destination = .srgb) -> SRGBColor {
+        let oklab = destination.toOklab, srgb = destination.fromOklab
         let alpha = min(max(color.alpha, 0), 1)
         let origin = known ?? oklab(color.vector)
         // Lightness outside (0, 1) has no chroma to search: the result is white or black (steps 3–4).
@@ -140,7 +164,7 @@ enum ColorGamutMapper {
         while high - low > epsilon {
             let chroma = (low + high) / 2
             let current = atChroma(chroma)
-            let rgb = srgb(fromOklab: current)
+            let rgb = srgb(current)
             if lowInGamut, SRGBColor(rgb, alpha: 1).isInGamut(tolerance: 0) {
                 low = chroma
                 continue

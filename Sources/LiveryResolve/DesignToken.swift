@@ -90,6 +90,12 @@ public struct DesignToken: Sendable {
         get { storage.deprecated }
         set { uniqueStorage().deprecated = newValue }
     }
+    /// Set when the token has no `$type` of its own and sits in a group that `$extends` another
+    /// (with no `$type` nearer): its type comes from the extended group, which the resolver finds.
+    public var awaitsExtendedType: Bool {
+        get { storage.awaitsExtendedType }
+        set { uniqueStorage().awaitsExtendedType = newValue }
+    }
     /// Set when the whole value is a reference: `"$value": "{a.b}"` or `"$ref": "#/a/b/$value"`.
     public var reference: TokenReference? {
         get { storage.reference }
@@ -126,6 +132,7 @@ public struct DesignToken: Sendable {
         var extensions: Node?
         var deprecated: Node?
         var reference: TokenReference?
+        var awaitsExtendedType = false
 
         init(path: String, type: String?, value: Node, location: SourceLocation, description: String?,
              extensions: Node?, deprecated: Node?, reference: TokenReference?) {
@@ -140,8 +147,10 @@ public struct DesignToken: Sendable {
         }
 
         func copy() -> Storage {
-            Storage(path: path, type: type, value: value, location: location, description: description,
-                    extensions: extensions, deprecated: deprecated, reference: reference)
+            let copy = Storage(path: path, type: type, value: value, location: location, description: description,
+                               extensions: extensions, deprecated: deprecated, reference: reference)
+            copy.awaitsExtendedType = awaitsExtendedType
+            return copy
         }
     }
 }
@@ -200,6 +209,9 @@ public enum TokenParser {
         /// Group `$extensions` by group path.
         public var groupExtensions: [String: Node] = [:]
         public var groupExtends: [GroupExtension] = []
+        /// Each group's own `$type` by group path ("" for the file's root), for the resolver: a
+        /// token in a group that `$extends` another takes its type from that group.
+        public var groupTypes: [String: String] = [:]
         public var diagnostics: [Diagnostic] = []
     }
 
@@ -217,24 +229,40 @@ public enum TokenParser {
                                                  at: root.location, rule: ResolveRule.tokenStructure))
             return result
         }
-        // Iterative walk: (group node, its dot-separated path (nil for the file's root), inherited $type).
-        var stack: [(Node, String?, String?)] = [(root, nil, nil)]
-        while let (group, path, inheritedType) = stack.popLast() {
+        // Iterative walk: (group node, its dot-separated path (nil for the file's root), inherited
+        // $type, whether that type comes from a group this one or a parent `$extends`).
+        var stack: [(Node, String?, String?, Bool)] = [(root, nil, nil, false)]
+        while let (group, path, inheritedType, inheritedFromExtends) = stack.popLast() {
             var groupType = inheritedType
-            if let typeNode = group["$type"] {
-                groupType = checkType(typeNode, &result.diagnostics) ?? inheritedType
-            }
+            var typeFromExtends = inheritedFromExtends
             let groupPath = path ?? ""
+            var ownType: String?
+            if let typeNode = group["$type"] {
+                ownType = checkType(typeNode, &result.diagnostics)
+                groupType = ownType ?? inheritedType
+                if let ownType {
+                    result.groupTypes[groupPath] = ownType
+                    typeFromExtends = false
+                }
+            }
+            checkMetadata(group, &result.diagnostics)
             if let ext = group["$extensions"] { result.groupExtensions[groupPath] = ext }
             if let extends = group["$extends"] {
                 if let text = extends.string, let target = TokenReference.curly(extends) ?? TokenReference.pointer(text), path != nil {
                     result.groupExtends.append(GroupExtension(group: groupPath, target: target, location: extends.location))
+                    // The extended group's `$type` comes before any parent's (DTCG 2025.10 §6.4: the
+                    // extending group inherits the other group's properties): only the resolver, which
+                    // sees every file, knows it, so tokens below without a type of their own wait for it.
+                    if ownType == nil {
+                        groupType = nil
+                        typeFromExtends = true
+                    }
                 } else {
                     result.diagnostics.append(Diagnostic(.error, "$extends names another group, as \"{group.name}\" or \"#/group/name\"",
                                                          at: extends.location, rule: ResolveRule.tokenStructure))
                 }
             }
-            var children: [(Node, String?, String?)] = []
+            var children: [(Node, String?, String?, Bool)] = []
             for entry in group.entries ?? [] {
                 if entry.key.hasPrefix("$") && entry.key != "$root" {
                     if !groupProperties.contains(entry.key) {
@@ -286,16 +314,18 @@ public enum TokenParser {
                             continue
                         }
                     }
-                    let token = DesignToken(path: name, type: type, value: value, location: entry.keyLocation,
+                    checkMetadata(entry.value, &result.diagnostics)
+                    var token = DesignToken(path: name, type: type, value: value, location: entry.keyLocation,
                                             description: properties.description?.string, extensions: properties.extensions,
                                             deprecated: properties.deprecated, reference: reference)
                     if token.reference == nil {
                         if let type {
                             result.diagnostics += TokenValueChecker.check(value, type: type, path: name)
+                        } else if typeFromExtends {
+                            // Typed, or reported, by the resolver (`TokenTyping`), which sees the extended group.
+                            token.awaitsExtendedType = true
                         } else {
-                            result.diagnostics.append(Diagnostic(.error, "'\(name)' has no $type, on the token or a parent group, and its value is not a reference",
-                                                                 at: entry.keyLocation, rule: ResolveRule.tokenType,
-                                                                 hint: "add \"$type\" to the token or its group"))
+                            result.diagnostics.append(TokenTyping.untyped(token))
                         }
                     }
                     result.tokens.append(token)
@@ -305,12 +335,36 @@ public enum TokenParser {
                                                              rule: ResolveRule.tokenStructure))
                         continue
                     }
-                    children.append((entry.value, name, groupType))
+                    children.append((entry.value, name, groupType, typeFromExtends))
                 }
             }
             stack.append(contentsOf: children.reversed())
         }
         return result
+    }
+
+    /// `$description` is a string, `$deprecated` a boolean or a string, `$extensions` an object
+    /// (DTCG 2025.10 §5.2, §5.3, §5.4 and the same properties of groups); reported at the value.
+    static func checkMetadata(_ object: Node, _ diagnostics: inout [Diagnostic]) {
+        for entry in object.entries ?? [] {
+            let expected: String
+            switch entry.key {
+            case "$description":
+                if entry.value.string != nil { continue }
+                expected = "a string"
+            case "$deprecated":
+                if entry.value.string != nil || entry.value.bool != nil { continue }
+                expected = "true, false or a string saying why"
+            case "$extensions":
+                if entry.value.entries != nil { continue }
+                expected = "an object keyed by vendor, like {\"com.example\": …}"
+            default:
+                continue
+            }
+            diagnostics.append(Diagnostic(.error, "\(entry.key) is \(expected), found \(entry.value.typeDescription)", at: entry.value.location,
+                                          rule: ResolveRule.tokenProperty,
+                                          hint: entry.key == "$deprecated" ? "write \"$deprecated\": true, or a string such as \"use color.brand instead\"" : nil))
+        }
     }
 
     private static func checkType(_ node: Node, _ diagnostics: inout [Diagnostic]) -> String? {

@@ -30,13 +30,15 @@ public enum TenantResolver {
         let graph = TenantGraph(sources, workspace: workspace)
         var diagnostics = graph.diagnostics
         let byID = Dictionary(sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var parsedTokens: [String: (base: [DesignToken], modes: [String: [DesignToken]], extensions: [String: Node], extends: [GroupExtension])] = [:]
+        var parsedTokens: [String: (base: [DesignToken], modes: [String: [DesignToken]], extensions: [String: Node], extends: [GroupExtension],
+                                    groupTypes: [String: String])] = [:]
         var parsedLocales: [String: [String: LocaleBundle]] = [:]
         // Tenants that compose their tokens with a resolver document: layers per combination.
         var combinations: [String: [String: [DesignToken]]] = [:]
 
         for source in sources {
             var base: [DesignToken] = [], modes: [String: [DesignToken]] = [:], extensions: [String: Node] = [:], extends: [GroupExtension] = []
+            var groupTypes: [String: String] = [:]
             let branding = source.tenant?.node["branding"]
             let directory = source.tenant?.directory ?? ""
             func files(_ node: Node?) -> [String] {
@@ -52,6 +54,7 @@ public enum TenantResolver {
                 diagnostics += parsed.diagnostics
                 extensions.merge(parsed.groupExtensions) { _, new in new }
                 extends += parsed.groupExtends
+                groupTypes.merge(parsed.groupTypes) { _, new in new }
                 return parsed.tokens
             }
             for file in files(branding?["tokens"]) { base += parse(file) }
@@ -89,6 +92,7 @@ public enum TenantResolver {
                                 let parsed = TokenParser.parseFile(node)
                                 if combination.name == "default" { diagnostics += parsed.diagnostics }
                                 extends += parsed.groupExtends
+                                groupTypes.merge(parsed.groupTypes) { _, new in new }
                                 layer += parsed.tokens
                             }
                         }
@@ -100,7 +104,7 @@ public enum TenantResolver {
             } else if branding != nil && branding?["tokens"] == nil {
                 diagnostics.append(Diagnostic(.error, "branding needs tokens (a list of token files) or a resolver document", at: branding!.location, rule: ResolveRule.resolver))
             }
-            parsedTokens[source.id] = (base, modes, extensions, extends)
+            parsedTokens[source.id] = (base, modes, extensions, extends, groupTypes)
 
             var bundles: [String: LocaleBundle] = [:]
             for bundle in source.manifests(.locale).compactMap(\.localeBundle) { bundles[bundle.locale] = bundle }
@@ -141,6 +145,8 @@ public enum TenantResolver {
             for member in lineage { modeNames.formUnion(parsedTokens[member.id]?.modes.keys ?? [:].keys) }
             var tokens: [String: ResolvedTokens] = [:]
             let extends = lineage.flatMap { parsedTokens[$0.id]?.extends ?? [] }
+            var groupTypes: [String: String] = [:]
+            for member in lineage { groupTypes.merge(parsedTokens[member.id]?.groupTypes ?? [:]) { _, new in new } }
             if lineage.contains(where: { combinations[$0.id] != nil }) {
                 // With a resolver document in the lineage, each member gives, in lineage order, its
                 // layers for the mode (its combination of that name, else its default one; or its
@@ -152,7 +158,7 @@ public enum TenantResolver {
                         let parsed = parsedTokens[member.id]
                         return (parsed?.base ?? []) + (mode == "default" ? [] : parsed?.modes[mode] ?? [])
                     }
-                    let (resolvedMode, found) = TokenResolver.resolve(layers, extends: extends)
+                    let (resolvedMode, found) = TokenResolver.resolve(layers, extends: extends, groupTypes: groupTypes)
                     diagnostics += found
                     tokens[mode] = resolvedMode
                 }
@@ -162,12 +168,12 @@ public enum TenantResolver {
                                                locales: locales, tokens: tokens, tokenGroupExtensions: groupExtensions))
                 continue
             }
-            let (defaultTokens, defaultDiagnostics) = TokenResolver.resolve(baseLayers, extends: extends)
+            let (defaultTokens, defaultDiagnostics) = TokenResolver.resolve(baseLayers, extends: extends, groupTypes: groupTypes)
             diagnostics += defaultDiagnostics
             tokens["default"] = defaultTokens
             for mode in modeNames.sorted() {
                 let modeLayers = lineage.map { parsedTokens[$0.id]?.modes[mode] ?? [] }
-                let (modeTokens, modeDiagnostics) = TokenResolver.resolve(baseLayers + modeLayers, extends: extends)
+                let (modeTokens, modeDiagnostics) = TokenResolver.resolve(baseLayers + modeLayers, extends: extends, groupTypes: groupTypes)
                 // Findings in base files are already reported for the default mode.
                 diagnostics += modeDiagnostics
                 tokens[mode] = modeTokens

@@ -16,13 +16,17 @@ public struct ResolvedTokens: Sendable {
 /// `$extends`. Reports unknown targets and type mismatches with the chain that led there, and
 /// cycles naming every token in them.
 public enum TokenResolver {
-    public static func resolve(_ layers: [[DesignToken]], extends: [GroupExtension] = []) -> (ResolvedTokens, [Diagnostic]) {
+    /// `groupTypes`: every group's own `$type` across the layers (`TokenParser.Result.groupTypes`),
+    /// which tokens in groups that `$extends` another take their type from.
+    public static func resolve(_ layers: [[DesignToken]], extends: [GroupExtension] = [], groupTypes: [String: String] = [:]) -> (ResolvedTokens, [Diagnostic]) {
         var tokens: [String: DesignToken] = [:]
         tokens.reserveCapacity(layers.reduce(0) { $0 + $1.count })
         for layer in layers {
             for token in layer { tokens[token.path] = token }
         }
-        var diagnostics = GroupExtends.apply(extends, to: &tokens)
+        // Typed before `$extends` copies tokens, so that copies carry their type.
+        var diagnostics = TokenTyping.apply(to: &tokens, groupTypes: groupTypes, extends: extends)
+        diagnostics += GroupExtends.apply(extends, to: &tokens)
         let table = TokenTable(tokens)
         var chains = ChainResolution(table)
         for id in table.tokens.indices { chains.resolve(from: id) }
@@ -30,9 +34,12 @@ public enum TokenResolver {
 
         // References inside composite values (a border's colour, a shadow's colour…), resolved
         // depth first so the result does not depend on the order tokens are visited in.
+        // A `$ref` into a value may land on a reference (a border's colour written "{color.blue}"):
+        // that one is resolved here too.
         var values = chains.values
         var composite = CompositeSubstitution(table: table, chains: chains)
-        for id in table.tokens.indices where values[id]?.isComposite == true {
+        for id in table.tokens.indices {
+            guard let value = values[id], value.isComposite || TokenReference.curly(value) != nil else { continue }
             values[id] = composite.resolved(id)
         }
         diagnostics += composite.diagnostics
@@ -166,6 +173,14 @@ private struct ChainResolution {
             }
             values[member] = value
             if reference.subpath.isEmpty { valueHolders[member] = valueHolders[next] ?? next }
+            // A pointer into a value hands over a part of it, which must be a whole value of the
+            // token's own type: a dimension cannot take a colour's component, a bare number. A part
+            // that is itself a reference is checked when `CompositeSubstitution` resolves it.
+            if !reference.subpath.isEmpty, let own = token.type, TokenReference.of(value) == nil, !TokenValueChecker.fits(value, own) {
+                diagnostics.append(Diagnostic(.error, "'\(table.paths[member])' has type \(own), but '\(reference.text)' points at \(value.typeDescription), not a \(own) value",
+                                              at: token.value.location, rule: ResolveRule.aliasType,
+                                              hint: "point at a \(own) value, or give the token the type of the part it takes"))
+            }
             let targetType = reference.subpath.isEmpty ? types[next] : nil
             if let own = token.type, let targetType, own != targetType {
                 let path = (Array(chain[offset...]) + (chain.last == current ? [] : [current])).map { table.paths[$0] }.joined(separator: " → ")
@@ -186,6 +201,8 @@ private struct CompositeSubstitution {
     let table: TokenTable
     var values: [Node?]
     let valueHolders: [Int?]
+    /// Each token's resolved type, which says what each part of its value must be.
+    let types: [String?]
     var done: [Bool]
     var inProgress: [Bool]
     /// Whether a token's value as its chain left it holds no reference, by the token holding the
@@ -197,6 +214,7 @@ private struct CompositeSubstitution {
         self.table = table
         values = chains.values
         valueHolders = chains.valueHolders
+        types = chains.types
         done = Array(repeating: false, count: values.count)
         inProgress = done
         referenceFree = Array(repeating: nil, count: values.count)
@@ -214,7 +232,10 @@ private struct CompositeSubstitution {
             return value
         }
         inProgress[id] = true
-        let result = substitute(value, owner: table.paths[id])
+        // Named after the token that holds the value, which is where the references are written:
+        // its aliases substitute the same references, and report the same findings once.
+        var part: [String] = []
+        let result = substitute(value, owner: table.paths[holder], type: types[holder], at: &part)
         inProgress[id] = false
         done[id] = true
         values[id] = result
@@ -231,7 +252,8 @@ private struct CompositeSubstitution {
         }
     }
 
-    private mutating func substitute(_ node: Node, owner: String) -> Node {
+    /// `node` with its references replaced; `part` is where `node` sits in a value of `type`.
+    private mutating func substitute(_ node: Node, owner: String, type: String?, at part: inout [String]) -> Node {
         guard Self.hasReference(node) else { return node }
         if let reference = TokenReference.of(node) {
             guard let target = table.ids[reference.path] else {
@@ -244,21 +266,56 @@ private struct CompositeSubstitution {
                 return node
             }
             guard let resolvedTarget = resolved(target) else { return node }
-            guard let part = TokenResolver.navigate(resolvedTarget, reference.subpath) else {
+            guard let resolvedPart = TokenResolver.navigate(resolvedTarget, reference.subpath) else {
                 diagnostics.append(Diagnostic(.error, "'\(owner)' refers to '\(reference.text)', but '\(reference.path)' has no \(reference.subpath.joined(separator: "/")) in its value",
                                               at: node.location, rule: ResolveRule.aliasUnknown))
                 return node
             }
-            return part
+            // A value that is a reference as a whole came through a pointer into another value:
+            // the mistake is the pointer's, written on the token itself.
+            let location = part.isEmpty ? (table.ids[owner].map { table.tokens[$0].value.location } ?? node.location) : node.location
+            checkType(of: resolvedPart, from: reference, target: target, owner: owner, type: type, at: part, location: location)
+            return resolvedPart
         }
         switch node.value {
         case .sequence(let items):
-            return Node(.sequence(items.map { substitute($0, owner: owner) }), at: node.location)
+            var substituted: [Node] = []
+            substituted.reserveCapacity(items.count)
+            for (index, item) in items.enumerated() {
+                part.append(String(index))
+                substituted.append(substitute(item, owner: owner, type: type, at: &part))
+                part.removeLast()
+            }
+            return Node(.sequence(substituted), at: node.location)
         case .mapping(let entries):
-            return Node(.mapping(entries.map { Node.Entry(key: $0.key, keyLocation: $0.keyLocation, value: substitute($0.value, owner: owner)) }), at: node.location)
+            var substituted: [Node.Entry] = []
+            substituted.reserveCapacity(entries.count)
+            for entry in entries {
+                part.append(entry.key)
+                substituted.append(Node.Entry(key: entry.key, keyLocation: entry.keyLocation, value: substitute(entry.value, owner: owner, type: type, at: &part)))
+                part.removeLast()
+            }
+            return Node(.mapping(substituted), at: node.location)
         default:
             return node
         }
+    }
+
+    /// A reference inside a value must bring what that place of a `type` value takes (DTCG
+    /// 2025.10, Format §7 "type mismatches"): a border's colour a color token, a dimension's value
+    /// a number. Reported at the reference.
+    private mutating func checkType(of value: Node, from reference: TokenReference, target: Int, owner: String, type: String?, at part: [String], location: SourceLocation) {
+        guard let type, let expected = TokenValueChecker.partType(type, at: part[...]) else { return }
+        let place = part.isEmpty ? "" : " at \(part.joined(separator: "/"))"
+        if reference.subpath.isEmpty, let targetType = types[target], TokenType.all.contains(expected) {
+            guard targetType != expected else { return }
+            diagnostics.append(Diagnostic(.error, "'\(owner)' takes a \(expected)\(place), but '\(reference.text)' is a \(targetType) token",
+                                          at: location, rule: ResolveRule.aliasType))
+            return
+        }
+        guard !TokenValueChecker.fits(value, expected) else { return }
+        diagnostics.append(Diagnostic(.error, "'\(owner)' takes \(TokenValueChecker.describe(part: expected))\(place), but '\(reference.text)' points at \(value.typeDescription)",
+                                      at: location, rule: ResolveRule.aliasType))
     }
 }
 

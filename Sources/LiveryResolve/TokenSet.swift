@@ -8,6 +8,7 @@ public enum TokenSet {
     public static func load(_ files: [URL], displayPaths: [String]? = nil) -> (ResolvedTokens, [Diagnostic]) {
         var layers: [[DesignToken]] = []
         var extends: [GroupExtension] = []
+        var groupTypes: [String: String] = [:]
         var diagnostics: [Diagnostic] = []
         for (index, file) in files.enumerated() {
             let display = displayPaths?[index] ?? file.path
@@ -18,8 +19,9 @@ public enum TokenSet {
             diagnostics += parsed.diagnostics
             layers.append(parsed.tokens)
             extends += parsed.groupExtends
+            groupTypes.merge(parsed.groupTypes) { _, new in new }
         }
-        let (resolved, found) = TokenResolver.resolve(layers, extends: extends)
+        let (resolved, found) = TokenResolver.resolve(layers, extends: extends, groupTypes: groupTypes)
         return (resolved, (diagnostics + found).normalized())
     }
 }

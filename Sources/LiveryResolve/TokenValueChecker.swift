@@ -21,6 +21,71 @@ public enum TokenValueChecker {
         return checker.diagnostics
     }
 
+    /// Whether `value` (with no references left in it) may stand where `partType` is expected: a
+    /// DTCG type (checked as a whole value of that type), or one of the parts below the types
+    /// (`partType(_:at:)`).
+    public static func fits(_ value: Node, _ partType: String) -> Bool {
+        switch partType {
+        case "number": return value.number != nil
+        case "component": return value.number != nil || value.string == "none"
+        case "string": return value.string != nil
+        case "boolean": return value.bool != nil
+        default: return check(value, type: partType, path: "").isEmpty
+        }
+    }
+
+    /// The kind of the part of a `type` value at `part` (keys and indexes): a DTCG type where the
+    /// format has a token's value (a border's colour, a shadow's offset), else "number",
+    /// "component" (a colour component: a number or "none"), "string" or "boolean"; nil where
+    /// the format puts nothing.
+    public static func partType(_ type: String, at part: ArraySlice<String>) -> String? {
+        guard let first = part.first else { return type }
+        let rest = part.dropFirst()
+        func leaf(_ kind: String) -> String? { rest.isEmpty ? kind : nil }
+        func member(_ members: Walk.Members) -> String? {
+            members.first { $0.key == first }.flatMap { $0.type == "boolean" ? leaf("boolean") : partType($0.type, at: rest) }
+        }
+        switch type {
+        case "color":
+            switch first {
+            case "components": return rest.count == 1 && Int(rest.first!) != nil ? "component" : nil
+            case "alpha": return leaf("number")
+            case "colorSpace", "hex": return leaf("string")
+            default: return nil
+            }
+        case "dimension", "duration":
+            return first == "value" ? leaf("number") : first == "unit" ? leaf("string") : nil
+        case "cubicBezier": return Int(first) != nil ? leaf("number") : nil
+        case "fontFamily": return Int(first) != nil ? leaf("string") : nil
+        case "strokeStyle":
+            if first == "lineCap" { return leaf("string") }
+            guard first == "dashArray", let index = rest.first, Int(index) != nil else { return nil }
+            return partType("dimension", at: rest.dropFirst())
+        case "border": return member(Walk.borderMembers)
+        case "transition": return member(Walk.transitionMembers)
+        case "typography": return member(Walk.typographyMembers)
+        case "shadow":
+            // One shadow, or an array of them.
+            if Int(first) != nil { return rest.isEmpty ? "shadow" : partType("shadow", at: rest) }
+            return member(Walk.shadowMembers + Walk.shadowOptionalMembers)
+        case "gradient":
+            guard Int(first) != nil, let key = rest.first else { return nil }
+            return Walk.gradientStopMembers.first { $0.key == key }.flatMap { partType($0.type, at: rest.dropFirst()) }
+        default: return nil
+        }
+    }
+
+    /// "a color value", "a number" and so on, for messages.
+    public static func describe(part kind: String) -> String {
+        switch kind {
+        case "number": return "a number"
+        case "component": return "a colour component (a number or \"none\")"
+        case "string": return "a string"
+        case "boolean": return "true or false"
+        default: return "a \(kind) value"
+        }
+    }
+
     /// Whether a node is a curly-brace alias: `{group.token}`.
     public static func isAlias(_ node: Node) -> Bool { DesignToken.aliasTarget(of: node) != nil }
 

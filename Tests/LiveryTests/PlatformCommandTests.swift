@@ -11,13 +11,17 @@ final class PlatformCommandTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: output) }
         let result = try LiveryProcess.run(["generate", "Tenants", "--output", output.path])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stdout.contains("physio-clinic: 9 files in"), result.stdout)
+        // 9 theme and token files, the asset catalog's Contents.json and a colour set per colour (68).
+        XCTAssertTrue(result.stdout.contains("physio-clinic: 78 files in"), result.stdout)
         for path in ["swiftui/Theme.swift", "compose/Theme.kt", "android/values/colors.xml", "android/values-night/colors.xml",
-                     "android/values/dimens.xml", "css/tokens.css", "react-native/theme.ts", "tokens/default.tokens.json", "tokens/dark.tokens.json"] {
+                     "android/values/dimens.xml", "css/tokens.css", "react-native/theme.ts", "tokens/default.tokens.json", "tokens/dark.tokens.json",
+                     "swiftui/Assets.xcassets/Contents.json", "swiftui/Assets.xcassets/brandPrimary.colorset/Contents.json"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent("physio-clinic/\(path)").path), path)
         }
         // A tenant without modes gets its one document; a creator gets its base's tokens merged in.
         XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent("sonic-walkscape/tokens/default.tokens.json").path))
+        // The Sonic Walkscape document's "Export color palette to Swift Color Assets".
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent("sonic-walkscape/swiftui/Assets.xcassets/paletteOrange.colorset/Contents.json").path))
         let lucia = try String(contentsOf: output.appendingPathComponent("companero-lucia/css/tokens.css"), encoding: .utf8)
         XCTAssertTrue(lucia.contains("--color-brand-primary:"), "inherited tokens are generated too")
     }
@@ -93,6 +97,7 @@ final class PlatformCommandTests: XCTestCase {
                      "platform/react-native/theme.ts"] {
             XCTAssertTrue(paths.contains(path), path)
         }
+        XCTAssertFalse(paths.contains { $0.contains(".xcassets/") }, "colour assets are for app builds (livery generate), not in every device's download")
         let again = try XCTUnwrap(try BundlePlanner.plan(tenant, store: store).first { $0.id == "core" })
         XCTAssertEqual(again.entries.map(\.sha256), core.entries.map(\.sha256), "the same inputs give the same core bundle")
     }

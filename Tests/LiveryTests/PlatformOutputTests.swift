@@ -25,10 +25,14 @@ final class PlatformOutputTests: XCTestCase {
         let tenant = try PlatformFixtures.sample("physio-clinic")
         let (files, diagnostics) = PlatformFiles.generate(tenant, templates: try PlatformFixtures.platformTemplates())
         XCTAssertEqual(diagnostics, [])
-        XCTAssertEqual(files.map(\.path), [
+        XCTAssertEqual(files.map(\.path).filter { !$0.hasPrefix(ColorAssets.catalog + "/") }, [
             "android/values-night/colors.xml", "android/values/colors.xml", "android/values/dimens.xml", "compose/Theme.kt",
             "css/tokens.css", "react-native/theme.ts", "swiftui/Theme.swift", "tokens/dark.tokens.json", "tokens/default.tokens.json",
         ])
+        // And the colour assets (ColorAssetTests): the catalog and one set per colour of Theme.swift.
+        XCTAssertEqual(files.filter { $0.path.hasPrefix(ColorAssets.catalog + "/") }, ColorAssets.files(tenant))
+        let theme = String(decoding: try XCTUnwrap(files.first { $0.path == "swiftui/Theme.swift" }).contents, as: UTF8.self)
+        XCTAssertEqual(ColorAssets.files(tenant).count - 1, theme.components(separatedBy: "Color { adaptive(light:").count - 1, "a set per colour of Theme.swift")
         let dark = try XCTUnwrap(files.first { $0.path == "tokens/dark.tokens.json" })
         let document = try XCTUnwrap(ManifestParser.parse(String(decoding: dark.contents, as: UTF8.self), format: .json, file: "dark").0)
         XCTAssertEqual(document["color"]?["text"]?["primary"]?["$value"]?["hex"]?.string, "#f9fafb", "dark mode's value, no reference left")

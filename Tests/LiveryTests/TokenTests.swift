@@ -22,7 +22,7 @@ final class TokenTests: XCTestCase {
         let (node, parseDiagnostics) = ManifestParser.parse(text, format: .json, file: "t.tokens.json")
         guard let node else { return (TokenResolver.resolve([]).0, parseDiagnostics, marker) }
         let parsed = TokenParser.parseFile(node)
-        let (resolved, found) = TokenResolver.resolve([parsed.tokens], extends: parsed.groupExtends)
+        let (resolved, found) = TokenResolver.resolve([parsed.tokens], extends: parsed.groupExtends, groupTypes: parsed.groupTypes)
         return (resolved, (parseDiagnostics + parsed.diagnostics + found).normalized(), marker)
     }
 
@@ -125,6 +125,84 @@ final class TokenTests: XCTestCase {
         let (_, cycle, _) = findings(#"{"a": {"$extends": "{b}", "n": {"$type": "number", "$value": 1}}, "b": {"$extends": "{a}", "m": {"$type": "number", "$value": 1}}}"#)
         XCTAssertEqual(cycle.filter { $0.ruleID == ResolveRule.aliasCycle }.count, 2, "\(cycle)")
         assertFinding(#"{"a": {"$extends": ↓"{nope}", "n": {"$type": "number", "$value": 1}}}"#, rule: ResolveRule.aliasUnknown, "not a group of tokens")
+    }
+
+    func testGroupTypeIsInheritedThroughExtends() {
+        // The format's own example (Format §6.4): 'button-primary' has no $type; its tokens take 'button''s.
+        let (resolved, diagnostics, _) = findings("""
+            {"button": {"$type": "color",
+               "background": {"$value": {"colorSpace": "srgb", "components": [0, 0.4, 0.8], "hex": "#0066cc"}},
+               "states": {"$type": "dimension", "ring": {"$value": {"value": 2, "unit": "px"}}}},
+             "button-primary": {"$extends": "{button}",
+               "background": {"$value": {"colorSpace": "srgb", "components": [0.8, 0, 0.4], "hex": "#cc0066"}},
+               "states": {"halo": {"$value": {"value": 4, "unit": "px"}}}},
+             "theme": {"$type": "number", "button-ghost": {"$extends": "#/button-primary", "text": {"$value": {"colorSpace": "srgb", "components": [1, 1, 1]}}}}}
+            """)
+        XCTAssertEqual(diagnostics.map(\.line), [])
+        XCTAssertEqual(resolved.types["button-primary.background"], "color")
+        XCTAssertEqual(resolved.types["button-primary.states.halo"], "dimension", "a nested group takes the type of the group it stands for")
+        XCTAssertEqual(resolved.types["theme.button-ghost.text"], "color", "the extended group's type comes before the parent's, through a chain")
+        XCTAssertEqual(resolved.types["theme.button-ghost.background"], "color")
+        // The inherited type checks the value, located at the offending part.
+        assertFinding(#"{"a": {"$type": "dimension", "x": {"$value": {"value": 1, "unit": "px"}}}, "b": {"$extends": "{a}", "y": {"$value": {"value": 2, "unit": ↓"pt"}}}}"#,
+                      rule: ResolveRule.tokenValue, "not a dimension unit")
+        // No type anywhere: still reported, at the token's name.
+        assertFinding(#"{"a": {"x": {"$type": "number", "$value": 1}}, "b": {"$extends": "{a}", ↓"y": {"$value": 2}}}"#, rule: ResolveRule.tokenType, "no $type")
+        // The extended group may be in an earlier file (a creator extending its platform's group).
+        let base = #"{"palette": {"$type": "color", "ink": {"$value": {"colorSpace": "srgb", "components": [0, 0, 0]}}}}"#
+        let top = #"{"brand": {"$extends": "{palette}", "accent": {"$value": {"colorSpace": "srgb", "components": [1, 0.5, 0]}}}}"#
+        let parsed = [base, top].compactMap { ManifestParser.parse($0, format: .json, file: "t.tokens.json").0 }.map(TokenParser.parseFile)
+        XCTAssertEqual(parsed.flatMap(\.diagnostics).map(\.line), [])
+        let (layered, found) = TokenResolver.resolve(parsed.map(\.tokens), extends: parsed.flatMap(\.groupExtends),
+                                                     groupTypes: parsed.reduce(into: [:]) { $0.merge($1.groupTypes) { _, new in new } })
+        XCTAssertEqual(found.map(\.line), [])
+        XCTAssertEqual(layered.types["brand.accent"], "color")
+    }
+
+    func testMetadataPropertiesOfTheWrongTypeAreReportedAtTheValue() {
+        assertFinding(#"{"n": {"$type": "number", "a": {"$value": 1, "$deprecated": ↓1}}}"#, rule: ResolveRule.tokenProperty, "$deprecated is true, false or a string")
+        assertFinding(#"{"n": {"$type": "number", "a": {"$value": 1, "$deprecated": ↓null}}}"#, rule: ResolveRule.tokenProperty, "found null")
+        assertFinding(#"{"n": {"$type": "number", "a": {"$value": 1, "$description": ↓{"en": "one"}}}}"#, rule: ResolveRule.tokenProperty, "$description is a string, found a mapping")
+        assertFinding(#"{"n": {"$type": "number", "a": {"$value": 1, "$extensions": ↓["com.example"]}}}"#, rule: ResolveRule.tokenProperty, "$extensions is an object")
+        // The same properties of groups, and of the file's root.
+        assertFinding(#"{"m": {"$description": ↓false, "$type": "number", "b": {"$value": 2}}}"#, rule: ResolveRule.tokenProperty, "$description is a string, found a boolean")
+        assertFinding(#"{"m": {"$deprecated": ↓{"since": "2.0"}, "$type": "number", "b": {"$value": 2}}}"#, rule: ResolveRule.tokenProperty, "$deprecated is true, false or a string")
+        assertFinding(#"{"$extensions": ↓true, "n": {"$type": "number", "a": {"$value": 1}}}"#, rule: ResolveRule.tokenProperty, "$extensions is an object")
+        // Every allowed form is clean.
+        let (_, clean, _) = findings(#"{"n": {"$type": "number", "$deprecated": false, "$description": "", "$extensions": {}, "a": {"$value": 1, "$deprecated": true}, "b": {"$value": 2, "$deprecated": "use n.a"}}}"#)
+        XCTAssertEqual(clean.map(\.line), [])
+        // Exact text and place of one finding, as `livery tokens check` prints it.
+        let (_, located, _) = findings("{\"n\": {\"$type\": \"number\",\n  \"a\": {\"$value\": 1, \"$deprecated\": 0}}}")
+        XCTAssertEqual(located.map(\.line), ["t.tokens.json:2:37: error: $deprecated is true, false or a string saying why, found an integer [branding.token-property]"])
+    }
+
+    func testReferencesIntoValuesAreTypeCheckedAgainstWhatTakesThem() {
+        let base = #""base": {"$type": "dimension", "space": {"$value": {"value": 16, "unit": "px"}}}, "c": {"$type": "color", "ink": {"$value": {"colorSpace": "srgb", "components": [0.2, 0, 0]}}}"#
+        // A token's $ref into a value: a dimension cannot take a bare number, nor a colour's component.
+        assertFinding(##"{\##(base), "s": {"$type": "dimension", "half": {"$ref": ↓"#/base/space/$value/value"}}}"##, rule: ResolveRule.aliasType,
+                      "'s.half' has type dimension, but '#/base/space/$value/value' points at an integer, not a dimension value")
+        assertFinding(##"{\##(base), "s": {"$type": "dimension", "red": {"$ref": ↓"#/c/ink/$value/components/0"}}}"##, rule: ResolveRule.aliasType, "points at a number")
+        // A reference inside a composite value, whole token or pointer, must bring what its place takes.
+        assertFinding(##"{\##(base), "b": {"$type": "border", "x": {"$value": {"color": ↓"{base.space}", "width": "{base.space}", "style": "solid"}}}}"##,
+                      rule: ResolveRule.aliasType, "'b.x' takes a color at color, but '{base.space}' is a dimension token")
+        assertFinding(##"{\##(base), "h": {"$type": "shadow", "x": {"$value": [{"color": "{c.ink}", "offsetX": ↓{"$ref": "#/base/space/$value/value"}, "offsetY": "{base.space}", "blur": "{base.space}", "spread": "{base.space}"}]}}}"##,
+                      rule: ResolveRule.aliasType, "'h.x' takes a dimension value at 0/offsetX, but '#/base/space/$value/value' points at an integer")
+        assertFinding(##"{\##(base), "d": {"$type": "dimension", "x": {"$value": {"value": ↓{"$ref": "#/base/space/$value/unit"}, "unit": "px"}}}}"##,
+                      rule: ResolveRule.aliasType, "takes a number at value")
+        // A pointer landing on a reference follows it, then checks what it brings, reported at the pointer.
+        let (followed, chained, _) = findings(##"{\##(base), "b": {"$type": "border", "x": {"$value": {"color": "{c.ink}", "width": "{base.space}", "style": "solid"}}}, "k": {"$type": "color", "ink": {"$ref": "#/b/x/$value/color"}}, "w": {"$type": "dimension", "bad": {"$ref": "#/b/x/$value/color"}}}"##)
+        XCTAssertEqual(followed.values["k.ink"], followed.values["c.ink"], "no reference left in the value")
+        XCTAssertEqual(chained.map(\.ruleID), [ResolveRule.aliasType], "\(chained.map(\.line))")
+        XCTAssertTrue(chained.first?.message.contains("'w.bad' takes a dimension, but '{c.ink}' is a color token") ?? false, chained.first?.message ?? "")
+        XCTAssertEqual(chained.first?.location.column, 395, "at w.bad's $ref, not at the border's member")
+        // What fits is clean: the format's own examples of property references.
+        let (_, clean, _) = findings(##"""
+            {\##(base), "l": {"$type": "dimension", "small": {"$value": {"value": {"$ref": "#/base/space/$value/value"}, "unit": "rem"}},
+              "large": {"$value": {"value": 32, "unit": {"$ref": "#/base/space/$value/unit"}}}},
+             "n": {"$type": "number", "hue": {"$ref": "#/c/ink/$value/components/0"}},
+             "k": {"$type": "color", "mix": {"$value": {"colorSpace": "srgb", "components": [{"$ref": "#/c/ink/$value/components/0"}, 0.5, 0.7]}}}}
+            """##)
+        XCTAssertEqual(clean.map(\.line), [])
     }
 
     func testTokensCommandsCheckAndResolveFiles() throws {
