@@ -22,6 +22,24 @@ public struct ValidationResult: Sendable {
     }
 }
 
+/// The tenant folders of a workspace, discovered once: a command that validates a workspace piece by
+/// piece passes it to every piece (listing a workspace of thousands of tenants for every piece made a
+/// build quadratic in their number).
+public struct WorkspaceFolders: Sendable {
+    public let folders: [URL]
+    /// Folders the loader refuses (a symbolic link out of the workspace), with the reason.
+    public let refused: [(name: String, diagnostic: Diagnostic)]
+    /// Every tenant folder's name, which is its tenant id.
+    public let names: Set<String>
+    let byName: [String: URL]
+
+    public init(discovering root: URL) {
+        (folders, refused) = TenantLoader.discover(in: root)
+        names = Set(folders.map(\.lastPathComponent))
+        byName = Dictionary(folders.map { ($0.lastPathComponent, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+}
+
 /// Runs the pipeline up to the check stage: load every tenant, resolve `extends` and tokens, run every rule.
 public enum Validator {
     /// Validates the tenants of the workspace folder `root` (shown as `displayRoot`), or only those in `only`
@@ -33,14 +51,14 @@ public enum Validator {
     /// workspace, and the findings are the same, in the same order.
     public static func validate(workspace root: URL, displayRoot: String, only: Set<String>? = nil, strict: Bool = false,
                                 limits: LoadLimits = .default, media: MediaMeasurements = MediaMeasurements(),
-                                keepingTenants: Bool = true) -> ValidationResult {
-        let (allFolders, refused) = TenantLoader.discover(in: root)
-        let known = Set(allFolders.map(\.lastPathComponent))
+                                keepingTenants: Bool = true, discovered: WorkspaceFolders? = nil) -> ValidationResult {
+        let discovered = discovered ?? WorkspaceFolders(discovering: root)
+        let (allFolders, refused, known) = (discovered.folders, discovered.refused, discovered.names)
         var diagnostics: [Diagnostic] = []
         var tenants: [ResolvedTenant] = []
         var checked: [String] = []
         if !keepingTenants {
-            let folders = only.map { lineage(of: $0, among: allFolders, limits: limits) } ?? allFolders
+            let folders = only.map { lineage(of: $0, in: discovered, limits: limits) } ?? allFolders
             for group in lineageGroups(folders, limits: limits) {
                 let names = Set(group.map(\.lastPathComponent))
                 let result = check(group, only: only.map { $0.intersection(names) }, known: known, displayRoot: displayRoot, limits: limits, media: media)
@@ -50,7 +68,7 @@ public enum Validator {
                 livery_release_free_memory()
             }
         } else {
-            let folders = only.map { lineage(of: $0, among: allFolders, limits: limits) } ?? allFolders
+            let folders = only.map { lineage(of: $0, in: discovered, limits: limits) } ?? allFolders
             let result = check(folders, only: only, known: known, displayRoot: displayRoot, limits: limits, media: media)
             diagnostics = result.diagnostics
             tenants = result.tenants
@@ -149,15 +167,15 @@ public enum Validator {
 extension Validator {
     /// The folders of `selected` tenants and of every tenant they extend, found by reading only the
     /// `extends` of tenant manifests, so checking one tenant does not load the whole workspace.
-    static func lineage(of selected: Set<String>, among folders: [URL], limits: LoadLimits) -> [URL] {
-        let byName = Dictionary(folders.map { ($0.lastPathComponent, $0) }, uniquingKeysWith: { a, _ in a })
+    static func lineage(of selected: Set<String>, in workspace: WorkspaceFolders, limits: LoadLimits) -> [URL] {
         var needed = Set<String>()
         var queue = Array(selected)
         while let name = queue.popLast() {
-            guard byName[name] != nil, needed.insert(name).inserted else { continue }
-            if let parent = TenantLoader.parentID(of: byName[name]!, limits: limits) { queue.append(parent) }
+            guard let folder = workspace.byName[name], needed.insert(name).inserted else { continue }
+            if let parent = TenantLoader.parentID(of: folder, limits: limits) { queue.append(parent) }
         }
-        return folders.filter { needed.contains($0.lastPathComponent) }
+        // In the workspace's folder order (by name, byte order), without walking every folder.
+        return needed.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { workspace.byName[$0] }
     }
 }
 

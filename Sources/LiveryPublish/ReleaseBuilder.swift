@@ -79,7 +79,7 @@ public enum ReleaseBuilder {
         let baseSettings = "livery \(LiveryVersion.current) rules \(RuleRegistry.all.count) format \(options.format.rawValue) strict \(options.strict) mtime \(ArchiveWriter.entryTimestamp) signed \(options.keys != nil)"
 
         // Tenants whose inputs are all as they were at their last build are not even loaded.
-        let discovered = TenantLoader.discover(in: workspace)
+        let discovered = WorkspaceFolders(discovering: workspace)
         let folders = discovered.folders.map(\.lastPathComponent)
         let wanted = folders.filter { options.only?.contains($0) ?? true }
         var unchanged: [TenantBuildReport] = []
@@ -124,7 +124,7 @@ public enum ReleaseBuilder {
         // built, but its error stops the build, as it fails `livery validate`.
         let refused = Set(discovered.refused.map(\.name).filter { options.only?.contains($0) ?? true })
         if !refused.isEmpty {
-            let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, only: refused, strict: options.strict)
+            let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, only: refused, strict: options.strict, discovered: discovered)
             diagnostics += validation.diagnostics
             checked += validation.checked
         }
@@ -133,7 +133,8 @@ public enum ReleaseBuilder {
         let templates = ordered.isEmpty ? nil : try? BundlePlanner.templates(workspace: workspace.standardizedFileURL)
         for start in stride(from: 0, to: ordered.count, by: groupSize) {
             let group = Set(ordered[start..<min(start + groupSize, ordered.count)])
-            let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, only: group, strict: options.strict, media: media)
+            let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, only: group, strict: options.strict, media: media,
+                                                discovered: discovered)
             diagnostics += validation.diagnostics
             checked += validation.checked
             guard diagnostics.errorCount == 0 else { continue }
