@@ -5,6 +5,7 @@ import LiveryAssets
 import LiveryLoad
 import LiveryRender
 import LiveryResolve
+import LiveryTUF
 
 /// What a tenant's last successful build read, so that the next build can tell, with `stat` alone,
 /// that nothing changed and skip loading, validating and planning the tenant.
@@ -19,7 +20,102 @@ public final class BuildRecords: Sendable {
 
     public init(store: ContentStore) throws {
         database = try SQLiteDatabase(path: store.root.appendingPathComponent("builds.sqlite").path)
-        try database.execute("CREATE TABLE IF NOT EXISTS tenants (tenant TEXT PRIMARY KEY, settings TEXT NOT NULL, manifest TEXT NOT NULL, recorded INTEGER NOT NULL, inputs TEXT NOT NULL)")
+        // Records are a cache: a table from an older Livery (without the output stamps and the release
+        // summary) is dropped, and each tenant is simply built once more.
+        let columns = try database.query("PRAGMA table_info(tenants)").compactMap { $0.count > 1 ? $0[1].text : nil }
+        if !columns.isEmpty && !columns.contains("summary") { try database.execute("DROP TABLE tenants") }
+        try database.execute("CREATE TABLE IF NOT EXISTS tenants (tenant TEXT PRIMARY KEY, settings TEXT NOT NULL, manifest TEXT NOT NULL, recorded INTEGER NOT NULL, inputs TEXT NOT NULL, outputs TEXT NOT NULL DEFAULT '', summary TEXT NOT NULL DEFAULT '')")
+    }
+
+    /// One tenant's record, as the whole table is read at once by a build (one query, not one per tenant).
+    public struct Record: Sendable {
+        public var settings: String
+        public var manifest: SHA256Hex
+        /// When it was recorded (nanoseconds since 1970).
+        var recorded: Int64
+        var inputs: String
+        var outputs: String
+        /// The release, its number of bundles and their bytes, as the manifest says; nil for a record without them.
+        public var summary: (release: Int, bundles: Int, bytes: Int)?
+    }
+
+    /// Every tenant's record.
+    public func all() -> [String: Record] {
+        guard let rows = try? database.query("SELECT tenant, settings, manifest, recorded, inputs, outputs, summary FROM tenants") else { return [:] }
+        var records: [String: Record] = [:]
+        records.reserveCapacity(rows.count)
+        for row in rows {
+            guard row.count == 7, let tenant = row[0].text, let settings = row[1].text, let manifest = row[2].text, let recorded = row[3].int,
+                  let inputs = row[4].text, let outputs = row[5].text, let summary = row[6].text else { continue }
+            let numbers = summary.split(separator: " ").compactMap { Int($0) }
+            records[tenant] = Record(settings: settings, manifest: manifest, recorded: recorded, inputs: inputs, outputs: outputs,
+                                     summary: numbers.count == 3 ? (numbers[0], numbers[1], numbers[2]) : nil)
+        }
+        return records
+    }
+
+    /// Whether the record's inputs are as recorded and the output files it noted are the ones it saw:
+    /// then the tenant's release is exactly as that build left it, without reading its metadata.
+    /// Output files are written by Livery only by replacing them whole (a new inode), so their stamps
+    /// need no racy window; a record without output stamps is never current this way.
+    public func isCurrent(_ record: Record) -> Bool {
+        guard !record.outputs.isEmpty, Self.stampsMatch(record.outputs, recorded: nil) else { return false }
+        return Self.stampsMatch(record.inputs, recorded: record.recorded)
+    }
+
+    /// The output files a tenant's record notes: the stable pointer, the channels folder, and the pointer
+    /// and timestamp of the channel it published to.
+    public static func outputs(tenant: String, channel: ReleaseChannel, output: URL) -> [String] {
+        let folder = output.appendingPathComponent(tenant)
+        let repository = channel.repository(in: folder)
+        let paths = [folder.appendingPathComponent(ReleasePointer.fileName).path, folder.appendingPathComponent(ReleaseChannel.folderName).path,
+                     repository.appendingPathComponent(ReleasePointer.fileName).path, repository.appendingPathComponent("metadata/timestamp.json").path]
+        var seen = Set<String>()
+        return paths.filter { seen.insert($0).inserted }
+    }
+
+    /// A digest of the platform templates a workspace's core bundles are rendered from: part of a build's
+    /// settings, so an edited template rebuilds every tenant while each tenant's record lists only its own files.
+    public static func templatesDigest(workspace: URL) -> String {
+        guard let folder = PlatformTemplates.locate(workspace: workspace)?.appendingPathComponent("platform"),
+              let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return "none" }
+        var entries: [String] = []
+        for case let url as URL in walker { entries.append(url.standardizedFileURL.path) }
+        var text = Data()
+        for path in entries.sorted() {
+            text.append(Data(path.utf8))
+            text.append(0)
+            text.append(FileManager.default.contents(atPath: path) ?? Data("folder".utf8))
+            text.append(0)
+        }
+        return FileDigest.sha256(of: text)
+    }
+
+    /// Whether every `path<TAB>stamp` line matches the file now; `recorded` set applies the racy window.
+    private static func stampsMatch(_ lines: String, recorded: Int64?) -> Bool {
+        var lines = lines
+        return lines.withUTF8 { bytes -> Bool in
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+                var tab = start
+                while tab < end && bytes[tab] != 0x09 { tab += 1 }
+                guard tab < end else { return false }
+                let path = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<tab]), as: UTF8.self)
+                let stamp = String(decoding: UnsafeBufferPointer(rebasing: bytes[(tab + 1)..<end]), as: UTF8.self)
+                start = end + 1
+                // Inputs recorded by content (the key store: small files Livery itself writes, often just before recording).
+                if stamp.hasPrefix(contentPrefix) {
+                    guard describeContent(path) == stamp else { return false }
+                    continue
+                }
+                let current = FileStamp(path: path)
+                guard describe(current) == stamp else { return false }
+                if let recorded, let current, recorded - current.mtimeNanoseconds < StatCache.racyWindowNanoseconds { return false }
+            }
+            return true
+        }
     }
 
     /// The files and folders a resolved tenant was built from.
@@ -37,14 +133,7 @@ public final class BuildRecords: Sendable {
                 if case .success(let relative) = TenantPath.normalize(reference.path, baseDirectory: reference.baseDirectory) { paths.insert(root + "/" + relative) }
             }
         }
-        // The platform templates the core bundle is rendered from: an edited template rebuilds every tenant.
-        let workspace = tenant.source.root.standardizedFileURL.deletingLastPathComponent()
-        if let templates = PlatformTemplates.locate(workspace: workspace)?.appendingPathComponent("platform") {
-            paths.insert(templates.path)
-            if let walker = FileManager.default.enumerator(at: templates, includingPropertiesForKeys: nil) {
-                for case let url as URL in walker { paths.insert(url.standardizedFileURL.path) }
-            }
-        }
+        // The platform templates are not listed here: their digest is part of the build's settings (`templatesDigest`).
         return paths.sorted()
     }
 
@@ -76,8 +165,10 @@ public final class BuildRecords: Sendable {
         return contentPrefix + ((try? FileDigest.sha256(of: URL(fileURLWithPath: path)).digest) ?? "unreadable")
     }
 
-    private static func describe(_ path: String) -> String {
-        guard let stamp = FileStamp(path: path) else { return "missing" }
+    private static func describe(_ path: String) -> String { describe(FileStamp(path: path)) }
+
+    private static func describe(_ stamp: FileStamp?) -> String {
+        guard let stamp else { return "missing" }
         // No ctime: building links assets into the store, which moves their ctime but not their content.
         return "\(stamp.size):\(stamp.mtimeNanoseconds):\(stamp.inode)"
     }
@@ -110,26 +201,27 @@ public final class BuildRecords: Sendable {
         guard let row = try? database.query("SELECT settings, manifest, recorded, inputs FROM tenants WHERE tenant = ?", [.text(tenant)]).first,
               let recordedSettings = row[0].text, settings(recordedSettings), let manifest = row[1].text, published(manifest),
               let recorded = row[2].int, let inputs = row[3].text else { return false }
-        for line in inputs.split(separator: "\n") {
-            guard let tab = line.firstIndex(of: "\t") else { return false }
-            let path = String(line[..<tab]), stamp = String(line[line.index(after: tab)...])
-            // Inputs recorded by content (the key store: small files Livery itself writes, often just before recording).
-            if stamp.hasPrefix(Self.contentPrefix) {
-                guard Self.describeContent(path) == stamp else { return false }
-                continue
-            }
-            guard Self.describe(path) == stamp else { return false }
-            if let current = FileStamp(path: path), recorded - current.mtimeNanoseconds < StatCache.racyWindowNanoseconds { return false }
-        }
-        return true
+        return Self.stampsMatch(inputs, recorded: recorded)
     }
 
     /// `byContent` inputs are recorded by their SHA-256, not their stat stamp: no racy window, for small
     /// files that change rarely but may have been written a moment ago (keys made by this very build).
-    public func record(_ tenant: String, inputs paths: [String], byContent: [String] = [], settings: String, manifest: SHA256Hex) throws {
+    /// Notes the output files of a tenant's record again, after Livery itself replaced one (a refreshed timestamp).
+    public func restamp(_ tenant: String, outputs: [String]) throws {
+        let stamped = outputs.map { "\($0)\t\(Self.describe($0))" }.joined(separator: "\n")
+        try database.query("UPDATE tenants SET outputs = ? WHERE tenant = ? AND outputs != ''", [.text(stamped), .text(tenant)])
+    }
+
+    /// `outputs` are output files (see `outputs(tenant:channel:output:)`) stamped as they are now, and
+    /// `summary` the release, bundle count and bytes of `manifest`, so that a later build can report the
+    /// tenant without reading its release.
+    public func record(_ tenant: String, inputs paths: [String], byContent: [String] = [], outputs: [String] = [], settings: String, manifest: SHA256Hex,
+                       summary: (release: Int, bundles: Int, bytes: Int)? = nil) throws {
         let inputs = (paths.map { "\($0)\t\(Self.describe($0))" } + byContent.map { "\($0)\t\(Self.describeContent($0))" }).joined(separator: "\n")
+        let stamped = outputs.map { "\($0)\t\(Self.describe($0))" }.joined(separator: "\n")
         let now = Int64(Date().timeIntervalSince1970 * 1_000_000_000)
-        try database.query("INSERT OR REPLACE INTO tenants (tenant, settings, manifest, recorded, inputs) VALUES (?, ?, ?, ?, ?)",
-                           [.text(tenant), .text(settings), .text(manifest), .int(now), .text(inputs)])
+        try database.query("INSERT OR REPLACE INTO tenants (tenant, settings, manifest, recorded, inputs, outputs, summary) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           [.text(tenant), .text(settings), .text(manifest), .int(now), .text(inputs), .text(stamped),
+                            .text(summary.map { "\($0.release) \($0.bundles) \($0.bytes)" } ?? "")])
     }
 }

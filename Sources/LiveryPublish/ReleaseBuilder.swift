@@ -76,7 +76,9 @@ public enum ReleaseBuilder {
         let store = try ContentStore(root: output.appendingPathComponent(".livery/store"))
         store.removeLeftovers()
         let records = try BuildRecords(store: store)
+        // The platform templates' digest is a setting: an edited template rebuilds every tenant.
         let baseSettings = "livery \(LiveryVersion.current) rules \(RuleRegistry.all.count) format \(options.format.rawValue) strict \(options.strict) mtime \(ArchiveWriter.entryTimestamp) signed \(options.keys != nil)"
+            + " templates \(BuildRecords.templatesDigest(workspace: workspace.standardizedFileURL))"
 
         // Tenants whose inputs are all as they were at their last build are not even loaded.
         let discovered = WorkspaceFolders(discovering: workspace)
@@ -90,7 +92,18 @@ public enum ReleaseBuilder {
             guard recorded.hasPrefix(channelSettings) else { return false }
             return options.channel.map { recorded == channelSettings + $0.name } ?? true
         }
+        // Every record in one query; a tenant whose inputs and output files are as its record saw them is
+        // reported from the record alone, without opening its folder or its release.
+        let allRecords = records.all()
         for id in wanted {
+            if let record = allRecords[id], accepts(record.settings), let summary = record.summary,
+               let channel = ReleaseChannel(String(record.settings.dropFirst(channelSettings.count))), records.isCurrent(record) {
+                var report = TenantBuildReport(tenant: id, release: summary.release, published: false, bundles: summary.bundles,
+                                               rebuilt: [], bytes: summary.bytes, untouched: true)
+                report.channel = channel
+                unchanged.append(report)
+                continue
+            }
             // Untouched when its inputs are as built last time and that build's release was published; a
             // release the channel has since rolled back from is not published again while nothing changes.
             let channels = Publisher.channels(tenant: id, output: output)
@@ -190,7 +203,10 @@ public enum ReleaseBuilder {
                 if let recorded {
                     // The key store as it is after publishing (keys made on first use included).
                     let keyInputs = options.keys.map { BuildRecords.keyInputs($0.folder(for: tenant)) } ?? []
-                    try records.record(tenant, inputs: prepared.inputs, byContent: keyInputs, settings: channelSettings + channel.name, manifest: recorded)
+                    let manifest = prepared.manifestValue
+                    try records.record(tenant, inputs: prepared.inputs, byContent: keyInputs, outputs: BuildRecords.outputs(tenant: tenant, channel: channel, output: output),
+                                       settings: channelSettings + channel.name, manifest: recorded,
+                                       summary: (manifest.release, manifest.bundles.count, manifest.bundles.reduce(0) { $0 + $1.size }))
                 }
                 return prepared.report
             }
@@ -216,6 +232,8 @@ public enum ReleaseBuilder {
                 do {
                     try refresh(tenant)
                     reports[index].timestampRefreshed = true
+                    // The record notes the new timestamp, so the next build still finds the tenant current from its record.
+                    try records.restamp(tenant, outputs: BuildRecords.outputs(tenant: tenant, channel: reports[index].channel, output: output))
                 } catch {
                     failures.append("\(tenant): cannot refresh the timestamp: \(error)")
                 }

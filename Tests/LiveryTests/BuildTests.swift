@@ -275,6 +275,37 @@ final class BuildTests: XCTestCase {
         XCTAssertTrue(duplicate.stdout.contains("[structure.duplicate-manifest]"), duplicate.stdout)
     }
 
+    /// A no-change rebuild answers for an untouched tenant from its build record alone (issue 18): until a
+    /// command replaces one of its release files, or a platform template changes.
+    func testTheRecordAloneAnswersForAnUntouchedTenantUntilItsReleaseOrTheTemplatesChange() throws {
+        let workspace = try Workspace()
+        try workspace.backdate()
+        // Templates/ beside the workspace is the one the build uses.
+        let templates = workspace.root.appendingPathComponent("Templates")
+        try FileManager.default.copyItem(at: LiveryProcess.packageRoot.appendingPathComponent("Templates"), to: templates)
+        XCTAssertEqual(try workspace.build().status, 0)
+        let again = try workspace.build()
+        XCTAssertEqual(again.stdout.components(separatedBy: "inputs untouched").count - 1, 6, again.stdout)
+        // A second release of urbannest, then a rollback to the first: the stable pointer is replaced, so the record
+        // no longer answers alone, and the release the channel rolled back from is not published again.
+        try workspace.replace("urbannest/tenant.yaml", "name: UrbanNest", "name: UrbanNest Homes")
+        XCTAssertTrue(try workspace.build().stdout.contains("urbannest: published release 2"))
+        let rollback = try LiveryProcess.run(["rollback", "urbannest", "--to", "1", "--reason", "test", "--output", "Output"], in: workspace.root)
+        XCTAssertEqual(rollback.status, 0, rollback.stdout + rollback.stderr)
+        // (A rollback publishes the old content as a new release: TUF versions only go up.)
+        let rolledBack = try XCTUnwrap(Publisher.currentManifest(tenant: "urbannest", output: workspace.output)).manifest
+        let afterRollback = try workspace.build()
+        XCTAssertFalse(afterRollback.stdout.contains("urbannest: published"), afterRollback.stdout)
+        XCTAssertTrue(afterRollback.stdout.contains("urbannest: unchanged (release"), afterRollback.stdout)
+        XCTAssertEqual(try XCTUnwrap(Publisher.currentManifest(tenant: "urbannest", output: workspace.output)).manifest, rolledBack, "the rollback holds")
+        // An edited template changes every tenant's core bundle: every tenant publishes.
+        let css = templates.appendingPathComponent("platform/css/tokens.css.mustache")
+        try (try String(contentsOf: css, encoding: .utf8) + "/* edited */\n").write(to: css, atomically: true, encoding: .utf8)
+        let edited = try workspace.build()
+        XCTAssertEqual(edited.status, 0, edited.stdout)
+        XCTAssertEqual(edited.stdout.components(separatedBy: ": published release").count - 1, 6, edited.stdout)
+    }
+
     func testOneStringChangeRebuildsOnlyItsLocaleBundleAndTheManifest() throws {
         let workspace = try Workspace()
         XCTAssertEqual(try workspace.build().status, 0)
