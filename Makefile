@@ -85,13 +85,15 @@ cldr: deps
 
 # Benchmarks print ratios against a floor measured in the same run (release build); the client
 # benchmark compares `livery fetch` and `livery tuf-client` with python-tuf (from .venv-test); the
-# voucher benchmark runs its own PostgreSQL server (Debian `postgresql`).
+# voucher benchmark runs its own PostgreSQL server (Debian `postgresql`). The scale table
+# (scripts/bench-scale.sh) runs 200 and 2,000 tenants; BENCH_SCALE=full adds 10,000 (about 15 minutes).
 bench: deps test-venv
 	@./scripts/install-packages.sh postgresql curl libarchive-tools time softhsm2 opensc
 	$(SWIFT) build $(RELEASE_FLAGS)
 	./scripts/bench-validate.sh .build/release/livery
 	./scripts/bench-l10n.sh .build/release/livery
 	./scripts/bench-build.sh .build/release/livery
+	./scripts/bench-scale.sh .build/release/livery
 	./scripts/bench-media.sh .build/release/livery
 	./scripts/bench-tokens.sh .build/release/livery
 	./scripts/bench-client.sh .build/release/livery

@@ -58,8 +58,7 @@ public enum Validator {
         var tenants: [ResolvedTenant] = []
         var checked: [String] = []
         if !keepingTenants {
-            let folders = only.map { lineage(of: $0, in: discovered, limits: limits) } ?? allFolders
-            for group in lineageGroups(folders, limits: limits) {
+            for group in groups(of: discovered, only: only, limits: limits) {
                 let names = Set(group.map(\.lastPathComponent))
                 let result = check(group, only: only.map { $0.intersection(names) }, known: known, displayRoot: displayRoot, limits: limits, media: media)
                 diagnostics += result.diagnostics
@@ -116,6 +115,12 @@ public enum Validator {
             return found
         }
         return (results.flatMap { $0 }, tenants, checked)
+    }
+
+    /// The folders of `only` (every tenant when nil) and of their ancestors, in groups of whole lineages:
+    /// what a command that walks a workspace holds at once.
+    public static func groups(of workspace: WorkspaceFolders, only: Set<String>? = nil, limits: LoadLimits = .default) -> [[URL]] {
+        lineageGroups(only.map { lineage(of: $0, in: workspace, limits: limits) } ?? workspace.folders, limits: limits)
     }
 
     /// How many tenants a group of lineages holds at most (a lineage larger than this is a group of its own).

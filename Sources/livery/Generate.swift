@@ -40,17 +40,43 @@ struct Generate: ParsableCommand {
         } catch let failure as PlatformFiles.Failure {
             throw Livery.Failure(failure.description)
         }
-        let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: target.tenant.map { [$0] })
-        guard !result.checked.isEmpty else { throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(path)'") }
-        var diagnostics = result.diagnostics
-        var generated: [(tenant: String, files: [GeneratedFile])] = []
-        if diagnostics.errorCount == 0 {
-            for tenant in result.tenants where target.tenant == nil || tenant.id == target.tenant {
+        // A group of whole lineages at a time (memory does not grow with the workspace); the files go to a
+        // staging folder beside the output and are moved into place only when every tenant generated cleanly.
+        let discovered = WorkspaceFolders(discovering: target.workspace)
+        let only = target.tenant.map { Set([$0]) }
+        let root = URL(fileURLWithPath: output).standardizedFileURL
+        let staging = root.deletingLastPathComponent().appendingPathComponent(".\(root.lastPathComponent).generating-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: staging) }
+        var diagnostics: [Diagnostic] = []
+        var checked = 0
+        var generated: [(tenant: String, files: [String])] = []
+        for group in Validator.groups(of: discovered, only: only) {
+            let names = Set(group.map(\.lastPathComponent))
+            let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: only?.intersection(names) ?? names,
+                                            discovered: discovered)
+            checked += result.checked.count
+            diagnostics += result.diagnostics
+            guard diagnostics.errorCount == 0 else { continue }
+            for tenant in result.tenants where names.contains(tenant.id) && (target.tenant == nil || tenant.id == target.tenant) {
                 let (files, found) = PlatformFiles.generate(tenant, templates: platform)
                 diagnostics += found
-                generated.append((tenant.id, files))
+                for file in files {
+                    let url = staging.appendingPathComponent(tenant.id).appendingPathComponent(file.path)
+                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try file.contents.write(to: url)
+                }
+                generated.append((tenant.id, files.map(\.path)))
             }
         }
+        // A folder the loader refuses (a symbolic link out of the workspace) is reported as `validate` reports it.
+        for (name, diagnostic) in discovered.refused where only?.contains(name) ?? true {
+            var located = diagnostic
+            located.location.file = target.displayWorkspace + "/" + located.location.file
+            diagnostics.append(located)
+            checked += 1
+        }
+        guard checked > 0 else { throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(path)'") }
+        diagnostics = diagnostics.normalized()
         if !diagnostics.isEmpty {
             let report = DiagnosticReport(diagnostics: diagnostics, rules: RuleRegistry.summaries, toolVersion: Livery.version)
             FileHandle.standardError.write(Data(report.text(colour: false).utf8))
@@ -59,12 +85,14 @@ struct Generate: ParsableCommand {
             FileHandle.standardError.write(Data("nothing was written\n".utf8))
             throw ExitCode(1)
         }
-        let root = URL(fileURLWithPath: output)
         for (tenant, files) in generated {
             for file in files {
-                let url = root.appendingPathComponent(tenant).appendingPathComponent(file.path)
+                let url = root.appendingPathComponent(tenant).appendingPathComponent(file)
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try file.contents.write(to: url, options: .atomic)
+                // Each file replaces the one it updates in one step (rename), as the atomic writes before did.
+                guard rename(staging.appendingPathComponent(tenant).appendingPathComponent(file).path, url.path) == 0 else {
+                    throw Livery.Failure("cannot move the generated \(file) of \(tenant) into \(output): \(String(cString: strerror(errno)))")
+                }
             }
             print("\(tenant): \(files.count) files in \(output)/\(tenant)")
         }

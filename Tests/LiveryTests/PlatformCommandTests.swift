@@ -26,6 +26,44 @@ final class PlatformCommandTests: XCTestCase {
         XCTAssertTrue(lucia.contains("--color-brand-primary:"), "inherited tokens are generated too")
     }
 
+    /// A workspace is generated a group of lineages at a time into a staging folder: one broken tenant
+    /// means nothing is written, not even the files of tenants checked before it, and no staging folder stays.
+    func testGenerateWritesNothingWhenAnyTenantFailsAndLeavesNoStagingFolder() throws {
+        let root = try PlatformFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let tenants = root.appendingPathComponent("Tenants")
+        try FileManager.default.copyItem(at: LiveryProcess.packageRoot.appendingPathComponent("Tenants"), to: tenants)
+        // Seventy small tenants, so that the workspace takes two groups of lineages (64 tenants at most each).
+        for i in 0..<70 {
+            let folder = tenants.appendingPathComponent(String(format: "m%03d", i))
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("locales"), withIntermediateDirectories: true)
+            try "id: \(folder.lastPathComponent)\nkind: brand\nname: M\(i)\nlocales:\n  default: en\n  supported: [en]\n"
+                .write(to: folder.appendingPathComponent("tenant.yaml"), atomically: true, encoding: .utf8)
+            try "title: \"M \(i)\"\n".write(to: folder.appendingPathComponent("locales/en.yaml"), atomically: true, encoding: .utf8)
+        }
+        // The last folder in order, in the second group: its broken token comes after the first group was generated.
+        let broken = tenants.appendingPathComponent("zz-broken")
+        try FileManager.default.copyItem(at: tenants.appendingPathComponent("urbannest"), to: broken)
+        let manifest = broken.appendingPathComponent("tenant.yaml")
+        try (try String(contentsOf: manifest, encoding: .utf8)).replacingOccurrences(of: "id: urbannest", with: "id: zz-broken")
+            .write(to: manifest, atomically: true, encoding: .utf8)
+        let tokens = try XCTUnwrap(FileManager.default.enumerator(atPath: broken.path)?.compactMap { $0 as? String }.first { $0.hasSuffix(".tokens.json") })
+        try "{\"color\": {\"$type\": \"color\", \"x\": {\"$value\": \"#12\"}}}\n".write(to: broken.appendingPathComponent(tokens), atomically: true, encoding: .utf8)
+        let output = root.appendingPathComponent("Generated")
+        let result = try LiveryProcess.run(["generate", "Tenants", "--output", output.path], in: root)
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertTrue(result.stderr.contains("nothing was written"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("zz-broken/"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "no tenant's files were written")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted(), ["Tenants"], "no staging folder stays")
+        // Fixed, the same command writes every tenant.
+        try FileManager.default.removeItem(at: broken)
+        XCTAssertEqual(try LiveryProcess.run(["generate", "Tenants", "--output", output.path], in: root).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent("urbannest/css/tokens.css").path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent("m069/css/tokens.css").path))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted(), ["Generated", "Tenants"])
+    }
+
     func testGenerateRefusesAnUnknownTemplatesFolder() throws {
         let result = try LiveryProcess.run(["generate", "Tenants", "--output", "/tmp/unused", "--templates", "/nonexistent"])
         XCTAssertEqual(result.status, 2)
