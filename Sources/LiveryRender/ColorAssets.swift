@@ -153,19 +153,7 @@ enum XcodeJSON {
         let inner = indent + "  "
         switch self {
         case .string(let value):
-            text += "\""
-            for scalar in value.unicodeScalars {
-                switch scalar {
-                case "\"": text += "\\\""
-                case "\\": text += "\\\\"
-                case "\n": text += "\\n"
-                case "\t": text += "\\t"
-                case "\r": text += "\\r"
-                default:
-                    if scalar.value < 0x20 { text += String(format: "\\u%04x", scalar.value) } else { text.unicodeScalars.append(scalar) }
-                }
-            }
-            text += "\""
+            text += JSONText.quoted(value)
         case .integer(let value):
             text += String(value)
         case .array(let items):
