@@ -38,21 +38,24 @@ public enum AndroidFormat {
 
     /// `strings.xml` for `locale`.
     public static func export(_ catalog: LocaleCatalog, locale: String) -> InterchangeResult<Data> {
-        let named = names(catalog)
+        let table = catalog.parsed.table(of: catalog)
+        let named = table.androidNames
         guard let names = named.value else { return InterchangeResult(value: nil, diagnostics: named.diagnostics) }
         guard let xml = XMLBuilder(root: "resources") else {
             return InterchangeResult(value: nil, diagnostics: [Diagnostic(.error, "libxml2 could not create a document", at: .start(of: catalog.displayRoot), rule: InterchangeRule.io)])
         }
         var diagnostics: [Diagnostic] = []
-        let table = catalog.parsed.table(of: catalog)
+        // A bundle of a locale the tenant does not list (a stray file) is read from the bundle itself.
         let localeIndex = catalog.locales.firstIndex(of: locale)
+        let stray = localeIndex == nil ? catalog.bundles[locale] : nil
         for key in catalog.keys {
-            guard let message = catalog.bundles[locale]?.message(key), let name = names[key], let entry = table.keys[key] else { continue }
+            guard let entry = table.keys[key], let name = names[key],
+                  let text = localeIndex.map({ entry.texts[$0] }) ?? stray?.message(key)?.text else { continue }
             let signature = entry.android
-            let form = localeIndex.map { entry.form(.android, locale: $0, text: message.text, locale: locale) }
-                ?? PlatformRenderer.render(message.text, signature: signature, locale: locale)
-            guard let form else {
-                diagnostics.append(Diagnostic(.error, "'\(key)' is not valid ICU MessageFormat; run `livery validate`", at: message.location, rule: InterchangeRule.icuSyntax))
+            let rendered = localeIndex.map { entry.form(.android, locale: $0, text: text, locale: locale) } ?? PlatformRenderer.render(text, signature: signature, locale: locale)
+            guard let form = rendered else {
+                let location = catalog.bundles[locale]?.message(key)?.location ?? .start(of: catalog.displayRoot)
+                diagnostics.append(Diagnostic(.error, "'\(key)' is not valid ICU MessageFormat; run `livery validate`", at: location, rule: InterchangeRule.icuSyntax))
                 continue
             }
             switch form {

@@ -90,6 +90,8 @@ final class ParsedCatalog: @unchecked Sendable {
         /// The key's message in each of the catalog's locales (same order), nil where the locale lacks
         /// the key or its text is not valid ICU.
         var messages: [MessageFormat?]
+        /// The key's text in each of the catalog's locales (same order), nil where the locale lacks it.
+        var texts: [String?]
         var apple: PlatformSignature
         var android: PlatformSignature
 
@@ -109,6 +111,8 @@ final class ParsedCatalog: @unchecked Sendable {
         var keys: [String: Key]
         /// The catalog's keys in the order Xcode writes them.
         var sortedKeys: [String]
+        /// Each key's Android resource name, or the diagnostics of names that are invalid or taken twice.
+        var androidNames: InterchangeResult<[String: String]>
     }
 
     // The lock guards `built`.
@@ -132,20 +136,23 @@ final class ParsedCatalog: @unchecked Sendable {
         let all = catalog.keys
         keys.reserveCapacity(all.count)
         for key in all {
-            var messages: [MessageFormat?] = []
+            var messages: [MessageFormat?] = [], texts: [String?] = []
             messages.reserveCapacity(bundles.count)
+            texts.reserveCapacity(bundles.count)
             var unparsable = false
             for bundle in bundles {
-                guard let text = bundle?.message(key)?.text else { messages.append(nil); continue }
+                let text = bundle?.message(key)?.text
+                texts.append(text)
+                guard let text else { messages.append(nil); continue }
                 switch MessageFormat.parse(text) {
                 case .success(let message): messages.append(message)
                 case .failure: messages.append(nil); unparsable = true
                 }
             }
             let parsed = messages.compactMap { $0 }
-            keys[key] = Key(messages: messages, apple: PlatformSignature.computed(parsed, unparsable: unparsable, flavor: .apple),
+            keys[key] = Key(messages: messages, texts: texts, apple: PlatformSignature.computed(parsed, unparsable: unparsable, flavor: .apple),
                             android: PlatformSignature.computed(parsed, unparsable: unparsable, flavor: .android))
         }
-        return Table(keys: keys, sortedKeys: XcodeJSONWriter.sorted(all))
+        return Table(keys: keys, sortedKeys: XcodeJSONWriter.sorted(all), androidNames: AndroidFormat.names(catalog))
     }
 }

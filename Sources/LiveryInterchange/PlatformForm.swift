@@ -1,3 +1,4 @@
+import Foundation
 import LiveryL10n
 
 /// A message as a platform file holds it: format strings, per plural category where needed.
@@ -20,8 +21,9 @@ public enum PlatformForm: Sendable, Equatable {
 /// Writes ICU messages as platform format strings (`PlatformForm`).
 public enum PlatformRenderer {
     /// The plural categories written for `locale`: CLDR's, or the message's own when CLDR does not know the locale.
-    public static func categories(for locale: String, fallback: [String]) -> [String] {
-        if let rules = PluralRules.cardinal(locale) { return rules.categories.map(\.rawValue) }
+    public static func categories(for locale: String, fallback: @autoclosure () -> [String]) -> [String] {
+        if let known = CLDRCategories.shared.categories(of: locale) { return known }
+        let fallback = fallback()
         let known = PluralCategory.allCases.filter { fallback.contains($0.rawValue) || $0 == .other }
         return known.map(\.rawValue)
     }
@@ -105,5 +107,20 @@ public enum PlatformRenderer {
             }
         }
         return out
+    }
+}
+
+/// Each locale's CLDR plural categories, looked up once: every plural message of every locale asks.
+final class CLDRCategories: @unchecked Sendable {
+    static let shared = CLDRCategories()
+    // The lock guards `known`; a locale CLDR does not know is stored as nil too.
+    private let lock = NSLock()
+    private var known: [String: [String]?] = [:]
+
+    func categories(of locale: String) -> [String]? {
+        if let found = lock.withLock({ known[locale] }) { return found }
+        let made = PluralRules.cardinal(locale).map { $0.categories.map(\.rawValue) }
+        lock.withLock { known[locale] = .some(made) }
+        return made
     }
 }

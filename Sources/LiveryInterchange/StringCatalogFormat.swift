@@ -30,9 +30,10 @@ public enum StringCatalogFormat {
             forms.removeAll(keepingCapacity: true)
             for index in exported {
                 let locale = catalog.locales[index]
-                guard let message = catalog.bundles[locale]?.message(key) else { continue }
-                guard let form = entry.form(.apple, locale: index, text: message.text, locale: locale) else {
-                    diagnostics.append(Diagnostic(.error, "'\(key)' is not valid ICU MessageFormat; run `livery validate`", at: message.location, rule: InterchangeRule.icuSyntax))
+                guard let text = entry.texts[index] else { continue }
+                guard let form = entry.form(.apple, locale: index, text: text, locale: locale) else {
+                    let location = catalog.bundles[locale]?.message(key)?.location ?? .start(of: catalog.displayRoot)
+                    diagnostics.append(Diagnostic(.error, "'\(key)' is not valid ICU MessageFormat; run `livery validate`", at: location, rule: InterchangeRule.icuSyntax))
                     continue
                 }
                 forms.append((locale, form))
