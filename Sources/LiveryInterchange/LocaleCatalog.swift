@@ -150,8 +150,8 @@ final class ParsedCatalog: @unchecked Sendable {
                 }
             }
             let parsed = messages.compactMap { $0 }
-            keys[key] = Key(messages: messages, texts: texts, apple: PlatformSignature.computed(parsed, unparsable: unparsable, flavor: .apple),
-                            android: PlatformSignature.computed(parsed, unparsable: unparsable, flavor: .android))
+            let signatures = PlatformSignature.computedForBothFlavors(parsed, unparsable: unparsable)
+            keys[key] = Key(messages: messages, texts: texts, apple: signatures.apple, android: signatures.android)
         }
         return Table(keys: keys, sortedKeys: XcodeJSONWriter.sorted(all), androidNames: AndroidFormat.names(catalog))
     }

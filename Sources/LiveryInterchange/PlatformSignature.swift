@@ -68,13 +68,24 @@ public struct PlatformSignature: Sendable {
     /// The signature of a key from its parsed messages in locale order (default locale first); `unparsable`
     /// when one of its locales' messages is not valid ICU.
     static func computed(_ messages: [MessageFormat], unparsable: Bool, flavor: PlatformFlavor) -> PlatformSignature {
-        var shape = unparsable ? PlatformShape.verbatim : .simple
+        let both = computedForBothFlavors(messages, unparsable: unparsable)
+        return flavor == .apple ? both.apple : both.android
+    }
+
+    /// Both platforms' signatures of a key, from one walk over its messages: what the platforms share
+    /// (arguments, plural names, each message's selections) is computed once.
+    static func computedForBothFlavors(_ messages: [MessageFormat], unparsable: Bool) -> (apple: PlatformSignature, android: PlatformSignature) {
+        var apple = unparsable ? PlatformShape.verbatim : .simple, android = apple
         var pluralNames = Set<MessageFormat.ArgumentName>()
         var slots: [ArgumentSlot] = []
         for message in messages {
-            shape = max(shape, Self.shape(of: message, flavor: flavor))
-            for selection in message.selections where selection.type.isPlural { pluralNames.insert(selection.name) }
-            for use in message.argumentUses where !slots.contains(where: { $0.name == use.name }) {
+            let selections = message.selections
+            let uses = message.argumentUses
+            let own = shapes(of: message, selections: selections, uses: uses)
+            apple = max(apple, own.apple)
+            android = max(android, own.android)
+            for selection in selections where selection.type.isPlural { pluralNames.insert(selection.name) }
+            for use in uses where !slots.contains(where: { $0.name == use.name }) {
                 slots.append(ArgumentSlot(name: use.name, number: slots.count + 1, isInteger: false, icu: ""))
             }
             // The first plain use of an argument (default locale first) says how it is written outside a plural.
@@ -88,34 +99,38 @@ public struct PlatformSignature: Sendable {
             if pluralNames.contains(slots[index].name) { slots[index].isInteger = true }
             if slots[index].icu.isEmpty { slots[index].icu = "{\(slots[index].name), number}" }
         }
-        if shape == .plural && (pluralNames.count > 1 || (flavor == .apple && slots.count > 1)) {
-            shape = flavor == .apple ? .substituted : .verbatim
+        if apple == .plural && (pluralNames.count > 1 || slots.count > 1) { apple = .substituted }
+        if android == .plural && pluralNames.count > 1 { android = .verbatim }
+        func signature(_ shape: PlatformShape, _ flavor: PlatformFlavor) -> PlatformSignature {
+            PlatformSignature(shape: shape, slots: shape == .verbatim ? [] : slots, pluralArgument: shape == .plural ? pluralNames.first : nil, flavor: flavor)
         }
-        return PlatformSignature(shape: shape, slots: shape == .verbatim ? [] : slots,
-                                 pluralArgument: shape == .plural ? pluralNames.first : nil, flavor: flavor)
+        return (signature(apple, .apple), signature(android, .android))
     }
 
     /// The shape one message needs on its own.
     static func shape(of message: MessageFormat, flavor: PlatformFlavor) -> PlatformShape {
-        let selections = message.selections
-        if selections.isEmpty { return .simple }
-        let top = message.root.parts.compactMap { part -> MessageFormat.Selection? in
-            if case .selection(let s) = part { return s } else { return nil }
-        }
-        // Every selection must be a top-level cardinal plural with category selectors and flat branches.
-        guard top.count == selections.count else { return .verbatim }
+        let both = shapes(of: message, selections: message.selections, uses: message.argumentUses)
+        return flavor == .apple ? both.apple : both.android
+    }
+
+    /// The shape one message needs on its own on each platform, given its selections and argument uses.
+    private static func shapes(of message: MessageFormat, selections: [MessageFormat.Selection],
+                               uses: [MessageFormat.ArgumentUse]) -> (apple: PlatformShape, android: PlatformShape) {
+        if selections.isEmpty { return (.simple, .simple) }
+        var topCount = 0
         var names = Set<MessageFormat.ArgumentName>()
-        for selection in top {
-            guard selection.type == .plural, selection.offsetPosition == nil, names.insert(selection.name).inserted else { return .verbatim }
+        for part in message.root.parts {
+            guard case .selection(let selection) = part else { continue }
+            topCount += 1
+            // Every selection must be a top-level cardinal plural with category selectors and flat branches.
+            guard selection.type == .plural, selection.offsetPosition == nil, names.insert(selection.name).inserted else { return (.verbatim, .verbatim) }
             for option in selection.options {
-                guard case .keyword(let word) = option.selector, PluralCategory(rawValue: word) != nil else { return .verbatim }
+                guard case .keyword(let word) = option.selector, PluralCategory(rawValue: word) != nil else { return (.verbatim, .verbatim) }
             }
         }
-        let argumentNames = Set(message.argumentUses.map(\.name))
-        switch flavor {
-        case .android: return top.count == 1 ? .plural : .verbatim
-        case .apple: return top.count == 1 && argumentNames.count == 1 ? .plural : .substituted
-        }
+        guard topCount == selections.count else { return (.verbatim, .verbatim) }
+        let argumentNames = Set(uses.map(\.name))
+        return (topCount == 1 && argumentNames.count == 1 ? .plural : .substituted, topCount == 1 ? .plural : .verbatim)
     }
 
     /// An argument as ICU writes it: `{name}`, `{n, number}`, `{d, date, medium}`.
