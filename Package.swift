@@ -38,14 +38,14 @@ let package = Package(
         .target(name: "LiverySQLite", dependencies: ["CSQLite"]),
         .target(name: "LiveryLoad", dependencies: ["LiveryDiagnostics", "LiverySQLite", "CYAML", "CXML2"]),
         // Crypto: `--shard` places a lineage by the SHA-256 of its root tenant id (TenantShard).
-        .target(name: "LiveryResolve", dependencies: ["LiveryLoad", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LiveryResolve", dependencies: ["LiveryLoad", "LiveryL10n", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "LiveryCheck", dependencies: ["LiveryResolve", "LiveryLoad", "LiveryDiagnostics", "LiveryL10n", "LiveryRender", "LiverySQLite", "CLiverySystem"]),
         .target(name: "LiveryAssets", dependencies: ["LiveryLoad", "LiverySQLite", .product(name: "Crypto", package: "swift-crypto")]),
         // Localization: ICU MessageFormat and CLDR plural rules (generated table, see `make cldr`).
         .target(name: "LiveryL10n", dependencies: ["LiveryDiagnostics"]),
         // `livery l10n`: XLIFF 2.0, String Catalogs and Android resources to and from locale bundles (libxml2, libyaml for in-place edits).
         .target(name: "LiveryInterchange", dependencies: ["LiveryLoad", "LiveryL10n", "LiveryDiagnostics", "CXML2", "CYAML"]),
-        .target(name: "LiveryRender", dependencies: ["LiveryLoad", "LiveryResolve", .product(name: "Mustache", package: "swift-mustache")]),
+        .target(name: "LiveryRender", dependencies: ["LiveryLoad", "LiveryResolve", "LiveryInterchange", .product(name: "Mustache", package: "swift-mustache")]),
         .target(name: "LiveryPack", dependencies: ["LiveryResolve", "LiveryRender", "LiveryInterchange", "LiveryAssets", "LiverySQLite", "LiveryTUF", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
         // TUF metadata, canonical JSON and signatures: shared by signing and by the client.
         .target(name: "LiveryTUF", dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),

@@ -132,6 +132,8 @@ struct FormatRule: CollectedRule {
         triggering: [
             RuleExample("language name instead of a locale id", files: ["example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "default: en", with: "default: ↓english")]),
             RuleExample("version with a v", files: ["example/tenant.yaml": RuleExample.tenant(appending: "release:\n  minimumClientVersion: ↓v2.4\n")]),
+            RuleExample("an Android application id with a hyphen (iOS allows one, Android does not)", files: ["example/tenant.yaml": RuleExample.tenant(
+                appending: "app:\n  displayName: Example\n  bundleIds: {ios: com.example.my-app, android: ↓com.example.my-app}\n")]),
         ],
         nonTriggering: [RuleExample("a regional locale", files: ["example/tenant.yaml": RuleExample.tenant(appending: "formatting:\n  currency: INR\n  region: IN\n")])])
 }

@@ -36,6 +36,17 @@ public enum AndroidFormat {
         return InterchangeResult(value: diagnostics.isEmpty ? names : nil, diagnostics: diagnostics)
     }
 
+    /// A resources file holding one string, written as `export` writes each string (e.g. the
+    /// `app_name` of a tenant's build settings); nil when libxml2 cannot make a document.
+    public static func stringResource(name: String, text: String) -> Data? {
+        guard let xml = XMLBuilder(root: "resources") else { return nil }
+        let element = xml.add("string", to: xml.root, text: AndroidResources.escape(text))
+        xml.set("name", name, on: element)
+        // Never formatted: a '%' in the text must not read as a specifier.
+        if text.contains("%") { xml.set("formatted", "false", on: element) }
+        return xml.serialize()
+    }
+
     /// `strings.xml` for `locale`.
     public static func export(_ catalog: LocaleCatalog, locale: String) -> InterchangeResult<Data> {
         let table = catalog.parsed.table(of: catalog)

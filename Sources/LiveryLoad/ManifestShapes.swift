@@ -16,11 +16,13 @@ public enum ManifestShapes {
         .optional("extends", .string(.slug), "Id of a tenant whose manifests this one inherits and overrides."),
         .required("name", .string(), "Human name of the tenant."),
         .optional("app", .object(ObjectShape("App identity.", [
-            .required("displayName", .string(), "Name under the app icon."),
+            .required("displayName", .string(), "Name under the app icon: a message key of the locale bundles (one name per locale) or a literal (docs/build-settings.md)."),
             .optional("bundleIds", .object(ObjectShape("Store identifiers.", [
                 .optional("ios", .string(.bundleID), "iOS bundle identifier."),
-                .optional("android", .string(.bundleID), "Android application id."),
+                .optional("android", .string(.applicationID), "Android application id."),
             ])), "Store identifiers per platform."),
+            .optional("version", .string(.version), "The version people see (iOS MARKETING_VERSION, Android versionName)."),
+            .optional("build", .integer(min: 1, max: 2_100_000_000), "The build number (iOS CURRENT_PROJECT_VERSION, Android versionCode; Google Play's limit is 2100000000)."),
         ])), "App identity (brands)."),
         .required("locales", .object(ObjectShape("Languages.", [
             .required("default", .string(.locale), "The source locale; every key must exist in it."),

@@ -28,6 +28,7 @@ public enum StringFormat: String, Sendable, CaseIterable {
     case colorOrTokenReference
     case version
     case bundleID
+    case applicationID
     case currency
     case tokenReference
     case featureName
@@ -44,6 +45,7 @@ public enum StringFormat: String, Sendable, CaseIterable {
         case .colorOrTokenReference: return "a hex colour such as '#0066CC' or a token reference such as '{color.tab.home}'"
         case .version: return "a semantic version such as '2.4.0'"
         case .bundleID: return "a reverse-DNS bundle identifier such as 'com.example.app'"
+        case .applicationID: return "an Android application id such as 'com.example.app' (two or more segments, each a letter, then letters, digits and '_')"
         case .currency: return "an ISO 4217 currency code such as 'INR'"
         case .tokenReference: return "a token reference such as '{color.brand.primary}'"
         case .featureName: return "a feature name (letters, digits, '_' and '-')"
@@ -62,6 +64,7 @@ public enum StringFormat: String, Sendable, CaseIterable {
         case .colorOrTokenReference: return "^(#([0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})|\\{[^{}]+\\})$"
         case .version: return "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$"
         case .bundleID: return "^[A-Za-z][A-Za-z0-9-]*(\\.[A-Za-z0-9-]+)+$"
+        case .applicationID: return "^[A-Za-z][A-Za-z0-9_]*(\\.[A-Za-z][A-Za-z0-9_]*)+$"
         case .currency: return "^[A-Z]{3}$"
         case .tokenReference: return "^\\{[^{}]+\\}$"
         case .featureName: return "^[A-Za-z0-9_-]+$"

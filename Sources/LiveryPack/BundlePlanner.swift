@@ -118,8 +118,10 @@ public enum BundlePlanner {
             // The Xcode colour assets are for app build pipelines (`livery generate`): an app cannot
             // load an asset catalog it downloads, and some sixty small files a tenant would add about
             // 160 KB to every device's essential install (DiskSpaceTests measures it). They wait for a
-            // bundle that only build pipelines fetch (issue 15, item 9).
-            return files.filter { !$0.path.hasPrefix(ColorAssets.catalog + "/") }.map { file in
+            // bundle that only build pipelines fetch (issue 15, item 9). The build settings (xcconfig,
+            // InfoPlist.strings, Gradle properties, app_name.xml) are read by builds, never by a
+            // running app, and stay out for the same reason.
+            return files.filter { !$0.path.hasPrefix(ColorAssets.catalog + "/") && !BuildSettings.isBuildSetting($0.path) }.map { file in
                 BundleEntry(path: file.path.hasPrefix("tokens/") ? file.path : "platform/" + file.path, data: file.contents)
             }
         }

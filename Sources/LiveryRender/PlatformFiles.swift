@@ -77,8 +77,9 @@ public struct PlatformTemplates: Sendable {
 }
 
 /// Renders a tenant's platform files: every template of `Templates/platform/`, the resolved
-/// DTCG document of every mode (`tokens/<mode>.tokens.json`), and the Xcode colour assets
-/// (`swiftui/Assets.xcassets/`, `ColorAssets`); JSON is written by Swift: it is data, not a view.
+/// DTCG document of every mode (`tokens/<mode>.tokens.json`), the Xcode colour assets
+/// (`swiftui/Assets.xcassets/`, `ColorAssets`) and a brand's build settings (`BuildSettings`);
+/// data files are written by Swift: they are data, not a view.
 public enum PlatformFiles {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
@@ -90,7 +91,7 @@ public enum PlatformFiles {
     public static func generate(_ tenant: ResolvedTenant, templates: PlatformTemplates) -> (files: [GeneratedFile], diagnostics: [Diagnostic]) {
         let context = PlatformContext.make(tenant).context
         var diagnostics: [Diagnostic] = []
-        var files = tokenDocuments(tenant) + ColorAssets.files(tenant)
+        var files = tokenDocuments(tenant) + ColorAssets.files(tenant) + BuildSettings.files(tenant)
         let value = TemplateContext.mustacheValue(context)
         for template in templates.templates {
             switch template.parsed {

@@ -12,7 +12,9 @@ struct Generate: ParsableCommand {
             PATH is a workspace or one tenant folder. Files go to OUTPUT/<tenant>/: the templates of \
             Templates/platform/ rendered with the tenant's resolved tokens (swiftui/Theme.swift, \
             compose/Theme.kt, android/values*/…, css/tokens.css, react-native/theme.ts) and \
-            tokens/<mode>.tokens.json for every mode. The tenants are validated first; nothing is \
+            tokens/<mode>.tokens.json for every mode, the Xcode colour assets, and a brand's build \
+            settings (ios/Tenant.xcconfig, ios/<locale>.lproj/InfoPlist.strings, \
+            android/tenant.gradle.properties, android/values*/app_name.xml; docs/build-settings.md). The tenants are validated first; nothing is \
             written when there are errors. See docs/platform-files.md. Exit status: 0 on success, 1 \
             on errors in the tenants or templates, 2 on a usage or internal error.
             """

@@ -11,11 +11,13 @@ final class PlatformCommandTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: output) }
         let result = try LiveryProcess.run(["generate", "Tenants", "--output", output.path])
         XCTAssertEqual(result.status, 0, result.stderr)
-        // 9 theme and token files, the asset catalog's Contents.json and a colour set per colour (68).
-        XCTAssertTrue(result.stdout.contains("physio-clinic: 78 files in"), result.stdout)
+        // 9 theme and token files, the asset catalog's Contents.json, a colour set per colour (68), and the
+        // build settings: xcconfig, Gradle properties, and InfoPlist.strings and app_name.xml for en and ru (6).
+        XCTAssertTrue(result.stdout.contains("physio-clinic: 84 files in"), result.stdout)
         for path in ["swiftui/Theme.swift", "compose/Theme.kt", "android/values/colors.xml", "android/values-night/colors.xml",
                      "android/values/dimens.xml", "css/tokens.css", "react-native/theme.ts", "tokens/default.tokens.json", "tokens/dark.tokens.json",
-                     "swiftui/Assets.xcassets/Contents.json", "swiftui/Assets.xcassets/brandPrimary.colorset/Contents.json"] {
+                     "swiftui/Assets.xcassets/Contents.json", "swiftui/Assets.xcassets/brandPrimary.colorset/Contents.json",
+                     "ios/Tenant.xcconfig", "ios/ru.lproj/InfoPlist.strings", "android/tenant.gradle.properties", "android/values-ru/app_name.xml"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent("physio-clinic/\(path)").path), path)
         }
         // A tenant without modes gets its one document; a creator gets its base's tokens merged in.
@@ -24,6 +26,8 @@ final class PlatformCommandTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent("sonic-walkscape/swiftui/Assets.xcassets/paletteOrange.colorset/Contents.json").path))
         let lucia = try String(contentsOf: output.appendingPathComponent("companero-lucia/css/tokens.css"), encoding: .utf8)
         XCTAssertTrue(lucia.contains("--color-brand-primary:"), "inherited tokens are generated too")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.appendingPathComponent("companero-lucia/ios").path),
+                       "a creator ships inside its platform's app: no build settings of its own")
     }
 
     /// A workspace is generated a group of lineages at a time into a staging folder: one broken tenant
@@ -136,6 +140,8 @@ final class PlatformCommandTests: XCTestCase {
             XCTAssertTrue(paths.contains(path), path)
         }
         XCTAssertFalse(paths.contains { $0.contains(".xcassets/") }, "colour assets are for app builds (livery generate), not in every device's download")
+        XCTAssertFalse(paths.contains { $0.hasPrefix("platform/ios/") || $0.hasSuffix("/app_name.xml") || $0.hasSuffix(".gradle.properties") },
+                       "build settings are for app builds (livery generate), not in every device's download")
         let again = try XCTUnwrap(try BundlePlanner.plan(tenant, store: store).first { $0.id == "core" })
         XCTAssertEqual(again.entries.map(\.sha256), core.entries.map(\.sha256), "the same inputs give the same core bundle")
     }

@@ -25,9 +25,15 @@ final class PlatformOutputTests: XCTestCase {
         let tenant = try PlatformFixtures.sample("physio-clinic")
         let (files, diagnostics) = PlatformFiles.generate(tenant, templates: try PlatformFixtures.platformTemplates())
         XCTAssertEqual(diagnostics, [])
-        XCTAssertEqual(files.map(\.path).filter { !$0.hasPrefix(ColorAssets.catalog + "/") }, [
+        XCTAssertEqual(files.map(\.path).filter { !$0.hasPrefix(ColorAssets.catalog + "/") && !BuildSettings.isBuildSetting($0) }, [
             "android/values-night/colors.xml", "android/values/colors.xml", "android/values/dimens.xml", "compose/Theme.kt",
             "css/tokens.css", "react-native/theme.ts", "swiftui/Theme.swift", "tokens/dark.tokens.json", "tokens/default.tokens.json",
+        ])
+        // And the build settings (BuildSettingsTests), for English and Russian.
+        XCTAssertEqual(files.filter { BuildSettings.isBuildSetting($0.path) }, BuildSettings.files(tenant))
+        XCTAssertEqual(BuildSettings.files(tenant).map(\.path), [
+            "android/tenant.gradle.properties", "android/values-ru/app_name.xml", "android/values/app_name.xml",
+            "ios/Tenant.xcconfig", "ios/en.lproj/InfoPlist.strings", "ios/ru.lproj/InfoPlist.strings",
         ])
         // And the colour assets (ColorAssetTests): the catalog and one set per colour of Theme.swift.
         XCTAssertEqual(files.filter { $0.path.hasPrefix(ColorAssets.catalog + "/") }, ColorAssets.files(tenant))

@@ -1,0 +1,82 @@
+import LiveryDiagnostics
+import LiveryLoad
+import LiveryResolve
+
+/// A brand's `app:` gives everything its build settings need (docs/build-settings.md): both store
+/// identifiers (their grammar is checked by the schema's formats, `structure.format`), and a display name that can stand under an icon in every
+/// locale.
+struct AppIdentityRule: Rule {
+    static let id = "structure.app-identity"
+    static let description = RuleDescription(
+        id: id, name: "App identity for build settings", family: .structure,
+        rationale: "A brand's app needs an iOS bundle identifier (reverse-DNS, at most 155 characters) and an Android application id for its "
+            + "build settings (their grammar is structure.format's), and a display name that is plain text, "
+            + "without blanks at its ends or line breaks, in every locale (a message key of the locale bundles, or a literal): a store refuses the "
+            + "first two, and the name under the icon cannot show the last.",
+        triggering: [
+            RuleExample("an iOS bundle identifier longer than App Store Connect takes", files: ["example/tenant.yaml": app(ios: "↓com.example." + String(repeating: "a", count: 150), android: "com.example.app")]),
+            RuleExample("a brand's app without an Android application id", files: ["example/tenant.yaml": RuleExample.tenant(appending: """
+                app:
+                  displayName: Example
+                  bundleIds: ↓{ios: com.example.app}
+
+                """)]),
+            RuleExample("a display name message with an argument", files: [
+                "example/tenant.yaml": app(ios: "com.example.app", android: "com.example.app", displayName: "app.name"),
+                "example/locales/en.yaml": "nav:\n  home: Home\n  profile: Profile\napp:\n  name: ↓\"{brand} app\"\n",
+            ]),
+            RuleExample("a literal display name ending in a blank", files: ["example/tenant.yaml": app(ios: "com.example.app", android: "com.example.app", displayName: "↓\"Example \"")]),
+        ],
+        nonTriggering: [
+            RuleExample("store identifiers and a literal display name", files: ["example/tenant.yaml": app(ios: "com.example.my-app", android: "com.example.my_app")]),
+            RuleExample("a brand without an app has no build settings to check", files: [:]),
+            RuleExample("a display name from the locale bundles", files: [
+                "example/tenant.yaml": app(ios: "com.example.app", android: "com.example.app", displayName: "app.name"),
+                "example/locales/en.yaml": "nav:\n  home: Home\n  profile: Profile\napp:\n  name: Example's\n",
+            ]),
+            RuleExample("a creator inherits its platform's app and needs no ids", files: ["example/tenant.yaml": RuleExample.tenant(appending: "app:\n  displayName: Example\n")
+                .replacingOccurrences(of: "kind: brand", with: "kind: creator")]),
+        ])
+
+    static func app(ios: String, android: String, displayName: String = "Example") -> String {
+        RuleExample.tenant(appending: "app:\n  displayName: \(displayName)\n  bundleIds:\n    ios: \(ios)\n    android: \(android)\n")
+    }
+
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        guard let manifest = context.tenant.tenant, manifest["kind"]?.string == "brand", let app = manifest["app"] else { return [] }
+        var diagnostics: [Diagnostic] = []
+        func report(_ message: String, at location: SourceLocation, hint: String? = nil) {
+            guard context.owns(location) else { return }  // an ancestor's own validation reports it
+            diagnostics.append(Diagnostic(.error, message, at: location, rule: Self.id, hint: hint))
+        }
+        let ids = app["bundleIds"]
+        for (platform, label) in [("ios", "iOS bundle identifier"), ("android", "Android application id")] {
+            guard ids?[platform] == nil else { continue }
+            report("the app has no \(label) (app.bundleIds.\(platform)); the \(platform == "ios" ? "iOS" : "Android") build settings need one",
+                   at: (ids ?? app).location, hint: "add bundleIds: {\(platform): com.example.app}")
+        }
+        // A value outside the schema's format is structure.format's finding; App Store Connect also limits the length.
+        if let node = ids?["ios"], let value = node.string, StringFormat.bundleID.matches(value), let found = AppIdentity.iosBundleIDProblem(value) {
+            report("the iOS bundle identifier '\(value)' \(found)", at: node.location, hint: "use a shorter reverse-DNS name, as in com.example.app")
+        }
+
+        guard let nameNode = app["displayName"], let declared = nameNode.string else { return diagnostics }
+        if let key = AppIdentity.displayNameKey(declared, in: context.tenant) {
+            for locale in context.tenant.supportedLocales {
+                guard let message = context.tenant.locales[locale]?.message(key) else { continue }  // localization.missing reports it
+                guard let text = AppIdentity.plainText(message.text) else {
+                    report("the display name '\(key)' in \(locale) is not plain text; a name under an icon cannot take arguments or selections",
+                           at: message.location, hint: "write the name itself, with no {…}")
+                    continue
+                }
+                if let found = AppIdentity.displayNameProblem(text) {
+                    report("the display name '\(key)' in \(locale) \(found)", at: message.location)
+                }
+            }
+        } else if let found = AppIdentity.displayNameProblem(declared) {
+            report("the display name \(found)", at: nameNode.location,
+                   hint: "app.displayName is a literal unless the default locale's bundle has a message with that key")
+        }
+        return diagnostics
+    }
+}
