@@ -26,7 +26,10 @@ public enum Scaffold {
         let staging = workspace.appendingPathComponent(".\(id).init-\(UUID().uuidString)")
         defer { try? fm.removeItem(at: staging) }
 
-        var context: [String: Any] = ["id": id, "name": name]
+        // Android application id segments take letters, digits and `_` and start with a letter; tenant ids are slugs.
+        var segment = id.replacingOccurrences(of: "-", with: "_")
+        if let first = segment.first, !first.isLetter { segment = "app_" + segment }
+        var context: [String: Any] = ["id": id, "name": name, "androidSegment": segment]
         context.merge(extra) { _, new in new }
         guard let files = fm.enumerator(at: source, includingPropertiesForKeys: [.isRegularFileKey]) else {
             throw Failure(description: "cannot read \(source.path)")
