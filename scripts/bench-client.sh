@@ -153,8 +153,11 @@ def fresh(*folders):
     for folder in folders:
         shutil.rmtree(folder, ignore_errors=True)
 
-def run(command):
-    """Runs a client; returns its standard output (a failure stops the benchmark)."""
+def run(command, rss_file=None):
+    """Runs a client; returns its standard output (a failure stops the benchmark). With `rss_file`, GNU
+    time writes the client's peak RSS (KB) there."""
+    if rss_file:
+        command = ["/usr/bin/time", "-f", "%M", "-o", rss_file] + command
     result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if result.returncode != 0:
         sys.exit(f"bench-client: {' '.join(command)} failed ({result.returncode}):\n{result.stderr}")
@@ -166,13 +169,15 @@ def cpu():
 
 def timed(prepare, *commands):
     """Wall seconds of the commands run one after the other, after prepare() (not timed); their
-    outputs, each with its own seconds; and their CPU seconds (user + system)."""
+    outputs, each with its own seconds; their CPU seconds (user + system); and the largest peak RSS
+    (KB) of the commands (GNU time's process start is in the wall time, the same for both clients)."""
     prepare()
-    start, used, outputs = time.perf_counter(), cpu(), []
+    start, used, outputs, peak = time.perf_counter(), cpu(), [], 0
     for command in commands:
         begin = time.perf_counter()
-        outputs.append((run(command), time.perf_counter() - begin))
-    return time.perf_counter() - start, outputs, cpu() - used
+        outputs.append((run(command, "peak-rss.txt"), time.perf_counter() - begin))
+        peak = max(peak, int(open("peak-rss.txt").read().split()[-1]))
+    return time.perf_counter() - start, outputs, cpu() - used, peak
 
 def measure(clients):
     """clients: name -> (prepare, commands); the rounds alternate them. Returns name -> [(seconds, outputs)]."""
@@ -184,11 +189,12 @@ def measure(clients):
             results[name].append(timed(prepare, *commands))
     return results
 
-def median(samples): return statistics.median(s for s, _, _ in samples)
-def best(samples): return min(s for s, _, _ in samples)
-def cpu_median(samples): return statistics.median(c for _, _, c in samples)
-def inside(samples): return statistics.median(float(o[-1][0].split()[0]) for _, o, _ in samples)
-def step(samples, i): return statistics.median(o[i][1] for _, o, _ in samples)
+def median(samples): return statistics.median(s[0] for s in samples)
+def best(samples): return min(s[0] for s in samples)
+def cpu_median(samples): return statistics.median(s[2] for s in samples)
+def rss_median(samples): return statistics.median(s[3] for s in samples) / 1024
+def inside(samples): return statistics.median(float(s[1][-1][0].split()[0]) for s in samples)
+def step(samples, i): return statistics.median(s[1][i][1] for s in samples)
 
 # The floor: each client's process start, nothing done.
 floor = measure({"livery": (lambda: None, [[livery, "version"]]),
@@ -251,10 +257,11 @@ for role in ("timestamp", "snapshot", "targets"):
 targets_size = os.path.getsize("tuf-refresh-meta/targets.json")
 
 def line(label, samples, extra=""):
-    print(f"  {label:<46} {median(samples):6.3f} s median, {best(samples):6.3f} s best, CPU {cpu_median(samples):.3f} s{extra}")
+    print(f"  {label:<46} {median(samples):6.3f} s median, {best(samples):6.3f} s best, CPU {cpu_median(samples):.3f} s, "
+          f"peak RSS {rss_median(samples):.0f} MB{extra}")
 
-print(f"floor, process start: livery version {median(floor['livery']):.3f} s (CPU {cpu_median(floor['livery']):.3f} s); "
-      f"python-tuf, Python + import tuf.ngclient {median(floor['python']):.3f} s (CPU {cpu_median(floor['python']):.3f} s)")
+print(f"floor, process start: livery version {median(floor['livery']):.3f} s (CPU {cpu_median(floor['livery']):.3f} s, {rss_median(floor['livery']):.0f} MB); "
+      f"python-tuf, Python + import tuf.ngclient {median(floor['python']):.3f} s (CPU {cpu_median(floor['python']):.3f} s, {rss_median(floor['python']):.0f} MB)")
 print(f"1. media tenant (sonic-walkscape), cold cache, median of {runs} (best):")
 line(f"livery fetch: {len(same)} targets, extract, install", media["livery"])
 line(f"python-tuf: the same {len(same)} targets", media["python"], f" ({inside(media['python']):.3f} s inside the process)")
@@ -263,6 +270,8 @@ ratio = median(media["python"]) / median(media["livery"])
 print(f"  {same_bytes:,} bytes in the {len(same)} targets ({all_bytes:,} in all {len(targets)}), the same verified bytes in both clients")
 print(f"  ratio python-tuf / livery fetch, same targets: {ratio:.2f}x (best {best(media['python']) / best(media['livery']):.2f}x, "
       f"CPU {cpu_median(media['python']) / cpu_median(media['livery']):.2f}x); target: no slower (>= 1x): {'met' if ratio >= 1 else 'MISSED'}")
+rss = rss_median(media["python"]) / rss_median(media["livery"])
+print(f"  peak RSS python-tuf / livery fetch, same targets: {rss:.2f}x; target: livery at or below python-tuf (>= 1x): {'met' if rss >= 1 else 'MISSED'}")
 print(f"2. refresh only, {len(catalogue_targets):,} targets (targets.json {targets_size / 1e3:.0f} kB), cold metadata folder, median of {runs} (best):")
 line("livery tuf-client init + refresh", refresh["livery"],
      f" (init {step(refresh['livery'], 0):.3f} s + refresh {step(refresh['livery'], 1):.3f} s)")
@@ -270,6 +279,8 @@ line("python-tuf Updater.refresh()", refresh["python"], f" ({inside(refresh['pyt
 ratio = median(refresh["python"]) / median(refresh["livery"])
 print(f"  ratio python-tuf / livery: {ratio:.2f}x (best {best(refresh['python']) / best(refresh['livery']):.2f}x, "
       f"CPU {cpu_median(refresh['python']) / cpu_median(refresh['livery']):.2f}x); target: >= 3x: {'met' if ratio >= 3 else 'MISSED'}")
+rss = rss_median(refresh["python"]) / rss_median(refresh["livery"])
+print(f"  peak RSS python-tuf / livery (the larger of init and refresh): {rss:.2f}x; target: livery at or below python-tuf (>= 1x): {'met' if rss >= 1 else 'MISSED'}")
 PY
 driver_pid=$!
 wait "$driver_pid"
