@@ -34,8 +34,8 @@ struct Init: ParsableCommand {
     @Option(help: "The workspace folder holding tenant folders.")
     var workspace = "Tenants"
 
-    @Option(help: "The templates folder.")
-    var templates = "Templates"
+    @Option(help: "The templates folder (default: found as `livery generate` finds it: $LIVERY_TEMPLATES, Templates/ beside the workspace or here).")
+    var templates: String?
 
     func validate() throws {
         guard StringFormat.slug.matches(id) else { throw ValidationError("'\(id)' is not a slug: use lowercase letters, digits and single hyphens") }
@@ -58,8 +58,9 @@ struct Init: ParsableCommand {
         }
         let folder: URL
         do {
+            let templatesFolder = try Generate.templatesFolder(templates, workspace: workspaceURL.standardizedFileURL, containing: "init")
             folder = try Scaffold.create(kind == .tenant ? .tenant : .creator, id: id, name: displayName, context: context,
-                                         templates: URL(fileURLWithPath: templates), workspace: workspaceURL)
+                                         templates: templatesFolder, workspace: workspaceURL)
         } catch let failure as Scaffold.Failure {
             throw Livery.Failure(failure.description)
         }

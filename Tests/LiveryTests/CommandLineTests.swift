@@ -287,5 +287,12 @@ final class CommandLineTests: XCTestCase {
         let badID = try LiveryProcess.run(["init", "tenant", "Bad_Id", "--templates", templates], in: workspace.root)
         XCTAssertEqual(badID.status, 2)
         XCTAssertFalse(FileManager.default.fileExists(atPath: workspace.tenants.appendingPathComponent("Bad_Id").path))
+        // Without --templates, init finds them as generate does (here: the checkout's, as nothing is beside the workspace).
+        let found = try LiveryProcess.run(["init", "tenant", "found"], in: workspace.root)
+        XCTAssertEqual(found.status, 0, found.stdout + found.stderr)
+        XCTAssertTrue(found.stdout.contains("validates clean"), found.stdout)
+        let missing = try LiveryProcess.run(["init", "tenant", "lost", "--templates", workspace.root.appendingPathComponent("nowhere").path], in: workspace.root)
+        XCTAssertNotEqual(missing.status, 0)
+        XCTAssertTrue(missing.stderr.contains("has no init/ folder of templates"), missing.stderr)
     }
 }
