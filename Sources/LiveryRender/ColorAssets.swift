@@ -134,8 +134,8 @@ public enum ColorAssets {
     }
 }
 
-/// JSON written the way Xcode writes asset catalogs: keys sorted (by their UTF-8 bytes), two-space
-/// indents, `"key" : value`, a final newline; so the files read as Xcode's own and diff cleanly.
+/// An asset catalog's JSON, written the way Xcode writes it (`XcodeJSONWriter`) with a final newline,
+/// so the files read as Xcode's own and diff cleanly.
 enum XcodeJSON {
     case string(String)
     case integer(Int)
@@ -143,38 +143,31 @@ enum XcodeJSON {
     case object([String: XcodeJSON])
 
     var bytes: Data {
-        var text = ""
-        write(&text, indent: "")
-        text += "\n"
-        return Data(text.utf8)
+        var writer = XcodeJSONWriter()
+        write(into: &writer)
+        writer.raw(UInt8(ascii: "\n"))
+        return Data(writer.bytes)
     }
 
-    private func write(_ text: inout String, indent: String) {
-        let inner = indent + "  "
+    /// Through the writer String Catalogs use, so both catalogs share one layout.
+    private func write(into writer: inout XcodeJSONWriter) {
         switch self {
-        case .string(let value):
-            text += JSONText.quoted(value)
-        case .integer(let value):
-            text += String(value)
+        case .string(let value): writer.string(value)
+        case .integer(let value): writer.int(value)
         case .array(let items):
-            text += "[\n"
-            for (index, item) in items.enumerated() {
-                text += inner
-                item.write(&text, indent: inner)
-                text += index < items.count - 1 ? ",\n" : "\n"
+            writer.beginArray()
+            for item in items {
+                writer.element()
+                item.write(into: &writer)
             }
-            text += indent + "]"
+            writer.endArray()
         case .object(let members):
-            text += "{\n"
-            let keys = members.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-            for (index, key) in keys.enumerated() {
-                text += inner
-                XcodeJSON.string(key).write(&text, indent: inner)
-                text += " : "
-                members[key]!.write(&text, indent: inner)
-                text += index < keys.count - 1 ? ",\n" : "\n"
+            writer.beginObject()
+            for key in XcodeJSONWriter.sorted(members.keys) {
+                writer.key(key)
+                members[key]?.write(into: &writer)
             }
-            text += indent + "}"
+            writer.endObject()
         }
     }
 }
