@@ -6,7 +6,7 @@ public enum RuleRegistry {
         // structure
         SyntaxRule.self, EncodingRule.self, FileSizeRule.self, LimitsRule.self, DuplicateKeyRule.self,
         TypeRule.self, RequiredKeyRule.self, UnknownKeyRule.self, EnumRule.self, SlugRule.self, FormatRule.self, RangeRule.self,
-        IDMatchesPathRule.self, UniqueIDRule.self, DuplicateManifestRule.self, ExtendsUnknownRule.self, ExtendsCycleRule.self, RuleOverrideRule.self, AppIdentityRule.self,
+        IDMatchesPathRule.self, UniqueIDRule.self, DuplicateManifestRule.self, ExtendsUnknownRule.self, ExtendsCycleRule.self, BaseUnloadedRule.self, RuleOverrideRule.self, AppIdentityRule.self,
         // references
         LibraryReferenceRule.self, LessonAvailabilityRule.self, LocaleKeyReferenceRule.self, LocaleBundleRule.self, TourLanguageRule.self, TokenReferenceRule.self,
         // branding
