@@ -195,7 +195,8 @@ public enum RuleEngine {
         for entry in context.tenant.tenant?["rules"]?.entries ?? [] {
             guard let rule = known[entry.key] else {
                 diagnostics.append(Diagnostic(.error, "unknown rule '\(entry.key)'", at: entry.keyLocation, rule: overrideRuleID,
-                                              hint: DidYouMean.hint(for: entry.key, among: known.keys) ?? "`livery rules` lists every rule"))
+                                              hint: DidYouMean.hint(for: entry.key, among: known.keys) ?? "`livery rules` lists every rule",
+                                              fixes: DidYouMean.suggestion(for: entry.key, among: known.keys).flatMap { Fix.renaming(entry, to: $0) }.map { [$0] } ?? []))
                 continue
             }
             if rule.isSecurity, entry.value.string != "error" {

@@ -62,6 +62,7 @@ public struct DiagnosticReport: Sendable {
             if let excerpt = excerpt(at: diagnostic.location, lines: &lines) { out += excerpt }
             if let hint = diagnostic.hint { out += "    hint: \(hint)\n" }
             for related in diagnostic.related { out += "    note: \(related.location): \(related.message)\n" }
+            for fix in diagnostic.fixes { out += "    fix: \(fix.title)\n" }
         }
         let errors = diagnostics.errorCount, warnings = diagnostics.warningCount, notes = diagnostics.noteCount
         out += "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
@@ -92,8 +93,11 @@ public struct DiagnosticReport: Sendable {
             var rule: String
             var hint: String?
             var related: [Related]?
+            var fixes: [Fix]?
         }
         struct Related: Encodable { var file: String; var line: Int; var column: Int; var message: String }
+        struct Fix: Encodable { var title: String; var edits: [Edit] }
+        struct Edit: Encodable { var file: String; var line: Int; var column: Int; var endLine: Int; var endColumn: Int; var text: String }
         struct Summary: Encodable { var errors: Int; var warnings: Int }
         var version: String
         var diagnostics: [Item]
@@ -106,7 +110,11 @@ public struct DiagnosticReport: Sendable {
             diagnostics: diagnostics.map {
                 .init(file: $0.location.file, line: $0.location.line, column: $0.location.column,
                       severity: $0.severity.rawValue, message: $0.message, rule: $0.ruleID, hint: $0.hint,
-                      related: $0.related.isEmpty ? nil : $0.related.map { .init(file: $0.location.file, line: $0.location.line, column: $0.location.column, message: $0.message) })
+                      related: $0.related.isEmpty ? nil : $0.related.map { .init(file: $0.location.file, line: $0.location.line, column: $0.location.column, message: $0.message) },
+                      fixes: $0.fixes.isEmpty ? nil : $0.fixes.map { fix in
+                          .init(title: fix.title, edits: fix.edits.map { .init(file: $0.start.file, line: $0.start.line, column: $0.start.column,
+                                                                              endLine: $0.end.line, endColumn: $0.end.column, text: $0.replacement) })
+                      })
             },
             summary: .init(errors: diagnostics.errorCount, warnings: diagnostics.warningCount))
         return Self.encode(report)
@@ -148,7 +156,14 @@ public struct DiagnosticReport: Sendable {
             var message: Message
             var locations: [Location]
             var relatedLocations: [Location]?
+            var fixes: [Fix]?
         }
+        // SARIF 2.1.0 §3.55 (fix), §3.56 (artifactChange), §3.57 (replacement).
+        struct Fix: Encodable { var description: Message; var artifactChanges: [Change] }
+        struct Change: Encodable { var artifactLocation: Artifact; var replacements: [Replacement] }
+        struct Replacement: Encodable { var deletedRegion: Span; var insertedContent: Content }
+        struct Span: Encodable { var startLine: Int; var startColumn: Int; var endLine: Int; var endColumn: Int }
+        struct Content: Encodable { var text: String }
         struct Location: Encodable {
             var id: Int?
             var physicalLocation: Physical
@@ -169,6 +184,15 @@ public struct DiagnosticReport: Sendable {
                 locations: [.init(physicalLocation: Self.physical(d.location))],
                 relatedLocations: d.related.isEmpty ? nil : d.related.enumerated().map { index, related in
                     .init(id: index, physicalLocation: Self.physical(related.location), message: .init(text: related.message))
+                },
+                fixes: d.fixes.isEmpty ? nil : d.fixes.map { fix in
+                    let byFile = Dictionary(grouping: fix.edits, by: \.start.file)
+                    return .init(description: .init(text: fix.title), artifactChanges: byFile.keys.sorted().map { file in
+                        .init(artifactLocation: .init(uri: Self.uri(for: file)), replacements: byFile[file]!.map {
+                            .init(deletedRegion: .init(startLine: $0.start.line, startColumn: $0.start.column, endLine: $0.end.line, endColumn: $0.end.column),
+                                  insertedContent: .init(text: $0.replacement))
+                        })
+                    })
                 })
         }
         let descriptors = sortedRules.map {

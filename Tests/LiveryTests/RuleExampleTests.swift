@@ -71,6 +71,47 @@ final class RuleExampleTests: XCTestCase {
         }
     }
 
+    /// A finding that declares a fix is fixed by it: applying the fixes of a rule's findings in its triggering
+    /// examples leaves none of those findings (and the quick fix of `livery lsp` and SARIF's `fixes` are these).
+    func testDeclaredFixesFixTheirFindings() throws {
+        var fixed = 0
+        for description in RuleRegistry.descriptions {
+            for example in description.triggering {
+                let workspace = try ExampleWorkspace(example)
+                let found = workspace.validate().diagnostics.filter { $0.ruleID == description.id && !$0.fixes.isEmpty }
+                guard !found.isEmpty else { continue }
+                var byFile: [String: [TextEdit]] = [:]
+                for diagnostic in found { for edit in diagnostic.fixes[0].edits { byFile[edit.start.file, default: []].append(edit) } }
+                for (file, edits) in byFile {
+                    let url = workspace.root.appendingPathComponent(file)
+                    let text = try String(contentsOf: url, encoding: .utf8)
+                    try Self.applying(edits, to: text).write(to: url, atomically: true, encoding: .utf8)
+                }
+                let after = workspace.validate().diagnostics.filter { $0.ruleID == description.id }
+                XCTAssertTrue(after.isEmpty, "\(description.id): '\(example.note)' still reports \(after.map(\.line)) after its fixes \(found.flatMap(\.fixes).map(\.title))",
+                              file: example.sourceFile, line: example.sourceLine)
+                fixed += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(fixed, 7, "the did-you-mean rules declare fixes (seven triggering examples have one)")
+    }
+
+    /// `edits` applied to `text`, from the last to the first (lines and columns count code points from 1).
+    static func applying(_ edits: [TextEdit], to text: String) -> String {
+        var scalars = Array(text.unicodeScalars)
+        func offset(_ location: SourceLocation) -> Int {
+            var line = 1, index = 0
+            while line < location.line, index < scalars.count { if scalars[index] == "\n" { line += 1 }; index += 1 }
+            return min(index + location.column - 1, scalars.count)
+        }
+        for edit in edits.sorted(by: { ($0.start.line, $0.start.column) > ($1.start.line, $1.start.column) }) {
+            scalars.replaceSubrange(offset(edit.start)..<offset(edit.end), with: Array(edit.replacement.unicodeScalars))
+        }
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: scalars)
+        return String(out)
+    }
+
     /// Forms that change what a rule is about, so its examples cannot hold in them.
     static func formExempt(_ rule: String, _ form: ExampleWorkspace.Form) -> Bool {
         switch (rule, form) {

@@ -94,6 +94,28 @@ final class SyntaxContextTests: XCTestCase {
         XCTAssertEqual(primary?["startColumn"] as? Int, 8)
     }
 
+    /// A declared fix reaches SARIF as `fixes` (§3.55) with the replacement's region and text, and JSON and text output.
+    func testFixesReachSARIFJSONAndText() throws {
+        let workspace = try ExampleWorkspace(RuleExample("misspelt lesson", files: [
+            "example/tenant.yaml": RuleExample.tenant(appending: "rules:\n  voice.emojj: off\n"),
+        ]))
+        let output = try LiveryProcess.run(["validate", "--format", "sarif", "Tenants"], in: workspace.root)
+        let log = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let result = try XCTUnwrap(((log["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])?.first { $0["ruleId"] as? String == "structure.rule-override" })
+        let fix = try XCTUnwrap((result["fixes"] as? [[String: Any]])?.first)
+        XCTAssertEqual((fix["description"] as? [String: Any])?["text"] as? String, "Rename 'voice.emojj' to 'voice.emoji'")
+        let change = try XCTUnwrap((fix["artifactChanges"] as? [[String: Any]])?.first)
+        XCTAssertEqual((change["artifactLocation"] as? [String: Any])?["uri"] as? String, "Tenants/example/tenant.yaml")
+        let replacement = try XCTUnwrap((change["replacements"] as? [[String: Any]])?.first)
+        let region = try XCTUnwrap(replacement["deletedRegion"] as? [String: Int])
+        XCTAssertEqual(region, ["startLine": 12, "startColumn": 3, "endLine": 12, "endColumn": 14])
+        XCTAssertEqual((replacement["insertedContent"] as? [String: Any])?["text"] as? String, "voice.emoji")
+        let text = try LiveryProcess.run(["validate", "Tenants"], in: workspace.root)
+        XCTAssertTrue(text.stdout.contains("    fix: Rename 'voice.emojj' to 'voice.emoji'\n"), text.stdout)
+        let json = try LiveryProcess.run(["validate", "--format", "json", "Tenants"], in: workspace.root)
+        XCTAssertTrue(json.stdout.contains("\"title\" : \"Rename 'voice.emojj' to 'voice.emoji'\""), json.stdout)
+    }
+
     /// The samples, with the platform base's tokens broken: the creator gets one note, not a cascade.
     func testACreatorOfABaseThatDoesNotLoadGetsOneNote() throws {
         let workspace = try BuildTests.Workspace()
