@@ -38,6 +38,15 @@ public struct WorkspaceFolders: Sendable {
         names = Set(folders.map(\.lastPathComponent))
         byName = Dictionary(folders.map { ($0.lastPathComponent, $0) }, uniquingKeysWith: { a, _ in a })
     }
+
+    /// The findings about refused folders among `only` (all when nil), located under `displayRoot`.
+    public func refusedDiagnostics(displayRoot: String, only: Set<String>?) -> [Diagnostic] {
+        refused.filter { only?.contains($0.name) ?? true }.map { _, diagnostic in
+            var located = diagnostic
+            located.location.file = displayRoot + "/" + located.location.file
+            return located
+        }
+    }
 }
 
 /// Runs the pipeline up to the check stage: load every tenant, resolve `extends` and tokens, run every rule.
@@ -73,11 +82,7 @@ public enum Validator {
             tenants = result.tenants
             checked = result.checked.map(\.id)
         }
-        for (name, diagnostic) in refused where only == nil || only!.contains(name) {
-            var located = diagnostic
-            located.location.file = displayRoot + "/" + located.location.file
-            diagnostics.append(located)
-        }
+        diagnostics += discovered.refusedDiagnostics(displayRoot: displayRoot, only: only)
         if strict {
             diagnostics = diagnostics.map { var d = $0; if d.severity != .note { d.severity = .error }; return d }
         }

@@ -163,31 +163,12 @@ public enum BundlePlanner {
             // one catalog where a nearer tenant's item, category or pack replaces one with the same id.
             // Where each item lives is data in library.json (`bundle`), not a naming rule.
             var itemBundle: [String: String] = [:]
-            var items: [String: (node: Node, owner: TenantSource, directory: String)] = [:]
-            var categories: [String: Node] = [:], packs: [String: Node] = [:]
-            var itemOrder: [String] = [], categoryOrder: [String] = [], packOrder: [String] = []
-            for owner in tenant.ancestors + [tenant.source] {
-                for library in owner.manifests(.library) {
-                    for item in library.node["items"]?.items ?? [] {
-                        guard let id = item["id"]?.string else { continue }
-                        // A release is built as if drafts were not there: a creator's draft of an inherited
-                        // item's id leaves the published ancestor's item shipping until the draft is published.
-                        guard item.publicationStatus == .published else { continue }
-                        if items[id] == nil { itemOrder.append(id) }
-                        items[id] = (item, owner, library.directory)
-                    }
-                    for category in library.node["categories"]?.items ?? [] {
-                        guard let id = category["id"]?.string else { continue }
-                        if categories[id] == nil { categoryOrder.append(id) }
-                        categories[id] = category
-                    }
-                    for pack in library.node["packs"]?.items ?? [] {
-                        guard let id = pack["id"]?.string else { continue }
-                        if packs[id] == nil { packOrder.append(id) }
-                        packs[id] = pack
-                    }
-                }
-            }
+            let library = MergedLibrary(tenant, includingDrafts: false)
+            let items = Dictionary(library.items.map { ($0.id, (node: $0.node, owner: $0.owner, directory: $0.directory)) }, uniquingKeysWith: { a, _ in a })
+            let itemOrder = library.items.map(\.id)
+            let categories = Dictionary(library.categories.map { ($0.id, $0.node) }, uniquingKeysWith: { a, _ in a })
+            let packs = Dictionary(library.packs.map { ($0.id, $0.node) }, uniquingKeysWith: { a, _ in a })
+            let categoryOrder = library.categories.map(\.id), packOrder = library.packs.map(\.id)
             if !items.isEmpty {
                 var packOf: [String: String] = [:]
                 for id in packOrder {

@@ -241,33 +241,13 @@ public enum ContentPreview {
             return formatter.string(from: date)
         }
 
-        /// The library items the tenant's apps see (its own and its ancestors', nearer ones winning), drafts included and marked.
-        func libraryItems() -> (items: [(id: String, node: Node)], categories: [(id: String, node: Node)]) {
-            var items: [String: Node] = [:], categories: [String: Node] = [:]
-            var itemOrder: [String] = [], categoryOrder: [String] = []
-            for source in tenant.ancestors + [tenant.source] {
-                for library in source.manifests(.library) {
-                    for item in library.node["items"]?.items ?? [] {
-                        guard let id = item["id"]?.string else { continue }
-                        if items[id] == nil { itemOrder.append(id) }
-                        items[id] = item
-                    }
-                    for category in library.node["categories"]?.items ?? [] {
-                        guard let id = category["id"]?.string else { continue }
-                        if categories[id] == nil { categoryOrder.append(id) }
-                        categories[id] = category
-                    }
-                }
-            }
-            return (itemOrder.compactMap { id in items[id].map { (id, $0) } }, categoryOrder.compactMap { id in categories[id].map { (id, $0) } })
-        }
-
         func localePage(_ locale: String, locales: [String]) -> LocalePage {
             let links = locales.map { LocaleLink(code: $0, href: "\($0).html", current: $0 == locale) }
             let tabs = (tenant.tenant?["navigation"]?["tabs"]?.items ?? []).map {
                 Tab(id: $0["id"]?.string ?? "", label: message($0["label"]?.string, locale), icon: $0["icon"]?.string ?? "")
             }
-            let library = libraryItems()
+            // Drafts included: the preview marks them.
+            let library = MergedLibrary(tenant, includingDrafts: true)
             let titles = Dictionary(library.items.map { ($0.id, text($0.node["title"], locale)) }, uniquingKeysWith: { a, _ in a })
             let programs = tenant.source.manifests(.program).map { manifest -> Program in
                 let node = manifest.node
@@ -297,7 +277,7 @@ public enum ContentPreview {
             }
             var grouped: [(title: String, id: String?, items: [LibraryItem])] = library.categories.map { (text($0.node["title"], locale), $0.id, []) }
             var uncategorised: [LibraryItem] = []
-            for (id, node) in library.items {
+            for (id, node) in library.items.map({ ($0.id, $0.node) }) {
                 let duration = node["durationSeconds"]?.int.map { " · \(Self.duration(seconds: $0))" } ?? ""
                 let item = LibraryItem(id: id, title: text(node["title"], locale), kind: node["kind"]?.string ?? "", detail: (node["kind"]?.string ?? "") + duration,
                                        badges: Self.badges(node))

@@ -203,12 +203,9 @@ extension Build {
                 }
             }
         }
-        for (name, diagnostic) in discovered.refused where only?.contains(name) ?? true {
-            var located = diagnostic
-            located.location.file = target.displayWorkspace + "/" + located.location.file
-            diagnostics.append(located)
-            checked += 1
-        }
+        let refused = discovered.refusedDiagnostics(displayRoot: target.displayWorkspace, only: only)
+        diagnostics += refused
+        checked += refused.count
         guard checked > 0 else { throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(target.displayWorkspace)'") }
         let failed = diagnostics.errorCount > 0 || (strict && !diagnostics.isEmpty)
         if !diagnostics.isEmpty || format != .text {

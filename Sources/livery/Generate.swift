@@ -71,12 +71,9 @@ struct Generate: ParsableCommand {
             }
         }
         // A folder the loader refuses (a symbolic link out of the workspace) is reported as `validate` reports it.
-        for (name, diagnostic) in discovered.refused where only?.contains(name) ?? true {
-            var located = diagnostic
-            located.location.file = target.displayWorkspace + "/" + located.location.file
-            diagnostics.append(located)
-            checked += 1
-        }
+        let refused = discovered.refusedDiagnostics(displayRoot: target.displayWorkspace, only: only)
+        diagnostics += refused
+        checked += refused.count
         guard checked > 0 else { throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(path)'") }
         diagnostics = diagnostics.normalized()
         if !diagnostics.isEmpty {
