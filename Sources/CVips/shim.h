@@ -10,7 +10,14 @@
 /// besides), turns the operation cache
 /// off (every icon is made once; a cache would only hold memory) and makes libvips' worker pools
 /// one thread wide (icons are small; the pipeline runs tenants on every core already).
+/// libvips also logs warnings (a CRC error, a bad tile) to stderr through GLib; the failure reaches
+/// Livery in vips' error buffer and becomes a located diagnostic, so the log lines are dropped.
+static void livery_vips_drop_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)domain; (void)level; (void)message; (void)data;
+}
+
 static inline int livery_vips_start(void) {
+    g_log_set_handler("VIPS", (GLogLevelFlags)(G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO), livery_vips_drop_log, NULL);
     if (vips_init("livery") != 0) return -1;
     vips_block_untrusted_set(TRUE);
     vips_operation_block_set("VipsForeignLoadSvgBuffer", FALSE);
