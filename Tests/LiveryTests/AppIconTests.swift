@@ -125,6 +125,9 @@ final class AppIconTests: XCTestCase {
         XCTAssertTrue(lightText.contains("<item name=\"windowSplashScreenIconBackgroundColor\">\(try hex("color.brand.primary", "default"))</item>"), lightText)
         XCTAssertTrue(lightText.contains("<item name=\"windowSplashScreenAnimatedIcon\">@mipmap/ic_launcher_foreground</item>"), lightText)
         XCTAssertNotEqual(lightText, nightText, "physio-clinic has a dark mode")
+        // Every file is recognised as an identity file (for app build pipelines), so a bundle filter can leave them out.
+        XCTAssertEqual(files.filter { !$0.path.hasPrefix(ColorAssets.catalog + "/") && !AppIcons.isIdentityFile($0.path) }.map(\.path), [])
+        XCTAssertFalse(AppIcons.isIdentityFile("android/values/colors.xml"))
         let adaptive = try XCTUnwrap(files.first { $0.path == "android/mipmap-anydpi-v26/ic_launcher.xml" })
         XCTAssertTrue(String(decoding: adaptive.contents, as: UTF8.self).contains("<monochrome android:drawable=\"@mipmap/ic_launcher_monochrome\"/>"))
     }
