@@ -181,11 +181,19 @@ final class AppIconTests: XCTestCase {
         XCTAssertThrowsError(try RasterImage.decode(Data(garbage), as: .png))
     }
 
-    func testGenerateWritesTheIconsOfTheSamples() throws {
-        let output = try PlatformFixtures.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: output) }
+    func testGenerateWritesTheIconsOfTheSamplesWithTheSameBytesInTwoProcesses() throws {
+        let output = try PlatformFixtures.temporaryFolder(), again = try PlatformFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: output); try? FileManager.default.removeItem(at: again) }
         let run = try LiveryProcess.run(["generate", "Tenants/urbannest", "-o", output.path])
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        let second = try LiveryProcess.run(["generate", "Tenants/urbannest", "-o", again.path])
+        XCTAssertEqual(second.status, 0, second.stdout + second.stderr)
+        let paths = try XCTUnwrap(FileManager.default.subpathsOfDirectory(atPath: output.appendingPathComponent("urbannest").path)).sorted()
+        XCTAssertEqual(paths, try FileManager.default.subpathsOfDirectory(atPath: again.appendingPathComponent("urbannest").path).sorted())
+        for path in paths where AppIcons.isIdentityFile(path) || path.contains(".appiconset/") || path.contains(".imageset/") {
+            let first = FileManager.default.contents(atPath: output.appendingPathComponent("urbannest/" + path).path)
+            XCTAssertEqual(first, FileManager.default.contents(atPath: again.appendingPathComponent("urbannest/" + path).path), path)
+        }
         for path in ["swiftui/Assets.xcassets/AppIcon.appiconset/AppIcon-tinted.png", "android/mipmap-xxxhdpi/ic_launcher_foreground.png",
                      "ios/LaunchScreen.plist", "web/icons/icon-maskable-512.png", "android/values-night/splash_theme.xml"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent("urbannest/" + path).path), path)
