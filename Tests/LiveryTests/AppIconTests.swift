@@ -148,6 +148,37 @@ final class AppIconTests: XCTestCase {
         }
     }
 
+    /// The two Android paths no sample takes: a master alone (the foreground is the master shrunk to the
+    /// 72 dp the mask shows, on a transparent layer, over the brand colour) and a background image layer.
+    func testAdaptiveLayersFromTheMasterAloneAndFromABackgroundImage() throws {
+        let ring = IconExample.svg(432, 432, "<circle cx=\"216\" cy=\"216\" r=\"100\" fill=\"#ffffff\"/>")
+        let alone = try ExampleWorkspace(RuleExample("master only", files: IconExample.files(icon: "master: assets/icon.svg\n")))
+        let aloneResult = alone.validate()
+        XCTAssertEqual(aloneResult.diagnostics.map(\.line), [])
+        let files = AppIcons.files(try XCTUnwrap(aloneResult.tenants.first)).files
+        let layer = try RasterImage.decode(try XCTUnwrap(files.first { $0.path == "android/mipmap-mdpi/ic_launcher_foreground.png" }).contents, as: .png)
+        XCTAssertEqual([layer.width, layer.height], [108, 108])
+        XCTAssertEqual(try layer.alphaBoundingBox(threshold: 128), RasterImage.Box(left: 18, top: 18, width: 72, height: 72), "the master fills the central 72 dp")
+        let colour = try XCTUnwrap(files.first { $0.path == "android/values/ic_launcher_background.xml" })
+        XCTAssertTrue(String(decoding: colour.contents, as: UTF8.self).contains("<color name=\"ic_launcher_background\">#0066CC</color>"))
+
+        let layered = try ExampleWorkspace(RuleExample("background image", files: IconExample.files(
+            icon: "master: assets/icon.svg\nandroid:\n  foreground: assets/fg.svg\n  background: assets/bg.svg\n",
+            ["example/assets/icon.svg": IconExample.master, "example/assets/fg.svg": ring, "example/assets/bg.svg": IconExample.svg(432)])))
+        let layeredResult = layered.validate()
+        XCTAssertEqual(layeredResult.diagnostics.map(\.line), [])
+        let layeredFiles = AppIcons.files(try XCTUnwrap(layeredResult.tenants.first)).files
+        XCTAssertNil(layeredFiles.first { $0.path == "android/values/ic_launcher_background.xml" }, "the background is an image")
+        let background = try XCTUnwrap(layeredFiles.first { $0.path == "android/mipmap-xxxhdpi/ic_launcher_background.png" })
+        XCTAssertEqual(try RasterImage.decode(background.contents, as: .png).width, 432)
+        let adaptive = String(decoding: try XCTUnwrap(layeredFiles.first { $0.path == "android/mipmap-anydpi-v26/ic_launcher.xml" }).contents, as: UTF8.self)
+        XCTAssertTrue(adaptive.contains("<background android:drawable=\"@mipmap/ic_launcher_background\"/>"), adaptive)
+        // The launch image is the foreground layer, the ring in the middle of a transparent square.
+        let logo = try RasterImage.decode(try XCTUnwrap(layeredFiles.first { $0.path.hasSuffix("LaunchLogo@3x.png") }).contents, as: .png)
+        XCTAssertEqual(logo.width, 480)
+        XCTAssertEqual(try logo.minimumAlpha(), 0)
+    }
+
     static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard haystack.count >= needle.count else { return nil }
         return (0...(haystack.count - needle.count)).first { Array(haystack[$0..<($0 + needle.count)]) == needle }
