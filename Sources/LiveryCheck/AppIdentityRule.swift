@@ -28,12 +28,12 @@ struct AppIdentityRule: Rule {
             RuleExample("a literal display name ending in a blank", files: ["example/tenant.yaml": app(ios: "com.example.app", android: "com.example.app", displayName: "↓\"Example \"")]),
         ],
         nonTriggering: [
-            RuleExample("store identifiers and a literal display name", files: ["example/tenant.yaml": app(ios: "com.example.my-app", android: "com.example.my_app")]),
+            RuleExample("store identifiers and a literal display name", files: IconExample.adding(to: ["example/tenant.yaml": app(ios: "com.example.my-app", android: "com.example.my_app")])),
             RuleExample("a brand without an app has no build settings to check", files: [:]),
-            RuleExample("a display name from the locale bundles", files: [
+            RuleExample("a display name from the locale bundles", files: IconExample.adding(to: [
                 "example/tenant.yaml": app(ios: "com.example.app", android: "com.example.app", displayName: "app.name"),
                 "example/locales/en.yaml": "nav:\n  home: Home\n  profile: Profile\napp:\n  name: Example's\n",
-            ]),
+            ])),
             RuleExample("a creator inherits its platform's app and needs no ids", files: ["example/tenant.yaml": RuleExample.tenant(appending: "app:\n  displayName: Example\n")
                 .replacingOccurrences(of: "kind: brand", with: "kind: creator")]),
         ])

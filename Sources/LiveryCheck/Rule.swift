@@ -78,6 +78,8 @@ final class RuleContextCache: @unchecked Sendable {
     var subtitleDocuments: [SubtitleFile]?
     /// Each tour's route by the tour manifest's path (`.some(nil)`: the tour has no readable route).
     var tourRoutes: [String: TourRoute?] = [:]
+    /// Every app icon finding (`AppIconInspection`): the images are decoded once for all the icon rules.
+    var appIcon: [Diagnostic]?
 }
 
 /// A rule whose findings the loader or resolver makes while reading (syntax, shapes, aliases…);

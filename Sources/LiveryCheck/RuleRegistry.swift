@@ -12,7 +12,7 @@ public enum RuleRegistry {
         // branding
         TokenStructureRule.self, TokenTypeRule.self, TokenPropertyRule.self, TokenValueRule.self, AliasUnknownRule.self, AliasCycleRule.self, AliasTypeRule.self, BrandingModeRule.self,
         ExtensionValueRule.self, ColorHexFallbackRule.self, PaletteOnlyRule.self, PlatformNameRule.self, CanonicalScaleRule.self, ContrastRule.self, TouchTargetRule.self,
-        TabIdentityRule.self, DarkCoverageRule.self,
+        TabIdentityRule.self, DarkCoverageRule.self, LaunchScreenColorRule.self,
         // localization
         MissingTranslationRule.self, ExtraTranslationRule.self, MessageSyntaxRule.self, PlaceholderMismatchRule.self, PluralCategoriesRule.self,
         PluralExtraCategoryRule.self, PluralLocaleRule.self, SelectOtherRule.self, MarkupRule.self, MaxLengthRule.self, WhitespaceRule.self, BidiControlRule.self,
@@ -24,6 +24,7 @@ public enum RuleRegistry {
         StopOrderRule.self, TriggerRadiusRule.self, ProgramDaysRule.self, AchievementTiersRule.self, LibraryMediaKindRule.self, ProtectedPackItemRule.self, AvailabilityWindowRule.self, RouteRule.self, TileCoverageRule.self,
         // assets
         AssetPathRule.self, SymlinkEscapeRule.self, MissingAssetRule.self, NotRegularFileRule.self, FileTypeRule.self, FieldTypeRule.self, ImageHeaderRule.self, ImagePixelsRule.self, MediaFramesRule.self, MediaStreamableRule.self, ImageBudgetRule.self, SubtitleSyntaxRule.self, SubtitleTimingRule.self, SubtitleReadabilityRule.self, SubtitleMediaLengthRule.self, DeclaredDurationRule.self, BundleBudgetRule.self, XMLWellFormedRule.self, SVGSafetyRule.self,
+        AppIconMissingRule.self, AppIconSizeRule.self, AppIconOpaqueRule.self, AppIconSafeZoneRule.self, AppIconDecodeRule.self,
     ]
 
     public static var descriptions: [RuleDescription] { all.map { $0.description } }

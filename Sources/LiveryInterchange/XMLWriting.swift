@@ -31,6 +31,11 @@ final class XMLBuilder {
         if !finished { xmlFreeDoc(document) }
     }
 
+    /// Adds a document type declaration (`<!DOCTYPE name PUBLIC "…" "…">`), as property lists carry.
+    func doctype(_ name: String, publicID: String, systemID: String) {
+        _ = xmlCreateIntSubset(document, name, publicID, systemID)
+    }
+
     /// Declares a prefixed namespace on the root, for attributes such as `xml:space` or `tools:…`.
     func declare(prefix: String, uri: String) {
         _ = xmlNewNs(root.node, uri, prefix)

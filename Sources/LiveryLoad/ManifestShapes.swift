@@ -10,6 +10,21 @@ public enum ManifestShapes {
         .optional("color", .string(.colorOrTokenReference), "Identity colour: a token reference (preferred) or a hex colour."),
     ]))
 
+    /// An app icon image: PNG or SVG.
+    static let iconImage: Shape = .asset([.png, .svg])
+
+    static let appIcon: Shape = .object(ObjectShape("The app icon (docs/app-icons.md).", [
+        .required("master", iconImage, "The icon, square, at least 1024 × 1024 pixels, opaque (iOS refuses transparency): PNG or SVG."),
+        .optional("dark", iconImage, "iOS 18 dark appearance (transparent background allowed), at least 1024 × 1024."),
+        .optional("tinted", iconImage, "iOS 18 tinted appearance (greyscale), at least 1024 × 1024."),
+        .optional("android", .object(ObjectShape("Android adaptive icon layers, 108 × 108 dp each.", [
+            .optional("foreground", iconImage, "Foreground layer; keep its content inside the central 66 dp circle (the safe zone)."),
+            .optional("background", iconImage, "Background layer image (opaque); or give backgroundColor."),
+            .optional("backgroundColor", .string(.tokenReference), "Background layer colour token, when there is no background image (default {color.brand.primary})."),
+            .optional("monochrome", iconImage, "Themed-icon layer (Android 13+): only its alpha is used."),
+        ])), "Android adaptive icon layers; without them the master stands in (docs/app-icons.md#android)."),
+    ]))
+
     public static let tenant: Shape = .object(ObjectShape("A tenant: one branded app, or one creator inside a platform app.", [
         .required("id", .string(.slug), "Stable tenant id; must equal the folder name."),
         .required("kind", .choice(["brand", "creator"]), "A brand is an app of its own; a creator publishes inside a platform app."),
@@ -23,6 +38,11 @@ public enum ManifestShapes {
             ])), "Store identifiers per platform."),
             .optional("version", .string(.version), "The version people see (iOS MARKETING_VERSION, Android versionName)."),
             .optional("build", .integer(min: 1, max: 2_100_000_000), "The build number (iOS CURRENT_PROJECT_VERSION, Android versionCode; Google Play's limit is 2100000000)."),
+            .optional("icon", appIcon, "The app icon: a master image and optional variants and layers (docs/app-icons.md)."),
+            .optional("launchScreen", .object(ObjectShape("Launch screen colours (docs/app-icons.md#launch-screens).", [
+                .optional("background", .string(.tokenReference), "Colour token of the launch screen (default {color.background.default})."),
+                .optional("iconBackground", .string(.tokenReference), "Colour token behind the Android 12+ splash icon (default {color.brand.primary})."),
+            ])), "Launch screen colours; the image is the icon's foreground layer or master."),
         ])), "App identity (brands)."),
         .required("locales", .object(ObjectShape("Languages.", [
             .required("default", .string(.locale), "The source locale; every key must exist in it."),

@@ -77,6 +77,21 @@ public enum ColorAssets {
         return files.sorted { $0.path < $1.path }
     }
 
+    /// The name of the colour set holding the colour token at `path` (`color.background.default` →
+    /// `colorBackgroundDefault`, as `files` names it); nil when the tenant has no such colour, or its
+    /// name clashes with an earlier colour's.
+    public static func assetName(ofToken path: String, in tenant: ResolvedTenant) -> String? {
+        guard let base = tenant.tokens["default"] else { return nil }
+        let named = PlatformContext.Naming(tenant, base: PlatformContext.TokenTable(base)).colors
+        var seen = Set<String>()
+        for (candidate, names) in named {
+            let name = assetName(names.swiftName)
+            guard seen.insert(name).inserted, base.values[candidate].flatMap(color) != nil else { continue }
+            if candidate == path { return name }
+        }
+        return nil
+    }
+
     /// The colour of a resolved DTCG colour value, in the space the catalog will hold it in; nil
     /// when the value is not a colour (the resolver has reported it). An unknown space falls back to
     /// the `hex` member, as in the theme files.

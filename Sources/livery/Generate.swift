@@ -14,7 +14,9 @@ struct Generate: ParsableCommand {
             compose/Theme.kt, android/values*/…, css/tokens.css, react-native/theme.ts) and \
             tokens/<mode>.tokens.json for every mode, the Xcode colour assets, and a brand's build \
             settings (ios/Tenant.xcconfig, ios/<locale>.lproj/InfoPlist.strings, \
-            android/tenant.gradle.properties, android/values*/app_name.xml; docs/build-settings.md). The tenants are validated first; nothing is \
+            android/tenant.gradle.properties, android/values*/app_name.xml; docs/build-settings.md) and, for a brand with \
+            app.icon, its app icons and launch screens (AppIcon.appiconset, LaunchLogo.imageset, ios/LaunchScreen.plist, \
+            android/mipmap-*/, android/values*/splash_theme.xml, web/icons/; docs/app-icons.md). The tenants are validated first; nothing is \
             written when there are errors. See docs/platform-files.md. Exit status: 0 on success, 1 \
             on errors in the tenants or templates, 2 on a usage or internal error.
             """
@@ -60,8 +62,11 @@ struct Generate: ParsableCommand {
             diagnostics += result.diagnostics
             guard diagnostics.errorCount == 0 else { continue }
             for tenant in result.tenants where names.contains(tenant.id) && (target.tenant == nil || tenant.id == target.tenant) {
-                let (files, found) = PlatformFiles.generate(tenant, templates: platform)
-                diagnostics += found
+                var (files, found) = PlatformFiles.generate(tenant, templates: platform)
+                // App icons and launch screens (docs/app-icons.md): drawn here only, as app build pipelines need them and bundles do not.
+                let icons = AppIcons.files(tenant)
+                files = (files + icons.files).sorted { $0.path < $1.path }
+                diagnostics += found + icons.diagnostics
                 for file in files {
                     let url = staging.appendingPathComponent(tenant.id).appendingPathComponent(file.path)
                     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -237,6 +237,24 @@ final class BrokenVariantCorpusTests: XCTestCase {
         Variant(name: "GPX with an external entity", tenant: "sonic-walkscape", edits: [.replace("sonic-walkscape/tours/florence-renaissance/route.gpx", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
                                                                                                 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n↓<!DOCTYPE gpx [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n")], rule: "assets.xml"),
         Variant(name: "SVG with a script", tenant: "physio-clinic", edits: [.replace("physio-clinic/assets/logo.svg", "</svg>", "↓<script>alert(1)</script></svg>")], rule: "assets.svg-safety"),
+        // App icons and launch screens (docs/app-icons.md): located at the tenant.yaml line naming the image or token.
+        Variant(name: "master icon of 512 pixels", tenant: "physio-clinic", edits: [.replace(physio, "master: assets/icon.svg", "master: ↓assets/icon.svg"),
+                                                                                   .replace("physio-clinic/assets/icon.svg", "width=\"1024\" height=\"1024\"", "width=\"512\" height=\"512\"")],
+                rule: "assets.app-icon-size"),
+        Variant(name: "master icon with rounded transparent corners", tenant: "urbannest", edits: [.replace("urbannest/tenant.yaml", "master: assets/icon.svg", "master: ↓assets/icon.svg"),
+                                                                                                  .replace("urbannest/assets/icon.svg", "<rect width=\"1024\" height=\"1024\"", "<rect width=\"1024\" height=\"1024\" rx=\"180\"")],
+                rule: "assets.app-icon-opaque"),
+        Variant(name: "master PNG with a header and no pixels", tenant: "travel-experiences",
+                edits: [.replace("travel-experiences/tenant.yaml", "master: assets/icon.svg", "master: ↓assets/icon.png"),
+                        .bytes("travel-experiences/assets/icon.png", RuleExample.pngHeader(width: 1024, height: 1024))], rule: "assets.app-icon-decode"),
+        Variant(name: "launch screen colour naming no token", tenant: "physio-clinic",
+                edits: [.replace(physio, "      monochrome: assets/icon-monochrome.svg\n", "      monochrome: assets/icon-monochrome.svg\n  launchScreen:\n    background: ↓\"{color.background.nope}\"\n")],
+                rule: "branding.launch-screen-color"),
+        Variant(name: "brand app without an icon", tenant: "companero", edits: [.replace("companero/tenant.yaml", "  icon:\n    master: assets/icon.svg\n    android:\n      foreground: assets/icon-foreground.svg\n"
+                                                                                                     + "      monochrome: assets/icon-monochrome.svg\n", "")], rule: "assets.app-icon-missing", at: "Tenants/companero/tenant.yaml:10:5", strict: true),
+        Variant(name: "adaptive foreground mark too large for the safe zone", tenant: "companero",
+                edits: [.replace("companero/tenant.yaml", "foreground: assets/icon-foreground.svg", "foreground: ↓assets/icon-foreground.svg"),
+                        .replace("companero/assets/icon-foreground.svg", "r=\"14\"", "r=\"30\"")], rule: "assets.app-icon-safe-zone", strict: true),
     ]
 
     private func copySamples() throws -> URL {

@@ -12,8 +12,11 @@ final class PlatformCommandTests: XCTestCase {
         let result = try LiveryProcess.run(["generate", "Tenants", "--output", output.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         // 9 theme and token files, the asset catalog's Contents.json, a colour set per colour (68), and the
-        // build settings: xcconfig, Gradle properties, and InfoPlist.strings and app_name.xml for en and ru (6).
-        XCTAssertTrue(result.stdout.contains("physio-clinic: 84 files in"), result.stdout)
+        // build settings: xcconfig, Gradle properties, and InfoPlist.strings and app_name.xml for en and ru (6), and
+        // the icons and launch screens (34, docs/app-icons.md): iOS 9 (icon set 3 + Contents.json, launch image set
+        // 3 + Contents.json, LaunchScreen.plist), Android 20 (foreground, monochrome and legacy at 5 densities, the
+        // adaptive icon, its background colour, the Play icon, splash light and night), web 5.
+        XCTAssertTrue(result.stdout.contains("physio-clinic: 118 files in"), result.stdout)
         for path in ["swiftui/Theme.swift", "compose/Theme.kt", "android/values/colors.xml", "android/values-night/colors.xml",
                      "android/values/dimens.xml", "css/tokens.css", "react-native/theme.ts", "tokens/default.tokens.json", "tokens/dark.tokens.json",
                      "swiftui/Assets.xcassets/Contents.json", "swiftui/Assets.xcassets/brandPrimary.colorset/Contents.json",

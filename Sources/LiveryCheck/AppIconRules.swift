@@ -1,0 +1,273 @@
+import Foundation
+import LiveryDiagnostics
+import LiveryImage
+import LiveryLoad
+import LiveryRender
+import LiveryResolve
+
+/// The app icon and launch screen checks (docs/app-icons.md). One inspection per tenant reads and
+/// decodes every declared image once (`AppIconInspection`); each rule returns its own findings.
+protocol AppIconCheckedRule: Rule {}
+
+extension AppIconCheckedRule {
+    func check(_ context: RuleContext) -> [Diagnostic] {
+        AppIconInspection.findings(context).filter { $0.ruleID == Self.description.id }
+    }
+}
+
+/// Example workspaces of a brand with an app icon: store identifiers, colour tokens for the launch
+/// screen, and the icon's SVG files.
+public enum IconExample {
+    public static let tokens = """
+        {
+          "color": {
+            "$type": "color",
+            "palette": {
+              "blue": {"$value": {"colorSpace": "srgb", "components": [0, 0.4, 0.8], "hex": "#0066cc"}},
+              "white": {"$value": {"colorSpace": "srgb", "components": [1, 1, 1], "hex": "#ffffff"}}
+            },
+            "brand": {"primary": {"$value": "{color.palette.blue}"}},
+            "background": {"default": {"$value": "{color.palette.white}"}}
+          }
+        }
+
+        """
+
+    /// A square SVG of `width` × `height` with `body` inside.
+    public static func svg(_ width: Int, _ height: Int? = nil, _ body: String? = nil) -> String {
+        let height = height ?? width
+        return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\">"
+            + (body ?? "<rect width=\"\(width)\" height=\"\(height)\" fill=\"#0066cc\"/>") + "</svg>\n"
+    }
+
+    public static let master = svg(1024)
+
+    /// `files` with an icon added to the `app:` of its tenant manifest (after `bundleIds`), and the
+    /// colour tokens and image it needs: for other rules' examples of brands that ship an app.
+    public static func adding(to files: [String: String]) -> [String: String] {
+        var files = files
+        guard var manifest = files["example/tenant.yaml"], let range = manifest.range(of: "  bundleIds:") else { return files }
+        let lineEnd = manifest[range.upperBound...].range(of: "\n  [a-z]|\n[a-z]|\n$", options: .regularExpression)?.lowerBound ?? manifest.endIndex
+        manifest.insert(contentsOf: "\n  icon:\n    master: assets/icon.svg", at: lineEnd)
+        files["example/tenant.yaml"] = manifest + "branding:\n  tokens: [branding/tokens.json]\n"
+        files["example/branding/tokens.json"] = tokens
+        files["example/assets/icon.svg"] = master
+        return files
+    }
+
+    /// A brand tenant whose `app:` holds `icon` (YAML lines indented under `icon:`), plus `extra` files.
+    public static func files(icon: String?, launch: String = "", _ extra: [String: String] = ["example/assets/icon.svg": master]) -> [String: String] {
+        var files = extra
+        let iconLines = icon.map { "  icon:\n" + $0.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n") } ?? ""
+        files["example/tenant.yaml"] = RuleExample.tenant(appending: """
+            app:
+              displayName: Example
+              bundleIds: {ios: com.example.app, android: com.example.app}
+            \(iconLines)\(launch)
+            branding:
+              tokens: [branding/tokens.json]
+
+            """)
+        files["example/branding/tokens.json"] = tokens
+        return files
+    }
+}
+
+struct AppIconMissingRule: AppIconCheckedRule {
+    static let description = RuleDescription(
+        id: AppIconRule.missing, name: "App icon declared", family: .assets,
+        rationale: "A brand that ships an app (it has store identifiers under app.bundleIds) declares app.icon, from which the iOS, Android and web icons and the launch screens are made; without one the app builds with a blank icon. A warning: tenants that ship no app yet still validate.",
+        severity: .warning,
+        triggering: [RuleExample("store identifiers and no icon", files: [
+            "example/tenant.yaml": RuleExample.tenant(appending: "app:\n  displayName: Example\n  bundleIds: ↓{ios: com.example.app, android: com.example.app}\n"),
+        ])],
+        nonTriggering: [
+            RuleExample("an icon", files: IconExample.files(icon: "master: assets/icon.svg\n")),
+            RuleExample("a creator ships inside its platform's app", files: ["example/tenant.yaml": RuleExample.tenant(appending: "app:\n  displayName: Example\n")
+                .replacingOccurrences(of: "kind: brand", with: "kind: creator")]),
+        ])
+}
+
+struct AppIconSizeRule: AppIconCheckedRule {
+    static let description = RuleDescription(
+        id: AppIconRule.size, name: "App icon size", family: .assets,
+        rationale: "Icons are made by scaling down: the master and the iOS dark and tinted variants are square and at least 1024 × 1024 pixels (the App Store's size), Android layers square and at least 432 (108 dp at xxxhdpi); an SVG declares its size (width and height, or a viewBox).",
+        triggering: [
+            RuleExample("a 512-pixel master", files: IconExample.files(icon: "master: ↓assets/icon.svg\n", ["example/assets/icon.svg": IconExample.svg(512)])),
+            RuleExample("a master that is not square", files: IconExample.files(icon: "master: ↓assets/icon.svg\n", ["example/assets/icon.svg": IconExample.svg(1024, 768)])),
+            RuleExample("a foreground layer of 200 pixels", files: IconExample.files(icon: "master: assets/icon.svg\nandroid:\n  foreground: ↓assets/fg.svg\n", [
+                "example/assets/icon.svg": IconExample.master, "example/assets/fg.svg": IconExample.svg(200, 200, "<circle cx=\"100\" cy=\"100\" r=\"40\"/>"),
+            ])),
+        ],
+        nonTriggering: [
+            RuleExample("a 1024-pixel master", files: IconExample.files(icon: "master: assets/icon.svg\n")),
+            RuleExample("a 2048-pixel master and a 432-pixel foreground", files: IconExample.files(icon: "master: assets/icon.svg\nandroid:\n  foreground: assets/fg.svg\n", [
+                "example/assets/icon.svg": IconExample.svg(2048), "example/assets/fg.svg": IconExample.svg(432, 432, "<circle cx=\"216\" cy=\"216\" r=\"100\"/>"),
+            ])),
+        ])
+}
+
+struct AppIconOpaqueRule: AppIconCheckedRule {
+    static let description = RuleDescription(
+        id: AppIconRule.opaque, name: "Opaque iOS icon", family: .assets,
+        rationale: "The App Store refuses an app icon with transparency, and iOS draws transparent pixels black: the master (the iOS light icon) is opaque to its corners. iOS rounds the corners itself; the dark variant may be transparent.",
+        triggering: [RuleExample("a master with rounded corners", files: IconExample.files(icon: "master: ↓assets/icon.svg\n", [
+            "example/assets/icon.svg": IconExample.svg(1024, 1024, "<rect width=\"1024\" height=\"1024\" rx=\"220\" fill=\"#0066cc\"/>"),
+        ]))],
+        nonTriggering: [
+            RuleExample("a full-bleed master", files: IconExample.files(icon: "master: assets/icon.svg\n")),
+            RuleExample("a transparent dark variant", files: IconExample.files(icon: "master: assets/icon.svg\ndark: assets/dark.svg\n", [
+                "example/assets/icon.svg": IconExample.master, "example/assets/dark.svg": IconExample.svg(1024, 1024, "<circle cx=\"512\" cy=\"512\" r=\"300\" fill=\"#4da3ff\"/>"),
+            ])),
+        ])
+}
+
+struct AppIconSafeZoneRule: AppIconCheckedRule {
+    static let description = RuleDescription(
+        id: AppIconRule.safeZone, name: "Adaptive icon safe zone", family: .assets,
+        rationale: "Android launchers mask the adaptive icon's 108 dp layers to shapes of their own, and only the central 66 dp circle is always shown: content of the foreground layer (its pixels' alpha bounding box, then the pixels themselves) stays inside it.",
+        severity: .warning,
+        triggering: [RuleExample("a foreground mark filling the layer", files: IconExample.files(icon: "master: assets/icon.svg\nandroid:\n  foreground: ↓assets/fg.svg\n", [
+            "example/assets/icon.svg": IconExample.master, "example/assets/fg.svg": IconExample.svg(432, 432, "<circle cx=\"216\" cy=\"216\" r=\"200\"/>"),
+        ]))],
+        nonTriggering: [RuleExample("a foreground mark inside the 66 dp circle", files: IconExample.files(icon: "master: assets/icon.svg\nandroid:\n  foreground: assets/fg.svg\n", [
+            "example/assets/icon.svg": IconExample.master, "example/assets/fg.svg": IconExample.svg(432, 432, "<circle cx=\"216\" cy=\"216\" r=\"120\"/>"),
+        ]))])
+}
+
+struct AppIconDecodeRule: AppIconCheckedRule {
+    static let description = RuleDescription(
+        id: AppIconRule.decode, name: "Decodable icon", family: .assets,
+        rationale: "Every icon image decodes in full (libvips with libpng and librsvg, as the icon set is made): a PNG whose header is fine but whose pixel data is missing or corrupt, or an SVG librsvg cannot draw, would leave the app without an icon.",
+        triggering: [RuleExample("a PNG with a header and no pixel data", files: IconExample.files(icon: "master: ↓assets/icon.png\n", [:]),
+                                 binaryFiles: ["example/assets/icon.png": RuleExample.pngHeader(width: 1024, height: 1024)])],
+        nonTriggering: [RuleExample("an SVG master", files: IconExample.files(icon: "master: assets/icon.svg\n"))])
+}
+
+struct LaunchScreenColorRule: AppIconCheckedRule {
+    static let description = RuleDescription(
+        id: AppIconRule.launchColor, name: "Launch screen colours", family: .branding,
+        rationale: "The launch screens and the adaptive icon's background take their colours from colour tokens (by default {color.background.default} for the screen and {color.brand.primary} behind the icon; app.launchScreen and app.icon.android.backgroundColor choose others), so they follow the brand in light and dark; each must be a colour token of the tenant.",
+        triggering: [
+            RuleExample("a launch background naming no token", files: IconExample.files(icon: "master: assets/icon.svg\n", launch: "  launchScreen:\n    background: ↓\"{color.background.missing}\"\n")),
+            RuleExample("default tokens the tenant lacks", files: IconExample.files(icon: "master: ↓assets/icon.svg\n").merging([
+                "example/branding/tokens.json": IconExample.tokens.replacingOccurrences(of: "\"background\": {\"default\"", with: "\"surface\": {\"default\""),
+            ]) { _, new in new }),
+        ],
+        nonTriggering: [
+            RuleExample("the default tokens", files: IconExample.files(icon: "master: assets/icon.svg\n")),
+            RuleExample("chosen tokens", files: IconExample.files(icon: "master: assets/icon.svg\nandroid:\n  backgroundColor: \"{color.palette.white}\"\n",
+                                                                 launch: "  launchScreen:\n    background: \"{color.brand.primary}\"\n    iconBackground: \"{color.palette.white}\"\n")),
+        ])
+}
+
+/// Reads and decodes a tenant's declared icon images once and makes every icon finding.
+enum AppIconInspection {
+    static func findings(_ context: RuleContext) -> [Diagnostic] {
+        if let cached = context.cache.appIcon { return cached }
+        let found = inspect(context)
+        context.cache.appIcon = found
+        return found
+    }
+
+    static func inspect(_ context: RuleContext) -> [Diagnostic] {
+        guard let manifest = context.tenant.tenant, manifest["kind"]?.string == "brand", let app = manifest["app"] else { return [] }
+        var diagnostics: [Diagnostic] = []
+        func report(_ severity: Severity, _ message: String, at node: Node, rule: String, hint: String? = nil) {
+            guard context.owns(node.location) else { return }  // an ancestor's own validation reports it
+            diagnostics.append(Diagnostic(severity, message, at: node.location, rule: rule, hint: hint))
+        }
+        guard let declaration = AppIconDeclaration.of(context.tenant) else {
+            if app["icon"] == nil, let ids = app["bundleIds"] {
+                report(.warning, "the app has store identifiers but no icon (app.icon); its icon set and launch screens cannot be made", at: ids, rule: AppIconRule.missing,
+                       hint: "draw a square master icon of at least 1024 × 1024 pixels (SVG or PNG) and add app.icon.master (docs/app-icons.md)")
+            }
+            return diagnostics
+        }
+        let limits = context.mediaLimits
+        for image in declaration.images {
+            guard let url = image.url else { continue }  // assets.path, assets.missing and friends report it
+            let claimed: FileType = image.isSVG ? .svg : .png
+            // A file whose bytes are another type, whose header is unreadable or which declares too many pixels is reported by the asset rules.
+            guard FileSniffer.sniff(fileAt: url) == claimed, case .success(let facts)? = ImageProbe.probe(fileAt: url, as: claimed),
+                  (facts?.pixels ?? 0) <= limits.maximumPixels else { continue }
+            let source: AppIconSource
+            do {
+                source = try AppIconSource(url: url, isSVG: image.isSVG)
+            } catch let failure as AppIconSource.Failure {
+                report(.error, "'\(image.path)' \(failure.description)", at: image.node, rule: failure.isHeader ? AppIconRule.size : AppIconRule.decode)
+                continue
+            } catch {
+                continue
+            }
+            let what = image.role == "master" ? "the master icon" : "the \(image.role) icon image"
+            if source.width != source.height {
+                report(.error, "\(what) '\(image.path)' is \(source.width) × \(source.height) pixels; it must be square", at: image.node, rule: AppIconRule.size,
+                       hint: "export it on a square canvas of at least \(image.minimumSide) × \(image.minimumSide)")
+                continue
+            }
+            if source.width < image.minimumSide {
+                report(.error, "\(what) '\(image.path)' is \(source.width) × \(source.height) pixels; it must be at least \(image.minimumSide) × \(image.minimumSide)",
+                       at: image.node, rule: AppIconRule.size, hint: "export it at \(image.minimumSide) × \(image.minimumSide) or larger (or as SVG with that size)")
+                continue
+            }
+            // Pixels are looked at for the master (transparency) and the foreground (safe zone); any other SVG only has to
+            // draw, which librsvg shows as well at 128 pixels as at 1024 for a fraction of the memory and time.
+            let needsPixels = image.role == "master" || image.role == "android.foreground" || !source.isSVG
+            let decoded: RasterImage
+            do {
+                decoded = needsPixels ? try source.natural() : try source.render(side: 128)
+            } catch {
+                report(.error, "'\(image.path)' \(error)", at: image.node, rule: AppIconRule.decode, hint: "export the image again")
+                continue
+            }
+            if image.role == "master", let lowest = try? decoded.minimumAlpha(), lowest < 255 {
+                report(.error, "the master icon '\(image.path)' has transparent pixels (alpha down to \(lowest) of 255); iOS refuses an app icon with transparency",
+                       at: image.node, rule: AppIconRule.opaque, hint: "fill the whole square with the background; iOS rounds the corners itself")
+            }
+            if image.role == "android.foreground", let outside = safeZoneExcess(decoded) {
+                report(.warning, "the foreground layer '\(image.path)' has content outside the adaptive icon's safe zone (the central 66 dp circle of 108 dp): "
+                       + "its visible pixels span \(outside.box.width) × \(outside.box.height) from (\(outside.box.left), \(outside.box.top)), and reach \(outside.reach) dp from the centre",
+                       at: image.node, rule: AppIconRule.safeZone, hint: "shrink the mark to fit a circle of \(decoded.width * 66 / 108) pixels in diameter at the centre; launchers may cut off the rest")
+            }
+        }
+        var tokens = [declaration.launchBackground, declaration.launchIconBackground]
+        if declaration.background == nil { tokens.append(declaration.backgroundColor) }
+        let base = context.tenant.tokens["default"]
+        for token in tokens where base?.types[token.path] != "color" {
+            let what = token.node == nil ? "the default colour token" : "the colour token"
+            report(.error, "\(what) '{\(token.path)}' is not a colour token of this tenant; the launch screens and the adaptive icon need it",
+                   at: token.node ?? declaration.master.node, rule: AppIconRule.launchColor,
+                   hint: token.node == nil ? "add the token, or choose one with app.launchScreen.background / iconBackground and app.icon.android.backgroundColor" : "name a colour token, as in {color.brand.primary}")
+        }
+        // The colour asset the iOS launch screen names must exist (its name may clash with another colour's).
+        if base?.types[declaration.launchBackground.path] == "color", ColorAssets.assetName(ofToken: declaration.launchBackground.path, in: context.tenant) == nil {
+            report(.error, "the launch screen colour '{\(declaration.launchBackground.path)}' has no colour asset of its own (its name clashes with another colour's)",
+                   at: declaration.launchBackground.node ?? declaration.master.node, rule: AppIconRule.launchColor)
+        }
+        return diagnostics
+    }
+
+    /// How the visible content of a foreground layer reaches past the 66 dp safe circle: nil when its
+    /// alpha bounding box fits in the circle, or when the box does not but every visible pixel does (a
+    /// round mark). Pixels count as visible above alpha 32, and a pixel of anti-aliasing is allowed.
+    static func safeZoneExcess(_ image: RasterImage) -> (box: RasterImage.Box, reach: Int)? {
+        let threshold: UInt8 = 32
+        guard image.hasAlpha, let box = try? image.alphaBoundingBox(threshold: threshold), let pixels = try? image.pixels() else { return nil }
+        let side = Double(image.width)
+        let centre = side / 2, radius = side * Double(AppIcons.safeZoneDP) / Double(AppIcons.layerDP) / 2 + 1
+        func distance(_ x: Double, _ y: Double) -> Double { ((x - centre) * (x - centre) + (y - centre) * (y - centre)).squareRoot() }
+        let corners = [(box.left, box.top), (box.left + box.width, box.top), (box.left, box.top + box.height), (box.left + box.width, box.top + box.height)]
+        if corners.allSatisfy({ distance(Double($0.0), Double($0.1)) <= radius }) { return nil }
+        var farthest = 0.0
+        for y in box.top..<(box.top + box.height) {
+            for x in box.left..<(box.left + box.width) where pixels[(y * image.width + x) * 4 + 3] > threshold {
+                // The pixel's far corner from the centre.
+                let dx = abs(Double(x) + 0.5 - centre) + 0.5, dy = abs(Double(y) + 0.5 - centre) + 0.5
+                farthest = max(farthest, (dx * dx + dy * dy).squareRoot())
+            }
+        }
+        guard farthest > radius else { return nil }
+        return (box, Int((farthest / side * Double(AppIcons.layerDP)).rounded()))
+    }
+}
