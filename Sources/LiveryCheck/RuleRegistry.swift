@@ -24,6 +24,9 @@ public enum RuleRegistry {
         StopOrderRule.self, TriggerRadiusRule.self, ProgramDaysRule.self, AchievementTiersRule.self, LibraryMediaKindRule.self, ProtectedPackItemRule.self, RouteRule.self, TileCoverageRule.self,
         // assets
         AssetPathRule.self, SymlinkEscapeRule.self, MissingAssetRule.self, NotRegularFileRule.self, FileTypeRule.self, FieldTypeRule.self, ImageHeaderRule.self, ImagePixelsRule.self, MediaFramesRule.self, MediaStreamableRule.self, ImageBudgetRule.self, SubtitleSyntaxRule.self, SubtitleTimingRule.self, SubtitleReadabilityRule.self, SubtitleMediaLengthRule.self, DeclaredDurationRule.self, BundleBudgetRule.self, XMLWellFormedRule.self, SVGSafetyRule.self,
+        // store
+        StoreRequiredTextRule.self, StoreUnknownKeyRule.self, StorePlainTextRule.self, StoreTextLengthRule.self, StoreKeywordsRule.self, StoreURLRule.self,
+        StoreLocaleRule.self, StoreLocaleUnmappedRule.self,
     ]
 
     public static var descriptions: [RuleDescription] { all.map { $0.description } }

@@ -121,7 +121,8 @@ public enum BundlePlanner {
             // bundle that only build pipelines fetch (issue 15, item 9). The build settings (xcconfig,
             // InfoPlist.strings, Gradle properties, app_name.xml) are read by builds, never by a
             // running app, and stay out for the same reason.
-            return files.filter { !$0.path.hasPrefix(ColorAssets.catalog + "/") && !BuildSettings.isBuildSetting($0.path) }.map { file in
+            // Store listings (fastlane metadata) are for release pipelines too.
+            return files.filter { !$0.path.hasPrefix(ColorAssets.catalog + "/") && !BuildSettings.isBuildSetting($0.path) && !StoreListings.isStoreListing($0.path) }.map { file in
                 BundleEntry(path: file.path.hasPrefix("tokens/") ? file.path : "platform/" + file.path, data: file.contents)
             }
         }

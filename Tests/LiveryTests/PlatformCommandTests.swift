@@ -12,12 +12,15 @@ final class PlatformCommandTests: XCTestCase {
         let result = try LiveryProcess.run(["generate", "Tenants", "--output", output.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         // 9 theme and token files, the asset catalog's Contents.json, a colour set per colour (68), and the
-        // build settings: xcconfig, Gradle properties, and InfoPlist.strings and app_name.xml for en and ru (6).
-        XCTAssertTrue(result.stdout.contains("physio-clinic: 84 files in"), result.stdout)
+        // build settings: xcconfig, Gradle properties, and InfoPlist.strings and app_name.xml for en and ru (6), and
+        // the store listings: 8 App Store files and 4 Google Play files for each of en and ru (24).
+        XCTAssertTrue(result.stdout.contains("physio-clinic: 108 files in"), result.stdout)
         for path in ["swiftui/Theme.swift", "compose/Theme.kt", "android/values/colors.xml", "android/values-night/colors.xml",
                      "android/values/dimens.xml", "css/tokens.css", "react-native/theme.ts", "tokens/default.tokens.json", "tokens/dark.tokens.json",
                      "swiftui/Assets.xcassets/Contents.json", "swiftui/Assets.xcassets/brandPrimary.colorset/Contents.json",
-                     "ios/Tenant.xcconfig", "ios/ru.lproj/InfoPlist.strings", "android/tenant.gradle.properties", "android/values-ru/app_name.xml"] {
+                     "ios/Tenant.xcconfig", "ios/ru.lproj/InfoPlist.strings", "android/tenant.gradle.properties", "android/values-ru/app_name.xml",
+                     "fastlane/metadata/ios/ru/keywords.txt", "fastlane/metadata/android/ru-RU/short_description.txt",
+                     "fastlane/metadata/android/en-US/changelogs/default.txt"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent("physio-clinic/\(path)").path), path)
         }
         // A tenant without modes gets its one document; a creator gets its base's tokens merged in.
@@ -28,6 +31,8 @@ final class PlatformCommandTests: XCTestCase {
         XCTAssertTrue(lucia.contains("--color-brand-primary:"), "inherited tokens are generated too")
         XCTAssertFalse(FileManager.default.fileExists(atPath: output.appendingPathComponent("companero-lucia/ios").path),
                        "a creator ships inside its platform's app: no build settings of its own")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.appendingPathComponent("companero-lucia/fastlane").path),
+                       "nor store listings")
     }
 
     /// A workspace is generated a group of lineages at a time into a staging folder: one broken tenant
