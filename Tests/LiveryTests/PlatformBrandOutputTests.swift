@@ -1,0 +1,101 @@
+import Foundation
+import LiveryRender
+import XCTest
+
+/// The whole brand in the generated theme files (issue 15, item 6): opacity, gradients, glass, tab
+/// identities and haptics, and every mode (density, contrast…), checked by parsing each output with
+/// an independent parser and comparing with the tenants' own token files, read by Python's json.
+final class PlatformBrandOutputTests: XCTestCase {
+    private func generateSamples() throws -> URL {
+        let root = try PlatformFixtures.temporaryFolder()
+        let templates = try PlatformFixtures.platformTemplates()
+        for tenant in PlatformFixtures.samples {
+            let (files, diagnostics) = PlatformFiles.generate(tenant, templates: templates)
+            XCTAssertEqual(diagnostics.filter { $0.severity == .error }, [], tenant.id)
+            try BuildSettingsTests.write(files, to: root.appendingPathComponent(tenant.id))
+        }
+        return root
+    }
+
+    /// tinycss2 parses every stylesheet; the custom properties carry the token files' opacity values,
+    /// every haptics entry, each tab's tint at its opacity and header colour, the glass values and
+    /// the gradients' stops; every mode has a block (and a media query when it follows a system
+    /// preference) changing what that mode's token file changes.
+    func testCSSCarriesExtensionsAndEveryMode() throws {
+        let root = try generateSamples()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let script = #"""
+import json, sys, tinycss2
+out, tenants = sys.argv[1], sys.argv[2]
+problems = []
+def sheet(tenant):
+    rules = tinycss2.parse_stylesheet(open(f"{out}/{tenant}/css/tokens.css", encoding="utf-8").read(), skip_whitespace=True, skip_comments=True)
+    blocks = {}
+    def add(prelude, content, media=None):
+        decls = tinycss2.parse_declaration_list(content, skip_whitespace=True, skip_comments=True)
+        for d in decls:
+            if d.type == "error": problems.append(f"{tenant}: {d.message}")
+        blocks[(media, tinycss2.serialize(prelude).strip())] = {d.name: tinycss2.serialize(d.value).strip() for d in decls if d.type == "declaration"}
+    for rule in rules:
+        if rule.type == "error": problems.append(f"{tenant}: {rule.message}")
+        elif rule.type == "qualified-rule": add(rule.prelude, rule.content)
+        elif rule.type == "at-rule" and rule.lower_at_keyword == "media":
+            for inner in tinycss2.parse_rule_list(rule.content, skip_whitespace=True, skip_comments=True):
+                add(inner.prelude, inner.content, tinycss2.serialize(rule.prelude).strip())
+    return blocks
+def check(condition, message):
+    if not condition: problems.append(message)
+
+physio = sheet("physio-clinic")
+root = physio[(None, ":root")]
+tokens = json.load(open(f"{tenants}/physio-clinic/branding/tokens.json"))
+for name, token in tokens["opacity"].items():
+    if name.startswith("$"): continue
+    check(float(root.get(f"--opacity-{name}", "nan")) == token["$value"], f"opacity {name}: {root.get(f'--opacity-{name}')}")
+haptics = tokens["haptics"]["$extensions"]["com.livery"]["haptics"]
+for interaction, style in haptics.items():
+    check(root.get(f"--haptic-{interaction}") == style, f"haptic {interaction}: {root.get(f'--haptic-{interaction}')}")
+palette = {k: v for k, v in tokens["color"]["palette"].items() if not k.startswith("$")}
+for tab, token in tokens["color"]["tab"].items():
+    if tab.startswith("$"): continue
+    ext = token["$extensions"]["com.livery"]["tab"]
+    color = root[f"--color-tab-{tab}"]
+    tint = root.get(f"--color-tab-{tab}-tab-tint", "")
+    check(tint[:7].upper() == color[:7].upper() and int(tint[7:9], 16) == round(ext["tint"] * 255), f"tab {tab} tint {tint} from {color}")
+    header = palette[ext["header"].strip("{}").split(".")[-1]]["$value"]
+    check(root.get(f"--color-tab-{tab}-tab-header", "").upper() == header["hex"].upper(), f"tab {tab} header")
+check(any(media == "(prefers-color-scheme: dark)" for media, _ in physio), "physio: no dark media block")
+
+walk = sheet("sonic-walkscape")[(None, ":root")]
+walk_tokens = json.load(open(f"{tenants}/sonic-walkscape/branding/tokens.json"))
+for name, token in walk_tokens["gradient"].items():
+    if name.startswith("$"): continue
+    value = tinycss2.parse_component_value_list(walk[f"--gradient-{name}"])
+    functions = [v for v in value if v.type == "function"]
+    check(len(functions) == 1 and functions[0].lower_name == "linear-gradient", f"gradient {name}")
+    stops = [a for a in functions[0].arguments if a.type == "percentage"]
+    check([s.value / 100 for s in stops] == [s["position"] for s in token["$value"]], f"gradient {name} stops")
+for name, token in walk_tokens["color"]["component"]["glass"].items():
+    if name.startswith("$"): continue
+    ext = token["$extensions"]["com.livery"]["glass"]
+    check(walk.get(f"--color-component-glass-{name}-glass-blur") == f"{ext['blur']}px", f"glass {name} blur")
+    fill = walk.get(f"--color-component-glass-{name}-glass-fill", "")
+    check(int(fill[7:9], 16) == round(ext["fillOpacity"] * 255), f"glass {name} fill {fill}")
+
+urban = sheet("urbannest")
+compact_tokens = json.load(open(f"{tenants}/urbannest/branding/compact.tokens.json"))
+compact = urban.get((None, ':root[data-mode~="compact"]'), {})
+for name, token in compact_tokens.get("spacing", {}).items():
+    if name.startswith("$"): continue
+    v = token["$value"]
+    check(compact.get(f"--spacing-{name}") == f"{v['value']}{v['unit']}", f"compact spacing {name}: {compact.get(f'--spacing-{name}')}")
+check(bool(compact), "urbannest: no compact block")
+check(':root[data-mode~="dark"][data-mode~="compact"]' in [s for _, s in urban], "urbannest: no dark+compact block")
+check(("(prefers-color-scheme: dark)", ':root[data-mode~="compact"]') in urban, "urbannest: dark+compact does not follow the dark preference")
+check(not any(m and "compact" in m for m, _ in urban), "density is not a media feature")
+if problems: sys.exit("\n".join(problems))
+"""#
+        let result = try PlatformFixtures.tool(["python3", "-c", script, root.path, PlatformFixtures.root.appendingPathComponent("Tenants").path])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+    }
+}
