@@ -218,3 +218,86 @@ extension PlatformContext {
         "high-contrast": "(prefers-contrast: more)", "reduced-motion": "(prefers-reduced-motion: reduce)",
     ]
 }
+
+// MARK: Every mode, for every output
+
+extension PlatformContext {
+    /// A colour in one mode.
+    public struct ModeColor: Encodable, Sendable {
+        public var names: Names
+        public var value: ColorValue
+    }
+
+    /// What one mode other than the default changes, token by token, in every target's syntax:
+    /// only the tokens whose value differs from the default mode's (named with its names).
+    public struct ModeTokens: Encodable, Sendable {
+        /// The mode's name as the tenant writes it (`dark+compact`).
+        public var mode: String
+        /// The name as a quoted TypeScript key (`'dark+compact'`) and as identifiers (`darkCompact`, `DarkCompact`).
+        public var tsKey: String
+        public var camelName: String
+        public var pascalName: String
+        public var colors: [ModeColor] = []
+        public var typography: [TypographyToken] = []
+        public var spacing: [DimensionToken] = []
+        public var radii: [DimensionToken] = []
+        public var sizes: [DimensionToken] = []
+        public var shadows: [ShadowToken] = []
+        public var durations: [DurationToken] = []
+        public var opacity: [OpacityToken] = []
+        public var gradients: [GradientToken] = []
+        public var glass: [GlassToken] = []
+        public var tabs: [TabToken] = []
+    }
+
+    /// Every token of one mode, named with the default mode's names.
+    static func modeTokens(_ mode: String, _ table: TokenTable, resolved: ResolvedTokens?, named: Naming) -> ModeTokens {
+        let words = PlatformNames.words(mode)
+        var out = ModeTokens(mode: PlatformValues.commentText(mode), tsKey: "'" + mode.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'",
+                             camelName: PlatformNames.swift(words), pascalName: PlatformNames.pascalCase(words))
+        out.colors = named.colors.compactMap { path, names in table.values[path].flatMap(PlatformColor.from).map { ModeColor(names: names, value: PlatformValues.color($0)) } }
+        out.typography = named.typography.compactMap { path, names in table.values[path].flatMap { PlatformValues.typography($0, names: names) } }
+        func dimensions(_ named: [(path: String, names: Names)]) -> [DimensionToken] {
+            named.compactMap { path, names in
+                table.values[path].flatMap(PlatformValues.points).map { DimensionToken(names: names, points: PlatformValues.number($0), css: PlatformValues.css(table.values[path]!)) }
+            }
+        }
+        (out.spacing, out.radii, out.sizes) = (dimensions(named.spacing), dimensions(named.radii), dimensions(named.sizes))
+        out.shadows = named.shadows.compactMap { path, names in table.values[path].flatMap { PlatformValues.shadow($0, extensions: table.tokens[path]?.extensions, names: names) } }
+        out.durations = named.durations.compactMap { path, names in table.values[path].flatMap { PlatformValues.duration($0, names: names) } }
+        let extras = brand(table, resolved: resolved, named: named)
+        (out.opacity, out.gradients, out.glass, out.tabs) = (extras.opacity, extras.gradients, extras.glass, extras.tabs)
+        return out
+    }
+
+    /// Each mode but the default with only what it changes; modes of one part first, then combined
+    /// ones (`dark+compact`), each by name. Modes that change nothing are left out.
+    static func modeChanges(_ tenant: ResolvedTenant, named: Naming) -> [ModeTokens] {
+        let base = modeTokens("default", TokenTable(tenant.tokens["default"]), resolved: tenant.tokens["default"], named: named)
+        func changed<T: Encodable>(_ values: [T], _ baseValues: [T]) -> [T] {
+            let known = Set(baseValues.map(TemplateContext.json))
+            return values.filter { !known.contains(TemplateContext.json($0)) }
+        }
+        let modes = tenant.tokens.keys.filter { $0 != "default" }.sorted { a, b in
+            let (pa, pb) = (a.split(separator: "+").count, b.split(separator: "+").count)
+            return pa != pb ? pa < pb : a < b
+        }
+        return modes.compactMap { mode in
+            var tokens = modeTokens(mode, TokenTable(tenant.tokens[mode]), resolved: tenant.tokens[mode], named: named)
+            tokens.colors = changed(tokens.colors, base.colors)
+            tokens.typography = changed(tokens.typography, base.typography)
+            tokens.spacing = changed(tokens.spacing, base.spacing)
+            tokens.radii = changed(tokens.radii, base.radii)
+            tokens.sizes = changed(tokens.sizes, base.sizes)
+            tokens.shadows = changed(tokens.shadows, base.shadows)
+            tokens.durations = changed(tokens.durations, base.durations)
+            tokens.opacity = changed(tokens.opacity, base.opacity)
+            tokens.gradients = changed(tokens.gradients, base.gradients)
+            tokens.glass = changed(tokens.glass, base.glass)
+            tokens.tabs = changed(tokens.tabs, base.tabs)
+            let empty = tokens.colors.isEmpty && tokens.typography.isEmpty && tokens.spacing.isEmpty && tokens.radii.isEmpty && tokens.sizes.isEmpty
+                && tokens.shadows.isEmpty && tokens.durations.isEmpty && tokens.opacity.isEmpty && tokens.gradients.isEmpty && tokens.glass.isEmpty && tokens.tabs.isEmpty
+            return empty ? nil : tokens
+        }
+    }
+}

@@ -138,6 +138,8 @@ public struct PlatformContext: Encodable, Sendable {
     public var haptics: [HapticToken] = []
     /// Every mode but the default, as the CSS custom properties it changes (`PlatformBrand.swift`).
     public var modeStyles: [ModeStyle] = []
+    /// Every mode but the default, as the tokens it changes in each target's syntax (`PlatformBrand.swift`).
+    public var modeChanges: [ModeTokens] = []
 }
 
 extension PlatformContext {
@@ -189,6 +191,7 @@ extension PlatformContext {
         (full.opacity, full.gradients, full.glass, full.tabs) = (extras.opacity, extras.gradients, extras.glass, extras.tabs)
         full.haptics = haptics(tenant, named: named)
         full.modeStyles = modeStyles(tenant, named: named)
+        full.modeChanges = modeChanges(tenant, named: named)
         return (full, named.collisions)
     }
 

@@ -98,4 +98,60 @@ if problems: sys.exit("\n".join(problems))
         let result = try PlatformFixtures.tool(["python3", "-c", script, root.path, PlatformFixtures.root.appendingPathComponent("Tenants").path])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
     }
+
+    /// tsc (Debian's node-typescript) type-checks the React Native themes with --strict, so every mode's
+    /// overrides must name a token of the default mode with a value of its type; then Node runs the
+    /// compiled files and compares `themeFor(mode)` and the extensions with the token files.
+    func testReactNativeCarriesExtensionsAndEveryMode() throws {
+        let root = try generateSamples()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let tenants = ["physio-clinic", "sonic-walkscape", "urbannest"]
+        let compiled = root.appendingPathComponent("js")
+        let tsc = try PlatformFixtures.tool(["tsc", "--strict", "--target", "es2020", "--module", "commonjs", "--outDir", compiled.path]
+                                            + tenants.map { root.appendingPathComponent("\($0)/react-native/theme.ts").path })
+        XCTAssertEqual(tsc.status, 0, tsc.stdout + tsc.stderr)
+        let script = #"""
+const fs = require('fs'), [js, tenants] = process.argv.slice(-2);
+const problems = [];
+const check = (ok, message) => { if (!ok) problems.push(message); };
+const load = (t) => require(`${js}/${t}/react-native/theme.js`);
+const tokens = (t, f) => JSON.parse(fs.readFileSync(`${tenants}/${t}/branding/${f}`, 'utf8'));
+const camel = (s) => s.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase());
+
+const physio = load('physio-clinic'), physioTokens = tokens('physio-clinic', 'tokens.json');
+for (const [name, token] of Object.entries(physioTokens.opacity)) if (!name.startsWith('$')) check(physio.opacity[name] === token.$value, `opacity ${name}`);
+for (const [interaction, style] of Object.entries(physioTokens.haptics.$extensions['com.livery'].haptics)) check(physio.haptics[camel(interaction)] === style, `haptic ${interaction}`);
+for (const [tab, token] of Object.entries(physioTokens.color.tab)) {
+  if (tab.startsWith('$')) continue;
+  const carried = physio.tabs[camel('tab-' + tab)];
+  check(carried && carried.tint === token.$extensions['com.livery'].tab.tint, `tab ${tab}`);
+}
+const dark = physio.themeFor('dark'), light = physio.themeFor();
+check(dark.colors.textPrimary === physio.colors.dark.textPrimary && light.colors.textPrimary === physio.colors.light.textPrimary, 'physio dark colours');
+
+const walk = load('sonic-walkscape'), walkTokens = tokens('sonic-walkscape', 'tokens.json');
+for (const [name, token] of Object.entries(walkTokens.gradient)) {
+  if (name.startsWith('$')) continue;
+  check(JSON.stringify(walk.gradients[camel(name)].locations) === JSON.stringify(token.$value.map((s) => s.position)), `gradient ${name}`);
+}
+for (const [name, token] of Object.entries(walkTokens.color.component.glass)) {
+  if (name.startsWith('$')) continue;
+  check(walk.glass[camel('component-glass-' + name)].blur === token.$extensions['com.livery'].glass.blur, `glass ${name}`);
+}
+
+const urban = load('urbannest'), compact = tokens('urbannest', 'compact.tokens.json');
+for (const [name, token] of Object.entries(compact.spacing)) {
+  if (name.startsWith('$')) continue;
+  const key = /^[0-9]/.test(name) ? '_' + name : camel(name);
+  check(urban.themeFor('compact').spacing[key] === token.$value.value, `compact spacing ${name}`);
+  check(urban.themeFor('dark+compact').spacing[key] === token.$value.value, `dark+compact spacing ${name}`);
+  check(urban.themeFor('dark').spacing[key] === urban.spacing[key], `dark keeps spacing ${name}`);
+}
+check(urban.themeFor('dark+compact').colors.textPrimary === urban.colors.dark.textPrimary, 'dark+compact colours');
+check(JSON.stringify(Object.keys(urban.modes)) === JSON.stringify(['compact', 'dark', 'dark+compact']), 'urbannest modes');
+if (problems.length) { console.error(problems.join('\n')); process.exit(1); }
+"""#
+        let node = try PlatformFixtures.tool(["node", "-e", script, compiled.path, PlatformFixtures.root.appendingPathComponent("Tenants").path])
+        XCTAssertEqual(node.status, 0, node.stdout + node.stderr)
+    }
 }
