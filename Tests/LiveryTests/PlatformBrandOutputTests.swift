@@ -154,4 +154,73 @@ if (problems.length) { console.error(problems.join('\n')); process.exit(1); }
         let node = try PlatformFixtures.tool(["node", "-e", script, compiled.path, PlatformFixtures.root.appendingPathComponent("Tenants").path])
         XCTAssertEqual(node.status, 0, node.stdout + node.stderr)
     }
+
+    /// The SwiftUI themes compiled with the SwiftUI stub (Fixtures/platform/swiftui-stub, Apple's
+    /// signatures: `Gradient.Stop`, `SensoryFeedback`) into a program that prints the carried values;
+    /// they must be the token files' (read with Foundation's JSONSerialization), every mode included.
+    func testSwiftUICarriesExtensionsAndEveryMode() throws {
+        let root = try generateSamples()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let build = root.appendingPathComponent("swift")
+        try FileManager.default.createDirectory(at: build, withIntermediateDirectories: true)
+        let stub = PlatformFixtures.snapshots.appendingPathComponent("swiftui-stub/SwiftUI.swift")
+        let library = try PlatformFixtures.tool(["swiftc", "-emit-library", "-emit-module", "-parse-as-library", "-module-name", "SwiftUI", "-swift-version", "6",
+                                                 "-emit-module-path", build.appendingPathComponent("SwiftUI.swiftmodule").path,
+                                                 "-o", build.appendingPathComponent("libSwiftUI.so").path, stub.path])
+        XCTAssertEqual(library.status, 0, library.stderr)
+        var sources: [String] = []
+        for id in ["physio-clinic", "sonic-walkscape", "urbannest"] {
+            let copy = build.appendingPathComponent("\(id)-Theme.swift")
+            try FileManager.default.copyItem(at: root.appendingPathComponent("\(id)/swiftui/Theme.swift"), to: copy)
+            sources.append(copy.path)
+        }
+        let main = build.appendingPathComponent("main.swift")
+        try Data("""
+            import SwiftUI
+            print("opacity.disabled=\\(PhysioClinicTheme.Opacity.disabled)")
+            print("tab.emerald.tint=\\(PhysioClinicTheme.Tabs.tabEmerald.tint)")
+            print("tab.emerald.tintColor.opacity=\\(PhysioClinicTheme.Tabs.tabEmerald.tintColor.opacity)")
+            print("glass.default.blur=\\(SonicWalkscapeTheme.Glass.componentGlassDefault.blur)")
+            print("glass.default.fill.opacity=\\(SonicWalkscapeTheme.Glass.componentGlassDefault.fill.opacity)")
+            print("gradient.background.locations=\\(SonicWalkscapeTheme.Gradients.background.map(\\.location))")
+            print("compact.spacing.md=\\(UrbannestTheme.Modes.Compact.Spacing.md)")
+            print("darkCompact.spacing.md=\\(UrbannestTheme.Modes.DarkCompact.Spacing.md)")
+            print("default.spacing.md=\\(UrbannestTheme.Spacing.md)")
+            if #available(macOS 14.0, iOS 17.0, *) { print("haptics.tap=\\(PhysioClinicTheme.Haptics.tap == .impact(weight: .light))") }
+
+            """.utf8).write(to: main)
+        let program = build.appendingPathComponent("themes")
+        let compile = try PlatformFixtures.tool(["swiftc", "-swift-version", "6", "-I", build.path, "-L", build.path, "-lSwiftUI",
+                                                 "-Xlinker", "-rpath", "-Xlinker", build.path, "-o", program.path] + sources + [main.path])
+        XCTAssertEqual(compile.status, 0, compile.stderr)
+        let run = try PlatformFixtures.tool([program.path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        var printed: [String: String] = [:]
+        for line in run.stdout.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { printed[parts[0]] = parts[1] }
+        }
+        func json(_ tenant: String, _ file: String) throws -> [String: Any] {
+            let url = PlatformFixtures.root.appendingPathComponent("Tenants/\(tenant)/branding/\(file)")
+            return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        }
+        func at(_ object: Any?, _ path: String) -> Any? {
+            path.split(separator: ".").reduce(object) { ($0 as? [String: Any])?[String($1)] }
+        }
+        let physio = try json("physio-clinic", "tokens.json"), walk = try json("sonic-walkscape", "tokens.json"), compact = try json("urbannest", "compact.tokens.json")
+        XCTAssertEqual(printed["opacity.disabled"].flatMap(Double.init), at(physio, "opacity.disabled.$value") as? Double)
+        let tab = (at(physio, "color.tab.emerald.$extensions") as? [String: Any])?["com.livery"] as? [String: Any]
+        XCTAssertEqual(printed["tab.emerald.tint"].flatMap(Double.init), (tab?["tab"] as? [String: Any])?["tint"] as? Double)
+        XCTAssertEqual(printed["tab.emerald.tintColor.opacity"].flatMap(Double.init), (tab?["tab"] as? [String: Any])?["tint"] as? Double)
+        let glass = (at(walk, "color.component.glass.default.$extensions") as? [String: Any])?["com.livery"] as? [String: Any]
+        XCTAssertEqual(printed["glass.default.blur"].flatMap(Double.init), (glass?["glass"] as? [String: Any])?["blur"] as? Double)
+        XCTAssertEqual(printed["glass.default.fill.opacity"].flatMap(Double.init), (glass?["glass"] as? [String: Any])?["fillOpacity"] as? Double)
+        let stops = (at(walk, "gradient.background.$value") as? [[String: Any]])?.compactMap { $0["position"] as? Double } ?? []
+        XCTAssertEqual(printed["gradient.background.locations"], "[" + stops.map { String(format: "%.1f", $0) }.joined(separator: ", ") + "]")
+        let md = (at(compact, "spacing.md.$value") as? [String: Any])?["value"] as? Double
+        XCTAssertEqual(printed["compact.spacing.md"].flatMap(Double.init), md)
+        XCTAssertEqual(printed["darkCompact.spacing.md"].flatMap(Double.init), md)
+        XCTAssertNotEqual(printed["default.spacing.md"].flatMap(Double.init), md, "the default mode keeps its own spacing")
+        XCTAssertEqual(printed["haptics.tap"], "true")
+    }
 }
