@@ -223,4 +223,79 @@ if (problems.length) { console.error(problems.join('\n')); process.exit(1); }
         XCTAssertNotEqual(printed["default.spacing.md"].flatMap(Double.init), md, "the default mode keeps its own spacing")
         XCTAssertEqual(printed["haptics.tap"], "true")
     }
+
+    /// kotlinc and Compose are not installable here (see PlatformOutputTests): tree-sitter-kotlin parses
+    /// the Compose themes, and the values of the properties found in its syntax tree, by object path,
+    /// must be the token files' (opacity, haptics, tabs, gradients, glass, every mode's changes).
+    func testComposeCarriesExtensionsAndEveryMode() throws {
+        let root = try generateSamples()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let script = #"""
+import json, sys, tree_sitter_kotlin
+from tree_sitter import Language, Parser
+out, tenants = sys.argv[1], sys.argv[2]
+parser = Parser(Language(tree_sitter_kotlin.language()))
+problems = []
+def check(ok, message):
+    if not ok: problems.append(message)
+def properties(tenant):
+    tree = parser.parse(open(f"{out}/{tenant}/compose/Theme.kt", "rb").read())
+    found = {}
+    def walk(node, path):
+        if node.type == "ERROR" or node.is_missing: problems.append(f"{tenant}: parse error at {node.start_point}")
+        if node.type == "object_declaration":
+            name = next(c.text.decode() for c in node.children if c.type in ("identifier", "type_identifier", "simple_identifier"))
+            path = path + [name]
+        if node.type == "property_declaration":
+            declaration = next(c for c in node.children if c.type == "variable_declaration")
+            name = declaration.children[0].text.decode()
+            equals = [i for i, c in enumerate(node.children) if c.type == "="]
+            getter = [c for c in node.children if c.type == "getter"]
+            value = node.children[equals[0] + 1] if equals else (getter[0].children[-1] if getter else None)
+            found[".".join(path + [name])] = value.text.decode() if value is not None else ""
+            return
+        for child in node.children: walk(child, path)
+    walk(tree.root_node, [])
+    return found
+camel = lambda s: s.split("-")[0] + "".join(w.capitalize() for w in s.split("-")[1:])
+
+physio = properties("physio-clinic")
+tokens = json.load(open(f"{tenants}/physio-clinic/branding/tokens.json"))
+for name, token in tokens["opacity"].items():
+    if name.startswith("$"): continue
+    check(physio.get(f"PhysioClinicThemeOpacity.{name}") == f"{token['$value']}f", f"opacity {name}: {physio.get(f'PhysioClinicThemeOpacity.{name}')}")
+for interaction in tokens["haptics"]["$extensions"]["com.livery"]["haptics"]:
+    check(physio.get(f"PhysioClinicThemeHaptics.{camel(interaction)}", "").startswith("HapticFeedbackConstants."), f"haptic {interaction}")
+for tab, token in tokens["color"]["tab"].items():
+    if tab.startswith("$"): continue
+    value = physio.get(f"PhysioClinicThemeTabs.tab{tab.capitalize()}", "")
+    check(f"tint = {token['$extensions']['com.livery']['tab']['tint']}f" in value, f"tab {tab}: {value}")
+
+walk = properties("sonic-walkscape")
+walk_tokens = json.load(open(f"{tenants}/sonic-walkscape/branding/tokens.json"))
+for name, token in walk_tokens["gradient"].items():
+    if name.startswith("$"): continue
+    value = walk.get(f"SonicWalkscapeThemeGradients.{camel(name)}", "")
+    positions = [float(p.split("f to")[0].strip(" (,")) for p in value.split("verticalGradient(")[1].split("), ") if "f to" in p] if "verticalGradient(" in value else []
+    check(positions == [s["position"] for s in token["$value"]], f"gradient {name}: {value}")
+for name, token in walk_tokens["color"]["component"]["glass"].items():
+    if name.startswith("$"): continue
+    value = walk.get(f"SonicWalkscapeThemeGlass.componentGlass{name.capitalize()}", "")
+    check(f"blur = {token['$extensions']['com.livery']['glass']['blur']}.dp" in value, f"glass {name}: {value}")
+
+urban = properties("urbannest")
+compact = json.load(open(f"{tenants}/urbannest/branding/compact.tokens.json"))
+for name, token in compact["spacing"].items():
+    if name.startswith("$"): continue
+    key = "_" + name if name[0].isdigit() else camel(name)
+    expected = f"{token['$value']['value']}.dp"
+    check(urban.get(f"UrbannestThemeModes.Compact.Spacing.{key}") == expected, f"compact {name}")
+    check(urban.get(f"UrbannestThemeModes.DarkCompact.Spacing.{key}") == expected, f"dark+compact {name}")
+    check(f"UrbannestThemeModes.Dark.Spacing.{key}" not in urban, f"dark changes no spacing ({name})")
+check(urban.get("UrbannestThemeModes.Dark.Colors.textPrimary", "").startswith("Color(0x"), "dark colours")
+if problems: sys.exit("\n".join(problems))
+"""#
+        let result = try PlatformFixtures.tool(["python3", "-c", script, root.path, PlatformFixtures.root.appendingPathComponent("Tenants").path])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+    }
 }
