@@ -216,6 +216,8 @@ extension PlatformContext {
     static let mediaFeature: [String: String] = [
         "dark": "(prefers-color-scheme: dark)", "light": "(prefers-color-scheme: light)",
         "high-contrast": "(prefers-contrast: more)", "reduced-motion": "(prefers-reduced-motion: reduce)",
+        // The one-word name the colour assets also read for the dark high-contrast appearance.
+        "dark-high-contrast": "(prefers-color-scheme: dark) and (prefers-contrast: more)",
     ]
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LiveryCheck
 import LiveryRender
 import XCTest
 
@@ -297,5 +298,56 @@ if problems: sys.exit("\n".join(problems))
 """#
         let result = try PlatformFixtures.tool(["python3", "-c", script, root.path, PlatformFixtures.root.appendingPathComponent("Tenants").path])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+    }
+
+    /// Contrast modes (no sample has one): a tenant with dark, high-contrast and dark-high-contrast
+    /// modes gets a CSS block for each, applied by `prefers-contrast` (and `prefers-color-scheme`)
+    /// as tinycss2 reads them, and React Native modes tsc accepts.
+    func testContrastModesFollowThePreferenceInCSSAndAreModesInReactNative() throws {
+        let color = { (hex: String, components: String) in
+            ##"{"color": {"$type": "color", "plain": {"$value": {"colorSpace": "srgb", "components": [\##(components)], "hex": "\##(hex)"}}}}"##
+        }
+        let workspace = try ExampleWorkspace(RuleExample("contrast modes", files: [
+            "example/branding/tokens.json": color("#0066cc", "0, 0.4, 0.8"), "example/branding/dark.tokens.json": color("#3399ff", "0.2, 0.6, 1"),
+            "example/branding/high.tokens.json": color("#003366", "0, 0.2, 0.4"), "example/branding/dark-high.tokens.json": color("#99ccff", "0.6, 0.8, 1"),
+            "example/tenant.yaml": RuleExample.tenant(appending: """
+                branding:
+                  tokens: [branding/tokens.json]
+                  modes:
+                    dark: [branding/dark.tokens.json]
+                    high-contrast: [branding/high.tokens.json]
+                    dark-high-contrast: [branding/dark-high.tokens.json]
+
+                """),
+        ]))
+        let validation = workspace.validate()
+        XCTAssertEqual(validation.diagnostics.filter { $0.severity == .error }.map(\.line), [])
+        let tenant = try XCTUnwrap(validation.tenants.first { $0.id == "example" })
+        let (files, _) = PlatformFiles.generate(tenant, templates: try PlatformFixtures.platformTemplates())
+        let root = try PlatformFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try BuildSettingsTests.write(files, to: root)
+        let script = #"""
+import sys, tinycss2
+rules = tinycss2.parse_stylesheet(open(sys.argv[1], encoding="utf-8").read(), skip_whitespace=True, skip_comments=True)
+found = {}
+for rule in rules:
+    if rule.type == "at-rule" and rule.lower_at_keyword == "media":
+        for inner in tinycss2.parse_rule_list(rule.content, skip_whitespace=True, skip_comments=True):
+            decls = tinycss2.parse_declaration_list(inner.content, skip_whitespace=True, skip_comments=True)
+            found[tinycss2.serialize(rule.prelude).strip()] = {d.name: tinycss2.serialize(d.value).strip() for d in decls if d.type == "declaration"}
+    elif rule.type == "error":
+        sys.exit(rule.message)
+expected = {"(prefers-color-scheme: dark)": "#3399FF", "(prefers-contrast: more)": "#003366",
+            "(prefers-color-scheme: dark) and (prefers-contrast: more)": "#99CCFF"}
+for media, value in expected.items():
+    if found.get(media, {}).get("--color-plain") != value: sys.exit(f"{media}: {found.get(media)}")
+"""#
+        let css = try PlatformFixtures.tool(["python3", "-c", script, root.appendingPathComponent("css/tokens.css").path])
+        XCTAssertEqual(css.status, 0, css.stdout + css.stderr)
+        let theme = root.appendingPathComponent("react-native/theme.ts")
+        let tsc = try PlatformFixtures.tool(["tsc", "--noEmit", "--strict", "--target", "es2020", "--module", "es2020", theme.path])
+        XCTAssertEqual(tsc.status, 0, tsc.stdout + tsc.stderr)
+        XCTAssertTrue(try String(contentsOf: theme, encoding: .utf8).contains("export type ModeName = 'dark' | 'dark-high-contrast' | 'high-contrast' | never;"))
     }
 }
