@@ -303,3 +303,51 @@ extension PlatformContext {
         }
     }
 }
+
+// MARK: Springs for CSS, hit areas
+
+extension PlatformContext {
+    /// A spring as CSS can play it: a `linear()` easing sampling the spring's motion over its settle
+    /// time (CSS Easing Level 2), and that time as the duration.
+    public struct SpringEasing: Encodable, Sendable {
+        public var names: Names
+        public var css: String
+        public var milliseconds: String
+    }
+
+    /// A component dimension drawn smaller than it can be touched (`com.livery.hitArea`): the
+    /// touchable size, in points, that the app pads the drawn one out to.
+    public struct HitAreaToken: Encodable, Sendable {
+        public var names: Names
+        public var points: String
+        public var css: String
+    }
+
+    static func springEasings(_ tenant: ResolvedTenant, named: Naming, samples: Int = 24) -> [SpringEasing] {
+        named.springs.compactMap { path, names in
+            guard let node = tenant.tokens["default"]?.tokens[path]?.extensions?["com.livery"]?["spring"], let spring = SpringConfig(node),
+                  spring.mass > 0, spring.stiffness > 0, spring.damping >= 0, spring.settleTime.isFinite else { return nil }
+            let span = spring.settleTime
+            var stops = (0..<samples).map { PlatformColor.decimal(spring.position(at: span * Double($0) / Double(samples)), places: 3) }
+            stops.append("1")
+            return SpringEasing(names: names, css: "linear(" + stops.joined(separator: ", ") + ")", milliseconds: PlatformValues.number((span * 1000).rounded()))
+        }
+    }
+
+    static func hitAreas(_ tenant: ResolvedTenant, named: Naming) -> [HitAreaToken] {
+        guard let resolved = tenant.tokens["default"] else { return [] }
+        return named.sizes.compactMap { path, names in
+            var area = resolved.liveryExtension(of: path)?["hitArea"]
+            if area == nil {
+                // A group's hitArea covers its dimensions; the nearest group wins.
+                var parts = path.split(separator: ".").dropLast()
+                while area == nil, !parts.isEmpty {
+                    area = LiveryExtensions.of(tenant.tokenGroupExtensions[parts.joined(separator: ".")])?["hitArea"].map(resolved.resolvingReferences)
+                    parts = parts.dropLast()
+                }
+            }
+            guard let area, let points = PlatformValues.points(area) else { return nil }
+            return HitAreaToken(names: names, points: PlatformValues.number(points), css: PlatformValues.css(area))
+        }
+    }
+}

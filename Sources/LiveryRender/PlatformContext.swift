@@ -140,6 +140,9 @@ public struct PlatformContext: Encodable, Sendable {
     public var modeStyles: [ModeStyle] = []
     /// Every mode but the default, as the tokens it changes in each target's syntax (`PlatformBrand.swift`).
     public var modeChanges: [ModeTokens] = []
+    /// Springs as CSS easings, and component sizes with a larger touchable area.
+    public var springEasings: [SpringEasing] = []
+    public var hitAreas: [HitAreaToken] = []
 }
 
 extension PlatformContext {
@@ -192,6 +195,8 @@ extension PlatformContext {
         full.haptics = haptics(tenant, named: named)
         full.modeStyles = modeStyles(tenant, named: named)
         full.modeChanges = modeChanges(tenant, named: named)
+        full.springEasings = springEasings(tenant, named: named)
+        full.hitAreas = hitAreas(tenant, named: named)
         return (full, named.collisions)
     }
 

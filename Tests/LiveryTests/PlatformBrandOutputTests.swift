@@ -66,6 +66,19 @@ for tab, token in tokens["color"]["tab"].items():
     header = palette[ext["header"].strip("{}").split(".")[-1]]["$value"]
     check(root.get(f"--color-tab-{tab}-tab-header", "").upper() == header["hex"].upper(), f"tab {tab} header")
 check(any(media == "(prefers-color-scheme: dark)" for media, _ in physio), "physio: no dark media block")
+import math
+for name, token in tokens["motion"]["spring"].items():
+    if name.startswith("$"): continue
+    spring = token["$extensions"]["com.livery"]["spring"]
+    zeta = spring["damping"] / (2 * math.sqrt(spring["stiffness"] * spring.get("mass", 1)))
+    overshoot = math.exp(-zeta * math.pi / math.sqrt(1 - zeta * zeta)) if zeta < 1 else 0
+    easing = tinycss2.parse_component_value_list(root.get(f"--spring-{name}-easing", ""))
+    functions = [v for v in easing if v.type == "function" and v.lower_name == "linear"]
+    points = [a.value for a in functions[0].arguments if a.type == "number"] if functions else []
+    check(points and points[0] == 0 and points[-1] == 1 and abs(max(points) - 1 - overshoot) < 0.03, f"spring {name}: peak {max(points or [0])} for overshoot {overshoot}")
+    check(root.get(f"--spring-{name}-duration", "").endswith("ms"), f"spring {name} duration")
+touch = tokens["component"]["touch-target"]["min"]["$value"]
+check(root.get("--size-button-height-compact-hit-area") == f"{touch['value']}{touch['unit']}", f"hit area: {root.get('--size-button-height-compact-hit-area')}")
 
 walk = sheet("sonic-walkscape")[(None, ":root")]
 walk_tokens = json.load(open(f"{tenants}/sonic-walkscape/branding/tokens.json"))
@@ -127,6 +140,7 @@ for (const [tab, token] of Object.entries(physioTokens.color.tab)) {
   const carried = physio.tabs[camel('tab-' + tab)];
   check(carried && carried.tint === token.$extensions['com.livery'].tab.tint, `tab ${tab}`);
 }
+check(physio.hitAreas.buttonHeightCompact === physioTokens.component['touch-target'].min.$value.value, 'hit area');
 const dark = physio.themeFor('dark'), light = physio.themeFor();
 check(dark.colors.textPrimary === physio.colors.dark.textPrimary && light.colors.textPrimary === physio.colors.light.textPrimary, 'physio dark colours');
 
@@ -187,6 +201,7 @@ if (problems.length) { console.error(problems.join('\n')); process.exit(1); }
             print("compact.spacing.md=\\(UrbannestTheme.Modes.Compact.Spacing.md)")
             print("darkCompact.spacing.md=\\(UrbannestTheme.Modes.DarkCompact.Spacing.md)")
             print("default.spacing.md=\\(UrbannestTheme.Spacing.md)")
+            print("hitArea.buttonHeightCompact=\\(PhysioClinicTheme.HitArea.buttonHeightCompact)")
             if #available(macOS 14.0, iOS 17.0, *) { print("haptics.tap=\\(PhysioClinicTheme.Haptics.tap == .impact(weight: .light))") }
 
             """.utf8).write(to: main)
@@ -223,6 +238,8 @@ if (problems.length) { console.error(problems.join('\n')); process.exit(1); }
         XCTAssertEqual(printed["darkCompact.spacing.md"].flatMap(Double.init), md)
         XCTAssertNotEqual(printed["default.spacing.md"].flatMap(Double.init), md, "the default mode keeps its own spacing")
         XCTAssertEqual(printed["haptics.tap"], "true")
+        let touch = (at(physio, "component.touch-target.min.$value") as? [String: Any])?["value"] as? Double
+        XCTAssertEqual(printed["hitArea.buttonHeightCompact"].flatMap(Double.init), touch)
     }
 
     /// kotlinc and Compose are not installable here (see PlatformOutputTests): tree-sitter-kotlin parses
@@ -272,6 +289,7 @@ for tab, token in tokens["color"]["tab"].items():
     value = physio.get(f"PhysioClinicThemeTabs.tab{tab.capitalize()}", "")
     check(f"tint = {token['$extensions']['com.livery']['tab']['tint']}f" in value, f"tab {tab}: {value}")
 
+check(physio.get("PhysioClinicThemeHitAreas.buttonHeightCompact") == f"{tokens['component']['touch-target']['min']['$value']['value']}.dp", "hit area")
 walk = properties("sonic-walkscape")
 walk_tokens = json.load(open(f"{tenants}/sonic-walkscape/branding/tokens.json"))
 for name, token in walk_tokens["gradient"].items():

@@ -410,6 +410,11 @@ object PhysioClinicThemeTabs {
     val tabPurple = PhysioClinicThemeTabIdentity(color = Color(0xFFA560E8), tint = 0.15f, tintColor = Color(0x26A560E8), header = Color(0xFFA560E8))
 }
 
+/** Touchable size of components drawn smaller (`Modifier.minimumInteractiveComponentSize()` or padding). */
+object PhysioClinicThemeHitAreas {
+    val buttonHeightCompact = 44.dp
+}
+
 /** Haptic feedback per interaction, for `view.performHapticFeedback(…)` (the nearest HapticFeedbackConstants; CONFIRM and REJECT need API 30). */
 object PhysioClinicThemeHaptics {
     // heavy

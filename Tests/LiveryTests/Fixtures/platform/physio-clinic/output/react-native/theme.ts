@@ -327,6 +327,11 @@ export const tabs = {
   tabPurple: { color: '#A560E8', tint: 0.15, tintColor: '#A560E826', header: '#A560E8' },
 } as const;
 
+/** Touchable size of components drawn smaller (`hitSlop` makes up the difference). */
+export const hitAreas = {
+  buttonHeightCompact: 44,
+} as const;
+
 export type HapticStyle = 'light' | 'medium' | 'heavy' | 'soft' | 'rigid' | 'selection' | 'success' | 'warning' | 'error';
 
 /** Haptic feedback per interaction (expo-haptics: impactAsync for light…rigid, selectionAsync, notificationAsync). */
@@ -407,6 +412,6 @@ export function themeFor(mode?: ModeName | null): ThemeValues {
   return result as unknown as ThemeValues;
 }
 
-export const theme = { colors, typography, spacing, radii, sizes, shadows, springs, durations, opacity, gradients, glass, tabs, haptics, modes } as const;
+export const theme = { colors, typography, spacing, radii, sizes, shadows, springs, durations, opacity, gradients, glass, tabs, hitAreas, haptics, modes } as const;
 export type Theme = typeof theme;
 export default theme;

@@ -315,6 +315,11 @@ public enum PhysioClinicTheme {
         public static let tabPurple = TabIdentity(color: RGBA(red: 0.647, green: 0.376, blue: 0.91, opacity: 1), tint: 0.15, tintColor: RGBA(red: 0.647, green: 0.376, blue: 0.91, opacity: 0.15), header: RGBA(red: 0.647, green: 0.376, blue: 0.91, opacity: 1))
     }
 
+    /// Touchable size of components drawn smaller (pad them out to it, e.g. with `.contentShape`).
+    public enum HitArea {
+        public static let buttonHeightCompact: CGFloat = 44
+    }
+
     /// Haptic feedback per interaction, for `.sensoryFeedback(_:trigger:)`.
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     public enum Haptics {
