@@ -264,7 +264,8 @@ public enum BundlePlanner {
             for locale in tenant.supportedLocales {
                 guard let bundle = tenant.locales[locale] else { continue }
                 var messages: [String: JSONValue] = [:]
-                for message in bundle.messages { messages[message.key] = .string(message.text) }
+                // Store listing text (store.*) is for release pipelines (livery generate), never read by the app.
+                for message in bundle.messages where !StoreField.isListingKey(message.key) { messages[message.key] = .string(message.text) }
                 bundles.append(BundleSpec(id: "locale.\(locale)", kind: .locale, locale: locale, policy: locale == defaultLocale ? .essential : .prefetch,
                                           entries: [Self.json("locales/\(locale).json", .object(messages))] + (try platform.entries(for: locale))))
             }

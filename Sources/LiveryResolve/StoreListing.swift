@@ -37,6 +37,10 @@ public struct StoreField: Sendable, Equatable {
 
     /// Every `store.*` key a listing reads; others in the `store.` namespace are misspellings.
     public static let knownKeys: Set<String> = Set(all.flatMap(\.keys))
+
+    /// Whether a message key is store listing text (the `store.` group of the locale bundles): release
+    /// bundles leave it out of the app's locale files, as no app reads it.
+    public static func isListingKey(_ key: String) -> Bool { key.hasPrefix("store.") }
 }
 
 /// A brand's store listings: its `store.yaml` (merged down its `extends` lineage) and the store text

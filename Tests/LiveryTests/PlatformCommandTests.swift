@@ -147,6 +147,16 @@ final class PlatformCommandTests: XCTestCase {
         XCTAssertFalse(paths.contains { $0.contains(".xcassets/") }, "colour assets are for app builds (livery generate), not in every device's download")
         XCTAssertFalse(paths.contains { $0.hasPrefix("platform/ios/") || $0.hasSuffix("/app_name.xml") || $0.hasSuffix(".gradle.properties") },
                        "build settings are for app builds (livery generate), not in every device's download")
+        XCTAssertFalse(paths.contains { $0.hasPrefix("platform/fastlane/") }, "store listings are for release pipelines (livery generate)")
+        // Nor is the listing text in the app's locale files: no app reads store.* messages.
+        for bundle in first where bundle.kind == .locale {
+            for entry in bundle.entries {
+                guard case .data(let data) = entry.content else { continue }
+                let text = String(decoding: data, as: UTF8.self)
+                XCTAssertFalse(text.contains("store.") || text.contains("store_") || text.contains("Rehab at Home"), "\(bundle.id) \(entry.path) carries store text")
+                XCTAssertTrue(text.contains("home") || text.contains("Home"), "\(bundle.id) \(entry.path) keeps the app's text")
+            }
+        }
         let again = try XCTUnwrap(try BundlePlanner.plan(tenant, store: store).first { $0.id == "core" })
         XCTAssertEqual(again.entries.map(\.sha256), core.entries.map(\.sha256), "the same inputs give the same core bundle")
     }
