@@ -188,4 +188,42 @@ final class StoreListingTests: XCTestCase {
         XCTAssertEqual(first, StoreListings.files(again))
         XCTAssertEqual(first.map(\.path), first.map(\.path).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
     }
+
+    /// A brand extending a brand inherits its store.yaml, key by key (its own values win), and the
+    /// store text of its locale bundles; a creator gets no listing even with an inherited store.yaml.
+    func testStoreSettingsAreInheritedDownTheLineageAndCreatorsHaveNoListing() throws {
+        var files = Self.walks
+        files["walks/store.yaml"]! += "  marketing: https://walks.example/\n"
+        files["rome/tenant.yaml"] = """
+            id: rome
+            kind: brand
+            extends: walks
+            name: Rome Walks
+            app:
+              displayName: Rome Walks
+              bundleIds: {ios: com.example.romewalks, android: com.example.romewalks}
+            locales: {default: en, supported: [en, ru, fr, es-419]}
+
+            """
+        files["rome/store.yaml"] = "urls:\n  support: https://rome.example/help\n"
+        files["lucia/tenant.yaml"] = "id: lucia\nkind: creator\nextends: walks\nname: Lucia\nlocales: {default: en, supported: [en]}\n"
+        let root = try PlatformFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for (path, text) in files {
+            let url = root.appendingPathComponent("Tenants/" + path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        let result = Validator.validate(workspace: root.appendingPathComponent("Tenants"), displayRoot: "Tenants")
+        XCTAssertEqual(result.diagnostics.filter { $0.severity == .error }.map(\.line), [])
+        let rome = try XCTUnwrap(result.tenants.first { $0.id == "rome" })
+        let listing = StoreListings.files(rome)
+        func text(_ path: String) -> String? { listing.first { $0.path == path }.map { String(decoding: $0.contents, as: UTF8.self) } }
+        XCTAssertEqual(text("fastlane/metadata/ios/en-US/support_url.txt"), "https://rome.example/help", "its own value wins")
+        XCTAssertEqual(text("fastlane/metadata/ios/en-US/privacy_url.txt"), "https://walks.example/privacy", "the parent's privacy URL")
+        XCTAssertEqual(text("fastlane/metadata/ios/en-US/marketing_url.txt"), "https://walks.example/")
+        XCTAssertEqual(text("fastlane/metadata/ios/ru/name.txt"), "Walks: аудиопрогулки", "inherited store text")
+        let lucia = try XCTUnwrap(result.tenants.first { $0.id == "lucia" })
+        XCTAssertEqual(StoreListings.files(lucia), [], "a creator is listed in its platform's app")
+    }
 }
