@@ -241,7 +241,7 @@ struct TourLanguageRule: Rule {
         id: "references.tour-language", name: "Tour languages", family: .references,
         rationale: "A tour's languages are locales the tenant supports, and every stop has audio in each of them.",
         triggering: [
-            RuleExample("language the tenant does not support", files: TourExample.files(languages: "[en, ↓de]")),
+            RuleExample("language the tenant does not support (and so no stop has audio in it)", files: TourExample.files(languages: "[en, ↓de]", marker: true)),
             RuleExample("stop without audio in a language", files: TourExample.files(languages: "[en]", audio: "{}", marker: true)),
         ],
         nonTriggering: [RuleExample("English tour", files: TourExample.files(languages: "[en]"), binaryFiles: TourExample.media)])
@@ -284,7 +284,7 @@ enum TourExample {
                 latitude: 43.77
                 longitude: 11.25
                 triggerRadius: \(index == 0 ? radius : "150")
-                audio: \(marker && index == 0 ? "↓" : "")\(audio)
+                audio: \(marker ? "↓" : "")\(audio)
 
             """
         }.joined()
@@ -306,6 +306,7 @@ enum TourExample {
         ]
     }
 
+    /// `marker` marks every stop's audio.
     /// The one-language example with a marker at the first stop's audio file (where a finding about the file is reported).
     static func markingFirstAudio() -> [String: String] {
         var files = files(languages: "[en]")

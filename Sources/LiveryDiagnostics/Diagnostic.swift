@@ -1,10 +1,30 @@
 /// How serious a finding is.
 public enum Severity: String, Sendable, Codable, CaseIterable, Comparable {
+    /// Information that explains other findings (SARIF's `note`): never fails a build, even with `--strict`.
+    case note
     case warning
     case error
 
-    public static func < (lhs: Severity, rhs: Severity) -> Bool {
-        lhs == .warning && rhs == .error
+    private var rank: Int {
+        switch self {
+        case .note: return 0
+        case .warning: return 1
+        case .error: return 2
+        }
+    }
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// A second place a finding concerns (SARIF's `relatedLocations`): where a broken construct began,
+/// or the error in a base tenant that a creator's finding follows from.
+public struct RelatedLocation: Hashable, Sendable {
+    public var location: SourceLocation
+    public var message: String
+
+    public init(_ message: String, at location: SourceLocation) {
+        self.location = location
+        self.message = message
     }
 }
 
@@ -15,8 +35,11 @@ public struct Diagnostic: Hashable, Sendable {
     public var message: String
     public var ruleID: String
     public var hint: String?
+    /// Other places the finding concerns, in the order a reader should visit them.
+    public var related: [RelatedLocation]
 
-    public init(_ severity: Severity, _ message: String, at location: SourceLocation, rule ruleID: String, hint: String? = nil) {
+    public init(_ severity: Severity, _ message: String, at location: SourceLocation, rule ruleID: String, hint: String? = nil, related: [RelatedLocation] = []) {
+        self.related = related
         self.location = location
         self.severity = severity
         self.message = message
@@ -43,6 +66,7 @@ extension Array where Element == Diagnostic {
 
     public var errorCount: Int { filter { $0.severity == .error }.count }
     public var warningCount: Int { filter { $0.severity == .warning }.count }
+    public var noteCount: Int { filter { $0.severity == .note }.count }
 }
 
 /// Diagnostics can be thrown and returned as failures: an error is a value with a location.
