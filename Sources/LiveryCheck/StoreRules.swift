@@ -116,7 +116,7 @@ struct StoreRequiredTextRule: Rule {
             let problem = manifest?["kind"]?.string == "creator" ? "a creator is listed in its platform's app and has no listing of its own"
                 : manifest?["app"]?["displayName"] == nil ? "the tenant has no app: (display name and store identifiers) to list" : nil
             if let problem {
-                diagnostics.append(Diagnostic(.error, "store.yaml describes store listings, but \(problem)", at: .start(of: own.displayPath), rule: Self.id,
+                diagnostics.append(Diagnostic(.error, "store.yaml describes store listings, but \(problem)", at: own.node.location, rule: Self.id,
                                               hint: "remove store.yaml, or give the brand an app: in tenant.yaml"))
             }
         }

@@ -105,7 +105,7 @@ struct StoreKeywordsRule: Rule {
             + "commas; an empty keyword wastes a comma and a repeated one (in any case) wastes its bytes, as the store indexes each word once.",
         triggering: [
             RuleExample("101 bytes of keywords", files: StoreExample.files(texts: StoreExample.texts.replacingOccurrences(
-                of: "keywords: walks,audio,tours", with: "keywords: ↓" + String(repeating: "walks,", count: 16) + "tours"))),
+                of: "keywords: walks,audio,tours", with: "keywords: ↓" + (0..<20).map { String(format: "w%03d", $0) }.joined(separator: ",") + "xy"))),
             RuleExample("a keyword twice", files: StoreExample.files(texts: StoreExample.texts.replacingOccurrences(of: "keywords: walks,audio,tours", with: "keywords: walks,audio,↓Walks"))),
             RuleExample("51 Russian letters: 51 characters but 102 bytes", files: StoreExample.files(russian: StoreExample.russian.replacingOccurrences(
                 of: "keywords: прогулки,аудио,туры", with: "keywords: ↓" + String(repeating: "ж", count: 51)))),
