@@ -12,7 +12,7 @@ public protocol Rule: Sendable {
 
 /// The families of PRODUCT.md §3.
 public enum RuleFamily: String, Sendable, CaseIterable {
-    case structure, references, branding, localization, voice, content, assets
+    case structure, references, branding, localization, voice, content, assets, store
 }
 
 /// Everything a rule documents about itself (the SwiftLint model).

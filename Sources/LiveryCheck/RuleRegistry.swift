@@ -25,6 +25,9 @@ public enum RuleRegistry {
         // assets
         AssetPathRule.self, SymlinkEscapeRule.self, MissingAssetRule.self, NotRegularFileRule.self, FileTypeRule.self, FieldTypeRule.self, ImageHeaderRule.self, ImagePixelsRule.self, MediaFramesRule.self, MediaStreamableRule.self, ImageBudgetRule.self, SubtitleSyntaxRule.self, SubtitleTimingRule.self, SubtitleReadabilityRule.self, SubtitleMediaLengthRule.self, DeclaredDurationRule.self, BundleBudgetRule.self, XMLWellFormedRule.self, SVGSafetyRule.self,
         AppIconMissingRule.self, AppIconSizeRule.self, AppIconOpaqueRule.self, AppIconSafeZoneRule.self, AppIconDecodeRule.self,
+        // store
+        StoreRequiredTextRule.self, StoreUnknownKeyRule.self, StorePlainTextRule.self, StoreTextLengthRule.self, StoreKeywordsRule.self, StoreURLRule.self,
+        StoreLocaleRule.self, StoreLocaleUnmappedRule.self,
     ]
 
     public static var descriptions: [RuleDescription] { all.map { $0.description } }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The kinds of manifest a tenant folder holds, and where each lives by convention.
 public enum ManifestKind: String, Sendable, CaseIterable, Codable {
-    case tenant, branding, voice, program, library, tour, locale
+    case tenant, branding, voice, program, library, tour, locale, store
 
     /// Where files of this kind live in a tenant folder (documented in docs/tenant-folder.md).
     public var conventionalPath: String {
@@ -14,6 +14,7 @@ public enum ManifestKind: String, Sendable, CaseIterable, Codable {
         case .library: return "library/library.yaml"
         case .tour: return "tours/<tour-id>/tour.yaml"
         case .locale: return "locales/<locale>.yaml"
+        case .store: return "store.yaml"
         }
     }
 
@@ -26,6 +27,7 @@ public enum ManifestKind: String, Sendable, CaseIterable, Codable {
         switch parts.count {
         case 1 where stem == "tenant": return .tenant
         case 1 where stem == "voice": return .voice
+        case 1 where stem == "store": return .store
         case 2 where parts[0] == "programs": return .program
         case 2 where parts[0] == "locales": return .locale
         case 2 where parts[0] == "library" && stem == "library": return .library
@@ -44,6 +46,7 @@ public enum ManifestKind: String, Sendable, CaseIterable, Codable {
         case .library: return ManifestShapes.library
         case .tour: return ManifestShapes.tour
         case .locale: return ManifestShapes.locale
+        case .store: return ManifestShapes.store
         }
     }
 
@@ -56,6 +59,7 @@ public enum ManifestKind: String, Sendable, CaseIterable, Codable {
         case .library: return "Livery content library"
         case .tour: return "Livery audio walking tour"
         case .locale: return "Livery locale bundle"
+        case .store: return "Livery store listing settings"
         }
     }
 }

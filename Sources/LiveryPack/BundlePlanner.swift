@@ -124,7 +124,8 @@ public enum BundlePlanner {
             // bundle that only build pipelines fetch (issue 15, item 9). The build settings (xcconfig,
             // InfoPlist.strings, Gradle properties, app_name.xml) are read by builds, never by a
             // running app, and stay out for the same reason.
-            return files.filter { !$0.path.hasPrefix(ColorAssets.catalog + "/") && !BuildSettings.isBuildSetting($0.path) }.map { file in
+            // Store listings (fastlane metadata) are for release pipelines too.
+            return files.filter { !$0.path.hasPrefix(ColorAssets.catalog + "/") && !BuildSettings.isBuildSetting($0.path) && !StoreListings.isStoreListing($0.path) }.map { file in
                 BundleEntry(path: file.path.hasPrefix("tokens/") ? file.path : "platform/" + file.path, data: file.contents)
             }
         }
@@ -262,7 +263,8 @@ public enum BundlePlanner {
             for locale in tenant.supportedLocales {
                 guard let bundle = tenant.locales[locale] else { continue }
                 var messages: [String: JSONValue] = [:]
-                for message in bundle.messages { messages[message.key] = .string(message.text) }
+                // Store listing text (store.*) is for release pipelines (livery generate), never read by the app.
+                for message in bundle.messages where !StoreField.isListingKey(message.key) { messages[message.key] = .string(message.text) }
                 bundles.append(BundleSpec(id: "locale.\(locale)", kind: .locale, locale: locale, policy: locale == defaultLocale ? .essential : .prefetch,
                                           entries: [Self.json("locales/\(locale).json", .object(messages))] + (try platform.entries(for: locale))))
             }

@@ -15,7 +15,14 @@ struct PlatformStrings {
             return
         }
         let locales = tenant.supportedLocales.filter { tenant.locales[$0] != nil }
-        catalog = LocaleCatalog(tenantID: tenant.source.id, defaultLocale: defaultLocale, locales: locales, bundles: tenant.locales,
+        // The app's string files leave out the store listing text (store.*): no app shows it.
+        let bundles = tenant.locales.mapValues { bundle in
+            guard bundle.messages.contains(where: { StoreField.isListingKey($0.key) }) else { return bundle }
+            var appText = bundle
+            appText.messages.removeAll { StoreField.isListingKey($0.key) }
+            return appText
+        }
+        catalog = LocaleCatalog(tenantID: tenant.source.id, defaultLocale: defaultLocale, locales: locales, bundles: bundles,
                                 displayRoot: tenant.source.displayRoot)
     }
 

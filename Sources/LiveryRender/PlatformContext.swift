@@ -128,6 +128,21 @@ public struct PlatformContext: Encodable, Sendable {
     public var shadows: [ShadowToken]
     public var springs: [SpringToken]
     public var durations: [DurationToken]
+    /// Number tokens under `opacity`.
+    public var opacity: [OpacityToken] = []
+    public var gradients: [GradientToken] = []
+    /// Colour tokens with `com.livery.glass`, and with `com.livery.tab`.
+    public var glass: [GlassToken] = []
+    public var tabs: [TabToken] = []
+    /// Interactions with their haptic feedback (`com.livery.haptics` of a token group).
+    public var haptics: [HapticToken] = []
+    /// Every mode but the default, as the CSS custom properties it changes (`PlatformBrand.swift`).
+    public var modeStyles: [ModeStyle] = []
+    /// Every mode but the default, as the tokens it changes in each target's syntax (`PlatformBrand.swift`).
+    public var modeChanges: [ModeTokens] = []
+    /// Springs as CSS easings, and component sizes with a larger touchable area.
+    public var springEasings: [SpringEasing] = []
+    public var hitAreas: [HitAreaToken] = []
 }
 
 extension PlatformContext {
@@ -174,7 +189,15 @@ extension PlatformContext {
             nightColors: colors.filter { $0.light != $0.dark },
             typography: typography, spacing: spacing, radii: radii, sizes: sizes,
             shadows: shadows, springs: springs, durations: durations)
-        return (context, named.collisions)
+        var full = context
+        let extras = brand(base, resolved: tenant.tokens["default"], named: named)
+        (full.opacity, full.gradients, full.glass, full.tabs) = (extras.opacity, extras.gradients, extras.glass, extras.tabs)
+        full.haptics = haptics(tenant, named: named)
+        full.modeStyles = modeStyles(tenant, named: named)
+        full.modeChanges = modeChanges(tenant, named: named)
+        full.springEasings = springEasings(tenant, named: named)
+        full.hitAreas = hitAreas(tenant, named: named)
+        return (full, named.collisions)
     }
 
     /// The tokens that would clash in the generated files, found without formatting any value: what
@@ -189,6 +212,7 @@ extension PlatformContext {
         var colors: [(path: String, names: Names)] = [], spacing: [(path: String, names: Names)] = [], radii: [(path: String, names: Names)] = []
         var sizes: [(path: String, names: Names)] = [], typography: [(path: String, names: Names)] = [], shadows: [(path: String, names: Names)] = []
         var springs: [(path: String, names: Names)] = [], durations: [(path: String, names: Names)] = []
+        var opacity: [(path: String, names: Names)] = [], gradients: [(path: String, names: Names)] = [], haptics: [(path: String, names: Names)] = []
         var collisions: [Diagnostic] = []
 
         init(_ tenant: ResolvedTenant, base: TokenTable) {
@@ -221,6 +245,9 @@ extension PlatformContext {
             let springPaths = base.values.keys.filter { base.tokens[$0]?.extensions?["com.livery"]?["spring"] != nil }
             springs = named(ordered(springPaths), category: "spring")
             durations = named(paths("duration"), category: "duration")
+            opacity = named(paths("number", where: isIn(["opacity"])), category: "opacity")
+            gradients = named(paths("gradient"), category: "gradient")
+            haptics = named(PlatformContext.hapticStyles(tenant).keys.sorted(), category: "haptic")
             collisions = found.normalized()
         }
     }

@@ -92,6 +92,7 @@ public enum PlatformFiles {
         let context = PlatformContext.make(tenant).context
         var diagnostics: [Diagnostic] = []
         var files = tokenDocuments(tenant) + ColorAssets.files(tenant) + BuildSettings.files(tenant)
+        files += StoreListings.files(tenant)
         let value = TemplateContext.mustacheValue(context)
         for template in templates.templates {
             switch template.parsed {

@@ -14,9 +14,10 @@ struct Generate: ParsableCommand {
             compose/Theme.kt, android/values*/…, css/tokens.css, react-native/theme.ts) and \
             tokens/<mode>.tokens.json for every mode, the Xcode colour assets, and a brand's build \
             settings (ios/Tenant.xcconfig, ios/<locale>.lproj/InfoPlist.strings, \
-            android/tenant.gradle.properties, android/values*/app_name.xml; docs/build-settings.md) and, for a brand with \
+            android/tenant.gradle.properties, android/values*/app_name.xml; docs/build-settings.md), for a brand with \
             app.icon, its app icons and launch screens (AppIcon.appiconset, LaunchLogo.imageset, ios/LaunchScreen.plist, \
-            android/mipmap-*/, android/values*/splash_theme.xml, web/icons/; docs/app-icons.md). The tenants are validated first; nothing is \
+            android/mipmap-*/, android/values*/splash_theme.xml, web/icons/; docs/app-icons.md), and a brand's \
+            store listings in fastlane's layout (fastlane/metadata/ios/, fastlane/metadata/android/; docs/store-listings.md). The tenants are validated first; nothing is \
             written when there are errors. See docs/platform-files.md. Exit status: 0 on success, 1 \
             on errors in the tenants or templates, 2 on a usage or internal error.
             """

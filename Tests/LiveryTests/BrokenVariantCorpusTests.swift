@@ -255,6 +255,19 @@ final class BrokenVariantCorpusTests: XCTestCase {
         Variant(name: "adaptive foreground mark too large for the safe zone", tenant: "companero",
                 edits: [.replace("companero/tenant.yaml", "foreground: assets/icon-foreground.svg", "foreground: ↓assets/icon-foreground.svg"),
                         .replace("companero/assets/icon-foreground.svg", "r=\"14\"", "r=\"30\"")], rule: "assets.app-icon-safe-zone", strict: true),
+        // Store listings
+        Variant(name: "store.yaml in a creator's folder", tenant: "companero-lucia", edits: [.write("companero-lucia/store.yaml", "↓urls:\n  privacy: https://lucia.example/privacy\n")],
+                rule: "store.required-text"),
+        Variant(name: "misspelt store subtitle key", tenant: "travel-experiences", edits: [.replace(travelEn, "  subtitle: Flights", "  ↓subtitel: Flights")], rule: "store.unknown-key"),
+        Variant(name: "release notes with an ICU argument", tenant: "sonic-walkscape",
+                edits: [.replace(frWalk, "  releaseNotes: Des cartes hors ligne plus nettes à chaque niveau de zoom.", "  releaseNotes: ↓\"{n} cartes hors ligne plus nettes\"")], rule: "store.plain-text"),
+        Variant(name: "35-character App Store subtitle", tenant: "urbannest",
+                edits: [.replace("urbannest/locales/en.yaml", "  subtitle: Trusted pros at your door", "  subtitle: ↓Trusted professionals at your door")], rule: "store.text-length"),
+        Variant(name: "keyword repeated in another case", tenant: "companero",
+                edits: [.replace("companero/locales/en.yaml", "keywords: coaching,habits,", "keywords: coaching,habits,↓Coaching,")], rule: "store.keywords"),
+        Variant(name: "support page over http", tenant: "sonic-walkscape",
+                edits: [.replace("sonic-walkscape/store.yaml", "support: https://walkscape.example/support", "support: ↓http://walkscape.example/support")], rule: "store.urls"),
+        Variant(name: "App Store code for Google Play", tenant: "physio-clinic", edits: [.append("physio-clinic/store.yaml", "locales:\n  googlePlay: {ru: ↓ru}\n")], rule: "store.locale"),
     ]
 
     private func copySamples() throws -> URL {

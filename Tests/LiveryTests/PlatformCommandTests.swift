@@ -16,11 +16,14 @@ final class PlatformCommandTests: XCTestCase {
         // the icons and launch screens (34, docs/app-icons.md): iOS 9 (icon set 3 + Contents.json, launch image set
         // 3 + Contents.json, LaunchScreen.plist), Android 20 (foreground, monochrome and legacy at 5 densities, the
         // adaptive icon, its background colour, the Play icon, splash light and night), web 5.
-        XCTAssertTrue(result.stdout.contains("physio-clinic: 118 files in"), result.stdout)
+        // the store listings: 8 App Store files and 4 Google Play files for each of en and ru (24).
+        XCTAssertTrue(result.stdout.contains("physio-clinic: 142 files in"), result.stdout)
         for path in ["swiftui/Theme.swift", "compose/Theme.kt", "android/values/colors.xml", "android/values-night/colors.xml",
                      "android/values/dimens.xml", "css/tokens.css", "react-native/theme.ts", "tokens/default.tokens.json", "tokens/dark.tokens.json",
                      "swiftui/Assets.xcassets/Contents.json", "swiftui/Assets.xcassets/brandPrimary.colorset/Contents.json",
-                     "ios/Tenant.xcconfig", "ios/ru.lproj/InfoPlist.strings", "android/tenant.gradle.properties", "android/values-ru/app_name.xml"] {
+                     "ios/Tenant.xcconfig", "ios/ru.lproj/InfoPlist.strings", "android/tenant.gradle.properties", "android/values-ru/app_name.xml",
+                     "fastlane/metadata/ios/ru/keywords.txt", "fastlane/metadata/android/ru-RU/short_description.txt",
+                     "fastlane/metadata/android/en-US/changelogs/default.txt"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent("physio-clinic/\(path)").path), path)
         }
         // A tenant without modes gets its one document; a creator gets its base's tokens merged in.
@@ -31,6 +34,8 @@ final class PlatformCommandTests: XCTestCase {
         XCTAssertTrue(lucia.contains("--color-brand-primary:"), "inherited tokens are generated too")
         XCTAssertFalse(FileManager.default.fileExists(atPath: output.appendingPathComponent("companero-lucia/ios").path),
                        "a creator ships inside its platform's app: no build settings of its own")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.appendingPathComponent("companero-lucia/fastlane").path),
+                       "nor store listings")
     }
 
     /// A workspace is generated a group of lineages at a time into a staging folder: one broken tenant
@@ -145,6 +150,16 @@ final class PlatformCommandTests: XCTestCase {
         XCTAssertFalse(paths.contains { $0.contains(".xcassets/") }, "colour assets are for app builds (livery generate), not in every device's download")
         XCTAssertFalse(paths.contains { $0.hasPrefix("platform/ios/") || $0.hasSuffix("/app_name.xml") || $0.hasSuffix(".gradle.properties") },
                        "build settings are for app builds (livery generate), not in every device's download")
+        XCTAssertFalse(paths.contains { $0.hasPrefix("platform/fastlane/") }, "store listings are for release pipelines (livery generate)")
+        // Nor is the listing text in the app's locale files: no app reads store.* messages.
+        for bundle in first where bundle.kind == .locale {
+            for entry in bundle.entries {
+                guard case .data(let data) = entry.content else { continue }
+                let text = String(decoding: data, as: UTF8.self)
+                XCTAssertFalse(text.contains("store.") || text.contains("store_") || text.contains("Rehab at Home"), "\(bundle.id) \(entry.path) carries store text")
+                XCTAssertTrue(text.contains("home") || text.contains("Home"), "\(bundle.id) \(entry.path) keeps the app's text")
+            }
+        }
         let again = try XCTUnwrap(try BundlePlanner.plan(tenant, store: store).first { $0.id == "core" })
         XCTAssertEqual(again.entries.map(\.sha256), core.entries.map(\.sha256), "the same inputs give the same core bundle")
     }

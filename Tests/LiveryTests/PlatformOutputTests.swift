@@ -25,7 +25,7 @@ final class PlatformOutputTests: XCTestCase {
         let tenant = try PlatformFixtures.sample("physio-clinic")
         let (files, diagnostics) = PlatformFiles.generate(tenant, templates: try PlatformFixtures.platformTemplates())
         XCTAssertEqual(diagnostics, [])
-        XCTAssertEqual(files.map(\.path).filter { !$0.hasPrefix(ColorAssets.catalog + "/") && !BuildSettings.isBuildSetting($0) }, [
+        XCTAssertEqual(files.map(\.path).filter { !$0.hasPrefix(ColorAssets.catalog + "/") && !BuildSettings.isBuildSetting($0) && !StoreListings.isStoreListing($0) }, [
             "android/values-night/colors.xml", "android/values/colors.xml", "android/values/dimens.xml", "compose/Theme.kt",
             "css/tokens.css", "react-native/theme.ts", "swiftui/Theme.swift", "tokens/dark.tokens.json", "tokens/default.tokens.json",
         ])
@@ -35,6 +35,8 @@ final class PlatformOutputTests: XCTestCase {
             "android/tenant.gradle.properties", "android/values-ru/app_name.xml", "android/values/app_name.xml",
             "ios/Tenant.xcconfig", "ios/en.lproj/InfoPlist.strings", "ios/ru.lproj/InfoPlist.strings",
         ])
+        // And the store listings (StoreListingTests).
+        XCTAssertEqual(files.filter { StoreListings.isStoreListing($0.path) }, StoreListings.files(tenant))
         // And the colour assets (ColorAssetTests): the catalog and one set per colour of Theme.swift.
         XCTAssertEqual(files.filter { $0.path.hasPrefix(ColorAssets.catalog + "/") }, ColorAssets.files(tenant))
         let theme = String(decoding: try XCTUnwrap(files.first { $0.path == "swiftui/Theme.swift" }).contents, as: UTF8.self)

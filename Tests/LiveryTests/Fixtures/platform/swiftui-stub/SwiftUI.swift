@@ -25,3 +25,30 @@ public struct Font: Hashable, Sendable {
 public struct Animation: Equatable, Sendable {
     public static func interpolatingSpring(mass: Double = 1.0, stiffness: Double, damping: Double, initialVelocity: Double = 0.0) -> Animation { Animation() }
 }
+
+public struct Gradient: Equatable {
+    public struct Stop: Equatable {
+        public var color: Color
+        public var location: CGFloat
+        public init(color: Color, location: CGFloat) { (self.color, self.location) = (color, location) }
+    }
+    public var stops: [Gradient.Stop]
+    public init(stops: [Gradient.Stop]) { self.stops = stops }
+}
+
+@available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+public struct SensoryFeedback: Equatable, Sendable {
+    public struct Weight: Equatable, Sendable {
+        let value: Int
+        public static let light = Weight(value: 0), medium = Weight(value: 1), heavy = Weight(value: 2)
+    }
+    public struct Flexibility: Equatable, Sendable {
+        let value: Int
+        public static let rigid = Flexibility(value: 0), solid = Flexibility(value: 1), soft = Flexibility(value: 2)
+    }
+    let value: Int
+    public static let success = SensoryFeedback(value: 0), warning = SensoryFeedback(value: 1), error = SensoryFeedback(value: 2)
+    public static let selection = SensoryFeedback(value: 3)
+    public static func impact(weight: SensoryFeedback.Weight = .medium, intensity: Double = 1.0) -> SensoryFeedback { SensoryFeedback(value: 4) }
+    public static func impact(flexibility: SensoryFeedback.Flexibility, intensity: Double = 1.0) -> SensoryFeedback { SensoryFeedback(value: 5) }
+}

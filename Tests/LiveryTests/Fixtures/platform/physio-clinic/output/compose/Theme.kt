@@ -2,6 +2,7 @@
 // resolved tokens; edit the tokens or Templates/platform/compose/Theme.kt.mustache, not this file.
 package com.example.physioclinic.theme
 
+import android.view.HapticFeedbackConstants
 import androidx.compose.animation.core.SpringSpec
 import androidx.compose.animation.core.spring
 import androidx.compose.foundation.isSystemInDarkTheme
@@ -9,10 +10,12 @@ import androidx.compose.runtime.Composable
 import androidx.compose.runtime.CompositionLocalProvider
 import androidx.compose.runtime.Immutable
 import androidx.compose.runtime.staticCompositionLocalOf
+import androidx.compose.ui.graphics.Brush
 import androidx.compose.ui.graphics.Color
 import androidx.compose.ui.text.TextStyle
 import androidx.compose.ui.text.font.FontFamily
 import androidx.compose.ui.text.font.FontWeight
+import androidx.compose.ui.unit.Dp
 import androidx.compose.ui.unit.dp
 import androidx.compose.ui.unit.sp
 
@@ -377,4 +380,111 @@ object PhysioClinicThemeDurations {
     const val fast = 150
     const val normal = 250
     const val slow = 400
+}
+
+object PhysioClinicThemeOpacity {
+    const val disabled = 0.38f
+    const val pressed = 0.7f
+    const val scrim = 0.5f
+}
+
+/** Top-to-bottom gradients (`Modifier.background(brush)`). */
+object PhysioClinicThemeGradients {
+}
+
+/** A frosted-glass surface: fill (at its opacity) over a backdrop blur, with a border. */
+@Immutable
+data class PhysioClinicThemeGlassStyle(val fill: Color, val blur: Dp, val border: Color)
+
+object PhysioClinicThemeGlass {
+}
+
+/** A tab's identity: its colour, the tint wash behind it (the colour at `tint` opacity) and its header colour. */
+@Immutable
+data class PhysioClinicThemeTabIdentity(val color: Color, val tint: Float, val tintColor: Color, val header: Color)
+
+object PhysioClinicThemeTabs {
+    val tabEmerald = PhysioClinicThemeTabIdentity(color = Color(0xFF10B981), tint = 0.15f, tintColor = Color(0x2610B981), header = Color(0xFF10B981))
+    val tabCoral = PhysioClinicThemeTabIdentity(color = Color(0xFFFF6B6B), tint = 0.15f, tintColor = Color(0x26FF6B6B), header = Color(0xFFFF6B6B))
+    val tabGold = PhysioClinicThemeTabIdentity(color = Color(0xFFFFC800), tint = 0.15f, tintColor = Color(0x26FFC800), header = Color(0xFFE6B800))
+    val tabPurple = PhysioClinicThemeTabIdentity(color = Color(0xFFA560E8), tint = 0.15f, tintColor = Color(0x26A560E8), header = Color(0xFFA560E8))
+}
+
+/** Touchable size of components drawn smaller (`Modifier.minimumInteractiveComponentSize()` or padding). */
+object PhysioClinicThemeHitAreas {
+    val buttonHeightCompact = 44.dp
+}
+
+/** Haptic feedback per interaction, for `view.performHapticFeedback(…)` (the nearest HapticFeedbackConstants; CONFIRM and REJECT need API 30). */
+object PhysioClinicThemeHaptics {
+    // heavy
+    val destructive = HapticFeedbackConstants.LONG_PRESS
+    // error
+    val error = HapticFeedbackConstants.REJECT
+    // medium
+    val longPress = HapticFeedbackConstants.VIRTUAL_KEY
+    // selection
+    val selection = HapticFeedbackConstants.CLOCK_TICK
+    // success
+    val success = HapticFeedbackConstants.CONFIRM
+    // selection
+    val tabSwitch = HapticFeedbackConstants.CLOCK_TICK
+    // light
+    val tap = HapticFeedbackConstants.KEYBOARD_TAP
+    // light
+    val toggle = HapticFeedbackConstants.KEYBOARD_TAP
+    // warning
+    val warning = HapticFeedbackConstants.REJECT
+}
+
+/** What each mode other than the default changes, by category; everything else is the default's. */
+object PhysioClinicThemeModes {
+    /** Mode "dark". */
+    object Dark {
+        object Colors {
+            val textPrimary = Color(0xFFF9FAFB)
+            val textSecondary = Color(0xFFD1D5DB)
+            val textTertiary = Color(0xFF9CA3AF)
+            val textDisabled = Color(0xFF4B5563)
+            val textInverse = Color(0xFF111827)
+            val textLink = Color(0xFF4DA3FF)
+            val backgroundDefault = Color(0xFF111827)
+            val backgroundSubtle = Color(0xFF1F2937)
+            val surfaceDefault = Color(0xFF1F2937)
+            val surfaceElevated = Color(0xFF374151)
+            val surfaceSunken = Color(0xFF111827)
+            val borderDefault = Color(0xFF374151)
+            val borderStrong = Color(0xFF4B5563)
+            val borderFocus = Color(0xFF4DA3FF)
+            val semanticSuccess = Color(0xFF4ADE80)
+            val semanticWarning = Color(0xFFFBBF24)
+            val semanticError = Color(0xFFF87171)
+            val semanticInfo = Color(0xFF38BDF8)
+            val componentButtonSecondaryBackground = Color(0xFF0A2A4D)
+            val componentButtonSecondaryText = Color(0xFF4DA3FF)
+            val componentTabBarBackground = Color(0xFF111827)
+            val componentTabBarInactive = Color(0xFF9CA3AF)
+            val componentCardBackground = Color(0xFF1F2937)
+        }
+        object Typography {
+        }
+        object Spacing {
+        }
+        object Radii {
+        }
+        object Sizes {
+        }
+        object Elevation {
+        }
+        object Durations {
+        }
+        object Opacity {
+        }
+        object Gradients {
+        }
+        object Glass {
+        }
+        object Tabs {
+        }
+    }
 }

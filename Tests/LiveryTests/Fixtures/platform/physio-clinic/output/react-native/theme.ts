@@ -305,6 +305,113 @@ export const durations = {
   slow: 400,
 } as const;
 
-export const theme = { colors, typography, spacing, radii, sizes, shadows, springs, durations } as const;
+export const opacity = {
+  disabled: 0.38,
+  pressed: 0.7,
+  scrim: 0.5,
+} as const;
+
+/** Top-to-bottom gradients as the `colors` and `locations` of react-native-linear-gradient or expo-linear-gradient. */
+export const gradients = {
+} as const;
+
+/** Glass surfaces: the fill at its opacity, the backdrop blur radius (a blur view's amount) and the border colour. */
+export const glass = {
+} as const;
+
+/** Tab identity colours: the colour, its tint wash (at `tint` opacity) and the header colour. */
+export const tabs = {
+  tabEmerald: { color: '#10B981', tint: 0.15, tintColor: '#10B98126', header: '#10B981' },
+  tabCoral: { color: '#FF6B6B', tint: 0.15, tintColor: '#FF6B6B26', header: '#FF6B6B' },
+  tabGold: { color: '#FFC800', tint: 0.15, tintColor: '#FFC80026', header: '#E6B800' },
+  tabPurple: { color: '#A560E8', tint: 0.15, tintColor: '#A560E826', header: '#A560E8' },
+} as const;
+
+/** Touchable size of components drawn smaller (`hitSlop` makes up the difference). */
+export const hitAreas = {
+  buttonHeightCompact: 44,
+} as const;
+
+export type HapticStyle = 'light' | 'medium' | 'heavy' | 'soft' | 'rigid' | 'selection' | 'success' | 'warning' | 'error';
+
+/** Haptic feedback per interaction (expo-haptics: impactAsync for light…rigid, selectionAsync, notificationAsync). */
+export const haptics: { readonly [Interaction in 'destructive' | 'error' | 'longPress' | 'selection' | 'success' | 'tabSwitch' | 'tap' | 'toggle' | 'warning' | never]: HapticStyle } = {
+  destructive: 'heavy',
+  error: 'error',
+  longPress: 'medium',
+  selection: 'selection',
+  success: 'success',
+  tabSwitch: 'selection',
+  tap: 'light',
+  toggle: 'light',
+  warning: 'warning',
+};
+
+const base = { colors: colors.light, typography, spacing, radii, sizes, shadows, durations, opacity, gradients, glass, tabs } as const;
+type Widen<T> = T extends string ? string : T extends number ? number : T extends readonly (infer U)[] ? readonly Widen<U>[] : { readonly [K in keyof T]: Widen<T[K]> };
+/** Every themed value, in whichever mode. */
+export type ThemeValues = Widen<typeof base>;
+type ModeOverrides = { readonly [C in keyof ThemeValues]?: { readonly [N in keyof ThemeValues[C]]?: ThemeValues[C][N] } };
+
+/** The tenant's modes other than the default (combined ones as written, e.g. 'dark+compact'). */
+export type ModeName = 'dark' | never;
+
+/** What each mode changes, token by token; everything else is the default mode's. */
+export const modes: { readonly [Mode in ModeName]: ModeOverrides } = {
+  'dark': {
+    colors: {
+      textPrimary: '#F9FAFB',
+      textSecondary: '#D1D5DB',
+      textTertiary: '#9CA3AF',
+      textDisabled: '#4B5563',
+      textInverse: '#111827',
+      textLink: '#4DA3FF',
+      backgroundDefault: '#111827',
+      backgroundSubtle: '#1F2937',
+      surfaceDefault: '#1F2937',
+      surfaceElevated: '#374151',
+      surfaceSunken: '#111827',
+      borderDefault: '#374151',
+      borderStrong: '#4B5563',
+      borderFocus: '#4DA3FF',
+      semanticSuccess: '#4ADE80',
+      semanticWarning: '#FBBF24',
+      semanticError: '#F87171',
+      semanticInfo: '#38BDF8',
+      componentButtonSecondaryBackground: '#0A2A4D',
+      componentButtonSecondaryText: '#4DA3FF',
+      componentTabBarBackground: '#111827',
+      componentTabBarInactive: '#9CA3AF',
+      componentCardBackground: '#1F2937',
+    },
+    typography: {
+    },
+    spacing: { },
+    radii: { },
+    sizes: { },
+    shadows: {
+    },
+    durations: { },
+    opacity: { },
+    gradients: {
+    },
+    glass: {
+    },
+    tabs: {
+    },
+  },
+};
+
+/** The theme's values in `mode` (the default mode's without one). */
+export function themeFor(mode?: ModeName | null): ThemeValues {
+  const overrides: ModeOverrides = mode ? modes[mode] : {};
+  const result: { [category: string]: object } = {};
+  for (const category of Object.keys(base) as (keyof ThemeValues)[]) {
+    result[category] = { ...base[category], ...overrides[category] };
+  }
+  return result as unknown as ThemeValues;
+}
+
+export const theme = { colors, typography, spacing, radii, sizes, shadows, springs, durations, opacity, gradients, glass, tabs, hitAreas, haptics, modes } as const;
 export type Theme = typeof theme;
 export default theme;

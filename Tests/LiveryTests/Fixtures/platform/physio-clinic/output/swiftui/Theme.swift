@@ -284,6 +284,119 @@ public enum PhysioClinicTheme {
         public static let normal: Double = 0.25
         public static let slow: Double = 0.4
     }
+
+    public enum Opacity {
+        public static let disabled: Double = 0.38
+        public static let pressed: Double = 0.7
+        public static let scrim: Double = 0.5
+    }
+
+    /// Gradient stops, top to bottom: `LinearGradient(stops: Gradients.x, startPoint: .top, endPoint: .bottom)`.
+    public enum Gradients {
+    }
+
+    /// A frosted-glass surface: fill (at its opacity) over a backdrop blur of `blur` points, with a border.
+    public struct GlassStyle: Sendable, Hashable {
+        public let fill: RGBA, blur: CGFloat, border: RGBA
+    }
+
+    public enum Glass {
+    }
+
+    /// A tab's identity: its colour, the tint wash behind it (the colour at `tint` opacity) and its header colour.
+    public struct TabIdentity: Sendable, Hashable {
+        public let color: RGBA, tint: Double, tintColor: RGBA, header: RGBA
+    }
+
+    public enum Tabs {
+        public static let tabEmerald = TabIdentity(color: RGBA(red: 0.063, green: 0.725, blue: 0.506, opacity: 1), tint: 0.15, tintColor: RGBA(red: 0.063, green: 0.725, blue: 0.506, opacity: 0.15), header: RGBA(red: 0.063, green: 0.725, blue: 0.506, opacity: 1))
+        public static let tabCoral = TabIdentity(color: RGBA(red: 1, green: 0.42, blue: 0.42, opacity: 1), tint: 0.15, tintColor: RGBA(red: 1, green: 0.42, blue: 0.42, opacity: 0.15), header: RGBA(red: 1, green: 0.42, blue: 0.42, opacity: 1))
+        public static let tabGold = TabIdentity(color: RGBA(red: 1, green: 0.784, blue: 0, opacity: 1), tint: 0.15, tintColor: RGBA(red: 1, green: 0.784, blue: 0, opacity: 0.15), header: RGBA(red: 0.902, green: 0.722, blue: 0, opacity: 1))
+        public static let tabPurple = TabIdentity(color: RGBA(red: 0.647, green: 0.376, blue: 0.91, opacity: 1), tint: 0.15, tintColor: RGBA(red: 0.647, green: 0.376, blue: 0.91, opacity: 0.15), header: RGBA(red: 0.647, green: 0.376, blue: 0.91, opacity: 1))
+    }
+
+    /// Touchable size of components drawn smaller (pad them out to it, e.g. with `.contentShape`).
+    public enum HitArea {
+        public static let buttonHeightCompact: CGFloat = 44
+    }
+
+    /// Haptic feedback per interaction, for `.sensoryFeedback(_:trigger:)`.
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    public enum Haptics {
+        /// `heavy`
+        public static var destructive: SensoryFeedback { .impact(weight: .heavy) }
+        /// `error`
+        public static var error: SensoryFeedback { .error }
+        /// `medium`
+        public static var longPress: SensoryFeedback { .impact(weight: .medium) }
+        /// `selection`
+        public static var selection: SensoryFeedback { .selection }
+        /// `success`
+        public static var success: SensoryFeedback { .success }
+        /// `selection`
+        public static var tabSwitch: SensoryFeedback { .selection }
+        /// `light`
+        public static var tap: SensoryFeedback { .impact(weight: .light) }
+        /// `light`
+        public static var toggle: SensoryFeedback { .impact(weight: .light) }
+        /// `warning`
+        public static var warning: SensoryFeedback { .warning }
+    }
+
+    /// What each mode other than the default changes, by category; everything else is the default's.
+    /// (Colours already follow the system appearance through `Colors`.)
+    public enum Modes {
+        /// Mode "dark".
+        public enum Dark {
+            public enum Colors {
+                public static var textPrimary: Color { RGBA(red: 0.976, green: 0.98, blue: 0.984, opacity: 1).color }
+                public static var textSecondary: Color { RGBA(red: 0.82, green: 0.835, blue: 0.859, opacity: 1).color }
+                public static var textTertiary: Color { RGBA(red: 0.612, green: 0.639, blue: 0.686, opacity: 1).color }
+                public static var textDisabled: Color { RGBA(red: 0.294, green: 0.333, blue: 0.388, opacity: 1).color }
+                public static var textInverse: Color { RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1).color }
+                public static var textLink: Color { RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1).color }
+                public static var backgroundDefault: Color { RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1).color }
+                public static var backgroundSubtle: Color { RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1).color }
+                public static var surfaceDefault: Color { RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1).color }
+                public static var surfaceElevated: Color { RGBA(red: 0.216, green: 0.255, blue: 0.318, opacity: 1).color }
+                public static var surfaceSunken: Color { RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1).color }
+                public static var borderDefault: Color { RGBA(red: 0.216, green: 0.255, blue: 0.318, opacity: 1).color }
+                public static var borderStrong: Color { RGBA(red: 0.294, green: 0.333, blue: 0.388, opacity: 1).color }
+                public static var borderFocus: Color { RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1).color }
+                public static var semanticSuccess: Color { RGBA(red: 0.29, green: 0.871, blue: 0.502, opacity: 1).color }
+                public static var semanticWarning: Color { RGBA(red: 0.984, green: 0.749, blue: 0.141, opacity: 1).color }
+                public static var semanticError: Color { RGBA(red: 0.973, green: 0.443, blue: 0.443, opacity: 1).color }
+                public static var semanticInfo: Color { RGBA(red: 0.22, green: 0.741, blue: 0.973, opacity: 1).color }
+                public static var componentButtonSecondaryBackground: Color { RGBA(red: 0.039, green: 0.165, blue: 0.302, opacity: 1).color }
+                public static var componentButtonSecondaryText: Color { RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1).color }
+                public static var componentTabBarBackground: Color { RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1).color }
+                public static var componentTabBarInactive: Color { RGBA(red: 0.612, green: 0.639, blue: 0.686, opacity: 1).color }
+                public static var componentCardBackground: Color { RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1).color }
+            }
+            public enum Typography {
+            }
+            public enum TypeScale {
+            }
+            public enum Spacing {
+            }
+            public enum Radius {
+            }
+            public enum Size {
+            }
+            public enum Shadows {
+            }
+            public enum Durations {
+            }
+            public enum Opacity {
+            }
+            public enum Gradients {
+            }
+            public enum Glass {
+            }
+            public enum Tabs {
+            }
+        }
+    }
 }
 
 extension PhysioClinicTheme.RGBA {
