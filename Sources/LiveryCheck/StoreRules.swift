@@ -22,7 +22,8 @@ enum StoreExample {
     static func files(store: String? = store, texts: String = texts, tenant: String = tenant) -> [String: String] {
         var files = ["example/tenant.yaml": tenant, "example/locales/en.yaml": "nav:\n  home: Home\n  profile: Profile\n" + texts]
         if let store { files["example/store.yaml"] = store }
-        return files
+        // A brand that ships an app has an icon (assets.app-icon-missing), so the examples are clean of other findings.
+        return IconExample.adding(to: files)
     }
 
     /// The example with Russian as a second locale, `russian` its bundle.
