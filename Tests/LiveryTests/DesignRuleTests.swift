@@ -98,8 +98,9 @@ final class DesignRuleTests: XCTestCase {
         XCTAssertEqual(header.flatMap(DTCGColor.init(node:))?.srgb().opaqueHexString, "#e6b800")
         let sonic = try XCTUnwrap(sampleTenants().first { $0.id == "sonic-walkscape" })
         let glass = try XCTUnwrap(sonic.tokens["default"]?.liveryExtension(of: "color.component.glass.default")?["glass"])
-        XCTAssertEqual(glass["border"].flatMap(DTCGColor.init(node:))?.srgb().opaqueHexString, "#f8f5f0")
-        XCTAssertEqual(glass["fillOpacity"]?.number, 0.12)
+        XCTAssertEqual(glass["border"].flatMap(DTCGColor.init(node:))?.srgb().opaqueHexString, "#ffffff")
+        XCTAssertEqual(glass["border"].flatMap(DTCGColor.init(node:))?.srgb().alpha, 0.1)
+        XCTAssertEqual(glass["fillOpacity"]?.number, 0.8)
     }
 
     /// python-jsonschema checks every `com.livery` value of every sample against the published schema,
