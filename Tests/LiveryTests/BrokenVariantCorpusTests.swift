@@ -173,7 +173,7 @@ final class BrokenVariantCorpusTests: XCTestCase {
         Variant(name: "tab coloured with a palette colour instead of its identity", tenant: "physio-clinic", edits: [.replace(physio, "label: nav.home, color: \"{color.tab.emerald}\"", "label: nav.home, color: ↓\"{color.palette.emerald}\"")], rule: "branding.tabs"),
         Variant(name: "dark theme forgets a badge colour", tenant: "travel-experiences", edits: [.replace("travel-experiences/branding/dark.tokens.json",
             "        \"background\": {\"$value\": \"{color.palette.sunset}\"},\n        \"text\": {\"$value\": \"{color.palette.white}\"}\n",
-            "        \"background\": {\"$value\": \"{color.palette.sunset}\"}\n")], rule: "branding.dark-coverage", at: "Tenants/travel-experiences/branding/tokens.json:200:9"),
+            "        \"background\": {\"$value\": \"{color.palette.sunset}\"}\n")], rule: "branding.dark-coverage", at: "Tenants/travel-experiences/branding/tokens.json:216:9"),
         // Content
         Variant(name: "stop out of order", tenant: "sonic-walkscape", edits: [.replace(florence, "order: 2", "order: ↓7")], rule: "content.stop-order"),
         Variant(name: "trigger radius too small", tenant: "sonic-walkscape", edits: [.replace(florence, "triggerRadius: 120", "triggerRadius: ↓20")], rule: "content.trigger-radius"),
