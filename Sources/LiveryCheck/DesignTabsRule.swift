@@ -2,12 +2,12 @@ import LiveryDiagnostics
 import LiveryLoad
 import LiveryResolve
 
-/// `branding.tabs`: 2–5 bottom tabs, each with its identity colour, tints as declared.
+/// `branding.tabs`: 2–5 bottom tabs (more only behind a declared overflow 'More' tab), each with its identity colour, tints as declared.
 struct TabIdentityRule: Rule {
     static let id = "branding.tabs"
     static let description = RuleDescription(
         id: id, name: "Tab bar and tab identity", family: .branding,
-        rationale: "A bottom tab bar (navigation and every role) has 2 to 5 tabs. When a tenant gives tabs identities (`com.livery.tab` on colour tokens), every tab's `color` is one of them, and a declared `tinted` colour equals the identity colour at the declared tint (as a translucent colour, or composited over the mode's `color.background.default`).",
+        rationale: "A bottom tab bar (navigation and every role) has 2 to 5 tabs. More than five are allowed only when the design declares an overflow 'More' tab (`navigation.overflow`, or a role's `overflow`): the bar then shows the first four tabs and More, which lists the rest, as iOS's tab bar does; an overflow tab on a list of five or fewer is never shown (warning). When a tenant gives tabs identities (`com.livery.tab` on colour tokens), every tab's `color` is one of them, and a declared `tinted` colour equals the identity colour at the declared tint (as a translucent colour, or composited over the mode's `color.background.default`).",
         triggering: [
             RuleExample("six tabs", files: ["example/tenant.yaml": RuleExample.tenant(appending: """
                     - {id: a, icon: a, label: nav.home}
@@ -17,8 +17,22 @@ struct TabIdentityRule: Rule {
 
                 """)]),
             RuleExample("a tinted swatch that is not 15% of the identity colour", files: identity(tinted: "#e0f0ff", marker: true)),
+            RuleExample("an overflow 'More' tab that two tabs never need", files: overflow(tabs: 0, marker: true)),
         ],
-        nonTriggering: [RuleExample("two tabs with identities and a matching tint", files: identity(tinted: "#dbf5ec", marker: false))])
+        nonTriggering: [
+            RuleExample("two tabs with identities and a matching tint", files: identity(tinted: "#dbf5ec", marker: false)),
+            RuleExample("six tabs, the last two behind a declared 'More' tab", files: overflow(tabs: 4, marker: false)),
+        ])
+
+    /// The minimal tenant with `extra` more tabs and an overflow 'More' tab (and its label).
+    static func overflow(tabs extra: Int, marker: Bool) -> [String: String] {
+        let names = ["programs", "library", "progress", "chat"]
+        var files = RuleExample.base
+        files["example/tenant.yaml"] = RuleExample.tenant(appending: names.prefix(extra).map { "    - {id: \($0), icon: \($0), label: nav.\($0)}\n" }.joined()
+            + "  overflow: \(marker ? "↓" : ""){id: more, icon: ellipsis, label: nav.more}\n")
+        files["example/locales/en.yaml"] = files["example/locales/en.yaml"]! + names.prefix(extra).map { "  \($0): \($0.prefix(1).uppercased() + $0.dropFirst())\n" }.joined() + "  more: More\n"
+        return files
+    }
 
     /// An example tenant whose two tabs use the emerald identity, with a 15% tinted swatch.
     static func identity(tinted: String, marker: Bool) -> [String: String] {
@@ -43,15 +57,32 @@ struct TabIdentityRule: Rule {
         var diagnostics: [Diagnostic] = []
         let tenant = context.source.tenant?.node
         var lists: [(String, Node)] = []
-        if let tabs = tenant?["navigation"]?["tabs"] { lists.append(("navigation", tabs)) }
-        for role in tenant?["roles"]?.items ?? [] {
-            if let tabs = role["tabs"] { lists.append(("role '\(role["id"]?.string ?? "?")'", tabs)) }
+        // Each tab list with the overflow tab it may use, and the overflow it declares itself (a role inherits navigation's).
+        var overflows: [(used: Node?, own: Node?)] = []
+        let navigationOverflow = tenant?["navigation"]?["overflow"]
+        if let tabs = tenant?["navigation"]?["tabs"] {
+            lists.append(("navigation", tabs))
+            overflows.append((navigationOverflow, navigationOverflow))
         }
-        for (owner, list) in lists {
+        for role in tenant?["roles"]?.items ?? [] {
+            if let tabs = role["tabs"] {
+                lists.append(("role '\(role["id"]?.string ?? "?")'", tabs))
+                overflows.append((role["overflow"] ?? navigationOverflow, role["overflow"]))
+            } else if let own = role["overflow"] {
+                diagnostics.append(Diagnostic(.warning, "role '\(role["id"]?.string ?? "?")' declares an overflow 'More' tab but no tabs of its own; it uses navigation's",
+                                              at: own.location, rule: Self.id, hint: "move it to navigation.overflow, or give the role its tabs"))
+            }
+        }
+        for ((owner, list), overflow) in zip(lists, overflows) {
             guard let items = list.items else { continue }
-            if !(2...5).contains(items.count) {
-                diagnostics.append(Diagnostic(.error, "\(owner) has \(items.count) tab\(items.count == 1 ? "" : "s"); a bottom tab bar holds 2 to 5",
-                                              at: list.location, rule: Self.id, hint: items.count > 5 ? "move the rest behind a 'More' tab or into a screen" : nil))
+            if items.count < 2 || (items.count > 5 && overflow.used == nil) {
+                diagnostics.append(Diagnostic(.error, "\(owner) has \(items.count) tab\(items.count == 1 ? "" : "s"); a bottom tab bar holds 2 to 5"
+                                                + (items.count > 5 ? ", or more behind a declared overflow 'More' tab" : ""),
+                                              at: list.location, rule: Self.id,
+                                              hint: items.count > 5 ? "declare overflow: {id: more, icon: ellipsis, label: nav.more} beside the tabs (the bar shows the first four and More), or move the rest into a screen" : nil))
+            } else if items.count <= 5, let own = overflow.own {
+                diagnostics.append(Diagnostic(.warning, "\(owner) declares an overflow 'More' tab, but its \(items.count) tabs fit the bar, so More is never shown",
+                                              at: own.location, rule: Self.id, hint: "remove overflow, or keep it only with six tabs or more"))
             }
         }
         guard let base = context.tenant.tokens["default"] else { return diagnostics }

@@ -179,10 +179,14 @@ enum ProgramExample {
     }
 }
 
-/// Every tab of the merged tenant manifest (default navigation and every role's).
+/// Every tab of the merged tenant manifest (default navigation and every role's, with their overflow 'More' tabs).
 func tabs(of tenant: Node?) -> [Node] {
     var tabs = tenant?["navigation"]?["tabs"]?.items ?? []
-    for role in tenant?["roles"]?.items ?? [] { tabs += role["tabs"]?.items ?? [] }
+    if let overflow = tenant?["navigation"]?["overflow"] { tabs.append(overflow) }
+    for role in tenant?["roles"]?.items ?? [] {
+        tabs += role["tabs"]?.items ?? []
+        if let overflow = role["overflow"] { tabs.append(overflow) }
+    }
     return tabs
 }
 

@@ -10,6 +10,8 @@ public enum ManifestShapes {
         .optional("color", .string(.colorOrTokenReference), "Identity colour: a token reference (preferred) or a hex colour."),
     ]))
 
+    static let overflowHelp = "The overflow 'More' tab: with more than five tabs the bar shows the first four and this tab, which lists the rest (branding.tabs)."
+
     /// An app icon image: PNG or SVG.
     static let iconImage: Shape = .asset([.png, .svg])
 
@@ -61,11 +63,13 @@ public enum ManifestShapes {
         ])), "Number and currency formatting."),
         .optional("navigation", .object(ObjectShape("Default navigation.", [
             .required("tabs", .list(tab, minItems: 1), "Bottom tabs, in order."),
+            .optional("overflow", tab, overflowHelp),
         ])), "Default navigation, used by roles that declare none."),
         .optional("roles", .list(.object(ObjectShape("A user role with its own navigation.", [
             .required("id", .string(.slug), "Role id."),
             .required("label", .string(.messageKey), "Locale key of the role's name."),
             .optional("tabs", .list(tab, minItems: 1), "This role's tabs; defaults to navigation.tabs."),
+            .optional("overflow", tab, "This role's 'More' tab; defaults to navigation.overflow. " + overflowHelp),
         ]))), "User roles."),
         .optional("assets", .object(ObjectShape("Brand imagery and fonts.", [
             .optional("logo", .asset(FileType.images), "Logo (SVG preferred)."),

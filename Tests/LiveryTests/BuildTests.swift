@@ -263,7 +263,7 @@ final class BuildTests: XCTestCase {
         let again = try workspace.build()
         XCTAssertEqual(again.stdout.components(separatedBy: "inputs untouched").count - 1, 6, again.stdout)
         // A change in the platform base reaches the creator that inherits it.
-        try workspace.replace("companero/locales/en.yaml", "today: Today", "today: Now")
+        try workspace.replace("companero/locales/en.yaml", "home: Home", "home: Now")
         let inherited = try workspace.build()
         XCTAssertTrue(inherited.stdout.contains("companero: published release 2"), inherited.stdout)
         XCTAssertTrue(inherited.stdout.contains("companero-lucia: published release 2"), inherited.stdout)

@@ -38,7 +38,8 @@ final class DesignRuleTests: XCTestCase {
         // with the reason, so validation stays clean while the failure stays on record (docs/branding.md).
         XCTAssertEqual(failures.sorted(), Self.knownFailures.sorted(), table.joined(separator: "\n"))
         for tenant in sampleTenants() {
-            for pair in TenantExtensions.of(tenant).contrast {
+            // An acknowledgement is its declaring tenant's: a creator whose own colours pass the base's pair does not make it stale.
+            for pair in TenantExtensions.of(tenant).contrast where pair.declaredBy == tenant.id {
                 let fails = failures.contains { $0.hasPrefix("\(tenant.id) ") && $0.contains(" \(pair.foreground.path) on \(pair.background.path) ") }
                 XCTAssertEqual(pair.acknowledged != nil, fails, "\(tenant.id): \(pair.foreground.path) on \(pair.background.path): acknowledged exactly when it fails")
             }
@@ -46,6 +47,8 @@ final class DesignRuleTests: XCTestCase {
     }
 
     static let knownFailures = [
+        "companero [default] color.component.button.primary.text on color.component.button.primary.background 3.97:1",
+        "companero [default] color.text.link on color.background.default 3.97:1",
         "physio-clinic [default] color.tab.emerald on color.component.tab-bar.background 2.53:1",
         "physio-clinic [default] color.tab.gold on color.component.tab-bar.background 1.55:1",
         "sonic-walkscape [default] color.component.cta.text on color.component.cta.background 3.60:1",

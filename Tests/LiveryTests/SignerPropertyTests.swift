@@ -325,7 +325,7 @@ final class SignerSequence {
             let (prefix, line): (String, String) = switch file {
             case "companero-lucia/locales/en.yaml": ("  sendMessage:", "  sendMessage: Send a message (\(revision))")
             case "companero-lucia/locales/es.yaml": ("  sendMessage:", "  sendMessage: Enviar un mensaje (\(revision))")
-            case "companero/locales/en.yaml": ("  today:", "  today: Today (\(revision))")
+            case "companero/locales/en.yaml": ("  home:", "  home: Home (\(revision))")
             default: ("title: {en:", "title: {en: \"30-Day Fitness Foundation (\(revision))\", es: \"Base de fitness en 30 días (\(revision))\"}")
             }
             var lines = text.components(separatedBy: "\n")
