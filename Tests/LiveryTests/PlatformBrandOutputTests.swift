@@ -299,7 +299,7 @@ for name, token in walk_tokens["gradient"].items():
     check(positions == [s["position"] for s in token["$value"]], f"gradient {name}: {value}")
 for name, token in walk_tokens["color"]["component"]["glass"].items():
     if name.startswith("$"): continue
-    value = walk.get(f"SonicWalkscapeThemeGlass.componentGlass{name.capitalize()}", "")
+    value = walk.get(f"SonicWalkscapeThemeGlass.{camel('component-glass-' + name)}", "")
     check(f"blur = {token['$extensions']['com.livery']['glass']['blur']}.dp" in value, f"glass {name}: {value}")
 
 urban = properties("urbannest")
