@@ -133,7 +133,7 @@ const tokens = (t, f) => JSON.parse(fs.readFileSync(`${tenants}/${t}/branding/${
 const camel = (s) => s.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase());
 
 const physio = load('physio-clinic'), physioTokens = tokens('physio-clinic', 'tokens.json');
-for (const [name, token] of Object.entries(physioTokens.opacity)) if (!name.startsWith('$')) check(physio.opacity[name] === token.$value, `opacity ${name}`);
+for (const [name, token] of Object.entries(physioTokens.opacity)) if (!name.startsWith('$')) check(physio.opacity[camel(name)] === token.$value, `opacity ${name}`);
 for (const [interaction, style] of Object.entries(physioTokens.haptics.$extensions['com.livery'].haptics)) check(physio.haptics[camel(interaction)] === style, `haptic ${interaction}`);
 for (const [tab, token] of Object.entries(physioTokens.color.tab)) {
   if (tab.startsWith('$')) continue;
@@ -281,7 +281,7 @@ physio = properties("physio-clinic")
 tokens = json.load(open(f"{tenants}/physio-clinic/branding/tokens.json"))
 for name, token in tokens["opacity"].items():
     if name.startswith("$"): continue
-    check(physio.get(f"PhysioClinicThemeOpacity.{name}") == f"{token['$value']}f", f"opacity {name}: {physio.get(f'PhysioClinicThemeOpacity.{name}')}")
+    check(physio.get(f"PhysioClinicThemeOpacity.{camel(name)}") == f"{token['$value']}f", f"opacity {name}: {physio.get(f'PhysioClinicThemeOpacity.{camel(name)}')}")
 for interaction in tokens["haptics"]["$extensions"]["com.livery"]["haptics"]:
     check(physio.get(f"PhysioClinicThemeHaptics.{camel(interaction)}", "").startswith("HapticFeedbackConstants."), f"haptic {interaction}")
 for tab, token in tokens["color"]["tab"].items():

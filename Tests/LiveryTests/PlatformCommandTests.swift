@@ -11,13 +11,13 @@ final class PlatformCommandTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: output) }
         let result = try LiveryProcess.run(["generate", "Tenants", "--output", output.path])
         XCTAssertEqual(result.status, 0, result.stderr)
-        // 9 theme and token files, the asset catalog's Contents.json, a colour set per colour (68), and the
+        // 9 theme and token files, the asset catalog's Contents.json, a colour set per colour (84), and the
         // build settings: xcconfig, Gradle properties, and InfoPlist.strings and app_name.xml for en and ru (6), and
         // the icons and launch screens (34, docs/app-icons.md): iOS 9 (icon set 3 + Contents.json, launch image set
         // 3 + Contents.json, LaunchScreen.plist), Android 20 (foreground, monochrome and legacy at 5 densities, the
         // adaptive icon, its background colour, the Play icon, splash light and night), web 5.
         // the store listings: 8 App Store files and 4 Google Play files for each of en and ru (24).
-        XCTAssertTrue(result.stdout.contains("physio-clinic: 142 files in"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("physio-clinic: 158 files in"), result.stdout)
         for path in ["swiftui/Theme.swift", "compose/Theme.kt", "android/values/colors.xml", "android/values-night/colors.xml",
                      "android/values/dimens.xml", "css/tokens.css", "react-native/theme.ts", "tokens/default.tokens.json", "tokens/dark.tokens.json",
                      "swiftui/Assets.xcassets/Contents.json", "swiftui/Assets.xcassets/brandPrimary.colorset/Contents.json",
@@ -94,8 +94,8 @@ final class PlatformCommandTests: XCTestCase {
         XCTAssertTrue(html.contains("mode “dark”"), "a palette per mode")
         XCTAssertTrue(html.contains("color.text.primary"))
         XCTAssertTrue(html.contains("<td class=\"ratio\">17.73:1</td>"), "gray-900 on white, rounded down")
-        XCTAssertTrue(html.contains("Lively: overshoots 9 % and settles in about 0.52 s"))
-        XCTAssertTrue(html.contains("box-shadow: 0 4px 16px 0 #0000001F"))
+        XCTAssertTrue(html.contains("Lively: overshoots 7 % and settles in about 0.43 s"), "the smooth slide spring, damping 18, stiffness 200")
+        XCTAssertTrue(html.contains("box-shadow: 0 4px 12px 0 #00000026"), "the Standard level: 0.15, radius 6")
         let byID = try LiveryProcess.run(["preview", "physio-clinic", "--output", "-"])
         XCTAssertEqual(byID.stdout, html, "a tenant id in Tenants/ works the same, to standard output")
     }

@@ -31,8 +31,8 @@ final class PlatformContextTests: XCTestCase {
         // Scales read small to large; type reads large to small.
         XCTAssertEqual(context.spacing.map(\.names.tsName).prefix(4), ["none", "xxs", "xs", "sm"])
         XCTAssertEqual(context.spacing.first { $0.names.path == "spacing.2xl" }?.names.swiftName, "_2xl")
-        XCTAssertEqual(context.typography.first?.names.path, "typography.display")
-        XCTAssertEqual(context.springs.first { $0.names.path == "motion.spring.default" }?.names.swiftName, "`default`")
+        XCTAssertEqual(context.typography.first?.names.path, "typography.screen-hero")
+        XCTAssertEqual(context.springs.first { $0.names.path == "motion.spring.smooth-slide" }?.names.swiftName, "smoothSlide")
     }
 
     func testATenantWithoutDarkModeUsesItsColoursForBothAppearances() throws {

@@ -31,6 +31,9 @@ data class PhysioClinicThemeColors(
     val paletteGold: Color,
     val paletteGoldDark: Color,
     val palettePurple: Color,
+    val paletteAi: Color,
+    val paletteAmber500: Color,
+    val paletteRed500: Color,
     val paletteGreen700: Color,
     val paletteGreen400: Color,
     val paletteAmber700: Color,
@@ -51,10 +54,17 @@ data class PhysioClinicThemeColors(
     val paletteGray700: Color,
     val paletteGray800: Color,
     val paletteGray900: Color,
+    val paletteSlate50: Color,
+    val paletteSlate200: Color,
+    val paletteSlate400: Color,
+    val paletteSlate500: Color,
     val paletteShadow10: Color,
     val paletteShadow12: Color,
     val paletteShadow15: Color,
     val paletteShadow20: Color,
+    val paletteShadow05: Color,
+    val paletteShadow25: Color,
+    val palettePrimary30: Color,
     val brandPrimary: Color,
     val brandPrimaryPressed: Color,
     val brandPrimarySubtle: Color,
@@ -65,15 +75,20 @@ data class PhysioClinicThemeColors(
     val textOnPrimary: Color,
     val textInverse: Color,
     val textLink: Color,
+    val textPlaceholder: Color,
     val backgroundDefault: Color,
     val backgroundSubtle: Color,
+    val backgroundScreen: Color,
     val surfaceDefault: Color,
     val surfaceElevated: Color,
     val surfaceSunken: Color,
+    val surfaceSubtle: Color,
     val borderDefault: Color,
     val borderStrong: Color,
     val borderFocus: Color,
+    val borderSubtle: Color,
     val semanticSuccess: Color,
+    val semanticAi: Color,
     val semanticWarning: Color,
     val semanticError: Color,
     val semanticInfo: Color,
@@ -89,6 +104,7 @@ data class PhysioClinicThemeColors(
     val componentTabBarBackground: Color,
     val componentTabBarInactive: Color,
     val componentCardBackground: Color,
+    val iconInactive: Color,
 )
 
 val PhysioClinicThemeLightColors = PhysioClinicThemeColors(
@@ -102,6 +118,9 @@ val PhysioClinicThemeLightColors = PhysioClinicThemeColors(
     paletteGold = Color(0xFFFFC800),
     paletteGoldDark = Color(0xFFE6B800),
     palettePurple = Color(0xFFA560E8),
+    paletteAi = Color(0xFF667EEA),
+    paletteAmber500 = Color(0xFFF59E0B),
+    paletteRed500 = Color(0xFFEF4444),
     paletteGreen700 = Color(0xFF15803D),
     paletteGreen400 = Color(0xFF4ADE80),
     paletteAmber700 = Color(0xFFB45309),
@@ -122,31 +141,43 @@ val PhysioClinicThemeLightColors = PhysioClinicThemeColors(
     paletteGray700 = Color(0xFF374151),
     paletteGray800 = Color(0xFF1F2937),
     paletteGray900 = Color(0xFF111827),
+    paletteSlate50 = Color(0xFFF8FAFC),
+    paletteSlate200 = Color(0xFFE2E8F0),
+    paletteSlate400 = Color(0xFF94A3B8),
+    paletteSlate500 = Color(0xFF64748B),
     paletteShadow10 = Color(0x1A000000),
     paletteShadow12 = Color(0x1F000000),
     paletteShadow15 = Color(0x26000000),
     paletteShadow20 = Color(0x33000000),
+    paletteShadow05 = Color(0x0D000000),
+    paletteShadow25 = Color(0x40000000),
+    palettePrimary30 = Color(0x4D0066CC),
     brandPrimary = Color(0xFF0066CC),
     brandPrimaryPressed = Color(0xFF0052A3),
     brandPrimarySubtle = Color(0xFFE6F0FA),
     textPrimary = Color(0xFF111827),
-    textSecondary = Color(0xFF4B5563),
+    textSecondary = Color(0xFF374151),
     textTertiary = Color(0xFF6B7280),
-    textDisabled = Color(0xFF9CA3AF),
+    textDisabled = Color(0xFF94A3B8),
     textOnPrimary = Color(0xFFFFFFFF),
     textInverse = Color(0xFFFFFFFF),
     textLink = Color(0xFF0066CC),
+    textPlaceholder = Color(0xFF9CA3AF),
     backgroundDefault = Color(0xFFFFFFFF),
     backgroundSubtle = Color(0xFFF9FAFB),
+    backgroundScreen = Color(0xFFF8FAFC),
     surfaceDefault = Color(0xFFFFFFFF),
     surfaceElevated = Color(0xFFFFFFFF),
     surfaceSunken = Color(0xFFF3F4F6),
+    surfaceSubtle = Color(0xFFF9FAFB),
     borderDefault = Color(0xFFE5E7EB),
     borderStrong = Color(0xFFD1D5DB),
     borderFocus = Color(0xFF0066CC),
-    semanticSuccess = Color(0xFF15803D),
-    semanticWarning = Color(0xFFB45309),
-    semanticError = Color(0xFFDC2626),
+    borderSubtle = Color(0xFFE2E8F0),
+    semanticSuccess = Color(0xFF10B981),
+    semanticAi = Color(0xFF667EEA),
+    semanticWarning = Color(0xFFF59E0B),
+    semanticError = Color(0xFFEF4444),
     semanticInfo = Color(0xFF0369A1),
     tabEmerald = Color(0xFF10B981),
     tabCoral = Color(0xFFFF6B6B),
@@ -158,8 +189,9 @@ val PhysioClinicThemeLightColors = PhysioClinicThemeColors(
     componentButtonSecondaryBackground = Color(0xFFE6F0FA),
     componentButtonSecondaryText = Color(0xFF0066CC),
     componentTabBarBackground = Color(0xFFFFFFFF),
-    componentTabBarInactive = Color(0xFF6B7280),
+    componentTabBarInactive = Color(0xFF94A3B8),
     componentCardBackground = Color(0xFFFFFFFF),
+    iconInactive = Color(0xFF64748B),
 )
 
 /** The tenant's "dark" mode. */
@@ -174,6 +206,9 @@ val PhysioClinicThemeDarkColors = PhysioClinicThemeColors(
     paletteGold = Color(0xFFFFC800),
     paletteGoldDark = Color(0xFFE6B800),
     palettePurple = Color(0xFFA560E8),
+    paletteAi = Color(0xFF667EEA),
+    paletteAmber500 = Color(0xFFF59E0B),
+    paletteRed500 = Color(0xFFEF4444),
     paletteGreen700 = Color(0xFF15803D),
     paletteGreen400 = Color(0xFF4ADE80),
     paletteAmber700 = Color(0xFFB45309),
@@ -194,10 +229,17 @@ val PhysioClinicThemeDarkColors = PhysioClinicThemeColors(
     paletteGray700 = Color(0xFF374151),
     paletteGray800 = Color(0xFF1F2937),
     paletteGray900 = Color(0xFF111827),
+    paletteSlate50 = Color(0xFFF8FAFC),
+    paletteSlate200 = Color(0xFFE2E8F0),
+    paletteSlate400 = Color(0xFF94A3B8),
+    paletteSlate500 = Color(0xFF64748B),
     paletteShadow10 = Color(0x1A000000),
     paletteShadow12 = Color(0x1F000000),
     paletteShadow15 = Color(0x26000000),
     paletteShadow20 = Color(0x33000000),
+    paletteShadow05 = Color(0x0D000000),
+    paletteShadow25 = Color(0x40000000),
+    palettePrimary30 = Color(0x4D0066CC),
     brandPrimary = Color(0xFF0066CC),
     brandPrimaryPressed = Color(0xFF0052A3),
     brandPrimarySubtle = Color(0xFFE6F0FA),
@@ -208,15 +250,20 @@ val PhysioClinicThemeDarkColors = PhysioClinicThemeColors(
     textOnPrimary = Color(0xFFFFFFFF),
     textInverse = Color(0xFF111827),
     textLink = Color(0xFF4DA3FF),
+    textPlaceholder = Color(0xFF9CA3AF),
     backgroundDefault = Color(0xFF111827),
     backgroundSubtle = Color(0xFF1F2937),
+    backgroundScreen = Color(0xFF111827),
     surfaceDefault = Color(0xFF1F2937),
     surfaceElevated = Color(0xFF374151),
     surfaceSunken = Color(0xFF111827),
+    surfaceSubtle = Color(0xFFF9FAFB),
     borderDefault = Color(0xFF374151),
     borderStrong = Color(0xFF4B5563),
     borderFocus = Color(0xFF4DA3FF),
+    borderSubtle = Color(0xFFE2E8F0),
     semanticSuccess = Color(0xFF4ADE80),
+    semanticAi = Color(0xFF667EEA),
     semanticWarning = Color(0xFFFBBF24),
     semanticError = Color(0xFFF87171),
     semanticInfo = Color(0xFF38BDF8),
@@ -230,8 +277,9 @@ val PhysioClinicThemeDarkColors = PhysioClinicThemeColors(
     componentButtonSecondaryBackground = Color(0xFF0A2A4D),
     componentButtonSecondaryText = Color(0xFF4DA3FF),
     componentTabBarBackground = Color(0xFF111827),
-    componentTabBarInactive = Color(0xFF9CA3AF),
+    componentTabBarInactive = Color(0xFF64748B),
     componentCardBackground = Color(0xFF1F2937),
+    iconInactive = Color(0xFF64748B),
 )
 
 val LocalPhysioClinicThemeColors = staticCompositionLocalOf { PhysioClinicThemeLightColors }
@@ -246,76 +294,76 @@ fun PhysioClinicTheme(darkTheme: Boolean = isSystemInDarkTheme(), content: @Comp
 /** Type tiers. Named families must be bundled by the app and mapped to a FontFamily; generic ones use the system's. */
 object PhysioClinicThemeTypography {
     // SF Pro
-    val display = TextStyle(
+    val screenHero = TextStyle(
         fontFamily = FontFamily.SansSerif,
         fontWeight = FontWeight(700),
-        fontSize = 34.sp,
-        lineHeight = 40.8.sp,
-        letterSpacing = (-0.5).sp,
-    )
-    // SF Pro
-    val h1 = TextStyle(
-        fontFamily = FontFamily.SansSerif,
-        fontWeight = FontWeight(700),
-        fontSize = 28.sp,
-        lineHeight = 35.sp,
-        letterSpacing = (-0.3).sp,
-    )
-    // SF Pro
-    val h2 = TextStyle(
-        fontFamily = FontFamily.SansSerif,
-        fontWeight = FontWeight(600),
-        fontSize = 24.sp,
-        lineHeight = 31.2.sp,
-        letterSpacing = (-0.2).sp,
-    )
-    // SF Pro
-    val h3 = TextStyle(
-        fontFamily = FontFamily.SansSerif,
-        fontWeight = FontWeight(600),
-        fontSize = 20.sp,
-        lineHeight = 26.sp,
+        fontSize = 32.sp,
+        lineHeight = 38.4.sp,
         letterSpacing = (0).sp,
     )
     // SF Pro
-    val title = TextStyle(
+    val screenTitle = TextStyle(
         fontFamily = FontFamily.SansSerif,
-        fontWeight = FontWeight(600),
+        fontWeight = FontWeight(700),
+        fontSize = 30.sp,
+        lineHeight = 36.sp,
+        letterSpacing = (0.3).sp,
+    )
+    // SF Pro
+    val featureTitle = TextStyle(
+        fontFamily = FontFamily.SansSerif,
+        fontWeight = FontWeight(700),
+        fontSize = 22.sp,
+        lineHeight = 27.5.sp,
+        letterSpacing = (0).sp,
+    )
+    // SF Pro
+    val sectionHeader = TextStyle(
+        fontFamily = FontFamily.SansSerif,
+        fontWeight = FontWeight(700),
         fontSize = 18.sp,
-        lineHeight = 24.3.sp,
+        lineHeight = 23.4.sp,
         letterSpacing = (0).sp,
     )
     // SF Pro
-    val bodyLarge = TextStyle(
+    val cardTitle = TextStyle(
         fontFamily = FontFamily.SansSerif,
-        fontWeight = FontWeight(400),
-        fontSize = 17.sp,
-        lineHeight = 25.5.sp,
+        fontWeight = FontWeight(600),
+        fontSize = 16.sp,
+        lineHeight = 21.6.sp,
+        letterSpacing = (0).sp,
+    )
+    // SF Pro
+    val inputText = TextStyle(
+        fontFamily = FontFamily.SansSerif,
+        fontWeight = FontWeight(500),
+        fontSize = 16.sp,
+        lineHeight = 22.4.sp,
         letterSpacing = (0).sp,
     )
     // SF Pro
     val body = TextStyle(
         fontFamily = FontFamily.SansSerif,
-        fontWeight = FontWeight(400),
-        fontSize = 15.sp,
-        lineHeight = 22.5.sp,
+        fontWeight = FontWeight(500),
+        fontSize = 14.sp,
+        lineHeight = 21.sp,
+        letterSpacing = (0).sp,
+    )
+    // SF Pro
+    val inputLabel = TextStyle(
+        fontFamily = FontFamily.SansSerif,
+        fontWeight = FontWeight(600),
+        fontSize = 14.sp,
+        lineHeight = 19.6.sp,
         letterSpacing = (0).sp,
     )
     // SF Pro
     val caption = TextStyle(
         fontFamily = FontFamily.SansSerif,
-        fontWeight = FontWeight(400),
-        fontSize = 13.sp,
-        lineHeight = 18.2.sp,
-        letterSpacing = (0.1).sp,
-    )
-    // SF Pro
-    val overline = TextStyle(
-        fontFamily = FontFamily.SansSerif,
         fontWeight = FontWeight(600),
-        fontSize = 11.sp,
-        lineHeight = 14.3.sp,
-        letterSpacing = (0.8).sp,
+        fontSize = 12.sp,
+        lineHeight = 16.8.sp,
+        letterSpacing = (0).sp,
     )
 }
 
@@ -333,59 +381,88 @@ object PhysioClinicThemeSpacing {
 }
 
 object PhysioClinicThemeRadii {
-    val none = 0.dp
-    val sm = 4.dp
-    val md = 8.dp
-    val lg = 12.dp
-    val xl = 16.dp
-    val full = 9999.dp
+    val sharpSmall = 4.dp
+    val sharp = 8.dp
+    val soft = 12.dp
+    val softInput = 16.dp
+    val round = 20.dp
+    val modal = 20.dp
+    val sheet = 24.dp
+    val pill = 32.dp
+    val circle = 9999.dp
 }
 
 object PhysioClinicThemeSizes {
     val buttonHeightDefault = 48.dp
     val buttonHeightCompact = 40.dp
-    val buttonRadius = 8.dp
+    val buttonRadius = 12.dp
+    val buttonPaddingPrimary = 18.dp
+    val buttonPaddingSecondary = 14.dp
     val touchTargetMin = 44.dp
-    val iconSizeSm = 16.dp
-    val iconSizeMd = 24.dp
-    val iconSizeLg = 32.dp
+    val iconSizeInline = 20.dp
+    val iconSizeToast = 24.dp
+    val iconSizeTab = 26.dp
+    val iconSizeHeaderAction = 28.dp
+    val iconSizeHero = 32.dp
+    val iconSizeErrorState = 40.dp
+    val iconSizeEmptyState = 64.dp
     val tabBarHeight = 56.dp
+    val tabBarRadius = 32.dp
     val cardPadding = 16.dp
-    val cardRadius = 12.dp
+    val cardRadius = 20.dp
+    val cardGap = 12.dp
+    val cardMarginHorizontal = 16.dp
+    val actionCardRadius = 16.dp
+    val screenPaddingTab = 16.dp
+    val screenPaddingForm = 30.dp
+    val formFieldGap = 24.dp
+    val formContactGap = 32.dp
+    val modalPadding = 24.dp
+    val modalRadius = 20.dp
+    val listGap = 8.dp
 }
 
 /** Elevations (com.livery.platform.android, else derived from the shadow's blur). */
 object PhysioClinicThemeElevation {
-    val sm = 2.dp
-    val md = 4.dp
-    val lg = 8.dp
-    val xl = 12.dp
+    val subtle = 2.dp
+    val actionCard = 2.dp
+    val standard = 3.dp
+    val prominent = 10.dp
+    val glow = 8.dp
+    val glowStrong = 8.dp
 }
 
 /** Springs: Compose takes the damping ratio and the stiffness per unit mass. */
 object PhysioClinicThemeSprings {
-    // Lively: overshoots 9 % and settles in about 0.52 s
-    fun <T> default(): SpringSpec<T> = spring(dampingRatio = 0.612f, stiffness = 150f)
-    // Smooth: overshoots 0.1 % and settles in about 0.39 s
-    fun <T> gentle(): SpringSpec<T> = spring(dampingRatio = 0.913f, stiffness = 120f)
-    // Bouncy: overshoots 28 % and settles in about 0.78 s
-    fun <T> bouncy(): SpringSpec<T> = spring(dampingRatio = 0.373f, stiffness = 180f)
-    // Lively: overshoots 4 % and settles in about 0.31 s
-    fun <T> snappy(): SpringSpec<T> = spring(dampingRatio = 0.722f, stiffness = 300f)
+    // Lively: overshoots 7 % and settles in about 0.43 s
+    fun <T> smoothSlide(): SpringSpec<T> = spring(dampingRatio = 0.636f, stiffness = 200f)
+    // Bouncy: overshoots 28 % and settles in about 0.65 s
+    fun <T> snappyScale(): SpringSpec<T> = spring(dampingRatio = 0.379f, stiffness = 250f)
+    // Lively: overshoots 16 % and settles in about 0.78 s
+    fun <T> gentlePress(): SpringSpec<T> = spring(dampingRatio = 0.5f, stiffness = 100f)
+    // Lively: overshoots 3 % and settles in about 0.52 s
+    fun <T> entranceBounce(): SpringSpec<T> = spring(dampingRatio = 0.75f, stiffness = 100f)
+    // Lively: overshoots 9 % and settles in about 0.65 s
+    fun <T> toastScale(): SpringSpec<T> = spring(dampingRatio = 0.6f, stiffness = 100f)
 }
 
 /** Durations in milliseconds. */
 object PhysioClinicThemeDurations {
-    const val instant = 100
     const val fast = 150
-    const val normal = 250
-    const val slow = 400
+    const val feedback = 300
+    const val content = 600
+    const val skeleton = 700
+    const val decorative = 800
+    const val progress = 1000
+    const val loop = 2000
 }
 
 object PhysioClinicThemeOpacity {
     const val disabled = 0.38f
     const val pressed = 0.7f
     const val scrim = 0.5f
+    const val skeletonLow = 0.45f
+    const val skeletonHigh = 0.85f
 }
 
 /** Top-to-bottom gradients (`Modifier.background(brush)`). */
@@ -417,24 +494,20 @@ object PhysioClinicThemeHitAreas {
 
 /** Haptic feedback per interaction, for `view.performHapticFeedback(…)` (the nearest HapticFeedbackConstants; CONFIRM and REJECT need API 30). */
 object PhysioClinicThemeHaptics {
-    // heavy
-    val destructive = HapticFeedbackConstants.LONG_PRESS
-    // error
-    val error = HapticFeedbackConstants.REJECT
+    // light
+    val cardPress = HapticFeedbackConstants.KEYBOARD_TAP
     // medium
-    val longPress = HapticFeedbackConstants.VIRTUAL_KEY
-    // selection
-    val selection = HapticFeedbackConstants.CLOCK_TICK
+    val formSubmit = HapticFeedbackConstants.VIRTUAL_KEY
+    // medium
+    val significant = HapticFeedbackConstants.VIRTUAL_KEY
     // success
     val success = HapticFeedbackConstants.CONFIRM
-    // selection
-    val tabSwitch = HapticFeedbackConstants.CLOCK_TICK
+    // light
+    val tabSwitch = HapticFeedbackConstants.KEYBOARD_TAP
     // light
     val tap = HapticFeedbackConstants.KEYBOARD_TAP
     // light
     val toggle = HapticFeedbackConstants.KEYBOARD_TAP
-    // warning
-    val warning = HapticFeedbackConstants.REJECT
 }
 
 /** What each mode other than the default changes, by category; everything else is the default's. */
@@ -450,6 +523,7 @@ object PhysioClinicThemeModes {
             val textLink = Color(0xFF4DA3FF)
             val backgroundDefault = Color(0xFF111827)
             val backgroundSubtle = Color(0xFF1F2937)
+            val backgroundScreen = Color(0xFF111827)
             val surfaceDefault = Color(0xFF1F2937)
             val surfaceElevated = Color(0xFF374151)
             val surfaceSunken = Color(0xFF111827)
@@ -463,7 +537,7 @@ object PhysioClinicThemeModes {
             val componentButtonSecondaryBackground = Color(0xFF0A2A4D)
             val componentButtonSecondaryText = Color(0xFF4DA3FF)
             val componentTabBarBackground = Color(0xFF111827)
-            val componentTabBarInactive = Color(0xFF9CA3AF)
+            val componentTabBarInactive = Color(0xFF64748B)
             val componentCardBackground = Color(0xFF1F2937)
         }
         object Typography {

@@ -61,6 +61,12 @@ public enum PhysioClinicTheme {
         public static var paletteGoldDark: Color { adaptive(light: RGBA(red: 0.902, green: 0.722, blue: 0, opacity: 1), dark: RGBA(red: 0.902, green: 0.722, blue: 0, opacity: 1)) }
         /// `color.palette.purple`: #A560E8 / #A560E8
         public static var palettePurple: Color { adaptive(light: RGBA(red: 0.647, green: 0.376, blue: 0.91, opacity: 1), dark: RGBA(red: 0.647, green: 0.376, blue: 0.91, opacity: 1)) }
+        /// `color.palette.ai`: #667EEA / #667EEA
+        public static var paletteAi: Color { adaptive(light: RGBA(red: 0.4, green: 0.494, blue: 0.918, opacity: 1), dark: RGBA(red: 0.4, green: 0.494, blue: 0.918, opacity: 1)) }
+        /// `color.palette.amber-500`: #F59E0B / #F59E0B
+        public static var paletteAmber500: Color { adaptive(light: RGBA(red: 0.961, green: 0.62, blue: 0.043, opacity: 1), dark: RGBA(red: 0.961, green: 0.62, blue: 0.043, opacity: 1)) }
+        /// `color.palette.red-500`: #EF4444 / #EF4444
+        public static var paletteRed500: Color { adaptive(light: RGBA(red: 0.937, green: 0.267, blue: 0.267, opacity: 1), dark: RGBA(red: 0.937, green: 0.267, blue: 0.267, opacity: 1)) }
         /// `color.palette.green-700`: #15803D / #15803D
         public static var paletteGreen700: Color { adaptive(light: RGBA(red: 0.082, green: 0.502, blue: 0.239, opacity: 1), dark: RGBA(red: 0.082, green: 0.502, blue: 0.239, opacity: 1)) }
         /// `color.palette.green-400`: #4ADE80 / #4ADE80
@@ -101,6 +107,14 @@ public enum PhysioClinicTheme {
         public static var paletteGray800: Color { adaptive(light: RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1), dark: RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1)) }
         /// `color.palette.gray-900`: #111827 / #111827
         public static var paletteGray900: Color { adaptive(light: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1), dark: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1)) }
+        /// `color.palette.slate-50`: #F8FAFC / #F8FAFC
+        public static var paletteSlate50: Color { adaptive(light: RGBA(red: 0.973, green: 0.98, blue: 0.988, opacity: 1), dark: RGBA(red: 0.973, green: 0.98, blue: 0.988, opacity: 1)) }
+        /// `color.palette.slate-200`: #E2E8F0 / #E2E8F0
+        public static var paletteSlate200: Color { adaptive(light: RGBA(red: 0.886, green: 0.91, blue: 0.941, opacity: 1), dark: RGBA(red: 0.886, green: 0.91, blue: 0.941, opacity: 1)) }
+        /// `color.palette.slate-400`: #94A3B8 / #94A3B8
+        public static var paletteSlate400: Color { adaptive(light: RGBA(red: 0.58, green: 0.639, blue: 0.722, opacity: 1), dark: RGBA(red: 0.58, green: 0.639, blue: 0.722, opacity: 1)) }
+        /// `color.palette.slate-500`: #64748B / #64748B
+        public static var paletteSlate500: Color { adaptive(light: RGBA(red: 0.392, green: 0.455, blue: 0.545, opacity: 1), dark: RGBA(red: 0.392, green: 0.455, blue: 0.545, opacity: 1)) }
         /// `color.palette.shadow-10`: #000000 / #000000
         public static var paletteShadow10: Color { adaptive(light: RGBA(red: 0, green: 0, blue: 0, opacity: 0.1), dark: RGBA(red: 0, green: 0, blue: 0, opacity: 0.1)) }
         /// `color.palette.shadow-12`: #000000 / #000000
@@ -109,6 +123,12 @@ public enum PhysioClinicTheme {
         public static var paletteShadow15: Color { adaptive(light: RGBA(red: 0, green: 0, blue: 0, opacity: 0.15), dark: RGBA(red: 0, green: 0, blue: 0, opacity: 0.15)) }
         /// `color.palette.shadow-20`: #000000 / #000000
         public static var paletteShadow20: Color { adaptive(light: RGBA(red: 0, green: 0, blue: 0, opacity: 0.2), dark: RGBA(red: 0, green: 0, blue: 0, opacity: 0.2)) }
+        /// `color.palette.shadow-05`: #000000 / #000000
+        public static var paletteShadow05: Color { adaptive(light: RGBA(red: 0, green: 0, blue: 0, opacity: 0.05), dark: RGBA(red: 0, green: 0, blue: 0, opacity: 0.05)) }
+        /// `color.palette.shadow-25`: #000000 / #000000
+        public static var paletteShadow25: Color { adaptive(light: RGBA(red: 0, green: 0, blue: 0, opacity: 0.25), dark: RGBA(red: 0, green: 0, blue: 0, opacity: 0.25)) }
+        /// `color.palette.primary-30`: #0066CC / #0066CC
+        public static var palettePrimary30: Color { adaptive(light: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 0.3), dark: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 0.3)) }
         /// `color.brand.primary`: #0066CC / #0066CC
         public static var brandPrimary: Color { adaptive(light: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1), dark: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1)) }
         /// `color.brand.primary-pressed`: #0052A3 / #0052A3
@@ -117,40 +137,50 @@ public enum PhysioClinicTheme {
         public static var brandPrimarySubtle: Color { adaptive(light: RGBA(red: 0.902, green: 0.941, blue: 0.98, opacity: 1), dark: RGBA(red: 0.902, green: 0.941, blue: 0.98, opacity: 1)) }
         /// `color.text.primary`: #111827 / #F9FAFB
         public static var textPrimary: Color { adaptive(light: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1), dark: RGBA(red: 0.976, green: 0.98, blue: 0.984, opacity: 1)) }
-        /// `color.text.secondary`: #4B5563 / #D1D5DB
-        public static var textSecondary: Color { adaptive(light: RGBA(red: 0.294, green: 0.333, blue: 0.388, opacity: 1), dark: RGBA(red: 0.82, green: 0.835, blue: 0.859, opacity: 1)) }
+        /// `color.text.secondary`: #374151 / #D1D5DB
+        public static var textSecondary: Color { adaptive(light: RGBA(red: 0.216, green: 0.255, blue: 0.318, opacity: 1), dark: RGBA(red: 0.82, green: 0.835, blue: 0.859, opacity: 1)) }
         /// `color.text.tertiary`: #6B7280 / #9CA3AF
         public static var textTertiary: Color { adaptive(light: RGBA(red: 0.42, green: 0.447, blue: 0.502, opacity: 1), dark: RGBA(red: 0.612, green: 0.639, blue: 0.686, opacity: 1)) }
-        /// `color.text.disabled`: #9CA3AF / #4B5563
-        public static var textDisabled: Color { adaptive(light: RGBA(red: 0.612, green: 0.639, blue: 0.686, opacity: 1), dark: RGBA(red: 0.294, green: 0.333, blue: 0.388, opacity: 1)) }
+        /// `color.text.disabled`: #94A3B8 / #4B5563
+        public static var textDisabled: Color { adaptive(light: RGBA(red: 0.58, green: 0.639, blue: 0.722, opacity: 1), dark: RGBA(red: 0.294, green: 0.333, blue: 0.388, opacity: 1)) }
         /// `color.text.on-primary`: #FFFFFF / #FFFFFF
         public static var textOnPrimary: Color { adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 1, green: 1, blue: 1, opacity: 1)) }
         /// `color.text.inverse`: #FFFFFF / #111827
         public static var textInverse: Color { adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1)) }
         /// `color.text.link`: #0066CC / #4DA3FF
         public static var textLink: Color { adaptive(light: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1), dark: RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1)) }
+        /// `color.text.placeholder`: #9CA3AF / #9CA3AF
+        public static var textPlaceholder: Color { adaptive(light: RGBA(red: 0.612, green: 0.639, blue: 0.686, opacity: 1), dark: RGBA(red: 0.612, green: 0.639, blue: 0.686, opacity: 1)) }
         /// `color.background.default`: #FFFFFF / #111827
         public static var backgroundDefault: Color { adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1)) }
         /// `color.background.subtle`: #F9FAFB / #1F2937
         public static var backgroundSubtle: Color { adaptive(light: RGBA(red: 0.976, green: 0.98, blue: 0.984, opacity: 1), dark: RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1)) }
+        /// `color.background.screen`: #F8FAFC / #111827
+        public static var backgroundScreen: Color { adaptive(light: RGBA(red: 0.973, green: 0.98, blue: 0.988, opacity: 1), dark: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1)) }
         /// `color.surface.default`: #FFFFFF / #1F2937
         public static var surfaceDefault: Color { adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1)) }
         /// `color.surface.elevated`: #FFFFFF / #374151
         public static var surfaceElevated: Color { adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 0.216, green: 0.255, blue: 0.318, opacity: 1)) }
         /// `color.surface.sunken`: #F3F4F6 / #111827
         public static var surfaceSunken: Color { adaptive(light: RGBA(red: 0.953, green: 0.957, blue: 0.965, opacity: 1), dark: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1)) }
+        /// `color.surface.subtle`: #F9FAFB / #F9FAFB
+        public static var surfaceSubtle: Color { adaptive(light: RGBA(red: 0.976, green: 0.98, blue: 0.984, opacity: 1), dark: RGBA(red: 0.976, green: 0.98, blue: 0.984, opacity: 1)) }
         /// `color.border.default`: #E5E7EB / #374151
         public static var borderDefault: Color { adaptive(light: RGBA(red: 0.898, green: 0.906, blue: 0.922, opacity: 1), dark: RGBA(red: 0.216, green: 0.255, blue: 0.318, opacity: 1)) }
         /// `color.border.strong`: #D1D5DB / #4B5563
         public static var borderStrong: Color { adaptive(light: RGBA(red: 0.82, green: 0.835, blue: 0.859, opacity: 1), dark: RGBA(red: 0.294, green: 0.333, blue: 0.388, opacity: 1)) }
         /// `color.border.focus`: #0066CC / #4DA3FF
         public static var borderFocus: Color { adaptive(light: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1), dark: RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1)) }
-        /// `color.semantic.success`: #15803D / #4ADE80
-        public static var semanticSuccess: Color { adaptive(light: RGBA(red: 0.082, green: 0.502, blue: 0.239, opacity: 1), dark: RGBA(red: 0.29, green: 0.871, blue: 0.502, opacity: 1)) }
-        /// `color.semantic.warning`: #B45309 / #FBBF24
-        public static var semanticWarning: Color { adaptive(light: RGBA(red: 0.706, green: 0.325, blue: 0.035, opacity: 1), dark: RGBA(red: 0.984, green: 0.749, blue: 0.141, opacity: 1)) }
-        /// `color.semantic.error`: #DC2626 / #F87171
-        public static var semanticError: Color { adaptive(light: RGBA(red: 0.863, green: 0.149, blue: 0.149, opacity: 1), dark: RGBA(red: 0.973, green: 0.443, blue: 0.443, opacity: 1)) }
+        /// `color.border.subtle`: #E2E8F0 / #E2E8F0
+        public static var borderSubtle: Color { adaptive(light: RGBA(red: 0.886, green: 0.91, blue: 0.941, opacity: 1), dark: RGBA(red: 0.886, green: 0.91, blue: 0.941, opacity: 1)) }
+        /// `color.semantic.success`: #10B981 / #4ADE80
+        public static var semanticSuccess: Color { adaptive(light: RGBA(red: 0.063, green: 0.725, blue: 0.506, opacity: 1), dark: RGBA(red: 0.29, green: 0.871, blue: 0.502, opacity: 1)) }
+        /// `color.semantic.ai`: #667EEA / #667EEA
+        public static var semanticAi: Color { adaptive(light: RGBA(red: 0.4, green: 0.494, blue: 0.918, opacity: 1), dark: RGBA(red: 0.4, green: 0.494, blue: 0.918, opacity: 1)) }
+        /// `color.semantic.warning`: #F59E0B / #FBBF24
+        public static var semanticWarning: Color { adaptive(light: RGBA(red: 0.961, green: 0.62, blue: 0.043, opacity: 1), dark: RGBA(red: 0.984, green: 0.749, blue: 0.141, opacity: 1)) }
+        /// `color.semantic.error`: #EF4444 / #F87171
+        public static var semanticError: Color { adaptive(light: RGBA(red: 0.937, green: 0.267, blue: 0.267, opacity: 1), dark: RGBA(red: 0.973, green: 0.443, blue: 0.443, opacity: 1)) }
         /// `color.semantic.info`: #0369A1 / #38BDF8
         public static var semanticInfo: Color { adaptive(light: RGBA(red: 0.012, green: 0.412, blue: 0.631, opacity: 1), dark: RGBA(red: 0.22, green: 0.741, blue: 0.973, opacity: 1)) }
         /// `color.tab.emerald`: #10B981 / #10B981
@@ -173,32 +203,34 @@ public enum PhysioClinicTheme {
         public static var componentButtonSecondaryText: Color { adaptive(light: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1), dark: RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1)) }
         /// `color.component.tab-bar.background`: #FFFFFF / #111827
         public static var componentTabBarBackground: Color { adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1)) }
-        /// `color.component.tab-bar.inactive`: #6B7280 / #9CA3AF
-        public static var componentTabBarInactive: Color { adaptive(light: RGBA(red: 0.42, green: 0.447, blue: 0.502, opacity: 1), dark: RGBA(red: 0.612, green: 0.639, blue: 0.686, opacity: 1)) }
+        /// `color.component.tab-bar.inactive`: #94A3B8 / #64748B
+        public static var componentTabBarInactive: Color { adaptive(light: RGBA(red: 0.58, green: 0.639, blue: 0.722, opacity: 1), dark: RGBA(red: 0.392, green: 0.455, blue: 0.545, opacity: 1)) }
         /// `color.component.card.background`: #FFFFFF / #1F2937
         public static var componentCardBackground: Color { adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1)) }
+        /// `color.icon.inactive`: #64748B / #64748B
+        public static var iconInactive: Color { adaptive(light: RGBA(red: 0.392, green: 0.455, blue: 0.545, opacity: 1), dark: RGBA(red: 0.392, green: 0.455, blue: 0.545, opacity: 1)) }
     }
 
     /// Type tiers. Named families must be bundled by the app; "SF Pro" and generic families use the system font.
     public enum Typography {
-        /// `typography.display`: SF Pro 34/40.8, weight 700
-        public static var display: Font { .system(size: 34, weight: .bold) }
-        /// `typography.h1`: SF Pro 28/35, weight 700
-        public static var h1: Font { .system(size: 28, weight: .bold) }
-        /// `typography.h2`: SF Pro 24/31.2, weight 600
-        public static var h2: Font { .system(size: 24, weight: .semibold) }
-        /// `typography.h3`: SF Pro 20/26, weight 600
-        public static var h3: Font { .system(size: 20, weight: .semibold) }
-        /// `typography.title`: SF Pro 18/24.3, weight 600
-        public static var title: Font { .system(size: 18, weight: .semibold) }
-        /// `typography.body-large`: SF Pro 17/25.5, weight 400
-        public static var bodyLarge: Font { .system(size: 17, weight: .regular) }
-        /// `typography.body`: SF Pro 15/22.5, weight 400
-        public static var body: Font { .system(size: 15, weight: .regular) }
-        /// `typography.caption`: SF Pro 13/18.2, weight 400
-        public static var caption: Font { .system(size: 13, weight: .regular) }
-        /// `typography.overline`: SF Pro 11/14.3, weight 600
-        public static var overline: Font { .system(size: 11, weight: .semibold) }
+        /// `typography.screen-hero`: SF Pro 32/38.4, weight 700
+        public static var screenHero: Font { .system(size: 32, weight: .bold) }
+        /// `typography.screen-title`: SF Pro 30/36, weight 700
+        public static var screenTitle: Font { .system(size: 30, weight: .bold) }
+        /// `typography.feature-title`: SF Pro 22/27.5, weight 700
+        public static var featureTitle: Font { .system(size: 22, weight: .bold) }
+        /// `typography.section-header`: SF Pro 18/23.4, weight 700
+        public static var sectionHeader: Font { .system(size: 18, weight: .bold) }
+        /// `typography.card-title`: SF Pro 16/21.6, weight 600
+        public static var cardTitle: Font { .system(size: 16, weight: .semibold) }
+        /// `typography.input-text`: SF Pro 16/22.4, weight 500
+        public static var inputText: Font { .system(size: 16, weight: .medium) }
+        /// `typography.body`: SF Pro 14/21, weight 500
+        public static var body: Font { .system(size: 14, weight: .medium) }
+        /// `typography.input-label`: SF Pro 14/19.6, weight 600
+        public static var inputLabel: Font { .system(size: 14, weight: .semibold) }
+        /// `typography.caption`: SF Pro 12/16.8, weight 600
+        public static var caption: Font { .system(size: 12, weight: .semibold) }
     }
 
     /// Size, line height and tracking of each type tier (`lineSpacing` is what `.lineSpacing(_:)` takes).
@@ -208,15 +240,15 @@ public enum PhysioClinicTheme {
     }
 
     public enum TypeScale {
-        public static let display = TypeMetrics(size: 34, lineHeight: 40.8, letterSpacing: -0.5)
-        public static let h1 = TypeMetrics(size: 28, lineHeight: 35, letterSpacing: -0.3)
-        public static let h2 = TypeMetrics(size: 24, lineHeight: 31.2, letterSpacing: -0.2)
-        public static let h3 = TypeMetrics(size: 20, lineHeight: 26, letterSpacing: 0)
-        public static let title = TypeMetrics(size: 18, lineHeight: 24.3, letterSpacing: 0)
-        public static let bodyLarge = TypeMetrics(size: 17, lineHeight: 25.5, letterSpacing: 0)
-        public static let body = TypeMetrics(size: 15, lineHeight: 22.5, letterSpacing: 0)
-        public static let caption = TypeMetrics(size: 13, lineHeight: 18.2, letterSpacing: 0.1)
-        public static let overline = TypeMetrics(size: 11, lineHeight: 14.3, letterSpacing: 0.8)
+        public static let screenHero = TypeMetrics(size: 32, lineHeight: 38.4, letterSpacing: 0)
+        public static let screenTitle = TypeMetrics(size: 30, lineHeight: 36, letterSpacing: 0.3)
+        public static let featureTitle = TypeMetrics(size: 22, lineHeight: 27.5, letterSpacing: 0)
+        public static let sectionHeader = TypeMetrics(size: 18, lineHeight: 23.4, letterSpacing: 0)
+        public static let cardTitle = TypeMetrics(size: 16, lineHeight: 21.6, letterSpacing: 0)
+        public static let inputText = TypeMetrics(size: 16, lineHeight: 22.4, letterSpacing: 0)
+        public static let body = TypeMetrics(size: 14, lineHeight: 21, letterSpacing: 0)
+        public static let inputLabel = TypeMetrics(size: 14, lineHeight: 19.6, letterSpacing: 0)
+        public static let caption = TypeMetrics(size: 12, lineHeight: 16.8, letterSpacing: 0)
     }
 
     public enum Spacing {
@@ -233,25 +265,45 @@ public enum PhysioClinicTheme {
     }
 
     public enum Radius {
-        public static let none: CGFloat = 0
-        public static let sm: CGFloat = 4
-        public static let md: CGFloat = 8
-        public static let lg: CGFloat = 12
-        public static let xl: CGFloat = 16
-        public static let full: CGFloat = 9999
+        public static let sharpSmall: CGFloat = 4
+        public static let sharp: CGFloat = 8
+        public static let soft: CGFloat = 12
+        public static let softInput: CGFloat = 16
+        public static let round: CGFloat = 20
+        public static let modal: CGFloat = 20
+        public static let sheet: CGFloat = 24
+        public static let pill: CGFloat = 32
+        public static let circle: CGFloat = 9999
     }
 
     public enum Size {
         public static let buttonHeightDefault: CGFloat = 48
         public static let buttonHeightCompact: CGFloat = 40
-        public static let buttonRadius: CGFloat = 8
+        public static let buttonRadius: CGFloat = 12
+        public static let buttonPaddingPrimary: CGFloat = 18
+        public static let buttonPaddingSecondary: CGFloat = 14
         public static let touchTargetMin: CGFloat = 44
-        public static let iconSizeSm: CGFloat = 16
-        public static let iconSizeMd: CGFloat = 24
-        public static let iconSizeLg: CGFloat = 32
+        public static let iconSizeInline: CGFloat = 20
+        public static let iconSizeToast: CGFloat = 24
+        public static let iconSizeTab: CGFloat = 26
+        public static let iconSizeHeaderAction: CGFloat = 28
+        public static let iconSizeHero: CGFloat = 32
+        public static let iconSizeErrorState: CGFloat = 40
+        public static let iconSizeEmptyState: CGFloat = 64
         public static let tabBarHeight: CGFloat = 56
+        public static let tabBarRadius: CGFloat = 32
         public static let cardPadding: CGFloat = 16
-        public static let cardRadius: CGFloat = 12
+        public static let cardRadius: CGFloat = 20
+        public static let cardGap: CGFloat = 12
+        public static let cardMarginHorizontal: CGFloat = 16
+        public static let actionCardRadius: CGFloat = 16
+        public static let screenPaddingTab: CGFloat = 16
+        public static let screenPaddingForm: CGFloat = 30
+        public static let formFieldGap: CGFloat = 24
+        public static let formContactGap: CGFloat = 32
+        public static let modalPadding: CGFloat = 24
+        public static let modalRadius: CGFloat = 20
+        public static let listGap: CGFloat = 8
     }
 
     /// For `.shadow(color: s.color, radius: s.radius, x: s.x, y: s.y)`.
@@ -261,34 +313,43 @@ public enum PhysioClinicTheme {
     }
 
     public enum Shadows {
-        public static let sm = ShadowStyle(rgba: RGBA(red: 0, green: 0, blue: 0, opacity: 1).withOpacity(0.1), radius: 4, x: 0, y: 2)
-        public static let md = ShadowStyle(rgba: RGBA(red: 0, green: 0, blue: 0, opacity: 1).withOpacity(0.12), radius: 8, x: 0, y: 4)
-        public static let lg = ShadowStyle(rgba: RGBA(red: 0, green: 0, blue: 0, opacity: 1).withOpacity(0.15), radius: 16, x: 0, y: 8)
-        public static let xl = ShadowStyle(rgba: RGBA(red: 0, green: 0, blue: 0, opacity: 1).withOpacity(0.2), radius: 24, x: 0, y: 12)
+        public static let subtle = ShadowStyle(rgba: RGBA(red: 0, green: 0, blue: 0, opacity: 1).withOpacity(0.05), radius: 4, x: 0, y: 2)
+        public static let actionCard = ShadowStyle(rgba: RGBA(red: 0, green: 0, blue: 0, opacity: 1).withOpacity(0.1), radius: 3, x: 0, y: 2)
+        public static let standard = ShadowStyle(rgba: RGBA(red: 0, green: 0, blue: 0, opacity: 1).withOpacity(0.15), radius: 6, x: 0, y: 4)
+        public static let prominent = ShadowStyle(rgba: RGBA(red: 0, green: 0, blue: 0, opacity: 1).withOpacity(0.25), radius: 20, x: 0, y: 10)
+        public static let glow = ShadowStyle(rgba: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1).withOpacity(0.3), radius: 8, x: 0, y: 4)
+        public static let glowStrong = ShadowStyle(rgba: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1).withOpacity(0.3), radius: 16, x: 0, y: 8)
     }
 
     public enum Springs {
-        /// Lively: overshoots 9 % and settles in about 0.52 s (damping ratio 0.612).
-        public static var `default`: Animation { .interpolatingSpring(mass: 1, stiffness: 150, damping: 15, initialVelocity: 0) }
-        /// Smooth: overshoots 0.1 % and settles in about 0.39 s (damping ratio 0.913).
-        public static var gentle: Animation { .interpolatingSpring(mass: 1, stiffness: 120, damping: 20, initialVelocity: 0) }
-        /// Bouncy: overshoots 28 % and settles in about 0.78 s (damping ratio 0.373).
-        public static var bouncy: Animation { .interpolatingSpring(mass: 1, stiffness: 180, damping: 10, initialVelocity: 0) }
-        /// Lively: overshoots 4 % and settles in about 0.31 s (damping ratio 0.722).
-        public static var snappy: Animation { .interpolatingSpring(mass: 1, stiffness: 300, damping: 25, initialVelocity: 0) }
+        /// Lively: overshoots 7 % and settles in about 0.43 s (damping ratio 0.636).
+        public static var smoothSlide: Animation { .interpolatingSpring(mass: 1, stiffness: 200, damping: 18, initialVelocity: 0) }
+        /// Bouncy: overshoots 28 % and settles in about 0.65 s (damping ratio 0.379).
+        public static var snappyScale: Animation { .interpolatingSpring(mass: 1, stiffness: 250, damping: 12, initialVelocity: 0) }
+        /// Lively: overshoots 16 % and settles in about 0.78 s (damping ratio 0.5).
+        public static var gentlePress: Animation { .interpolatingSpring(mass: 1, stiffness: 100, damping: 10, initialVelocity: 0) }
+        /// Lively: overshoots 3 % and settles in about 0.52 s (damping ratio 0.75).
+        public static var entranceBounce: Animation { .interpolatingSpring(mass: 1, stiffness: 100, damping: 15, initialVelocity: 0) }
+        /// Lively: overshoots 9 % and settles in about 0.65 s (damping ratio 0.6).
+        public static var toastScale: Animation { .interpolatingSpring(mass: 1, stiffness: 100, damping: 12, initialVelocity: 0) }
     }
 
     public enum Durations {
-        public static let instant: Double = 0.1
         public static let fast: Double = 0.15
-        public static let normal: Double = 0.25
-        public static let slow: Double = 0.4
+        public static let feedback: Double = 0.3
+        public static let content: Double = 0.6
+        public static let skeleton: Double = 0.7
+        public static let decorative: Double = 0.8
+        public static let progress: Double = 1
+        public static let loop: Double = 2
     }
 
     public enum Opacity {
         public static let disabled: Double = 0.38
         public static let pressed: Double = 0.7
         public static let scrim: Double = 0.5
+        public static let skeletonLow: Double = 0.45
+        public static let skeletonHigh: Double = 0.85
     }
 
     /// Gradient stops, top to bottom: `LinearGradient(stops: Gradients.x, startPoint: .top, endPoint: .bottom)`.
@@ -323,24 +384,20 @@ public enum PhysioClinicTheme {
     /// Haptic feedback per interaction, for `.sensoryFeedback(_:trigger:)`.
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
     public enum Haptics {
-        /// `heavy`
-        public static var destructive: SensoryFeedback { .impact(weight: .heavy) }
-        /// `error`
-        public static var error: SensoryFeedback { .error }
+        /// `light`
+        public static var cardPress: SensoryFeedback { .impact(weight: .light) }
         /// `medium`
-        public static var longPress: SensoryFeedback { .impact(weight: .medium) }
-        /// `selection`
-        public static var selection: SensoryFeedback { .selection }
+        public static var formSubmit: SensoryFeedback { .impact(weight: .medium) }
+        /// `medium`
+        public static var significant: SensoryFeedback { .impact(weight: .medium) }
         /// `success`
         public static var success: SensoryFeedback { .success }
-        /// `selection`
-        public static var tabSwitch: SensoryFeedback { .selection }
+        /// `light`
+        public static var tabSwitch: SensoryFeedback { .impact(weight: .light) }
         /// `light`
         public static var tap: SensoryFeedback { .impact(weight: .light) }
         /// `light`
         public static var toggle: SensoryFeedback { .impact(weight: .light) }
-        /// `warning`
-        public static var warning: SensoryFeedback { .warning }
     }
 
     /// What each mode other than the default changes, by category; everything else is the default's.
@@ -357,6 +414,7 @@ public enum PhysioClinicTheme {
                 public static var textLink: Color { RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1).color }
                 public static var backgroundDefault: Color { RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1).color }
                 public static var backgroundSubtle: Color { RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1).color }
+                public static var backgroundScreen: Color { RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1).color }
                 public static var surfaceDefault: Color { RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1).color }
                 public static var surfaceElevated: Color { RGBA(red: 0.216, green: 0.255, blue: 0.318, opacity: 1).color }
                 public static var surfaceSunken: Color { RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1).color }
@@ -370,7 +428,7 @@ public enum PhysioClinicTheme {
                 public static var componentButtonSecondaryBackground: Color { RGBA(red: 0.039, green: 0.165, blue: 0.302, opacity: 1).color }
                 public static var componentButtonSecondaryText: Color { RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1).color }
                 public static var componentTabBarBackground: Color { RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1).color }
-                public static var componentTabBarInactive: Color { RGBA(red: 0.612, green: 0.639, blue: 0.686, opacity: 1).color }
+                public static var componentTabBarInactive: Color { RGBA(red: 0.392, green: 0.455, blue: 0.545, opacity: 1).color }
                 public static var componentCardBackground: Color { RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1).color }
             }
             public enum Typography {
