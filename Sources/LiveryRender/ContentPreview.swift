@@ -75,6 +75,8 @@ public enum ContentPreview {
         public var id: String
         public var label: String
         public var icon: String
+        /// Listed by the overflow 'More' tab rather than shown in the bar (branding.tabs).
+        public var inMore: Bool = false
     }
 
     public struct ProgramItem: Encodable, Sendable {
@@ -243,8 +245,12 @@ public enum ContentPreview {
 
         func localePage(_ locale: String, locales: [String]) -> LocalePage {
             let links = locales.map { LocaleLink(code: $0, href: "\($0).html", current: $0 == locale) }
-            let tabs = (tenant.tenant?["navigation"]?["tabs"]?.items ?? []).map {
-                Tab(id: $0["id"]?.string ?? "", label: message($0["label"]?.string, locale), icon: $0["icon"]?.string ?? "")
+            let tab = { (node: Node) in Tab(id: node["id"]?.string ?? "", label: self.message(node["label"]?.string, locale), icon: node["icon"]?.string ?? "") }
+            var tabs = (tenant.tenant?["navigation"]?["tabs"]?.items ?? []).map(tab)
+            // With more than five tabs and an overflow 'More' tab, the bar shows the first four and More, which lists the rest.
+            if tabs.count > 5, let overflow = tenant.tenant?["navigation"]?["overflow"] {
+                let rest = tabs[4...].map { var moved = $0; moved.inMore = true; return moved }
+                tabs = Array(tabs.prefix(4)) + [tab(overflow)] + rest
             }
             // Drafts included: the preview marks them.
             let library = MergedLibrary(tenant, includingDrafts: true)

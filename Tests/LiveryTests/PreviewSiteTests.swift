@@ -82,6 +82,18 @@ final class PreviewSiteTests: XCTestCase {
 
     /// A Russian page shows Russian: its tab labels come from ru.yaml, and Chromium paints them (the
     /// screenshot differs from the English page's where the labels are).
+    /// Six tabs with an overflow 'More' tab (branding.tabs): the bar shows the first four and More, and the rest are marked as listed by More.
+    func testSixTabsShowFourAndMoreWithTheRestInMore() throws {
+        let folder = try PlatformFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let site = folder.appendingPathComponent("site")
+        XCTAssertEqual(try LiveryProcess.run(["preview", "Tenants/companero", "--site", site.path]).status, 0)
+        let page = try String(contentsOf: site.appendingPathComponent("en.html"), encoding: .utf8)
+        let bar = try XCTUnwrap(page.components(separatedBy: "<div class=\"tabs\">").dropFirst().first?.components(separatedBy: "</div></div>").first)
+        let labels = bar.components(separatedBy: "<div class=\"tab").dropFirst().map { $0.components(separatedBy: "<small>")[0] }
+        XCTAssertEqual(labels, ["\">Home", "\">Chat", "\">Progress", "\">Programs", "\">More", " in-more\">Library", " in-more\">Profile"])
+    }
+
     func testARussianPageShowsRussian() throws {
         let folder = try PlatformFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
