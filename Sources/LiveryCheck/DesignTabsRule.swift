@@ -18,10 +18,31 @@ struct TabIdentityRule: Rule {
                 """)]),
             RuleExample("a tinted swatch that is not 15% of the identity colour", files: identity(tinted: "#e0f0ff", marker: true)),
             RuleExample("an overflow 'More' tab that two tabs never need", files: overflow(tabs: 0, marker: true)),
+            RuleExample("a role's overflow 'More' tab without tabs of its own", files: ["example/tenant.yaml": RuleExample.tenant(appending: """
+                roles:
+                  - id: coach
+                    label: nav.home
+                    overflow: ↓{id: more, icon: ellipsis, label: nav.profile}
+
+                """)]),
         ],
         nonTriggering: [
             RuleExample("two tabs with identities and a matching tint", files: identity(tinted: "#dbf5ec", marker: false)),
             RuleExample("six tabs, the last two behind a declared 'More' tab", files: overflow(tabs: 4, marker: false)),
+            RuleExample("a role's six tabs use navigation's 'More' tab", files: overflow(tabs: 4, marker: false).merging([
+                "example/tenant.yaml": overflow(tabs: 4, marker: false)["example/tenant.yaml"]! + """
+                    roles:
+                      - id: coach
+                        label: nav.home
+                        tabs:
+                          - {id: home, icon: house, label: nav.home}
+                          - {id: chat, icon: chat, label: nav.chat}
+                          - {id: progress, icon: progress, label: nav.progress}
+                          - {id: programs, icon: programs, label: nav.programs}
+                          - {id: library, icon: library, label: nav.library}
+                          - {id: profile, icon: person, label: nav.profile}
+
+                    """]) { _, new in new }),
         ])
 
     /// The minimal tenant with `extra` more tabs and an overflow 'More' tab (and its label).
