@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "LiveryLoad", dependencies: ["LiveryDiagnostics", "LiverySQLite", "CYAML", "CXML2"]),
         // Crypto: `--shard` places a lineage by the SHA-256 of its root tenant id (TenantShard).
         .target(name: "LiveryResolve", dependencies: ["LiveryLoad", "LiveryL10n", .product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "LiveryCheck", dependencies: ["LiveryResolve", "LiveryLoad", "LiveryDiagnostics", "LiveryL10n", "LiveryRender", "LiverySQLite", "CLiverySystem", "LiveryImage"]),
+        .target(name: "LiveryCheck", dependencies: ["LiveryResolve", "LiveryLoad", "LiveryDiagnostics", "LiveryL10n", "LiveryRender", "LiveryInterchange", "LiverySQLite", "CLiverySystem", "LiveryImage"]),
         .target(name: "LiveryAssets", dependencies: ["LiveryLoad", "LiverySQLite", .product(name: "Crypto", package: "swift-crypto")]),
         // Localization: ICU MessageFormat and CLDR plural rules (generated table, see `make cldr`).
         .target(name: "LiveryL10n", dependencies: ["LiveryDiagnostics"]),

@@ -173,7 +173,7 @@ enum AppIconInspection {
     static func inspect(_ context: RuleContext) -> [Diagnostic] {
         guard let manifest = context.tenant.tenant, manifest["kind"]?.string == "brand", let app = manifest["app"] else { return [] }
         var diagnostics: [Diagnostic] = []
-        func report(_ severity: Severity, _ message: String, at node: Node, rule: String, hint: String? = nil) {
+        func report(_ severity: Severity, _ message: String, at node: Node, rule: RuleID, hint: String? = nil) {
             guard context.owns(node.location) else { return }  // an ancestor's own validation reports it
             diagnostics.append(Diagnostic(severity, message, at: node.location, rule: rule, hint: hint))
         }

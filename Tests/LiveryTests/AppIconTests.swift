@@ -193,7 +193,7 @@ final class AppIconTests: XCTestCase {
         let idat = try XCTUnwrap(Self.find(Array("IDAT".utf8), in: garbage))
         let length = Int(garbage[idat - 4]) << 24 | Int(garbage[idat - 3]) << 16 | Int(garbage[idat - 2]) << 8 | Int(garbage[idat - 1])
         for index in (idat + 4 + length / 2)..<(idat + 4 + length) { garbage[index] = 0xA5 }
-        let cases: [(String, [UInt8], String)] = [
+        let cases: [(String, [UInt8], RuleID)] = [
             ("corrupt pixel data", Array(garbage), AppIconRule.decode),
             ("a 30,000-pixel header", RuleExample.pngHeader(width: 30_000, height: 30_000), "assets.image-pixels"),
         ]
