@@ -1,0 +1,99 @@
+import LiveryDiagnostics
+import LiveryLoad
+import LiveryResolve
+
+/// Hovers and go to definition.
+extension LanguageServer {
+    func hover(_ position: Position, in document: OpenDocument) -> Hover? {
+        var sections: [String] = []
+        var range: Range?
+        for (diagnostic, found) in findings(in: document) where found.contains(position) {
+            guard let rule = RuleDocumentation.descriptions[diagnostic.ruleID] else { continue }
+            sections.append("**\(rule.id)** — \(rule.name) (\(rule.severity.rawValue))\n\n\(rule.rationale)\n\n[Rule reference](\(documentation.href(for: rule.id)))")
+            range = range ?? found
+        }
+        let cursor = TextAtCursor(document.source, position)
+        if let tenant = tenant(of: document) {
+            if let (path, found) = cursor.tokenReference, let text = Self.tokenHover(path, in: tenant) {
+                sections.append(text)
+                range = range ?? found
+            } else if let (word, found) = cursor.word, let text = Self.messageHover(word, in: tenant) {
+                sections.append(text)
+                range = range ?? found
+            }
+        }
+        guard !sections.isEmpty else { return nil }
+        return Hover(contents: MarkupContent(value: sections.joined(separator: "\n\n---\n\n")), range: range)
+    }
+
+    /// A token's resolved value in every mode.
+    static func tokenHover(_ path: String, in tenant: ResolvedTenant) -> String? {
+        let modes = tenant.tokens.keys.sorted { ($0 == "default" ? "" : $0) < ($1 == "default" ? "" : $1) }
+        var rows: [String] = []
+        for mode in modes {
+            guard let value = tenant.tokens[mode]?.values[path] else { continue }
+            rows.append("| \(mode) | `\(render(value))` |")
+        }
+        guard !rows.isEmpty else { return nil }
+        let type = modes.lazy.compactMap { tenant.tokens[$0]?.types[path] }.first.map { " (\($0))" } ?? ""
+        return "**{\(path)}**\(type)\n\n| mode | value |\n|---|---|\n" + rows.joined(separator: "\n")
+    }
+
+    /// A message key's text in every locale.
+    static func messageHover(_ key: String, in tenant: ResolvedTenant) -> String? {
+        let rows = tenant.locales.keys.sorted().compactMap { locale -> String? in
+            guard let message = tenant.locales[locale]?.message(key) else { return nil }
+            return "| \(locale) | \(message.text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")) |"
+        }
+        guard !rows.isEmpty else { return nil }
+        let missing = tenant.supportedLocales.filter { tenant.locales[$0]?.message(key) == nil }
+        return "**\(key)**\n\n| locale | text |\n|---|---|\n" + rows.joined(separator: "\n") + (missing.isEmpty ? "" : "\n\nmissing in: " + missing.joined(separator: ", "))
+    }
+
+    /// A resolved token value in one line: a colour by its hex, other values compactly.
+    static func render(_ node: Node) -> String {
+        switch node.value {
+        case .null: return "null"
+        case .bool(let b): return String(b)
+        case .int(let i): return String(i)
+        case .float(let d): return String(d)
+        case .string(let s): return s
+        case .sequence(let items): return "[" + items.map(render).joined(separator: ", ") + "]"
+        case .mapping(let entries):
+            if let hex = node["hex"]?.string { return hex + (node["alpha"]?.number.map { " α \($0)" } ?? "") }
+            if let value = node["value"], let unit = node["unit"]?.string { return render(value) + unit }
+            return "{" + entries.map { "\($0.key): \(render($0.value))" }.joined(separator: ", ") + "}"
+        }
+    }
+
+    func definition(_ position: Position, in document: OpenDocument) -> [Location] {
+        guard let tenant = tenant(of: document) else { return [] }
+        let cursor = TextAtCursor(document.source, position)
+        var targets: [SourceLocation] = []
+        if let (path, _) = cursor.tokenReference {
+            // Each mode may take the token from another file: every distinct definition.
+            for mode in tenant.tokens.keys.sorted() {
+                if let token = tenant.tokens[mode]?.tokens[path] { targets.append(token.location) }
+            }
+        } else if let (word, _) = cursor.word {
+            for locale in tenant.locales.keys.sorted() {
+                if let message = tenant.locales[locale]?.message(word) { targets.append(message.keyLocation) }
+            }
+            if targets.isEmpty { targets = Self.libraryItems(word, in: tenant) }
+        }
+        var seen = Set<SourceLocation>()
+        return targets.filter { seen.insert($0).inserted }.map { location in
+            let source = self.source(of: location.file) ?? SourceDocument("")
+            return Location(uri: uri(for: location.file), range: source.range(at: location))
+        }
+    }
+
+    /// Where library items with id `id` are declared, in the tenant's library and its ancestors'.
+    static func libraryItems(_ id: String, in tenant: ResolvedTenant) -> [SourceLocation] {
+        (tenant.ancestors + [tenant.source]).reversed().flatMap { member in
+            member.manifests(.library).flatMap { library in
+                (library.node["items"]?.items ?? []).compactMap { item in item.entry("id").flatMap { $0.value.string == id ? $0.value.location : nil } }
+            }
+        }
+    }
+}
