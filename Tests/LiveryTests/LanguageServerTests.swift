@@ -115,8 +115,9 @@ final class LanguageServerTests: XCTestCase {
 
     func testChangeToBaseRechecksTenantsThatExtendIt() throws {
         let server = try started()
-        _ = try open(server, "companero/tenant.yaml")
-        // A locale the creator's tenant does not have makes the base's descendants report too.
+        // The creator's manifest is open: it is published whenever its tenant is checked, findings or not.
+        _ = try open(server, "companero-lucia/tenant.yaml")
+        _ = try open(server, "urbannest/tenant.yaml")
         let base = try text("companero/locales/en.yaml")
         var lines = base.components(separatedBy: "\n")
         let index = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("nav:") })
@@ -124,7 +125,7 @@ final class LanguageServerTests: XCTestCase {
         let sent = try open(server, "companero/locales/en.yaml", text: lines.joined(separator: "\n"))
         let files = Set(sent.compactMap { $0.params?["uri"] as? String })
         XCTAssertTrue(files.contains(uri("companero/locales/en.yaml")))
-        XCTAssertTrue(files.contains { $0.hasPrefix(uri("companero-lucia/")) }, "the creator that extends companero is checked again: \(files.sorted())")
+        XCTAssertTrue(files.contains(uri("companero-lucia/tenant.yaml")), "the creator that extends companero is checked again: \(files.sorted())")
         XCTAssertFalse(files.contains { $0.hasPrefix(uri("urbannest/")) }, "an unrelated tenant is not")
     }
 
@@ -185,6 +186,39 @@ final class LanguageServerTests: XCTestCase {
         // The Hindi copy equals the English text: marked untranslated by localization.untranslated.
         let hindi = diagnostics(after, for: "urbannest/locales/hi.yaml") ?? []
         XCTAssertTrue(hindi.contains { $0["code"] as? String == "localization.untranslated" && ($0["message"] as? String)?.contains("nav.welcome-lsp") == true }, "\(hindi)")
+    }
+
+    func testAddsMissingTypeToAJSONToken() throws {
+        let server = try started()
+        let file = "companero-lucia/branding/tokens.json"
+        let original = try text(file)
+        XCTAssertTrue(original.hasPrefix("{\n"))
+        let broken = "{\n  \"lsp-gap\": {\"$value\": {\"value\": 16, \"unit\": \"px\"}},\n" + original.dropFirst(2)
+        let sent = try open(server, file, text: broken)
+        let found = try XCTUnwrap(diagnostics(sent, for: file)?.first { $0["code"] as? String == "branding.token-type" }, "\(diagnostics(sent, for: file) ?? [])")
+        XCTAssertEqual(range(found), [1, 2, 1, 11], "the token's quoted name")
+        let actions = try send(server, "textDocument/codeAction", ["textDocument": ["uri": uri(file)], "range": found["range"]!, "context": ["diagnostics": [found]]])
+        let add = try XCTUnwrap((actions.first?.result as? [[String: Any]])?.first { ($0["title"] as? String)?.contains("$type") == true })
+        let edit = try XCTUnwrap(((add["edit"] as? [String: Any])?["changes"] as? [String: [[String: Any]]])?[uri(file)]?.first)
+        XCTAssertEqual(edit["newText"] as? String, #""$type": "dimension", "#)
+        XCTAssertEqual(range(edit), [1, 14, 1, 14], "just after the token's opening brace")
+        let fixed = broken.replacingOccurrences(of: #""lsp-gap": {"#, with: #""lsp-gap": {"$type": "dimension", "#)
+        let after = try change(server, file, fixed, version: 2)
+        XCTAssertFalse((diagnostics(after, for: file) ?? []).contains { $0["code"] as? String == "branding.token-type" })
+    }
+
+    func testCompletesMessageKeysInValues() throws {
+        let server = try started()
+        let file = "urbannest/tenant.yaml"
+        let edited = try text(file).replacingOccurrences(of: "label: nav.home,", with: "label: nav.bo,")
+        _ = try open(server, file, text: edited)
+        let lines = edited.components(separatedBy: "\n")
+        let line = try XCTUnwrap(lines.firstIndex { $0.contains("label: nav.bo,") })
+        let column = lines[line].range(of: "nav.bo")!.upperBound.utf16Offset(in: lines[line])
+        let completion = try send(server, "textDocument/completion", position(line, column, in: file))
+        let items = (completion.first?.result as? [String: Any])?["items"] as? [[String: Any]] ?? []
+        XCTAssertEqual(items.compactMap { $0["label"] as? String }, ["nav.bookings"])
+        XCTAssertEqual(range(try XCTUnwrap(items.first?["textEdit"] as? [String: Any])), [line, column - 6, line, column])
     }
 
     func testLifecycleErrors() throws {
