@@ -1,3 +1,5 @@
+import Foundation
+import LiveryCheck
 import LiveryDiagnostics
 import LiveryLoad
 import LiveryResolve
@@ -36,7 +38,21 @@ extension LanguageServer {
         }
         guard !rows.isEmpty else { return nil }
         let type = modes.lazy.compactMap { tenant.tokens[$0]?.types[path] }.first.map { " (\($0))" } ?? ""
-        return "**{\(path)}**\(type)\n\n| mode | value |\n|---|---|\n" + rows.joined(separator: "\n")
+        return "**{\(path)}**\(type)\n\n| mode | value |\n|---|---|\n" + rows.joined(separator: "\n") + contrastHover(path, in: tenant)
+    }
+
+    /// A colour's contrast against the colours it is declared in pairs with (`com.livery.contrast`), per mode.
+    static func contrastHover(_ path: String, in tenant: ResolvedTenant) -> String {
+        let measured = ContrastAudit.measure(tenant).filter { $0.pair.foreground.path == path || $0.pair.background.path == path }
+        guard !measured.isEmpty else { return "" }
+        var lines: [String] = []
+        for (_, group) in Dictionary(grouping: measured, by: \.pair.key).sorted(by: { $0.key < $1.key }) {
+            guard let pair = group.first?.pair else { continue }
+            let other = pair.foreground.path == path ? "on {\(pair.background.path)}" : "under {\(pair.foreground.path)}"
+            let ratios = group.map { "\($0.mode) \(String(format: "%.2f", $0.result.ratio)):1\($0.meetsRequired ? "" : " ✗")" }
+            lines.append("- \(other) (\(pair.usage.rawValue), needs \(String(format: "%g", pair.usage.required.minimumRatio)):1): " + ratios.joined(separator: ", "))
+        }
+        return "\n\n**Contrast**\n\n" + lines.joined(separator: "\n")
     }
 
     /// A message key's text in every locale.
@@ -81,6 +97,9 @@ extension LanguageServer {
             }
             if targets.isEmpty { targets = Self.libraryItems(word, in: tenant) }
         }
+        if targets.isEmpty, let path = cursor.path, let file = Self.assetFile(path, from: document.path, in: tenant) {
+            targets.append(.start(of: file))
+        }
         var seen = Set<SourceLocation>()
         return targets.filter { seen.insert($0).inserted }.map { location in
             let source = self.source(of: location.file) ?? SourceDocument("")
@@ -95,5 +114,18 @@ extension LanguageServer {
                 (library.node["items"]?.items ?? []).compactMap { item in item.entry("id").flatMap { $0.value.string == id ? $0.value.location : nil } }
             }
         }
+    }
+
+    /// The file an asset path written in a manifest names (relative to the manifest's folder, or the tenant's), if it exists in the tenant.
+    static func assetFile(_ path: String, from manifest: String, in tenant: ResolvedTenant) -> String? {
+        let root = tenant.source.root.standardizedFileURL
+        let folder = URL(fileURLWithPath: manifest).deletingLastPathComponent()
+        for base in [folder, root] {
+            let candidate = base.appendingPathComponent(path).standardizedFileURL
+            var isDirectory: ObjCBool = false
+            guard candidate.path.hasPrefix(root.path + "/"), FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            return candidate.path
+        }
+        return nil
     }
 }

@@ -63,6 +63,16 @@ struct TextAtCursor {
         return (string(start..<end), range(start..<end))
     }
 
+    /// The file path the cursor is on (a scalar with a `/` and no spaces, quotes or YAML punctuation), if any.
+    var path: String? {
+        func isPathScalar(_ c: Unicode.Scalar) -> Bool { !c.properties.isWhitespace && !"\"',[]{}:#".unicodeScalars.contains(c) }
+        var start = min(index, scalars.count), end = start
+        while start > 0 && isPathScalar(scalars[start - 1]) { start -= 1 }
+        while end < scalars.count && isPathScalar(scalars[end]) { end += 1 }
+        let text = string(start..<end)
+        return text.contains("/") || text.contains(".") ? text : nil
+    }
+
     /// The part of the word before the cursor, and its range (what a completion replaces).
     var typedWord: (text: String, range: Range) {
         var start = min(index, scalars.count)

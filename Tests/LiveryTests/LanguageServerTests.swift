@@ -221,6 +221,26 @@ final class LanguageServerTests: XCTestCase {
         XCTAssertEqual(range(try XCTUnwrap(items.first?["textEdit"] as? [String: Any])), [line, column - 6, line, column])
     }
 
+    func testTokenHoverShowsContrastAndAssetPathsGoToTheirFile() throws {
+        let server = try started()
+        let file = "companero-lucia/tenant.yaml"
+        let tenantText = try text(file)
+        _ = try open(server, file)
+        // Hover on a colour declared in a contrast pair, written in a manifest as a reference.
+        let edited = tenantText + "\n# {color.text.link}\n"
+        _ = try change(server, file, edited, version: 2)
+        let line = edited.components(separatedBy: "\n").count - 2
+        let hover = try send(server, "textDocument/hover", position(line, 5, in: file))
+        let value = try XCTUnwrap(((hover.first?.result as? [String: Any])?["contents"] as? [String: String])?["value"])
+        XCTAssertTrue(value.contains("**Contrast**") && value.contains("on {color.background.default} (body, needs 4.5:1): default "), value)
+
+        let lines = tenantText.components(separatedBy: "\n")
+        let assetLine = try XCTUnwrap(lines.firstIndex { $0.contains("assets/logo.png") })
+        let column = lines[assetLine].range(of: "assets/logo.png")!.lowerBound.utf16Offset(in: lines[assetLine]) + 3
+        let definition = try send(server, "textDocument/definition", position(assetLine, column, in: file))
+        XCTAssertEqual((definition.first?.result as? [[String: Any]])?.first?["uri"] as? String, uri("companero-lucia/assets/logo.png"))
+    }
+
     func testLifecycleErrors() throws {
         let server = LanguageServer(version: "test")
         let early = try send(server, "textDocument/hover", position(0, 0, in: "urbannest/tenant.yaml"))
