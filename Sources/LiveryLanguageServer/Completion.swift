@@ -27,6 +27,11 @@ extension LanguageServer {
         }
         guard let tenant, cursor.inValue, !document.path.contains("/locales/") else { return CompletionList(items: []) }
         var items: [CompletionItem] = []
+        // A value the manifest's shape limits to a set of words (an enum): those words first.
+        let relative = String(document.path.dropFirst(tenant.source.root.standardizedFileURL.path.count + 1))
+        if let kind = ManifestKind.kind(ofRelativePath: relative), let path = cursor.keyPath, case .choice(let values)? = Self.shape(at: path, in: kind.shape) {
+            items += values.filter { $0.hasPrefix(typed) }.map { CompletionItem(label: $0, kind: .enumMember, detail: path.joined(separator: "."), textEdit: TextEdit(range: range, newText: $0)) }
+        }
         if let locale = tenant.defaultLocale, let bundle = tenant.locales[locale] {
             items += bundle.messages.filter { $0.key.hasPrefix(typed) }.sorted { $0.key < $1.key }.map {
                 CompletionItem(label: $0.key, kind: .text, detail: String($0.text.prefix(80)), textEdit: TextEdit(range: range, newText: $0.key))
@@ -43,5 +48,26 @@ extension LanguageServer {
             }
         }
         return CompletionList(items: items)
+    }
+
+    /// The shape of the value at `path` (keys; lists are stepped through), or nil where the shape does not say.
+    static func shape(at path: [String], in root: Shape) -> Shape? {
+        var shape = root
+        func unwrapped(_ shape: Shape) -> Shape {
+            if case .list(let inner, _) = shape { return unwrapped(inner) }
+            return shape
+        }
+        for key in path {
+            switch unwrapped(shape) {
+            case .object(let object):
+                guard let field = object.field(key) else { return nil }
+                shape = field.shape
+            case .dictionary(_, let value):
+                shape = value
+            default:
+                return nil
+            }
+        }
+        return unwrapped(shape)
     }
 }

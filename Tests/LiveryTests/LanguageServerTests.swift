@@ -241,6 +241,29 @@ final class LanguageServerTests: XCTestCase {
         XCTAssertEqual((definition.first?.result as? [[String: Any]])?.first?["uri"] as? String, uri("companero-lucia/assets/logo.png"))
     }
 
+    func testCompletesEnumValuesFromTheManifestShapes() throws {
+        let server = try started()
+        let program = "companero-lucia/programs/30-day-fitness-foundation.yaml"
+        let original = try text(program)
+        let item = "          - {type: lesson, id: d01-morning-routine, lesson: morning-routine}"
+        XCTAssertTrue(original.contains(item))
+        let edited = original.replacingOccurrences(of: item, with: "          - {type: l, id: d01-morning-routine, lesson: morning-routine}")
+        _ = try open(server, program, text: edited)
+        let line = try XCTUnwrap(edited.components(separatedBy: "\n").firstIndex { $0.hasPrefix("          - {type: l,") })
+        func labels(_ line: Int, _ column: Int, _ file: String) throws -> [String] {
+            let completion = try send(server, "textDocument/completion", position(line, column, in: file))
+            return ((completion.first?.result as? [String: Any])?["items"] as? [[String: Any]] ?? []).compactMap { $0["label"] as? String }
+        }
+        XCTAssertEqual(try labels(line, "          - {type: l".utf16.count, program).first, "lesson", "weeks.days.items.type is a choice")
+        XCTAssertEqual(try labels(line, "          - {type: ".utf16.count, program).prefix(3), ["habit", "lesson", "check-in"])
+
+        let tenant = "urbannest/tenant.yaml"
+        let withRules = try text(tenant) + "\nrules:\n  localization.untranslated: w"
+        _ = try open(server, tenant, text: withRules)
+        let last = withRules.components(separatedBy: "\n").count - 1
+        XCTAssertEqual(try labels(last, "  localization.untranslated: w".utf16.count, tenant), ["warning"])
+    }
+
     func testLifecycleErrors() throws {
         let server = LanguageServer(version: "test")
         let early = try send(server, "textDocument/hover", position(0, 0, in: "urbannest/tenant.yaml"))
