@@ -32,6 +32,8 @@ public final class LanguageServer {
     var resolved: [String: ResolvedTenant] = [:]
     var workspaceRoot: URL?
     var documentation = RuleDocumentation(workspace: nil)
+    /// What the media probes measured, kept for the session (in memory only: the editor writes no probe cache).
+    let media = MediaMeasurements()
     /// Where the server writes what it does not send to the client (the transport gives standard error).
     let log: (String) -> Void
     let version: String
@@ -197,7 +199,7 @@ public final class LanguageServer {
     func recheck(_ path: String) -> [[UInt8]] {
         guard let folder = TenantChecker.tenantFolder(containing: path) else { return [] }
         let workspace = folder.deletingLastPathComponent()
-        let outcome = TenantChecker.check(tenant: folder.lastPathComponent, workspace: workspace, overlay: overlay)
+        let outcome = TenantChecker.check(tenant: folder.lastPathComponent, workspace: workspace, overlay: overlay, media: media)
         for tenant in outcome.tenants { resolved[tenant.source.root.standardizedFileURL.path] = tenant }
         var byFile = Dictionary(grouping: outcome.diagnostics, by: \.location.file)
         let prefixes = outcome.checkedFolders.map { $0 + "/" }

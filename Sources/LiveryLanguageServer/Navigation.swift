@@ -22,6 +22,8 @@ extension LanguageServer {
             } else if let (word, found) = cursor.word, let text = Self.messageHover(word, in: tenant) {
                 sections.append(text)
                 range = range ?? found
+            } else if let path = cursor.path, let file = Self.assetFile(path, from: document.path, in: tenant) {
+                sections.append(assetHover(file, written: path))
             }
         }
         guard !sections.isEmpty else { return nil }
@@ -53,6 +55,29 @@ extension LanguageServer {
             lines.append("- \(other) (\(pair.usage.rawValue), needs \(String(format: "%g", pair.usage.required.minimumRatio)):1): " + ratios.joined(separator: ", "))
         }
         return "\n\n**Contrast**\n\n" + lines.joined(separator: "\n")
+    }
+
+    /// An asset file's type and size, and for audio and video what the media probe measured.
+    func assetHover(_ file: String, written path: String) -> String {
+        let url = URL(fileURLWithPath: file)
+        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
+        let type = FileSniffer.sniff(fileAt: url)
+        var text = "**\(path)**: \(type?.rawValue ?? "unknown type")" + (size.map { ", \($0) bytes" } ?? "")
+        if let type, let outcome = media.measure(url, as: type) {
+            switch outcome {
+            case .success(let facts):
+                var parts = ["\(facts.codec)", String(format: "%.2f s", facts.duration)]
+                if let rate = facts.sampleRate { parts.append("\(rate) Hz") }
+                if let channels = facts.channels { parts.append(channels == 1 ? "mono" : "\(channels) channels") }
+                if let bitrate = facts.bitrate { parts.append("\(bitrate / 1000) kbit/s" + (facts.bitrateMode.map { " \($0.rawValue)" } ?? "")) }
+                if let width = facts.width, let height = facts.height { parts.append("\(width)×\(height)") }
+                if let streamable = facts.streamable { parts.append(streamable ? "streamable" : "not streamable (moov after mdat)") }
+                text += "\n\n" + parts.joined(separator: ", ")
+            case .failure(let failure):
+                text += "\n\nthe media probe could not read it: \(failure)"
+            }
+        }
+        return text
     }
 
     /// A message key's text in every locale.

@@ -27,8 +27,9 @@ struct TenantChecker {
     }
 
     /// Checks tenant `id` of the workspace `root`, the tenants that extend it (at any depth), and their ancestors.
-    /// Diagnostics carry absolute paths.
-    static func check(tenant id: String, workspace root: URL, overlay: SourceOverlay) -> Outcome {
+    /// Diagnostics carry absolute paths. `media` keeps what the probes measured between checks (a keystroke does not
+    /// probe the tour's audio again) and answers hovers on media files.
+    static func check(tenant id: String, workspace root: URL, overlay: SourceOverlay, media: MediaMeasurements) -> Outcome {
         let limits = { var limits = LoadLimits.default; limits.overlay = overlay; return limits }()
         let discovered = WorkspaceFolders(discovering: root)
         // Only each tenant manifest's `extends` is read to find the descendants (as `Validator.groups` does).
@@ -42,7 +43,7 @@ struct TenantChecker {
         while let next = queue.popLast() {
             for child in children[next] ?? [] where affected.insert(child).inserted { queue.append(child) }
         }
-        let result = Validator.validate(workspace: root, displayRoot: root.path, only: affected, limits: limits, discovered: discovered)
+        let result = Validator.validate(workspace: root, displayRoot: root.path, only: affected, limits: limits, media: media, discovered: discovered)
         let folders = result.checked.map { root.appendingPathComponent($0).path }
         return Outcome(diagnostics: result.diagnostics, checkedFolders: folders, tenants: result.tenants)
     }

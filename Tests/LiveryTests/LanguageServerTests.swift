@@ -13,7 +13,7 @@ final class LanguageServerTests: XCTestCase {
     override func setUpWithError() throws {
         workspace = FileManager.default.temporaryDirectory.appendingPathComponent("livery-lsp-\(UUID().uuidString)/Tenants")
         try FileManager.default.createDirectory(at: workspace, withIntermediateDirectories: true)
-        for tenant in ["urbannest", "companero", "companero-lucia"] {
+        for tenant in ["urbannest", "companero", "companero-lucia", "sonic-walkscape"] {
             try FileManager.default.copyItem(at: LiveryProcess.packageRoot.appendingPathComponent("Tenants/\(tenant)"), to: workspace.appendingPathComponent(tenant))
         }
     }
@@ -262,6 +262,24 @@ final class LanguageServerTests: XCTestCase {
         _ = try open(server, tenant, text: withRules)
         let last = withRules.components(separatedBy: "\n").count - 1
         XCTAssertEqual(try labels(last, "  localization.untranslated: w".utf16.count, tenant), ["warning"])
+    }
+
+    func testHoverOnAMediaPathShowsWhatTheProbeMeasured() throws {
+        let server = try started()
+        let tour = "sonic-walkscape/tours/florence-renaissance/tour.yaml"
+        let lines = try text(tour).components(separatedBy: "\n")
+        _ = try open(server, tour)
+        let line = try XCTUnwrap(lines.firstIndex { $0.contains("en: audio/en/01-duomo.mp3") })
+        let column = lines[line].range(of: "audio/en/01-duomo.mp3")!.lowerBound.utf16Offset(in: lines[line]) + 4
+        let hover = try send(server, "textDocument/hover", position(line, column, in: tour))
+        let value = try XCTUnwrap(((hover.first?.result as? [String: Any])?["contents"] as? [String: String])?["value"])
+        XCTAssertTrue(value.hasPrefix("**audio/en/01-duomo.mp3**: mp3"), value)
+        // ffprobe, an independent reader, agrees on the duration to a hundredth of a second.
+        let probed = try PlatformFixtures.tool(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0",
+                                                workspace.appendingPathComponent("sonic-walkscape/tours/florence-renaissance/audio/en/01-duomo.mp3").path])
+        let seconds = try XCTUnwrap(Double(probed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), probed.stderr)
+        XCTAssertTrue(value.contains(String(format: "%.2f s", seconds)) || value.contains(String(format: "%.2f s", seconds - 0.01)) || value.contains(String(format: "%.2f s", seconds + 0.01)),
+                      "\(value) against ffprobe's \(seconds) s")
     }
 
     func testLifecycleErrors() throws {
