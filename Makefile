@@ -94,6 +94,7 @@ bench: deps test-venv
 	$(SWIFT) build $(RELEASE_FLAGS)
 	./scripts/bench-validate.sh .build/release/livery
 	./scripts/bench-l10n.sh .build/release/livery
+	./scripts/bench-lsp.sh .build/release/livery
 	./scripts/bench-build.sh .build/release/livery
 	./scripts/bench-scale.sh .build/release/livery
 	./scripts/bench-media.sh .build/release/livery
