@@ -25,25 +25,29 @@ extension LanguageServer {
         return (String(text[text.index(after: open)..<close]), text[text.index(after: close)...])
     }
 
-    /// "did you mean 'color'?": the misspelt word is the message's quoted word that is written on the finding's
-    /// line at or after the finding; it is replaced there.
+    /// "did you mean 'color'?": the misspelt word is the message's quoted word, written on the finding's line at or
+    /// after the finding, that is closest to the suggestion (a message may quote other words too: "tab 'home' uses
+    /// token '{color.x}'"); it is replaced there.
     private func didYouMean(_ diagnostic: Diagnostic, _ found: Range, in document: OpenDocument) -> CodeAction? {
-        guard let hint = diagnostic.hint, let (suggestion, _) = Self.quoted(in: hint[...]), hint.hasPrefix("did you mean") else { return nil }
-        let line = document.source.lineText(found.start.line)
-        var rest = diagnostic.message[...]
+        guard let hint = diagnostic.hint, hint.hasPrefix("did you mean"), let (suggestion, _) = Self.quoted(in: hint[...]) else { return nil }
+        let scalars = Array(document.source.lineText(found.start.line).unicodeScalars)
         let startScalar = document.source.scalarIndex(found.start)
+        var written: [(word: String, offset: Int)] = []
+        var rest = diagnostic.message[...]
         while let (word, after) = Self.quoted(in: rest) {
             rest = after
-            let scalars = Array(line.unicodeScalars), target = Array(word.unicodeScalars)
-            guard !target.isEmpty, target.count <= scalars.count else { continue }
-            for offset in startScalar...(scalars.count - target.count) where Array(scalars[offset..<(offset + target.count)]) == target {
-                let range = Range(start: document.source.position(lineIndex: found.start.line, scalar: offset),
-                                  end: document.source.position(lineIndex: found.start.line, scalar: offset + target.count))
-                return CodeAction(title: "Replace '\(word)' with '\(suggestion)'", isPreferred: true,
-                                  edit: WorkspaceEdit(changes: [document.uri: [TextEdit(range: range, newText: suggestion)]]))
+            let target = Array(word.unicodeScalars)
+            guard !target.isEmpty, startScalar + target.count <= scalars.count else { continue }
+            if let offset = (startScalar...(scalars.count - target.count)).first(where: { Array(scalars[$0..<($0 + target.count)]) == target }) {
+                written.append((word, offset))
             }
         }
-        return nil
+        let chosen = DidYouMean.suggestion(for: suggestion, among: written.map(\.word)).flatMap { best in written.first { $0.word == best } } ?? written.first
+        guard let (word, offset) = chosen else { return nil }
+        let range = Range(start: document.source.position(lineIndex: found.start.line, scalar: offset),
+                          end: document.source.position(lineIndex: found.start.line, scalar: offset + word.unicodeScalars.count))
+        return CodeAction(title: "Replace '\(word)' with '\(suggestion)'", isPreferred: true,
+                          edit: WorkspaceEdit(changes: [document.uri: [TextEdit(range: range, newText: suggestion)]]))
     }
 
     /// A token without `$type`: insert the type its value shows, after the `{` that opens the token.

@@ -282,6 +282,26 @@ final class LanguageServerTests: XCTestCase {
                       "\(value) against ffprobe's \(seconds) s")
     }
 
+    func testDidYouMeanFixesAMisspeltTokenReference() throws {
+        let server = try started()
+        let file = "urbannest/tenant.yaml"
+        let original = try text(file)
+        let home = #"    - {id: home, icon: house, label: nav.home, color: "{color.component.tab-bar.active}"}"#
+        let brokenLine = home.replacingOccurrences(of: "tab-bar.active}", with: "tab-bar.activ}")
+        let broken = original.replacingOccurrences(of: home, with: brokenLine)
+        let sent = try open(server, file, text: broken)
+        let found = try XCTUnwrap(diagnostics(sent, for: file)?.first { $0["code"] as? String == "references.token" }, "\(diagnostics(sent, for: file) ?? [])")
+        let actions = try send(server, "textDocument/codeAction", ["textDocument": ["uri": uri(file)], "range": found["range"]!, "context": ["diagnostics": [found]]])
+        let fix = try XCTUnwrap((actions.first?.result as? [[String: Any]])?.first)
+        XCTAssertEqual(fix["title"] as? String, "Replace '{color.component.tab-bar.activ}' with '{color.component.tab-bar.active}'")
+        let edit = try XCTUnwrap(((fix["edit"] as? [String: Any])?["changes"] as? [String: [[String: Any]]])?[uri(file)]?.first)
+        let line = try XCTUnwrap(broken.components(separatedBy: "\n").firstIndex(of: brokenLine))
+        let start = brokenLine.range(of: "{color.component.tab-bar.activ}")!.lowerBound.utf16Offset(in: brokenLine)
+        XCTAssertEqual(range(edit), [line, start, line, start + "{color.component.tab-bar.activ}".utf16.count])
+        let after = try change(server, file, broken.replacingOccurrences(of: "tab-bar.activ}", with: "tab-bar.active}"), version: 2)
+        XCTAssertFalse((diagnostics(after, for: file) ?? []).contains { $0["code"] as? String == "references.token" })
+    }
+
     func testLifecycleErrors() throws {
         let server = LanguageServer(version: "test")
         let early = try send(server, "textDocument/hover", position(0, 0, in: "urbannest/tenant.yaml"))
