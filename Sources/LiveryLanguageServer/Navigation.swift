@@ -92,18 +92,50 @@ extension LanguageServer {
     }
 
     /// A resolved token value in one line: a colour by its hex, other values compactly.
+    ///
+    /// Written with loops and an inout buffer: the first form (a `switch` over the value binding the mapping's
+    /// entries, with `map(render)` recursion) crashed Swift 6.3.1's optimizer in release builds (SIL ownership
+    /// verification in CopyPropagation).
     static func render(_ node: Node) -> String {
-        switch node.value {
-        case .null: return "null"
-        case .bool(let b): return String(b)
-        case .int(let i): return String(i)
-        case .float(let d): return String(d)
-        case .string(let s): return s
-        case .sequence(let items): return "[" + items.map(render).joined(separator: ", ") + "]"
-        case .mapping(let entries):
-            if let hex = node["hex"]?.string { return hex + (node["alpha"]?.number.map { " α \($0)" } ?? "") }
-            if let value = node["value"], let unit = node["unit"]?.string { return render(value) + unit }
-            return "{" + entries.map { "\($0.key): \(render($0.value))" }.joined(separator: ", ") + "}"
+        var out = ""
+        render(node, into: &out)
+        return out
+    }
+
+    private static func render(_ node: Node, into out: inout String) {
+        if let items = node.items {
+            out += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { out += ", " }
+                render(item, into: &out)
+            }
+            out += "]"
+        } else if let entries = node.entries {
+            if let hex = node["hex"]?.string {
+                out += hex
+                if let alpha = node["alpha"]?.number { out += " α \(alpha)" }
+            } else if let value = node["value"], let unit = node["unit"]?.string {
+                render(value, into: &out)
+                out += unit
+            } else {
+                out += "{"
+                for (index, entry) in entries.enumerated() {
+                    if index > 0 { out += ", " }
+                    out += entry.key + ": "
+                    render(entry.value, into: &out)
+                }
+                out += "}"
+            }
+        } else if let text = node.string {
+            out += text
+        } else if let int = node.int {
+            out += String(int)
+        } else if let number = node.number {
+            out += String(number)
+        } else if let bool = node.bool {
+            out += String(bool)
+        } else {
+            out += "null"
         }
     }
 
