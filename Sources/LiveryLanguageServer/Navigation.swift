@@ -22,6 +22,8 @@ extension LanguageServer {
             } else if let (word, found) = cursor.word, let text = Self.messageHover(word, in: tenant) {
                 sections.append(text)
                 range = range ?? found
+            } else if document.path.contains("/locales/"), let key = cursor.localeKey, let text = Self.messageHover(key, in: tenant) {
+                sections.append(text)
             } else if let path = cursor.path, let file = Self.assetFile(path, from: document.path, in: tenant) {
                 sections.append(assetHover(file, written: path))
             }
@@ -153,6 +155,12 @@ extension LanguageServer {
                 if let message = tenant.locales[locale]?.message(word) { targets.append(message.keyLocation) }
             }
             if targets.isEmpty { targets = Self.libraryItems(word, in: tenant) }
+        }
+        // In a locale bundle, a message's key goes to the same message in the other locales.
+        if targets.isEmpty, document.path.contains("/locales/"), let key = cursor.localeKey {
+            for locale in tenant.locales.keys.sorted() {
+                if let message = tenant.locales[locale]?.message(key), message.keyLocation.file != document.path { targets.append(message.keyLocation) }
+            }
         }
         if targets.isEmpty, let path = cursor.path, let file = Self.assetFile(path, from: document.path, in: tenant) {
             targets.append(.start(of: file))

@@ -142,6 +142,32 @@ struct TextAtCursor {
         return parents + own
     }
 
+    /// In a YAML locale bundle: the dotted message key of the line the cursor is on (its own key after the keys of
+    /// the less indented lines above it), when the line is a `key: text` entry.
+    var localeKey: String? {
+        func indentation(_ line: [Unicode.Scalar]) -> Int { line.prefix { $0 == " " }.count }
+        func key(_ line: [Unicode.Scalar]) -> String? {
+            let trimmed = line.drop { $0 == " " }
+            guard let colon = trimmed.firstIndex(of: ":"), trimmed.first != "#" else { return nil }
+            var key = ""
+            key.unicodeScalars.append(contentsOf: trimmed[..<colon])
+            return key.trimmingCharacters(in: CharacterSet(charactersIn: "\"' "))
+        }
+        guard let own = key(scalars), !own.isEmpty else { return nil }
+        var keys = [own]
+        var limit = indentation(scalars)
+        var l = line - 1
+        while l >= 0 && limit > 0 {
+            let text = document.lines[l]
+            if let parent = key(text), indentation(text) < limit {
+                keys.insert(parent, at: 0)
+                limit = indentation(text)
+            }
+            l -= 1
+        }
+        return keys.joined(separator: ".")
+    }
+
     /// Whether the cursor is after a `key:` or `- ` on its line: where a value is written.
     var inValue: Bool {
         let before = scalars.prefix(index)

@@ -302,6 +302,22 @@ final class LanguageServerTests: XCTestCase {
         XCTAssertFalse((diagnostics(after, for: file) ?? []).contains { $0["code"] as? String == "references.token" })
     }
 
+    func testInALocaleBundleAMessageKeyHoversAndGoesToItsTranslations() throws {
+        let server = try started()
+        let file = "urbannest/locales/hi.yaml"
+        let lines = try text(file).components(separatedBy: "\n")
+        _ = try open(server, file)
+        let line = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("  bookings:") }, "nav.bookings, nested under nav:")
+        let hover = try send(server, "textDocument/hover", position(line, 4, in: file))
+        let value = try XCTUnwrap(((hover.first?.result as? [String: Any])?["contents"] as? [String: String])?["value"])
+        XCTAssertTrue(value.hasPrefix("**nav.bookings**") && value.contains("| hi | बुकिंग"), value)
+        let definition = try send(server, "textDocument/definition", position(line, 4, in: file))
+        let targets = try XCTUnwrap(definition.first?.result as? [[String: Any]])
+        XCTAssertEqual(targets.compactMap { $0["uri"] as? String }, [uri("urbannest/locales/en.yaml")])
+        let enLine = try text("urbannest/locales/en.yaml").components(separatedBy: "\n")[range(targets[0])[0]]
+        XCTAssertTrue(enLine.trimmingCharacters(in: .whitespaces).hasPrefix("bookings:"), enLine)
+    }
+
     func testLifecycleErrors() throws {
         let server = LanguageServer(version: "test")
         let early = try send(server, "textDocument/hover", position(0, 0, in: "urbannest/tenant.yaml"))
