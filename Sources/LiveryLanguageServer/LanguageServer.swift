@@ -7,9 +7,10 @@ import LiveryResolve
 /// The Livery language server: takes JSON-RPC message bodies, returns the bodies to send back.
 ///
 /// Sans-I/O (the transport is `StdioTransport`), so tests drive it with bytes. Documents are synchronised whole
-/// (`TextDocumentSyncKind.Full`); every open or change re-validates the document's tenant and the tenants that
-/// extend it, with the open documents' unsaved texts in place of their files, and publishes the findings of
-/// every file of the tenants checked.
+/// (`TextDocumentSyncKind.Full`); an open or change marks the document's tenant for checking, and `flush()` (which
+/// the transport calls when no more input is waiting, and every request calls first) re-validates each marked
+/// tenant once, with the tenants that extend it and the open documents' unsaved texts in place of their files,
+/// and publishes the findings of every file of the tenants checked. Fast typing thus costs one check per burst.
 public final class LanguageServer {
     /// An open document.
     struct OpenDocument {
@@ -55,9 +56,11 @@ public final class LanguageServer {
             case .notification(let method):
                 return notification(method, message)
             case .request(let id, let method):
+                // A request sees the findings of every change before it.
+                let published = flush()
                 switch request(method, message) {
-                case .success(let reply): return [reply(id)]
-                case .failure(let error): return [OutgoingMessage.error(id: id, error)]
+                case .success(let reply): return published + [reply(id)]
+                case .failure(let error): return published + [OutgoingMessage.error(id: id, error)]
                 }
             }
         }
@@ -120,7 +123,7 @@ public final class LanguageServer {
             guard let path = Self.path(of: params.textDocument.uri) else { return [] }
             documents[params.textDocument.uri] = OpenDocument(uri: params.textDocument.uri, path: path, version: params.textDocument.version,
                                                               source: SourceDocument(params.textDocument.text))
-            return recheck(path)
+            return pending(path)
         case "textDocument/didChange":
             guard case .success(let params) = message.params(DidChangeTextDocumentParams.self) else { return invalid(method, message) }
             guard var document = documents[params.textDocument.uri] else { return [] }
@@ -136,12 +139,12 @@ public final class LanguageServer {
             document.source = SourceDocument(text)
             document.version = params.textDocument.version
             documents[params.textDocument.uri] = document
-            return recheck(document.path)
+            return pending(document.path)
         case "textDocument/didClose":
             guard case .success(let params) = message.params(DidCloseTextDocumentParams.self) else { return invalid(method, message) }
             guard let document = documents.removeValue(forKey: params.textDocument.uri) else { return [] }
             // The file on disk counts again.
-            return recheck(document.path)
+            return pending(document.path)
         case "textDocument/didSave", "initialized", "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration":
             return []
         default:
@@ -194,6 +197,28 @@ public final class LanguageServer {
     }
 
     // MARK: Diagnostics
+
+    /// Files changed since the last check, in the order they changed.
+    private var dirty: [String] = []
+
+    private func pending(_ path: String) -> [[UInt8]] {
+        if !dirty.contains(path) { dirty.append(path) }
+        return []
+    }
+
+    /// Checks the tenants of the documents changed since the last check, each tenant once; returns the
+    /// publishDiagnostics notifications.
+    public func flush() -> [[UInt8]] {
+        var checked = Set<String>()
+        var messages: [[UInt8]] = []
+        let paths = dirty
+        dirty = []
+        for path in paths {
+            guard let folder = TenantChecker.tenantFolder(containing: path), checked.insert(folder.path).inserted else { continue }
+            messages += recheck(path)
+        }
+        return messages
+    }
 
     /// Re-validates the tenant of `path` and the tenants extending it; returns the publishDiagnostics notifications.
     func recheck(_ path: String) -> [[UInt8]] {

@@ -20,7 +20,11 @@ public enum StdioTransport {
             while true {
                 let body: [UInt8]
                 do {
-                    guard let next = try framer.nextMessage() else { break }
+                    guard let next = try framer.nextMessage() else {
+                        // Every message that has arrived is handled: check what changed in this burst.
+                        for message in server.flush() { send(message, to: output) }
+                        break
+                    }
                     body = next
                 } catch {
                     send(OutgoingMessage.error(id: nil, ResponseError(code: .parseError, message: error.description)), to: output)

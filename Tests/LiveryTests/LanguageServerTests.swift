@@ -39,7 +39,8 @@ final class LanguageServerTests: XCTestCase {
         var message: [String: Any] = ["jsonrpc": "2.0", "method": method, "params": params]
         if request { nextID += 1; message["id"] = nextID }
         let body = try JSONSerialization.data(withJSONObject: message)
-        return try server.handle(Array(body)).map { Sent(json: try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0)) as? [String: Any])) }
+        // As the transport does when no more input is waiting: check what changed.
+        return try (server.handle(Array(body)) + server.flush()).map { Sent(json: try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0)) as? [String: Any])) }
     }
 
     private func started() throws -> LanguageServer {
@@ -316,6 +317,29 @@ final class LanguageServerTests: XCTestCase {
         XCTAssertEqual(targets.compactMap { $0["uri"] as? String }, [uri("urbannest/locales/en.yaml")])
         let enLine = try text("urbannest/locales/en.yaml").components(separatedBy: "\n")[range(targets[0])[0]]
         XCTAssertTrue(enLine.trimmingCharacters(in: .whitespaces).hasPrefix("bookings:"), enLine)
+    }
+
+    func testABurstOfChangesIsCheckedOnceWithTheLastText() throws {
+        let server = try started()
+        let file = "urbannest/tenant.yaml"
+        let original = try text(file)
+        func body(_ version: Int, _ text: String) throws -> [UInt8] {
+            Array(try JSONSerialization.data(withJSONObject: ["jsonrpc": "2.0", "method": "textDocument/didChange",
+                                                              "params": ["textDocument": ["uri": uri(file), "version": version], "contentChanges": [["text": text]]]]))
+        }
+        _ = try open(server, file)
+        // Three changes arrive before the server looks for more input: none is checked on its own.
+        for (version, text) in [(2, original + "\nbogus1: 1\n"), (3, original + "\nbogus2: 1\n"), (4, original + "\nbogus3: 1\n")] {
+            XCTAssertEqual(server.handle(try body(version, text)).count, 0)
+        }
+        let published = try server.flush().map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0)) as? [String: Any]) }
+        let own = published.filter { (($0["params"] as? [String: Any])?["uri"] as? String) == uri(file) }
+        XCTAssertEqual(own.count, 1)
+        let params = try XCTUnwrap(own.first?["params"] as? [String: Any])
+        XCTAssertEqual(params["version"] as? Int, 4)
+        let messages = (params["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        XCTAssertTrue(messages.contains { $0.contains("'bogus3'") } && !messages.contains { $0.contains("'bogus1'") }, "\(messages)")
+        XCTAssertTrue(server.flush().isEmpty, "nothing left to check")
     }
 
     func testLifecycleErrors() throws {
