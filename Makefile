@@ -97,6 +97,7 @@ bench: deps test-venv
 	./scripts/bench-lsp.sh .build/release/livery
 	./scripts/bench-build.sh .build/release/livery
 	./scripts/bench-scale.sh .build/release/livery
+	./scripts/bench-watch.sh .build/release/livery
 	./scripts/bench-media.sh .build/release/livery
 	./scripts/bench-tokens.sh .build/release/livery
 	./scripts/bench-client.sh .build/release/livery

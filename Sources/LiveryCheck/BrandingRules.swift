@@ -147,7 +147,7 @@ struct AliasCycleRule: CollectedRule {
         id: ResolveRule.aliasCycle, name: "Alias cycle", family: .branding,
         rationale: "Aliases that point at each other never reach a value; every token in the cycle is reported.",
         triggering: [RuleExample("two tokens aliasing each other", files: TokenExample.files("""
-            {"color": {"$type": "color", "a": {"$value": ↓"{color.b}"}, "b": {"$value": "{color.a}"}}}
+            {"color": {"$type": "color", "a": {"$value": ↓"{color.b}"}, "b": {"$value": ↓"{color.a}"}}}
 
             """))],
         nonTriggering: [RuleExample("an alias chain", files: TokenExample.files("""

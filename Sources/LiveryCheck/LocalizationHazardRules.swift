@@ -8,7 +8,7 @@ struct BidiControlRule: Rule {
         isSecurity: true,
         triggering: [
             RuleExample("a right-to-left override in English", files: LocaleExample.english("nav:\n  home: \"Pay ↓\u{202E}01$ now\"\n  profile: Profile\n")),
-            RuleExample("an isolate in Russian", files: LocaleExample.files(russian: "nav:\n  home: \"Главная ↓\u{2066}x\u{2069}\"\n  profile: Профиль\n")),
+            RuleExample("an isolate in Russian", files: LocaleExample.files(russian: "nav:\n  home: \"Главная ↓\u{2066}x↓\u{2069}\"\n  profile: Профиль\n")),
         ],
         nonTriggering: [RuleExample("an isolate in Arabic", files: LocaleExample.files(locale: "ar", text: "nav:\n  home: \"الرئيسية \u{2066}Home\u{2069}\"\n  profile: الملف\n",
                                                                          localeLines: "  rtl: [ar]\n"))])

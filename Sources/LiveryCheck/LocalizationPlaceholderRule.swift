@@ -10,7 +10,7 @@ struct PlaceholderMismatchRule: Rule {
             RuleExample("dropped argument", files: LocaleExample.files(
                 locale: "ru", text: "nav:\n  home: ↓\"Привет\"\n  profile: Профиль\n", english: "nav:\n  home: \"Hello, {name}\"\n  profile: Profile\n")),
             RuleExample("misspelt argument", files: LocaleExample.files(
-                locale: "ru", text: "nav:\n  home: \"Привет, {↓nmae}\"\n  profile: Профиль\n", english: "nav:\n  home: \"Hello, {name}\"\n  profile: Profile\n")),
+                locale: "ru", text: "nav:\n  home: ↓\"Привет, {↓nmae}\"\n  profile: Профиль\n", english: "nav:\n  home: \"Hello, {name}\"\n  profile: Profile\n")),
             RuleExample("argument of another type", files: LocaleExample.files(
                 locale: "ru", text: "nav:\n  home: \"Визит ↓{when, time, short}\"\n  profile: Профиль\n", english: "nav:\n  home: \"Visit {when, date, medium}\"\n  profile: Profile\n")),
         ],

@@ -71,7 +71,7 @@ struct MarkupRule: Rule {
             RuleExample("translation drops a tag", files: LocaleExample.files(
                 locale: "ru", text: "nav:\n  home: ↓Главная\n  profile: Профиль\n", english: "nav:\n  home: <b>Home</b>\n  profile: Profile\n")),
             RuleExample("translation adds a tag", files: LocaleExample.files(
-                locale: "ru", text: "nav:\n  home: Главная\n  profile: \"Мой ↓<i>профиль</i>\"\n")),
+                locale: "ru", text: "nav:\n  home: Главная\n  profile: \"Мой ↓<i>профиль↓</i>\"\n")),
         ],
         nonTriggering: [RuleExample("tags kept, moved with the words", files: LocaleExample.files(
             locale: "ru", text: "nav:\n  home: \"<b>Главная</b>\"\n  profile: Профиль\n", english: "nav:\n  home: <b>Home</b>\n  profile: Profile\n"))])

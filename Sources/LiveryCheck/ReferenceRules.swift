@@ -111,7 +111,7 @@ struct LibraryReferenceRule: Rule {
         var diagnostics: [Diagnostic] = []
         func report(_ node: Node, _ what: String, among candidates: some Sequence<String>) {
             diagnostics.append(Diagnostic(.error, "\(what) '\(node.string ?? "")' is not in the library", at: node.location, rule: Self.description.id,
-                                          hint: DidYouMean.hint(for: node.string ?? "", among: candidates)))
+                                          hint: DidYouMean.hint(for: node.string ?? "", among: candidates), fixes: DidYouMean.fix(for: node, among: candidates)))
         }
         for program in context.source.manifests(.program) {
             for week in program.node["weeks"]?.items ?? [] {
@@ -132,7 +132,7 @@ struct LibraryReferenceRule: Rule {
             for item in library.node["items"]?.items ?? [] {
                 if let category = item["category"], let id = category.string, !categories.contains(id) {
                     diagnostics.append(Diagnostic(.error, "category '\(id)' is not declared under categories", at: category.location, rule: Self.description.id,
-                                                  hint: DidYouMean.hint(for: id, among: categories)))
+                                                  hint: DidYouMean.hint(for: id, among: categories), fixes: DidYouMean.fix(for: category, among: categories)))
                 }
             }
             for pack in library.node["packs"]?.items ?? [] {
@@ -203,7 +203,7 @@ struct LocaleKeyReferenceRule: Rule {
         return references.compactMap { node in
             guard node.location.file.hasPrefix(prefix), let key = node.string, !keys.contains(key) else { return nil }
             return Diagnostic(.error, "key '\(key)' is not in the default locale '\(locale)'", at: node.location, rule: Self.description.id,
-                              hint: DidYouMean.hint(for: key, among: keys) ?? "add it to \(bundle.file)")
+                              hint: DidYouMean.hint(for: key, among: keys) ?? "add it to \(bundle.file)", fixes: DidYouMean.fix(for: node, among: keys))
         }
     }
 }
@@ -241,7 +241,7 @@ struct TourLanguageRule: Rule {
         id: "references.tour-language", name: "Tour languages", family: .references,
         rationale: "A tour's languages are locales the tenant supports, and every stop has audio in each of them.",
         triggering: [
-            RuleExample("language the tenant does not support", files: TourExample.files(languages: "[en, ↓de]")),
+            RuleExample("language the tenant does not support (and so no stop has audio in it)", files: TourExample.files(languages: "[en, ↓de]", marker: true)),
             RuleExample("stop without audio in a language", files: TourExample.files(languages: "[en]", audio: "{}", marker: true)),
         ],
         nonTriggering: [RuleExample("English tour", files: TourExample.files(languages: "[en]"), binaryFiles: TourExample.media)])
@@ -284,7 +284,7 @@ enum TourExample {
                 latitude: 43.77
                 longitude: 11.25
                 triggerRadius: \(index == 0 ? radius : "150")
-                audio: \(marker && index == 0 ? "↓" : "")\(audio)
+                audio: \(marker ? "↓" : "")\(audio)
 
             """
         }.joined()
@@ -306,6 +306,7 @@ enum TourExample {
         ]
     }
 
+    /// `marker` marks every stop's audio.
     /// The one-language example with a marker at the first stop's audio file (where a finding about the file is reported).
     static func markingFirstAudio() -> [String: String] {
         var files = files(languages: "[en]")
@@ -341,7 +342,8 @@ struct TokenReferenceRule: Rule {
             let path = String(text.dropFirst().dropLast())
             guard tokens[path] == nil else { return nil }
             return Diagnostic(.error, "tab '\(tab["id"]?.string ?? "")' uses token '{\(path)}', which the tenant's branding does not define", at: color.location,
-                              rule: Self.description.id, hint: DidYouMean.suggestion(for: path, among: tokens.keys).map { "did you mean '{\($0)}'?" })
+                              rule: Self.description.id, hint: DidYouMean.suggestion(for: path, among: tokens.keys).map { "did you mean '{\($0)}'?" },
+                              fixes: DidYouMean.suggestion(for: path, among: tokens.keys).flatMap { Fix.replacing(color, with: "{\($0)}") }.map { [$0] } ?? [])
         }
     }
 }

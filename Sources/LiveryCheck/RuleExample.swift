@@ -10,9 +10,15 @@ public struct RuleExample: Sendable {
     public var symlinks: [String: String]
     public var removes: [String]
     public var note: String
+    /// Where the example is written, so a failing example points at itself rather than at the test.
+    public var sourceFile: StaticString
+    public var sourceLine: UInt
 
-    public init(_ note: String, files: [String: String] = [:], binaryFiles: [String: [UInt8]] = [:], symlinks: [String: String] = [:], removes: [String] = []) {
+    public init(_ note: String, files: [String: String] = [:], binaryFiles: [String: [UInt8]] = [:], symlinks: [String: String] = [:], removes: [String] = [],
+                sourceFile: StaticString = #filePath, sourceLine: UInt = #line) {
         self.note = note
+        self.sourceFile = sourceFile
+        self.sourceLine = sourceLine
         self.files = files
         self.binaryFiles = binaryFiles
         self.symlinks = symlinks

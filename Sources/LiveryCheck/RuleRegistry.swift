@@ -6,9 +6,9 @@ public enum RuleRegistry {
         // structure
         SyntaxRule.self, EncodingRule.self, FileSizeRule.self, LimitsRule.self, DuplicateKeyRule.self,
         TypeRule.self, RequiredKeyRule.self, UnknownKeyRule.self, EnumRule.self, SlugRule.self, FormatRule.self, RangeRule.self,
-        IDMatchesPathRule.self, UniqueIDRule.self, DuplicateManifestRule.self, ExtendsUnknownRule.self, ExtendsCycleRule.self, RuleOverrideRule.self, AppIdentityRule.self,
+        IDMatchesPathRule.self, UniqueIDRule.self, DuplicateManifestRule.self, ExtendsUnknownRule.self, ExtendsCycleRule.self, BaseUnloadedRule.self, RuleOverrideRule.self, AppIdentityRule.self,
         // references
-        LibraryReferenceRule.self, LocaleKeyReferenceRule.self, LocaleBundleRule.self, TourLanguageRule.self, TokenReferenceRule.self,
+        LibraryReferenceRule.self, LessonAvailabilityRule.self, LocaleKeyReferenceRule.self, LocaleBundleRule.self, TourLanguageRule.self, TokenReferenceRule.self,
         // branding
         TokenStructureRule.self, TokenTypeRule.self, TokenPropertyRule.self, TokenValueRule.self, AliasUnknownRule.self, AliasCycleRule.self, AliasTypeRule.self, BrandingModeRule.self,
         ExtensionValueRule.self, ColorHexFallbackRule.self, PaletteOnlyRule.self, PlatformNameRule.self, CanonicalScaleRule.self, ContrastRule.self, TouchTargetRule.self,
@@ -21,7 +21,7 @@ public enum RuleRegistry {
         VoiceEmojiRule.self, VoiceExclamationRule.self, VoiceFormalityRule.self, VoiceBannedTermRule.self, VoiceSentenceCaseRule.self,
         VoiceButtonLengthRule.self, VoiceTechnicalErrorTextRule.self, VoiceEmptyStateRule.self,
         // content
-        StopOrderRule.self, TriggerRadiusRule.self, ProgramDaysRule.self, AchievementTiersRule.self, LibraryMediaKindRule.self, ProtectedPackItemRule.self, RouteRule.self, TileCoverageRule.self,
+        StopOrderRule.self, TriggerRadiusRule.self, ProgramDaysRule.self, AchievementTiersRule.self, LibraryMediaKindRule.self, ProtectedPackItemRule.self, AvailabilityWindowRule.self, RouteRule.self, TileCoverageRule.self,
         // assets
         AssetPathRule.self, SymlinkEscapeRule.self, MissingAssetRule.self, NotRegularFileRule.self, FileTypeRule.self, FieldTypeRule.self, ImageHeaderRule.self, ImagePixelsRule.self, MediaFramesRule.self, MediaStreamableRule.self, ImageBudgetRule.self, SubtitleSyntaxRule.self, SubtitleTimingRule.self, SubtitleReadabilityRule.self, SubtitleMediaLengthRule.self, DeclaredDurationRule.self, BundleBudgetRule.self, XMLWellFormedRule.self, SVGSafetyRule.self,
     ]

@@ -79,7 +79,7 @@ public enum Validator {
             diagnostics.append(located)
         }
         if strict {
-            diagnostics = diagnostics.map { var d = $0; d.severity = .error; return d }
+            diagnostics = diagnostics.map { var d = $0; if d.severity != .note { d.severity = .error }; return d }
         }
         media.flush()
         return ValidationResult(diagnostics: diagnostics.normalized(), tenants: tenants,
@@ -107,7 +107,7 @@ public enum Validator {
             collected += resolveDiagnostics.filter { $0.location.file.hasPrefix(prefix) }
             collected += AssetCheck.run(tenant.source, media: media, limits: MediaLimits(tenant.tenant))
             let context = RuleContext(tenant: tenant, workspace: workspace, collected: Dictionary(grouping: collected, by: \.ruleID), media: media)
-            let found = RuleEngine.run(context)
+            let found = Cascade.filter(RuleEngine.run(context), tenant: tenant)
             // The message facts of the tenant's own bundles are needed again only by tenants that extend it.
             if !extended.contains(tenant.id) {
                 for bundle in tenant.locales.values where context.owns(bundle.location) { bundle.forgetFacts() }
@@ -195,7 +195,8 @@ public enum RuleEngine {
         for entry in context.tenant.tenant?["rules"]?.entries ?? [] {
             guard let rule = known[entry.key] else {
                 diagnostics.append(Diagnostic(.error, "unknown rule '\(entry.key)'", at: entry.keyLocation, rule: overrideRuleID,
-                                              hint: DidYouMean.hint(for: entry.key, among: known.keys) ?? "`livery rules` lists every rule"))
+                                              hint: DidYouMean.hint(for: entry.key, among: known.keys) ?? "`livery rules` lists every rule",
+                                              fixes: DidYouMean.suggestion(for: entry.key, among: known.keys).flatMap { Fix.renaming(entry, to: $0) }.map { [$0] } ?? []))
                 continue
             }
             if rule.isSecurity, entry.value.string != "error" {

@@ -8,7 +8,7 @@ struct VoiceTechnicalErrorTextRule: Rule {
         id: "voice.technical-error-text", name: "Technical text in errors", family: .voice,
         rationale: "An error message speaks to a person: no `null`, `undefined`, exception names, HTTP status codes, error constants, memory addresses or stack frames, which leak internals and tell the user nothing they can act on.",
         triggering: [
-            RuleExample("a status code and null", files: VoiceExample.files(voice: "greeting: warm\n", english: "errors:\n  generic: \"Error ↓500: null\"\n")),
+            RuleExample("a status code and null", files: VoiceExample.files(voice: "greeting: warm\n", english: "errors:\n  generic: \"Error ↓500: ↓null\"\n")),
             RuleExample("an exception name in a nested error", files: VoiceExample.files(
                 voice: "greeting: warm\n", english: "booking:\n  paymentError: \"Payment failed (↓java.io.IOException)\"\n")),
             RuleExample("a stack frame", files: VoiceExample.files(voice: "greeting: warm\n", english: "errors:\n  crash: \"Crashed at ↓Main.swift:42\"\n")),

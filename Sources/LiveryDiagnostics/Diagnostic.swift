@@ -1,10 +1,30 @@
 /// How serious a finding is.
 public enum Severity: String, Sendable, Codable, CaseIterable, Comparable {
+    /// Information that explains other findings (SARIF's `note`): never fails a build, even with `--strict`.
+    case note
     case warning
     case error
 
-    public static func < (lhs: Severity, rhs: Severity) -> Bool {
-        lhs == .warning && rhs == .error
+    private var rank: Int {
+        switch self {
+        case .note: return 0
+        case .warning: return 1
+        case .error: return 2
+        }
+    }
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// A second place a finding concerns (SARIF's `relatedLocations`): where a broken construct began,
+/// or the error in a base tenant that a creator's finding follows from.
+public struct RelatedLocation: Hashable, Sendable {
+    public var location: SourceLocation
+    public var message: String
+
+    public init(_ message: String, at location: SourceLocation) {
+        self.location = location
+        self.message = message
     }
 }
 
@@ -15,8 +35,15 @@ public struct Diagnostic: Hashable, Sendable {
     public var message: String
     public var ruleID: String
     public var hint: String?
+    /// Other places the finding concerns, in the order a reader should visit them.
+    public var related: [RelatedLocation]
+    /// How to fix the finding, when its rule knows (most likely first).
+    public var fixes: [Fix]
 
-    public init(_ severity: Severity, _ message: String, at location: SourceLocation, rule ruleID: String, hint: String? = nil) {
+    public init(_ severity: Severity, _ message: String, at location: SourceLocation, rule ruleID: String, hint: String? = nil, related: [RelatedLocation] = [],
+                fixes: [Fix] = []) {
+        self.related = related
+        self.fixes = fixes
         self.location = location
         self.severity = severity
         self.message = message
@@ -43,7 +70,35 @@ extension Array where Element == Diagnostic {
 
     public var errorCount: Int { filter { $0.severity == .error }.count }
     public var warningCount: Int { filter { $0.severity == .warning }.count }
+    public var noteCount: Int { filter { $0.severity == .note }.count }
 }
 
 /// Diagnostics can be thrown and returned as failures: an error is a value with a location.
 extension Diagnostic: Error {}
+
+/// A change to one file that fixes a finding: the text from `start` up to (not including) `end` is
+/// replaced by `replacement`. Lines and columns count as `SourceLocation`'s do (from 1, in Unicode
+/// code points), so an editor converts them to its own units (UTF-16 for the Language Server Protocol).
+public struct TextEdit: Hashable, Sendable {
+    public var start: SourceLocation
+    public var end: SourceLocation
+    public var replacement: String
+
+    public init(from start: SourceLocation, to end: SourceLocation, replacement: String) {
+        self.start = start
+        self.end = end
+        self.replacement = replacement
+    }
+}
+
+/// How to fix a finding, declared by the rule that reports it: a title for a menu ("Replace 'morning-routin'
+/// with 'morning-routine'") and the edits, which `livery lsp` offers as a quick fix and SARIF carries as `fixes`.
+public struct Fix: Hashable, Sendable {
+    public var title: String
+    public var edits: [TextEdit]
+
+    public init(_ title: String, edits: [TextEdit]) {
+        self.title = title
+        self.edits = edits
+    }
+}

@@ -55,15 +55,18 @@ public struct DiagnosticReport: Sendable {
         for diagnostic in diagnostics {
             var line = diagnostic.line
             if colour {
-                let code = diagnostic.severity == .error ? "31" : "33"
+                let code = diagnostic.severity == .error ? "31" : diagnostic.severity == .warning ? "33" : "36"
                 line = "\u{1B}[1m\(diagnostic.location):\u{1B}[0m \u{1B}[1;\(code)m\(diagnostic.severity.rawValue):\u{1B}[0m \u{1B}[1m\(diagnostic.message)\u{1B}[0m [\(diagnostic.ruleID)]"
             }
             out += line + "\n"
             if let excerpt = excerpt(at: diagnostic.location, lines: &lines) { out += excerpt }
             if let hint = diagnostic.hint { out += "    hint: \(hint)\n" }
+            for related in diagnostic.related { out += "    note: \(related.location): \(related.message)\n" }
+            for fix in diagnostic.fixes { out += "    fix: \(fix.title)\n" }
         }
-        let errors = diagnostics.errorCount, warnings = diagnostics.warningCount
-        out += "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")\n"
+        let errors = diagnostics.errorCount, warnings = diagnostics.warningCount, notes = diagnostics.noteCount
+        out += "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+            + (notes > 0 ? ", \(notes) note\(notes == 1 ? "" : "s")" : "") + "\n"
         return out
     }
 
@@ -89,7 +92,12 @@ public struct DiagnosticReport: Sendable {
             var message: String
             var rule: String
             var hint: String?
+            var related: [Related]?
+            var fixes: [Fix]?
         }
+        struct Related: Encodable { var file: String; var line: Int; var column: Int; var message: String }
+        struct Fix: Encodable { var title: String; var edits: [Edit] }
+        struct Edit: Encodable { var file: String; var line: Int; var column: Int; var endLine: Int; var endColumn: Int; var text: String }
         struct Summary: Encodable { var errors: Int; var warnings: Int }
         var version: String
         var diagnostics: [Item]
@@ -101,7 +109,12 @@ public struct DiagnosticReport: Sendable {
             version: toolVersion,
             diagnostics: diagnostics.map {
                 .init(file: $0.location.file, line: $0.location.line, column: $0.location.column,
-                      severity: $0.severity.rawValue, message: $0.message, rule: $0.ruleID, hint: $0.hint)
+                      severity: $0.severity.rawValue, message: $0.message, rule: $0.ruleID, hint: $0.hint,
+                      related: $0.related.isEmpty ? nil : $0.related.map { .init(file: $0.location.file, line: $0.location.line, column: $0.location.column, message: $0.message) },
+                      fixes: $0.fixes.isEmpty ? nil : $0.fixes.map { fix in
+                          .init(title: fix.title, edits: fix.edits.map { .init(file: $0.start.file, line: $0.start.line, column: $0.start.column,
+                                                                              endLine: $0.end.line, endColumn: $0.end.column, text: $0.replacement) })
+                      })
             },
             summary: .init(errors: diagnostics.errorCount, warnings: diagnostics.warningCount))
         return Self.encode(report)
@@ -142,8 +155,20 @@ public struct DiagnosticReport: Sendable {
             var level: String
             var message: Message
             var locations: [Location]
+            var relatedLocations: [Location]?
+            var fixes: [Fix]?
         }
-        struct Location: Encodable { var physicalLocation: Physical }
+        // SARIF 2.1.0 §3.55 (fix), §3.56 (artifactChange), §3.57 (replacement).
+        struct Fix: Encodable { var description: Message; var artifactChanges: [Change] }
+        struct Change: Encodable { var artifactLocation: Artifact; var replacements: [Replacement] }
+        struct Replacement: Encodable { var deletedRegion: Span; var insertedContent: Content }
+        struct Span: Encodable { var startLine: Int; var startColumn: Int; var endLine: Int; var endColumn: Int }
+        struct Content: Encodable { var text: String }
+        struct Location: Encodable {
+            var id: Int?
+            var physicalLocation: Physical
+            var message: Message?
+        }
         struct Physical: Encodable { var artifactLocation: Artifact; var region: Region }
         struct Artifact: Encodable { var uri: String }
         struct Region: Encodable { var startLine: Int; var startColumn: Int }
@@ -156,9 +181,19 @@ public struct DiagnosticReport: Sendable {
             SARIFLog.Result(
                 ruleId: d.ruleID, ruleIndex: index[d.ruleID], level: d.severity.rawValue,
                 message: .init(text: d.hint.map { "\(d.message). Hint: \($0)" } ?? d.message),
-                locations: [.init(physicalLocation: .init(
-                    artifactLocation: .init(uri: Self.uri(for: d.location.file)),
-                    region: .init(startLine: max(1, d.location.line), startColumn: max(1, d.location.column))))])
+                locations: [.init(physicalLocation: Self.physical(d.location))],
+                relatedLocations: d.related.isEmpty ? nil : d.related.enumerated().map { index, related in
+                    .init(id: index, physicalLocation: Self.physical(related.location), message: .init(text: related.message))
+                },
+                fixes: d.fixes.isEmpty ? nil : d.fixes.map { fix in
+                    let byFile = Dictionary(grouping: fix.edits, by: \.start.file)
+                    return .init(description: .init(text: fix.title), artifactChanges: byFile.keys.sorted().map { file in
+                        .init(artifactLocation: .init(uri: Self.uri(for: file)), replacements: byFile[file]!.map {
+                            .init(deletedRegion: .init(startLine: $0.start.line, startColumn: $0.start.column, endLine: $0.end.line, endColumn: $0.end.column),
+                                  insertedContent: .init(text: $0.replacement))
+                        })
+                    })
+                })
         }
         let descriptors = sortedRules.map {
             SARIFLog.Descriptor(id: $0.id, name: $0.name, shortDescription: .init(text: $0.rationale),
@@ -167,6 +202,10 @@ public struct DiagnosticReport: Sendable {
         }
         let log = SARIFLog(runs: [.init(tool: .init(driver: .init(version: toolVersion, rules: descriptors)), results: results)])
         return Self.encode(log)
+    }
+
+    private static func physical(_ location: SourceLocation) -> SARIFLog.Physical {
+        .init(artifactLocation: .init(uri: uri(for: location.file)), region: .init(startLine: max(1, location.line), startColumn: max(1, location.column)))
     }
 
     /// A relative file path as a URI reference (percent-encoded, forward slashes).

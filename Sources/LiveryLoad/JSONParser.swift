@@ -66,6 +66,16 @@ struct JSONParser {
 
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
+    /// The file ends inside the `[`, `{` or string that began at `start`: the finding points at the
+    /// opener, which is where the creator fixes it, and names where the file ends.
+    private func unclosed(_ what: String, at start: SourceLocation, hint: String) -> Stop {
+        Stop(diagnostic: Diagnostic(.error, "\(what) is not closed: the file ends at line \(line), column \(column)", at: start, rule: LoadRule.syntax,
+                                    hint: hint, related: [RelatedLocation("the file ends here", at: here)]))
+    }
+
+    /// Whether a failure happened at the end of the file and no inner construct has claimed it yet.
+    private func endedInside(_ failure: Stop) -> Bool { current == nil && failure.diagnostic.related.isEmpty }
+
     private mutating func advance() {
         let byte = bytes[index]
         index += 1
@@ -141,6 +151,14 @@ struct JSONParser {
 
     private mutating func parseObject(depth: Int) throws -> Node {
         let start = here
+        do {
+            return try parseObjectBody(depth: depth, start: start)
+        } catch let failure as Stop where endedInside(failure) {
+            throw unclosed("this '{'", at: start, hint: "close the object with '}', and separate its entries with ','")
+        }
+    }
+
+    private mutating func parseObjectBody(depth: Int, start: SourceLocation) throws -> Node {
         advance()  // {
         var entries: [Node.Entry] = []
         // Entry positions by key, for duplicate keys: most objects are small enough for a scan to be
@@ -191,6 +209,14 @@ struct JSONParser {
 
     private mutating func parseArray(depth: Int) throws -> Node {
         let start = here
+        do {
+            return try parseArrayBody(depth: depth, start: start)
+        } catch let failure as Stop where endedInside(failure) {
+            throw unclosed("this '['", at: start, hint: "close the list with ']', and separate its items with ','")
+        }
+    }
+
+    private mutating func parseArrayBody(depth: Int, start: SourceLocation) throws -> Node {
         advance()  // [
         var items: [Node] = []
         skipWhitespace()
@@ -210,6 +236,8 @@ struct JSONParser {
 
     /// A string's value: the source's bytes between the quotes, decoded from escapes when it has any.
     private mutating func parseString() throws -> String {
+        // Where the quote is, kept as two integers: the location is made only if the string never ends.
+        let quoteLine = line, quoteColumn = column
         advance()  // opening quote
         let first = index
         while index < bytes.count {
@@ -223,7 +251,11 @@ struct JSONParser {
             if byte & 0xC0 == 0x80 { continuationBytes += 1 }
             index += 1
         }
-        return try parseEscapedString(from: first)
+        do {
+            return try parseEscapedString(from: first)
+        } catch let failure as Stop where endedInside(failure) {
+            throw unclosed("this string", at: SourceLocation(file: file, line: quoteLine, column: quoteColumn), hint: "end the string with '\"'")
+        }
     }
 
     /// The rest of a string from its first escape (or its first fault), the bytes from `first` on

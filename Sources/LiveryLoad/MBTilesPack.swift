@@ -16,6 +16,16 @@ public enum TileFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// The media type a browser draws the tile as; nil for vector tiles, which need a style to draw.
+    public var imageMediaType: String? {
+        switch self {
+        case .png: return "image/png"
+        case .jpg: return "image/jpeg"
+        case .webp: return "image/webp"
+        case .pbf: return nil
+        }
+    }
+
     /// The format of a tile from its first bytes. A vector tile (pbf) is usually gzip-compressed (`1f 8b`), sometimes
     /// zlib (`78 01/5e/9c/da`), or raw protobuf, whose first field is a layer (field 3, length-delimited: `1a`).
     public static func sniff(_ bytes: [UInt8]) -> TileFormat? {
@@ -162,6 +172,17 @@ public final class MBTilesPack: @unchecked Sendable {
             let rows = try database.query("SELECT 1 FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ? LIMIT 1",
                                           [.int(Int64(tile.zoom)), .int(Int64(tile.x)), .int(Int64(tile.tmsRow))])
             return !rows.isEmpty
+        } catch {
+            throw .unreadable(Self.reason(error))
+        }
+    }
+
+    /// The bytes of a tile (XYZ), or nil when the pack does not hold it.
+    public func tile(_ tile: TileCoordinate) throws(MBTilesFailure) -> [UInt8]? {
+        do {
+            let rows = try database.query("SELECT CAST(tile_data AS BLOB) FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ? LIMIT 1",
+                                          [.int(Int64(tile.zoom)), .int(Int64(tile.x)), .int(Int64(tile.tmsRow))])
+            return rows.first.map { $0.first?.blob ?? [] }
         } catch {
             throw .unreadable(Self.reason(error))
         }

@@ -134,6 +134,16 @@ public enum ManifestShapes {
         .optional("prompt", localized, "For check-ins: the question per locale."),
     ]))
 
+
+    /// `status`, `availableFrom` and `availableUntil` of programs, library items and tours (docs/schedules.md).
+    static func schedule(_ what: String) -> [Field] {
+        [
+            .optional("status", .choice(PublicationStatus.allCases.map(\.rawValue)), "draft: validated but never packed into a release; published (the default): shipped."),
+            .optional("availableFrom", .string(.dateTime), "When apps start showing the \(what) (RFC 3339 with its offset); shown at once when absent."),
+            .optional("availableUntil", .string(.dateTime), "When apps stop showing the \(what) (RFC 3339 with its offset); after availableFrom; shown indefinitely when absent."),
+        ]
+    }
+
     public static let program: Shape = .object(ObjectShape("A coaching program: weeks → days → items, with achievements and levels.", [
         .required("id", .string(.slug), "Program id; must equal the file name."),
         .required("title", localized, "Title per locale."),
@@ -143,6 +153,7 @@ public enum ManifestShapes {
         .optional("rating", .number(min: 0, max: 5), "Average rating, 0–5."),
         .optional("cover", .asset(FileType.rasterImages), "Cover image."),
         .optional("protected", .boolean, "Whether a voucher unlocks the program's bundle (docs/vouchers.md)."),
+    ] + schedule("program") + [
         .required("weeks", .list(.object(ObjectShape("A week.", [
             .required("week", .integer(min: 1), "Week number, from 1."),
             .optional("title", localized, "Title per locale."),
@@ -180,7 +191,7 @@ public enum ManifestShapes {
             .optional("subtitles", .dictionary(key: .locale, value: .asset([.vtt, .srt])), "Subtitles per locale (video)."),
             .optional("durationSeconds", .integer(min: 1), "Playing time (audio and video)."),
             .optional("protected", .boolean, "Whether a voucher unlocks the item's bundle; an item in a pack follows its pack."),
-        ])), minItems: 1), "The items."),
+        ] + schedule("item"))), minItems: 1), "The items."),
         .optional("packs", .list(.object(ObjectShape("Items downloaded together.", [
             .required("id", .string(.slug), "Pack id."),
             .required("items", .list(.string(.slug), minItems: 1), "Item ids."),
@@ -199,6 +210,7 @@ public enum ManifestShapes {
         .required("distanceKm", .number(min: 0.01, max: 100), "Route length."),
         .required("languages", .list(.string(.locale), minItems: 1), "Languages with audio."),
         .optional("protected", .boolean, "Whether a voucher unlocks the tour."),
+    ] + schedule("tour") + [
         .optional("unlock", .choice(["sequential", "free"]), "Whether stops unlock in order."),
         .required("cover", .asset(FileType.rasterImages), "Cover image."),
         .optional("map", .asset(FileType.images), "Map image."),

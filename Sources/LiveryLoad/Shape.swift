@@ -33,6 +33,7 @@ public enum StringFormat: String, Sendable, CaseIterable {
     case tokenReference
     case featureName
     case channel
+    case dateTime
 
     /// A human description for messages and JSON Schema docs.
     public var summary: String {
@@ -50,6 +51,7 @@ public enum StringFormat: String, Sendable, CaseIterable {
         case .tokenReference: return "a token reference such as '{color.brand.primary}'"
         case .featureName: return "a feature name (letters, digits, '_' and '-')"
         case .channel: return "a release channel name such as 'stable', 'beta' or 'qa-team' (a lower-case letter, then lower-case letters, digits and '-', at most 32)"
+        case .dateTime: return "a date and time with its UTC offset (RFC 3339), such as '2027-01-04T06:00:00+01:00' or '2027-01-04T05:00:00Z'"
         }
     }
 
@@ -69,6 +71,7 @@ public enum StringFormat: String, Sendable, CaseIterable {
         case .tokenReference: return "^\\{[^{}]+\\}$"
         case .featureName: return "^[A-Za-z0-9_-]+$"
         case .channel: return "^[a-z][a-z0-9-]{0,31}$"
+        case .dateTime: return "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$"
         }
     }
 
@@ -82,6 +85,8 @@ public enum StringFormat: String, Sendable, CaseIterable {
         case .slug: return Self.isSlug(value.utf8)
         case .messageKey: return Self.isMessageKey(value.utf8)
         case .featureName: return !value.isEmpty && value.utf8.allSatisfy(Self.isWordByte)
+        // The pattern is the shape JSON Schema users get; the parser also refuses days and times that do not exist.
+        case .dateTime: return ScheduleDate.parse(value) != nil
         default:
             guard let regex = Self.compiled[self] else { return true }
             let range = NSRange(value.startIndex..<value.endIndex, in: value)

@@ -17,8 +17,8 @@ public struct ShapeValidator {
         self.baseDirectory = baseDirectory
     }
 
-    private mutating func report(_ message: String, at location: SourceLocation, rule: String, hint: String? = nil) {
-        diagnostics.append(Diagnostic(.error, message, at: location, rule: rule, hint: hint))
+    private mutating func report(_ message: String, at location: SourceLocation, rule: String, hint: String? = nil, fixes: [Fix] = []) {
+        diagnostics.append(Diagnostic(.error, message, at: location, rule: rule, hint: hint, fixes: fixes))
     }
 
     private static func describe(_ path: [String]) -> String {
@@ -50,7 +50,7 @@ public struct ShapeValidator {
             if !options.contains(value) {
                 let suggestion = DidYouMean.suggestion(for: value, among: options)
                 report("\(name) is '\(value)', which is not one of: \(options.joined(separator: ", "))", at: node.location, rule: ShapeRule.choice,
-                       hint: suggestion.map { "did you mean '\($0)'?" })
+                       hint: suggestion.map { "did you mean '\($0)'?" }, fixes: suggestion.flatMap { Fix.replacing(node, with: $0) }.map { [$0] } ?? [])
             }
         case .list(let item, let minItems):
             guard let items = node.items else { return mismatch(node, expected: "a list", path: path) }
@@ -82,7 +82,8 @@ public struct ShapeValidator {
                 } else {
                     let suggestion = DidYouMean.suggestion(for: entry.key, among: object.fields.map(\.name))
                     report("unknown key '\(entry.key)' in \(name)", at: entry.keyLocation, rule: ShapeRule.unknownKey,
-                           hint: suggestion.map { "did you mean '\($0)'?" } ?? "known keys: \(object.fields.map(\.name).joined(separator: ", "))")
+                           hint: suggestion.map { "did you mean '\($0)'?" } ?? "known keys: \(object.fields.map(\.name).joined(separator: ", "))",
+                           fixes: suggestion.flatMap { Fix.renaming(entry, to: $0) }.map { [$0] } ?? [])
                 }
             }
             for field in object.fields where field.required && !entries.contains(where: { $0.key == field.name }) {

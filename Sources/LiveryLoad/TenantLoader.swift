@@ -27,6 +27,13 @@ public struct Manifest: Sendable {
     }
 }
 
+/// A manifest that could not be read, and the finding that says why.
+public struct UnloadedManifest: Sendable {
+    public var kind: ManifestKind
+    public var displayPath: String
+    public var reason: Diagnostic
+}
+
 /// A tenant folder as loaded from disk: parsed manifests, asset references and load-time findings.
 public struct TenantSource: Sendable {
     /// The folder name, which is the tenant id.
@@ -38,6 +45,9 @@ public struct TenantSource: Sendable {
     public var manifests: [Manifest] = []
     public var assets: [AssetReference] = []
     public var diagnostics: [Diagnostic] = []
+    /// Manifests that exist but could not be read (a syntax error, a bad encoding, a refused path): what
+    /// they would have declared is missing, so findings that follow from that are not reported as their own.
+    public var unloaded: [UnloadedManifest] = []
 
     public var tenant: Manifest? { manifests.first { $0.kind == .tenant } }
 
@@ -141,12 +151,19 @@ public enum TenantLoader {
         switch source.paths.regularFile(relative) {
         case .success(let resolved): url = resolved
         case .failure(.refused(let rule, let message, let hint)):
-            source.diagnostics.append(Diagnostic(.error, message, at: .start(of: display), rule: rule, hint: hint))
+            let reason = Diagnostic(.error, message, at: .start(of: display), rule: rule, hint: hint)
+            source.diagnostics.append(reason)
+            source.unloaded.append(UnloadedManifest(kind: kind, displayPath: display, reason: reason))
             return
         }
         let (node, _, diagnostics) = ManifestParser.load(url, displayPath: display, limits: limits)
         source.diagnostics += diagnostics
-        guard let node else { return }
+        guard let node else {
+            if let reason = diagnostics.first(where: { $0.severity == .error }) {
+                source.unloaded.append(UnloadedManifest(kind: kind, displayPath: display, reason: reason))
+            }
+            return
+        }
         var manifest = Manifest(kind: kind, relativePath: relative, displayPath: display, node: node)
         // Token files have their own checks; a locale bundle's keys and texts are checked, at every depth,
         // as it is flattened (checking its top-level keys here too reported each bad key twice).

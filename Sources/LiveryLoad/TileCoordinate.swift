@@ -33,6 +33,19 @@ public struct TileCoordinate: Hashable, Sendable, CustomStringConvertible {
         self.init(zoom: zoom, x: Int(min(max(column, 0), Double(last))), y: Int(min(max(row, 0), Double(last))))
     }
 
+    /// The point's position in Web Mercator pixels at `zoom` for 256-pixel tiles: x from the antimeridian
+    /// eastward, y from the map's north edge southward (latitude clamped to the map's edge).
+    public static func pixel(latitude: Double, longitude: Double, zoom: Int) -> (x: Double, y: Double) {
+        let size = 256 * Double(1 << max(0, min(zoom, maximumZoom)))
+        let lat = min(max(latitude, -maximumLatitude), maximumLatitude) * .pi / 180
+        return ((longitude + 180) / 360 * size, (1 - log(tan(lat) + 1 / cos(lat)) / .pi) / 2 * size)
+    }
+
+    /// Metres on the ground per Web Mercator pixel at `latitude` and `zoom` (256-pixel tiles, WGS 84 equator).
+    public static func metresPerPixel(latitude: Double, zoom: Int) -> Double {
+        40_075_016.686 * cos(latitude * .pi / 180) / (256 * Double(1 << max(0, min(zoom, maximumZoom))))
+    }
+
     /// The row as MBTiles stores it: the TMS scheme counts rows from the south edge, `2^z − 1 − y`.
     public var tmsRow: Int { (1 << zoom) - 1 - y }
 

@@ -202,16 +202,44 @@ struct YAMLComposer {
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self)
     }
 
+    /// libyaml reports two marks: where the construct it was reading began (`context_mark`) and where
+    /// it gave up (`problem_mark`). An unclosed `[`, `{` or quote is fixed where it began, so the finding
+    /// points there and names where parsing stopped; for other constructs the finding stays where
+    /// parsing stopped and names where the construct began. Both places are in `related`.
     private func parserError(_ parser: yaml_parser_t) -> Diagnostic {
-        var message = Self.string(UnsafeMutablePointer(mutating: parser.problem.map { UnsafeRawPointer($0).assumingMemoryBound(to: yaml_char_t.self) })) ?? "invalid YAML"
-        if let context = parser.context.map({ String(cString: $0) }) { message += " \(context)" }
+        let problem = Self.string(UnsafeMutablePointer(mutating: parser.problem.map { UnsafeRawPointer($0).assumingMemoryBound(to: yaml_char_t.self) })) ?? "invalid YAML"
+        let context = parser.context.map { String(cString: $0) }
+        var message = problem + (context.map { " \($0)" } ?? "")
         var mark = parser.problem_mark
         if parser.problem == nil { mark = parser.context_mark }
         var hint: String?
         if message.contains("tab") { hint = "indent with spaces; YAML does not allow tabs for indentation" }
         else if message.contains("mapping values are not allowed") { hint = "quote a value that contains ': ', or fix the indentation" }
         else if message.contains("could not find expected ':'") { hint = "a key needs ': ' after it, or a multi-line string needs quotes or '|'" }
-        return Diagnostic(.error, message, at: location(mark), rule: LoadRule.syntax, hint: hint)
+        let stopped = location(parser.problem_mark), began = location(parser.context_mark)
+        guard let context, parser.problem != nil, began != stopped, began.line >= 1 else {
+            return Diagnostic(.error, message, at: location(mark), rule: LoadRule.syntax, hint: hint)
+        }
+        let construct = context.hasPrefix("while parsing ") ? String(context.dropFirst("while parsing ".count))
+            : context.hasPrefix("while scanning ") ? String(context.dropFirst("while scanning ".count)) : context
+        let opener: String?
+        switch construct {
+        case "a flow sequence": opener = "["
+        case "a flow mapping": opener = "{"
+        case "a quoted scalar": opener = "quote"
+        default: opener = nil
+        }
+        if let opener {
+            let what = opener == "quote" ? "this quoted string" : "this '\(opener)'"
+            message = "\(what) is not closed: \(problem) at line \(stopped.line), column \(stopped.column)"
+            hint = opener == "[" ? "close the list with ']', and separate its items with ','"
+                : opener == "{" ? "close the mapping with '}', and separate its entries with ','"
+                : "end the string with the quote it starts with (a ' inside '…' is written '')"
+            return Diagnostic(.error, message, at: began, rule: LoadRule.syntax, hint: hint,
+                              related: [RelatedLocation("the parser gave up here", at: stopped)])
+        }
+        return Diagnostic(.error, message, at: stopped, rule: LoadRule.syntax, hint: hint,
+                          related: [RelatedLocation("\(construct) began here", at: began)])
     }
 
     private mutating func count(_ n: Int, at location: SourceLocation) throws {

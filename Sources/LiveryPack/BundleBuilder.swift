@@ -21,7 +21,7 @@ public struct BuiltBundle: Sendable {
         var copy = self
         copy.spec = BundleSpec(id: spec.id, kind: spec.kind, subject: spec.subject, locale: spec.locale, policy: spec.policy,
                                access: spec.access, dependencies: spec.dependencies, entries: [], media: spec.media,
-                               installSizeOverride: spec.installSize)
+                               installSizeOverride: spec.installSize, availability: spec.availability)
         return copy
     }
 

@@ -20,6 +20,9 @@ import LiveryResolve
 ///   from the tenant's library and its ancestors' (one merged catalog in core);
 /// - `tour.<id>`: the tour, its images, route and tiles; `tour.<id>.<language>`: audio and subtitles.
 ///
+/// Drafts (`status: draft`) are never packed; the availability windows of programs, tours and library
+/// items go into the download manifest with their bundles (docs/schedules.md).
+///
 /// Bundle ids join a kind and slugs with dots, which slugs cannot contain, so no two bundles collide.
 ///
 /// Files keep their path inside the tenant folder, so a JSON document's relative asset paths resolve
@@ -167,6 +170,9 @@ public enum BundlePlanner {
                 for library in owner.manifests(.library) {
                     for item in library.node["items"]?.items ?? [] {
                         guard let id = item["id"]?.string else { continue }
+                        // A release is built as if drafts were not there: a creator's draft of an inherited
+                        // item's id leaves the published ancestor's item shipping until the draft is published.
+                        guard item.publicationStatus == .published else { continue }
                         if items[id] == nil { itemOrder.append(id) }
                         items[id] = (item, owner, library.directory)
                     }
@@ -189,25 +195,34 @@ public enum BundlePlanner {
                 }
                 // A pack is one bundle with the pack's access (content.protected-pack-item refuses a protected
                 // item in a public pack); an item on its own has its own.
-                var media: [String: (subject: String, access: Access, entries: [BundleEntry], items: [String: Int])] = [:]
+                var media: [String: (subject: String, access: Access, entries: [BundleEntry], items: [String: Int], windows: [Availability])] = [:]
                 for id in itemOrder {
                     guard let (item, owner, directory) = items[id] else { continue }
                     let bundleID = packOf[id].map { "library.\($0)" } ?? "library-item.\(id)"
                     let protected = packOf[id].map { packs[$0]?["protected"]?.bool == true } ?? (item["protected"]?.bool == true)
                     itemBundle[id] = bundleID
                     let entries = try assets([item["media"], item["subtitles"]], in: owner, manifestDirectory: directory)
-                    media[bundleID, default: (packOf[id] ?? id, protected ? .voucher : .public, [], [:])].entries += entries
+                    media[bundleID, default: (packOf[id] ?? id, protected ? .voucher : .public, [], [:], [])].entries += entries
+                    media[bundleID]!.windows.append(item.availability)
                     let played = (item["media"]?.entries ?? []).compactMap { milliseconds($0.value, in: owner, manifestDirectory: directory) }
                     if let longest = played.max() { media[bundleID]!.items[id] = longest }
                 }
                 for (bundleID, content) in media {
                     let playing = content.items.isEmpty ? nil : BundleMedia(milliseconds: content.items.values.reduce(0, +), items: content.items)
+                    // A pack is shown while any of its items is.
                     bundles.append(BundleSpec(id: bundleID, kind: .libraryPack, subject: content.subject, policy: .onDemand, access: content.access, entries: content.entries,
-                                              media: playing))
+                                              media: playing, availability: .union(content.windows)))
                 }
                 let catalog: JSONValue = .object([
                     "categories": .array(categoryOrder.compactMap { categories[$0].map(JSONValue.init) }),
-                    "packs": .array(packOrder.compactMap { packs[$0].map(JSONValue.init) }),
+                    // Packs list only the items that ship (drafts are left out); a pack of drafts only is left out.
+                    "packs": .array(packOrder.compactMap { id -> JSONValue? in
+                        guard let pack = packs[id], case .object(var fields) = JSONValue(pack) else { return nil }
+                        let members = (pack["items"]?.items ?? []).compactMap(\.string).filter { items[$0] != nil }
+                        guard !members.isEmpty else { return nil }
+                        fields["items"] = .array(members.map(JSONValue.string))
+                        return .object(fields)
+                    }),
                     "items": .array(itemOrder.compactMap { id in
                         guard let item = items[id], case .object(var fields) = JSONValue(item.node) else { return nil }
                         if let bundle = itemBundle[id] { fields["bundle"] = .string(bundle) }
@@ -218,7 +233,7 @@ public enum BundlePlanner {
             }
 
             // Programs.
-            for program in source.manifests(.program) {
+            for program in source.manifests(.program) where program.node.publicationStatus == .published {
                 guard let id = program.node["id"]?.string else { continue }
                 let document = Self.json(Self.jsonPath(program), JSONValue(program.node))
                 core.append(document)
@@ -230,12 +245,14 @@ public enum BundlePlanner {
                 }
                 let entries = [document] + (try assets([program.node["cover"]], in: source, manifestDirectory: program.directory))
                 bundles.append(BundleSpec(id: "program.\(id)", kind: .program, subject: id, policy: .onDemand,
-                                          access: program.node["protected"]?.bool == true ? .voucher : .public, dependencies: Array(lessons).sorted(), entries: entries))
+                                          access: program.node["protected"]?.bool == true ? .voucher : .public, dependencies: Array(lessons).sorted(), entries: entries,
+                                          availability: program.node.availability))
             }
 
             // Tours: shared media in one bundle, audio and subtitles per language.
-            for tour in source.manifests(.tour) {
+            for tour in source.manifests(.tour) where tour.node.publicationStatus == .published {
                 guard let id = tour.node["id"]?.string else { continue }
+                let window = tour.node.availability
                 let access: Access = tour.node["protected"]?.bool == true ? .voucher : .public
                 let document = Self.json(Self.jsonPath(tour), JSONValue(tour.node))
                 core.append(document)
@@ -244,7 +261,7 @@ public enum BundlePlanner {
                 shared += try assets([tour.node["cover"], tour.node["map"], tour.node["route"], tour.node["tiles"]] + stops.map { $0["image"] },
                                      in: source, manifestDirectory: tour.directory)
                 let tourID = "tour.\(id)"
-                bundles.append(BundleSpec(id: tourID, kind: .tour, subject: id, policy: .onDemand, access: access, entries: shared))
+                bundles.append(BundleSpec(id: tourID, kind: .tour, subject: id, policy: .onDemand, access: access, entries: shared, availability: window))
                 for language in (tour.node["languages"]?.items ?? []).compactMap(\.string) {
                     let media = try assets(stops.flatMap { [$0["audio"]?[language], $0["subtitles"]?[language]] }, in: source, manifestDirectory: tour.directory)
                     var played: [String: Int] = [:]
@@ -253,7 +270,8 @@ public enum BundlePlanner {
                     }
                     bundles.append(BundleSpec(id: "\(tourID).\(language)", kind: .tourLanguage, subject: id, locale: language, policy: .onDemand,
                                               access: access, dependencies: [tourID], entries: media,
-                                              media: played.isEmpty ? nil : BundleMedia(milliseconds: played.values.reduce(0, +), stops: played)))
+                                              media: played.isEmpty ? nil : BundleMedia(milliseconds: played.values.reduce(0, +), stops: played),
+                                              availability: window))
                 }
             }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LiveryAssets
+import LiveryLoad
 import LiveryTUF
 
 /// One file inside a bundle.
@@ -45,10 +46,16 @@ public struct BundleSpec: Sendable {
     public var dependencies: [String]
     /// The playing time of the bundle's audio and video, for the download manifest.
     public var media: BundleMedia?
+    /// When apps show the bundle's content (docs/schedules.md), for the download manifest.
+    public var availability: Availability
 
     public init(id: String, kind: BundleKind, subject: String? = nil, locale: String? = nil, policy: LoadPolicy, access: Access = .public,
-                dependencies: [String] = [], entries: [BundleEntry], media: BundleMedia? = nil, installSizeOverride: Int? = nil) {
+                dependencies: [String] = [], entries: [BundleEntry], media: BundleMedia? = nil, installSizeOverride: Int? = nil,
+                availability: Availability = .always) {
         self.media = media
+        // The manifest writes whole seconds (as TUF dates); round here so the spec and the manifest agree.
+        self.availability = Availability(from: availability.from.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) },
+                                         until: availability.until.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) })
         self.id = id
         self.kind = kind
         self.subject = subject

@@ -21,7 +21,7 @@ public struct TenantGraph: Sendable {
             guard known.contains(parent) else {
                 diagnostics.append(Diagnostic(.error, "tenant '\(source.id)' extends '\(parent)', which is not a tenant folder next to it",
                                               at: extends.location, rule: ResolveRule.extendsUnknown,
-                                              hint: DidYouMean.hint(for: parent, among: known)))
+                                              hint: DidYouMean.hint(for: parent, among: known), fixes: DidYouMean.fix(for: extends, among: known)))
                 continue
             }
             parents[source.id] = (parent, extends, tenant.displayPath)

@@ -94,6 +94,13 @@ struct StrictObject {
         return s
     }
 
+    /// An optional `YYYY-MM-DDThh:mm:ssZ` date, as TUF writes dates.
+    func optionalDate(_ key: String) throws -> Date? {
+        guard let text = try optionalString(key) else { return nil }
+        guard let date = TUFDate.parseStrict(text) else { throw TUFError(.malformed, "\(what): \"\(key)\" must be a date such as 2027-01-04T05:00:00Z") }
+        return date
+    }
+
     func int(_ key: String, minimum: Int = 0) throws -> Int {
         guard case .int(let n)? = object[key], n >= minimum else { throw TUFError(.malformed, "\(what): \"\(key)\" must be an integer of at least \(minimum)") }
         return n
@@ -141,10 +148,16 @@ public struct DownloadManifest: Sendable, Equatable {
         /// Bytes the bundle's files take once extracted (each rounded up to 4 KiB); nil from builds
         /// before it was written, when a client can only assume the archive's size.
         public var installSize: Int?
+        /// When apps start showing the bundle's content (its program, tour or library items); nil: at once.
+        public var availableFrom: Date?
+        /// When apps stop showing it; nil: never. Both are whole seconds, written in UTC (docs/schedules.md).
+        public var availableUntil: Date?
 
         public init(id: String, kind: BundleKind, subject: String?, locale: String?, size: Int, sha256: String, path: String,
                     policy: LoadPolicy, access: Access, dependencies: [String], minimumClientVersion: String, encryption: BundleEncryption? = nil,
-                    media: BundleMedia? = nil, installSize: Int? = nil) {
+                    media: BundleMedia? = nil, installSize: Int? = nil, availableFrom: Date? = nil, availableUntil: Date? = nil) {
+            self.availableFrom = availableFrom
+            self.availableUntil = availableUntil
             self.encryption = encryption
             self.media = media
             self.installSize = installSize
@@ -163,6 +176,15 @@ public struct DownloadManifest: Sendable, Equatable {
 
         /// The bundle's target name in the TUF targets metadata: `<id>.<format>`.
         public func targetName(format: ArchiveFormat) -> String { "\(id).\(format.fileExtension)" }
+
+        /// Whether an app shows the bundle's content at `date`: from `availableFrom` (inclusive) until
+        /// `availableUntil` (exclusive). Apps keep downloading content ahead of its window, so it appears
+        /// on time offline.
+        public func isAvailable(at date: Date) -> Bool {
+            if let availableFrom, date < availableFrom { return false }
+            if let availableUntil, date >= availableUntil { return false }
+            return true
+        }
     }
 
     public var tenant: String
@@ -199,6 +221,8 @@ public struct DownloadManifest: Sendable, Equatable {
                 if let encryption = bundle.encryption { object["encryption"] = encryption.json }
                 if let media = bundle.media { object["media"] = media.json }
                 if let installSize = bundle.installSize { object["installSize"] = .int(installSize) }
+                if let from = bundle.availableFrom { object["availableFrom"] = .string(TUFDate.string(from)) }
+                if let until = bundle.availableUntil { object["availableUntil"] = .string(TUFDate.string(until)) }
                 return .object(object)
             }),
         ])
@@ -224,7 +248,11 @@ public struct DownloadManifest: Sendable, Equatable {
                                 dependencies: try o.strings("dependencies"), minimumClientVersion: try o.string("minimumClientVersion"),
                                 encryption: try o.object["encryption"].map { try BundleEncryption(json: $0, what: what) },
                                 media: try o.object["media"].map { try BundleMedia(json: $0, what: what) },
-                                installSize: o.object["installSize"] == nil ? nil : try o.int("installSize"))
+                                installSize: o.object["installSize"] == nil ? nil : try o.int("installSize"),
+                                availableFrom: try o.optionalDate("availableFrom"), availableUntil: try o.optionalDate("availableUntil"))
+            if let from = bundle.availableFrom, let until = bundle.availableUntil, until <= from {
+                throw TUFError(.malformed, "\(what): \"availableUntil\" is not after \"availableFrom\"")
+            }
             guard seen.insert(bundle.id).inserted else { throw TUFError(.malformed, "\(Self.targetName) lists bundle '\(bundle.id)' twice") }
             return bundle
         }

@@ -71,6 +71,16 @@ struct Build: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Worker threads (default: the number of cores). The output is the same for any number.", valueName: "N"))
     var jobs: Int?
 
+    @Option(name: .customLong("as-of"),
+            help: ArgumentHelp("Show what a release built now contains and what apps show from it at DATE (RFC 3339 with its offset, e.g. 2027-01-04T06:00:00+01:00): drafts, and content hidden until or since its window. Validates, and builds and publishes nothing.", valueName: "DATE"),
+            transform: { text in
+                guard let date = ScheduleDate.parse(text) else {
+                    throw ValidationError("--as-of needs a date and time with its offset, such as 2027-01-04T06:00:00+01:00 or 2027-01-04T05:00:00Z")
+                }
+                return date
+            })
+    var asOf: Date?
+
     func validate() throws {
         if rollout != nil && unsigned { throw ValidationError("--rollout needs signing (the share of devices is signed metadata); drop --unsigned") }
         if refreshTimestamp && unsigned { throw ValidationError("--refresh-timestamp needs signing; drop --unsigned") }
@@ -106,6 +116,10 @@ struct Build: AsyncParsableCommand {
             if list {
                 let names = only ?? Set(TenantLoader.discover(in: target.workspace).folders.map(\.lastPathComponent))
                 for name in names.sorted() { print(name) }
+                continue
+            }
+            if let asOf {
+                failed = try !Self.showSchedule(target, only: only, at: asOf, strict: strict, format: format) || failed
                 continue
             }
             var options = BuildOptions(format: archiveFormat, only: only, strict: strict,
@@ -162,6 +176,52 @@ struct Build: AsyncParsableCommand {
                 (format == .text ? FileHandle.standardOutput : FileHandle.standardError).write(Data(line.utf8))
             }
         }
+    }
+}
+
+extension Build {
+    /// `--as-of`: validates a group of lineages at a time and prints each clean tenant's schedule at `date`;
+    /// false when validation found errors (then nothing is printed for the workspace).
+    static func showSchedule(_ target: WorkspaceTarget, only: Set<String>?, at date: Date, strict: Bool, format: ReportFormat) throws -> Bool {
+        let discovered = WorkspaceFolders(discovering: target.workspace)
+        var diagnostics: [Diagnostic] = []
+        var lines: [String] = []
+        var checked = 0
+        for group in Validator.groups(of: discovered, only: only) {
+            let names = Set(group.map(\.lastPathComponent))
+            let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: only?.intersection(names) ?? names,
+                                            strict: strict, discovered: discovered)
+            checked += result.checked.count
+            diagnostics += result.diagnostics
+            for tenant in result.tenants.sorted(by: { $0.id < $1.id }) where names.contains(tenant.id) && (only?.contains(tenant.id) ?? true) {
+                let contents = ReleaseSchedule.contents(of: tenant)
+                lines.append("\(tenant.id) as of \(TUFDate.string(date)):" + (contents.isEmpty ? " no programs, library items or tours" : ""))
+                let width = contents.map { $0.kind.rawValue.count + 1 + $0.id.count }.max() ?? 0
+                for content in contents {
+                    let name = "\(content.kind.rawValue) \(content.id)"
+                    lines.append("  " + name + String(repeating: " ", count: width - name.count) + "  " + content.describe(at: date))
+                }
+            }
+        }
+        for (name, diagnostic) in discovered.refused where only?.contains(name) ?? true {
+            var located = diagnostic
+            located.location.file = target.displayWorkspace + "/" + located.location.file
+            diagnostics.append(located)
+            checked += 1
+        }
+        guard checked > 0 else { throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(target.displayWorkspace)'") }
+        let failed = diagnostics.errorCount > 0 || (strict && !diagnostics.isEmpty)
+        if !diagnostics.isEmpty || format != .text {
+            let report = DiagnosticReport(diagnostics: diagnostics.normalized(), rules: RuleRegistry.summaries, toolVersion: Livery.version)
+            FileHandle.standardOutput.write(Data(report.render(format).utf8))
+        }
+        if failed {
+            FileHandle.standardError.write(Data("validation failed: no schedule shown\n".utf8))
+            return false
+        }
+        let text = lines.joined(separator: "\n") + "\n"
+        (format == .text ? FileHandle.standardOutput : FileHandle.standardError).write(Data(text.utf8))
+        return true
     }
 }
 

@@ -7,22 +7,29 @@ import LiveryRender
 struct Preview: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "preview",
-        abstract: "Write a tenant's brand sheet: one self-contained HTML page of its palette, type, spacing, radii, shadows, springs and contrast.",
+        abstract: "Write a tenant's preview site: its brand sheet, and per locale its tabs, programs as calendars, library and tours drawn on their offline maps.",
         discussion: """
-            TENANT is a tenant folder (Tenants/physio-clinic) or a tenant id in Tenants/. The page has \
-            swatches for every mode, the type scale set in its fonts, radii and shadows drawn, springs \
-            described (damping ratio, overshoot, settle time) and the declared contrast pairs \
-            ($extensions.com.livery.contrast) with their WCAG 2.x ratio and AA/AAA result. It is made \
-            from Templates/preview/brand-sheet.html.mustache, needs no network and no JavaScript. \
-            Exit status: 0 on success, 1 when the tenant has errors, 2 on a usage or internal error.
+            TENANT is a tenant folder (Tenants/physio-clinic) or a tenant id in Tenants/. The site (default \
+            <tenant>.preview/) has brand.html, the brand sheet: swatches for every mode, the type scale, radii, \
+            shadows, springs and the declared contrast pairs with their WCAG 2.x ratio; one page per locale \
+            (index.html is the default locale's) with the tabs' labels, every program as a calendar of weeks \
+            and days, the library by category and the tours; and a page per tour and locale with its route, \
+            stops and trigger circles drawn over the tour's own MBTiles pack, each stop's audio and its \
+            subtitles. Drafts and availability windows are marked. No network, no JavaScript. With --output \
+            only the brand sheet is written, to a file or (-) standard output. Templates come from \
+            Templates/preview/. See docs/preview.md. Exit status: 0 on success, 1 when the tenant has \
+            errors, 2 on a usage or internal error.
             """
     )
 
     @Argument(help: "The tenant folder, or a tenant id in Tenants/.", completion: .directory)
     var tenant: String
 
-    @Option(name: .shortAndLong, help: "The HTML file to write (default: <tenant>.brand-sheet.html; - for standard output).")
+    @Option(name: .shortAndLong, help: "Write only the brand sheet, to this HTML file (- for standard output).")
     var output: String?
+
+    @Option(help: "The folder to write the site into (default: <tenant>.preview). A folder that exists is replaced only if it is an earlier preview.")
+    var site: String?
 
     @Option(help: "The templates folder holding preview/ (default: $LIVERY_TEMPLATES, else Templates/ beside the workspace or in the current folder).")
     var templates: String?
@@ -32,28 +39,72 @@ struct Preview: ParsableCommand {
         let target = WorkspaceTarget(folder)
         guard let id = target.tenant else { throw Livery.Failure("'\(tenant)' is not a tenant folder (a folder with a tenant.yaml)") }
         let templatesURL = try Generate.templatesFolder(templates, workspace: target.workspace, containing: "preview")
-        let templateURL = templatesURL.appendingPathComponent("preview/brand-sheet.html.mustache")
-        guard let template = try? String(contentsOf: templateURL, encoding: .utf8) else { throw Livery.Failure("cannot read \(templateURL.path)") }
+        func template(_ name: String) throws -> ContentPreview.TemplateSource {
+            let url = templatesURL.appendingPathComponent("preview/\(name)")
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw Livery.Failure("cannot read \(url.path)") }
+            return ContentPreview.TemplateSource(text: text, path: WorkspaceTarget.display(url))
+        }
+        let sheet = try template("brand-sheet.html.mustache")
+        if output != nil && site != nil { throw ValidationError("--output writes the brand sheet alone and --site the whole site: give one") }
+        let pages = output == nil ? (try template("locale.html.mustache"), try template("tour.html.mustache")) : nil
 
         let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: [id])
         var diagnostics = result.diagnostics
         var html: String?
+        var files: [ContentPreview.File]?
         if diagnostics.errorCount == 0, let resolved = result.tenants.first(where: { $0.id == id }) {
-            let rendered = BrandSheet.render(resolved, template: template, templatePath: WorkspaceTarget.display(templateURL))
+            let rendered = BrandSheet.render(resolved, template: sheet.text, templatePath: sheet.path)
             diagnostics += rendered.diagnostics
             html = rendered.html
+            if let pages, let html {
+                let made = ContentPreview.site(resolved, brandSheet: html, locale: pages.0, tour: pages.1)
+                diagnostics += made.diagnostics
+                files = made.files
+            }
         }
         if !diagnostics.isEmpty {
             let report = DiagnosticReport(diagnostics: diagnostics, rules: RuleRegistry.summaries, toolVersion: Livery.version)
             FileHandle.standardError.write(Data(report.text(colour: false).utf8))
         }
         guard diagnostics.errorCount == 0, let html else { throw ExitCode(1) }
-        let destination = output ?? "\(id).brand-sheet.html"
-        if destination == "-" {
-            FileHandle.standardOutput.write(Data(html.utf8))
-        } else {
-            try Data(html.utf8).write(to: URL(fileURLWithPath: destination), options: .atomic)
-            print("wrote \(destination)")
+        if let output {
+            if output == "-" {
+                FileHandle.standardOutput.write(Data(html.utf8))
+            } else {
+                try Data(html.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+                print("wrote \(output)")
+            }
+            return
         }
+        guard let files else { throw ExitCode(1) }
+        let destination = URL(fileURLWithPath: site ?? "\(id).preview").standardizedFileURL
+        try Self.write(files, to: destination)
+        print("wrote \(WorkspaceTarget.display(destination))/ (\(files.count) files; open index.html)")
+    }
+
+    /// Writes the site into a staging folder beside `destination`, then puts it in place of an earlier
+    /// preview (a folder holding brand.html and index.html); any other folder there is left alone.
+    static func write(_ files: [ContentPreview.File], to destination: URL) throws {
+        let manager = FileManager.default
+        var isFolder: ObjCBool = false
+        let exists = manager.fileExists(atPath: destination.path, isDirectory: &isFolder)
+        if exists {
+            let entries = (try? manager.contentsOfDirectory(atPath: destination.path)) ?? []
+            guard isFolder.boolValue, entries.isEmpty || (entries.contains("brand.html") && entries.contains("index.html")) else {
+                throw Livery.Failure("'\(destination.path)' exists and is not an earlier preview: choose another --site")
+            }
+        }
+        let staging = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).writing-\(UUID().uuidString)")
+        defer { try? manager.removeItem(at: staging) }
+        for file in files {
+            let url = staging.appendingPathComponent(file.path)
+            try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            switch file.contents {
+            case .data(let data): try data.write(to: url)
+            case .copy(let source): try manager.copyItem(at: source, to: url)
+            }
+        }
+        if exists { try manager.removeItem(at: destination) }
+        try manager.moveItem(at: staging, to: destination)
     }
 }

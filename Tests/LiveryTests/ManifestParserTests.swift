@@ -108,10 +108,13 @@ final class ManifestParserTests: XCTestCase {
     }
 
     func testYAMLSyntaxErrorPointsAtTheProblem() {
+        // An unclosed '[' is reported at the '[' (issue 16, item 3), naming where the parser gave up.
         let (node, diagnostics) = yaml("a: 1\nb: [1, 2\nc: 3\n")
         XCTAssertNil(node)
         XCTAssertEqual(diagnostics.first?.ruleID, LoadRule.syntax)
-        XCTAssertEqual(diagnostics.first?.location.line, 3)
+        XCTAssertEqual(diagnostics.first?.location.line, 2)
+        XCTAssertEqual(diagnostics.first?.location.column, 4)
+        XCTAssertEqual(diagnostics.first?.related.first?.location.line, 3)
     }
 
     func testJSONErrorsAreLocated() {

@@ -21,16 +21,14 @@ final class RuleExampleTests: XCTestCase {
         }
     }
 
-    func testTriggeringExamplesReportAtTheirMarker() throws {
+    /// Every triggering example reports exactly at its markers: none missing and none extra (an example
+    /// without a marker must report at least once). A failure points at the example in the rule's source.
+    func testTriggeringExamplesReportExactlyAtTheirMarkers() throws {
         for description in RuleRegistry.descriptions {
             for example in description.triggering {
                 let workspace = try ExampleWorkspace(example)
                 let found = workspace.validate().diagnostics.filter { $0.ruleID == description.id }
-                XCTAssertFalse(found.isEmpty, "\(description.id): '\(example.note)' did not trigger")
-                for marker in workspace.markers {
-                    XCTAssertTrue(found.contains { $0.location == marker },
-                                  "\(description.id): '\(example.note)' expected at \(marker), reported at \(found.map(\.location.description))")
-                }
+                check(description, example, found: found, markers: workspace.markers, form: .written)
             }
         }
     }
@@ -40,8 +38,102 @@ final class RuleExampleTests: XCTestCase {
             for example in description.nonTriggering {
                 let workspace = try ExampleWorkspace(example)
                 let diagnostics = workspace.validate().diagnostics
-                XCTAssertTrue(diagnostics.isEmpty, "\(description.id): '\(example.note)' reported \(diagnostics.map(\.line))")
+                XCTAssertTrue(diagnostics.isEmpty, "\(description.id): '\(example.note)' reported \(diagnostics.map(\.line))",
+                              file: example.sourceFile, line: example.sourceLine)
             }
         }
+    }
+
+    /// Every example again with a multi-byte first line, with CRLF line ends, and with its YAML
+    /// manifests written as JSON: what a rule finds must not depend on any of them. (With JSON the
+    /// positions change, so the findings are counted instead.)
+    func testExamplesFindTheSameInAlteredForms() throws {
+        for description in RuleRegistry.descriptions {
+            for form in ExampleWorkspace.Form.allCases where form != .written && !Self.formExempt(description.id, form) {
+                for example in description.triggering {
+                    let written = try ExampleWorkspace(example).validate().diagnostics.filter { $0.ruleID == description.id }
+                    guard let workspace = try? ExampleWorkspace(example, form: form) else { continue }
+                    let found = workspace.validate().diagnostics.filter { $0.ruleID == description.id }
+                    if form == .json {
+                        XCTAssertEqual(found.count, written.count, "\(description.id): '\(example.note)' as JSON found \(found.map(\.line)), written as YAML \(written.map(\.line))",
+                                       file: example.sourceFile, line: example.sourceLine)
+                    } else {
+                        check(description, example, found: found, markers: workspace.markers, form: form)
+                    }
+                }
+                for example in description.nonTriggering {
+                    guard let workspace = try? ExampleWorkspace(example, form: form) else { continue }
+                    let diagnostics = workspace.validate().diagnostics
+                    XCTAssertTrue(diagnostics.isEmpty, "\(description.id): '\(example.note)' (\(form.rawValue)) reported \(diagnostics.map(\.line))",
+                                  file: example.sourceFile, line: example.sourceLine)
+                }
+            }
+        }
+    }
+
+    /// A finding that declares a fix is fixed by it: applying the fixes of a rule's findings in its triggering
+    /// examples leaves none of those findings (and the quick fix of `livery lsp` and SARIF's `fixes` are these).
+    func testDeclaredFixesFixTheirFindings() throws {
+        var fixed = 0
+        for description in RuleRegistry.descriptions {
+            for example in description.triggering {
+                let workspace = try ExampleWorkspace(example)
+                let found = workspace.validate().diagnostics.filter { $0.ruleID == description.id && !$0.fixes.isEmpty }
+                guard !found.isEmpty else { continue }
+                var byFile: [String: [TextEdit]] = [:]
+                for diagnostic in found { for edit in diagnostic.fixes[0].edits { byFile[edit.start.file, default: []].append(edit) } }
+                for (file, edits) in byFile {
+                    let url = workspace.root.appendingPathComponent(file)
+                    let text = try String(contentsOf: url, encoding: .utf8)
+                    try Self.applying(edits, to: text).write(to: url, atomically: true, encoding: .utf8)
+                }
+                let after = workspace.validate().diagnostics.filter { $0.ruleID == description.id }
+                XCTAssertTrue(after.isEmpty, "\(description.id): '\(example.note)' still reports \(after.map(\.line)) after its fixes \(found.flatMap(\.fixes).map(\.title))",
+                              file: example.sourceFile, line: example.sourceLine)
+                fixed += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(fixed, 7, "the did-you-mean rules declare fixes (seven triggering examples have one)")
+    }
+
+    /// `edits` applied to `text`, from the last to the first (lines and columns count code points from 1).
+    static func applying(_ edits: [TextEdit], to text: String) -> String {
+        var scalars = Array(text.unicodeScalars)
+        func offset(_ location: SourceLocation) -> Int {
+            var line = 1, index = 0
+            while line < location.line, index < scalars.count { if scalars[index] == "\n" { line += 1 }; index += 1 }
+            return min(index + location.column - 1, scalars.count)
+        }
+        for edit in edits.sorted(by: { ($0.start.line, $0.start.column) > ($1.start.line, $1.start.column) }) {
+            scalars.replaceSubrange(offset(edit.start)..<offset(edit.end), with: Array(edit.replacement.unicodeScalars))
+        }
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: scalars)
+        return String(out)
+    }
+
+    /// Forms that change what a rule is about, so its examples cannot hold in them.
+    static func formExempt(_ rule: String, _ form: ExampleWorkspace.Form) -> Bool {
+        switch (rule, form) {
+        // YAML's own syntax, duplicate keys and limits have no JSON form (their examples are YAML that does not parse).
+        case ("structure.syntax", .json), ("structure.duplicate-key", .json), ("structure.limits", .json), ("structure.encoding", .json): return true
+        // Its example is a voice.yaml beside a voice.json: as JSON they would be one file, and the finding is at the
+        // second file's first byte, which a comment line moves.
+        case ("structure.duplicate-manifest", .json), ("structure.duplicate-manifest", .multibyteFirstLine): return true
+        default: return false
+        }
+    }
+
+    private func check(_ description: RuleDescription, _ example: RuleExample, found: [Diagnostic], markers: [SourceLocation], form: ExampleWorkspace.Form) {
+        let what = "\(description.id): '\(example.note)'" + (form == .written ? "" : " (\(form.rawValue))")
+        guard !markers.isEmpty else {
+            XCTAssertFalse(found.isEmpty, "\(what) did not trigger", file: example.sourceFile, line: example.sourceLine)
+            return
+        }
+        let expected = Set(markers), reported = Set(found.map(\.location))
+        let missing = expected.subtracting(reported).sorted(), extra = reported.subtracting(expected).sorted()
+        XCTAssertTrue(missing.isEmpty && extra.isEmpty,
+                      "\(what): expected at \(markers.map(\.description)); missing \(missing.map(\.description)), extra \(found.filter { extra.contains($0.location) }.map(\.line))",
+                      file: example.sourceFile, line: example.sourceLine)
     }
 }
