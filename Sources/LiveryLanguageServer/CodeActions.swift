@@ -4,13 +4,15 @@ import LiveryInterchange
 import LiveryLoad
 import LiveryResolve
 
-/// Quick fixes for the findings in a range: apply a "did you mean", add a missing `$type`, add a missing message key.
+/// Quick fixes for the findings in a range: the fixes rules declare (`Diagnostic.fixes`: every "did you mean"),
+/// add a missing `$type`, add a missing message key.
 extension LanguageServer {
     func codeActions(_ range: Range, in document: OpenDocument) -> [CodeAction] {
         var actions: [CodeAction] = []
         for (diagnostic, found) in findings(in: document) where found.start <= range.end && range.start <= found.end {
             let lsp = lspDiagnostic(diagnostic, in: document.source)
-            if let action = didYouMean(diagnostic, found, in: document) { actions.append(action) }
+            // The fixes the rule declares with its finding ("did you mean" replacements among them), then the server's own.
+            actions += declaredFixes(diagnostic)
             if diagnostic.ruleID == ResolveRule.tokenType, let action = addType(diagnostic, in: document) { actions.append(action) }
             if diagnostic.ruleID == "references.locale-key" || diagnostic.ruleID == "localization.missing-key",
                let action = addMessageKey(diagnostic, found, in: document) { actions.append(action) }
@@ -19,35 +21,25 @@ extension LanguageServer {
         return actions
     }
 
+    /// A rule's declared fixes (`Diagnostic.fixes`) as code actions: each edit's Livery positions (lines from 1,
+    /// columns in Unicode scalars) in UTF-16 positions of the text the editor has.
+    private func declaredFixes(_ diagnostic: Diagnostic) -> [CodeAction] {
+        diagnostic.fixes.enumerated().map { index, fix in
+            var changes: [String: [TextEdit]] = [:]
+            for edit in fix.edits {
+                let source = self.source(of: edit.start.file) ?? SourceDocument("")
+                let range = Range(start: source.position(line: edit.start.line, column: edit.start.column),
+                                  end: source.position(line: edit.end.line, column: edit.end.column))
+                changes[uri(for: edit.start.file), default: []].append(TextEdit(range: range, newText: edit.replacement))
+            }
+            return CodeAction(title: fix.title, isPreferred: index == 0, edit: WorkspaceEdit(changes: changes))
+        }
+    }
+
     /// The first `'…'` quoted in `text` and the rest after it.
     private static func quoted(in text: Substring) -> (String, Substring)? {
         guard let open = text.firstIndex(of: "'"), let close = text[text.index(after: open)...].firstIndex(of: "'") else { return nil }
         return (String(text[text.index(after: open)..<close]), text[text.index(after: close)...])
-    }
-
-    /// "did you mean 'color'?": the misspelt word is the message's quoted word, written on the finding's line at or
-    /// after the finding, that is closest to the suggestion (a message may quote other words too: "tab 'home' uses
-    /// token '{color.x}'"); it is replaced there.
-    private func didYouMean(_ diagnostic: Diagnostic, _ found: Range, in document: OpenDocument) -> CodeAction? {
-        guard let hint = diagnostic.hint, hint.hasPrefix("did you mean"), let (suggestion, _) = Self.quoted(in: hint[...]) else { return nil }
-        let scalars = Array(document.source.lineText(found.start.line).unicodeScalars)
-        let startScalar = document.source.scalarIndex(found.start)
-        var written: [(word: String, offset: Int)] = []
-        var rest = diagnostic.message[...]
-        while let (word, after) = Self.quoted(in: rest) {
-            rest = after
-            let target = Array(word.unicodeScalars)
-            guard !target.isEmpty, startScalar + target.count <= scalars.count else { continue }
-            if let offset = (startScalar...(scalars.count - target.count)).first(where: { Array(scalars[$0..<($0 + target.count)]) == target }) {
-                written.append((word, offset))
-            }
-        }
-        let chosen = DidYouMean.suggestion(for: suggestion, among: written.map(\.word)).flatMap { best in written.first { $0.word == best } } ?? written.first
-        guard let (word, offset) = chosen else { return nil }
-        let range = Range(start: document.source.position(lineIndex: found.start.line, scalar: offset),
-                          end: document.source.position(lineIndex: found.start.line, scalar: offset + word.unicodeScalars.count))
-        return CodeAction(title: "Replace '\(word)' with '\(suggestion)'", isPreferred: true,
-                          edit: WorkspaceEdit(changes: [document.uri: [TextEdit(range: range, newText: suggestion)]]))
     }
 
     /// A token without `$type`: insert the type its value shows, after the `{` that opens the token.

@@ -255,9 +255,21 @@ public final class LanguageServer {
     func lspDiagnostic(_ diagnostic: Diagnostic, in source: SourceDocument) -> LSPDiagnostic {
         var message = diagnostic.message
         if let hint = diagnostic.hint { message += "\n" + hint }
-        return LSPDiagnostic(range: source.range(at: diagnostic.location), severity: diagnostic.severity == .error ? .error : .warning,
+        let severity: DiagnosticSeverity
+        switch diagnostic.severity {
+        case .error: severity = .error
+        case .warning: severity = .warning
+        case .note: severity = .information
+        }
+        // Where a broken construct began, or the base's error a creator's finding follows from.
+        let related = diagnostic.related.map { related in
+            DiagnosticRelatedInformation(location: Location(uri: uri(for: related.location.file),
+                                                            range: (self.source(of: related.location.file) ?? SourceDocument("")).range(at: related.location)),
+                                         message: related.message)
+        }
+        return LSPDiagnostic(range: source.range(at: diagnostic.location), severity: severity,
                              code: diagnostic.ruleID, codeDescription: CodeDescription(href: documentation.href(for: diagnostic.ruleID)),
-                             message: message)
+                             message: message, relatedInformation: related.isEmpty ? nil : related)
     }
 
     /// The findings published for an open document, with their ranges.

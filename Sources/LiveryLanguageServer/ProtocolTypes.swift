@@ -107,6 +107,11 @@ public enum DiagnosticSeverity: Int, Codable, Sendable {
 
 public struct CodeDescription: Codable, Hashable, Sendable { public var href: String }
 
+public struct DiagnosticRelatedInformation: Codable, Hashable, Sendable {
+    public var location: Location
+    public var message: String
+}
+
 public struct LSPDiagnostic: Codable, Hashable, Sendable {
     public var range: Range
     public var severity: DiagnosticSeverity
@@ -114,6 +119,7 @@ public struct LSPDiagnostic: Codable, Hashable, Sendable {
     public var codeDescription: CodeDescription
     public var source = "livery"
     public var message: String
+    public var relatedInformation: [DiagnosticRelatedInformation]?
 }
 
 public struct PublishDiagnosticsParams: Codable, Sendable {

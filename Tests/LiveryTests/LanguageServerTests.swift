@@ -103,7 +103,7 @@ final class LanguageServerTests: XCTestCase {
 
         // The quick fix replaces exactly the misspelt key.
         let actions = try send(server, "textDocument/codeAction", ["textDocument": ["uri": uri("urbannest/tenant.yaml")], "range": found["range"]!, "context": ["diagnostics": [found]]])
-        let fix = try XCTUnwrap((actions.first?.result as? [[String: Any]])?.first { $0["title"] as? String == "Replace 'colour' with 'color'" })
+        let fix = try XCTUnwrap((actions.first?.result as? [[String: Any]])?.first { $0["title"] as? String == "Rename 'colour' to 'color'" })
         let edits = try XCTUnwrap(((fix["edit"] as? [String: Any])?["changes"] as? [String: [[String: Any]]])?[uri("urbannest/tenant.yaml")])
         XCTAssertEqual(edits.count, 1)
         XCTAssertEqual(edits.first?["newText"] as? String, "color")
@@ -283,7 +283,7 @@ final class LanguageServerTests: XCTestCase {
                       "\(value) against ffprobe's \(seconds) s")
     }
 
-    func testDidYouMeanFixesAMisspeltTokenReference() throws {
+    func testDeclaredFixOfAMisspeltTokenReferenceIsAQuickFix() throws {
         let server = try started()
         let file = "urbannest/tenant.yaml"
         let original = try text(file)
@@ -294,11 +294,13 @@ final class LanguageServerTests: XCTestCase {
         let found = try XCTUnwrap(diagnostics(sent, for: file)?.first { $0["code"] as? String == "references.token" }, "\(diagnostics(sent, for: file) ?? [])")
         let actions = try send(server, "textDocument/codeAction", ["textDocument": ["uri": uri(file)], "range": found["range"]!, "context": ["diagnostics": [found]]])
         let fix = try XCTUnwrap((actions.first?.result as? [[String: Any]])?.first)
+        // The rule declares the fix (Diagnostic.fixes); the server converts its positions to UTF-16.
         XCTAssertEqual(fix["title"] as? String, "Replace '{color.component.tab-bar.activ}' with '{color.component.tab-bar.active}'")
         let edit = try XCTUnwrap(((fix["edit"] as? [String: Any])?["changes"] as? [String: [[String: Any]]])?[uri(file)]?.first)
         let line = try XCTUnwrap(broken.components(separatedBy: "\n").firstIndex(of: brokenLine))
-        let start = brokenLine.range(of: "{color.component.tab-bar.activ}")!.lowerBound.utf16Offset(in: brokenLine)
-        XCTAssertEqual(range(edit), [line, start, line, start + "{color.component.tab-bar.activ}".utf16.count])
+        let start = brokenLine.range(of: "\"{color.component.tab-bar.activ}\"")!.lowerBound.utf16Offset(in: brokenLine)
+        XCTAssertEqual(range(edit), [line, start, line, start + "\"{color.component.tab-bar.activ}\"".utf16.count])
+        XCTAssertEqual(edit["newText"] as? String, "\"{color.component.tab-bar.active}\"")
         let after = try change(server, file, broken.replacingOccurrences(of: "tab-bar.activ}", with: "tab-bar.active}"), version: 2)
         XCTAssertFalse((diagnostics(after, for: file) ?? []).contains { $0["code"] as? String == "references.token" })
     }
@@ -340,6 +342,22 @@ final class LanguageServerTests: XCTestCase {
         let messages = (params["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
         XCTAssertTrue(messages.contains { $0.contains("'bogus3'") } && !messages.contains { $0.contains("'bogus1'") }, "\(messages)")
         XCTAssertTrue(server.flush().isEmpty, "nothing left to check")
+    }
+
+    func testRelatedLocationsAndNotesReachTheEditor() throws {
+        let server = try started()
+        // A base that does not load: its syntax error names where the list began and where parsing stopped, and
+        // the creator extending it gets a note (information) naming the base's error.
+        _ = try open(server, "companero-lucia/tenant.yaml")
+        let base = try text("companero/tenant.yaml")
+        let broken = base.replacingOccurrences(of: "supported: [en, es]", with: "supported: [en, es")
+        XCTAssertNotEqual(broken, base)
+        let sent = try open(server, "companero/tenant.yaml", text: broken)
+        let syntax = try XCTUnwrap(diagnostics(sent, for: "companero/tenant.yaml")?.first { $0["code"] as? String == "structure.syntax" })
+        let related = try XCTUnwrap(syntax["relatedInformation"] as? [[String: Any]], "\(syntax)")
+        XCTAssertTrue(related.allSatisfy { ($0["location"] as? [String: Any])?["uri"] as? String == uri("companero/tenant.yaml") && !(($0["message"] as? String) ?? "").isEmpty }, "\(related)")
+        let creator = diagnostics(sent, for: "companero-lucia/tenant.yaml") ?? []
+        XCTAssertTrue(creator.contains { $0["severity"] as? Int == 3 && ($0["relatedInformation"] as? [[String: Any]])?.isEmpty == false }, "\(creator)")
     }
 
     func testLifecycleErrors() throws {

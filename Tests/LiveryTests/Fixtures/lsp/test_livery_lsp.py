@@ -138,11 +138,11 @@ async def test_edit_diagnose_hover_define_complete_fix(client: LanguageClient):
     assert "color.component.tab-bar.active" in labels, labels[:20]
     assert all(label.startswith("color.comp") for label in labels)
 
-    # The quick fix "did you mean 'color'?", applied as the editor would, clears the finding.
+    # The quick fix the rule declares ("did you mean 'color'?"), applied as the editor would, clears the finding.
     actions = await client.text_document_code_action_async(types.CodeActionParams(
         text_document=types.TextDocumentIdentifier(uri=URI), range=found.range,
         context=types.CodeActionContext(diagnostics=[found])))
-    fix = [a for a in actions if a.title == "Replace 'colour' with 'color'"]
+    fix = [a for a in actions if a.title == "Rename 'colour' to 'color'"]
     assert len(fix) == 1, [a.title for a in actions]
     fixed = apply(broken, fix[0].edit.changes[URI])
     assert fixed == broken.replace("colour:", "color:")
