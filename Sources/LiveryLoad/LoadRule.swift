@@ -16,6 +16,9 @@ public struct LoadLimits: Sendable {
     public var maxFileBytes: Int
     public var maxDepth: Int
     public var maxNodes: Int
+    /// Unsaved texts read instead of their files (an editor's open documents); empty for every command but `livery lsp`.
+    /// It travels with the limits because every read of a manifest already takes them.
+    public var overlay = SourceOverlay()
 
     public init(maxFileBytes: Int = 8 << 20, maxDepth: Int = 64, maxNodes: Int = 500_000) {
         self.maxFileBytes = maxFileBytes
