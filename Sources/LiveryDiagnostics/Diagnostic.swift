@@ -1,4 +1,3 @@
-import LiveryDiagnostics
 /// How serious a finding is.
 public enum Severity: String, Sendable, Codable, CaseIterable, Comparable {
     /// Information that explains other findings (SARIF's `note`): never fails a build, even with `--strict`.
