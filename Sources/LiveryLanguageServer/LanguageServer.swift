@@ -1,4 +1,5 @@
 import Foundation
+import LiveryCheck
 import LiveryDiagnostics
 import LiveryJSONRPC
 import LiveryLoad
@@ -31,6 +32,8 @@ public final class LanguageServer {
     var published: [String: [Diagnostic]] = [:]
     /// The tenants resolved by the last check, by tenant folder path (for hovers, definitions and completions).
     var resolved: [String: ResolvedTenant] = [:]
+    /// Who extends whom, per workspace folder, kept between checks (see `TenantChecker.check`).
+    var dependents: [String: TenantDependents] = [:]
     var workspaceRoot: URL?
     var documentation = RuleDocumentation(workspace: nil)
     /// What the media probes measured, kept for the session (in memory only: the editor writes no probe cache).
@@ -224,7 +227,9 @@ public final class LanguageServer {
     func recheck(_ path: String) -> [[UInt8]] {
         guard let folder = TenantChecker.tenantFolder(containing: path) else { return [] }
         let workspace = folder.deletingLastPathComponent()
-        let outcome = TenantChecker.check(tenant: folder.lastPathComponent, workspace: workspace, overlay: overlay, media: media)
+        var known = dependents[workspace.path]
+        let outcome = TenantChecker.check(tenant: folder.lastPathComponent, workspace: workspace, overlay: overlay, media: media, dependents: &known)
+        dependents[workspace.path] = known
         for tenant in outcome.tenants { resolved[tenant.source.root.standardizedFileURL.path] = tenant }
         var byFile = Dictionary(grouping: outcome.diagnostics, by: \.location.file)
         let prefixes = outcome.checkedFolders.map { $0 + "/" }

@@ -29,20 +29,14 @@ struct TenantChecker {
     /// Checks tenant `id` of the workspace `root`, the tenants that extend it (at any depth), and their ancestors.
     /// Diagnostics carry absolute paths. `media` keeps what the probes measured between checks (a keystroke does not
     /// probe the tour's audio again) and answers hovers on media files.
-    static func check(tenant id: String, workspace root: URL, overlay: SourceOverlay, media: MediaMeasurements) -> Outcome {
+    /// `dependents` is the workspace's map of who extends whom, kept by the server between checks: only the
+    /// edited tenant's `extends` is read again (with its unsaved text), not every tenant manifest of the workspace.
+    static func check(tenant id: String, workspace root: URL, overlay: SourceOverlay, media: MediaMeasurements, dependents: inout TenantDependents?) -> Outcome {
         let limits = { var limits = LoadLimits.default; limits.overlay = overlay; return limits }()
         let discovered = WorkspaceFolders(discovering: root)
-        // Only each tenant manifest's `extends` is read to find the descendants (as `Validator.groups` does).
-        let parents = ParallelMap.map(discovered.folders) { TenantLoader.parentID(of: $0, limits: limits) }
-        var children: [String: [String]] = [:]
-        for (folder, parent) in zip(discovered.folders, parents) {
-            if let parent { children[parent, default: []].append(folder.lastPathComponent) }
-        }
-        var affected: Set<String> = [id]
-        var queue = [id]
-        while let next = queue.popLast() {
-            for child in children[next] ?? [] where affected.insert(child).inserted { queue.append(child) }
-        }
+        var map = dependents ?? TenantDependents(workspace: root, folders: discovered.folders, limits: limits)
+        let affected = map.affected(by: [id], limits: limits)
+        dependents = map
         let result = Validator.validate(workspace: root, displayRoot: root.path, only: affected, limits: limits, media: media, discovered: discovered)
         let folders = result.checked.map { root.appendingPathComponent($0).path }
         return Outcome(diagnostics: result.diagnostics, checkedFolders: folders, tenants: result.tenants)
