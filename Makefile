@@ -67,11 +67,13 @@ test-deps:
 	@./scripts/tuf-conformance.sh --install
 
 # python-tuf (with securesystemslib), the independent TUF client and canonical JSON oracle, coloraide
-# (the colour-space and WCAG contrast oracle) and boto3 (the S3 client and SigV4 oracle), in a local virtual environment.
+# (the colour-space and WCAG contrast oracle), boto3 (the S3 client and SigV4 oracle) and pytest-lsp (the LSP client),
+# in a local virtual environment.
 test-venv:
 	@# cryptography: securesystemslib verifies ECDSA (HSM-held P-256 keys) only with it; Ed25519 works without.
-	@test -x .venv-test/bin/python && .venv-test/bin/python -c "import tuf.ngclient, coloraide, boto3, cryptography" 2>/dev/null || \
-		(python3 -m venv .venv-test && .venv-test/bin/pip install --quiet --disable-pip-version-check "tuf>=7,<8" coloraide boto3 cryptography)
+	@# pytest-lsp (with pygls and lsprotocol): the real LSP client that drives `livery lsp` (LanguageServerClientTests).
+	@test -x .venv-test/bin/python && .venv-test/bin/python -c "import tuf.ngclient, coloraide, boto3, cryptography, pytest_lsp" 2>/dev/null || \
+		(python3 -m venv .venv-test && .venv-test/bin/pip install --quiet --disable-pip-version-check "tuf>=7,<8" coloraide boto3 cryptography "pytest-lsp>=1,<2")
 
 # Regenerates the committed JSON Schemas and rule reference (a test checks they are current).
 generated: build
@@ -93,6 +95,7 @@ bench: deps test-venv
 	$(SWIFT) build $(RELEASE_FLAGS)
 	./scripts/bench-validate.sh .build/release/livery
 	./scripts/bench-l10n.sh .build/release/livery
+	./scripts/bench-lsp.sh .build/release/livery
 	./scripts/bench-build.sh .build/release/livery
 	./scripts/bench-scale.sh .build/release/livery
 	./scripts/bench-watch.sh .build/release/livery

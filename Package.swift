@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "LiveryLoad", dependencies: ["LiveryDiagnostics", "LiverySQLite", "CYAML", "CXML2"]),
         // Crypto: `--shard` places a lineage by the SHA-256 of its root tenant id (TenantShard).
         .target(name: "LiveryResolve", dependencies: ["LiveryLoad", "LiveryL10n", .product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "LiveryCheck", dependencies: ["LiveryResolve", "LiveryLoad", "LiveryDiagnostics", "LiveryL10n", "LiveryRender", "LiverySQLite", "CLiverySystem", "LiveryImage"]),
+        .target(name: "LiveryCheck", dependencies: ["LiveryResolve", "LiveryLoad", "LiveryDiagnostics", "LiveryL10n", "LiveryRender", "LiveryInterchange", "LiverySQLite", "CLiverySystem", "LiveryImage"]),
         .target(name: "LiveryAssets", dependencies: ["LiveryLoad", "LiverySQLite", .product(name: "Crypto", package: "swift-crypto")]),
         // Localization: ICU MessageFormat and CLDR plural rules (generated table, see `make cldr`).
         .target(name: "LiveryL10n", dependencies: ["LiveryDiagnostics"]),
@@ -78,10 +78,14 @@ let package = Package(
         .target(name: "LiveryClient", dependencies: ["LiveryTUF", .target(name: "CArchive", condition: .when(platforms: [.linux])),
                                                     .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                                                     .product(name: "Crypto", package: "swift-crypto")]),
+        // `livery lsp`: the Language Server Protocol's framing and JSON-RPC messages (sans-I/O, no dependencies: the fuzz
+        // target takes it alone), and the server on top, which validates editors' unsaved texts through the pipeline.
+        .target(name: "LiveryJSONRPC"),
+        .target(name: "LiveryLanguageServer", dependencies: ["LiveryJSONRPC", "LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryInterchange"]),
         .executableTarget(
             name: "livery",
             dependencies: [
-                "LiveryCheck", "LiveryRender", "LiveryPublish", "LiveryPack", "LiverySign", "LiveryClient", "LiveryServe", "LiveryInterchange", "LiveryVectors", "LiveryObjectStore", "CArchive", "CXML2",
+                "LiveryCheck", "LiveryRender", "LiveryPublish", "LiveryPack", "LiverySign", "LiveryClient", "LiveryServe", "LiveryInterchange", "LiveryVectors", "LiveryObjectStore", "LiveryLanguageServer", "CArchive", "CXML2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -90,7 +94,7 @@ let package = Package(
         .testTarget(name: "LiveryL10nTests", dependencies: ["LiveryL10n"], exclude: ["Fixtures"]),
         .testTarget(
             name: "LiveryTests",
-            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiverySQLite", "LiveryPack", "LiveryPublish", "LiveryTUF", "LiverySign", "LiveryClient", "LiveryServe", "LiveryInterchange", "LiveryVectors", "LiveryObjectStore", "LiveryImage",
+            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiverySQLite", "LiveryPack", "LiveryPublish", "LiveryTUF", "LiverySign", "LiveryClient", "LiveryServe", "LiveryInterchange", "LiveryVectors", "LiveryObjectStore", "LiveryImage", "LiveryJSONRPC", "LiveryLanguageServer",
                            // `livery serve` driven in process, without a socket (ServeInProcessTests).
                            .product(name: "HummingbirdTesting", package: "hummingbird")],
             exclude: ["Fixtures"]
@@ -103,6 +107,6 @@ let package = Package(
 // `--sanitize=fuzzer` into its own scratch path (.build-fuzz). libFuzzer then supplies `main`, so only that
 // build defines LIVERY_FUZZING; `make test`'s build never needs the sanitizer.
 let fuzzing = Context.environment["LIVERY_FUZZ"] != nil
-package.targets.append(.executableTarget(name: "livery-json-fuzz", dependencies: ["LiveryTUF", "LiverySign", "LiveryLoad", "LiveryDiagnostics", "LiveryObjectStore", "LiveryClient",
+package.targets.append(.executableTarget(name: "livery-json-fuzz", dependencies: ["LiveryTUF", "LiverySign", "LiveryLoad", "LiveryDiagnostics", "LiveryObjectStore", "LiveryClient", "LiveryJSONRPC",
                                                                                .product(name: "Crypto", package: "swift-crypto"), .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                                          swiftSettings: fuzzing ? [.define("LIVERY_FUZZING")] : []))

@@ -5,7 +5,7 @@
 # (encrypted-bundle), a downloaded zip bundle as the client extracts it (zip-bundle), and, from the signing side, a key
 # file (key-file), an audit log (audit-log) and a PKCS#11 key URI (pkcs11-uri); and an image header as the asset
 # check probes it (image-header), a subtitle file (subtitles) and an MP3 or WAV file as the media probe walks it
-# (audio-frames), and an MP4 or QuickTime box tree (mp4-boxes). Each is a target of the same harness as the release JSON parser
+# (audio-frames), an MP4 or QuickTime box tree (mp4-boxes), and what an editor writes to `livery lsp` (lsp-framing). Each is a target of the same harness as the release JSON parser
 # (Sources/livery-json-fuzz/DeliveryFuzz.swift says what each must hold), chosen with LIVERY_FUZZ_TARGET.
 #
 # Same build as scripts/fuzz-release-json.sh (.build-fuzz, debug, --sanitize=fuzzer). Seeds come from the
@@ -28,7 +28,7 @@ fuzzer="$scratch/debug/livery-json-fuzz"
 rm -rf "$scratch/delivery-seeds"
 "$harness" seeds "$scratch/delivery-seeds"
 mkdir -p "$scratch/crashes"
-for target in s3-xml aws-ini redemption-answer download-manifest encrypted-bundle zip-bundle key-file audit-log pkcs11-uri image-header subtitles audio-frames mp4-boxes; do
+for target in s3-xml aws-ini redemption-answer download-manifest encrypted-bundle zip-bundle key-file audit-log pkcs11-uri image-header subtitles audio-frames mp4-boxes lsp-framing; do
     mkdir -p "$scratch/corpus-$target"
     echo "fuzzing $target for ${seconds}s (corpus: $(ls "$scratch/corpus-$target" | wc -l) inputs)"
     LIVERY_FUZZ_TARGET=$target SWIFT_BACKTRACE=enable=no "$fuzzer" "$scratch/corpus-$target" "$scratch/delivery-seeds/$target" \

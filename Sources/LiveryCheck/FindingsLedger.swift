@@ -73,11 +73,12 @@ public struct TenantDependents: Sendable {
 
     /// Reads `changed` tenants' `extends` again (a folder that no longer holds a tenant drops out), then
     /// returns them with every tenant that extends one of them.
-    public mutating func affected(by changed: Set<String>) -> Set<String> {
+    /// `limits` reads the manifests (with an editor's unsaved text, for `livery lsp`); nil uses the ones given at creation.
+    public mutating func affected(by changed: Set<String>, limits: LoadLimits? = nil) -> Set<String> {
         for name in changed {
             let folder = workspace.appendingPathComponent(name)
             let isTenant = ["tenant.yaml", "tenant.yml", "tenant.json"].contains { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
-            parent[name] = isTenant ? TenantLoader.parentID(of: folder, limits: limits) : nil
+            parent[name] = isTenant ? TenantLoader.parentID(of: folder, limits: limits ?? self.limits) : nil
         }
         var children: [String: [String]] = [:]
         for (child, parent) in parent { children[parent, default: []].append(child) }

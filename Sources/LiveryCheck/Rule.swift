@@ -17,7 +17,7 @@ public enum RuleFamily: String, Sendable, CaseIterable {
 
 /// Everything a rule documents about itself (the SwiftLint model).
 public struct RuleDescription: Sendable {
-    public var id: String
+    public var id: RuleID
     public var name: String
     public var family: RuleFamily
     public var rationale: String
@@ -29,7 +29,7 @@ public struct RuleDescription: Sendable {
     /// Inputs on which the rule must stay silent.
     public var nonTriggering: [RuleExample]
 
-    public init(id: String, name: String, family: RuleFamily, rationale: String, severity: Severity = .error, isSecurity: Bool = false,
+    public init(id: RuleID, name: String, family: RuleFamily, rationale: String, severity: Severity = .error, isSecurity: Bool = false,
                 triggering: [RuleExample], nonTriggering: [RuleExample]) {
         self.id = id
         self.name = name
@@ -42,7 +42,7 @@ public struct RuleDescription: Sendable {
     }
 
     public var summary: RuleSummary {
-        RuleSummary(id: id, name: name, rationale: rationale, severity: severity, family: family.rawValue)
+        RuleSummary(id: id.rawValue, name: name, rationale: rationale, severity: severity, family: family.rawValue)
     }
 }
 
@@ -51,7 +51,7 @@ public struct RuleContext: Sendable {
     public var tenant: ResolvedTenant
     public var workspace: [String: ResolvedTenant]
     /// Findings of the loader and resolver for this tenant, by rule id.
-    public var collected: [String: [Diagnostic]]
+    public var collected: [RuleID: [Diagnostic]]
     /// `displayRoot/` of the tenant: a file whose path starts with it is the tenant's own.
     let ownPrefix: String
     /// What several rules work out for this tenant, worked out once (see `RuleContextCache`).
@@ -59,7 +59,7 @@ public struct RuleContext: Sendable {
     /// What the media probes measured (shared by every tenant of the run).
     public let media: MediaMeasurements
 
-    public init(tenant: ResolvedTenant, workspace: [String: ResolvedTenant], collected: [String: [Diagnostic]], media: MediaMeasurements = MediaMeasurements()) {
+    public init(tenant: ResolvedTenant, workspace: [String: ResolvedTenant], collected: [RuleID: [Diagnostic]], media: MediaMeasurements = MediaMeasurements()) {
         self.tenant = tenant
         self.workspace = workspace
         self.collected = collected

@@ -34,6 +34,8 @@ public enum RuleReference {
                 }
             }
         }
+        out += "## Findings outside validation\n\nMade by commands that read inputs other than a tenant's: the workspace's templates (`livery generate`, `build`, `preview`) and translation files (`livery l10n import`). They cannot be switched off under `rules:`.\n\n| id | meaning |\n|---|---|\n"
+        for finding in RuleRegistry.toolFindings { out += "| `\(finding.id)` | \(finding.rationale) |\n" }
         return out
     }
 }

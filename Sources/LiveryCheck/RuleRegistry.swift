@@ -1,3 +1,5 @@
+import LiveryRender
+import LiveryInterchange
 import LiveryDiagnostics
 
 /// Every rule Livery runs, in the order `livery rules` lists them.
@@ -31,5 +33,18 @@ public enum RuleRegistry {
     ]
 
     public static var descriptions: [RuleDescription] { all.map { $0.description } }
-    public static var summaries: [RuleSummary] { descriptions.map(\.summary) }
+
+    /// Findings that commands other than validation make, about inputs that are not a tenant's
+    /// (templates, translation files being imported): they have no examples to run on a tenant, but
+    /// their ids are known, listed by `livery rules` and described in SARIF like every rule's.
+    public static let toolFindings: [RuleSummary] =
+        PlatformRule.renderingOnly.map { RuleSummary(id: $0.id.rawValue, name: "Template syntax", rationale: $0.rationale, severity: .error, family: $0.id.family) }
+        + InterchangeRule.all.map { RuleSummary(id: $0.id.rawValue, name: $0.id.rawValue, rationale: $0.rationale, severity: .error, family: $0.id.family) }
+
+    /// Every id a finding can carry: the validation rules' and the tool findings'.
+    public static var summaries: [RuleSummary] { descriptions.map(\.summary) + toolFindings }
+
+    /// Whether `id` is a registered rule or tool finding.
+    public static func isKnown(_ id: RuleID) -> Bool { known.contains(id) }
+    private static let known = Set(summaries.map { RuleID($0.id) })
 }

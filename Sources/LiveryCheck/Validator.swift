@@ -191,12 +191,12 @@ extension Validator {
 
 /// Runs every registered rule on one tenant and applies the tenant's severity overrides.
 public enum RuleEngine {
-    public static let overrideRuleID = "structure.rule-override"
+    public static let overrideRuleID: RuleID = "structure.rule-override"
 
     public static func run(_ context: RuleContext) -> [Diagnostic] {
         var overrides: [String: String] = [:]
         var diagnostics: [Diagnostic] = []
-        let known = Dictionary(RuleRegistry.all.map { ($0.description.id, $0.description) }, uniquingKeysWith: { a, _ in a })
+        let known = Dictionary(RuleRegistry.all.map { ($0.description.id.rawValue, $0.description) }, uniquingKeysWith: { a, _ in a })
         for entry in context.tenant.tenant?["rules"]?.entries ?? [] {
             guard let rule = known[entry.key] else {
                 diagnostics.append(Diagnostic(.error, "unknown rule '\(entry.key)'", at: entry.keyLocation, rule: overrideRuleID,
@@ -212,7 +212,7 @@ public enum RuleEngine {
         }
         for ruleType in RuleRegistry.all {
             let description = ruleType.description
-            let override = overrides[description.id]
+            let override = overrides[description.id.rawValue]
             if override == "off" { continue }
             for var diagnostic in ruleType.init().check(context) {
                 if let override, let severity = Severity(rawValue: override) { diagnostic.severity = severity }

@@ -33,14 +33,14 @@ public struct Diagnostic: Hashable, Sendable {
     public var location: SourceLocation
     public var severity: Severity
     public var message: String
-    public var ruleID: String
+    public var ruleID: RuleID
     public var hint: String?
     /// Other places the finding concerns, in the order a reader should visit them.
     public var related: [RelatedLocation]
     /// How to fix the finding, when its rule knows (most likely first).
     public var fixes: [Fix]
 
-    public init(_ severity: Severity, _ message: String, at location: SourceLocation, rule ruleID: String, hint: String? = nil, related: [RelatedLocation] = [],
+    public init(_ severity: Severity, _ message: String, at location: SourceLocation, rule ruleID: RuleID, hint: String? = nil, related: [RelatedLocation] = [],
                 fixes: [Fix] = []) {
         self.related = related
         self.fixes = fixes

@@ -109,7 +109,7 @@ public struct DiagnosticReport: Sendable {
             version: toolVersion,
             diagnostics: diagnostics.map {
                 .init(file: $0.location.file, line: $0.location.line, column: $0.location.column,
-                      severity: $0.severity.rawValue, message: $0.message, rule: $0.ruleID, hint: $0.hint,
+                      severity: $0.severity.rawValue, message: $0.message, rule: $0.ruleID.rawValue, hint: $0.hint,
                       related: $0.related.isEmpty ? nil : $0.related.map { .init(file: $0.location.file, line: $0.location.line, column: $0.location.column, message: $0.message) },
                       fixes: $0.fixes.isEmpty ? nil : $0.fixes.map { fix in
                           .init(title: fix.title, edits: fix.edits.map { .init(file: $0.start.file, line: $0.start.line, column: $0.start.column,
@@ -179,7 +179,7 @@ public struct DiagnosticReport: Sendable {
         let index = Dictionary(uniqueKeysWithValues: sortedRules.enumerated().map { ($1.id, $0) })
         let results = diagnostics.map { d in
             SARIFLog.Result(
-                ruleId: d.ruleID, ruleIndex: index[d.ruleID], level: d.severity.rawValue,
+                ruleId: d.ruleID.rawValue, ruleIndex: index[d.ruleID.rawValue], level: d.severity.rawValue,
                 message: .init(text: d.hint.map { "\(d.message). Hint: \($0)" } ?? d.message),
                 locations: [.init(physicalLocation: Self.physical(d.location))],
                 relatedLocations: d.related.isEmpty ? nil : d.related.enumerated().map { index, related in

@@ -7,7 +7,19 @@ import LiveryLoad
 /// text); new keys go at the end of the deepest existing block group that contains them, written with
 /// the rest of their key dotted. Comments, blank lines, key order and grouping stay as they were.
 /// The result is parsed again and must hold exactly the intended messages, or nothing is written.
-enum LocaleFileEditor {
+public enum LocaleFileEditor {
+    /// `text` (a YAML locale file) with the messages `added` written in, keeping everything else as it is; a
+    /// diagnostic if it cannot be edited safely. For `livery lsp`'s "add the missing key" code action.
+    public static func adding(_ added: [(key: String, value: String)], to text: String, file: String) -> Result<String, Diagnostic> {
+        let (node, diagnostics) = ManifestParser.parse(text, format: .yaml, file: file)
+        guard let node, !diagnostics.contains(where: { $0.severity == .error }) else {
+            return .failure(Diagnostic(.error, "the locale file cannot be read as YAML", at: .start(of: file), rule: InterchangeRule.io))
+        }
+        var expected = flatten(node)
+        for (key, value) in added { expected[key] = value }
+        return edit(text, file: file, changes: added, expected: expected)
+    }
+
     /// The edited text, or a diagnostic saying why the file cannot be edited safely.
     static func edit(_ text: String, file: String, changes: [(key: String, value: String)], expected: [String: String]) -> Result<String, Diagnostic> {
         guard let spans = YAMLSpans.read(text) else {

@@ -127,7 +127,7 @@ public enum StringCatalogFormat {
             if parsed != nil && parsed?.entries == nil { diagnostics.append(Diagnostic(.error, "a String Catalog is a JSON object", at: .start(of: file), rule: InterchangeRule.syntax)) }
             return InterchangeResult(value: nil, diagnostics: diagnostics)
         }
-        func fail(_ message: String, _ node: Node, rule: String = InterchangeRule.syntax, hint: String? = nil) {
+        func fail(_ message: String, _ node: Node, rule: RuleID = InterchangeRule.syntax, hint: String? = nil) {
             diagnostics.append(Diagnostic(.error, message, at: node.location, rule: rule, hint: hint))
         }
         if let source = root["sourceLanguage"] {

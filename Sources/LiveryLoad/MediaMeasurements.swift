@@ -19,7 +19,12 @@ public final class MediaMeasurements: @unchecked Sendable {
 
     private let cache: ProbeCache?
     // Guarded by `lock`.
-    private var outcomes: [String: (type: FileType, outcome: Result<MediaFacts, ProbeFailure>)] = [:]
+    // Each kept with the file's stamp when measured: a long-lived instance (`livery watch`, `livery lsp`)
+    // measures a file again once it changes.
+    private var outcomes: [String: (stamp: FileStamp?, type: FileType, outcome: Result<MediaFacts, ProbeFailure>)] = [:]
+    private var answers: [String: (stamp: FileStamp, record: String)] = [:]
+    private var answersComputed = 0
+    private var answersKept = 0
     private var probes = 0
     private var hits = 0
     private let lock = NSLock()
@@ -46,20 +51,20 @@ public final class MediaMeasurements: @unchecked Sendable {
     public func measure(_ url: URL, as type: FileType) -> Result<MediaFacts, ProbeFailure>? {
         guard FileType.media.contains(type) else { return nil }
         let path = url.standardizedFileURL.path
-        if let known = lock.withLock({ outcomes[path] }), known.type == type { return known.outcome }
         let stamp = FileStamp(path: path)
+        if let known = lock.withLock({ outcomes[path] }), known.type == type, known.stamp == stamp, stamp != nil { return known.outcome }
         if let stamp, let text = cache?.record(for: path, stamp: stamp), let record = try? JSONDecoder().decode(Record.self, from: Data(text.utf8)),
            record.type == type.rawValue,
            let outcome = record.facts.map({ Result<MediaFacts, ProbeFailure>.success($0) }) ?? record.failure.map({ .failure($0) }) {
             lock.withLock {
-                outcomes[path] = (type, outcome)
+                outcomes[path] = (stamp, type, outcome)
                 hits += 1
             }
             return outcome
         }
         guard let outcome = MediaProbe.probe(fileAt: url, as: type) else { return nil }
         lock.withLock {
-            outcomes[path] = (type, outcome)
+            outcomes[path] = (stamp, type, outcome)
             probes += 1
         }
         if let stamp, let cache {
@@ -72,6 +77,38 @@ public final class MediaMeasurements: @unchecked Sendable {
         }
         return outcome
     }
+
+    /// The answer of another costly check of the file at `url` (`check` names it and its version, e.g.
+    /// `app-icon-1:master:1024`), kept like the measurements: for this run, and in the probe cache
+    /// between runs, until the file changes. `compute` runs when there is no answer for the file as it is.
+    public func answer<T: Codable>(_ check: String, for url: URL, compute: () -> T) -> T {
+        let path = url.standardizedFileURL.path
+        let key = check + "|" + path
+        guard let stamp = FileStamp(path: path) else { return compute() }
+        let decoder = JSONDecoder()
+        if let known = lock.withLock({ answers[key] }), known.stamp == stamp, let value = try? decoder.decode(T.self, from: Data(known.record.utf8)) {
+            lock.withLock { answersKept += 1 }
+            return value
+        }
+        if let text = cache?.record(for: key, stamp: stamp), let value = try? decoder.decode(T.self, from: Data(text.utf8)) {
+            lock.withLock {
+                answers[key] = (stamp, text)
+                answersKept += 1
+            }
+            return value
+        }
+        let value = compute()
+        lock.withLock { answersComputed += 1 }
+        if let data = try? JSONEncoder().encode(value) {
+            let text = String(decoding: data, as: UTF8.self)
+            lock.withLock { answers[key] = (stamp, text) }
+            cache?.remember(text, for: key, stamp: stamp)
+        }
+        return value
+    }
+
+    /// How many answers (`answer(_:for:compute:)`) were worked out, and how many were kept from before.
+    public var answerCounts: (computed: Int, kept: Int) { lock.withLock { (answersComputed, answersKept) } }
 
     /// Writes new measurements to the probe cache (errors only lose the cache).
     public func flush() {

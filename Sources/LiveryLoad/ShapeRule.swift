@@ -1,12 +1,12 @@
 /// Rule ids of findings from checking a manifest against its declared shape.
 public enum ShapeRule {
-    public static let type = "structure.type"
-    public static let required = "structure.required"
-    public static let unknownKey = "structure.unknown-key"
-    public static let choice = "structure.enum"
-    public static let slug = "structure.slug"
-    public static let format = "structure.format"
-    public static let range = "structure.range"
+    public static let type: RuleID = "structure.type"
+    public static let required: RuleID = "structure.required"
+    public static let unknownKey: RuleID = "structure.unknown-key"
+    public static let choice: RuleID = "structure.enum"
+    public static let slug: RuleID = "structure.slug"
+    public static let format: RuleID = "structure.format"
+    public static let range: RuleID = "structure.range"
 }
 
 /// A reference from a manifest to a file in the tenant folder, found while checking shapes.

@@ -17,7 +17,7 @@ public struct ShapeValidator {
         self.baseDirectory = baseDirectory
     }
 
-    private mutating func report(_ message: String, at location: SourceLocation, rule: String, hint: String? = nil, fixes: [Fix] = []) {
+    private mutating func report(_ message: String, at location: SourceLocation, rule: RuleID, hint: String? = nil, fixes: [Fix] = []) {
         diagnostics.append(Diagnostic(.error, message, at: location, rule: rule, hint: hint, fixes: fixes))
     }
 

@@ -9,6 +9,12 @@ public enum SourceText {
 
     /// Reads at most `limits.maxFileBytes` from `url`; a larger file is refused without reading the rest.
     public static func read(_ url: URL, displayPath: String, limits: LoadLimits = .default) -> Result<String, Failure> {
+        if let unsaved = limits.overlay.text(forFileAt: url.path) {
+            // An editor's text is checked like the file's bytes would be: size, NUL bytes (it is already valid Unicode).
+            return unsaved.utf8.count > limits.maxFileBytes ? .failure(.diagnostic(Diagnostic(
+                .error, "file is larger than \(limits.maxFileBytes / (1 << 20)) MiB; manifests must be small text files",
+                at: .start(of: displayPath), rule: LoadRule.fileSize))) : decode(Array(unsaved.utf8), displayPath: displayPath)
+        }
         guard let handle = try? FileHandle(forReadingFrom: url) else {
             return .failure(.diagnostic(Diagnostic(.error, "cannot read file", at: .start(of: displayPath), rule: LoadRule.encoding)))
         }

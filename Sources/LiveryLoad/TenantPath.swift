@@ -3,10 +3,10 @@ import LiveryDiagnostics
 
 /// Rule ids of findings about paths to files in a tenant folder.
 public enum PathRule {
-    public static let path = "assets.path"
-    public static let symlinkEscape = "assets.symlink-escape"
-    public static let missing = "assets.missing"
-    public static let notRegularFile = "assets.not-regular-file"
+    public static let path: RuleID = "assets.path"
+    public static let symlinkEscape: RuleID = "assets.symlink-escape"
+    public static let missing: RuleID = "assets.missing"
+    public static let notRegularFile: RuleID = "assets.not-regular-file"
 }
 
 /// Resolves paths written in manifests to files inside one tenant folder, refusing anything that
@@ -49,7 +49,7 @@ public struct TenantPath: Sendable {
     }
 
     public enum Failure: Error, Sendable {
-        case refused(rule: String, message: String, hint: String?)
+        case refused(rule: RuleID, message: String, hint: String?)
     }
 
     /// The URL of the regular file at tenant-relative `relative`, after checking that every

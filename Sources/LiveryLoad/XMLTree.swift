@@ -32,7 +32,7 @@ public struct XMLElement: Sendable {
 /// never with entity substitution, DTD loading or XInclude; a document with a DOCTYPE is refused
 /// outright, so no entity trick (external file, billion laughs) can reach the parser.
 public enum XMLTree {
-    public static let ruleID = "assets.xml"
+    public static let ruleID: RuleID = "assets.xml"
 
     private static let initialised: Bool = {
         xmlInitParser()

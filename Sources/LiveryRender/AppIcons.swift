@@ -108,11 +108,11 @@ public enum AppIcons {
             return files
         }
 
-        mutating func fail(_ message: String, _ image: AppIconDeclaration.Image, rule: String) {
+        mutating func fail(_ message: String, _ image: AppIconDeclaration.Image, rule: RuleID) {
             fail(message, at: image.node, rule: rule)
         }
 
-        mutating func fail(_ message: String, at node: Node, rule: String) {
+        mutating func fail(_ message: String, at node: Node, rule: RuleID) {
             diagnostics.append(Diagnostic(.error, message, at: node.location, rule: rule))
         }
 

@@ -243,50 +243,40 @@ public enum ContentPreview {
             return formatter.string(from: date)
         }
 
+        // Written with loops rather than nested `map` closures: Swift 6.3.1's optimizer crashed
+        // ("Found ownership error", CopyPropagation) on the closure-heavy form in release builds.
         func localePage(_ locale: String, locales: [String]) -> LocalePage {
-            let links = locales.map { LocaleLink(code: $0, href: "\($0).html", current: $0 == locale) }
-            let tab = { (node: Node) in Tab(id: node["id"]?.string ?? "", label: self.message(node["label"]?.string, locale), icon: node["icon"]?.string ?? "") }
-            var tabs = (tenant.tenant?["navigation"]?["tabs"]?.items ?? []).map(tab)
+            var links: [LocaleLink] = []
+            for code in locales { links.append(LocaleLink(code: code, href: "\(code).html", current: code == locale)) }
+            var tabs: [Tab] = []
+            for tab in tenant.tenant?["navigation"]?["tabs"]?.items ?? [] {
+                tabs.append(Tab(id: tab["id"]?.string ?? "", label: message(tab["label"]?.string, locale), icon: tab["icon"]?.string ?? ""))
+            }
             // With more than five tabs and an overflow 'More' tab, the bar shows the first four and More, which lists the rest.
             if tabs.count > 5, let overflow = tenant.tenant?["navigation"]?["overflow"] {
-                let rest = tabs[4...].map { var moved = $0; moved.inMore = true; return moved }
-                tabs = Array(tabs.prefix(4)) + [tab(overflow)] + rest
+                var bar = Array(tabs.prefix(4))
+                bar.append(Tab(id: overflow["id"]?.string ?? "", label: message(overflow["label"]?.string, locale), icon: overflow["icon"]?.string ?? ""))
+                for index in 4..<tabs.count {
+                    var moved = tabs[index]
+                    moved.inMore = true
+                    bar.append(moved)
+                }
+                tabs = bar
             }
             // Drafts included: the preview marks them.
             let library = MergedLibrary(tenant, includingDrafts: true)
-            let titles = Dictionary(library.items.map { ($0.id, text($0.node["title"], locale)) }, uniquingKeysWith: { a, _ in a })
-            let programs = tenant.source.manifests(.program).map { manifest -> Program in
-                let node = manifest.node
-                let weeks = (node["weeks"]?.items ?? []).map { week -> Week in
-                    Week(number: week["week"]?.int ?? 0, title: text(week["title"], locale), days: (week["days"]?.items ?? []).map { day in
-                        Day(number: day["day"]?.int ?? 0, title: text(day["title"], locale), items: (day["items"]?.items ?? []).map { item in
-                            let kind = item["type"]?.string ?? ""
-                            switch kind {
-                            case "lesson":
-                                let id = item["lesson"]?.string ?? ""
-                                return ProgramItem(kind: kind, text: titles[id] ?? id, detail: "lesson", href: "#item-\(id)")
-                            case "habit":
-                                let habit = item["habit"]
-                                let target = habit?["target"].map { target in
-                                    "target " + (target.int.map(String.init) ?? target.string ?? "") + (habit?["unit"]?.string.map { " \($0)" } ?? "")
-                                }
-                                return ProgramItem(kind: kind, text: text(item["title"], locale), detail: target ?? (habit?["type"]?.string ?? "habit"), href: nil)
-                            default:
-                                return ProgramItem(kind: kind, text: text(item["prompt"] ?? item["title"], locale), detail: kind, href: nil)
-                            }
-                        })
-                    })
-                }
-                let facts = [node["durationDays"]?.int.map { "\($0) days" }, node["difficulty"]?.string].compactMap { $0 }.joined(separator: " · ")
-                return Program(id: node["id"]?.string ?? "", title: text(node["title"], locale), description: text(node["description"], locale),
-                               facts: facts, badges: Self.badges(node), weeks: weeks)
-            }
-            var grouped: [(title: String, id: String?, items: [LibraryItem])] = library.categories.map { (text($0.node["title"], locale), $0.id, []) }
+            var titles: [String: String] = [:]
+            for item in library.items where titles[item.id] == nil { titles[item.id] = text(item.node["title"], locale) }
+            var programs: [Program] = []
+            for manifest in tenant.source.manifests(.program) { programs.append(program(manifest.node, locale: locale, titles: titles)) }
+            var grouped: [(title: String, id: String?, items: [LibraryItem])] = []
+            for category in library.categories { grouped.append((text(category.node["title"], locale), category.id, [])) }
             var uncategorised: [LibraryItem] = []
-            for (id, node) in library.items.map({ ($0.id, $0.node) }) {
-                let duration = node["durationSeconds"]?.int.map { " · \(Self.duration(seconds: $0))" } ?? ""
-                let item = LibraryItem(id: id, title: text(node["title"], locale), kind: node["kind"]?.string ?? "", detail: (node["kind"]?.string ?? "") + duration,
-                                       badges: Self.badges(node))
+            for entry in library.items {
+                let node = entry.node
+                var detail = node["kind"]?.string ?? ""
+                if let seconds = node["durationSeconds"]?.int { detail += " · " + Self.duration(seconds: seconds) }
+                let item = LibraryItem(id: entry.id, title: text(node["title"], locale), kind: node["kind"]?.string ?? "", detail: detail, badges: Self.badges(node))
                 if let category = node["category"]?.string, let index = grouped.firstIndex(where: { $0.id == category }) {
                     grouped[index].items.append(item)
                 } else {
@@ -294,20 +284,73 @@ public enum ContentPreview {
                 }
             }
             if !uncategorised.isEmpty { grouped.append(("Other", nil, uncategorised)) }
-            let categories = grouped.filter { !$0.items.isEmpty }.map { Category(title: $0.title, items: $0.items) }
-            let tours = tenant.source.manifests(.tour).compactMap { manifest -> TourLink? in
-                guard let id = manifest.node["id"]?.string else { return nil }
-                return TourLink(title: text(manifest.node["title"], locale), summary: text(manifest.node["summary"], locale),
-                                facts: Self.tourFacts(manifest.node), href: "tours/\(id).\(locale).html", badges: Self.badges(manifest.node))
+            var categories: [Category] = []
+            for group in grouped where !group.items.isEmpty { categories.append(Category(title: group.title, items: group.items)) }
+            var tours: [TourLink] = []
+            for manifest in tenant.source.manifests(.tour) {
+                guard let id = manifest.node["id"]?.string else { continue }
+                tours.append(TourLink(title: text(manifest.node["title"], locale), summary: text(manifest.node["summary"], locale),
+                                      facts: Self.tourFacts(manifest.node), href: "tours/\(id).\(locale).html", badges: Self.badges(manifest.node)))
             }
             return LocalePage(tenantID: tenant.id, tenantName: tenant.tenant?["name"]?.string ?? tenant.id, locale: locale, direction: Self.direction(locale),
                               locales: links, tabs: tabs, programs: programs, categories: categories, tours: tours, hasTabs: !tabs.isEmpty,
                               hasPrograms: !programs.isEmpty, hasLibrary: !categories.isEmpty, hasTours: !tours.isEmpty)
         }
 
+        /// A program as a calendar: its weeks, their days, each day's items in the page's locale.
+        func program(_ node: Node, locale: String, titles: [String: String]) -> Program {
+            var weeks: [Week] = []
+            for week in node["weeks"]?.items ?? [] {
+                var days: [Day] = []
+                for day in week["days"]?.items ?? [] {
+                    var items: [ProgramItem] = []
+                    for item in day["items"]?.items ?? [] { items.append(programItem(item, locale: locale, titles: titles)) }
+                    days.append(Day(number: day["day"]?.int ?? 0, title: text(day["title"], locale), items: items))
+                }
+                weeks.append(Week(number: week["week"]?.int ?? 0, title: text(week["title"], locale), days: days))
+            }
+            var facts: [String] = []
+            if let days = node["durationDays"]?.int { facts.append("\(days) days") }
+            if let difficulty = node["difficulty"]?.string { facts.append(difficulty) }
+            return Program(id: node["id"]?.string ?? "", title: text(node["title"], locale), description: text(node["description"], locale),
+                           facts: facts.joined(separator: " · "), badges: Self.badges(node), weeks: weeks)
+        }
+
+        func programItem(_ item: Node, locale: String, titles: [String: String]) -> ProgramItem {
+            var kind = ""
+            if let type = item["type"]?.string { kind = type }
+            if kind == "lesson" {
+                var id = ""
+                if let lesson = item["lesson"]?.string { id = lesson }
+                var title = id
+                if let known = titles[id] { title = known }
+                return ProgramItem(kind: kind, text: title, detail: "lesson", href: "#item-" + id)
+            }
+            if kind == "habit" {
+                var detail = "habit"
+                if let habit = item["habit"] {
+                    if let type = habit["type"]?.string { detail = type }
+                    if let target = habit["target"] {
+                        var value = ""
+                        if let number = target.int { value = String(number) } else if let written = target.string { value = written }
+                        detail = "target " + value
+                        if let unit = habit["unit"]?.string { detail += " " + unit }
+                    }
+                }
+                return ProgramItem(kind: kind, text: text(item["title"], locale), detail: detail, href: nil)
+            }
+            var question = item["prompt"]
+            if question == nil { question = item["title"] }
+            return ProgramItem(kind: kind, text: text(question, locale), detail: kind, href: nil)
+        }
+
         static func tourFacts(_ node: Node) -> String {
-            [node["city"]?.string, node["durationMinutes"]?.int.map { "\($0) min" }, node["distanceKm"]?.number.map { "\(PlatformColor.decimal($0, places: 2)) km" },
-             (node["stops"]?.items?.count).map { "\($0) stops" }].compactMap { $0 }.joined(separator: " · ")
+            var facts: [String] = []
+            if let city = node["city"]?.string { facts.append(city) }
+            if let minutes = node["durationMinutes"]?.int { facts.append("\(minutes) min") }
+            if let distance = node["distanceKm"]?.number { facts.append(PlatformColor.decimal(distance, places: 2) + " km") }
+            if let count = node["stops"]?.items?.count { facts.append("\(count) stops") }
+            return facts.joined(separator: " · ")
         }
 
         static func duration(seconds: Int) -> String {
@@ -340,33 +383,43 @@ public enum ContentPreview {
                case .success(let url) = tenant.source.paths.regularFile(relative) {
                 pack = try? MBTilesPack(path: url.path)
             }
-            let map = Self.map(route: route?.points.map { ($0.latitude, $0.longitude) } ?? [],
-                               stops: stops.compactMap { stop in
-                                   guard let lat = stop["latitude"]?.number, let lon = stop["longitude"]?.number else { return nil }
-                                   return (lat, lon, Double(stop["triggerRadius"]?.int ?? 0))
-                               }, pack: pack)
-            let pageStops = stops.enumerated().map { index, stop -> Stop in
+            var routePoints: [(Double, Double)] = []
+            for point in route?.points ?? [] { routePoints.append((point.latitude, point.longitude)) }
+            var stopPoints: [(Double, Double, Double)] = []
+            for stop in stops {
+                guard let lat = stop["latitude"]?.number, let lon = stop["longitude"]?.number else { continue }
+                stopPoints.append((lat, lon, Double(stop["triggerRadius"]?.int ?? 0)))
+            }
+            let map = Self.map(route: routePoints, stops: stopPoints, pack: pack)
+            var pageStops: [Stop] = []
+            for (index, stop) in stops.enumerated() {
                 let audio = media(stop["audio"]?[audioLanguage], in: manifest, depth: 1)
+                let image = media(stop["image"], in: manifest, depth: 1)
                 var cues: [Cue] = []
                 if let subtitle = stop["subtitles"]?[locale] ?? stop["subtitles"]?[audioLanguage], let path = subtitle.string,
                    case .success(let relative) = TenantPath.normalize(path, baseDirectory: manifest.directory),
                    case .success(let url) = tenant.source.paths.regularFile(relative), let type = FileType(extensionOf: relative),
                    case .success(let text) = SourceText.read(url, displayPath: relative) {
-                    cues = SubtitleDocument.parse(text, format: type).cues.map {
-                        Cue(time: Self.clock(milliseconds: $0.start), text: $0.displayedLines.joined(separator: " "))
+                    for cue in SubtitleDocument.parse(text, format: type).cues {
+                        cues.append(Cue(time: Self.clock(milliseconds: cue.start), text: cue.displayedLines.joined(separator: " ")))
                     }
                 }
-                let facts = [stop["triggerRadius"]?.int.map { "starts within \($0) m" },
-                             stop["latitude"]?.number.flatMap { lat in stop["longitude"]?.number.map { "\(PlatformColor.decimal(lat, places: 5)), \(PlatformColor.decimal($0, places: 5))" } }]
-                    .compactMap { $0 }.joined(separator: " · ")
-                return Stop(number: index + 1, title: text(stop["title"], locale), facts: facts, audio: audio,
-                            audioNote: audio == nil ? "no audio" : (audioLanguage == locale ? "" : "audio in \(audioLanguage)"),
-                            image: media(stop["image"], in: manifest, depth: 1), cues: cues, hasCues: !cues.isEmpty)
+                var facts: [String] = []
+                if let radius = stop["triggerRadius"]?.int { facts.append("starts within \(radius) m") }
+                if let lat = stop["latitude"]?.number, let lon = stop["longitude"]?.number {
+                    facts.append(PlatformColor.decimal(lat, places: 5) + ", " + PlatformColor.decimal(lon, places: 5))
+                }
+                let note = audio == nil ? "no audio" : (audioLanguage == locale ? "" : "audio in \(audioLanguage)")
+                pageStops.append(Stop(number: index + 1, title: text(stop["title"], locale), facts: facts.joined(separator: " · "), audio: audio,
+                                      audioNote: note, image: image, cues: cues, hasCues: !cues.isEmpty))
             }
+            let cover = media(node["cover"], in: manifest, depth: 1)
+            var links: [LocaleLink] = []
+            for code in locales { links.append(LocaleLink(code: code, href: "\(id).\(code).html", current: code == locale)) }
             return TourPage(id: id, tenantName: tenant.tenant?["name"]?.string ?? tenant.id, locale: locale, direction: Self.direction(locale),
-                            back: "../\(locale).html", locales: locales.map { LocaleLink(code: $0, href: "\(id).\($0).html", current: $0 == locale) },
+                            back: "../\(locale).html", locales: links,
                             title: text(node["title"], locale), summary: text(node["summary"], locale), description: text(node["description"], locale),
-                            facts: Self.tourFacts(node), badges: Self.badges(node), cover: media(node["cover"], in: manifest, depth: 1),
+                            facts: Self.tourFacts(node), badges: Self.badges(node), cover: cover,
                             width: map.width, height: map.height, tiles: map.tiles, tileNote: map.note, route: map.route, markers: map.markers, stops: pageStops)
         }
 
@@ -411,22 +464,32 @@ public enum ContentPreview {
                 let p = TileCoordinate.pixel(latitude: lat, longitude: lon, zoom: zoom)
                 return (PlatformColor.decimal(p.x - left, places: 1), PlatformColor.decimal(p.y - top, places: 1))
             }
-            let line = route.map { let (x, y) = position($0.0, $0.1); return "\(x),\(y)" }.joined(separator: " ")
-            let markers = stops.enumerated().map { index, stop -> StopMarker in
+            var line: [String] = []
+            for point in route {
+                let (x, y) = position(point.0, point.1)
+                line.append(x + "," + y)
+            }
+            var markers: [StopMarker] = []
+            for (index, stop) in stops.enumerated() {
                 let (x, y) = position(stop.0, stop.1)
-                return StopMarker(number: index + 1, x: x, y: y,
-                                  radius: PlatformColor.decimal(stop.2 / TileCoordinate.metresPerPixel(latitude: stop.0, zoom: zoom), places: 1))
+                markers.append(StopMarker(number: index + 1, x: x, y: y,
+                                          radius: PlatformColor.decimal(stop.2 / TileCoordinate.metresPerPixel(latitude: stop.0, zoom: zoom), places: 1)))
             }
             let note = pack == nil ? "no offline tile pack: route and stops only"
                 : "offline tiles at zoom \(zoom)" + (missing > 0 ? "; \(missing) tile\(missing == 1 ? "" : "s") of this view not in the pack" : "")
-            return (width, height, tiles, line, markers, note)
+            return (width, height, tiles, line.joined(separator: " "), markers, note)
         }
 
         static func bounds(_ points: [(Double, Double)], stops: [(Double, Double, Double)], zoom: Int)
             -> (box: (minX: Double, minY: Double, maxX: Double, maxY: Double), pad: Double) {
-            let pixels = points.map { TileCoordinate.pixel(latitude: $0.0, longitude: $0.1, zoom: zoom) }
-            let pad = stops.map { $0.2 / TileCoordinate.metresPerPixel(latitude: $0.0, zoom: zoom) }.max() ?? 0
-            return ((pixels.map(\.x).min()!, pixels.map(\.y).min()!, pixels.map(\.x).max()!, pixels.map(\.y).max()!), pad)
+            var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+            for point in points {
+                let p = TileCoordinate.pixel(latitude: point.0, longitude: point.1, zoom: zoom)
+                minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
+            }
+            var pad = 0.0
+            for stop in stops { pad = max(pad, stop.2 / TileCoordinate.metresPerPixel(latitude: stop.0, zoom: zoom)) }
+            return ((minX, minY, maxX, maxY), pad)
         }
     }
 }

@@ -86,8 +86,11 @@ extension PlatformContext {
 
     static func brand(_ table: TokenTable, resolved: ResolvedTokens?, named: Naming) -> Brand {
         var brand = Brand()
-        brand.opacity = named.opacity.compactMap { path, names in
-            table.values[path]?.number.map { OpacityToken(names: names, value: PlatformValues.number(min(max($0, 0), 1))) }
+        // A loop with `if let`, not `?.number.map { … }` inside `compactMap`: that form crashed Swift 6.3.1's
+        // optimizer in release builds ("Found ownership error", CopyPropagation).
+        for (path, names) in named.opacity {
+            guard let node = table.values[path], let value = node.number else { continue }
+            brand.opacity.append(OpacityToken(names: names, value: PlatformValues.number(min(max(value, 0), 1))))
         }
         brand.gradients = named.gradients.compactMap { path, names in
             guard let items = table.values[path]?.items, !items.isEmpty else { return nil }

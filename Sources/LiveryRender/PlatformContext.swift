@@ -6,9 +6,13 @@ import LiveryResolve
 /// Rule ids of findings made while generating platform files.
 public enum PlatformRule {
     /// Two tokens of one category that would get the same name in a generated file.
-    public static let nameCollision = "branding.platform-name"
+    public static let nameCollision: RuleID = "branding.platform-name"
     /// A platform or brand-sheet template that does not parse.
-    public static let template = "render.template"
+    public static let template: RuleID = "render.template"
+    /// The findings made while rendering that no validation rule declares (`livery generate`, `build`, `preview` report them).
+    public static let renderingOnly: [(id: RuleID, rationale: String)] = [
+        (template, "A platform, preview or brand-sheet template parses as Mustache, so every tenant's files can be rendered."),
+    ]
 }
 
 /// What the platform templates see: plain lists of tokens whose values are already written in each

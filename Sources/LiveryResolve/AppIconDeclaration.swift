@@ -1,3 +1,4 @@
+import LiveryDiagnostics
 import Foundation
 import LiveryLoad
 
@@ -89,10 +90,10 @@ public struct AppIconDeclaration: Sendable {
 
 /// Rule ids of the app icon and launch screen findings (docs/app-icons.md).
 public enum AppIconRule {
-    public static let missing = "assets.app-icon-missing"
-    public static let size = "assets.app-icon-size"
-    public static let opaque = "assets.app-icon-opaque"
-    public static let safeZone = "assets.app-icon-safe-zone"
-    public static let decode = "assets.app-icon-decode"
-    public static let launchColor = "branding.launch-screen-color"
+    public static let missing: RuleID = "assets.app-icon-missing"
+    public static let size: RuleID = "assets.app-icon-size"
+    public static let opaque: RuleID = "assets.app-icon-opaque"
+    public static let safeZone: RuleID = "assets.app-icon-safe-zone"
+    public static let decode: RuleID = "assets.app-icon-decode"
+    public static let launchColor: RuleID = "branding.launch-screen-color"
 }

@@ -18,7 +18,8 @@ import ZIPFoundation
 // - `audit-log`, `pkcs11-uri`: an audit log and a PKCS#11 key URI (CustodyFuzz.swift);
 // - `image-header`, `subtitles`, `audio-frames`: an image's header as the asset check probes it, a
 //   subtitle file, an MP3 or WAV file as the media probe walks it (MediaFuzz.swift);
-// - `mp4-boxes`: an MP4 or QuickTime file's box tree as the asset check measures it (MP4Fuzz.swift).
+// - `mp4-boxes`: an MP4 or QuickTime file's box tree as the asset check measures it (MP4Fuzz.swift);
+// - `lsp-framing`: what an editor writes to `livery lsp` (LSPFramingFuzz.swift).
 // Each input must be accepted or refused without a crash, and what is accepted must keep its
 // invariants, stated per target below.
 
@@ -37,6 +38,7 @@ enum FuzzTarget: String, CaseIterable {
     case subtitles
     case audioFrames = "audio-frames"
     case mp4Boxes = "mp4-boxes"
+    case lspFraming = "lsp-framing"
 
     /// The target of a libFuzzer run: `LIVERY_FUZZ_TARGET`, default `release-json`.
     static let selected: FuzzTarget = ProcessInfo.processInfo.environment["LIVERY_FUZZ_TARGET"].flatMap(FuzzTarget.init) ?? .releaseJSON
@@ -61,6 +63,7 @@ enum FuzzTarget: String, CaseIterable {
         case .subtitles: return Self.checkSubtitles(data)
         case .audioFrames: return Self.checkAudioFrames(data)
         case .mp4Boxes: return Self.checkMP4Boxes(data)
+        case .lspFraming: return Self.checkLSPFraming(data)
         }
     }
 
@@ -193,6 +196,7 @@ enum FuzzTarget: String, CaseIterable {
             .subtitles: subtitleSeeds(),
             .audioFrames: audioSeeds(),
             .mp4Boxes: mp4Seeds(),
+            .lspFraming: lspFramingSeeds(),
         ]
     }
 }

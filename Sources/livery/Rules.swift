@@ -32,6 +32,9 @@ struct Rules: ParsableCommand {
                 for example in rule.nonTriggering { out += "    passes:   \(example.note)\n" + Self.show(example) }
             }
         }
+        for finding in RuleRegistry.toolFindings where family == nil || finding.family == family {
+            out += "\(finding.id)  [\(finding.severity.rawValue), outside validation]\n    \(finding.rationale)\n"
+        }
         FileHandle.standardOutput.write(Data(out.utf8))
     }
 

@@ -193,7 +193,7 @@ final class AppIconTests: XCTestCase {
         let idat = try XCTUnwrap(Self.find(Array("IDAT".utf8), in: garbage))
         let length = Int(garbage[idat - 4]) << 24 | Int(garbage[idat - 3]) << 16 | Int(garbage[idat - 2]) << 8 | Int(garbage[idat - 1])
         for index in (idat + 4 + length / 2)..<(idat + 4 + length) { garbage[index] = 0xA5 }
-        let cases: [(String, [UInt8], String)] = [
+        let cases: [(String, [UInt8], RuleID)] = [
             ("corrupt pixel data", Array(garbage), AppIconRule.decode),
             ("a 30,000-pixel header", RuleExample.pngHeader(width: 30_000, height: 30_000), "assets.image-pixels"),
         ]
@@ -229,5 +229,36 @@ final class AppIconTests: XCTestCase {
                      "ios/LaunchScreen.plist", "web/icons/icon-maskable-512.png", "android/values-night/splash_theme.xml"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent("urbannest/" + path).path), path)
         }
+    }
+}
+
+/// The icon checks decode each image once per file as it is: a second validation with the same probe
+/// cache decodes nothing and finds the same, and a changed icon is decoded again.
+final class AppIconCacheTests: XCTestCase {
+    func testIconFactsAreKeptUntilTheFileChanges() throws {
+        let workspace = try BuildTests.Workspace()
+        // Files changed within the racy window are never answered from the cache (FileStamp.racyWindowNanoseconds).
+        try workspace.backdate()
+        let cachePath = workspace.root.appendingPathComponent("probes.sqlite").path
+        func validate() throws -> (diagnostics: [Diagnostic], computed: Int, kept: Int) {
+            let media = MediaMeasurements(cache: try ProbeCache(path: cachePath, version: MediaMeasurements.probeVersion))
+            let result = Validator.validate(workspace: workspace.tenants, displayRoot: "Tenants", only: ["physio-clinic"], media: media)
+            let counts = media.answerCounts
+            return (result.diagnostics, counts.computed, counts.kept)
+        }
+        let first = try validate()
+        XCTAssertGreaterThan(first.computed, 0, "the first validation decodes the icons")
+        XCTAssertEqual(first.kept, 0)
+        let second = try validate()
+        XCTAssertEqual(second.computed, 0, "nothing decoded again")
+        XCTAssertEqual(second.kept, first.computed)
+        XCTAssertEqual(second.diagnostics, first.diagnostics)
+        // A master with transparency now: decoded again, and found.
+        let icon = workspace.tenants.appendingPathComponent("physio-clinic/assets/icon.svg")
+        let text = try String(contentsOf: icon, encoding: .utf8)
+        let hole = text.replacingOccurrences(of: "</svg>", with: "<rect width=\"64\" height=\"64\" fill=\"#ffffff\" fill-opacity=\"0\"/></svg>")
+        try hole.replacingOccurrences(of: "<svg ", with: "<svg style=\"background:none\" ").write(to: icon, atomically: true, encoding: .utf8)
+        let third = try validate()
+        XCTAssertEqual(third.computed, 1, "only the changed file is decoded again")
     }
 }

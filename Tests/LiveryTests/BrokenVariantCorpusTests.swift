@@ -1,3 +1,4 @@
+import LiveryDiagnostics
 import Foundation
 import LiveryCheck
 import XCTest
@@ -326,7 +327,7 @@ final class BrokenVariantCorpusTests: XCTestCase {
 
     func testCorpusHasAtLeastFortyVariantsCoveringEveryErrorRule() {
         XCTAssertGreaterThanOrEqual(Self.variants.count, 40)
-        let covered = Set(Self.variants.map(\.rule))
+        let covered = Set(Self.variants.map { RuleID($0.rule) })
         let errorRules = RuleRegistry.descriptions.filter { $0.severity == .error }.map(\.id)
         XCTAssertEqual(Set(errorRules).subtracting(covered), [], "error rules without a broken sample variant")
     }

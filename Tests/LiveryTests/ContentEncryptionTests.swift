@@ -156,8 +156,11 @@ final class DeliveryFuzzHarnessTests: XCTestCase {
             // An end record alone (no entries), and one claiming entries past the end of the file.
             "zip-bundle": ["PK\u{5}\u{6}" + String(repeating: "\u{0}", count: 18),
                            "PK\u{5}\u{6}\u{0}\u{0}\u{0}\u{0}\u{ff}\u{ff}\u{ff}\u{ff}\u{ff}\u{ff}\u{ff}\u{7f}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}"],
+            // A huge Content-Length, a body that is not JSON, a good message followed by a bad header, a bare CR.
+            "lsp-framing": ["Content-Length: 99999999999\r\n\r\n", "Content-Length: 5\r\n\r\nhello", "Content-Length: 3\r\n\r\n[1]Content-Length: x\r\n\r\n",
+                            "Content-Length: 2\rX: y\r\n\r\n{}"],
         ]
-        for target in ["s3-xml", "aws-ini", "redemption-answer", "download-manifest", "encrypted-bundle", "zip-bundle"] {
+        for target in ["s3-xml", "aws-ini", "redemption-answer", "download-manifest", "encrypted-bundle", "zip-bundle", "lsp-framing"] {
             let directory = folder.appendingPathComponent(target)
             for (index, text) in (hostile[target] ?? []).enumerated() {
                 try Data(text.utf8).write(to: directory.appendingPathComponent("hostile-\(index)"))

@@ -1,3 +1,4 @@
+import LiveryCheck
 import Foundation
 import LiveryDiagnostics
 import LiveryInterchange
@@ -18,13 +19,14 @@ final class InterchangeRejectionTests: XCTestCase {
 
     /// Imports `text` and asserts: failure, a diagnostic of `rule` located in the file at `line` (when given), no file changed.
     @discardableResult
-    private func assertRefused(_ text: String, as name: String, format: InterchangeFormat, tenant: String = "physio-clinic", rule: String,
+    private func assertRefused(_ text: String, as name: String, format: InterchangeFormat, tenant: String = "physio-clinic", rule: RuleID,
                                line: Int? = nil, file: StaticString = #filePath, sourceLine: UInt = #line) throws -> [Diagnostic] {
         let before = InterchangeFixture.snapshot(root.appendingPathComponent("Tenants"))
         let url = try InterchangeFixture.write(Data(text.utf8), root, name)
         let result = Interchange.importFile(url, displayPath: name, format: format, locale: nil, into: try InterchangeFixture.catalog(root, tenant))
         XCTAssertNil(result.value, "import was accepted", file: file, line: sourceLine)
         let matching = result.diagnostics.filter { $0.ruleID == rule && $0.severity == .error }
+        for diagnostic in result.diagnostics { XCTAssertTrue(RuleRegistry.isKnown(diagnostic.ruleID), "\(diagnostic.ruleID) is not registered", file: file, line: sourceLine) }
         XCTAssertFalse(matching.isEmpty, "no \(rule) error in \(result.diagnostics.map(\.line))", file: file, line: sourceLine)
         for diagnostic in matching {
             XCTAssertEqual(diagnostic.location.file, name, file: file, line: sourceLine)

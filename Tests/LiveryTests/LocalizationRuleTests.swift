@@ -8,7 +8,7 @@ import XCTest
 /// Behaviour of the localization rules beyond their own examples: CLDR categories of several
 /// languages, inheritance through `extends`, globs, and the parser shortcut for plain text.
 final class LocalizationRuleTests: XCTestCase {
-    private func findings(_ files: [String: String], rule: String) throws -> [Diagnostic] {
+    private func findings(_ files: [String: String], rule: RuleID) throws -> [Diagnostic] {
         let workspace = try ExampleWorkspace(RuleExample("test", files: files))
         let found = workspace.validate().diagnostics.filter { $0.ruleID == rule }
         return found

@@ -9,7 +9,7 @@ import XCTest
 /// Python's sqlite3 writes the packs, its own tile maths says what must be found), and hostile packs that must fail
 /// clearly, quickly and without a crash.
 final class MBTilesCoverageTests: XCTestCase {
-    static let rule = "content.tile-coverage"
+    static let rule: RuleID = "content.tile-coverage"
     static let oracle = LiveryProcess.packageRoot.appendingPathComponent("Tests/LiveryTests/Fixtures/mbtiles/coverage_oracle.py").path
 
     private func oracle(_ mode: String, into folder: URL) throws -> Any {

@@ -8,9 +8,9 @@ final class RuleExampleTests: XCTestCase {
         let ids = RuleRegistry.descriptions.map(\.id)
         XCTAssertEqual(ids.count, Set(ids).count, "duplicate rule ids")
         for description in RuleRegistry.descriptions {
-            XCTAssertNotNil(description.id.range(of: "^[a-z]+\\.[a-z0-9-]+$", options: .regularExpression), description.id)
-            XCTAssertTrue(description.id.hasPrefix(description.family.rawValue + "."), "\(description.id) is not in family \(description.family)")
-            XCTAssertFalse(description.rationale.isEmpty, description.id)
+            XCTAssertNotNil(description.id.rawValue.range(of: "^[a-z]+\\.[a-z0-9-]+$", options: .regularExpression), description.id.rawValue)
+            XCTAssertTrue(description.id.rawValue.hasPrefix(description.family.rawValue + "."), "\(description.id) is not in family \(description.family)")
+            XCTAssertFalse(description.rationale.isEmpty, description.id.rawValue)
         }
     }
 
@@ -31,6 +31,20 @@ final class RuleExampleTests: XCTestCase {
                 check(description, example, found: found, markers: workspace.markers, form: .written)
             }
         }
+    }
+
+    /// Every finding carries a registered id (a rule's, or one of the tool findings `livery rules` lists).
+    func testEveryFindingOfEveryExampleHasARegisteredRuleID() throws {
+        for description in RuleRegistry.descriptions {
+            for example in description.triggering + description.nonTriggering {
+                for diagnostic in try ExampleWorkspace(example).validate().diagnostics where !RuleRegistry.isKnown(diagnostic.ruleID) {
+                    XCTFail("\(diagnostic.line): '\(diagnostic.ruleID)' is not a registered rule", file: example.sourceFile, line: example.sourceLine)
+                }
+            }
+        }
+        XCTAssertTrue(RuleRegistry.isKnown("render.template"))
+        XCTAssertTrue(RuleRegistry.isKnown("interchange.placeholder"))
+        XCTAssertFalse(RuleRegistry.isKnown("structure.no-such-rule"))
     }
 
     func testNonTriggeringExamplesAreClean() throws {
@@ -113,8 +127,8 @@ final class RuleExampleTests: XCTestCase {
     }
 
     /// Forms that change what a rule is about, so its examples cannot hold in them.
-    static func formExempt(_ rule: String, _ form: ExampleWorkspace.Form) -> Bool {
-        switch (rule, form) {
+    static func formExempt(_ rule: RuleID, _ form: ExampleWorkspace.Form) -> Bool {
+        switch (rule.rawValue, form) {
         // YAML's own syntax, duplicate keys and limits have no JSON form (their examples are YAML that does not parse).
         case ("structure.syntax", .json), ("structure.duplicate-key", .json), ("structure.limits", .json), ("structure.encoding", .json): return true
         // Its example is a voice.yaml beside a voice.json: as JSON they would be one file, and the finding is at the

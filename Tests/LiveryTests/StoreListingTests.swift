@@ -120,7 +120,7 @@ final class StoreListingTests: XCTestCase {
     }
 
     /// Validates `walks` with one English store text replaced, and returns the findings of `rule`.
-    private func findings(_ key: String, _ value: String, locale: String = "en", rule: String) throws -> [Diagnostic] {
+    private func findings(_ key: String, _ value: String, locale: String = "en", rule: RuleID) throws -> [Diagnostic] {
         var files = Self.walks
         let path = "walks/locales/\(locale).yaml"
         let lines = files[path]!.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

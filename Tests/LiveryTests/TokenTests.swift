@@ -26,7 +26,7 @@ final class TokenTests: XCTestCase {
         return (resolved, (parseDiagnostics + parsed.diagnostics + found).normalized(), marker)
     }
 
-    func assertFinding(_ marked: String, rule: String, _ phrase: String, file: StaticString = #filePath, line: UInt = #line) {
+    func assertFinding(_ marked: String, rule: RuleID, _ phrase: String, file: StaticString = #filePath, line: UInt = #line) {
         let (_, diagnostics, marker) = findings(marked)
         XCTAssertEqual(diagnostics.count, 1, "\(diagnostics.map(\.line))", file: file, line: line)
         guard let finding = diagnostics.first else { return }

@@ -8,7 +8,7 @@ import LiveryResolve
 enum Cascade {
     /// The manifest kinds a rule's findings are worked out from; nil for rules that check each file on
     /// its own (structure and assets), whose findings stand whatever else failed to load.
-    static func inputs(of ruleID: String) -> Set<ManifestKind>? {
+    static func inputs(of ruleID: RuleID) -> Set<ManifestKind>? {
         switch ruleID {
         case "references.token": return [.branding]
         case "references.library", "references.lesson-availability": return [.library, .program]
@@ -16,7 +16,7 @@ enum Cascade {
         case "references.tour-language": return [.tour]
         default: break
         }
-        switch ruleID.prefix { $0 != "." } {
+        switch ruleID.family {
         case "branding": return [.branding]
         case "localization": return [.locale]
         case "voice": return [.voice, .locale]

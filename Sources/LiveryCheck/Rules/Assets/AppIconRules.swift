@@ -162,6 +162,55 @@ struct LaunchScreenColorRule: AppIconCheckedRule {
 }
 
 /// Reads and decodes a tenant's declared icon images once and makes every icon finding.
+/// What decoding one declared icon image found, for the icon rules: kept per file as it is (the
+/// probe cache holds it between runs), so validating again does not decode an unchanged icon.
+struct IconFacts: Codable {
+    struct SafeZoneExcess: Codable {
+        var left: Int, top: Int, width: Int, height: Int, reach: Int
+    }
+
+    /// The image could not be opened for a reason another rule reports.
+    var skip = false
+    var openFailure: String?
+    var openFailureIsHeader = false
+    var width = 0
+    var height = 0
+    var decodeFailure: String?
+    var minimumAlpha: Int?
+    var safeZone: SafeZoneExcess?
+
+    init(url: URL, isSVG: Bool, role: String, minimumSide: Int) {
+        let source: AppIconSource
+        do {
+            source = try AppIconSource(url: url, isSVG: isSVG)
+        } catch let failure as AppIconSource.Failure {
+            openFailure = failure.description
+            openFailureIsHeader = failure.isHeader
+            return
+        } catch {
+            skip = true
+            return
+        }
+        width = source.width
+        height = source.height
+        guard width == height, width >= minimumSide else { return }
+        // Pixels are looked at for the master (transparency) and the foreground (safe zone); any other SVG only has to
+        // draw, which librsvg shows as well at 128 pixels as at 1024 for a fraction of the memory and time.
+        let needsPixels = role == "master" || role == "android.foreground" || !source.isSVG
+        let decoded: RasterImage
+        do {
+            decoded = needsPixels ? try source.natural() : try source.render(side: 128)
+        } catch {
+            decodeFailure = "\(error)"
+            return
+        }
+        if role == "master", let lowest = try? decoded.minimumAlpha() { minimumAlpha = Int(lowest) }
+        if role == "android.foreground", let outside = AppIconInspection.safeZoneExcess(decoded) {
+            safeZone = SafeZoneExcess(left: outside.box.left, top: outside.box.top, width: outside.box.width, height: outside.box.height, reach: outside.reach)
+        }
+    }
+}
+
 enum AppIconInspection {
     static func findings(_ context: RuleContext) -> [Diagnostic] {
         if let cached = context.cache.appIcon { return cached }
@@ -173,7 +222,7 @@ enum AppIconInspection {
     static func inspect(_ context: RuleContext) -> [Diagnostic] {
         guard let manifest = context.tenant.tenant, manifest["kind"]?.string == "brand", let app = manifest["app"] else { return [] }
         var diagnostics: [Diagnostic] = []
-        func report(_ severity: Severity, _ message: String, at node: Node, rule: String, hint: String? = nil) {
+        func report(_ severity: Severity, _ message: String, at node: Node, rule: RuleID, hint: String? = nil) {
             guard context.owns(node.location) else { return }  // an ancestor's own validation reports it
             diagnostics.append(Diagnostic(severity, message, at: node.location, rule: rule, hint: hint))
         }
@@ -189,46 +238,40 @@ enum AppIconInspection {
             guard let url = image.url else { continue }  // assets.path, assets.missing and friends report it
             let claimed: FileType = image.isSVG ? .svg : .png
             // A file whose bytes are another type, whose header is unreadable or which declares too many pixels is reported by the asset rules.
-            guard FileSniffer.sniff(fileAt: url) == claimed, case .success(let facts)? = ImageProbe.probe(fileAt: url, as: claimed),
-                  (facts?.pixels ?? 0) <= limits.maximumPixels else { continue }
-            let source: AppIconSource
-            do {
-                source = try AppIconSource(url: url, isSVG: image.isSVG)
-            } catch let failure as AppIconSource.Failure {
-                report(.error, "'\(image.path)' \(failure.description)", at: image.node, rule: failure.isHeader ? AppIconRule.size : AppIconRule.decode)
-                continue
-            } catch {
+            guard FileSniffer.sniff(fileAt: url) == claimed, case .success(let header)? = ImageProbe.probe(fileAt: url, as: claimed),
+                  (header?.pixels ?? 0) <= limits.maximumPixels else { continue }
+            // Decoding is the costly part: its facts are kept per file (and in the probe cache) until the file changes.
+            let facts = context.media.answer("app-icon-1:\(image.role):\(image.minimumSide)", for: url) {
+                IconFacts(url: url, isSVG: image.isSVG, role: image.role, minimumSide: image.minimumSide)
+            }
+            if facts.skip { continue }
+            if let failure = facts.openFailure {
+                report(.error, "'\(image.path)' \(failure)", at: image.node, rule: facts.openFailureIsHeader ? AppIconRule.size : AppIconRule.decode)
                 continue
             }
             let what = image.role == "master" ? "the master icon" : "the \(image.role) icon image"
-            if source.width != source.height {
-                report(.error, "\(what) '\(image.path)' is \(source.width) × \(source.height) pixels; it must be square", at: image.node, rule: AppIconRule.size,
+            if facts.width != facts.height {
+                report(.error, "\(what) '\(image.path)' is \(facts.width) × \(facts.height) pixels; it must be square", at: image.node, rule: AppIconRule.size,
                        hint: "export it on a square canvas of at least \(image.minimumSide) × \(image.minimumSide)")
                 continue
             }
-            if source.width < image.minimumSide {
-                report(.error, "\(what) '\(image.path)' is \(source.width) × \(source.height) pixels; it must be at least \(image.minimumSide) × \(image.minimumSide)",
+            if facts.width < image.minimumSide {
+                report(.error, "\(what) '\(image.path)' is \(facts.width) × \(facts.height) pixels; it must be at least \(image.minimumSide) × \(image.minimumSide)",
                        at: image.node, rule: AppIconRule.size, hint: "export it at \(image.minimumSide) × \(image.minimumSide) or larger (or as SVG with that size)")
                 continue
             }
-            // Pixels are looked at for the master (transparency) and the foreground (safe zone); any other SVG only has to
-            // draw, which librsvg shows as well at 128 pixels as at 1024 for a fraction of the memory and time.
-            let needsPixels = image.role == "master" || image.role == "android.foreground" || !source.isSVG
-            let decoded: RasterImage
-            do {
-                decoded = needsPixels ? try source.natural() : try source.render(side: 128)
-            } catch {
-                report(.error, "'\(image.path)' \(error)", at: image.node, rule: AppIconRule.decode, hint: "export the image again")
+            if let failure = facts.decodeFailure {
+                report(.error, "'\(image.path)' \(failure)", at: image.node, rule: AppIconRule.decode, hint: "export the image again")
                 continue
             }
-            if image.role == "master", let lowest = try? decoded.minimumAlpha(), lowest < 255 {
+            if let lowest = facts.minimumAlpha, lowest < 255 {
                 report(.error, "the master icon '\(image.path)' has transparent pixels (alpha down to \(lowest) of 255); iOS refuses an app icon with transparency",
                        at: image.node, rule: AppIconRule.opaque, hint: "fill the whole square with the background; iOS rounds the corners itself")
             }
-            if image.role == "android.foreground", let outside = safeZoneExcess(decoded) {
+            if let outside = facts.safeZone {
                 report(.warning, "the foreground layer '\(image.path)' has content outside the adaptive icon's safe zone (the central 66 dp circle of 108 dp): "
-                       + "its visible pixels span \(outside.box.width) × \(outside.box.height) from (\(outside.box.left), \(outside.box.top)), and reach \(outside.reach) dp from the centre",
-                       at: image.node, rule: AppIconRule.safeZone, hint: "shrink the mark to fit a circle of \(decoded.width * 66 / 108) pixels in diameter at the centre; launchers may cut off the rest")
+                       + "its visible pixels span \(outside.width) × \(outside.height) from (\(outside.left), \(outside.top)), and reach \(outside.reach) dp from the centre",
+                       at: image.node, rule: AppIconRule.safeZone, hint: "shrink the mark to fit a circle of \(facts.width * 66 / 108) pixels in diameter at the centre; launchers may cut off the rest")
             }
         }
         var tokens = [declaration.launchBackground, declaration.launchIconBackground]

@@ -93,7 +93,7 @@ extension RuleContext {
 
 /// Every text a store listing needs is there, and a store.yaml belongs to a brand with an app.
 struct StoreRequiredTextRule: Rule {
-    static let id = "store.required-text"
+    static let id: RuleID = "store.required-text"
     static let description = RuleDescription(
         id: id, name: "Store listing text present", family: .store,
         rationale: "Each store refuses a listing without its required text: the App Store a description and keywords (the name defaults to the "
@@ -138,7 +138,7 @@ struct StoreRequiredTextRule: Rule {
 
 /// A `store.*` message key a listing does not read is a misspelling.
 struct StoreUnknownKeyRule: Rule {
-    static let id = "store.unknown-key"
+    static let id: RuleID = "store.unknown-key"
     static let description = RuleDescription(
         id: id, name: "Known store listing keys", family: .store,
         rationale: "The store. namespace of the locale bundles holds listing text, read by key: a misspelt key (store.descripton) would leave "
@@ -167,7 +167,7 @@ struct StoreUnknownKeyRule: Rule {
 
 /// The URLs the stores require, present and well-formed https.
 struct StoreURLRule: Rule {
-    static let id = "store.urls"
+    static let id: RuleID = "store.urls"
     static let description = RuleDescription(
         id: id, name: "Store listing URLs", family: .store,
         rationale: "Both stores require a privacy policy URL and the App Store a support URL; each must be a well-formed https URL (App Store "
@@ -223,7 +223,7 @@ struct StoreURLRule: Rule {
 
 /// Store locale codes set by hand are the store's, and no two locales share a store's listing.
 struct StoreLocaleRule: Rule {
-    static let id = "store.locale"
+    static let id: RuleID = "store.locale"
     static let description = RuleDescription(
         id: id, name: "Store locale codes", family: .store,
         rationale: "Each store has its own list of listing languages (App Store es-MX, Google Play es-419), and a listing folder named otherwise "
@@ -274,7 +274,7 @@ struct StoreLocaleRule: Rule {
 
 /// A supported locale the store lists no language for has no listing there.
 struct StoreLocaleUnmappedRule: Rule {
-    static let id = "store.locale-unmapped"
+    static let id: RuleID = "store.locale-unmapped"
     static let description = RuleDescription(
         id: id, name: "Locales without a store listing", family: .store, rationale:
             "A locale a store has no listing language for (App Store Swahili, Belgian French) is left out of that store's listing, and people "

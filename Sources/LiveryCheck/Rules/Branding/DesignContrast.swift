@@ -53,7 +53,7 @@ public enum ContrastAudit {
 
 /// `branding.contrast`: every declared pair meets WCAG 2.x AA for its usage in every mode.
 struct ContrastRule: Rule {
-    static let id = "branding.contrast"
+    static let id: RuleID = "branding.contrast"
     static let description = RuleDescription(
         id: id, name: "WCAG contrast", family: .branding,
         rationale: "Every declared foreground/background pair meets WCAG 2.x AA in every mode (4.5:1 body text, 3:1 large text and UI components), translucent colours composited over what they are drawn on; pairs that ask for AAA must meet it; a failure acknowledged with a reason is recorded, and an acknowledgement that is no longer needed is flagged.",

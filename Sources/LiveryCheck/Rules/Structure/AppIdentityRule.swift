@@ -6,7 +6,7 @@ import LiveryResolve
 /// identifiers (their grammar is checked by the schema's formats, `structure.format`), and a display name that can stand under an icon in every
 /// locale.
 struct AppIdentityRule: Rule {
-    static let id = "structure.app-identity"
+    static let id: RuleID = "structure.app-identity"
     static let description = RuleDescription(
         id: id, name: "App identity for build settings", family: .structure,
         rationale: "A brand's app needs an iOS bundle identifier (reverse-DNS, at most 155 characters) and an Android application id for its "

@@ -4,12 +4,12 @@ import LiveryLoad
 
 /// Rule ids of findings about asset file contents.
 public enum AssetRule {
-    public static let fileType = "assets.file-type"
-    public static let fieldType = "assets.field-type"
-    public static let imageHeader = "assets.image-header"
-    public static let imagePixels = "assets.image-pixels"
-    public static let mediaFrames = "assets.media-frames"
-    public static let mediaStreamable = "assets.media-streamable"
+    public static let fileType: RuleID = "assets.file-type"
+    public static let fieldType: RuleID = "assets.field-type"
+    public static let imageHeader: RuleID = "assets.image-header"
+    public static let imagePixels: RuleID = "assets.image-pixels"
+    public static let mediaFrames: RuleID = "assets.media-frames"
+    public static let mediaStreamable: RuleID = "assets.media-streamable"
 }
 
 /// Resolves every asset reference of a tenant once: path safety, existence, and the real type

@@ -4,7 +4,7 @@ import LiveryResolve
 
 /// `branding.extensions`: every `com.livery` value has the shape `schemas/livery-token-extensions.schema.json` gives it.
 struct ExtensionValueRule: Rule {
-    static let id = "branding.extensions"
+    static let id: RuleID = "branding.extensions"
     static let description = RuleDescription(
         id: id, name: "Livery token extensions", family: .branding,
         rationale: "The `com.livery` extensions (contrast pairs, canonical sets, tab identity, springs, haptics, platform shadows, glass, hit areas) have one documented shape, sit where they apply, and their aliases name tokens of the right type.",

@@ -4,7 +4,7 @@ import LiveryResolve
 
 /// `branding.canonical`: font sizes, radii and springs come from the tenant's declared sets.
 struct CanonicalScaleRule: Rule {
-    static let id = "branding.canonical"
+    static let id: RuleID = "branding.canonical"
     static let description = RuleDescription(
         id: id, name: "Canonical sizes, radii and springs", family: .branding,
         rationale: "Typography font sizes, corner radii and spring configurations are drawn from the canonical sets a tenant declares (`com.livery.canonical` at the top of a token file, inherited by creators), so screens and creators cannot drift into one-off values.",
@@ -72,7 +72,7 @@ struct CanonicalScaleRule: Rule {
 
 /// `branding.touch-target`: interactive component heights are at least 44 pt.
 struct TouchTargetRule: Rule {
-    static let id = "branding.touch-target"
+    static let id: RuleID = "branding.touch-target"
     static let minimum = 44.0
     static let description = RuleDescription(
         id: id, name: "Touch targets", family: .branding,

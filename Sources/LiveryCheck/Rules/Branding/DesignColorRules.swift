@@ -36,7 +36,7 @@ enum DesignTokens {
 
 /// `branding.palette-only`: outside the palette, colours are aliases of palette tokens.
 struct PaletteOnlyRule: Rule {
-    static let id = "branding.palette-only"
+    static let id: RuleID = "branding.palette-only"
     static let description = RuleDescription(
         id: id, name: "Colours from the palette", family: .branding,
         rationale: "When a tenant has a palette (`color.palette`, or the group `canonical.palette` names), every other colour — component, semantic, text, and the colours inside borders, shadows and gradients — aliases a palette token, so a brand change is one edit.",
@@ -84,7 +84,7 @@ struct PaletteOnlyRule: Rule {
 
 /// `branding.color-hex`: a colour's `hex` fallback is its components in 8-bit sRGB.
 struct ColorHexFallbackRule: Rule {
-    static let id = "branding.color-hex"
+    static let id: RuleID = "branding.color-hex"
     static let description = RuleDescription(
         id: id, name: "Hex fallback matches", family: .branding,
         rationale: "Tools that cannot convert colour spaces show the `hex` fallback; it must be the components converted to sRGB (gamut-mapped or clipped, within one 8-bit step), or those tools show another colour.",
@@ -117,7 +117,7 @@ struct ColorHexFallbackRule: Rule {
 
 /// `branding.dark-coverage`: with a dark mode, every component colour has a dark value.
 struct DarkCoverageRule: Rule {
-    static let id = "branding.dark-coverage"
+    static let id: RuleID = "branding.dark-coverage"
     static let description = RuleDescription(
         id: id, name: "Dark mode coverage", family: .branding,
         rationale: "When a tenant declares a `dark` mode, every colour a component uses is given a dark value: the token or a token on its alias chain is defined by a dark-mode file (alias the same palette colour there to keep it on purpose).",

@@ -45,7 +45,7 @@ extension RuleContext {
 
 extension RuleContext {
     /// The reader's problems of one kind, as errors at their line of the subtitle file.
-    func subtitleProblems(_ kind: SubtitleDocument.Problem.Kind, rule: String) -> [Diagnostic] {
+    func subtitleProblems(_ kind: SubtitleDocument.Problem.Kind, rule: RuleID) -> [Diagnostic] {
         subtitleDocuments().flatMap { file in
             file.document.problems.filter { $0.kind == kind }.map {
                 Diagnostic(.error, $0.message, at: SourceLocation(file: file.display, line: $0.line, column: $0.column), rule: rule)

@@ -8,7 +8,7 @@ import LiveryResolve
 
 /// Store text is shown as written: no ICU arguments, selections or markup; one-line fields on one line.
 struct StorePlainTextRule: Rule {
-    static let id = "store.plain-text"
+    static let id: RuleID = "store.plain-text"
     static let description = RuleDescription(
         id: id, name: "Store text is plain text", family: .store,
         rationale: "A store shows listing text as it is written, with nothing to fill in an ICU argument, choose a plural form or draw markup: "
@@ -49,7 +49,7 @@ struct StorePlainTextRule: Rule {
 
 /// Listing text within each store's limit.
 struct StoreTextLengthRule: Rule {
-    static let id = "store.text-length"
+    static let id: RuleID = "store.text-length"
     static let description = RuleDescription(
         id: id, name: "Store text within the stores' limits", family: .store,
         rationale: "The stores refuse longer text: App Store name and subtitle 30 characters, promotional text 170, description and release notes "
@@ -98,7 +98,7 @@ struct StoreTextLengthRule: Rule {
 
 /// App Store keywords: at most 100 bytes, comma-separated, none empty or repeated.
 struct StoreKeywordsRule: Rule {
-    static let id = "store.keywords"
+    static let id: RuleID = "store.keywords"
     static let description = RuleDescription(
         id: id, name: "App Store keywords", family: .store,
         rationale: "App Store Connect takes at most 100 bytes of keywords (UTF-8: a Cyrillic or Devanagari letter is two or three), separated by "

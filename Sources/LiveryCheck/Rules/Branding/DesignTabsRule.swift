@@ -4,7 +4,7 @@ import LiveryResolve
 
 /// `branding.tabs`: 2–5 bottom tabs (more only behind a declared overflow 'More' tab), each with its identity colour, tints as declared.
 struct TabIdentityRule: Rule {
-    static let id = "branding.tabs"
+    static let id: RuleID = "branding.tabs"
     static let description = RuleDescription(
         id: id, name: "Tab bar and tab identity", family: .branding,
         rationale: "A bottom tab bar (navigation and every role) has 2 to 5 tabs. More than five are allowed only when the design declares an overflow 'More' tab (`navigation.overflow`, or a role's `overflow`): the bar then shows the first four tabs and More, which lists the rest, as iOS's tab bar does; an overflow tab on a list of five or fewer is never shown (warning). When a tenant gives tabs identities (`com.livery.tab` on colour tokens), every tab's `color` is one of them, and a declared `tinted` colour equals the identity colour at the declared tint (as a translucent colour, or composited over the mode's `color.background.default`).",
