@@ -102,7 +102,7 @@ struct Watch: ParsableCommand {
         case .json:
             func items(_ diagnostics: [Diagnostic]) -> [[String: Any]] {
                 diagnostics.map { ["file": $0.location.file, "line": $0.location.line, "column": $0.location.column, "severity": $0.severity.rawValue,
-                                   "message": $0.message, "rule": $0.ruleID] }
+                                   "message": $0.message, "rule": $0.ruleID.rawValue] }
             }
             let object: [String: Any] = ["changed": changed, "checked": checked, "milliseconds": (milliseconds * 10).rounded() / 10,
                                          "appeared": items(change.appeared), "disappeared": items(change.disappeared),
