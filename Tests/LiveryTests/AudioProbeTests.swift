@@ -191,7 +191,7 @@ final class AudioProbeTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("clip.mp3")
         try Data(MediaSamples.mp3(seconds: 2)).write(to: file)
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: file.path)
+        try FileManager.default.setAttributes([.modificationDate: Date.wholeSecondsAgo(3600)], ofItemAtPath: file.path)
         let cache = folder.appendingPathComponent("probes.sqlite").path
         let first = MediaMeasurements(cache: try ProbeCache(path: cache, version: MediaMeasurements.probeVersion))
         XCTAssertNotNil(try first.measure(file, as: .mp3)?.get())

@@ -32,7 +32,7 @@ final class BuildTests: XCTestCase {
         /// Moves every input's mtime a day back, so build records trust them at once (no racy window).
         func backdate() throws {
             for case let url as URL in FileManager.default.enumerator(at: tenants, includingPropertiesForKeys: nil)! {
-                try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -86_400)], ofItemAtPath: url.path)
+                try FileManager.default.setAttributes([.modificationDate: Date.wholeSecondsAgo(86_400)], ofItemAtPath: url.path)
             }
         }
 

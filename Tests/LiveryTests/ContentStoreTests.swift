@@ -18,7 +18,7 @@ final class ContentStoreTests: XCTestCase {
     private func file(_ path: String, _ text: String, age: TimeInterval = 86_400) throws -> URL {
         let url = root.appendingPathComponent(path)
         try Data(text.utf8).write(to: url)
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -age)], ofItemAtPath: url.path)
+        try FileManager.default.setAttributes([.modificationDate: Date.wholeSecondsAgo(age)], ofItemAtPath: url.path)
         return url
     }
 

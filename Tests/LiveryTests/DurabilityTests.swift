@@ -98,7 +98,7 @@ final class DurabilityTests: XCTestCase {
             try workspace.backdate()
             for folder in ["Templates"] {
                 for case let url as URL in FileManager.default.enumerator(at: workspace.root.appendingPathComponent(folder), includingPropertiesForKeys: nil)! {
-                    try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -86_400)], ofItemAtPath: url.path)
+                    try FileManager.default.setAttributes([.modificationDate: Date.wholeSecondsAgo(86_400)], ofItemAtPath: url.path)
                 }
             }
         }

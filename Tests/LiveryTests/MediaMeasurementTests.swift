@@ -23,7 +23,7 @@ final class MediaMeasurementTests: XCTestCase {
         XCTAssertEqual(try validate(), "media: 29 files measured: 29 probed, 0 from the probe cache")
         XCTAssertEqual(try validate(), "media: 29 files measured: 0 probed, 29 from the probe cache")
         let audio = workspace.tenants.appendingPathComponent("sonic-walkscape/tours/florence-renaissance/audio/en/01-duomo.mp3")
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: audio.path)
+        try FileManager.default.setAttributes([.modificationDate: Date.wholeSecondsAgo(3600)], ofItemAtPath: audio.path)
         XCTAssertEqual(try validate(), "media: 29 files measured: 1 probed, 28 from the probe cache")
         // Without an output folder nothing is remembered, and nothing is written.
         let elsewhere = try LiveryProcess.run(["validate", "Tenants", "--output", "Nowhere", "--stats"], in: workspace.root)
