@@ -59,24 +59,32 @@ public enum AndroidFormat {
         // A bundle of a locale the tenant does not list (a stray file) is read from the bundle itself.
         let localeIndex = catalog.locales.firstIndex(of: locale)
         let stray = localeIndex == nil ? catalog.bundles[locale] : nil
-        for key in catalog.keys {
+        for key in table.orderedKeys {
             guard let entry = table.keys[key], let name = names[key],
                   let text = localeIndex.map({ entry.texts[$0] }) ?? stray?.message(key)?.text else { continue }
             let signature = entry.android
-            let rendered = localeIndex.map { entry.form(.android, locale: $0, text: text, locale: locale) } ?? PlatformRenderer.render(text, signature: signature, locale: locale)
-            guard let form = rendered else {
+            let rendered = localeIndex.map { entry.value(.android, locale: $0, text: text, locale: locale) }
+                ?? PlatformRenderer.render(text, signature: signature, locale: locale).map(ParsedCatalog.ExportedValue.form)
+            guard let value = rendered else {
                 let location = catalog.bundles[locale]?.message(key)?.location ?? .start(of: catalog.displayRoot)
                 diagnostics.append(Diagnostic(.error, "'\(key)' is not valid ICU MessageFormat; run `livery validate`", at: location, rule: InterchangeRule.icuSyntax))
                 continue
             }
-            switch form {
-            case .text(let text):
+            switch value {
+            case .plural(let variants):
+                let plurals = xml.add("plurals", to: xml.root)
+                xml.set("name", name, on: plurals)
+                for variant in variants {
+                    let item = xml.add("item", to: plurals, text: AndroidResources.escape(variant.text))
+                    xml.set("quantity", variant.category, on: item)
+                }
+            case .form(.text(let text)):
                 if signature.shape == .verbatim { xml.comment(verbatimComment, in: xml.root) }
                 let element = xml.add("string", to: xml.root, text: AndroidResources.escape(text))
                 xml.set("name", name, on: element)
                 // Without format arguments the text is never formatted, so a '%' must not read as a specifier.
                 if !signature.formatsText && text.contains("%") || signature.shape == .verbatim && text.contains("%") { xml.set("formatted", "false", on: element) }
-            case .plural(let items):
+            case .form(.plural(let items)):
                 let plurals = xml.add("plurals", to: xml.root)
                 xml.set("name", name, on: plurals)
                 for category in PluralCategory.allCases {
@@ -84,7 +92,7 @@ public enum AndroidFormat {
                     let item = xml.add("item", to: plurals, text: AndroidResources.escape(text))
                     xml.set("quantity", category.rawValue, on: item)
                 }
-            case .substituted:
+            case .form(.substituted):
                 break  // Android signatures are never substituted
             }
         }

@@ -36,6 +36,7 @@ public enum AndroidResources {
     /// Text as Android string resource content (before XML escaping): quotes, backslashes, a leading `@` or `?`,
     /// line breaks and whitespace that aapt2 would otherwise collapse are escaped.
     public static func escape(_ text: String) -> String {
+        if !needsEscape(text) { return text }
         let scalars = Array(text.unicodeScalars)
         var out = ""
         for (index, c) in scalars.enumerated() {
@@ -59,6 +60,28 @@ public enum AndroidResources {
             }
         }
         return out
+    }
+
+    /// Whether `escape` changes `text`. Most texts need nothing, and a full build escapes every message of
+    /// every locale, so the check reads UTF-8 bytes: every scalar `escape` rewrites is ASCII, and an ASCII
+    /// byte never occurs inside a multi-byte scalar.
+    static func needsEscape(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let first = bytes.first, let last = bytes.last else { return false }
+            if first == UInt8(ascii: "@") || first == UInt8(ascii: "?") || first == UInt8(ascii: " ") || last == UInt8(ascii: " ") { return true }
+            var previous: UInt8 = 0
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "\\"), UInt8(ascii: "'"), UInt8(ascii: "\""): return true
+                case UInt8(ascii: " ") where previous == UInt8(ascii: " "): return true
+                case 0..<0x20: return true
+                default: break
+                }
+                previous = byte
+            }
+            return false
+        }
     }
 
     /// A problem in escaped resource text: what and at which scalar offset.

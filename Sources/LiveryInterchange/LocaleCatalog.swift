@@ -105,10 +105,28 @@ final class ParsedCatalog: @unchecked Sendable {
             guard let message = messages[index] else { return nil }
             return PlatformRenderer.render(message, signature: signature, locale: locale)
         }
+
+        /// What an export writes for the locale at `index`: `form`, except that a `.plural` key's variants come
+        /// in the platform file's own category order, without a dictionary per message.
+        func value(_ flavor: PlatformFlavor, locale index: Int, text: String, locale: String) -> ExportedValue? {
+            let signature = signature(flavor)
+            guard signature.shape == .plural else { return form(flavor, locale: index, text: text, locale: locale).map(ExportedValue.form) }
+            guard let message = messages[index] else { return nil }
+            return .plural(PlatformRenderer.pluralVariants(message, signature: signature, locale: locale, order: flavor == .apple ? .xcode : .android))
+        }
+    }
+
+    /// One key's value in one locale as an export writes it.
+    enum ExportedValue {
+        case form(PlatformForm)
+        /// Each plural category's format string, in the order the platform file lists them.
+        case plural([(category: String, text: String)])
     }
 
     struct Table: Sendable {
         var keys: [String: Key]
+        /// The catalog's keys in `LocaleCatalog.keys` order.
+        var orderedKeys: [String]
         /// The catalog's keys in the order Xcode writes them.
         var sortedKeys: [String]
         /// Each key's Android resource name, or the diagnostics of names that are invalid or taken twice.
@@ -153,6 +171,6 @@ final class ParsedCatalog: @unchecked Sendable {
             let signatures = PlatformSignature.computedForBothFlavors(parsed, unparsable: unparsable)
             keys[key] = Key(messages: messages, texts: texts, apple: signatures.apple, android: signatures.android)
         }
-        return Table(keys: keys, sortedKeys: XcodeJSONWriter.sorted(all), androidNames: AndroidFormat.names(catalog))
+        return Table(keys: keys, orderedKeys: all, sortedKeys: XcodeJSONWriter.sorted(all), androidNames: AndroidFormat.names(catalog))
     }
 }

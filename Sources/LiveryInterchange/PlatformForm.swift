@@ -1,5 +1,6 @@
 import Foundation
 import LiveryL10n
+import LiveryLoad
 
 /// A message as a platform file holds it: format strings, per plural category where needed.
 public enum PlatformForm: Sendable, Equatable {
@@ -44,20 +45,8 @@ public enum PlatformRenderer {
         case .simple:
             return .text(render(parts, signature: signature, pound: nil))
         case .plural:
-            let plural = parts.firstIndex { if case .selection = $0 { return true } else { return false } }
-            guard let plural, case .selection(let selection) = parts[plural] else {
-                // A locale that needs no plural here: every category reads the same.
-                let same = render(parts, signature: signature, pound: nil)
-                return .plural(Dictionary(uniqueKeysWithValues: categories(for: locale, fallback: []).map { ($0, same) }))
-            }
-            let pound = signature.slot(selection.name).map { signature.specifier($0) }
-            let prefix = render(Array(parts[..<plural]), signature: signature, pound: nil)
-            let suffix = render(Array(parts[(plural + 1)...]), signature: signature, pound: nil)
             var items: [String: String] = [:]
-            for category in categories(for: locale, fallback: selection.keywords) {
-                guard let option = selection.option(for: .keyword(category)) ?? selection.option(for: .keyword("other")) else { continue }
-                items[category] = prefix + render(option.message.parts, signature: signature, pound: pound) + suffix
-            }
+            for variant in pluralVariants(message, signature: signature, locale: locale, order: .cldr) { items[variant.category] = variant.text }
             return .plural(items)
         case .substituted:
             var main = ""
@@ -80,6 +69,61 @@ public enum PlatformRenderer {
         }
     }
 
+    /// The order in which a platform file lists plural categories.
+    public enum CategoryOrder: Sendable {
+        /// CLDR's order for the locale (`PlatformForm.plural` is keyed, so its order does not show).
+        case cldr
+        /// By Unicode scalar value, as Xcode writes String Catalog keys.
+        case xcode
+        /// `zero, one, two, few, many, other`, as Android's `<plurals>` lists its items.
+        case android
+    }
+
+    /// The format string of each plural category of a `.plural`-shaped message for `locale`, in `order`:
+    /// what `render` puts in `PlatformForm.plural`, without building and sorting a dictionary per message
+    /// (the exports of a full build ask for every plural key of every locale).
+    public static func pluralVariants(_ message: MessageFormat, signature: PlatformSignature, locale: String,
+                                      order: CategoryOrder) -> [(category: String, text: String)] {
+        let parts = message.root.parts
+        let plural = parts.firstIndex { if case .selection = $0 { return true } else { return false } }
+        guard let plural, case .selection(let selection) = parts[plural] else {
+            // A locale that needs no plural here: every category reads the same.
+            let same = render(parts[...], signature: signature, pound: nil)
+            return categories(for: locale, order: order, fallback: []).map { ($0, same) }
+        }
+        let pound = signature.slot(selection.name).map { signature.specifier($0) }
+        let prefix = render(parts[..<plural], signature: signature, pound: nil)
+        let suffix = render(parts[(plural + 1)...], signature: signature, pound: nil)
+        // Category selectors are words, so a word comparison finds the option `option(for:)` would.
+        func option(_ category: String) -> MessageFormat.Option? {
+            for option in selection.options { if case .keyword(let word) = option.selector, word == category { return option } }
+            return nil
+        }
+        let other = option("other")
+        var variants: [(category: String, text: String)] = []
+        for category in categories(for: locale, order: order, fallback: selection.keywords) {
+            guard let option = option(category) ?? other else { continue }
+            var text = prefix
+            append(option.message.parts[...], signature: signature, pound: pound, to: &text)
+            text += suffix
+            variants.append((category, text))
+        }
+        return variants
+    }
+
+    /// The plural categories written for `locale` in `order` (CLDR's, or the message's own when CLDR does not know the locale).
+    static func categories(for locale: String, order: CategoryOrder, fallback: @autoclosure () -> [String]) -> [String] {
+        if let known = CLDRCategories.shared.orders(of: locale) {
+            switch order {
+            case .cldr: return known.cldr
+            case .xcode: return known.xcode
+            case .android: return known.android
+            }
+        }
+        let categories = categories(for: locale, fallback: fallback())
+        return CLDRCategories.Orders(categories).of(order)
+    }
+
     /// The name of an argument's substitution: its ICU name (`arg0` for a numbered argument).
     static func substitutionName(_ name: MessageFormat.ArgumentName) -> String {
         switch name {
@@ -90,7 +134,17 @@ public enum PlatformRenderer {
 
     /// Literal text with `%` doubled where a formatter reads it, arguments as specifiers, `#` as `pound`.
     static func render(_ parts: [MessageFormat.Part], signature: PlatformSignature, pound: String?) -> String {
+        render(parts[...], signature: signature, pound: pound)
+    }
+
+    static func render(_ parts: ArraySlice<MessageFormat.Part>, signature: PlatformSignature, pound: String?) -> String {
         var out = ""
+        append(parts, signature: signature, pound: pound, to: &out)
+        return out
+    }
+
+    /// `render`, appended to `out`.
+    static func append(_ parts: ArraySlice<MessageFormat.Part>, signature: PlatformSignature, pound: String?, to out: inout String) {
         for part in parts {
             switch part {
             case .text(let segment):
@@ -106,7 +160,6 @@ public enum PlatformRenderer {
                 out += signature.slot(selection.name).map { signature.specifier($0) } ?? ""
             }
         }
-        return out
     }
 }
 
@@ -115,11 +168,34 @@ final class CLDRCategories: @unchecked Sendable {
     static let shared = CLDRCategories()
     // The lock guards `known`; a locale CLDR does not know is stored as nil too.
     private let lock = NSLock()
-    private var known: [String: [String]?] = [:]
+    private var known: [String: Orders?] = [:]
 
-    func categories(of locale: String) -> [String]? {
+    func categories(of locale: String) -> [String]? { orders(of: locale)?.cldr }
+
+    /// A locale's categories in each order a platform file writes them.
+    struct Orders: Sendable {
+        var cldr: [String]
+        var xcode: [String]
+        var android: [String]
+
+        init(_ cldr: [String]) {
+            self.cldr = cldr
+            xcode = XcodeJSONWriter.sorted(cldr)
+            android = PluralCategory.allCases.map(\.rawValue).filter { cldr.contains($0) }
+        }
+
+        func of(_ order: PlatformRenderer.CategoryOrder) -> [String] {
+            switch order {
+            case .cldr: return cldr
+            case .xcode: return xcode
+            case .android: return android
+            }
+        }
+    }
+
+    func orders(of locale: String) -> Orders? {
         if let found = lock.withLock({ known[locale] }) { return found }
-        let made = PluralRules.cardinal(locale).map { $0.categories.map(\.rawValue) }
+        let made = PluralRules.cardinal(locale).map { Orders($0.categories.map(\.rawValue)) }
         lock.withLock { known[locale] = .some(made) }
         return made
     }

@@ -52,13 +52,20 @@ public struct PlatformSignature: Sendable {
 
     /// The specifier of an argument: `%1$d`, `%s`, `%lld`, `%2$@`.
     public func specifier(_ slot: ArgumentSlot) -> String {
-        let conversion: String
+        let conversion: Int
         switch flavor {
-        case .android: conversion = slot.isInteger ? "d" : "s"
-        case .apple: conversion = slot.isInteger ? "lld" : "@"
+        case .android: conversion = slot.isInteger ? 0 : 1
+        case .apple: conversion = slot.isInteger ? 2 : 3
         }
-        return positional ? "%\(slot.number)$\(conversion)" : "%\(conversion)"
+        guard positional else { return Self.plainSpecifiers[conversion] }
+        // The first few positions are made once: a full build writes a specifier into most messages of every locale.
+        if slot.number < Self.positionalSpecifiers.count { return Self.positionalSpecifiers[slot.number][conversion] }
+        return "%\(slot.number)$\(Self.conversions[conversion])"
     }
+
+    private static let conversions = ["d", "s", "lld", "@"]
+    private static let plainSpecifiers = conversions.map { "%" + $0 }
+    private static let positionalSpecifiers = (0..<10).map { number in conversions.map { "%\(number)$\($0)" } }
 
     /// The signature of `key` from its message in every locale of `catalog` (unparsable messages make it verbatim).
     public static func of(_ key: String, in catalog: LocaleCatalog, flavor: PlatformFlavor) -> PlatformSignature {

@@ -24,14 +24,14 @@ public enum StringCatalogFormat {
         writer.member("sourceLanguage", catalog.defaultLocale)
         writer.key("strings")
         writer.beginObject()
-        var forms: [(locale: String, form: PlatformForm)] = []
+        var forms: [(locale: String, value: ParsedCatalog.ExportedValue)] = []
         for key in table.sortedKeys {
             guard let entry = table.keys[key] else { continue }
             forms.removeAll(keepingCapacity: true)
             for index in exported {
                 let locale = catalog.locales[index]
                 guard let text = entry.texts[index] else { continue }
-                guard let form = entry.form(.apple, locale: index, text: text, locale: locale) else {
+                guard let form = entry.value(.apple, locale: index, text: text, locale: locale) else {
                     let location = catalog.bundles[locale]?.message(key)?.location ?? .start(of: catalog.displayRoot)
                     diagnostics.append(Diagnostic(.error, "'\(key)' is not valid ICU MessageFormat; run `livery validate`", at: location, rule: InterchangeRule.icuSyntax))
                     continue
@@ -45,9 +45,16 @@ public enum StringCatalogFormat {
             writer.member("extractionState", "manual")
             writer.key("localizations")
             writer.beginObject()
-            for (locale, form) in forms {
+            for (locale, value) in forms {
                 writer.key(locale)
-                write(form, into: &writer)
+                switch value {
+                case .form(let form): write(form, into: &writer)
+                case .plural(let variants):
+                    writer.beginObject()
+                    writer.key("variations")
+                    plural(variants, into: &writer)
+                    writer.endObject()
+                }
             }
             writer.endObject()
             writer.endObject()
@@ -76,12 +83,17 @@ public enum StringCatalogFormat {
 
     /// `{"plural" : {category : unit, …}}`.
     private static func plural(_ items: [String: String], into writer: inout XcodeJSONWriter) {
+        plural(XcodeJSONWriter.sorted(items.keys).map { ($0, items[$0] ?? "") }, into: &writer)
+    }
+
+    /// `{"plural" : {category : unit, …}}` with the categories already in Xcode's order.
+    private static func plural(_ variants: [(category: String, text: String)], into writer: inout XcodeJSONWriter) {
         writer.beginObject()
         writer.key("plural")
         writer.beginObject()
-        for category in XcodeJSONWriter.sorted(items.keys) {
-            writer.key(category)
-            unit(items[category] ?? "", into: &writer)
+        for variant in variants {
+            writer.key(variant.category)
+            unit(variant.text, into: &writer)
         }
         writer.endObject()
         writer.endObject()

@@ -65,7 +65,7 @@ public enum TenantLoader {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         let realRoot = TenantPath(root: root).realRoot
         var folders: [URL] = [], refused: [(String, Diagnostic)] = []
-        for name in names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) where !name.hasPrefix(".") {
+        for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where !name.hasPrefix(".") {
             let folder = root.appendingPathComponent(name)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
@@ -134,7 +134,7 @@ public enum TenantLoader {
             }
             let names = (try? fm.contentsOfDirectory(atPath: path)) ?? []
             return names.filter { !$0.hasPrefix(".") }
-                .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+                .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
                 .map { relative.isEmpty ? $0 : relative + "/" + $0 }
         }
         var found = list("")

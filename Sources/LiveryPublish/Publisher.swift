@@ -148,7 +148,7 @@ public enum Publisher {
         let manifestName = "targets/\(manifest.sha256).\(DownloadManifest.targetName)"
         try link(manifest.url, as: manifestName)
         let pointer = ReleasePointer(tenant: tenant, release: release, manifest: manifestName, sha256: manifest.sha256)
-        try pointer.json.bytes.write(to: staging.appendingPathComponent(ReleasePointer.fileName))
+        try StagedFile.write(pointer.json.bytes, to: staging.appendingPathComponent(ReleasePointer.fileName))
         steps?("assembled")
         try sign?(staging)
         try makeDurable(staging)

@@ -61,7 +61,7 @@ public enum RootPublisher {
                     }
                     let file = metadata.appendingPathComponent(name)
                     unlink(file.path)
-                    try root.bytes.write(to: file)
+                    try StagedFile.write(root.bytes, to: file)
                     guard let published = try PublishedMetadata.load(release: folder), !isSigned(published, under: root.signed) else { return }
                     guard let keys else { throw TUFError("the new root changes online keys, and no key store was given to sign the release again") }
                     try RepositorySigner.sign(release: folder, targets: try published.signedTargets, keys: keys)

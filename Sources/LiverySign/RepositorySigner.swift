@@ -59,7 +59,7 @@ public enum RepositorySigner {
             } catch let error as TUFError {
                 throw TUFError("the key store's 1.root.json cannot start the tenant's root chain: \(error.description)")
             }
-            try initial.write(to: metadata.appendingPathComponent("1.root.json"))
+            try StagedFile.write(initial, to: metadata.appendingPathComponent("1.root.json"))
             return (root.signed, 1)
         }
         guard keys.mayCreateRoot, let signers = keys.signers[.root], !signers.isEmpty else {
@@ -69,7 +69,7 @@ public enum RepositorySigner {
         let document = TUFDocument.root(version: 1, expires: now.addingTimeInterval(expiry.root), keys: try keys.publicKeys(), thresholds: [:])
         var envelope = SignedMetadata(signed: document)
         try keys.sign(&envelope, with: signers, role: TUFRole.root.rawValue, file: "1.root.json")
-        try envelope.bytes().write(to: metadata.appendingPathComponent("1.root.json"))
+        try StagedFile.write(envelope.bytes(), to: metadata.appendingPathComponent("1.root.json"))
         return (try Root(signed: document), 1)
     }
 
@@ -101,7 +101,7 @@ public enum RepositorySigner {
             let bytes = try envelope.bytes()
             let file = metadata.appendingPathComponent(name)
             unlink(file.path)
-            try bytes.write(to: file)
+            try StagedFile.write(bytes, to: file)
             return bytes
         }
 
@@ -180,7 +180,7 @@ public enum RepositorySigner {
         let bytes = try envelope.bytes()
         let file = metadata.appendingPathComponent(name)
         unlink(file.path)
-        try bytes.write(to: file)
+        try StagedFile.write(bytes, to: file)
         return MetaFile(version: version, length: bytes.count, sha256: SHA256.hash(data: bytes).hexString)
     }
 
@@ -242,7 +242,7 @@ extension RepositorySigner {
             var envelope = SignedMetadata(signed: TUFDocument.timestamp(version: current.signed.version + 1, expires: newExpiry, snapshot: current.signed.snapshot))
             try keys.sign(&envelope, with: try keys.signers(for: .timestamp, trustedBy: root, version: version), role: TUFRole.timestamp.rawValue, file: "timestamp.json")
             unlink(file.path)
-            try envelope.bytes().write(to: file)
+            try StagedFile.write(envelope.bytes(), to: file)
             try keys.journal.flush()
             return
         }

@@ -36,7 +36,7 @@ public enum CanonicalJSON {
         case .object(let object):
             out.append(UInt8(ascii: "{"))
             // Code-point order equals UTF-8 byte order.
-            let keys = object.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            let keys = object.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             for (index, key) in keys.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 writeString(key, into: &out)

@@ -16,7 +16,7 @@ struct PrettyJSON {
 
     private func orderedKeys(_ object: [String: JSONValue]) -> [String] {
         let preferred = keyOrder.filter { object[$0] != nil }
-        let rest = object.keys.filter { !keyOrder.contains($0) }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        let rest = object.keys.filter { !keyOrder.contains($0) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         return preferred + rest
     }
 

@@ -8,6 +8,14 @@ final class InterchangeAndroidTests: XCTestCase {
             let escaped = AndroidResources.escape(text)
             XCTAssertEqual(try AndroidResources.unescape(escaped).get(), text, escaped)
         }
+        // Texts on both sides of the byte-level check that lets most texts through unchanged: an escape it
+        // missed would not survive aapt2's reading (a double space collapses, a bare quote is an error).
+        for text in ["plain text", "日本語のテキスト", "a  b", "é ", " é", "é  é", "x\u{1}y", "end\r", "ok?", "mail@example", "Ünïcödé 'quoted'", ""] {
+            let escaped = AndroidResources.escape(text)
+            XCTAssertEqual(try AndroidResources.unescape(escaped).get(), text, escaped)
+        }
+        XCTAssertEqual(AndroidResources.escape("日本語 テキスト"), "日本語 テキスト")
+        XCTAssertEqual(AndroidResources.escape("é  é"), "é \\u0020é")
         XCTAssertEqual(AndroidResources.escape("It's"), "It\\'s")
         XCTAssertEqual(AndroidResources.escape("@x"), "\\@x")
         XCTAssertEqual(AndroidResources.escape("?x"), "\\?x")
