@@ -86,21 +86,34 @@ public struct PlatformSignature: Sendable {
         var pluralNames = Set<MessageFormat.ArgumentName>()
         var slots: [ArgumentSlot] = []
         for message in messages {
-            let selections = message.selections
-            let uses = message.argumentUses
-            let own = shapes(of: message, selections: selections, uses: uses)
+            // One walk per message (a full build computes the signature of every key): each argument gets
+            // its slot at its first use, in source order, and the first plain use (default locale first)
+            // says how it is written outside a plural.
+            var selectionCount = 0
+            var names: [MessageFormat.ArgumentName] = []
+            func slot(_ name: MessageFormat.ArgumentName) -> Int {
+                if !names.contains(name) { names.append(name) }
+                if let index = slots.firstIndex(where: { $0.name == name }) { return index }
+                slots.append(ArgumentSlot(name: name, number: slots.count + 1, isInteger: false, icu: ""))
+                return slots.count - 1
+            }
+            message.root.visit { part in
+                switch part {
+                case .argument(let argument):
+                    let index = slot(argument.name)
+                    if slots[index].icu.isEmpty { slots[index].icu = Self.icu(argument) }
+                    if argument.type == .number, case .keyword("integer") = argument.style { slots[index].isInteger = true }
+                case .selection(let selection):
+                    selectionCount += 1
+                    if selection.type.isPlural { pluralNames.insert(selection.name) }
+                    _ = slot(selection.name)
+                case .text, .pound:
+                    break
+                }
+            }
+            let own = shapes(of: message, selectionCount: selectionCount, argumentCount: names.count)
             apple = max(apple, own.apple)
             android = max(android, own.android)
-            for selection in selections where selection.type.isPlural { pluralNames.insert(selection.name) }
-            for use in uses where !slots.contains(where: { $0.name == use.name }) {
-                slots.append(ArgumentSlot(name: use.name, number: slots.count + 1, isInteger: false, icu: ""))
-            }
-            // The first plain use of an argument (default locale first) says how it is written outside a plural.
-            message.root.visit { part in
-                guard case .argument(let argument) = part, let index = slots.firstIndex(where: { $0.name == argument.name }) else { return }
-                if slots[index].icu.isEmpty { slots[index].icu = Self.icu(argument) }
-                if argument.type == .number, case .keyword("integer") = argument.style { slots[index].isInteger = true }
-            }
         }
         for index in slots.indices {
             if pluralNames.contains(slots[index].name) { slots[index].isInteger = true }
@@ -116,14 +129,14 @@ public struct PlatformSignature: Sendable {
 
     /// The shape one message needs on its own.
     static func shape(of message: MessageFormat, flavor: PlatformFlavor) -> PlatformShape {
-        let both = shapes(of: message, selections: message.selections, uses: message.argumentUses)
+        let both = shapes(of: message, selectionCount: message.selections.count, argumentCount: Set(message.argumentUses.map(\.name)).count)
         return flavor == .apple ? both.apple : both.android
     }
 
-    /// The shape one message needs on its own on each platform, given its selections and argument uses.
-    private static func shapes(of message: MessageFormat, selections: [MessageFormat.Selection],
-                               uses: [MessageFormat.ArgumentUse]) -> (apple: PlatformShape, android: PlatformShape) {
-        if selections.isEmpty { return (.simple, .simple) }
+    /// The shape one message needs on its own on each platform, given how many selections it has at any
+    /// depth and how many distinct arguments it uses.
+    private static func shapes(of message: MessageFormat, selectionCount: Int, argumentCount: Int) -> (apple: PlatformShape, android: PlatformShape) {
+        if selectionCount == 0 { return (.simple, .simple) }
         var topCount = 0
         var names = Set<MessageFormat.ArgumentName>()
         for part in message.root.parts {
@@ -135,9 +148,8 @@ public struct PlatformSignature: Sendable {
                 guard case .keyword(let word) = option.selector, PluralCategory(rawValue: word) != nil else { return (.verbatim, .verbatim) }
             }
         }
-        guard topCount == selections.count else { return (.verbatim, .verbatim) }
-        let argumentNames = Set(uses.map(\.name))
-        return (topCount == 1 && argumentNames.count == 1 ? .plural : .substituted, topCount == 1 ? .plural : .verbatim)
+        guard topCount == selectionCount else { return (.verbatim, .verbatim) }
+        return (topCount == 1 && argumentCount == 1 ? .plural : .substituted, topCount == 1 ? .plural : .verbatim)
     }
 
     /// An argument as ICU writes it: `{name}`, `{n, number}`, `{d, date, medium}`.
