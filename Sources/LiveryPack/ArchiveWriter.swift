@@ -27,7 +27,8 @@ public final class ArchiveWriter {
     /// The fixed timestamp of every entry: `SOURCE_DATE_EPOCH` when set, else 2020-01-01T00:00:00Z.
     public static var entryTimestamp: Int {
         let floor = 315_619_200  // 1980-01-02, above the DOS-time floor in any time zone
-        if let value = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let epoch = Int(value) { return max(floor, epoch) }
+        // getenv, not ProcessInfo's environment, which copies every variable into a dictionary each time.
+        if let value = getenv("SOURCE_DATE_EPOCH"), let epoch = Int(String(cString: value)) { return max(floor, epoch) }
         return 1_577_836_800
     }
 
