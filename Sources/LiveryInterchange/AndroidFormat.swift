@@ -59,11 +59,12 @@ public enum AndroidFormat {
         // A bundle of a locale the tenant does not list (a stray file) is read from the bundle itself.
         let localeIndex = catalog.locales.firstIndex(of: locale)
         let stray = localeIndex == nil ? catalog.bundles[locale] : nil
+        let categories = CLDRCategories.shared.orders(of: locale)
         for key in table.orderedKeys {
             guard let entry = table.keys[key], let name = names[key],
                   let text = localeIndex.map({ entry.texts[$0] }) ?? stray?.message(key)?.text else { continue }
             let signature = entry.android
-            let rendered = localeIndex.map { entry.value(.android, locale: $0, text: text, locale: locale) }
+            let rendered = localeIndex.map { entry.value(.android, locale: $0, text: text, locale: locale, categories: categories) }
                 ?? PlatformRenderer.render(text, signature: signature, locale: locale).map(ParsedCatalog.ExportedValue.form)
             guard let value = rendered else {
                 let location = catalog.bundles[locale]?.message(key)?.location ?? .start(of: catalog.displayRoot)

@@ -108,11 +108,13 @@ final class ParsedCatalog: @unchecked Sendable {
 
         /// What an export writes for the locale at `index`: `form`, except that a `.plural` key's variants come
         /// in the platform file's own category order, without a dictionary per message.
-        func value(_ flavor: PlatformFlavor, locale index: Int, text: String, locale: String) -> ExportedValue? {
+        /// `categories` are the locale's CLDR plural categories (nil when CLDR does not know the locale).
+        func value(_ flavor: PlatformFlavor, locale index: Int, text: String, locale: String, categories: CLDRCategories.Orders?) -> ExportedValue? {
             let signature = signature(flavor)
             guard signature.shape == .plural else { return form(flavor, locale: index, text: text, locale: locale).map(ExportedValue.form) }
             guard let message = messages[index] else { return nil }
-            return .plural(PlatformRenderer.pluralVariants(message, signature: signature, locale: locale, order: flavor == .apple ? .xcode : .android))
+            return .plural(PlatformRenderer.pluralVariants(message, signature: signature, locale: locale, order: flavor == .apple ? .xcode : .android,
+                                                           known: categories))
         }
     }
 

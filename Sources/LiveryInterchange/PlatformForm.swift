@@ -84,12 +84,22 @@ public enum PlatformRenderer {
     /// (the exports of a full build ask for every plural key of every locale).
     public static func pluralVariants(_ message: MessageFormat, signature: PlatformSignature, locale: String,
                                       order: CategoryOrder) -> [(category: String, text: String)] {
+        pluralVariants(message, signature: signature, locale: locale, order: order, known: CLDRCategories.shared.orders(of: locale))
+    }
+
+    /// `pluralVariants` with the locale's CLDR categories already looked up (an export looks them up once per locale).
+    static func pluralVariants(_ message: MessageFormat, signature: PlatformSignature, locale: String, order: CategoryOrder,
+                               known: CLDRCategories.Orders?) -> [(category: String, text: String)] {
+        func categories(fallback: @autoclosure () -> [String]) -> [String] {
+            if let known { return known.of(order) }
+            return CLDRCategories.Orders(Self.categories(for: locale, fallback: fallback())).of(order)
+        }
         let parts = message.root.parts
         let plural = parts.firstIndex { if case .selection = $0 { return true } else { return false } }
         guard let plural, case .selection(let selection) = parts[plural] else {
             // A locale that needs no plural here: every category reads the same.
             let same = render(parts[...], signature: signature, pound: nil)
-            return categories(for: locale, order: order, fallback: []).map { ($0, same) }
+            return categories(fallback: []).map { ($0, same) }
         }
         let pound = signature.slot(selection.name).map { signature.specifier($0) }
         let prefix = render(parts[..<plural], signature: signature, pound: nil)
@@ -101,7 +111,7 @@ public enum PlatformRenderer {
         }
         let other = option("other")
         var variants: [(category: String, text: String)] = []
-        for category in categories(for: locale, order: order, fallback: selection.keywords) {
+        for category in categories(fallback: selection.keywords) {
             guard let option = option(category) ?? other else { continue }
             var text = prefix
             append(option.message.parts[...], signature: signature, pound: pound, to: &text)
@@ -109,19 +119,6 @@ public enum PlatformRenderer {
             variants.append((category, text))
         }
         return variants
-    }
-
-    /// The plural categories written for `locale` in `order` (CLDR's, or the message's own when CLDR does not know the locale).
-    static func categories(for locale: String, order: CategoryOrder, fallback: @autoclosure () -> [String]) -> [String] {
-        if let known = CLDRCategories.shared.orders(of: locale) {
-            switch order {
-            case .cldr: return known.cldr
-            case .xcode: return known.xcode
-            case .android: return known.android
-            }
-        }
-        let categories = categories(for: locale, fallback: fallback())
-        return CLDRCategories.Orders(categories).of(order)
     }
 
     /// The name of an argument's substitution: its ICU name (`arg0` for a numbered argument).

@@ -25,13 +25,15 @@ public enum StringCatalogFormat {
         writer.key("strings")
         writer.beginObject()
         var forms: [(locale: String, value: ParsedCatalog.ExportedValue)] = []
+        // Each exported locale's plural categories, by its index in the catalog's locales.
+        let categories = catalog.locales.map { wanted.contains($0) ? CLDRCategories.shared.orders(of: $0) : nil }
         for key in table.sortedKeys {
             guard let entry = table.keys[key] else { continue }
             forms.removeAll(keepingCapacity: true)
             for index in exported {
                 let locale = catalog.locales[index]
                 guard let text = entry.texts[index] else { continue }
-                guard let form = entry.value(.apple, locale: index, text: text, locale: locale) else {
+                guard let form = entry.value(.apple, locale: index, text: text, locale: locale, categories: categories[index]) else {
                     let location = catalog.bundles[locale]?.message(key)?.location ?? .start(of: catalog.displayRoot)
                     diagnostics.append(Diagnostic(.error, "'\(key)' is not valid ICU MessageFormat; run `livery validate`", at: location, rule: InterchangeRule.icuSyntax))
                     continue
