@@ -378,6 +378,55 @@ final class LanguageServerTests: XCTestCase {
         XCTAssertEqual(server.exitStatus, 0)
     }
 
+    /// A new locale bundle the editor opened and never saved is checked as if it existed; closed unsaved, it is gone again.
+    func testNeverSavedNewFileIsCheckedUntilClosed() throws {
+        let server = try started()
+        let file = "urbannest/locales/fr.yaml"
+        XCTAssertFalse(FileManager.default.fileExists(atPath: workspace.appendingPathComponent(file).path))
+        // The creator adds French to the tenant (unsaved too): its bundle is missing.
+        let tenant = try text("urbannest/tenant.yaml").replacingOccurrences(of: "supported: [en, hi]", with: "supported: [en, hi, fr]")
+        let before = try open(server, "urbannest/tenant.yaml", text: tenant)
+        XCTAssertTrue((diagnostics(before, for: "urbannest/tenant.yaml") ?? []).contains { $0["code"] as? String == "references.locale-bundle" })
+        // Then creates the bundle in the editor, without saving it.
+        let opened = try open(server, file, text: "nav:\n  home: Accueil\n")
+        XCTAssertFalse((diagnostics(opened, for: "urbannest/tenant.yaml") ?? []).contains { $0["code"] as? String == "references.locale-bundle" },
+                       "the tenant has its French bundle")
+        let found = try XCTUnwrap(diagnostics(opened, for: file), "the new file is published")
+        XCTAssertTrue(found.contains { ($0["code"] as? String)?.hasPrefix("localization.") == true && ($0["message"] as? String)?.contains("nav.bookings") == true },
+                      "the bundle lacks the default locale's keys: \(found)")
+        // A key edited in is checked with the rest of the tenant (a reference to a missing argument, a syntax error).
+        let broken = try change(server, file, "nav:\n  home: [Accueil\n", version: 2)
+        XCTAssertTrue((diagnostics(broken, for: file) ?? []).contains { $0["code"] as? String == "structure.syntax" }, "\(diagnostics(broken, for: file) ?? [])")
+        // Closed without saving: nothing is on disk, and the file's findings are cleared.
+        let closed = try send(server, "textDocument/didClose", ["textDocument": ["uri": uri(file)]], request: false)
+        XCTAssertEqual(diagnostics(closed, for: file)?.count, 0, "the closed file's findings are cleared")
+        XCTAssertTrue((diagnostics(closed, for: "urbannest/tenant.yaml") ?? []).contains { $0["code"] as? String == "references.locale-bundle" }, "the bundle is gone again")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: workspace.appendingPathComponent(file).path), "nothing is written to disk")
+        // And the tenant is checked without it: a new program opened unsaved is loaded as a program.
+        let program = "urbannest/programs/new-lsp.yaml"
+        let programFound = try open(server, program, text: "id: new-lsp\ntitle: x\nbogus-key: 1\n")
+        XCTAssertTrue((diagnostics(programFound, for: program) ?? []).contains { $0["code"] as? String == "structure.unknown-key" || $0["code"] as? String == "structure.required" },
+                      "\(diagnostics(programFound, for: program) ?? [])")
+        XCTAssertNil(diagnostics(programFound, for: file), "the closed bundle is not published again")
+    }
+
+    func testOverlayListsNeverSavedFilesInTheirFolders() throws {
+        var overlay = SourceOverlay()
+        let folder = workspace.appendingPathComponent("urbannest")
+        overlay.set("x: y\n", forFileAt: folder.appendingPathComponent("locales/fr.yaml").path)
+        overlay.set("id: t\n", forFileAt: folder.appendingPathComponent("tours/new/tour.yaml").path)
+        overlay.set("changed: text\n", forFileAt: folder.appendingPathComponent("locales/en.yaml").path)
+        XCTAssertEqual(overlay.names(in: folder.appendingPathComponent("locales").path), ["fr.yaml"], "a file on disk is not listed twice")
+        XCTAssertEqual(overlay.names(in: folder.appendingPathComponent("tours").path), ["new"])
+        XCTAssertEqual(overlay.names(in: folder.appendingPathComponent("tours/new").path), ["tour.yaml"])
+        // Through a symbolic link to the tenant, the same never-saved file.
+        let link = workspace.appendingPathComponent("link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: folder)
+        XCTAssertEqual(overlay.text(forFileAt: link.appendingPathComponent("locales/fr.yaml").path), "x: y\n")
+        overlay.set(nil, forFileAt: folder.appendingPathComponent("locales/fr.yaml").path)
+        XCTAssertEqual(overlay.names(in: folder.appendingPathComponent("locales").path), [])
+    }
+
     func testOverlayReplacesFileTextWhileLoading() throws {
         let path = workspace.appendingPathComponent("urbannest/voice.yaml").path
         var limits = LoadLimits.default
