@@ -189,6 +189,33 @@ final class LanguageServerTests: XCTestCase {
         XCTAssertTrue(hindi.contains { $0["code"] as? String == "localization.untranslated" && ($0["message"] as? String)?.contains("nav.welcome-lsp") == true }, "\(hindi)")
     }
 
+    /// The same fix in a JSON locale bundle: the key goes into its group, indented like its siblings, and the file stays JSON.
+    func testAddsMissingMessageKeyToAJSONLocaleBundle() throws {
+        try FileManager.default.removeItem(at: workspace.appendingPathComponent("urbannest/locales/hi.yaml"))
+        let json = "{\n    \"nav\": {\n        \"home\": \"होम\",\n        \"bookings\": \"बुकिंग\"\n    },\n    \"roles.customer\": \"ग्राहक\"\n}\n"
+        try json.write(to: workspace.appendingPathComponent("urbannest/locales/hi.json"), atomically: true, encoding: .utf8)
+        let server = try started()
+        let original = try text("urbannest/tenant.yaml")
+        let broken = original.replacingOccurrences(of: "label: nav.home,", with: "label: nav.welcome-lsp,")
+        let sent = try open(server, "urbannest/tenant.yaml", text: broken)
+        let found = try XCTUnwrap(diagnostics(sent, for: "urbannest/tenant.yaml")?.first { $0["code"] as? String == "references.locale-key" })
+        let actions = try send(server, "textDocument/codeAction", ["textDocument": ["uri": uri("urbannest/tenant.yaml")], "range": found["range"]!, "context": ["diagnostics": [found]]])
+        let add = try XCTUnwrap((actions.first?.result as? [[String: Any]])?.first { ($0["title"] as? String)?.hasPrefix("Add 'nav.welcome-lsp'") == true })
+        let changes = try XCTUnwrap((add["edit"] as? [String: Any])?["changes"] as? [String: [[String: Any]]])
+        XCTAssertEqual(Set(changes.keys), [uri("urbannest/locales/en.yaml"), uri("urbannest/locales/hi.json")])
+        for (fileURI, edits) in changes {
+            try XCTUnwrap(edits.first?["newText"] as? String).write(toFile: try XCTUnwrap(URL(string: fileURI)).path, atomically: true, encoding: .utf8)
+        }
+        let hi = try text("urbannest/locales/hi.json")
+        XCTAssertEqual(hi, json.replacingOccurrences(of: "\"बुकिंग\"\n", with: "\"बुकिंग\",\n        \"welcome-lsp\": \"nav.welcome-lsp\"\n"))
+        let parsed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(hi.utf8)) as? [String: Any], "Foundation's parser reads the edited file")
+        XCTAssertEqual((parsed["nav"] as? [String: Any])?["welcome-lsp"] as? String, "nav.welcome-lsp")
+        // Reloaded: the reference resolves.
+        let after = try change(server, "urbannest/tenant.yaml", broken, version: 2)
+        XCTAssertFalse((diagnostics(after, for: "urbannest/tenant.yaml") ?? []).contains { $0["code"] as? String == "references.locale-key" })
+        XCTAssertFalse((diagnostics(after, for: "urbannest/locales/hi.json") ?? []).contains { $0["code"] as? String == "structure.syntax" })
+    }
+
     func testAddsMissingTypeToAJSONToken() throws {
         let server = try started()
         let file = "companero-lucia/branding/tokens.json"
