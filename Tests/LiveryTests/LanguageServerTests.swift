@@ -454,6 +454,112 @@ final class LanguageServerTests: XCTestCase {
         XCTAssertEqual(overlay.names(in: folder.appendingPathComponent("locales").path), [])
     }
 
+    // MARK: Cancellation and stale checks (the threaded transport's inbox, filled here in a known order)
+
+    private func body(_ method: String, _ params: Any, id: Int? = nil) throws -> [UInt8] {
+        var message: [String: Any] = ["jsonrpc": "2.0", "method": method, "params": params]
+        if let id { message["id"] = id }
+        return Array(try JSONSerialization.data(withJSONObject: message))
+    }
+
+    /// Serves `inbox` to its end; the decoded messages sent.
+    private func serve(_ server: LanguageServer, _ inbox: Inbox) throws -> (status: Int32, sent: [Sent]) {
+        var sent: [[UInt8]] = []
+        let status = StdioTransport.serve(server, inbox: inbox) { sent.append($0) }
+        return (status, try sent.map { Sent(json: try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0)) as? [String: Any])) })
+    }
+
+    private func opening(_ inbox: Inbox, _ relative: String, text: String) throws {
+        inbox.post(try body("initialize", ["processId": NSNull(), "rootUri": workspace.absoluteString, "capabilities": [String: Any]()], id: 1))
+        inbox.post(try body("initialized", [String: Any]()))
+        inbox.post(try body("textDocument/didOpen", ["textDocument": ["uri": uri(relative), "languageId": "yaml", "version": 1, "text": text]]))
+    }
+
+    private func ending(_ inbox: Inbox) throws {
+        inbox.post(try body("shutdown", NSNull(), id: 99))
+        inbox.post(try body("exit", NSNull()))
+    }
+
+    private func reply(_ sent: [Sent], id: Int) -> Sent? { sent.first { $0.json["id"] as? Int == id && $0.method == nil } }
+
+    func testARequestCancelledWhileItWaitsIsAnsweredRequestCancelled() throws {
+        let server = LanguageServer(version: "test"), inbox = Inbox()
+        try opening(inbox, "urbannest/tenant.yaml", text: try text("urbannest/tenant.yaml"))
+        inbox.post(try body("textDocument/hover", position(0, 0, in: "urbannest/tenant.yaml"), id: 7))
+        inbox.post(try body("$/cancelRequest", ["id": 7]))
+        inbox.post(try body("textDocument/hover", position(0, 0, in: "urbannest/tenant.yaml"), id: 8))
+        // A cancellation of a request never made changes nothing.
+        inbox.post(try body("$/cancelRequest", ["id": 42]))
+        try ending(inbox)
+        let (status, sent) = try serve(server, inbox)
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(reply(sent, id: 7)?.error?["code"] as? Int, -32800, "\(sent.map(\.json))")
+        XCTAssertNil(reply(sent, id: 7)?.json["result"])
+        XCTAssertNil(reply(sent, id: 8)?.error, "the next request is answered")
+        XCTAssertNotNil(reply(sent, id: 1)?.result)
+        XCTAssertEqual(sent.filter { $0.json["id"] as? Int == 7 }.count, 1, "answered once")
+    }
+
+    func testARequestCancelledWhileItIsWorkedOnIsAnsweredRequestCancelled() throws {
+        let server = LanguageServer(version: "test"), inbox = Inbox()
+        try opening(inbox, "urbannest/tenant.yaml", text: try text("urbannest/tenant.yaml"))
+        // The hover first waits for the check of the change before it; the cancellation arrives during that check.
+        inbox.post(try body("textDocument/didChange", ["textDocument": ["uri": uri("urbannest/tenant.yaml"), "version": 2],
+                                                       "contentChanges": [["text": try text("urbannest/tenant.yaml") + "\n"]]]))
+        inbox.post(try body("textDocument/hover", position(0, 0, in: "urbannest/tenant.yaml"), id: 7))
+        var arrived = false
+        server.checkFinished = { [unowned self] in
+            guard !arrived else { return }
+            arrived = true
+            inbox.post(try! self.body("$/cancelRequest", ["id": 7]))
+            try! self.ending(inbox)
+        }
+        let (status, sent) = try serve(server, inbox)
+        XCTAssertTrue(arrived, "the request waited for a check")
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(reply(sent, id: 7)?.error?["code"] as? Int, -32800, "\(sent.map(\.json))")
+    }
+
+    func testACheckSupersededByANewerChangeIsDroppedNotPublished() throws {
+        let server = LanguageServer(version: "test"), inbox = Inbox()
+        let original = try text("urbannest/tenant.yaml")
+        let broken = original.replacingOccurrences(of: "label: nav.home,", with: "label: nav.home, colour: x,")
+        XCTAssertNotEqual(broken, original)
+        try opening(inbox, "urbannest/tenant.yaml", text: broken)
+        // While the broken text is checked, the editor sends the fixed one.
+        var arrived = false
+        server.checkFinished = { [unowned self] in
+            guard !arrived else { return }
+            arrived = true
+            inbox.post(try! self.body("textDocument/didChange", ["textDocument": ["uri": self.uri("urbannest/tenant.yaml"), "version": 2],
+                                                                 "contentChanges": [["text": original]]]))
+            try! self.ending(inbox)
+        }
+        let (status, sent) = try serve(server, inbox)
+        XCTAssertTrue(arrived)
+        XCTAssertEqual(status, 0)
+        let published = sent.filter { $0.method == "textDocument/publishDiagnostics" && ($0.params?["uri"] as? String) == uri("urbannest/tenant.yaml") }
+        XCTAssertEqual(published.map { $0.params?["version"] as? Int }, [2], "the stale check of version 1 is not published")
+        let findings = published.last?.params?["diagnostics"] as? [[String: Any]] ?? []
+        XCTAssertFalse(findings.contains { ($0["message"] as? String)?.contains("colour") == true }, "\(findings)")
+    }
+
+    /// The transport's reader: framed bytes from a pipe become the inbox's messages, then its end.
+    func testReaderFramesInputIntoTheInbox() throws {
+        let pipe = Pipe(), inbox = Inbox()
+        let first = try body("initialized", [String: Any]()), second = try body("exit", NSNull())
+        try pipe.fileHandleForWriting.write(contentsOf: Data(MessageFramer.frame(first) + MessageFramer.frame(second) + Array("Content-Length: x\r\n\r\n".utf8)))
+        try pipe.fileHandleForWriting.close()
+        StdioTransport.read(pipe.fileHandleForReading.fileDescriptor, into: inbox)
+        guard case .message(let a)? = inbox.next(wait: false), case .message(let b)? = inbox.next(wait: false), case .end(let error?)? = inbox.next(wait: false) else {
+            return XCTFail("expected two messages, then the framing error")
+        }
+        XCTAssertEqual(a, first)
+        XCTAssertEqual(b, second)
+        XCTAssertEqual(error, .invalidContentLength("x"))
+        XCTAssertNil(inbox.next(wait: false))
+    }
+
     func testOverlayReplacesFileTextWhileLoading() throws {
         let path = workspace.appendingPathComponent("urbannest/voice.yaml").path
         var limits = LoadLimits.default

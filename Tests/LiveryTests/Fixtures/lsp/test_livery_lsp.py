@@ -11,6 +11,7 @@ import pathlib
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from pygls.exceptions import JsonRpcRequestCancelled
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 WORKSPACE = pathlib.Path(os.environ["LIVERY_WORKSPACE"])
@@ -188,3 +189,24 @@ async def test_never_saved_new_locale_bundle_is_checked_until_closed(client: Lan
     assert any(d.code == "references.locale-bundle" for d in await published(client)), "the bundle is gone again"
     assert not bundle.exists()
 
+
+@pytest.mark.asyncio
+async def test_cancelled_request_is_answered_request_cancelled(client: LanguageClient):
+    """`$/cancelRequest` for a request still unanswered: the answer is error -32800 (RequestCancelled), and the
+    server goes on answering. The hover follows a change, so the server is busy checking the tenant when the
+    cancellation (written right after the hover) arrives; it reads it while it works."""
+    original = TENANT.read_text(encoding="utf-8")
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=URI, language_id="yaml", version=1, text=original)))
+    await published(client)
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=URI, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=original + "\n")]))
+    params = types.HoverParams(text_document=types.TextDocumentIdentifier(uri=URI), position=types.Position(line=0, character=0))
+    future = client.protocol.send_request(types.TEXT_DOCUMENT_HOVER, params, msg_id="hover-to-cancel")
+    client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id="hover-to-cancel"))
+    with pytest.raises(JsonRpcRequestCancelled) as raised:
+        await asyncio.wrap_future(future)
+    assert raised.value.code == -32800, repr(raised.value)
+    hover = await client.text_document_hover_async(params)
+    assert hover is None or hover.contents is not None
