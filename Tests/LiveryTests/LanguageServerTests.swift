@@ -292,6 +292,35 @@ final class LanguageServerTests: XCTestCase {
         XCTAssertEqual(try labels(last, "  localization.untranslated: w".utf16.count, tenant), ["warning"])
     }
 
+    /// Enum values and keys are completed from where the cursor is in the parsed manifest, JSON as well as YAML.
+    func testCompletesEnumValuesAndKeysFromTheParsedTree() throws {
+        let server = try started()
+        func labels(_ line: Int, _ column: Int, _ file: String) throws -> [String] {
+            let completion = try send(server, "textDocument/completion", position(line, column, in: file))
+            return ((completion.first?.result as? [String: Any])?["items"] as? [[String: Any]] ?? []).compactMap { $0["label"] as? String }
+        }
+        // A JSON program (opened, never saved): the item's "type" is three objects and two lists deep.
+        let json = "companero-lucia/programs/json-program.json"
+        let lines = ["{", "  \"id\": \"json-program\",", "  \"weeks\": [", "    {", "      \"week\": 1,", "      \"days\": [", "        {",
+                     "          \"day\": 1,", "          \"items\": [", "            {", "              \"type\": \"l\",", "              \"id\": \"x\"",
+                     "            }", "          ]", "        }", "      ]", "    }", "  ]", "}", ""]
+        _ = try open(server, json, text: lines.joined(separator: "\n"))
+        XCTAssertEqual(try labels(10, "              \"type\": \"l".utf16.count, json).first, "lesson")
+        // A YAML item written as a flow mapping over two lines.
+        let program = "companero-lucia/programs/30-day-fitness-foundation.yaml"
+        let item = "          - {type: lesson, id: d01-morning-routine, lesson: morning-routine}"
+        let split = "          - {id: d01-morning-routine,\n             type: l, lesson: morning-routine}"
+        let edited = try text(program).replacingOccurrences(of: item, with: split)
+        _ = try open(server, program, text: edited)
+        let line = try XCTUnwrap(edited.components(separatedBy: "\n").firstIndex { $0.hasPrefix("             type: l,") })
+        XCTAssertEqual(try labels(line, "             type: l".utf16.count, program).first, "lesson")
+        // A key being typed at the top of the program: the program's fields.
+        let withKey = edited.replacingOccurrences(of: "durationDays: 30\n", with: "durationDays: 30\nratin\n")
+        _ = try change(server, program, withKey, version: 2)
+        let keyLine = try XCTUnwrap(withKey.components(separatedBy: "\n").firstIndex(of: "ratin"))
+        XCTAssertEqual(try labels(keyLine, 5, program), ["rating"])
+    }
+
     func testHoverOnAMediaPathShowsWhatTheProbeMeasured() throws {
         let server = try started()
         let tour = "sonic-walkscape/tours/florence-renaissance/tour.yaml"
