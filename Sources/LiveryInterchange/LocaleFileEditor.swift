@@ -10,7 +10,9 @@ import LiveryLoad
 public enum LocaleFileEditor {
     /// `text` (a YAML locale file) with the messages `added` written in, keeping everything else as it is; a
     /// diagnostic if it cannot be edited safely. For `livery lsp`'s "add the missing key" code action.
+    /// A file ending in `.json` is edited as JSON (`addingJSON`), any other as YAML.
     public static func adding(_ added: [(key: String, value: String)], to text: String, file: String) -> Result<String, Diagnostic> {
+        if file.lowercased().hasSuffix(".json") { return addingJSON(added, to: text, file: file) }
         let (node, diagnostics) = ManifestParser.parse(text, format: .yaml, file: file)
         guard let node, !diagnostics.contains(where: { $0.severity == .error }) else {
             return .failure(Diagnostic(.error, "the locale file cannot be read as YAML", at: .start(of: file), rule: InterchangeRule.io))
@@ -18,6 +20,99 @@ public enum LocaleFileEditor {
         var expected = flatten(node)
         for (key, value) in added { expected[key] = value }
         return edit(text, file: file, changes: added, expected: expected)
+    }
+
+    /// `text` (a JSON locale bundle) with the messages `added` written in, in the file's own layout: each new key
+    /// goes last in the deepest existing object group that contains it (the rest of its key dotted), indented
+    /// like that object's other members and with its line ends; a one-line object stays on one line. Nothing
+    /// else changes. The result is parsed again and must hold exactly the intended messages.
+    public static func addingJSON(_ added: [(key: String, value: String)], to text: String, file: String) -> Result<String, Diagnostic> {
+        let unreadable = Diagnostic(.error, "the locale file cannot be read as JSON", at: .start(of: file), rule: InterchangeRule.io)
+        var current = text
+        var expected: [String: String] = [:]
+        for (index, (key, value)) in added.enumerated() {
+            let (parsed, diagnostics) = ManifestParser.parse(current, format: .json, file: file)
+            guard let root = parsed, root.entries != nil, !diagnostics.contains(where: { $0.severity == .error }) else { return .failure(unreadable) }
+            if index == 0 { expected = flatten(root); for (key, value) in added { expected[key] = value } }
+            guard let edited = insertJSON(key: key, value: value, into: current, root: root) else { return .failure(unreadable) }
+            current = edited
+        }
+        let (node, diagnostics) = ManifestParser.parse(current, format: .json, file: file)
+        guard let node, !diagnostics.contains(where: { $0.severity == .error }), flatten(node) == expected else {
+            return .failure(Diagnostic(.error, "the edited locale file would not read back as the intended messages; nothing was written",
+                                       at: .start(of: file), rule: InterchangeRule.io, hint: "this is a bug in the locale editor; please report it with the file"))
+        }
+        return .success(current)
+    }
+
+    /// `text` with one member added for `key` (see `addingJSON`), or nil if the text does not allow it.
+    private static func insertJSON(key: String, value: String, into text: String, root: Node) -> String? {
+        // The deepest object group the key's dotted parts lead to (a message with the group's name stops the descent).
+        let parts = key.split(separator: ".").map(String.init)
+        var object = root, depth = 0
+        while depth < parts.count - 1, let next = object[parts[depth]], next.entries != nil {
+            object = next
+            depth += 1
+        }
+        let relative = parts[depth...].joined(separator: ".")
+        let scalars = Array(text.unicodeScalars)
+        let newline = text.contains("\r\n") ? "\r\n" : "\n"
+        // Scalar offsets of each line's start, for the parser's (line, column) locations.
+        var lineStarts = [0]
+        for (offset, scalar) in scalars.enumerated() where scalar == "\n" { lineStarts.append(offset + 1) }
+        func offset(_ location: SourceLocation) -> Int? {
+            guard lineStarts.indices.contains(location.line - 1) else { return nil }
+            let offset = lineStarts[location.line - 1] + location.column - 1
+            return offset < scalars.count ? offset : nil
+        }
+        func indentation(ofLineAt offset: Int) -> String {
+            let start = lineStarts.last { $0 <= offset } ?? 0
+            var text = ""
+            text.unicodeScalars.append(contentsOf: scalars[start...].prefix { $0 == " " || $0 == "\t" })
+            return text
+        }
+        guard let open = offset(object.location), scalars[open] == "{" else { return nil }
+        // The object's closing brace: brackets counted outside strings.
+        var close: Int?, level = 0, index = open, inString = false
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if inString {
+                if scalar == "\\" { index += 1 } else if scalar == "\"" { inString = false }
+            } else if scalar == "\"" {
+                inString = true
+            } else if scalar == "{" || scalar == "[" {
+                level += 1
+            } else if scalar == "}" || scalar == "]" {
+                level -= 1
+                if level == 0 { close = index; break }
+            }
+            index += 1
+        }
+        guard let close else { return nil }
+        let member = JSONText.quoted(relative) + ": " + JSONText.quoted(value)
+        var insertion: String, at: Int
+        if let last = object.entries?.last, let lastKey = offset(last.keyLocation) {
+            // After the last member's value: the last non-space before the closing brace.
+            at = close
+            while at > open + 1 && [" ", "\t", "\n", "\r"].contains(scalars[at - 1]) { at -= 1 }
+            let multiline = lineStarts.contains { $0 > open && $0 <= lastKey }
+            insertion = multiline ? "," + newline + indentation(ofLineAt: lastKey) + member : ", " + member
+        } else {
+            // An empty object: one member on its own line, one step in from the object's line (the file's step, else two spaces).
+            at = open + 1
+            let outer = indentation(ofLineAt: open)
+            let step = root.entries?.first.flatMap { offset($0.keyLocation) }.map { indentation(ofLineAt: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "  "
+            insertion = newline + outer + step + member + newline + outer
+            // `{}` spread over lines keeps its closing brace's line.
+            if scalars[(open + 1)..<close].contains("\n") {
+                insertion = newline + outer + step + member
+            }
+        }
+        var result = ""
+        result.unicodeScalars.append(contentsOf: scalars[..<at])
+        result += insertion
+        result.unicodeScalars.append(contentsOf: scalars[at...])
+        return result
     }
 
     /// The edited text, or a diagnostic saying why the file cannot be edited safely.

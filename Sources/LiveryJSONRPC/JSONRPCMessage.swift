@@ -118,6 +118,8 @@ public struct ResponseError: Error, Sendable, Codable, Equatable {
         case serverNotInitialized = -32002
         /// LSP: the server cannot answer (here: the document is not open).
         case requestFailed = -32803
+        /// LSP: the client cancelled the request (`$/cancelRequest`) before it was answered.
+        case requestCancelled = -32800
     }
 
     public var code: Int

@@ -90,7 +90,8 @@ extension LanguageServer {
         let defaultText = tenant.defaultLocale.flatMap { tenant.locales[$0]?.message(key)?.text } ?? key
         var changes: [String: [TextEdit]] = [:]
         var locales: [String] = []
-        for manifest in tenant.source.manifests(.locale) where manifest.relativePath.hasSuffix(".yaml") || manifest.relativePath.hasSuffix(".yml") {
+        // YAML and JSON bundles (the formats the loader reads), each edited in its own layout by `LocaleFileEditor`.
+        for manifest in tenant.source.manifests(.locale) {
             guard let bundle = manifest.localeBundle, bundle.message(key) == nil else { continue }
             let path = tenant.source.root.appendingPathComponent(manifest.relativePath).standardizedFileURL.path
             guard let source = source(of: path), case .success(let edited) = LocaleFileEditor.adding([(key, defaultText)], to: source.text, file: path) else { continue }

@@ -19,17 +19,32 @@ extension LanguageServer {
             })
         }
         let (typed, range) = cursor.typedWord
-        let isTenantManifest = ["tenant.yaml", "tenant.yml"].contains(document.path.split(separator: "/").last.map(String.init) ?? "")
-        if isTenantManifest, cursor.parentKey == "rules", !cursor.inValue {
+        guard let tenant, !document.path.contains("/locales/") else { return CompletionList(items: []) }
+        // Where the cursor is in the manifest's tree (the loader's parse of the editor's text, see `CursorInTree`).
+        let relative = String(document.path.dropFirst(tenant.source.root.standardizedFileURL.path.count + 1))
+        let kind = ManifestKind.kind(ofRelativePath: relative)
+        let place = ManifestFormat(path: document.path).flatMap { CursorInTree.locate(document.source, position, format: $0) }
+        if kind == .tenant, case .key(parent: ["rules"])? = place {
             return CompletionList(items: RuleRegistry.descriptions.filter { $0.id.rawValue.hasPrefix(typed) }.map {
                 CompletionItem(label: $0.id.rawValue, kind: .enumMember, detail: $0.name, textEdit: TextEdit(range: range, newText: $0.id.rawValue))
             })
         }
-        guard let tenant, cursor.inValue, !document.path.contains("/locales/") else { return CompletionList(items: []) }
+        // A key: the fields the manifest's shape declares for this mapping.
+        if let kind, case .key(let parent)? = place, case .object(let object)? = Self.shape(at: parent, in: kind.shape) {
+            return CompletionList(items: object.fields.filter { $0.name.hasPrefix(typed) }.map {
+                CompletionItem(label: $0.name, kind: .property, detail: String($0.description.prefix(80)), textEdit: TextEdit(range: range, newText: $0.name))
+            })
+        }
+        // In a value; where no repair of the line makes the text parse (an error elsewhere in the file), message keys and
+        // library items are still offered after a `key:` or `- ` on the line.
+        switch place {
+        case .value?: break
+        case .key?: return CompletionList(items: [])
+        case nil: guard cursor.inValue else { return CompletionList(items: []) }
+        }
         var items: [CompletionItem] = []
         // A value the manifest's shape limits to a set of words (an enum): those words first.
-        let relative = String(document.path.dropFirst(tenant.source.root.standardizedFileURL.path.count + 1))
-        if let kind = ManifestKind.kind(ofRelativePath: relative), let path = cursor.keyPath, case .choice(let values)? = Self.shape(at: path, in: kind.shape) {
+        if let kind, case .value(let path)? = place, case .choice(let values)? = Self.shape(at: path, in: kind.shape) {
             items += values.filter { $0.hasPrefix(typed) }.map { CompletionItem(label: $0, kind: .enumMember, detail: path.joined(separator: "."), textEdit: TextEdit(range: range, newText: $0)) }
         }
         if let locale = tenant.defaultLocale, let bundle = tenant.locales[locale] {

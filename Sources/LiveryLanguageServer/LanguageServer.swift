@@ -7,7 +7,9 @@ import LiveryResolve
 
 /// The Livery language server: takes JSON-RPC message bodies, returns the bodies to send back.
 ///
-/// Sans-I/O (the transport is `StdioTransport`), so tests drive it with bytes. Documents are synchronised whole
+/// Sans-I/O (the transport is `StdioTransport`, which reads on one thread into an `Inbox` and answers on another), so
+/// tests drive it with bytes; with an inbox it also answers cancelled requests with RequestCancelled and drops the
+/// findings of a check whose documents changed again while it ran. Documents are synchronised whole
 /// (`TextDocumentSyncKind.Full`); an open or change marks the document's tenant for checking, and `flush()` (which
 /// the transport calls when no more input is waiting, and every request calls first) re-validates each marked
 /// tenant once, with the tenants that extend it and the open documents' unsaved texts in place of their files,
@@ -59,15 +61,33 @@ public final class LanguageServer {
             case .notification(let method):
                 return notification(method, message)
             case .request(let id, let method):
+                defer { inbox?.answered(id) }
+                // Cancelled while it waited: answered at once, as LSP 3.17 asks, without the work.
+                if inbox?.isCancelled(id) == true { return [Self.cancelled(id)] }
                 // A request sees the findings of every change before it.
                 let published = flush()
-                switch request(method, message) {
+                let result = request(method, message)
+                // Cancelled while it was worked on: the answer is the cancellation, not a result nobody waits for.
+                if inbox?.isCancelled(id) == true { return published + [Self.cancelled(id)] }
+                switch result {
                 case .success(let reply): return published + [reply(id)]
                 case .failure(let error): return published + [OutgoingMessage.error(id: id, error)]
                 }
             }
         }
     }
+
+    private static func cancelled(_ id: RequestID) -> [UInt8] {
+        OutgoingMessage.error(id: id, ResponseError(code: .requestCancelled, message: "the request was cancelled"))
+    }
+
+    /// The client's messages as they arrive, when the server runs on `StdioTransport` (nil when a test feeds it
+    /// message by message): it says which requests were cancelled and whether a newer change is waiting.
+    public var inbox: Inbox?
+
+    /// Called after a tenant is checked and before its findings are published (or dropped as stale); for tests
+    /// that need a message to arrive exactly while a check runs.
+    public var checkFinished: (() -> Void)?
 
     /// A reply to encode once the request's id is known.
     typealias Reply = (RequestID) -> [UInt8]
@@ -148,7 +168,11 @@ public final class LanguageServer {
             guard let document = documents.removeValue(forKey: params.textDocument.uri) else { return [] }
             // The file on disk counts again.
             return pending(document.path)
-        case "textDocument/didSave", "initialized", "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration":
+        case "textDocument/didSave", "initialized", "$/setTrace", "workspace/didChangeConfiguration":
+            return []
+        case "$/cancelRequest":
+            // Read by the inbox as it arrives (`Inbox.post`); a server fed message by message answers in order, so
+            // there is never a request left to cancel.
             return []
         default:
             return []
@@ -231,6 +255,15 @@ public final class LanguageServer {
         let outcome = TenantChecker.check(tenant: folder.lastPathComponent, workspace: workspace, overlay: overlay, media: media, dependents: &known)
         dependents[workspace.path] = known
         for tenant in outcome.tenants { resolved[tenant.source.root.standardizedFileURL.path] = tenant }
+        checkFinished?()
+        // A change to a document of these tenants arrived while they were checked: the findings are of a text the
+        // editor no longer has. Dropped, not published, and checked again after that change (which may be in a tenant
+        // extending this one, whose own check would not cover this tenant).
+        if inbox?.hasChange(inFolders: outcome.checkedFolders) == true {
+            log("dropped the findings of \(folder.lastPathComponent): a newer change is waiting")
+            _ = pending(path)
+            return []
+        }
         var byFile = Dictionary(grouping: outcome.diagnostics, by: \.location.file)
         let prefixes = outcome.checkedFolders.map { $0 + "/" }
         // Files that had findings and now have none are published empty, which clears them in the editor.

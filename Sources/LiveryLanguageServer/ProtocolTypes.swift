@@ -139,7 +139,7 @@ public struct Hover: Codable, Sendable {
 }
 
 public enum CompletionItemKind: Int, Codable, Sendable {
-    case text = 1, value = 12, enumMember = 20, color = 16, constant = 21, reference = 18
+    case text = 1, property = 10, value = 12, enumMember = 20, color = 16, constant = 21, reference = 18
 }
 
 public struct CompletionItem: Codable, Sendable {

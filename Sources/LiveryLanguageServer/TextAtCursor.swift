@@ -82,66 +82,6 @@ struct TextAtCursor {
         return (string(start..<min(index, scalars.count)), range(start..<min(index, scalars.count)))
     }
 
-    /// The key of the nearest line above with less indentation (the mapping this line is inside), for YAML.
-    var parentKey: String? {
-        func indentation(_ line: [Unicode.Scalar]) -> Int { line.prefix { $0 == " " }.count }
-        let own = indentation(scalars)
-        var l = line - 1
-        while l >= 0 {
-            let text = document.lines[l]
-            let trimmed = text.drop { $0 == " " }
-            if !trimmed.isEmpty && trimmed.first != "#" && indentation(text) < own {
-                var key = ""
-                key.unicodeScalars.append(contentsOf: trimmed.prefix { $0 != ":" })
-                return key
-            }
-            l -= 1
-        }
-        return nil
-    }
-
-    /// The YAML keys from the document's root down to the value the cursor is in: the keys of the lines above
-    /// with less indentation, then the keys of flow mappings and the line's own key before the cursor.
-    /// Approximate (block YAML as creators write it); nil when the cursor is not after a `key:`.
-    var keyPath: [String]? {
-        func indentation(_ line: [Unicode.Scalar]) -> Int { line.prefix { $0 == " " || $0 == "-" }.count }
-        func key(_ text: ArraySlice<Unicode.Scalar>) -> String {
-            var key = ""
-            key.unicodeScalars.append(contentsOf: text.drop { $0 == " " || $0 == "-" || $0 == "{" || $0 == "," || $0 == "\"" }.prefix { $0 != ":" && $0 != "\"" })
-            return key.trimmingCharacters(in: .whitespaces)
-        }
-        // Keys before the cursor on this line: each `key:` whose value has not ended with `,` or `}` before the cursor.
-        var own: [String] = []
-        var segment = 0
-        for i in 0..<min(index, scalars.count) {
-            let c = scalars[i]
-            if c == ":" && (i + 1 == scalars.count || scalars[i + 1] == " ") {
-                own.append(key(scalars[segment..<i]))
-                segment = i + 1
-            } else if c == "," {
-                if !own.isEmpty && scalars[segment..<i].contains(where: { $0 != " " }) { own.removeLast() }
-                segment = i + 1
-            } else if c == "}" {
-                if !own.isEmpty { own.removeLast() }
-                segment = i + 1
-            }
-        }
-        guard !own.isEmpty else { return nil }
-        var parents: [String] = []
-        var limit = indentation(scalars)
-        var l = line - 1
-        while l >= 0 && limit > 0 {
-            let text = document.lines[l]
-            let trimmed = text.drop { $0 == " " || $0 == "-" }
-            if !trimmed.isEmpty && trimmed.first != "#" && indentation(text) < limit {
-                parents.insert(key(text[...]), at: 0)
-                limit = indentation(text)
-            }
-            l -= 1
-        }
-        return parents + own
-    }
-
     /// In a YAML locale bundle: the dotted message key of the line the cursor is on (its own key after the keys of
     /// the less indented lines above it), when the line is a `key: text` entry.
     var localeKey: String? {

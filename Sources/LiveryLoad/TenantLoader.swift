@@ -94,7 +94,7 @@ public enum TenantLoader {
     /// Loads every manifest of the tenant folder at `folder`.
     public static func load(_ folder: URL, displayRoot: String, limits: LoadLimits = .default) -> TenantSource {
         var source = TenantSource(id: folder.lastPathComponent, root: folder, displayRoot: displayRoot, paths: TenantPath(root: folder))
-        for relative in conventionalManifestPaths(in: folder, paths: source.paths, diagnostics: &source.diagnostics, displayRoot: displayRoot) {
+        for relative in conventionalManifestPaths(in: folder, paths: source.paths, diagnostics: &source.diagnostics, displayRoot: displayRoot, overlay: limits.overlay) {
             guard let kind = ManifestKind.kind(ofRelativePath: relative) else { continue }
             load(relative, as: kind, into: &source, limits: limits)
         }
@@ -121,7 +121,9 @@ public enum TenantLoader {
     }
 
     /// Candidate manifest paths: the places the conventions of `ManifestKind` name, and nothing deeper.
-    static func conventionalManifestPaths(in folder: URL, paths: TenantPath, diagnostics: inout [Diagnostic], displayRoot: String) -> [String] {
+    /// An editor's never-saved documents (`overlay`) are listed with the files of their folder.
+    static func conventionalManifestPaths(in folder: URL, paths: TenantPath, diagnostics: inout [Diagnostic], displayRoot: String,
+                                          overlay: SourceOverlay = SourceOverlay()) -> [String] {
         let fm = FileManager.default
         var refused: [Diagnostic] = []
         func list(_ relative: String) -> [String] {
@@ -132,7 +134,7 @@ public enum TenantLoader {
                                           rule: PathRule.symlinkEscape, hint: "copy the folder into the tenant instead of linking to it"))
                 return []
             }
-            let names = (try? fm.contentsOfDirectory(atPath: path)) ?? []
+            let names = ((try? fm.contentsOfDirectory(atPath: path)) ?? []) + overlay.names(in: path)
             return names.filter { !$0.hasPrefix(".") }
                 .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
                 .map { relative.isEmpty ? $0 : relative + "/" + $0 }
@@ -148,7 +150,7 @@ public enum TenantLoader {
     static func load(_ relative: String, as kind: ManifestKind, into source: inout TenantSource, limits: LoadLimits) {
         let display = source.display(relative)
         let url: URL
-        switch source.paths.regularFile(relative) {
+        switch file(relative, of: source, limits: limits) {
         case .success(let resolved): url = resolved
         case .failure(.refused(let rule, let message, let hint)):
             let reason = Diagnostic(.error, message, at: .start(of: display), rule: rule, hint: hint)
@@ -181,6 +183,20 @@ public enum TenantLoader {
         source.manifests.append(manifest)
     }
 
+    /// The manifest file at tenant-relative `relative`: a regular file inside the tenant, or an editor's
+    /// never-saved document (in `limits.overlay`) in a folder inside the tenant.
+    static func file(_ relative: String, of source: TenantSource, limits: LoadLimits) -> Result<URL, TenantPath.Failure> {
+        let full = source.paths.realRoot + "/" + relative
+        if limits.overlay.isUnsavedOnly(full) {
+            guard SourceOverlay.key(full).hasPrefix(source.paths.realRoot + "/") else {
+                return .failure(.refused(rule: PathRule.symlinkEscape, message: "'\(relative)' is in a symbolic link that leads outside the tenant folder",
+                                         hint: "copy the file into the tenant folder instead of linking to it"))
+            }
+            return .success(URL(fileURLWithPath: full))
+        }
+        return source.paths.regularFile(relative)
+    }
+
     /// Loads the DTCG token files the tenant manifest lists under `branding`.
     static func loadTokenFiles(into source: inout TenantSource, limits: LoadLimits) {
         guard let tenant = source.tenant, let branding = tenant.node["branding"] else { return }
@@ -190,7 +206,7 @@ public enum TenantLoader {
         func loadListed(_ path: String, from directory: String) -> Manifest? {
             guard case .success(let relative) = TenantPath.normalize(path, baseDirectory: directory), seen.insert(relative).inserted else { return nil }
             // Missing or unsafe paths are reported by the asset rules; only load what is really there.
-            guard case .success = source.paths.regularFile(relative) else { return nil }
+            guard case .success = file(relative, of: source, limits: limits) else { return nil }
             load(relative, as: .branding, into: &source, limits: limits)
             return source.manifests.last { $0.relativePath == relative }
         }

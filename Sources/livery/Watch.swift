@@ -100,16 +100,10 @@ struct Watch: ParsableCommand {
             out += "\(what) in \(String(format: "%.0f", milliseconds)) ms: \(change.isEmpty && !initial ? "no change, " : "")\(counts)\n"
             FileHandle.standardOutput.write(Data(out.utf8))
         case .json:
-            func items(_ diagnostics: [Diagnostic]) -> [[String: Any]] {
-                diagnostics.map { ["file": $0.location.file, "line": $0.location.line, "column": $0.location.column, "severity": $0.severity.rawValue,
-                                   "message": $0.message, "rule": $0.ruleID.rawValue] }
-            }
-            let object: [String: Any] = ["changed": changed, "checked": checked, "milliseconds": (milliseconds * 10).rounded() / 10,
-                                         "appeared": items(change.appeared), "disappeared": items(change.disappeared),
-                                         "errors": all.errorCount, "warnings": all.warningCount]
-            if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) {
-                FileHandle.standardOutput.write(data + Data("\n".utf8))
-            }
+            let event = WatchEvent(changed: changed, checked: checked, milliseconds: milliseconds, change: change,
+                                   errors: all.errorCount, warnings: all.warningCount)
+            // Every field is a string, a number or an array of them: encoding cannot fail.
+            if let line = try? event.line() { FileHandle.standardOutput.write(line) }
         }
     }
 

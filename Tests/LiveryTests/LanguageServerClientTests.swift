@@ -34,7 +34,7 @@ final class LanguageServerClientTests: XCTestCase {
             return XCTFail("pytest-lsp is missing from .venv-test: run `make test-deps`")
         }
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
-        XCTAssertTrue(result.stdout.contains("1 passed"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("3 passed"), result.stdout)
     }
 
     /// The bytes on standard input come from another program: bad framing ends the session with a JSON-RPC

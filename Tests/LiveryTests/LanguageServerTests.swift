@@ -189,6 +189,33 @@ final class LanguageServerTests: XCTestCase {
         XCTAssertTrue(hindi.contains { $0["code"] as? String == "localization.untranslated" && ($0["message"] as? String)?.contains("nav.welcome-lsp") == true }, "\(hindi)")
     }
 
+    /// The same fix in a JSON locale bundle: the key goes into its group, indented like its siblings, and the file stays JSON.
+    func testAddsMissingMessageKeyToAJSONLocaleBundle() throws {
+        try FileManager.default.removeItem(at: workspace.appendingPathComponent("urbannest/locales/hi.yaml"))
+        let json = "{\n    \"nav\": {\n        \"home\": \"होम\",\n        \"bookings\": \"बुकिंग\"\n    },\n    \"roles.customer\": \"ग्राहक\"\n}\n"
+        try json.write(to: workspace.appendingPathComponent("urbannest/locales/hi.json"), atomically: true, encoding: .utf8)
+        let server = try started()
+        let original = try text("urbannest/tenant.yaml")
+        let broken = original.replacingOccurrences(of: "label: nav.home,", with: "label: nav.welcome-lsp,")
+        let sent = try open(server, "urbannest/tenant.yaml", text: broken)
+        let found = try XCTUnwrap(diagnostics(sent, for: "urbannest/tenant.yaml")?.first { $0["code"] as? String == "references.locale-key" })
+        let actions = try send(server, "textDocument/codeAction", ["textDocument": ["uri": uri("urbannest/tenant.yaml")], "range": found["range"]!, "context": ["diagnostics": [found]]])
+        let add = try XCTUnwrap((actions.first?.result as? [[String: Any]])?.first { ($0["title"] as? String)?.hasPrefix("Add 'nav.welcome-lsp'") == true })
+        let changes = try XCTUnwrap((add["edit"] as? [String: Any])?["changes"] as? [String: [[String: Any]]])
+        XCTAssertEqual(Set(changes.keys), [uri("urbannest/locales/en.yaml"), uri("urbannest/locales/hi.json")])
+        for (fileURI, edits) in changes {
+            try XCTUnwrap(edits.first?["newText"] as? String).write(toFile: try XCTUnwrap(URL(string: fileURI)).path, atomically: true, encoding: .utf8)
+        }
+        let hi = try text("urbannest/locales/hi.json")
+        XCTAssertEqual(hi, json.replacingOccurrences(of: "\"बुकिंग\"\n", with: "\"बुकिंग\",\n        \"welcome-lsp\": \"nav.welcome-lsp\"\n"))
+        let parsed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(hi.utf8)) as? [String: Any], "Foundation's parser reads the edited file")
+        XCTAssertEqual((parsed["nav"] as? [String: Any])?["welcome-lsp"] as? String, "nav.welcome-lsp")
+        // Reloaded: the reference resolves.
+        let after = try change(server, "urbannest/tenant.yaml", broken, version: 2)
+        XCTAssertFalse((diagnostics(after, for: "urbannest/tenant.yaml") ?? []).contains { $0["code"] as? String == "references.locale-key" })
+        XCTAssertFalse((diagnostics(after, for: "urbannest/locales/hi.json") ?? []).contains { $0["code"] as? String == "structure.syntax" })
+    }
+
     func testAddsMissingTypeToAJSONToken() throws {
         let server = try started()
         let file = "companero-lucia/branding/tokens.json"
@@ -263,6 +290,35 @@ final class LanguageServerTests: XCTestCase {
         _ = try open(server, tenant, text: withRules)
         let last = withRules.components(separatedBy: "\n").count - 1
         XCTAssertEqual(try labels(last, "  localization.untranslated: w".utf16.count, tenant), ["warning"])
+    }
+
+    /// Enum values and keys are completed from where the cursor is in the parsed manifest, JSON as well as YAML.
+    func testCompletesEnumValuesAndKeysFromTheParsedTree() throws {
+        let server = try started()
+        func labels(_ line: Int, _ column: Int, _ file: String) throws -> [String] {
+            let completion = try send(server, "textDocument/completion", position(line, column, in: file))
+            return ((completion.first?.result as? [String: Any])?["items"] as? [[String: Any]] ?? []).compactMap { $0["label"] as? String }
+        }
+        // A JSON program (opened, never saved): the item's "type" is three objects and two lists deep.
+        let json = "companero-lucia/programs/json-program.json"
+        let lines = ["{", "  \"id\": \"json-program\",", "  \"weeks\": [", "    {", "      \"week\": 1,", "      \"days\": [", "        {",
+                     "          \"day\": 1,", "          \"items\": [", "            {", "              \"type\": \"l\",", "              \"id\": \"x\"",
+                     "            }", "          ]", "        }", "      ]", "    }", "  ]", "}", ""]
+        _ = try open(server, json, text: lines.joined(separator: "\n"))
+        XCTAssertEqual(try labels(10, "              \"type\": \"l".utf16.count, json).first, "lesson")
+        // A YAML item written as a flow mapping over two lines.
+        let program = "companero-lucia/programs/30-day-fitness-foundation.yaml"
+        let item = "          - {type: lesson, id: d01-morning-routine, lesson: morning-routine}"
+        let split = "          - {id: d01-morning-routine,\n             type: l, lesson: morning-routine}"
+        let edited = try text(program).replacingOccurrences(of: item, with: split)
+        _ = try open(server, program, text: edited)
+        let line = try XCTUnwrap(edited.components(separatedBy: "\n").firstIndex { $0.hasPrefix("             type: l,") })
+        XCTAssertEqual(try labels(line, "             type: l".utf16.count, program).first, "lesson")
+        // A key being typed at the top of the program: the program's fields.
+        let withKey = edited.replacingOccurrences(of: "durationDays: 30\n", with: "durationDays: 30\nratin\n")
+        _ = try change(server, program, withKey, version: 2)
+        let keyLine = try XCTUnwrap(withKey.components(separatedBy: "\n").firstIndex(of: "ratin"))
+        XCTAssertEqual(try labels(keyLine, 5, program), ["rating"])
     }
 
     func testHoverOnAMediaPathShowsWhatTheProbeMeasured() throws {
@@ -376,6 +432,161 @@ final class LanguageServerTests: XCTestCase {
         XCTAssertTrue(shutdown.first?.json.keys.contains("result") == true && shutdown.first?.result is NSNull)
         _ = try send(server, "exit", NSNull(), request: false)
         XCTAssertEqual(server.exitStatus, 0)
+    }
+
+    /// A new locale bundle the editor opened and never saved is checked as if it existed; closed unsaved, it is gone again.
+    func testNeverSavedNewFileIsCheckedUntilClosed() throws {
+        let server = try started()
+        let file = "urbannest/locales/fr.yaml"
+        XCTAssertFalse(FileManager.default.fileExists(atPath: workspace.appendingPathComponent(file).path))
+        // The creator adds French to the tenant (unsaved too): its bundle is missing.
+        let tenant = try text("urbannest/tenant.yaml").replacingOccurrences(of: "supported: [en, hi]", with: "supported: [en, hi, fr]")
+        let before = try open(server, "urbannest/tenant.yaml", text: tenant)
+        XCTAssertTrue((diagnostics(before, for: "urbannest/tenant.yaml") ?? []).contains { $0["code"] as? String == "references.locale-bundle" })
+        // Then creates the bundle in the editor, without saving it.
+        let opened = try open(server, file, text: "nav:\n  home: Accueil\n")
+        XCTAssertFalse((diagnostics(opened, for: "urbannest/tenant.yaml") ?? []).contains { $0["code"] as? String == "references.locale-bundle" },
+                       "the tenant has its French bundle")
+        let found = try XCTUnwrap(diagnostics(opened, for: file), "the new file is published")
+        XCTAssertTrue(found.contains { ($0["code"] as? String)?.hasPrefix("localization.") == true && ($0["message"] as? String)?.contains("nav.bookings") == true },
+                      "the bundle lacks the default locale's keys: \(found)")
+        // A key edited in is checked with the rest of the tenant (a reference to a missing argument, a syntax error).
+        let broken = try change(server, file, "nav:\n  home: [Accueil\n", version: 2)
+        XCTAssertTrue((diagnostics(broken, for: file) ?? []).contains { $0["code"] as? String == "structure.syntax" }, "\(diagnostics(broken, for: file) ?? [])")
+        // Closed without saving: nothing is on disk, and the file's findings are cleared.
+        let closed = try send(server, "textDocument/didClose", ["textDocument": ["uri": uri(file)]], request: false)
+        XCTAssertEqual(diagnostics(closed, for: file)?.count, 0, "the closed file's findings are cleared")
+        XCTAssertTrue((diagnostics(closed, for: "urbannest/tenant.yaml") ?? []).contains { $0["code"] as? String == "references.locale-bundle" }, "the bundle is gone again")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: workspace.appendingPathComponent(file).path), "nothing is written to disk")
+        // And the tenant is checked without it: a new program opened unsaved is loaded as a program.
+        let program = "urbannest/programs/new-lsp.yaml"
+        let programFound = try open(server, program, text: "id: new-lsp\ntitle: x\nbogus-key: 1\n")
+        XCTAssertTrue((diagnostics(programFound, for: program) ?? []).contains { $0["code"] as? String == "structure.unknown-key" || $0["code"] as? String == "structure.required" },
+                      "\(diagnostics(programFound, for: program) ?? [])")
+        XCTAssertNil(diagnostics(programFound, for: file), "the closed bundle is not published again")
+    }
+
+    func testOverlayListsNeverSavedFilesInTheirFolders() throws {
+        var overlay = SourceOverlay()
+        let folder = workspace.appendingPathComponent("urbannest")
+        overlay.set("x: y\n", forFileAt: folder.appendingPathComponent("locales/fr.yaml").path)
+        overlay.set("id: t\n", forFileAt: folder.appendingPathComponent("tours/new/tour.yaml").path)
+        overlay.set("changed: text\n", forFileAt: folder.appendingPathComponent("locales/en.yaml").path)
+        XCTAssertEqual(overlay.names(in: folder.appendingPathComponent("locales").path), ["fr.yaml"], "a file on disk is not listed twice")
+        XCTAssertEqual(overlay.names(in: folder.appendingPathComponent("tours").path), ["new"])
+        XCTAssertEqual(overlay.names(in: folder.appendingPathComponent("tours/new").path), ["tour.yaml"])
+        // Through a symbolic link to the tenant, the same never-saved file.
+        let link = workspace.appendingPathComponent("link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: folder)
+        XCTAssertEqual(overlay.text(forFileAt: link.appendingPathComponent("locales/fr.yaml").path), "x: y\n")
+        overlay.set(nil, forFileAt: folder.appendingPathComponent("locales/fr.yaml").path)
+        XCTAssertEqual(overlay.names(in: folder.appendingPathComponent("locales").path), [])
+    }
+
+    // MARK: Cancellation and stale checks (the threaded transport's inbox, filled here in a known order)
+
+    private func body(_ method: String, _ params: Any, id: Int? = nil) throws -> [UInt8] {
+        var message: [String: Any] = ["jsonrpc": "2.0", "method": method, "params": params]
+        if let id { message["id"] = id }
+        return Array(try JSONSerialization.data(withJSONObject: message))
+    }
+
+    /// Serves `inbox` to its end; the decoded messages sent.
+    private func serve(_ server: LanguageServer, _ inbox: Inbox) throws -> (status: Int32, sent: [Sent]) {
+        var sent: [[UInt8]] = []
+        let status = StdioTransport.serve(server, inbox: inbox) { sent.append($0) }
+        return (status, try sent.map { Sent(json: try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0)) as? [String: Any])) })
+    }
+
+    private func opening(_ inbox: Inbox, _ relative: String, text: String) throws {
+        inbox.post(try body("initialize", ["processId": NSNull(), "rootUri": workspace.absoluteString, "capabilities": [String: Any]()], id: 1))
+        inbox.post(try body("initialized", [String: Any]()))
+        inbox.post(try body("textDocument/didOpen", ["textDocument": ["uri": uri(relative), "languageId": "yaml", "version": 1, "text": text]]))
+    }
+
+    private func ending(_ inbox: Inbox) throws {
+        inbox.post(try body("shutdown", NSNull(), id: 99))
+        inbox.post(try body("exit", NSNull()))
+    }
+
+    private func reply(_ sent: [Sent], id: Int) -> Sent? { sent.first { $0.json["id"] as? Int == id && $0.method == nil } }
+
+    func testARequestCancelledWhileItWaitsIsAnsweredRequestCancelled() throws {
+        let server = LanguageServer(version: "test"), inbox = Inbox()
+        try opening(inbox, "urbannest/tenant.yaml", text: try text("urbannest/tenant.yaml"))
+        inbox.post(try body("textDocument/hover", position(0, 0, in: "urbannest/tenant.yaml"), id: 7))
+        inbox.post(try body("$/cancelRequest", ["id": 7]))
+        inbox.post(try body("textDocument/hover", position(0, 0, in: "urbannest/tenant.yaml"), id: 8))
+        // A cancellation of a request never made changes nothing.
+        inbox.post(try body("$/cancelRequest", ["id": 42]))
+        try ending(inbox)
+        let (status, sent) = try serve(server, inbox)
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(reply(sent, id: 7)?.error?["code"] as? Int, -32800, "\(sent.map(\.json))")
+        XCTAssertNil(reply(sent, id: 7)?.json["result"])
+        XCTAssertNil(reply(sent, id: 8)?.error, "the next request is answered")
+        XCTAssertNotNil(reply(sent, id: 1)?.result)
+        XCTAssertEqual(sent.filter { $0.json["id"] as? Int == 7 }.count, 1, "answered once")
+    }
+
+    func testARequestCancelledWhileItIsWorkedOnIsAnsweredRequestCancelled() throws {
+        let server = LanguageServer(version: "test"), inbox = Inbox()
+        try opening(inbox, "urbannest/tenant.yaml", text: try text("urbannest/tenant.yaml"))
+        // The hover first waits for the check of the change before it; the cancellation arrives during that check.
+        inbox.post(try body("textDocument/didChange", ["textDocument": ["uri": uri("urbannest/tenant.yaml"), "version": 2],
+                                                       "contentChanges": [["text": try text("urbannest/tenant.yaml") + "\n"]]]))
+        inbox.post(try body("textDocument/hover", position(0, 0, in: "urbannest/tenant.yaml"), id: 7))
+        var arrived = false
+        server.checkFinished = { [unowned self] in
+            guard !arrived else { return }
+            arrived = true
+            inbox.post(try! self.body("$/cancelRequest", ["id": 7]))
+            try! self.ending(inbox)
+        }
+        let (status, sent) = try serve(server, inbox)
+        XCTAssertTrue(arrived, "the request waited for a check")
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(reply(sent, id: 7)?.error?["code"] as? Int, -32800, "\(sent.map(\.json))")
+    }
+
+    func testACheckSupersededByANewerChangeIsDroppedNotPublished() throws {
+        let server = LanguageServer(version: "test"), inbox = Inbox()
+        let original = try text("urbannest/tenant.yaml")
+        let broken = original.replacingOccurrences(of: "label: nav.home,", with: "label: nav.home, colour: x,")
+        XCTAssertNotEqual(broken, original)
+        try opening(inbox, "urbannest/tenant.yaml", text: broken)
+        // While the broken text is checked, the editor sends the fixed one.
+        var arrived = false
+        server.checkFinished = { [unowned self] in
+            guard !arrived else { return }
+            arrived = true
+            inbox.post(try! self.body("textDocument/didChange", ["textDocument": ["uri": self.uri("urbannest/tenant.yaml"), "version": 2],
+                                                                 "contentChanges": [["text": original]]]))
+            try! self.ending(inbox)
+        }
+        let (status, sent) = try serve(server, inbox)
+        XCTAssertTrue(arrived)
+        XCTAssertEqual(status, 0)
+        let published = sent.filter { $0.method == "textDocument/publishDiagnostics" && ($0.params?["uri"] as? String) == uri("urbannest/tenant.yaml") }
+        XCTAssertEqual(published.map { $0.params?["version"] as? Int }, [2], "the stale check of version 1 is not published")
+        let findings = published.last?.params?["diagnostics"] as? [[String: Any]] ?? []
+        XCTAssertFalse(findings.contains { ($0["message"] as? String)?.contains("colour") == true }, "\(findings)")
+    }
+
+    /// The transport's reader: framed bytes from a pipe become the inbox's messages, then its end.
+    func testReaderFramesInputIntoTheInbox() throws {
+        let pipe = Pipe(), inbox = Inbox()
+        let first = try body("initialized", [String: Any]()), second = try body("exit", NSNull())
+        try pipe.fileHandleForWriting.write(contentsOf: Data(MessageFramer.frame(first) + MessageFramer.frame(second) + Array("Content-Length: x\r\n\r\n".utf8)))
+        try pipe.fileHandleForWriting.close()
+        StdioTransport.read(pipe.fileHandleForReading.fileDescriptor, into: inbox)
+        guard case .message(let a)? = inbox.next(wait: false), case .message(let b)? = inbox.next(wait: false), case .end(let error?)? = inbox.next(wait: false) else {
+            return XCTFail("expected two messages, then the framing error")
+        }
+        XCTAssertEqual(a, first)
+        XCTAssertEqual(b, second)
+        XCTAssertEqual(error, .invalidContentLength("x"))
+        XCTAssertNil(inbox.next(wait: false))
     }
 
     func testOverlayReplacesFileTextWhileLoading() throws {

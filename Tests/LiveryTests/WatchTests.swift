@@ -108,13 +108,23 @@ final class WatchTests: XCTestCase {
         _ = lines(watch, until: { $0.hasPrefix("{") })
         try edit(workspace, "urbannest/locales/en.yaml", "\nnav:\n", "\nzz: 1\nnav:\n")
         let line = try XCTUnwrap(lines(watch, until: { $0.hasPrefix("{") }).last)
-        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        XCTAssertEqual(object["changed"] as? [String], ["urbannest/locales/en.yaml"])
-        XCTAssertEqual(object["checked"] as? Int, 1)
-        XCTAssertEqual(object["errors"] as? Int, 1)
-        let appeared = try XCTUnwrap(object["appeared"] as? [[String: Any]])
-        XCTAssertEqual(appeared.first?["rule"] as? String, "structure.type")
-        XCTAssertEqual(appeared.first?["file"] as? String, "Tenants/urbannest/locales/en.yaml")
+        let event = try JSONDecoder().decode(WatchEvent.self, from: Data(line.utf8))
+        XCTAssertEqual(event.changed, ["urbannest/locales/en.yaml"])
+        XCTAssertEqual(event.checked, 1)
+        XCTAssertEqual(event.errors, 1)
+        XCTAssertEqual(event.disappeared, [])
+        let appeared = try XCTUnwrap(event.appeared.first)
+        XCTAssertEqual(appeared.rule, "structure.type")
+        XCTAssertEqual(appeared.severity, .error)
+        XCTAssertEqual(appeared.file, "Tenants/urbannest/locales/en.yaml")
+        XCTAssertEqual(appeared.line, 2)
+        // One object per line, its keys in a stable (sorted) order.
+        let keys = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]).keys.sorted()
+        XCTAssertEqual(keys, ["appeared", "changed", "checked", "disappeared", "errors", "milliseconds", "warnings"])
+        let order = keys.compactMap { line.range(of: "\"\($0)\":")?.lowerBound }
+        XCTAssertEqual(order.count, keys.count, line)
+        XCTAssertEqual(order, order.sorted(), line)
+        XCTAssertFalse(line.contains("\n"))
     }
 
     /// The ledger on its own: a re-check of one tenant replaces only that tenant's findings.

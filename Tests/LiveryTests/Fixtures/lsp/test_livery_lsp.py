@@ -11,6 +11,7 @@ import pathlib
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from pygls.exceptions import JsonRpcRequestCancelled
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 WORKSPACE = pathlib.Path(os.environ["LIVERY_WORKSPACE"])
@@ -152,3 +153,60 @@ async def test_edit_diagnose_hover_define_complete_fix(client: LanguageClient):
     # Back to the file as it was: no errors at all.
     diagnostics = await change(client, original, 4)
     assert errors(diagnostics) == [], diagnostics
+
+
+async def published_for(client, uri, predicate=lambda diagnostics: True):
+    """The diagnostics next published for `uri` that satisfy `predicate`."""
+    for _ in range(1200):
+        if uri in client.diagnostics and predicate(client.diagnostics[uri]):
+            return client.diagnostics[uri]
+        await asyncio.sleep(0.05)
+    raise AssertionError("no matching diagnostics published for " + uri + " within 60 s: " + repr(client.diagnostics.get(uri))[:300])
+
+
+@pytest.mark.asyncio
+async def test_never_saved_new_locale_bundle_is_checked_until_closed(client: LanguageClient):
+    """A locale bundle the editor creates and never saves is part of the tenant while it is open."""
+    bundle = WORKSPACE / "urbannest" / "locales" / "fr.yaml"
+    assert not bundle.exists()
+    uri = bundle.as_uri()
+    # French added to the tenant's supported locales (unsaved): its bundle is missing.
+    with_french = TENANT.read_text(encoding="utf-8").replace("supported: [en, hi]", "supported: [en, hi, fr]")
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=URI, language_id="yaml", version=1, text=with_french)))
+    assert any(d.code == "references.locale-bundle" for d in await published(client))
+    client.diagnostics.pop(URI, None)
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=uri, language_id="yaml", version=1, text="nav:\n  home: Accueil\n")))
+    diagnostics = await published_for(client, uri)
+    missing = [d for d in diagnostics if str(d.code).startswith("localization.") and "nav.bookings" in d.message]
+    assert missing, diagnostics
+    assert not any(d.code == "references.locale-bundle" for d in await published(client)), "the tenant has its bundle"
+    client.diagnostics.pop(URI, None)
+    # Closed without saving: the file is gone again, and its findings are cleared.
+    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert len(await published_for(client, uri, lambda diagnostics: len(diagnostics) == 0)) == 0
+    assert any(d.code == "references.locale-bundle" for d in await published(client)), "the bundle is gone again"
+    assert not bundle.exists()
+
+
+@pytest.mark.asyncio
+async def test_cancelled_request_is_answered_request_cancelled(client: LanguageClient):
+    """`$/cancelRequest` for a request still unanswered: the answer is error -32800 (RequestCancelled), and the
+    server goes on answering. The hover follows a change, so the server is busy checking the tenant when the
+    cancellation (written right after the hover) arrives; it reads it while it works."""
+    original = TENANT.read_text(encoding="utf-8")
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=URI, language_id="yaml", version=1, text=original)))
+    await published(client)
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=URI, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=original + "\n")]))
+    params = types.HoverParams(text_document=types.TextDocumentIdentifier(uri=URI), position=types.Position(line=0, character=0))
+    future = client.protocol.send_request(types.TEXT_DOCUMENT_HOVER, params, msg_id="hover-to-cancel")
+    client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id="hover-to-cancel"))
+    with pytest.raises(JsonRpcRequestCancelled) as raised:
+        await asyncio.wrap_future(future)
+    assert raised.value.code == -32800, repr(raised.value)
+    hover = await client.text_document_hover_async(params)
+    assert hover is None or hover.contents is not None
