@@ -184,8 +184,11 @@ public enum ReleaseBuilder {
                 var recorded = prepared.manifest?.sha256 ?? prepared.unchangedSHA256
                 if let manifestFile = prepared.manifest {
                     let keys = try options.keys?.keys(for: tenant, create: true, warn: progress)
-                    let release = PublishedRelease(manifest: prepared.manifestValue, manifestFile: manifestFile,
-                                                   bundleFiles: Dictionary(prepared.built.map { ($0.spec.id, $0.object) }, uniquingKeysWith: { a, _ in a }))
+                    // The manifest and its bundles are read back from the store: a release waiting to be
+                    // published keeps a summary only, so waiting releases cost little memory each.
+                    let manifest = try DownloadManifest(data: Data(contentsOf: manifestFile.url))
+                    let release = PublishedRelease(manifest: manifest, manifestFile: manifestFile,
+                                                   bundleFiles: Dictionary(manifest.bundles.map { ($0.id, store.objectURL($0.sha256)) }, uniquingKeysWith: { a, _ in a }))
                     var exposure = ReleaseExposure.everyone
                     // The first release of a channel goes to every device: there is no other one to keep.
                     if let stage = options.rollout, Publisher.currentManifest(tenant: tenant, channel: channel, output: output) != nil {
@@ -203,10 +206,9 @@ public enum ReleaseBuilder {
                 if let recorded {
                     // The key store as it is after publishing (keys made on first use included).
                     let keyInputs = options.keys.map { BuildRecords.keyInputs($0.folder(for: tenant)) } ?? []
-                    let manifest = prepared.manifestValue
                     try records.record(tenant, inputs: prepared.inputs, byContent: keyInputs, outputs: BuildRecords.outputs(tenant: tenant, channel: channel, output: output),
                                        settings: channelSettings + channel.name, manifest: recorded,
-                                       summary: (manifest.release, manifest.bundles.count, manifest.bundles.reduce(0) { $0 + $1.size }))
+                                       summary: (prepared.summary.release, prepared.summary.bundles, prepared.summary.bytes))
                 }
                 return prepared.report
             }
@@ -271,16 +273,29 @@ public enum ReleaseBuilder {
     /// How many tenants are loaded at once.
     static let groupSize = 6
 
-    /// A tenant's release, packed and ready to publish (or found unchanged).
+    /// A tenant's release, packed and ready to publish (or found unchanged). Every changed tenant's waits
+    /// until the whole workspace has validated, so it holds a summary, not the manifest and bundles.
     struct PreparedRelease: Sendable {
         var report: TenantBuildReport
-        var built: [BuiltBundle]
         /// The new download manifest in the store; nil when the release is unchanged.
         var manifest: StoredFile?
-        var manifestValue: DownloadManifest
+        /// The release the build record notes: its number, bundle count and bytes.
+        var summary: ReleaseSummary
         /// When unchanged: the manifest it matched, recorded again for the next build.
         var unchangedSHA256: String?
         var inputs: [String]
+    }
+
+    struct ReleaseSummary: Sendable {
+        var release: Int
+        var bundles: Int
+        var bytes: Int
+
+        init(_ manifest: DownloadManifest) {
+            release = manifest.release
+            bundles = manifest.bundles.count
+            bytes = manifest.bundles.reduce(0) { $0 + $1.size }
+        }
     }
 
     /// Packs a tenant's bundles. A signed build (`keys` set) encrypts its voucher bundles with keys
@@ -332,7 +347,7 @@ public enum ReleaseBuilder {
                 guard same == candidate.manifest else { continue }
                 var report = TenantBuildReport(tenant: tenant.id, release: current.manifest.release, published: false, bundles: built.count, rebuilt: rebuilt, bytes: bytes)
                 report.channel = channel
-                return PreparedRelease(report: report, built: built, manifest: nil, manifestValue: candidate.manifest, unchangedSHA256: candidate.sha, inputs: inputs)
+                return PreparedRelease(report: report, manifest: nil, summary: ReleaseSummary(candidate.manifest), unchangedSHA256: candidate.sha, inputs: inputs)
             }
         }
         let release = try ReleaseChannels.nextRelease(tenant: tenant.id, output: output)
@@ -340,6 +355,6 @@ public enum ReleaseBuilder {
         let stored = try store.put(manifest.bytes)
         var report = TenantBuildReport(tenant: tenant.id, release: release, published: true, bundles: built.count, rebuilt: rebuilt, bytes: bytes)
         report.channel = channel
-        return PreparedRelease(report: report, built: built, manifest: stored, manifestValue: manifest, unchangedSHA256: nil, inputs: inputs)
+        return PreparedRelease(report: report, manifest: stored, summary: ReleaseSummary(manifest), unchangedSHA256: nil, inputs: inputs)
     }
 }
