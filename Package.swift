@@ -28,8 +28,10 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // libvips (with libpng and librsvg) resizes app icons: fast, low-memory and the usual choice for server-side
-        // image work. It stays a shared library in release builds (only Swift's runtime is linked statically).
-        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"]), .brew(["vips"])]),
+        // image work. CVips loads it with dlopen on first use (Debian's libvips42, brew's vips), so that the
+        // commands that make no image (fetch, serve, validate without icons, …) do not load it and the hundred
+        // libraries it needs at start-up: see Sources/CVips/include/livery_vips.h.
+        .target(name: "CVips", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // PKCS#11 types from p11-kit's header: the module a key URI names is loaded with dlopen and no p11-kit function is
         // called (SwiftPM still passes pkg-config's -lp11-kit to the linker, so binaries list libp11-kit.so.0 as needed).
         .systemLibrary(name: "CPKCS11", pkgConfig: "p11-kit-1", providers: [.apt(["libp11-kit-dev"]), .brew(["p11-kit"])]),

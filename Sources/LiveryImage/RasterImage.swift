@@ -3,7 +3,8 @@ import Foundation
 
 /// A decoded image in memory: 8-bit sRGB with an alpha band (or without one, once flattened). A thin
 /// wrapper over libvips (Debian's `libvips-dev`): the one place Livery calls it. libvips resizes with
-/// premultiplied alpha and little memory, decodes PNG with libpng and renders SVG with librsvg.
+/// premultiplied alpha and little memory, decodes PNG with libpng and renders SVG with librsvg. It is
+/// loaded (CVips, dlopen) the first time an image is made, not when the process starts.
 ///
 /// Every image is decoded into memory when it is made (`vips_image_copy_memory`): images here are
 /// small (app icons), and a decode error then surfaces where the image is loaded, not later.
@@ -20,17 +21,17 @@ public final class RasterImage: @unchecked Sendable {
     }
 
     // Immutable once made; libvips images are reference counted and safe to read from any thread.
-    let pointer: UnsafeMutablePointer<VipsImage>
+    let pointer: OpaquePointer
 
-    fileprivate init(_ pointer: UnsafeMutablePointer<VipsImage>) {
+    fileprivate init(_ pointer: OpaquePointer) {
         self.pointer = pointer
     }
 
     deinit { livery_vips_unref(pointer) }
 
-    public var width: Int { Int(vips_image_get_width(pointer)) }
-    public var height: Int { Int(vips_image_get_height(pointer)) }
-    public var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
+    public var width: Int { Int(livery_vips_width(pointer)) }
+    public var height: Int { Int(livery_vips_height(pointer)) }
+    public var hasAlpha: Bool { livery_vips_hasalpha(pointer) != 0 }
 
     /// The libvips this process runs on, e.g. `8.14.1`.
     public static var libraryVersion: String {
@@ -44,7 +45,7 @@ public final class RasterImage: @unchecked Sendable {
     /// it is read from memory, so librsvg has no base location and loads no file or URL the SVG names.
     public static func decode(_ bytes: Data, as format: Format, scale: Double = 1) throws -> RasterImage {
         try Vips.run("cannot decode the \(format.rawValue.uppercased())") {
-            var loaded: UnsafeMutablePointer<VipsImage>?
+            var loaded: OpaquePointer?
             let status = bytes.withUnsafeBytes { raw -> Int32 in
                 switch format {
                 case .png: return livery_vips_pngload(raw.baseAddress, raw.count, &loaded)
@@ -54,10 +55,10 @@ public final class RasterImage: @unchecked Sendable {
             guard status == 0, let loaded else { return nil }
             defer { livery_vips_unref(loaded) }
             // Decoded now, while the bytes are alive: the loader reads its buffer lazily.
-            var standard: UnsafeMutablePointer<VipsImage>?
+            var standard: OpaquePointer?
             guard livery_vips_srgba(loaded, &standard) == 0, let standard else { return nil }
             defer { livery_vips_unref(standard) }
-            var decoded: UnsafeMutablePointer<VipsImage>?
+            var decoded: OpaquePointer?
             guard livery_vips_materialise(standard, &decoded) == 0 else { return nil }
             return decoded
         }
@@ -73,7 +74,7 @@ public final class RasterImage: @unchecked Sendable {
             pixels[index + 3] = alpha
         }
         return try Vips.run("cannot make a \(width) × \(height) image") {
-            var made: UnsafeMutablePointer<VipsImage>?
+            var made: OpaquePointer?
             let status = pixels.withUnsafeBytes { livery_vips_image_new_rgba($0.baseAddress, $0.count, Int32(width), Int32(height), &made) }
             return status == 0 ? made : nil
         }
@@ -105,12 +106,12 @@ public final class RasterImage: @unchecked Sendable {
         try derive("cannot compose two images") { livery_vips_over(pointer, overlay.pointer, &$0) }
     }
 
-    private func derive(_ what: String, _ operation: (inout UnsafeMutablePointer<VipsImage>?) -> Int32) throws -> RasterImage {
+    private func derive(_ what: String, _ operation: (inout OpaquePointer?) -> Int32) throws -> RasterImage {
         try Vips.run(what) {
-            var result: UnsafeMutablePointer<VipsImage>?
+            var result: OpaquePointer?
             guard operation(&result) == 0, let result else { return nil }
             defer { livery_vips_unref(result) }
-            var decoded: UnsafeMutablePointer<VipsImage>?
+            var decoded: OpaquePointer?
             guard livery_vips_materialise(result, &decoded) == 0 else { return nil }
             return decoded
         }
@@ -133,7 +134,7 @@ public final class RasterImage: @unchecked Sendable {
     public func pixels() throws -> [UInt8] {
         try Vips.locked("cannot read the pixels") {
             var length = 0
-            guard let memory = vips_image_write_to_memory(pointer, &length) else { return nil }
+            guard let memory = livery_vips_write_to_memory(pointer, &length) else { return nil }
             defer { livery_vips_free(memory) }
             return [UInt8](UnsafeRawBufferPointer(start: memory, count: length))
         }
@@ -180,8 +181,8 @@ enum Vips {
     /// exactly once, thread-safely).
     static let started: Void = {
         if livery_vips_start() != 0 {
-            // Without libvips no image can be made; every call then fails with libvips' error.
-            vips_error_clear()
+            // Without libvips (missing, or its initialisation failed) no image can be made: every call
+            // then fails with the reason, which stays in the error buffer.
         }
     }()
 
@@ -190,7 +191,7 @@ enum Vips {
     /// little next to the decoding.
     private static let lock = NSLock()
 
-    static func run(_ what: String, _ body: () -> UnsafeMutablePointer<VipsImage>?) throws -> RasterImage {
+    static func run(_ what: String, _ body: () -> OpaquePointer?) throws -> RasterImage {
         try RasterImage(locked(what, body))
     }
 
@@ -199,8 +200,8 @@ enum Vips {
         lock.lock()
         defer { lock.unlock() }
         if let result = body() { return result }
-        let message = String(cString: vips_error_buffer()).trimmingCharacters(in: .whitespacesAndNewlines)
-        vips_error_clear()
+        let message = String(cString: livery_vips_error_buffer()).trimmingCharacters(in: .whitespacesAndNewlines)
+        livery_vips_error_clear()
         let first = message.split(separator: "\n").first.map(String.init) ?? "libvips gave no reason"
         throw RasterImage.Failure("\(what): \(first)")
     }
