@@ -197,6 +197,7 @@ struct BrandingModeRule: Rule {
         id: "branding.mode-override", name: "Mode overrides", family: .branding,
         rationale: "A mode file (e.g. dark) only overrides tokens of the base files; a new token there is usually a typo.",
         severity: .warning,
+        messages: [declare(Message.notInBase)],
         triggering: [RuleExample("dark token missing from the base", files: TokenExample.files(
             "{\"color\": {\"$type\": \"color\", \"bg\": {\"$value\": {\"colorSpace\": \"srgb\", \"components\": [1, 1, 1]}}}}\n",
             dark: "{\"color\": {\"$type\": \"color\", ↓\"bgg\": {\"$value\": {\"colorSpace\": \"srgb\", \"components\": [0, 0, 0]}}}}\n"))],
@@ -204,12 +205,18 @@ struct BrandingModeRule: Rule {
             "{\"color\": {\"$type\": \"color\", \"bg\": {\"$value\": {\"colorSpace\": \"srgb\", \"components\": [1, 1, 1]}}}}\n",
             dark: "{\"color\": {\"$type\": \"color\", \"bg\": {\"$value\": {\"colorSpace\": \"srgb\", \"components\": [0, 0, 0]}}}}\n"))])
 
+    enum Message {
+        static func notInBase(path: String, mode: String) -> DiagnosticMessage {
+            DiagnosticMessage("not-in-base", "token '\(path)' of mode '\(mode)' does not exist in the base tokens")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         guard let base = context.tenant.tokens["default"] else { return [] }
         var diagnostics: [Diagnostic] = []
         for (mode, tokens) in context.tenant.tokens where mode != "default" {
             for (path, token) in tokens.tokens where base.tokens[path] == nil && token.location.file.hasPrefix(context.source.displayRoot + "/") {
-                diagnostics.append(Diagnostic(.warning, "token '\(path)' of mode '\(mode)' does not exist in the base tokens", at: token.location,
+                diagnostics.append(Diagnostic(.warning, Message.notInBase(path: path, mode: mode), at: token.location,
                                               rule: Self.description.id,
                                               hint: DidYouMean.hint(for: path, among: base.tokens.keys) ?? "define it in the base token files too"))
             }

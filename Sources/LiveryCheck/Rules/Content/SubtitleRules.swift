@@ -92,12 +92,25 @@ struct SubtitleReadabilityRule: Rule {
         id: "content.subtitle-readability", name: "Readable subtitles", family: .content,
         rationale: "Viewers read about 20 characters a second, and a phone shows two lines of about 42 characters: a cue with more text than that is gone before it is read, or covers the picture. A tenant can change the limits under `media.subtitles`, per language too.",
         severity: .warning,
+        messages: [declare(Message.tooManyLines), declare(Message.lineTooLong), declare(Message.tooFast)],
         triggering: [
             SubtitleExample.example("too fast to read", SubtitleExample.files("1\n00:00:00,000 --> 00:00:01,000\n↓This is Orsanmichele, a grain market turned into a church.\n")),
             SubtitleExample.example("three lines", SubtitleExample.files("1\n00:00:00,000 --> 00:00:06,000\nOne\nTwo\n↓Three\n")),
             SubtitleExample.example("a line of 60 characters", SubtitleExample.files("1\n00:00:00,000 --> 00:00:06,000\n↓This is Orsanmichele, a grain market turned into a church.\n")),
         ],
         nonTriggering: [SubtitleExample.example("two short lines at a reading pace", SubtitleExample.files(SubtitleExample.good))])
+
+    enum Message {
+        static func tooManyLines(lines: Int, limit: Int) -> DiagnosticMessage {
+            DiagnosticMessage("too-many-lines", "the cue has \(lines) lines; subtitles show at most \(limit)")
+        }
+        static func lineTooLong(characters: Int, limit: Int) -> DiagnosticMessage {
+            DiagnosticMessage("line-too-long", "the line has \(characters) characters; a phone shows about \(limit)")
+        }
+        static func tooFast(characters: Int, seconds: String, rate: String, limit: String) -> DiagnosticMessage {
+            DiagnosticMessage("too-fast", "\(characters) characters in \(seconds) s is \(rate) characters a second; viewers read about \(limit)")
+        }
+    }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         let id = Self.description.id
@@ -109,20 +122,20 @@ struct SubtitleReadabilityRule: Rule {
             for cue in file.document.cues {
                 let shown = cue.displayedLines
                 if shown.count > maximumLines {
-                    diagnostics.append(Diagnostic(.warning, "the cue has \(shown.count) lines; subtitles show at most \(maximumLines)",
+                    diagnostics.append(Diagnostic(.warning, Message.tooManyLines(lines: shown.count, limit: maximumLines),
                                                   at: SourceLocation(file: file.display, line: cue.textLine + maximumLines, column: 1), rule: id,
                                                   hint: "split it into two cues"))
                 }
                 for (offset, line) in shown.enumerated() where line.count > maximumLineLength {
-                    diagnostics.append(Diagnostic(.warning, "the line has \(line.count) characters; a phone shows about \(maximumLineLength)",
+                    diagnostics.append(Diagnostic(.warning, Message.lineTooLong(characters: line.count, limit: maximumLineLength),
                                                   at: SourceLocation(file: file.display, line: cue.textLine + offset, column: 1), rule: id,
                                                   hint: "break it into two lines, or split the cue"))
                 }
                 let characters = shown.reduce(0) { $0 + $1.count }
                 let seconds = Double(cue.end - cue.start) / 1000
                 if seconds > 0, Double(characters) / seconds > charactersPerSecond {
-                    diagnostics.append(Diagnostic(.warning, String(format: "%d characters in %.1f s is %.0f characters a second; viewers read about %.0f", characters, seconds,
-                                                                   Double(characters) / seconds, charactersPerSecond),
+                    diagnostics.append(Diagnostic(.warning, Message.tooFast(characters: characters, seconds: String(format: "%.1f", seconds), rate: String(format: "%.0f", Double(characters) / seconds),
+                                                                    limit: String(format: "%.0f", charactersPerSecond)),
                                                   at: SourceLocation(file: file.display, line: cue.textLine, column: 1), rule: id,
                                                   hint: String(format: "show it for at least %.1f s, or shorten it", Double(characters) / charactersPerSecond)))
                 }

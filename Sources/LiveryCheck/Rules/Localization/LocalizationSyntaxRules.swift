@@ -6,6 +6,7 @@ struct MessageSyntaxRule: Rule {
     static let description = RuleDescription(
         id: "localization.message-syntax", name: "ICU MessageFormat syntax", family: .localization,
         rationale: "A message that is not valid ICU MessageFormat fails or shows raw braces in the app; the error points at the offending character.",
+        messages: [declare(Message.invalid)],
         triggering: [
             RuleExample("unclosed argument in a quoted value", files: LocaleExample.english("nav:\n  home: \"Hello ↓{name\"\n  profile: Profile\n")),
             RuleExample("unclosed plural in a literal block scalar", files: LocaleExample.english(
@@ -17,11 +18,17 @@ struct MessageSyntaxRule: Rule {
                 "nav:\n  home: \"{count, plural, =0 {No sessions} one {# session} other {# sessions}}\"\n  profile: \"Use '{'name'}' for {name}\"\n")),
         ])
 
+    enum Message {
+        static func invalid(key: String, error: String) -> DiagnosticMessage {
+            DiagnosticMessage("invalid", "'\(key)' is not valid ICU MessageFormat: \(error)")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         forEachOwnMessage(context, in: \.withErrors) { _, message, facts in
             guard let error = facts.error else { return }
-            diagnostics.append(Diagnostic(.error, "'\(message.key)' is not valid ICU MessageFormat: \(error.message)",
+            diagnostics.append(Diagnostic(.error, Message.invalid(key: message.key, error: "\(error.message)"),
                                           at: message.location(atOffset: error.position.offset), rule: Self.description.id,
                                           hint: Self.hint(error.code)))
         }
@@ -43,17 +50,24 @@ struct SelectOtherRule: Rule {
     static let description = RuleDescription(
         id: "localization.select-other", name: "Select needs other", family: .localization,
         rationale: "ICU falls back to `other` for any value a `select` does not list; without it formatting fails at run time.",
+        messages: [declare(Message.noOther)],
         triggering: [RuleExample("select without other", files: LocaleExample.english(
             "nav:\n  home: \"↓{role, select, doctor {Doctor home} patient {Patient home}}\"\n  profile: Profile\n"))],
         nonTriggering: [RuleExample("select with other", files: LocaleExample.english(
             "nav:\n  home: \"{role, select, doctor {Doctor home} other {Home}}\"\n  profile: Profile\n"))])
+
+    enum Message {
+        static func noOther(argument: String, key: String) -> DiagnosticMessage {
+            DiagnosticMessage("no-other", "the select on {\(argument)} in '\(key)' has no 'other' option")
+        }
+    }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         forEachOwnMessageIndex(context, in: \.withSelections) { bundle, index, facts in
             for selection in facts.selections where selection.type == .select && !selection.options.contains(where: { $0.keyword == "other" }) {
                 let message = bundle.messages[index]
-                diagnostics.append(Diagnostic(.error, "the select on {\(selection.name)} in '\(message.key)' has no 'other' option",
+                diagnostics.append(Diagnostic(.error, Message.noOther(argument: "\(selection.name)", key: message.key),
                                               at: message.location(atOffset: selection.offset), rule: Self.description.id,
                                               hint: "add other {…} for every value the options do not list"))
             }
