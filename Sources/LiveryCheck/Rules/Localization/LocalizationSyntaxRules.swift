@@ -80,6 +80,7 @@ struct MarkupRule: Rule {
     static let description = RuleDescription(
         id: "localization.markup", name: "Matching markup", family: .localization,
         rationale: "Tags such as <b>…</b> must pair up, and a translation must keep the tags of the default locale, or the app shows raw or broken markup.",
+        messages: [declare(Message.malformed), declare(Message.extraTag), declare(Message.missingTags)],
         triggering: [
             RuleExample("close tag that does not match", files: LocaleExample.english("nav:\n  home: \"<b>Home↓</i>\"\n  profile: Profile\n")),
             RuleExample("translation drops a tag", files: LocaleExample.files(
@@ -90,12 +91,24 @@ struct MarkupRule: Rule {
         nonTriggering: [RuleExample("tags kept, moved with the words", files: LocaleExample.files(
             locale: "ru", text: "nav:\n  home: \"<b>Главная</b>\"\n  profile: Профиль\n", english: "nav:\n  home: <b>Home</b>\n  profile: Profile\n"))])
 
+    enum Message {
+        static func malformed(key: String, problem: String) -> DiagnosticMessage {
+            DiagnosticMessage("malformed", "'\(key)': \(problem)")
+        }
+        static func extraTag(locale: String, key: String, tag: String, defaultLocale: String, note: String) -> DiagnosticMessage {
+            DiagnosticMessage("extra-tag", "the '\(locale)' text of '\(key)' has \(tag), which the '\(defaultLocale)' text does not\(note)")
+        }
+        static func missingTags(locale: String, key: String, tags: String, defaultLocale: String, note: String) -> DiagnosticMessage {
+            DiagnosticMessage("missing-tags", "the '\(locale)' text of '\(key)' lacks \(tags) of the '\(defaultLocale)' text\(note)")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         let id = Self.description.id
         var diagnostics: [Diagnostic] = []
         forEachOwnMessage(context, in: \.withTags) { _, message, facts in
             if let problem = facts.markupProblem {
-                diagnostics.append(Diagnostic(.error, "'\(message.key)': \(problem.message)", at: message.location(atOffset: problem.offset), rule: id))
+                diagnostics.append(Diagnostic(.error, Message.malformed(key: message.key, problem: problem.message), at: message.location(atOffset: problem.offset), rule: id))
             }
         }
         guard let defaultLocale = context.tenant.defaultLocale else { return diagnostics }
@@ -104,16 +117,16 @@ struct MarkupRule: Rule {
             let originalTags = MessageFacts.details(of: original.text).tags
             var expected: [String: Int] = [:]
             for tag in originalTags { expected["\(tag.kind.rawValue)|\(tag.name)", default: 0] += 1 }
-            func report(_ text: String, at location: SourceLocation) {
+            func report(_ text: (_ note: String) -> DiagnosticMessage, at location: SourceLocation) {
                 switch placement {
-                case .translation: diagnostics.append(Diagnostic(.error, text, at: location, rule: id, hint: "keep the tags of \(original.location)"))
-                case .source(let note): diagnostics.append(Diagnostic(.error, text + note, at: original.location, rule: id))
+                case .translation: diagnostics.append(Diagnostic(.error, text(""), at: location, rule: id, hint: "keep the tags of \(original.location)"))
+                case .source(let note): diagnostics.append(Diagnostic(.error, text(note), at: original.location, rule: id))
                 }
             }
             for tag in MessageFacts.details(of: message.text).tags {
                 let key = "\(tag.kind.rawValue)|\(tag.name)"
                 if let left = expected[key], left > 0 { expected[key] = left - 1; continue }
-                report("the '\(bundle.locale)' text of '\(message.key)' has \(tag.text), which the '\(defaultLocale)' text does not",
+                report({ Message.extraTag(locale: bundle.locale, key: message.key, tag: "\(tag.text)", defaultLocale: defaultLocale, note: $0) },
                        at: message.location(atOffset: tag.offset))
             }
             let missing = originalTags.filter { tag in
@@ -123,7 +136,7 @@ struct MarkupRule: Rule {
                 return true
             }
             if !missing.isEmpty {
-                report("the '\(bundle.locale)' text of '\(message.key)' lacks \(missing.map(\.text).joined(separator: ", ")) of the '\(defaultLocale)' text",
+                report({ Message.missingTags(locale: bundle.locale, key: message.key, tags: missing.map(\.text).joined(separator: ", "), defaultLocale: defaultLocale, note: $0) },
                        at: message.location)
             }
         }

@@ -61,6 +61,7 @@ struct UntranslatedRule: Rule {
         id: "localization.untranslated", name: "Translation equal to the source", family: .localization,
         rationale: "A translation identical to the default locale's text was usually copied and never translated; list deliberate ones (brand names, 'OK') under locales.untranslatedAllowed.",
         severity: .warning,
+        messages: [declare(Message.sameText)],
         triggering: [RuleExample("English text in the Russian bundle", files: LocaleExample.files(russian: "nav:\n  home: ↓Home\n  profile: Профиль\n"))],
         nonTriggering: [
             RuleExample("allowed key, and a message without words", files: LocaleExample.files(
@@ -68,6 +69,12 @@ struct UntranslatedRule: Rule {
                 localeLines: "  untranslatedAllowed: [nav.home]\n")),
             RuleExample("same language, another region", files: LocaleExample.files(locale: "en-GB", text: "nav:\n  home: Home\n  profile: Profile\n")),
         ])
+
+    enum Message {
+        static func sameText(locale: String, key: String, defaultLocale: String, note: String) -> DiagnosticMessage {
+            DiagnosticMessage("same-text", "the '\(locale)' text of '\(key)' is the same as the '\(defaultLocale)' text\(note)")
+        }
+    }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         guard let defaultLocale = context.tenant.defaultLocale else { return [] }
@@ -79,11 +86,11 @@ struct UntranslatedRule: Rule {
             let skip = sameLanguage[bundle.locale] ?? (language(bundle.locale) == language(defaultLocale))
             sameLanguage[bundle.locale] = skip
             guard !skip, !settings.allowsUntranslated(message.key), MessageFacts.hasLetters(message.text) else { return }
-            let text = "the '\(bundle.locale)' text of '\(message.key)' is the same as the '\(defaultLocale)' text"
+            let text = { Message.sameText(locale: bundle.locale, key: message.key, defaultLocale: defaultLocale, note: $0) }
             let hint = "translate it, or list '\(message.key)' under locales.untranslatedAllowed in tenant.yaml if it stays as it is"
             switch placement {
-            case .translation: diagnostics.append(Diagnostic(.warning, text, at: message.location, rule: Self.description.id, hint: hint))
-            case .source(let note): diagnostics.append(Diagnostic(.warning, text + note, at: original.location, rule: Self.description.id, hint: hint))
+            case .translation: diagnostics.append(Diagnostic(.warning, text(""), at: message.location, rule: Self.description.id, hint: hint))
+            case .source(let note): diagnostics.append(Diagnostic(.warning, text(note), at: original.location, rule: Self.description.id, hint: hint))
             }
         }
         return diagnostics

@@ -177,11 +177,21 @@ struct RuleOverrideRule: Rule {
         id: RuleEngine.overrideRuleID, name: "Severity overrides", family: .structure,
         rationale: "Tenants may tune rule severities, but only of rules that exist and never of security rules.",
         isSecurity: true,
+        messages: [declare(Message.unknownRule), declare(Message.securityRule)],
         triggering: [
             RuleExample("unknown rule", files: ["example/tenant.yaml": RuleExample.tenant(appending: "rules:\n  ↓localization.missing-kye: warning\n")]),
             RuleExample("silencing a security rule", files: ["example/tenant.yaml": RuleExample.tenant(appending: "rules:\n  assets.path: ↓off\n")]),
         ],
         nonTriggering: [RuleExample("lowering a content rule", files: ["example/tenant.yaml": RuleExample.tenant(appending: "rules:\n  localization.extra-key: off\n")])])
+
+    enum Message {
+        static func unknownRule(rule: String) -> DiagnosticMessage {
+            DiagnosticMessage("unknown-rule", "unknown rule '\(rule)'")
+        }
+        static func securityRule(rule: String) -> DiagnosticMessage {
+            DiagnosticMessage("security-rule", "'\(rule)' is a security rule; its severity cannot be lowered")
+        }
+    }
 
     // The engine reports these while reading the overrides; the rule type documents and tests them.
     func check(_ context: RuleContext) -> [Diagnostic] { [] }
