@@ -90,7 +90,6 @@ final class RuleExampleTests: XCTestCase {
     static let rulesWithoutDeclaredMessages: Set<RuleID> = [
         "structure.syntax", "structure.encoding", "structure.file-size", "structure.limits", "structure.duplicate-key", "structure.type", "structure.required", "structure.unknown-key", "structure.enum", "structure.slug", "structure.format", "structure.range", "structure.duplicate-manifest", "structure.extends-unknown", "structure.extends-cycle",
         "branding.token-structure", "branding.token-type", "branding.token-property", "branding.token-value", "branding.alias-unknown", "branding.alias-cycle", "branding.alias-type", "branding.extensions", "branding.platform-name",
-        "assets.path", "assets.symlink-escape", "assets.missing", "assets.not-regular-file", "assets.file-type", "assets.field-type", "assets.image-header", "assets.image-pixels", "assets.media-frames", "assets.media-streamable",
         "content.subtitle-syntax", "content.subtitle-timing",
         "assets.xml",
     ]
