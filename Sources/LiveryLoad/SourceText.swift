@@ -12,7 +12,7 @@ public enum SourceText {
         if let unsaved = limits.overlay.text(forFileAt: url.path) {
             // An editor's text is checked like the file's bytes would be: size, NUL bytes (it is already valid Unicode).
             return unsaved.utf8.count > limits.maxFileBytes ? .failure(.diagnostic(Diagnostic(
-                .error, "file is larger than \(limits.maxFileBytes / (1 << 20)) MiB; manifests must be small text files",
+                .error, LoadMessage.tooLarge(mebibytes: limits.maxFileBytes / (1 << 20)),
                 at: .start(of: displayPath), rule: LoadRule.fileSize))) : decode(Array(unsaved.utf8), displayPath: displayPath)
         }
         guard let handle = try? FileHandle(forReadingFrom: url) else {
@@ -22,7 +22,7 @@ public enum SourceText {
         let data = (try? handle.read(upToCount: limits.maxFileBytes + 1)) ?? Data()
         if data.count > limits.maxFileBytes {
             return .failure(.diagnostic(Diagnostic(
-                .error, "file is larger than \(limits.maxFileBytes / (1 << 20)) MiB; manifests must be small text files",
+                .error, LoadMessage.tooLarge(mebibytes: limits.maxFileBytes / (1 << 20)),
                 at: .start(of: displayPath), rule: LoadRule.fileSize,
                 hint: "split the content across several manifests, or move media into asset files")))
         }

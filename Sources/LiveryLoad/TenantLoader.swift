@@ -104,7 +104,7 @@ public enum TenantLoader {
         for manifest in source.manifests {
             let key = "\(manifest.kind.rawValue)|\(manifest.directory)|\(manifest.stem)"
             if let first = firstOf[key] {
-                source.diagnostics.append(Diagnostic(.error, "'\(manifest.relativePath)' is a second file for the same manifest as '\(first.relativePath)'",
+                source.diagnostics.append(Diagnostic(.error, LoadMessage.secondManifest(path: manifest.relativePath, first: first.relativePath),
                                                      at: .start(of: manifest.displayPath), rule: LoadRule.duplicateManifest, hint: "keep one of them; this one is ignored"))
             } else {
                 firstOf[key] = manifest
@@ -207,5 +207,17 @@ public enum TenantLoader {
                 stack += (node.entries ?? []).map(\.value) + (node.items ?? [])
             }
         }
+    }
+}
+
+/// Messages the loader says for its rules; each rule declares the ones it says.
+public enum LoadMessage {
+    /// `structure.duplicate-manifest`.
+    public static func secondManifest(path: String, first: String) -> DiagnosticMessage {
+        DiagnosticMessage("second-manifest", "'\(path)' is a second file for the same manifest as '\(first)'")
+    }
+    /// `structure.file-size`.
+    public static func tooLarge(mebibytes: Int) -> DiagnosticMessage {
+        DiagnosticMessage("too-large", "file is larger than \(mebibytes) MiB; manifests must be small text files")
     }
 }

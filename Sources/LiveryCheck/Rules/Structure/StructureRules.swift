@@ -38,6 +38,7 @@ struct FileSizeRule: CollectedRule {
         id: LoadRule.fileSize, name: "Manifest size", family: .structure,
         rationale: "A manifest larger than 8 MiB is refused unread, so a huge file cannot exhaust memory.",
         isSecurity: true,
+        messages: [declare(LoadMessage.tooLarge)],
         triggering: [RuleExample("9 MiB of YAML comments", files: ["example/voice.yaml": String(repeating: "# padding padding padding padding\n", count: 9 << 15)])],
         nonTriggering: [RuleExample("a small manifest", files: ["example/voice.yaml": "emoji: none\n"])])
 }
@@ -150,6 +151,7 @@ struct ExtendsUnknownRule: CollectedRule {
     static let description = RuleDescription(
         id: ResolveRule.extendsUnknown, name: "Unknown parent", family: .structure,
         rationale: "`extends` must name a tenant folder of the same workspace.",
+        messages: [declare(ExtendsMessage.unknownParent)],
         triggering: [RuleExample("misspelt parent", files: ["example/tenant.yaml": RuleExample.tenant(appending: "extends: ↓platfrom\n"), "platform/tenant.yaml": Self.platform])],
         nonTriggering: [RuleExample("existing parent", files: ["example/tenant.yaml": RuleExample.tenant(appending: "extends: platform\n"), "platform/tenant.yaml": Self.platform,
                                                                 "platform/locales/en.yaml": "nav:\n  home: Home\n"])])
@@ -161,9 +163,12 @@ struct ExtendsCycleRule: CollectedRule {
     static let description = RuleDescription(
         id: ResolveRule.extendsCycle, name: "Inheritance cycle", family: .structure,
         rationale: "A tenant cannot inherit from itself or from one of its descendants.",
+        messages: [declare(ExtendsMessage.extendsItself), declare(ExtendsMessage.cycle)],
         triggering: [RuleExample("two tenants extending each other", files: [
             "alpha/tenant.yaml": "id: alpha\nkind: brand\nname: A\nextends: ↓beta\nlocales: {default: en, supported: [en]}\n",
             "beta/tenant.yaml": "id: beta\nkind: brand\nname: B\nextends: alpha\nlocales: {default: en, supported: [en]}\n",
+        ]), RuleExample("a tenant extending itself", files: [
+            "alpha/tenant.yaml": "id: alpha\nkind: brand\nname: A\nextends: ↓alpha\nlocales: {default: en, supported: [en]}\n",
         ])],
         nonTriggering: [RuleExample("a chain", files: [
             "alpha/tenant.yaml": "id: alpha\nkind: brand\nname: A\nlocales: {default: en, supported: [en]}\n",
@@ -201,6 +206,7 @@ struct DuplicateManifestRule: CollectedRule {
     static let description = RuleDescription(
         id: LoadRule.duplicateManifest, name: "One file per manifest", family: .structure,
         rationale: "Two files for one manifest (voice.yaml and voice.json) would leave one silently unused.",
+        messages: [declare(LoadMessage.secondManifest)],
         triggering: [RuleExample("YAML and JSON voice", files: ["example/voice.yaml": "↓emoji: none\n", "example/voice.json": "{\"emoji\": \"liberal\"}\n"])],
         nonTriggering: [RuleExample("one voice file", files: ["example/voice.yaml": "emoji: none\n"])])
 }
