@@ -90,7 +90,6 @@ final class RuleExampleTests: XCTestCase {
     static let rulesWithoutDeclaredMessages: Set<RuleID> = [
         "structure.syntax", "structure.encoding", "structure.limits", "structure.duplicate-key", "structure.type", "structure.required", "structure.unknown-key", "structure.enum", "structure.slug", "structure.format", "structure.range",
         "branding.token-structure", "branding.token-type", "branding.token-property", "branding.token-value", "branding.alias-unknown", "branding.alias-cycle", "branding.alias-type", "branding.extensions", "branding.platform-name",
-        "content.subtitle-syntax", "content.subtitle-timing",
         "assets.xml",
     ]
 
