@@ -192,7 +192,7 @@ struct JSONParser {
             }
             if let duplicate {
                 let first = entries[duplicate].keyLocation
-                diagnostics.append(Diagnostic(.error, "duplicate key \"\(key)\" (first defined at line \(first.line), column \(first.column))",
+                diagnostics.append(Diagnostic(.error, ShapeMessage.duplicateJSONKey(key: key, line: first.line, column: first.column),
                                               at: keyLocation, rule: LoadRule.duplicateKey,
                                               hint: "remove one of the two; only the first is used"))
             } else {

@@ -113,7 +113,7 @@ public enum TenantLoader {
         }
         source.manifests = unique
         if source.tenant == nil, !source.diagnostics.contains(where: { $0.location.file.hasPrefix(displayRoot + "/tenant.") }) {
-            source.diagnostics.append(Diagnostic(.error, "no tenant manifest: expected tenant.yaml in the tenant folder",
+            source.diagnostics.append(Diagnostic(.error, ShapeMessage.noTenantManifest(),
                                                  at: .start(of: displayRoot + "/tenant.yaml"), rule: ShapeRule.required))
         }
         loadTokenFiles(into: &source, limits: limits)

@@ -291,7 +291,7 @@ struct YAMLComposer {
                         frame.merged.remove(keyName)
                     } else {
                         let first = frame.entries[index].keyLocation
-                        diagnostics.append(Diagnostic(.error, "duplicate key '\(keyName)' (first defined at line \(first.line), column \(first.column))",
+                        diagnostics.append(Diagnostic(.error, ShapeMessage.duplicateYAMLKey(key: keyName, line: first.line, column: first.column),
                                                       at: keyLocation, rule: LoadRule.duplicateKey, hint: "remove one of the two; only the first is used"))
                     }
                 } else {

@@ -266,7 +266,7 @@ public enum TokenParser {
             for entry in group.entries ?? [] {
                 if entry.key.hasPrefix("$") && entry.key != "$root" {
                     if !groupProperties.contains(entry.key) {
-                        result.diagnostics.append(Diagnostic(.warning, "unknown group property '\(entry.key)'", at: entry.keyLocation, rule: ShapeRule.unknownKey,
+                        result.diagnostics.append(Diagnostic(.warning, TokenShapeMessage.unknownGroupProperty(key: entry.key), at: entry.keyLocation, rule: ShapeRule.unknownKey,
                                                              hint: DidYouMean.hint(for: entry.key, among: groupProperties)))
                     }
                     continue
@@ -292,7 +292,7 @@ public enum TokenParser {
                     var type = groupType
                     if let typeNode = properties.type { type = checkType(typeNode, &result.diagnostics) ?? groupType }
                     for property in entry.value.entries ?? [] where !tokenProperties.contains(property.key) {
-                        result.diagnostics.append(Diagnostic(.error, "unknown token property '\(property.key)' in '\(name)'",
+                        result.diagnostics.append(Diagnostic(.error, TokenShapeMessage.unknownTokenProperty(key: property.key, token: name),
                                                              at: property.keyLocation, rule: ShapeRule.unknownKey,
                                                              hint: DidYouMean.hint(for: property.key, among: tokenProperties)
                                                                 ?? "a token holds only $value (or $ref), $type, $description, $extensions and $deprecated"))
@@ -376,5 +376,13 @@ public enum TokenParser {
             return nil
         }
         return type
+    }
+}
+
+/// The `structure.unknown-key` messages of token files.
+public enum TokenShapeMessage {
+    public static func unknownGroupProperty(key: String) -> DiagnosticMessage { DiagnosticMessage("unknown-group-property", "unknown group property '\(key)'") }
+    public static func unknownTokenProperty(key: String, token: String) -> DiagnosticMessage {
+        DiagnosticMessage("unknown-token-property", "unknown token property '\(key)' in '\(token)'")
     }
 }

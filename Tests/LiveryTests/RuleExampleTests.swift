@@ -88,9 +88,15 @@ final class RuleExampleTests: XCTestCase {
     /// Rules whose findings are still built from free text, not yet from declared messages (issue 16):
     /// this list only shrinks.
     static let rulesWithoutDeclaredMessages: Set<RuleID> = [
-        "structure.syntax", "structure.encoding", "structure.limits", "structure.duplicate-key", "structure.type", "structure.required", "structure.unknown-key", "structure.enum", "structure.slug", "structure.format", "structure.range",
+        "structure.syntax", "structure.encoding", "structure.limits",
         "branding.token-structure", "branding.token-type", "branding.token-property", "branding.token-value", "branding.alias-unknown", "branding.alias-cycle", "branding.alias-type", "branding.extensions", "branding.platform-name",
         "assets.xml",
+    ]
+
+    /// Declared messages no example workspace can make, with the reason; message coverage skips only these.
+    static let messagesNoExampleCanSay: [RuleID: [String: String]] = [
+        // Discovery only takes folders that have a tenant.yaml, so a workspace example never has a tenant without one.
+        "structure.required": ["no-tenant-manifest": "said for a folder without tenant.yaml, which a workspace's discovery never takes"],
     ]
 
     /// Every rule declares the messages it can say: ids unique within the rule and kebab-case, templates
@@ -140,6 +146,7 @@ final class RuleExampleTests: XCTestCase {
         }
         for description in RuleRegistry.descriptions where !Self.rulesWithoutDeclaredMessages.contains(description.id) {
             let missing = Set(description.messages.map(\.id)).subtracting(said[description.id] ?? [])
+                .subtracting(Self.messagesNoExampleCanSay[description.id]?.keys ?? [:].keys)
             XCTAssertTrue(missing.isEmpty, "\(description.id): no triggering example says \(missing.sorted())")
         }
     }

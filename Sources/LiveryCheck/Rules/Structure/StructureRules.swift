@@ -61,6 +61,7 @@ struct DuplicateKeyRule: CollectedRule {
     static let description = RuleDescription(
         id: LoadRule.duplicateKey, name: "Duplicate key", family: .structure,
         rationale: "A key written twice silently loses one value; Livery points at the second.",
+        messages: [declare(ShapeMessage.duplicateYAMLKey), declare(ShapeMessage.duplicateJSONKey), declare(ShapeMessage.duplicateMessageKey)],
         triggering: [
             RuleExample("YAML", files: ["example/voice.yaml": "emoji: none\ngreeting: warm\n↓emoji: liberal\n"]),
             RuleExample("JSON", files: ["example/voice.json": "{\"emoji\": \"none\",\n ↓\"emoji\": \"liberal\"}\n"]),
@@ -73,6 +74,7 @@ struct TypeRule: CollectedRule {
     static let description = RuleDescription(
         id: ShapeRule.type, name: "Value type", family: .structure,
         rationale: "Each key holds one type of value (text, number, list, mapping…).",
+        messages: [declare(ShapeMessage.wrongType), declare(ShapeMessage.notMapping), declare(ShapeMessage.messageType)],
         triggering: [
             RuleExample("a string where a list is expected", files: ["example/tenant.yaml": """
                 id: example
@@ -84,6 +86,8 @@ struct TypeRule: CollectedRule {
 
                 """]),
             RuleExample("YAML 1.1 boolean", files: ["example/tenant.yaml": RuleExample.tenant(appending: "features:\n  chat: ↓yes\n")]),
+            RuleExample("a locale bundle that is a list", files: ["example/locales/en.yaml": "↓- Home\n- Profile\n"]),
+            RuleExample("a message that is a list", files: ["example/locales/en.yaml": "nav:\n  home: Home\n  profile: ↓[Profile]\n"]),
         ],
         nonTriggering: [RuleExample("a boolean", files: ["example/tenant.yaml": RuleExample.tenant(appending: "features:\n  chat: true\n")])])
 }
@@ -92,7 +96,10 @@ struct RequiredKeyRule: CollectedRule {
     static let description = RuleDescription(
         id: ShapeRule.required, name: "Required key", family: .structure,
         rationale: "Keys a client cannot do without must be present.",
-        triggering: [RuleExample("tenant without a name", files: ["example/tenant.yaml": "↓id: example\nkind: brand\nlocales: {default: en, supported: [en]}\n"])],
+        messages: [declare(ShapeMessage.missingKey), declare(ShapeMessage.noTenantManifest)],
+        triggering: [
+            RuleExample("tenant without a name", files: ["example/tenant.yaml": "↓id: example\nkind: brand\nlocales: {default: en, supported: [en]}\n"]),
+        ],
         nonTriggering: [RuleExample("the minimal tenant")])
 }
 
@@ -100,11 +107,16 @@ struct UnknownKeyRule: CollectedRule {
     static let description = RuleDescription(
         id: ShapeRule.unknownKey, name: "Unknown key", family: .structure,
         rationale: "A misspelt key is ignored by apps; Livery reports it and suggests the closest known key.",
+        messages: [declare(ShapeMessage.unknownKey), declare(TokenShapeMessage.unknownGroupProperty), declare(TokenShapeMessage.unknownTokenProperty)],
         triggering: [
             RuleExample("misspelt key", files: ["example/tenant.yaml": RuleExample.tenant(appending: "↓featurs:\n  chat: true\n")]),
             RuleExample("unknown token property", files: [
                 "example/tenant.yaml": RuleExample.tenant(appending: "branding:\n  tokens: [branding/tokens.json]\n"),
                 "example/branding/tokens.json": "{\"size\": {\"$type\": \"number\", \"$value\": 4, ↓\"$vaule\": 5}}\n",
+            ]),
+            RuleExample("unknown group property", files: [
+                "example/tenant.yaml": RuleExample.tenant(appending: "branding:\n  tokens: [branding/tokens.json]\n"),
+                "example/branding/tokens.json": "{\"size\": {\"$type\": \"number\", ↓\"$typo\": 1, \"small\": {\"$value\": 4}}}\n",
             ]),
         ],
         nonTriggering: [RuleExample("a $schema key", files: ["example/voice.yaml": "$schema: ../../schemas/voice.schema.json\nemoji: none\n"])])
@@ -114,6 +126,7 @@ struct EnumRule: CollectedRule {
     static let description = RuleDescription(
         id: ShapeRule.choice, name: "Allowed values", family: .structure,
         rationale: "Keys with a fixed set of values accept only those values.",
+        messages: [declare(ShapeMessage.notAChoice)],
         triggering: [RuleExample("misspelt kind", files: ["example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "kind: brand", with: "kind: ↓brnad")])],
         nonTriggering: [RuleExample("creator kind", files: ["example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "kind: brand", with: "kind: creator")])])
 }
@@ -122,7 +135,12 @@ struct SlugRule: CollectedRule {
     static let description = RuleDescription(
         id: ShapeRule.slug, name: "Slug ids", family: .structure,
         rationale: "Ids appear in URLs, file names and bundle names: lowercase letters, digits and single hyphens only.",
-        triggering: [RuleExample("tab id with capitals", files: ["example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "{id: home", with: "{id: ↓Home")])],
+        messages: [declare(ShapeMessage.badKey), declare(ShapeMessage.badFormat)],
+        triggering: [
+            RuleExample("tab id with capitals", files: ["example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "{id: home", with: "{id: ↓Home")]),
+            RuleExample("a token mode named with a capital", files: ["example/tenant.yaml": RuleExample.tenant(appending: "branding:\n  modes:\n    ↓Dark: [branding/dark.json]\n"),
+                                                                 "example/branding/dark.json": "{}\n"]),
+        ],
         nonTriggering: [RuleExample("hyphenated ids", files: ["example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "{id: home", with: "{id: home-2")])])
 }
 
@@ -130,11 +148,14 @@ struct FormatRule: CollectedRule {
     static let description = RuleDescription(
         id: ShapeRule.format, name: "Value format", family: .structure,
         rationale: "Locale ids, colours, versions, bundle ids and message keys follow their standard formats.",
+        messages: [declare(ShapeMessage.badKey), declare(ShapeMessage.badFormat), declare(ShapeMessage.badMessageKey)],
         triggering: [
             RuleExample("language name instead of a locale id", files: ["example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "default: en", with: "default: ↓english")]),
             RuleExample("version with a v", files: ["example/tenant.yaml": RuleExample.tenant(appending: "release:\n  minimumClientVersion: ↓v2.4\n")]),
             RuleExample("an Android application id with a hyphen (iOS allows one, Android does not)", files: ["example/tenant.yaml": RuleExample.tenant(
                 appending: "app:\n  displayName: Example\n  bundleIds: {ios: com.example.my-app, android: ↓com.example.my-app}\n")]),
+            RuleExample("a form of address keyed by a language name", files: ["example/voice.yaml": "address:\n  ↓english: formal\n"]),
+            RuleExample("a message key with a space", files: ["example/locales/en.yaml": "nav:\n  home: Home\n  profile: Profile\n↓Bad key: Oops\n"]),
         ],
         nonTriggering: [RuleExample("a regional locale", files: ["example/tenant.yaml": RuleExample.tenant(appending: "formatting:\n  currency: INR\n  region: IN\n")])])
 }
@@ -143,7 +164,13 @@ struct RangeRule: CollectedRule {
     static let description = RuleDescription(
         id: ShapeRule.range, name: "Value range", family: .structure,
         rationale: "Numbers and list lengths stay within what apps can display and play.",
-        triggering: [RuleExample("zero-word labels", files: ["example/voice.yaml": "labels:\n  maxWords: ↓0\n"])],
+        messages: [declare(ShapeMessage.tooFewItems), declare(ShapeMessage.belowMinimum), declare(ShapeMessage.aboveMaximum)],
+        triggering: [
+            RuleExample("zero-word labels", files: ["example/voice.yaml": "labels:\n  maxWords: ↓0\n"]),
+            RuleExample("a reading speed above 100 characters a second", files: ["example/tenant.yaml": RuleExample.tenant(
+                appending: "media:\n  subtitles:\n    charactersPerSecondByLanguage:\n      ja: ↓500\n")]),
+            RuleExample("a token mode without files", files: ["example/tenant.yaml": RuleExample.tenant(appending: "branding:\n  modes:\n    dark: ↓[]\n")]),
+        ],
         nonTriggering: [RuleExample("three-word labels", files: ["example/voice.yaml": "labels:\n  maxWords: 3\n"])])
 }
 
