@@ -216,6 +216,11 @@ public enum LoadMessage {
     public static func secondManifest(path: String, first: String) -> DiagnosticMessage {
         DiagnosticMessage("second-manifest", "'\(path)' is a second file for the same manifest as '\(first)'")
     }
+    /// `structure.encoding`.
+    public static func unreadable() -> DiagnosticMessage { DiagnosticMessage("unreadable", "cannot read file") }
+    public static func utf16() -> DiagnosticMessage { DiagnosticMessage("utf-16", "file is UTF-16 encoded; manifests must be UTF-8") }
+    public static func nulByte() -> DiagnosticMessage { DiagnosticMessage("nul-byte", "file contains a NUL byte; it looks binary, not a text manifest") }
+    public static func invalidByte(byte: String) -> DiagnosticMessage { DiagnosticMessage("invalid-byte", "invalid UTF-8 byte \(byte)") }
     /// `structure.file-size`.
     public static func tooLarge(mebibytes: Int) -> DiagnosticMessage {
         DiagnosticMessage("too-large", "file is larger than \(mebibytes) MiB; manifests must be small text files")

@@ -21,6 +21,8 @@ struct XMLWellFormedRule: Rule {
         id: XMLTree.ruleID, name: "Well-formed XML", family: .assets,
         rationale: "SVG and GPX files parse as XML without a DOCTYPE, so no entity can read files or expand without bound.",
         isSecurity: true,
+        messages: [declare(XMLMessage.unreadable), declare(XMLMessage.tooLarge), declare(XMLMessage.doctype), declare(XMLMessage.noParser), declare(XMLMessage.malformed),
+                   declare(XMLMessage.malformedWithoutDetail), declare(XMLMessage.noRoot)],
         triggering: [
             RuleExample("an SVG with an external entity", files: LogoExample.files("assets/logo.svg", ["example/assets/logo.svg": """
                 <?xml version="1.0"?>

@@ -26,9 +26,11 @@ struct EncodingRule: CollectedRule {
         id: LoadRule.encoding, name: "Text encoding", family: .structure,
         rationale: "Manifests are UTF-8 text; binary or mis-encoded files are refused before parsing.",
         isSecurity: true,
+        messages: [declare(LoadMessage.unreadable), declare(LoadMessage.utf16), declare(LoadMessage.nulByte), declare(LoadMessage.invalidByte)],
         triggering: [
             RuleExample("NUL byte", binaryFiles: ["example/voice.yaml": Array("emoji: none\n".utf8) + [0x00, 0x01]]),
             RuleExample("Latin-1 byte", binaryFiles: ["example/voice.yaml": Array("emoji: caf".utf8) + [0xE9, 0x0A]]),
+            RuleExample("UTF-16 with its byte order mark", binaryFiles: ["example/voice.yaml": [0xFF, 0xFE] + Array("emoji: none\n".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }]),
         ],
         nonTriggering: [RuleExample("UTF-8 with a BOM", binaryFiles: ["example/voice.yaml": [0xEF, 0xBB, 0xBF] + Array("emoji: none\n".utf8)])])
 }
