@@ -221,6 +221,10 @@ public enum LoadMessage {
     public static func utf16() -> DiagnosticMessage { DiagnosticMessage("utf-16", "file is UTF-16 encoded; manifests must be UTF-8") }
     public static func nulByte() -> DiagnosticMessage { DiagnosticMessage("nul-byte", "file contains a NUL byte; it looks binary, not a text manifest") }
     public static func invalidByte(byte: String) -> DiagnosticMessage { DiagnosticMessage("invalid-byte", "invalid UTF-8 byte \(byte)") }
+    /// `structure.limits`.
+    public static func tooDeep(limit: Int) -> DiagnosticMessage { DiagnosticMessage("too-deep", "values are nested more than \(limit) levels deep") }
+    public static func expandsTooFar(limit: Int) -> DiagnosticMessage { DiagnosticMessage("expands-too-far", "file expands to more than \(limit) values (an alias bomb?)") }
+    public static func tooManyValues(limit: Int) -> DiagnosticMessage { DiagnosticMessage("too-many-values", "file has more than \(limit) values") }
     /// `structure.file-size`.
     public static func tooLarge(mebibytes: Int) -> DiagnosticMessage {
         DiagnosticMessage("too-large", "file is larger than \(mebibytes) MiB; manifests must be small text files")

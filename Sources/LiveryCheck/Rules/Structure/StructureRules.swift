@@ -50,8 +50,10 @@ struct LimitsRule: CollectedRule {
         id: LoadRule.limits, name: "Nesting and expansion limits", family: .structure,
         rationale: "Deep nesting and alias bombs are refused while parsing, in bounded time and memory.",
         isSecurity: true,
+        messages: [declare(LoadMessage.tooDeep), declare(LoadMessage.expandsTooFar), declare(LoadMessage.tooManyValues)],
         triggering: [
             RuleExample("deep nesting", files: ["example/voice.yaml": "emoji: " + String(repeating: "[", count: 200) + String(repeating: "]", count: 200) + "\n"]),
+            RuleExample("more than 500,000 values in JSON", files: ["example/voice.json": "{\"emoji\": [" + String(repeating: "0,", count: 500_001) + "0]}\n"]),
             RuleExample("alias bomb", files: ["example/voice.yaml": (0..<12).map { i in
                 i == 0 ? "a0: &a0 [x, x, x, x, x, x, x, x, x, x]" : "a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ", ") + "]"
             }.joined(separator: "\n") + "\n"]),
