@@ -370,7 +370,7 @@ public enum TokenParser {
     private static func checkType(_ node: Node, _ diagnostics: inout [Diagnostic]) -> String? {
         guard let type = node.string, TokenType.all.contains(type) else {
             let given = node.string ?? node.typeDescription
-            diagnostics.append(Diagnostic(.error, "'\(given)' is not a DTCG token type", at: node.location, rule: ResolveRule.tokenType,
+            diagnostics.append(Diagnostic(.error, TokenTypeMessage.unknownType(type: given), at: node.location, rule: ResolveRule.tokenType,
                                           hint: DidYouMean.hint(for: given, among: TokenType.all)
                                             ?? "types are \(TokenType.all.joined(separator: ", "))"))
             return nil

@@ -43,6 +43,7 @@ struct TokenTypeRule: CollectedRule {
     static let description = RuleDescription(
         id: ResolveRule.tokenType, name: "Token type", family: .branding,
         rationale: "`$type` is one of the thirteen DTCG types.",
+        messages: [declare(TokenTypeMessage.untyped), declare(TokenTypeMessage.unknownType)],
         triggering: [
             RuleExample("British spelling", files: TokenExample.files("{\"brand\": {\"$type\": ↓\"colour\", \"$value\": \"{brand}\"}}\n")),
             RuleExample("no type on the token, its groups or the group they extend", files: TokenExample.files("""
@@ -127,6 +128,7 @@ struct AliasUnknownRule: CollectedRule {
     static let description = RuleDescription(
         id: ResolveRule.aliasUnknown, name: "Unknown alias", family: .branding,
         rationale: "Every `{group.token}` alias points at a token that exists.",
+        messages: [declare(AliasMessage.notAToken), declare(AliasMessage.noMember), declare(AliasMessage.extendsNotAGroup)],
         triggering: [
             RuleExample("misspelt alias", files: TokenExample.files("""
                 {"color": {"$type": "color",
@@ -138,6 +140,15 @@ struct AliasUnknownRule: CollectedRule {
                 {"line": {"$type": "border", "$value": {"color": ↓"{color.nope}", "width": {"value": 1, "unit": "px"}, "style": "solid"}}}
 
                 """)),
+            RuleExample("a reference to a member the value lacks", files: TokenExample.files("""
+                {"space": {"$type": "dimension", "base": {"$value": {"value": 16, "unit": "px"}}, "half": {"$ref": ↓"#/space/base/$value/nope"}}}
+
+                """)),
+            RuleExample("a group extending a token", files: TokenExample.files("""
+                {"color": {"$type": "color", "ink": {"$value": {"colorSpace": "srgb", "components": [0, 0, 0]}}},
+                 "text": {"$type": "color", "$extends": ↓"{color.ink}"}}
+
+                """)),
         ],
         nonTriggering: [RuleExample("resolving alias", files: TokenExample.valid)])
 }
@@ -146,10 +157,25 @@ struct AliasCycleRule: CollectedRule {
     static let description = RuleDescription(
         id: ResolveRule.aliasCycle, name: "Alias cycle", family: .branding,
         rationale: "Aliases that point at each other never reach a value; every token in the cycle is reported.",
+        messages: [declare(AliasMessage.cycle), declare(AliasMessage.compositeCycle), declare(AliasMessage.extendsCycle), declare(AliasMessage.extendsContainer)],
         triggering: [RuleExample("two tokens aliasing each other", files: TokenExample.files("""
             {"color": {"$type": "color", "a": {"$value": ↓"{color.b}"}, "b": {"$value": ↓"{color.a}"}}}
 
-            """))],
+            """)),
+            RuleExample("a group extending a group inside it", files: TokenExample.files("""
+                {"color": {"$type": "color", "ink": {"$value": {"colorSpace": "srgb", "components": [0, 0, 0]}},
+                  "text": {"$extends": ↓"{color}"}}}
+
+                """)),
+            RuleExample("two groups extending each other", files: TokenExample.files("""
+                {"a": {"$type": "color", "$extends": ↓"{b}"}, "b": {"$type": "color", "$extends": ↓"{a}"}}
+
+                """)),
+            RuleExample("a border whose colour is a border that refers back", files: TokenExample.files("""
+                {"line": {"$type": "border", "a": {"$value": {"color": ↓"{line.a}", "width": {"value": 1, "unit": "px"}, "style": "solid"}}}}
+
+                """)),
+        ],
         nonTriggering: [RuleExample("an alias chain", files: TokenExample.files("""
             {"color": {"$type": "color", "a": {"$value": "{color.b}"}, "b": {"$value": "{color.c}"},
               "c": {"$value": {"colorSpace": "srgb", "components": [1, 1, 1]}}}}
@@ -161,6 +187,7 @@ struct AliasTypeRule: CollectedRule {
     static let description = RuleDescription(
         id: ResolveRule.aliasType, name: "Alias type", family: .branding,
         rationale: "A token that aliases another must have the same type.",
+        messages: [declare(AliasMessage.pointsAtOtherValue), declare(AliasMessage.resolvesToOtherType), declare(AliasMessage.partTakesOtherType), declare(AliasMessage.partPointsAtOtherValue)],
         triggering: [
             RuleExample("dimension aliasing a colour", files: TokenExample.files("""
                 {"color": {"$type": "color", "blue": {"$value": {"colorSpace": "srgb", "components": [0, 0, 1]}}},
@@ -174,6 +201,11 @@ struct AliasTypeRule: CollectedRule {
             RuleExample("a border's colour aliasing a dimension", files: TokenExample.files("""
                 {"space": {"$type": "dimension", "hairline": {"$value": {"value": 1, "unit": "px"}}},
                  "line": {"$type": "border", "focus": {"$value": {"color": ↓"{space.hairline}", "width": "{space.hairline}", "style": "solid"}}}}
+
+                """)),
+            RuleExample("a border's width taking a whole dimension value's unit through $ref", files: TokenExample.files("""
+                {"space": {"$type": "dimension", "base": {"$value": {"value": 16, "unit": "px"}}},
+                 "line": {"$type": "border", "focus": {"$value": {"color": {"colorSpace": "srgb", "components": [0, 0, 0]}, "width": ↓{"$ref": "#/space/base/$value/unit"}, "style": "solid"}}}}
 
                 """)),
         ],
