@@ -32,9 +32,15 @@ struct TokenStructureRule: CollectedRule {
     static let description = RuleDescription(
         id: ResolveRule.tokenStructure, name: "Token structure", family: .branding,
         rationale: "A DTCG file holds groups and tokens (objects with $value); names cannot contain '.', '{' or '}'.",
+        messages: [declare(TokenStructureMessage.notAnObject), declare(TokenStructureMessage.badExtends), declare(TokenStructureMessage.badName), declare(TokenStructureMessage.notGroupOrToken), declare(TokenStructureMessage.valueAndRef), declare(TokenStructureMessage.badRef), declare(TokenStructureMessage.rootNotToken)],
         triggering: [
             RuleExample("a raw value instead of a token", files: TokenExample.files("{\"color\": {\"brand\": ↓\"#0066cc\"}}\n")),
             RuleExample("a dot in a name", files: TokenExample.files("{\"color\": {↓\"brand.primary\": {\"$type\": \"number\", \"$value\": 1}}}\n")),
+            RuleExample("a token file that is a list", files: TokenExample.files("↓[]\n")),
+            RuleExample("$extends naming a group without braces", files: TokenExample.files("{\"color\": {\"$type\": \"color\"}, \"text\": {\"$extends\": ↓\"color\"}}\n")),
+            RuleExample("a token with both $value and $ref", files: TokenExample.files("{\"size\": {\"$type\": \"number\", \"a\": {\"$value\": 1}, \"b\": {\"$value\": 2, \"$ref\": ↓\"#/size/a/$value\"}}}\n")),
+            RuleExample("a $ref that is not a JSON Pointer", files: TokenExample.files("{\"size\": {\"$type\": \"number\", \"a\": {\"$value\": 1}, \"b\": {\"$ref\": ↓\"size.a\"}}}\n")),
+            RuleExample("a $root that is a group", files: TokenExample.files("{\"size\": {\"$type\": \"number\", ↓\"$root\": {\"a\": {\"$value\": 1}}}}\n")),
         ],
         nonTriggering: [RuleExample("groups and tokens", files: TokenExample.valid)])
 }
@@ -68,6 +74,7 @@ struct TokenPropertyRule: CollectedRule {
     static let description = RuleDescription(
         id: ResolveRule.tokenProperty, name: "Token property types", family: .branding,
         rationale: "`$description` is a string, `$deprecated` true, false or a string saying why, and `$extensions` an object keyed by vendor, on tokens and groups alike (DTCG 2025.10); anything else is a mistake tools would read differently.",
+        messages: [declare(TokenPropertyMessage.wrongType)],
         triggering: [
             RuleExample("a deprecation given as a number", files: TokenExample.files("""
                 {"size": {"$type": "number", "old": {"$value": 4, "$deprecated": ↓1}}}
