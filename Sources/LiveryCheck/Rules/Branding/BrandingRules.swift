@@ -271,6 +271,7 @@ struct PlatformNameRule: Rule {
     static let description = RuleDescription(
         id: PlatformRule.nameCollision, name: "Distinct names in platform files", family: .branding,
         rationale: "Generated Swift, Kotlin, TypeScript, CSS and Android names keep only the ASCII letters and digits of a token's path below its category's group, so 'brand-primary' and 'brandPrimary' would both be brandPrimary; the generator leaves such tokens out rather than pick one.",
+        messages: [declare(PlatformNameMessage.collision)],
         triggering: [
             RuleExample("two spellings of one colour name", files: TokenExample.files("""
                 {
