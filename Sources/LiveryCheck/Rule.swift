@@ -24,25 +24,29 @@ public struct RuleDescription: Sendable {
     public var severity: Severity
     /// A security rule protects the platform (paths, symlinks, hostile input); tenants cannot turn it off.
     public var isSecurity: Bool
+    /// Every message the rule can say, each with an id unique within the rule and a template
+    /// (`declare(Message.constructor)`); a finding says one of them, built by the rule's typed constructor.
+    public var messages: [MessageTemplate]
     /// Inputs on which the rule must report (at the `↓` marker, when there is one).
     public var triggering: [RuleExample]
     /// Inputs on which the rule must stay silent.
     public var nonTriggering: [RuleExample]
 
     public init(id: RuleID, name: String, family: RuleFamily, rationale: String, severity: Severity = .error, isSecurity: Bool = false,
-                triggering: [RuleExample], nonTriggering: [RuleExample]) {
+                messages: [MessageTemplate] = [], triggering: [RuleExample], nonTriggering: [RuleExample]) {
         self.id = id
         self.name = name
         self.family = family
         self.rationale = rationale
         self.severity = severity
         self.isSecurity = isSecurity
+        self.messages = messages
         self.triggering = triggering
         self.nonTriggering = nonTriggering
     }
 
     public var summary: RuleSummary {
-        RuleSummary(id: id.rawValue, name: name, rationale: rationale, severity: severity, family: family.rawValue)
+        RuleSummary(id: id.rawValue, name: name, rationale: rationale, severity: severity, family: family.rawValue, messages: messages)
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 /// The rule reference (docs/rules.md), generated from the rules' own descriptions and examples.
 public enum RuleReference {
     public static func markdown() -> String {
@@ -20,6 +21,11 @@ public enum RuleReference {
             out += "\n"
             for rule in rules {
                 out += "### `\(rule.id)`\n\n\(rule.rationale)\n\n"
+                if !rule.messages.isEmpty {
+                    out += "Messages (`{0}`, `{1}`… are the finding's arguments):\n\n"
+                    for message in rule.messages { out += "- `\(message.id)`: \(markdownCode(message.text))\n" }
+                    out += "\n"
+                }
                 for (title, examples) in [("Triggers", rule.triggering), ("Passes", rule.nonTriggering)] {
                     for example in examples {
                         out += "**\(title):** \(example.note)\n"
@@ -35,7 +41,19 @@ public enum RuleReference {
             }
         }
         out += "## Findings outside validation\n\nMade by commands that read inputs other than a tenant's: the workspace's templates (`livery generate`, `build`, `preview`) and translation files (`livery l10n import`). They cannot be switched off under `rules:`.\n\n| id | meaning |\n|---|---|\n"
-        for finding in RuleRegistry.toolFindings { out += "| `\(finding.id)` | \(finding.rationale) |\n" }
+        for finding in RuleRegistry.toolFindings {
+            let messages = finding.messages.map { "`\($0.id)`: \(markdownCode($0.text).replacingOccurrences(of: "|", with: "\\|"))" }
+            out += "| `\(finding.id)` | \(finding.rationale)\(messages.isEmpty ? "" : "<br>Messages: " + messages.joined(separator: "; ")) |\n"
+        }
         return out
+    }
+
+    /// `text` as a Markdown code span, fenced with more backticks than it contains in a row.
+    static func markdownCode(_ text: String) -> String {
+        var longest = 0, run = 0
+        for character in text { run = character == "`" ? run + 1 : 0; longest = max(longest, run) }
+        let fence = String(repeating: "`", count: longest + 1)
+        let pad = text.hasPrefix("`") || text.hasSuffix("`") ? " " : ""
+        return fence + pad + text + pad + fence
     }
 }

@@ -199,13 +199,13 @@ public enum RuleEngine {
         let known = Dictionary(RuleRegistry.all.map { ($0.description.id.rawValue, $0.description) }, uniquingKeysWith: { a, _ in a })
         for entry in context.tenant.tenant?["rules"]?.entries ?? [] {
             guard let rule = known[entry.key] else {
-                diagnostics.append(Diagnostic(.error, "unknown rule '\(entry.key)'", at: entry.keyLocation, rule: overrideRuleID,
+                diagnostics.append(Diagnostic(.error, RuleOverrideRule.Message.unknownRule(rule: entry.key), at: entry.keyLocation, rule: overrideRuleID,
                                               hint: DidYouMean.hint(for: entry.key, among: known.keys) ?? "`livery rules` lists every rule",
                                               fixes: DidYouMean.suggestion(for: entry.key, among: known.keys).flatMap { Fix.renaming(entry, to: $0) }.map { [$0] } ?? []))
                 continue
             }
             if rule.isSecurity, entry.value.string != "error" {
-                diagnostics.append(Diagnostic(.error, "'\(entry.key)' is a security rule; its severity cannot be lowered", at: entry.value.location, rule: overrideRuleID))
+                diagnostics.append(Diagnostic(.error, RuleOverrideRule.Message.securityRule(rule: entry.key), at: entry.value.location, rule: overrideRuleID))
                 continue
             }
             if let severity = entry.value.string { overrides[entry.key] = severity }

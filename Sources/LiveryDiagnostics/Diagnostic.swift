@@ -39,6 +39,18 @@ public struct Diagnostic: Hashable, Sendable {
     public var related: [RelatedLocation]
     /// How to fix the finding, when its rule knows (most likely first).
     public var fixes: [Fix]
+    /// The id of the rule's message this finding says (`MessageTemplate.id`), and the arguments that fill its
+    /// template to give `message`; nil for a finding made from free text.
+    public var messageID: String?
+    public var arguments: [String]
+
+    /// A finding whose message is one its rule declares (`RuleDescription.messages`).
+    public init(_ severity: Severity, _ message: DiagnosticMessage, at location: SourceLocation, rule ruleID: RuleID, hint: String? = nil,
+                related: [RelatedLocation] = [], fixes: [Fix] = []) {
+        self.init(severity, message.text, at: location, rule: ruleID, hint: hint, related: related, fixes: fixes)
+        messageID = message.id
+        arguments = message.arguments
+    }
 
     public init(_ severity: Severity, _ message: String, at location: SourceLocation, rule ruleID: RuleID, hint: String? = nil, related: [RelatedLocation] = [],
                 fixes: [Fix] = []) {
@@ -49,6 +61,8 @@ public struct Diagnostic: Hashable, Sendable {
         self.message = message
         self.ruleID = ruleID
         self.hint = hint
+        messageID = nil
+        arguments = []
     }
 
     /// The one-line form of PRODUCT.md §3: `file:line:col: severity: message [rule-id]`.

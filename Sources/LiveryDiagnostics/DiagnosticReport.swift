@@ -7,8 +7,11 @@ public struct RuleSummary: Sendable, Hashable {
     public var rationale: String
     public var severity: Severity
     public var family: String
+    /// The messages the rule can say (SARIF's `messageStrings`).
+    public var messages: [MessageTemplate]
 
-    public init(id: String, name: String, rationale: String, severity: Severity, family: String) {
+    public init(id: String, name: String, rationale: String, severity: Severity, family: String, messages: [MessageTemplate] = []) {
+        self.messages = messages
         self.id = id
         self.name = name
         self.rationale = rationale
@@ -92,6 +95,9 @@ public struct DiagnosticReport: Sendable {
             var message: String
             var rule: String
             var hint: String?
+            /// The id of the rule's message and the arguments that fill its template (`livery rules` lists the templates).
+            var messageId: String?
+            var arguments: [String]?
             var related: [Related]?
             var fixes: [Fix]?
         }
@@ -110,6 +116,7 @@ public struct DiagnosticReport: Sendable {
             diagnostics: diagnostics.map {
                 .init(file: $0.location.file, line: $0.location.line, column: $0.location.column,
                       severity: $0.severity.rawValue, message: $0.message, rule: $0.ruleID.rawValue, hint: $0.hint,
+                      messageId: $0.messageID, arguments: $0.messageID == nil ? nil : $0.arguments,
                       related: $0.related.isEmpty ? nil : $0.related.map { .init(file: $0.location.file, line: $0.location.line, column: $0.location.column, message: $0.message) },
                       fixes: $0.fixes.isEmpty ? nil : $0.fixes.map { fix in
                           .init(title: fix.title, edits: fix.edits.map { .init(file: $0.start.file, line: $0.start.line, column: $0.start.column,
@@ -140,6 +147,9 @@ public struct DiagnosticReport: Sendable {
             var rules: [Descriptor]
         }
         struct Message: Encodable { var text: String }
+        /// A result's message (§3.11): its text, and the id of the rule's message string with the arguments
+        /// that fill it (§3.11.10, §3.11.11).
+        struct ResultMessage: Encodable { var text: String; var id: String?; var arguments: [String]? }
         struct Descriptor: Encodable {
             struct Configuration: Encodable { var level: String }
             struct Properties: Encodable { var family: String }
@@ -148,12 +158,14 @@ public struct DiagnosticReport: Sendable {
             var shortDescription: Message
             var defaultConfiguration: Configuration
             var properties: Properties
+            /// §3.49.11: message id → its template, with `{0}`-style placeholders (§3.11.5).
+            var messageStrings: [String: Message]?
         }
         struct Result: Encodable {
             var ruleId: String
             var ruleIndex: Int?
             var level: String
-            var message: Message
+            var message: ResultMessage
             var locations: [Location]
             var relatedLocations: [Location]?
             var fixes: [Fix]?
@@ -177,10 +189,14 @@ public struct DiagnosticReport: Sendable {
     public func sarif() -> String {
         let sortedRules = rules.sorted { $0.id < $1.id }
         let index = Dictionary(uniqueKeysWithValues: sortedRules.enumerated().map { ($1.id, $0) })
+        // A result names a message string only its rule declares (§3.11.10: the id is looked up in the rule's messageStrings).
+        let declared = Set(rules.flatMap { rule in rule.messages.map { "\(rule.id)\u{0}\($0.id)" } })
         let results = diagnostics.map { d in
-            SARIFLog.Result(
+            let messageID = d.messageID.flatMap { declared.contains("\(d.ruleID.rawValue)\u{0}\($0)") ? $0 : nil }
+            return SARIFLog.Result(
                 ruleId: d.ruleID.rawValue, ruleIndex: index[d.ruleID.rawValue], level: d.severity.rawValue,
-                message: .init(text: d.hint.map { "\(d.message). Hint: \($0)" } ?? d.message),
+                message: .init(text: d.hint.map { "\(d.message). Hint: \($0)" } ?? d.message, id: messageID,
+                               arguments: messageID == nil ? nil : d.arguments),
                 locations: [.init(physicalLocation: Self.physical(d.location))],
                 relatedLocations: d.related.isEmpty ? nil : d.related.enumerated().map { index, related in
                     .init(id: index, physicalLocation: Self.physical(related.location), message: .init(text: related.message))
@@ -198,7 +214,8 @@ public struct DiagnosticReport: Sendable {
         let descriptors = sortedRules.map {
             SARIFLog.Descriptor(id: $0.id, name: $0.name, shortDescription: .init(text: $0.rationale),
                                 defaultConfiguration: .init(level: $0.severity.rawValue),
-                                properties: .init(family: $0.family))
+                                properties: .init(family: $0.family),
+                                messageStrings: $0.messages.isEmpty ? nil : Dictionary($0.messages.map { ($0.id, .init(text: $0.text)) }, uniquingKeysWith: { first, _ in first }))
         }
         let log = SARIFLog(runs: [.init(tool: .init(driver: .init(version: toolVersion, rules: descriptors)), results: results)])
         return Self.encode(log)

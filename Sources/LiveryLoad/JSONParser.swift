@@ -113,11 +113,11 @@ struct JSONParser {
 
     private mutating func parseValue(depth: Int) throws -> Node {
         guard depth < limits.maxDepth else {
-            throw Stop(diagnostic: Diagnostic(.error, "values are nested more than \(limits.maxDepth) levels deep", at: here, rule: LoadRule.limits))
+            throw Stop(diagnostic: Diagnostic(.error, LoadMessage.tooDeep(limit: limits.maxDepth), at: here, rule: LoadRule.limits))
         }
         nodeCount += 1
         guard nodeCount <= limits.maxNodes else {
-            throw Stop(diagnostic: Diagnostic(.error, "file has more than \(limits.maxNodes) values", at: here, rule: LoadRule.limits))
+            throw Stop(diagnostic: Diagnostic(.error, LoadMessage.tooManyValues(limit: limits.maxNodes), at: here, rule: LoadRule.limits))
         }
         switch current {
         case UInt8(ascii: "{"): return try parseObject(depth: depth)
@@ -192,7 +192,7 @@ struct JSONParser {
             }
             if let duplicate {
                 let first = entries[duplicate].keyLocation
-                diagnostics.append(Diagnostic(.error, "duplicate key \"\(key)\" (first defined at line \(first.line), column \(first.column))",
+                diagnostics.append(Diagnostic(.error, ShapeMessage.duplicateJSONKey(key: key, line: first.line, column: first.column),
                                               at: keyLocation, rule: LoadRule.duplicateKey,
                                               hint: "remove one of the two; only the first is used"))
             } else {

@@ -58,7 +58,7 @@ public struct LocaleBundle: Sendable {
         var messages: [Message] = []
         var diagnostics: [Diagnostic] = []
         if manifest.node.entries == nil {
-            diagnostics.append(Diagnostic(.error, "the manifest must be a mapping, found \(manifest.node.typeDescription)", at: manifest.node.location, rule: ShapeRule.type))
+            diagnostics.append(Diagnostic(.error, ShapeMessage.notMapping(found: manifest.node.typeDescription), at: manifest.node.location, rule: ShapeRule.type))
         }
         let entries = manifest.node.entries ?? []
         messages.reserveCapacity(entries.count)
@@ -72,14 +72,14 @@ public struct LocaleBundle: Sendable {
                 if prefix.isEmpty && entries[i].key == "$schema" { continue }
                 let key = prefix.isEmpty ? entries[i].key : prefix + "." + entries[i].key
                 if !StringFormat.messageKey.matches(key) {
-                    diagnostics.append(Diagnostic(.error, "'\(entries[i].key)' is not a valid message key; keys are \(StringFormat.messageKey.summary)",
+                    diagnostics.append(Diagnostic(.error, ShapeMessage.badMessageKey(key: entries[i].key, format: StringFormat.messageKey.summary),
                                                   at: entries[i].keyLocation, rule: ShapeRule.format, hint: InvisibleCharacters.hint(for: entries[i].key)))
                     continue
                 }
                 switch entries[i].value.value {
                 case .string(let text):
                     if let first = seen?[key] {
-                        diagnostics.append(Diagnostic(.error, "key '\(key)' is defined twice (first at line \(first.line), column \(first.column))",
+                        diagnostics.append(Diagnostic(.error, ShapeMessage.duplicateMessageKey(key: key, line: first.line, column: first.column),
                                                       at: entries[i].keyLocation, rule: LoadRule.duplicateKey))
                     } else {
                         seen?[key] = entries[i].keyLocation
@@ -89,7 +89,7 @@ public struct LocaleBundle: Sendable {
                 case .mapping(let children):
                     flatten(children, prefix: key)
                 default:
-                    diagnostics.append(Diagnostic(.error, "message '\(key)' must be text or a group of messages, found \(entries[i].value.typeDescription)",
+                    diagnostics.append(Diagnostic(.error, ShapeMessage.messageType(key: key, found: entries[i].value.typeDescription),
                                                   at: entries[i].value.location, rule: ShapeRule.type,
                                                   hint: "quote the value, e.g. \"\(key.split(separator: ".").last ?? ""): '…'\""))
                 }

@@ -12,17 +12,17 @@ public enum SourceText {
         if let unsaved = limits.overlay.text(forFileAt: url.path) {
             // An editor's text is checked like the file's bytes would be: size, NUL bytes (it is already valid Unicode).
             return unsaved.utf8.count > limits.maxFileBytes ? .failure(.diagnostic(Diagnostic(
-                .error, "file is larger than \(limits.maxFileBytes / (1 << 20)) MiB; manifests must be small text files",
+                .error, LoadMessage.tooLarge(mebibytes: limits.maxFileBytes / (1 << 20)),
                 at: .start(of: displayPath), rule: LoadRule.fileSize))) : decode(Array(unsaved.utf8), displayPath: displayPath)
         }
         guard let handle = try? FileHandle(forReadingFrom: url) else {
-            return .failure(.diagnostic(Diagnostic(.error, "cannot read file", at: .start(of: displayPath), rule: LoadRule.encoding)))
+            return .failure(.diagnostic(Diagnostic(.error, LoadMessage.unreadable(), at: .start(of: displayPath), rule: LoadRule.encoding)))
         }
         defer { try? handle.close() }
         let data = (try? handle.read(upToCount: limits.maxFileBytes + 1)) ?? Data()
         if data.count > limits.maxFileBytes {
             return .failure(.diagnostic(Diagnostic(
-                .error, "file is larger than \(limits.maxFileBytes / (1 << 20)) MiB; manifests must be small text files",
+                .error, LoadMessage.tooLarge(mebibytes: limits.maxFileBytes / (1 << 20)),
                 at: .start(of: displayPath), rule: LoadRule.fileSize,
                 hint: "split the content across several manifests, or move media into asset files")))
         }
@@ -34,7 +34,7 @@ public enum SourceText {
         var body = bytes[...]
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
         if body.starts(with: [0xFF, 0xFE]) || body.starts(with: [0xFE, 0xFF]) {
-            return .failure(.diagnostic(Diagnostic(.error, "file is UTF-16 encoded; manifests must be UTF-8",
+            return .failure(.diagnostic(Diagnostic(.error, LoadMessage.utf16(),
                                                    at: .start(of: displayPath), rule: LoadRule.encoding,
                                                    hint: "re-save the file as UTF-8")))
         }
@@ -49,13 +49,13 @@ public enum SourceText {
             let byte = body[index]
             if byte == 0 {
                 return .failure(.diagnostic(Diagnostic(
-                    .error, "file contains a NUL byte; it looks binary, not a text manifest",
+                    .error, LoadMessage.nulByte(),
                     at: SourceLocation(file: displayPath, line: line, column: column), rule: LoadRule.encoding)))
             }
             let length = sequenceLength(body, at: index)
             guard length > 0 else {
                 return .failure(.diagnostic(Diagnostic(
-                    .error, String(format: "invalid UTF-8 byte 0x%02X", byte),
+                    .error, LoadMessage.invalidByte(byte: String(format: "0x%02X", byte)),
                     at: SourceLocation(file: displayPath, line: line, column: column), rule: LoadRule.encoding,
                     hint: "re-save the file as UTF-8")))
             }

@@ -1,4 +1,5 @@
 import Foundation
+import LiveryDiagnostics
 
 /// A subtitle file (SubRip `.srt` or WebVTT `.vtt`) read into cues, with every problem located at its
 /// line and column. Hand-written: no maintained Swift or C library for either format resolves here,
@@ -40,7 +41,7 @@ public struct SubtitleDocument: Sendable {
         public var kind: Kind
         public var line: Int
         public var column: Int
-        public var message: String
+        public var message: DiagnosticMessage
     }
 
     public var cues: [Cue] = []
@@ -61,7 +62,7 @@ public struct SubtitleDocument: Sendable {
         return document
     }
 
-    mutating func problem(_ kind: Problem.Kind, _ line: Int, _ column: Int, _ message: String) {
+    mutating func problem(_ kind: Problem.Kind, _ line: Int, _ column: Int, _ message: DiagnosticMessage) {
         problems.append(Problem(kind: kind, line: line, column: column, message: message))
     }
 
@@ -91,19 +92,19 @@ public struct SubtitleDocument: Sendable {
             var line = block.line
             let index = rows.removeFirst()
             if let number = Int(index.trimmingCharacters(in: .whitespaces)), !index.contains("-->") {
-                if number != expected { problem(.syntax, line, 1, "cue number \(number) where \(expected) was expected: SubRip numbers its cues 1, 2, 3, …") }
+                if number != expected { problem(.syntax, line, 1, SubtitleMessage.cueNumber(number: number, expected: expected)) }
                 expected = number + 1
                 line += 1
             } else {
-                problem(.syntax, line, 1, index.contains("-->") ? "a cue without its number (SubRip starts each cue with 1, 2, 3, …)" : "'\(index.prefix(40))' is not a cue number")
+                problem(.syntax, line, 1, index.contains("-->") ? SubtitleMessage.missingNumber() : SubtitleMessage.notCueNumber(text: String(index.prefix(40))))
                 if !index.contains("-->") { continue }
                 rows.insert(index, at: 0)
                 expected += 1
             }
-            guard !rows.isEmpty else { problem(.syntax, block.line, 1, "a cue number without a timing line"); continue }
+            guard !rows.isEmpty else { problem(.syntax, block.line, 1, SubtitleMessage.noTiming()); continue }
             let timing = rows.removeFirst()
             guard let (start, end, _, endColumn) = parseTiming(timing, line: line, separator: ",", hoursRequired: true) else { continue }
-            if rows.isEmpty { problem(.syntax, line, 1, "a cue without text") }
+            if rows.isEmpty { problem(.syntax, line, 1, SubtitleMessage.noText()) }
             cues.append(Cue(start: start, end: end, lines: rows, timingLine: line, textLine: line + 1, endColumn: endColumn))
         }
     }
@@ -134,13 +135,13 @@ public struct SubtitleDocument: Sendable {
 
     mutating func parseWebVTT(_ lines: [String]) {
         guard let first = lines.first, first.hasPrefix("WEBVTT"), first.count == 6 || [" ", "\t"].contains(first.dropFirst(6).first) else {
-            problem(.syntax, 1, 1, "a WebVTT file starts with the line WEBVTT")
+            problem(.syntax, 1, 1, SubtitleMessage.noHeader())
             return
         }
         // The header runs to the first blank line.
         var start = 1
         while start < lines.count, !lines[start].trimmingCharacters(in: .whitespaces).isEmpty {
-            if lines[start].contains("-->") { problem(.syntax, start + 1, 1, "a cue inside the header: leave a blank line after WEBVTT") }
+            if lines[start].contains("-->") { problem(.syntax, start + 1, 1, SubtitleMessage.cueInHeader()) }
             start += 1
         }
         for block in Self.blocks(lines, from: start) {
@@ -148,13 +149,13 @@ public struct SubtitleDocument: Sendable {
             var line = block.line
             let head = rows[0]
             if head.hasPrefix("NOTE") || head.hasPrefix("STYLE") || head.hasPrefix("REGION") {
-                if !cues.isEmpty, !head.hasPrefix("NOTE") { problem(.syntax, line, 1, "\(head.prefix(6)) blocks belong before the first cue") }
+                if !cues.isEmpty, !head.hasPrefix("NOTE") { problem(.syntax, line, 1, SubtitleMessage.blockAfterCue(block: String(head.prefix(6)))) }
                 continue
             }
             if !head.contains("-->") {
                 rows.removeFirst()  // the cue's identifier
                 line += 1
-                guard !rows.isEmpty, rows[0].contains("-->") else { problem(.syntax, line - 1, 1, "'\(head.prefix(40))' is neither a cue timing nor followed by one"); continue }
+                guard !rows.isEmpty, rows[0].contains("-->") else { problem(.syntax, line - 1, 1, SubtitleMessage.notTiming(text: String(head.prefix(40)))); continue }
             }
             let timing = rows.removeFirst()
             guard let (start, end, settings, endColumn) = parseTiming(timing, line: line, separator: ".", hoursRequired: false) else { continue }
@@ -164,12 +165,12 @@ public struct SubtitleDocument: Sendable {
                 guard !setting.isEmpty else { continue }
                 let parts = setting.split(separator: ":", maxSplits: 1).map(String.init)
                 guard parts.count == 2, let valid = Self.cueSettings[parts[0]] else {
-                    problem(.syntax, line, column, "'\(setting)' is not a cue setting (vertical, line, position, size, align, region: name:value)")
+                    problem(.syntax, line, column, SubtitleMessage.unknownSetting(setting: String(setting)))
                     continue
                 }
-                if !valid(parts[1]) { problem(.syntax, line, column, "'\(parts[1])' is not a value of the cue setting \(parts[0])") }
+                if !valid(parts[1]) { problem(.syntax, line, column, SubtitleMessage.badSettingValue(value: parts[1], setting: parts[0])) }
             }
-            if rows.isEmpty { problem(.syntax, line, 1, "a cue without text") }
+            if rows.isEmpty { problem(.syntax, line, 1, SubtitleMessage.noText()) }
             cues.append(Cue(start: start, end: end, lines: rows, timingLine: line, textLine: line + 1, endColumn: endColumn))
         }
     }
@@ -179,7 +180,7 @@ public struct SubtitleDocument: Sendable {
     /// "00:01:02,500 --> 00:01:04,000[ settings]": start and end in milliseconds, and the rest.
     mutating func parseTiming(_ text: String, line: Int, separator: Character, hoursRequired: Bool) -> (Int, Int, String, Int)? {
         guard let arrow = text.range(of: " --> ") ?? text.range(of: "-->") else {
-            problem(.syntax, line, 1, "'\(text.prefix(40))' is not a timing line (start --> end)")
+            problem(.syntax, line, 1, SubtitleMessage.notTimingLine(text: String(text.prefix(40))))
             return nil
         }
         let left = String(text[..<arrow.lowerBound]).trimmingCharacters(in: .whitespaces)
@@ -188,15 +189,15 @@ public struct SubtitleDocument: Sendable {
         let settings = String(rest.dropFirst(right.count)).trimmingCharacters(in: .whitespaces)
         let endColumn = text.distance(from: text.startIndex, to: arrow.upperBound) + 1 + (text[arrow.upperBound...].prefix { $0 == " " }.count)
         guard let start = timestamp(left, separator: separator, hoursRequired: hoursRequired) else {
-            problem(.syntax, line, 1, "'\(left)' is not a timestamp: write \(hoursRequired ? "HH:MM:SS,mmm" : "HH:MM:SS.mmm or MM:SS.mmm")")
+            problem(.syntax, line, 1, SubtitleMessage.badTimestamp(text: left, format: hoursRequired ? "HH:MM:SS,mmm" : "HH:MM:SS.mmm or MM:SS.mmm"))
             return nil
         }
         guard let end = timestamp(right, separator: separator, hoursRequired: hoursRequired) else {
-            problem(.syntax, line, endColumn, "'\(right)' is not a timestamp: write \(hoursRequired ? "HH:MM:SS,mmm" : "HH:MM:SS.mmm or MM:SS.mmm")")
+            problem(.syntax, line, endColumn, SubtitleMessage.badTimestamp(text: right, format: hoursRequired ? "HH:MM:SS,mmm" : "HH:MM:SS.mmm or MM:SS.mmm"))
             return nil
         }
-        if !settings.isEmpty, separator == "," { problem(.syntax, line, endColumn + right.count + 1, "SubRip timing lines end after the end time") }
-        if end <= start { problem(.timing, line, endColumn, "the cue ends at \(Self.format(end)), not after it starts (\(Self.format(start)))") }
+        if !settings.isEmpty, separator == "," { problem(.syntax, line, endColumn + right.count + 1, SubtitleMessage.subRipSettings()) }
+        if end <= start { problem(.timing, line, endColumn, SubtitleMessage.endsBeforeStart(end: Self.format(end), start: Self.format(start))) }
         return (start, end, settings, endColumn)
     }
 
@@ -222,10 +223,43 @@ public struct SubtitleDocument: Sendable {
     mutating func checkTiming() {
         for (previous, cue) in zip(cues, cues.dropFirst()) {
             if cue.start < previous.start {
-                problem(.timing, cue.timingLine, 1, "the cue starts at \(Self.format(cue.start)), before the cue above it (\(Self.format(previous.start))): cues go in order of time")
+                problem(.timing, cue.timingLine, 1, SubtitleMessage.outOfOrder(start: Self.format(cue.start), previous: Self.format(previous.start)))
             } else if cue.start < previous.end {
-                problem(.timing, cue.timingLine, 1, "the cue starts at \(Self.format(cue.start)), while the cue above it still shows (until \(Self.format(previous.end)))")
+                problem(.timing, cue.timingLine, 1, SubtitleMessage.overlaps(start: Self.format(cue.start), previousEnd: Self.format(previous.end)))
             }
         }
+    }
+}
+
+/// The messages of the subtitle reader: `syntax` for `content.subtitle-syntax`, `timing` for `content.subtitle-timing`.
+public enum SubtitleMessage {
+    public static func cueNumber(number: Int, expected: Int) -> DiagnosticMessage {
+        DiagnosticMessage("cue-number", "cue number \(number) where \(expected) was expected: SubRip numbers its cues 1, 2, 3, …")
+    }
+    public static func missingNumber() -> DiagnosticMessage { DiagnosticMessage("missing-number", "a cue without its number (SubRip starts each cue with 1, 2, 3, …)") }
+    public static func notCueNumber(text: String) -> DiagnosticMessage { DiagnosticMessage("not-cue-number", "'\(text)' is not a cue number") }
+    public static func noTiming() -> DiagnosticMessage { DiagnosticMessage("no-timing", "a cue number without a timing line") }
+    public static func noText() -> DiagnosticMessage { DiagnosticMessage("no-text", "a cue without text") }
+    public static func noHeader() -> DiagnosticMessage { DiagnosticMessage("no-header", "a WebVTT file starts with the line WEBVTT") }
+    public static func cueInHeader() -> DiagnosticMessage { DiagnosticMessage("cue-in-header", "a cue inside the header: leave a blank line after WEBVTT") }
+    public static func blockAfterCue(block: String) -> DiagnosticMessage { DiagnosticMessage("block-after-cue", "\(block) blocks belong before the first cue") }
+    public static func notTiming(text: String) -> DiagnosticMessage { DiagnosticMessage("not-timing", "'\(text)' is neither a cue timing nor followed by one") }
+    public static func unknownSetting(setting: String) -> DiagnosticMessage {
+        DiagnosticMessage("unknown-setting", "'\(setting)' is not a cue setting (vertical, line, position, size, align, region: name:value)")
+    }
+    public static func badSettingValue(value: String, setting: String) -> DiagnosticMessage {
+        DiagnosticMessage("bad-setting-value", "'\(value)' is not a value of the cue setting \(setting)")
+    }
+    public static func notTimingLine(text: String) -> DiagnosticMessage { DiagnosticMessage("not-timing-line", "'\(text)' is not a timing line (start --> end)") }
+    public static func badTimestamp(text: String, format: String) -> DiagnosticMessage { DiagnosticMessage("bad-timestamp", "'\(text)' is not a timestamp: write \(format)") }
+    public static func subRipSettings() -> DiagnosticMessage { DiagnosticMessage("subrip-settings", "SubRip timing lines end after the end time") }
+    public static func endsBeforeStart(end: String, start: String) -> DiagnosticMessage {
+        DiagnosticMessage("ends-before-start", "the cue ends at \(end), not after it starts (\(start))")
+    }
+    public static func outOfOrder(start: String, previous: String) -> DiagnosticMessage {
+        DiagnosticMessage("out-of-order", "the cue starts at \(start), before the cue above it (\(previous)): cues go in order of time")
+    }
+    public static func overlaps(start: String, previousEnd: String) -> DiagnosticMessage {
+        DiagnosticMessage("overlaps", "the cue starts at \(start), while the cue above it still shows (until \(previousEnd))")
     }
 }

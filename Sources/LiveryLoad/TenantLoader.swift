@@ -104,7 +104,7 @@ public enum TenantLoader {
         for manifest in source.manifests {
             let key = "\(manifest.kind.rawValue)|\(manifest.directory)|\(manifest.stem)"
             if let first = firstOf[key] {
-                source.diagnostics.append(Diagnostic(.error, "'\(manifest.relativePath)' is a second file for the same manifest as '\(first.relativePath)'",
+                source.diagnostics.append(Diagnostic(.error, LoadMessage.secondManifest(path: manifest.relativePath, first: first.relativePath),
                                                      at: .start(of: manifest.displayPath), rule: LoadRule.duplicateManifest, hint: "keep one of them; this one is ignored"))
             } else {
                 firstOf[key] = manifest
@@ -113,7 +113,7 @@ public enum TenantLoader {
         }
         source.manifests = unique
         if source.tenant == nil, !source.diagnostics.contains(where: { $0.location.file.hasPrefix(displayRoot + "/tenant.") }) {
-            source.diagnostics.append(Diagnostic(.error, "no tenant manifest: expected tenant.yaml in the tenant folder",
+            source.diagnostics.append(Diagnostic(.error, ShapeMessage.noTenantManifest(),
                                                  at: .start(of: displayRoot + "/tenant.yaml"), rule: ShapeRule.required))
         }
         loadTokenFiles(into: &source, limits: limits)
@@ -223,5 +223,26 @@ public enum TenantLoader {
                 stack += (node.entries ?? []).map(\.value) + (node.items ?? [])
             }
         }
+    }
+}
+
+/// Messages the loader says for its rules; each rule declares the ones it says.
+public enum LoadMessage {
+    /// `structure.duplicate-manifest`.
+    public static func secondManifest(path: String, first: String) -> DiagnosticMessage {
+        DiagnosticMessage("second-manifest", "'\(path)' is a second file for the same manifest as '\(first)'")
+    }
+    /// `structure.encoding`.
+    public static func unreadable() -> DiagnosticMessage { DiagnosticMessage("unreadable", "cannot read file") }
+    public static func utf16() -> DiagnosticMessage { DiagnosticMessage("utf-16", "file is UTF-16 encoded; manifests must be UTF-8") }
+    public static func nulByte() -> DiagnosticMessage { DiagnosticMessage("nul-byte", "file contains a NUL byte; it looks binary, not a text manifest") }
+    public static func invalidByte(byte: String) -> DiagnosticMessage { DiagnosticMessage("invalid-byte", "invalid UTF-8 byte \(byte)") }
+    /// `structure.limits`.
+    public static func tooDeep(limit: Int) -> DiagnosticMessage { DiagnosticMessage("too-deep", "values are nested more than \(limit) levels deep") }
+    public static func expandsTooFar(limit: Int) -> DiagnosticMessage { DiagnosticMessage("expands-too-far", "file expands to more than \(limit) values (an alias bomb?)") }
+    public static func tooManyValues(limit: Int) -> DiagnosticMessage { DiagnosticMessage("too-many-values", "file has more than \(limit) values") }
+    /// `structure.file-size`.
+    public static func tooLarge(mebibytes: Int) -> DiagnosticMessage {
+        DiagnosticMessage("too-large", "file is larger than \(mebibytes) MiB; manifests must be small text files")
     }
 }

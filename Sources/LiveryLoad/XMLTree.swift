@@ -41,12 +41,12 @@ public enum XMLTree {
 
     public static func parse(_ url: URL, displayPath: String, at reference: SourceLocation, maxBytes: Int = 32 << 20) -> Result<XMLElement, Diagnostic> {
         guard let handle = try? FileHandle(forReadingFrom: url) else {
-            return .failure(Diagnostic(.error, "cannot read '\(displayPath)'", at: reference, rule: ruleID))
+            return .failure(Diagnostic(.error, XMLMessage.unreadable(file: displayPath), at: reference, rule: ruleID))
         }
         defer { try? handle.close() }
         let data = (try? handle.read(upToCount: maxBytes + 1)) ?? Data()
         guard data.count <= maxBytes else {
-            return .failure(Diagnostic(.error, "'\(displayPath)' is larger than \(maxBytes >> 20) MiB", at: reference, rule: ruleID))
+            return .failure(Diagnostic(.error, XMLMessage.tooLarge(file: displayPath, mebibytes: maxBytes >> 20), at: reference, rule: ruleID))
         }
         return parse(Array(data), file: displayPath)
     }
@@ -55,12 +55,12 @@ public enum XMLTree {
     public static func parse(_ bytes: [UInt8], file: String) -> Result<XMLElement, Diagnostic> {
         _ = initialised
         if let doctype = findDoctype(bytes) {
-            return .failure(Diagnostic(.error, "XML files with a DOCTYPE are refused (entities could read files or expand without bound)",
+            return .failure(Diagnostic(.error, XMLMessage.doctype(),
                                        at: SourceLocation(file: file, line: doctype.line, column: doctype.column), rule: ruleID,
                                        hint: "remove the <!DOCTYPE …> declaration"))
         }
         guard let context = xmlNewParserCtxt() else {
-            return .failure(Diagnostic(.error, "XML parser could not start", at: .start(of: file), rule: ruleID))
+            return .failure(Diagnostic(.error, XMLMessage.noParser(), at: .start(of: file), rule: ruleID))
         }
         defer { xmlFreeParserCtxt(context) }
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_BIG_LINES.rawValue)
@@ -72,14 +72,14 @@ public enum XMLTree {
         guard let document else {
             if let error = xmlCtxtGetLastError(context) {
                 let message = error.pointee.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "malformed XML"
-                return .failure(Diagnostic(.error, "malformed XML: \(message)",
+                return .failure(Diagnostic(.error, XMLMessage.malformed(detail: "\(message)"),
                                            at: SourceLocation(file: file, line: max(1, Int(error.pointee.line)), column: max(1, Int(error.pointee.int2))), rule: ruleID))
             }
-            return .failure(Diagnostic(.error, "malformed XML", at: .start(of: file), rule: ruleID))
+            return .failure(Diagnostic(.error, XMLMessage.malformedWithoutDetail(), at: .start(of: file), rule: ruleID))
         }
         defer { xmlFreeDoc(document) }
         guard let root = xmlDocGetRootElement(document) else {
-            return .failure(Diagnostic(.error, "XML document has no root element", at: .start(of: file), rule: ruleID))
+            return .failure(Diagnostic(.error, XMLMessage.noRoot(), at: .start(of: file), rule: ruleID))
         }
         return .success(convert(root))
     }
@@ -161,4 +161,17 @@ public enum XMLTree {
         guard line >= 1, line <= lines.count, let range = lines[line - 1].range(of: needle) else { return 1 }
         return lines[line - 1][..<range.lowerBound].unicodeScalars.count + 1
     }
+}
+
+/// The messages of `assets.xml`.
+public enum XMLMessage {
+    public static func unreadable(file: String) -> DiagnosticMessage { DiagnosticMessage("unreadable", "cannot read '\(file)'") }
+    public static func tooLarge(file: String, mebibytes: Int) -> DiagnosticMessage { DiagnosticMessage("too-large", "'\(file)' is larger than \(mebibytes) MiB") }
+    public static func doctype() -> DiagnosticMessage {
+        DiagnosticMessage("doctype", "XML files with a DOCTYPE are refused (entities could read files or expand without bound)")
+    }
+    public static func noParser() -> DiagnosticMessage { DiagnosticMessage("no-parser", "XML parser could not start") }
+    public static func malformed(detail: String) -> DiagnosticMessage { DiagnosticMessage("malformed", "malformed XML: \(detail)") }
+    public static func malformedWithoutDetail() -> DiagnosticMessage { DiagnosticMessage("malformed-without-detail", "malformed XML") }
+    public static func noRoot() -> DiagnosticMessage { DiagnosticMessage("no-root", "XML document has no root element") }
 }

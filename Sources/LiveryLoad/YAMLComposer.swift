@@ -245,14 +245,14 @@ struct YAMLComposer {
     private mutating func count(_ n: Int, at location: SourceLocation) throws {
         nodeCount += n
         if nodeCount > limits.maxNodes {
-            throw Stop(diagnostic: Diagnostic(.error, "file expands to more than \(limits.maxNodes) values (an alias bomb?)", at: location,
+            throw Stop(diagnostic: Diagnostic(.error, LoadMessage.expandsTooFar(limit: limits.maxNodes), at: location,
                                               rule: LoadRule.limits, hint: "use fewer nested aliases"))
         }
     }
 
     private mutating func push(_ frame: Frame, at location: SourceLocation) throws {
         guard stack.count < limits.maxDepth else {
-            throw Stop(diagnostic: Diagnostic(.error, "values are nested more than \(limits.maxDepth) levels deep", at: location, rule: LoadRule.limits))
+            throw Stop(diagnostic: Diagnostic(.error, LoadMessage.tooDeep(limit: limits.maxDepth), at: location, rule: LoadRule.limits))
         }
         try count(1, at: location)
         stack.append(frame)
@@ -291,7 +291,7 @@ struct YAMLComposer {
                         frame.merged.remove(keyName)
                     } else {
                         let first = frame.entries[index].keyLocation
-                        diagnostics.append(Diagnostic(.error, "duplicate key '\(keyName)' (first defined at line \(first.line), column \(first.column))",
+                        diagnostics.append(Diagnostic(.error, ShapeMessage.duplicateYAMLKey(key: keyName, line: first.line, column: first.column),
                                                       at: keyLocation, rule: LoadRule.duplicateKey, hint: "remove one of the two; only the first is used"))
                     }
                 } else {

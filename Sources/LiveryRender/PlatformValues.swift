@@ -33,7 +33,7 @@ enum PlatformValues {
             for path in clashing where !reported.contains(path) {
                 reported.insert(path)
                 let others = clashing.filter { $0 != path }.map { "'\($0)'" }.joined(separator: ", ")
-                diagnostics.append(Diagnostic(.error, "'\(path)' and \(others) would both be named '\(name)' in the generated \(category) files",
+                diagnostics.append(Diagnostic(.error, PlatformNameMessage.collision(path: path, others: others, name: "\(name)", category: "\(category)"),
                                               at: locations(path) ?? SourceLocation(file: "", line: 0, column: 0), rule: PlatformRule.nameCollision,
                                               hint: "rename one of the tokens; names keep only ASCII letters and digits, split at anything else"))
             }
@@ -192,5 +192,12 @@ enum PlatformValues {
     /// A CSS string (`"Open Sans"`).
     static func cssString(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}
+
+/// The message of `branding.platform-name`.
+public enum PlatformNameMessage {
+    public static func collision(path: String, others: String, name: String, category: String) -> DiagnosticMessage {
+        DiagnosticMessage("collision", "'\(path)' and \(others) would both be named '\(name)' in the generated \(category) files")
     }
 }

@@ -225,7 +225,7 @@ public enum TokenParser {
     public static func parseFile(_ root: Node) -> Result {
         var result = Result()
         guard root.entries != nil else {
-            result.diagnostics.append(Diagnostic(.error, "a token file must be a JSON object of groups and tokens, found \(root.typeDescription)",
+            result.diagnostics.append(Diagnostic(.error, TokenStructureMessage.notAnObject(found: root.typeDescription),
                                                  at: root.location, rule: ResolveRule.tokenStructure))
             return result
         }
@@ -258,7 +258,7 @@ public enum TokenParser {
                         typeFromExtends = true
                     }
                 } else {
-                    result.diagnostics.append(Diagnostic(.error, "$extends names another group, as \"{group.name}\" or \"#/group/name\"",
+                    result.diagnostics.append(Diagnostic(.error, TokenStructureMessage.badExtends(),
                                                          at: extends.location, rule: ResolveRule.tokenStructure))
                 }
             }
@@ -266,7 +266,7 @@ public enum TokenParser {
             for entry in group.entries ?? [] {
                 if entry.key.hasPrefix("$") && entry.key != "$root" {
                     if !groupProperties.contains(entry.key) {
-                        result.diagnostics.append(Diagnostic(.warning, "unknown group property '\(entry.key)'", at: entry.keyLocation, rule: ShapeRule.unknownKey,
+                        result.diagnostics.append(Diagnostic(.warning, TokenShapeMessage.unknownGroupProperty(key: entry.key), at: entry.keyLocation, rule: ShapeRule.unknownKey,
                                                              hint: DidYouMean.hint(for: entry.key, among: groupProperties)))
                     }
                     continue
@@ -275,12 +275,12 @@ public enum TokenParser {
                 // the rule compares (a '.' with a combining mark on it is another character).
                 if entry.key.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }),
                    entry.key.contains(where: { $0 == "." || $0 == "{" || $0 == "}" }) {
-                    result.diagnostics.append(Diagnostic(.error, "token and group names cannot contain '.', '{' or '}': '\(entry.key)'",
+                    result.diagnostics.append(Diagnostic(.error, TokenStructureMessage.badName(name: entry.key),
                                                          at: entry.keyLocation, rule: ResolveRule.tokenStructure))
                     continue
                 }
                 guard entry.value.entries != nil else {
-                    result.diagnostics.append(Diagnostic(.error, "'\(entry.key)' must be a group or a token (an object with $value), found \(entry.value.typeDescription)",
+                    result.diagnostics.append(Diagnostic(.error, TokenStructureMessage.notGroupOrToken(name: entry.key, found: entry.value.typeDescription),
                                                          at: entry.value.location, rule: ResolveRule.tokenStructure,
                                                          hint: "write {\"$value\": …}"))
                     continue
@@ -292,7 +292,7 @@ public enum TokenParser {
                     var type = groupType
                     if let typeNode = properties.type { type = checkType(typeNode, &result.diagnostics) ?? groupType }
                     for property in entry.value.entries ?? [] where !tokenProperties.contains(property.key) {
-                        result.diagnostics.append(Diagnostic(.error, "unknown token property '\(property.key)' in '\(name)'",
+                        result.diagnostics.append(Diagnostic(.error, TokenShapeMessage.unknownTokenProperty(key: property.key, token: name),
                                                              at: property.keyLocation, rule: ShapeRule.unknownKey,
                                                              hint: DidYouMean.hint(for: property.key, among: tokenProperties)
                                                                 ?? "a token holds only $value (or $ref), $type, $description, $extensions and $deprecated"))
@@ -302,14 +302,14 @@ public enum TokenParser {
                     if let valueNode {
                         value = valueNode
                         if let refNode {
-                            result.diagnostics.append(Diagnostic(.error, "'\(name)' has both $value and $ref; a token has one or the other",
+                            result.diagnostics.append(Diagnostic(.error, TokenStructureMessage.valueAndRef(token: name),
                                                                  at: refNode.location, rule: ResolveRule.tokenStructure))
                         }
                     } else {
                         value = refNode!
                         reference = refNode!.string.flatMap(TokenReference.pointer)
                         if reference == nil {
-                            result.diagnostics.append(Diagnostic(.error, "'\(name)': $ref is a JSON Pointer into the document, like \"#/color/blue/$value\"",
+                            result.diagnostics.append(Diagnostic(.error, TokenStructureMessage.badRef(token: name),
                                                                  at: refNode!.location, rule: ResolveRule.tokenStructure))
                             continue
                         }
@@ -331,7 +331,7 @@ public enum TokenParser {
                     result.tokens.append(token)
                 } else {
                     if entry.key == "$root" {
-                        result.diagnostics.append(Diagnostic(.error, "'\(name)' must be a token (an object with $value)", at: entry.keyLocation,
+                        result.diagnostics.append(Diagnostic(.error, TokenStructureMessage.rootNotToken(name: name), at: entry.keyLocation,
                                                              rule: ResolveRule.tokenStructure))
                         continue
                     }
@@ -361,7 +361,7 @@ public enum TokenParser {
             default:
                 continue
             }
-            diagnostics.append(Diagnostic(.error, "\(entry.key) is \(expected), found \(entry.value.typeDescription)", at: entry.value.location,
+            diagnostics.append(Diagnostic(.error, TokenPropertyMessage.wrongType(property: entry.key, expected: expected, found: entry.value.typeDescription), at: entry.value.location,
                                           rule: ResolveRule.tokenProperty,
                                           hint: entry.key == "$deprecated" ? "write \"$deprecated\": true, or a string such as \"use color.brand instead\"" : nil))
         }
@@ -370,11 +370,43 @@ public enum TokenParser {
     private static func checkType(_ node: Node, _ diagnostics: inout [Diagnostic]) -> String? {
         guard let type = node.string, TokenType.all.contains(type) else {
             let given = node.string ?? node.typeDescription
-            diagnostics.append(Diagnostic(.error, "'\(given)' is not a DTCG token type", at: node.location, rule: ResolveRule.tokenType,
+            diagnostics.append(Diagnostic(.error, TokenTypeMessage.unknownType(type: given), at: node.location, rule: ResolveRule.tokenType,
                                           hint: DidYouMean.hint(for: given, among: TokenType.all)
                                             ?? "types are \(TokenType.all.joined(separator: ", "))"))
             return nil
         }
         return type
+    }
+}
+
+/// The `structure.unknown-key` messages of token files.
+public enum TokenShapeMessage {
+    public static func unknownGroupProperty(key: String) -> DiagnosticMessage { DiagnosticMessage("unknown-group-property", "unknown group property '\(key)'") }
+    public static func unknownTokenProperty(key: String, token: String) -> DiagnosticMessage {
+        DiagnosticMessage("unknown-token-property", "unknown token property '\(key)' in '\(token)'")
+    }
+}
+
+/// The messages of `branding.token-structure`.
+public enum TokenStructureMessage {
+    public static func notAnObject(found: String) -> DiagnosticMessage {
+        DiagnosticMessage("not-an-object", "a token file must be a JSON object of groups and tokens, found \(found)")
+    }
+    public static func badExtends() -> DiagnosticMessage { DiagnosticMessage("bad-extends", "$extends names another group, as \"{group.name}\" or \"#/group/name\"") }
+    public static func badName(name: String) -> DiagnosticMessage { DiagnosticMessage("bad-name", "token and group names cannot contain '.', '{' or '}': '\(name)'") }
+    public static func notGroupOrToken(name: String, found: String) -> DiagnosticMessage {
+        DiagnosticMessage("not-group-or-token", "'\(name)' must be a group or a token (an object with $value), found \(found)")
+    }
+    public static func valueAndRef(token: String) -> DiagnosticMessage { DiagnosticMessage("value-and-ref", "'\(token)' has both $value and $ref; a token has one or the other") }
+    public static func badRef(token: String) -> DiagnosticMessage {
+        DiagnosticMessage("bad-ref", "'\(token)': $ref is a JSON Pointer into the document, like \"#/color/blue/$value\"")
+    }
+    public static func rootNotToken(name: String) -> DiagnosticMessage { DiagnosticMessage("root-not-token", "'\(name)' must be a token (an object with $value)") }
+}
+
+/// The message of `branding.token-property`.
+public enum TokenPropertyMessage {
+    public static func wrongType(property: String, expected: String, found: String) -> DiagnosticMessage {
+        DiagnosticMessage("wrong-type", "\(property) is \(expected), found \(found)")
     }
 }

@@ -15,11 +15,11 @@ public struct TenantGraph: Sendable {
         for source in sources {
             guard let tenant = source.tenant, let extends = tenant.node["extends"], let parent = extends.string else { continue }
             if parent == source.id {
-                diagnostics.append(Diagnostic(.error, "tenant '\(source.id)' extends itself", at: extends.location, rule: ResolveRule.extendsCycle))
+                diagnostics.append(Diagnostic(.error, ExtendsMessage.extendsItself(tenant: source.id), at: extends.location, rule: ResolveRule.extendsCycle))
                 continue
             }
             guard known.contains(parent) else {
-                diagnostics.append(Diagnostic(.error, "tenant '\(source.id)' extends '\(parent)', which is not a tenant folder next to it",
+                diagnostics.append(Diagnostic(.error, ExtendsMessage.unknownParent(tenant: source.id, parent: parent),
                                               at: extends.location, rule: ResolveRule.extendsUnknown,
                                               hint: DidYouMean.hint(for: parent, among: known), fixes: DidYouMean.fix(for: extends, among: known)))
                 continue
@@ -37,7 +37,7 @@ public struct TenantGraph: Sendable {
                     let cycle = visited[start...] + [parent.id]
                     // Reported once, by the member whose id sorts first.
                     if source.id == visited[start...].min(), let node = parents[source.id]?.node {
-                        diagnostics.append(Diagnostic(.error, "'extends' forms a cycle: \(cycle.joined(separator: " → "))",
+                        diagnostics.append(Diagnostic(.error, ExtendsMessage.cycle(tenants: cycle.joined(separator: " → ")),
                                                       at: node.location, rule: ResolveRule.extendsCycle,
                                                       hint: "a tenant cannot inherit from one of its own descendants"))
                     }
@@ -50,4 +50,13 @@ public struct TenantGraph: Sendable {
             ancestors[source.id] = cyclic ? [] : chain
         }
     }
+}
+
+/// The messages of `structure.extends-unknown` (`unknownParent`) and `structure.extends-cycle` (the others).
+public enum ExtendsMessage {
+    public static func extendsItself(tenant: String) -> DiagnosticMessage { DiagnosticMessage("extends-itself", "tenant '\(tenant)' extends itself") }
+    public static func unknownParent(tenant: String, parent: String) -> DiagnosticMessage {
+        DiagnosticMessage("unknown-parent", "tenant '\(tenant)' extends '\(parent)', which is not a tenant folder next to it")
+    }
+    public static func cycle(tenants: String) -> DiagnosticMessage { DiagnosticMessage("cycle", "'extends' forms a cycle: \(tenants)") }
 }

@@ -132,7 +132,7 @@ private struct ChainResolution {
                 if reportedCycles.insert(cycle.sorted()).inserted {
                     let text = (cycle + [current]).map { table.paths[$0] }.joined(separator: " → ")
                     for member in cycle {
-                        diagnostics.append(Diagnostic(.error, "alias cycle: \(text)", at: table.tokens[member].value.location, rule: ResolveRule.aliasCycle,
+                        diagnostics.append(Diagnostic(.error, AliasMessage.cycle(tokens: text), at: table.tokens[member].value.location, rule: ResolveRule.aliasCycle,
                                                       hint: "one token in the cycle must hold a value instead of a reference"))
                     }
                 }
@@ -149,7 +149,7 @@ private struct ChainResolution {
             }
             guard let target = table.targets[current] else {
                 let via = chain.count > 1 ? " (reached through \(chain.dropLast().map { "'\(table.paths[$0])'" }.joined(separator: " → ")))" : ""
-                diagnostics.append(Diagnostic(.error, "'\(token.path)' refers to '\(reference.text)', which is not a token\(via)",
+                diagnostics.append(Diagnostic(.error, AliasMessage.notAToken(owner: token.path, reference: reference.text, via: via),
                                               at: token.value.location, rule: ResolveRule.aliasUnknown,
                                               hint: DidYouMean.suggestion(for: reference.path, among: table.paths).map { "did you mean '{\($0)}'?" }))
                 markFailed(chain[...])
@@ -166,7 +166,7 @@ private struct ChainResolution {
             let next = offset + 1 < chain.count ? chain[offset + 1] : current
             guard let target = values[next] else { markFailed(chain[...offset]); return }
             guard let value = TokenResolver.navigate(target, reference.subpath) else {
-                diagnostics.append(Diagnostic(.error, "'\(table.paths[member])' refers to '\(reference.text)', but '\(reference.path)' has no \(reference.subpath.joined(separator: "/")) in its value",
+                diagnostics.append(Diagnostic(.error, AliasMessage.noMember(owner: table.paths[member], reference: reference.text, target: reference.path, member: reference.subpath.joined(separator: "/")),
                                               at: token.value.location, rule: ResolveRule.aliasUnknown))
                 markFailed(chain[...offset])
                 return
@@ -177,14 +177,14 @@ private struct ChainResolution {
             // token's own type: a dimension cannot take a colour's component, a bare number. A part
             // that is itself a reference is checked when `CompositeSubstitution` resolves it.
             if !reference.subpath.isEmpty, let own = token.type, TokenReference.of(value) == nil, !TokenValueChecker.fits(value, own) {
-                diagnostics.append(Diagnostic(.error, "'\(table.paths[member])' has type \(own), but '\(reference.text)' points at \(value.typeDescription), not a \(own) value",
+                diagnostics.append(Diagnostic(.error, AliasMessage.pointsAtOtherValue(owner: table.paths[member], type: own, reference: reference.text, found: value.typeDescription),
                                               at: token.value.location, rule: ResolveRule.aliasType,
                                               hint: "point at a \(own) value, or give the token the type of the part it takes"))
             }
             let targetType = reference.subpath.isEmpty ? types[next] : nil
             if let own = token.type, let targetType, own != targetType {
                 let path = (Array(chain[offset...]) + (chain.last == current ? [] : [current])).map { table.paths[$0] }.joined(separator: " → ")
-                diagnostics.append(Diagnostic(.error, "'\(table.paths[member])' has type \(own), but its alias resolves to a \(targetType) token (\(path))",
+                diagnostics.append(Diagnostic(.error, AliasMessage.resolvesToOtherType(owner: table.paths[member], type: own, targetType: targetType, chain: path),
                                               at: token.value.location, rule: ResolveRule.aliasType))
             }
             if let type = token.type ?? targetType { types[member] = type }
@@ -257,17 +257,17 @@ private struct CompositeSubstitution {
         guard Self.hasReference(node) else { return node }
         if let reference = TokenReference.of(node) {
             guard let target = table.ids[reference.path] else {
-                diagnostics.append(Diagnostic(.error, "'\(owner)' refers to '\(reference.text)', which is not a token", at: node.location, rule: ResolveRule.aliasUnknown,
+                diagnostics.append(Diagnostic(.error, AliasMessage.notAToken(owner: owner, reference: reference.text, via: ""), at: node.location, rule: ResolveRule.aliasUnknown,
                                               hint: DidYouMean.suggestion(for: reference.path, among: table.paths).map { "did you mean '{\($0)}'?" }))
                 return node
             }
             if inProgress[target] {
-                diagnostics.append(Diagnostic(.error, "alias cycle through a composite value: '\(owner)' → '\(reference.text)'", at: node.location, rule: ResolveRule.aliasCycle))
+                diagnostics.append(Diagnostic(.error, AliasMessage.compositeCycle(owner: owner, reference: reference.text), at: node.location, rule: ResolveRule.aliasCycle))
                 return node
             }
             guard let resolvedTarget = resolved(target) else { return node }
             guard let resolvedPart = TokenResolver.navigate(resolvedTarget, reference.subpath) else {
-                diagnostics.append(Diagnostic(.error, "'\(owner)' refers to '\(reference.text)', but '\(reference.path)' has no \(reference.subpath.joined(separator: "/")) in its value",
+                diagnostics.append(Diagnostic(.error, AliasMessage.noMember(owner: owner, reference: reference.text, target: reference.path, member: reference.subpath.joined(separator: "/")),
                                               at: node.location, rule: ResolveRule.aliasUnknown))
                 return node
             }
@@ -309,12 +309,12 @@ private struct CompositeSubstitution {
         let place = part.isEmpty ? "" : " at \(part.joined(separator: "/"))"
         if reference.subpath.isEmpty, let targetType = types[target], TokenType.all.contains(expected) {
             guard targetType != expected else { return }
-            diagnostics.append(Diagnostic(.error, "'\(owner)' takes a \(expected)\(place), but '\(reference.text)' is a \(targetType) token",
+            diagnostics.append(Diagnostic(.error, AliasMessage.partTakesOtherType(owner: owner, expected: expected, place: place, reference: reference.text, targetType: targetType),
                                           at: location, rule: ResolveRule.aliasType))
             return
         }
         guard !TokenValueChecker.fits(value, expected) else { return }
-        diagnostics.append(Diagnostic(.error, "'\(owner)' takes \(TokenValueChecker.describe(part: expected))\(place), but '\(reference.text)' points at \(value.typeDescription)",
+        diagnostics.append(Diagnostic(.error, AliasMessage.partPointsAtOtherValue(owner: owner, expected: TokenValueChecker.describe(part: expected), place: place, reference: reference.text, found: value.typeDescription),
                                       at: location, rule: ResolveRule.aliasType))
     }
 }
@@ -337,7 +337,7 @@ enum GroupExtends {
                     let cycle = chain[index...] + [current]
                     for member in chain[index...] {
                         if let item = byGroup[member] {
-                            diagnostics.append(Diagnostic(.error, "$extends cycle: \(cycle.joined(separator: " → "))", at: item.location, rule: ResolveRule.aliasCycle))
+                            diagnostics.append(Diagnostic(.error, AliasMessage.extendsCycle(groups: cycle.joined(separator: " → ")), at: item.location, rule: ResolveRule.aliasCycle))
                         }
                     }
                     applied.formUnion(chain)
@@ -353,14 +353,14 @@ enum GroupExtends {
                 let prefix = item.target.path + "."
                 let inherited = tokens.values.filter { $0.path.hasPrefix(prefix) }
                 guard !inherited.isEmpty else {
-                    diagnostics.append(Diagnostic(.error, "group '\(group)' extends '\(item.target.text)', which is not a group of tokens",
+                    diagnostics.append(Diagnostic(.error, AliasMessage.extendsNotAGroup(group: group, target: item.target.text),
                                                   at: item.location, rule: ResolveRule.aliasUnknown,
                                                   hint: DidYouMean.suggestion(for: item.target.path, among: Set(tokens.keys.map { $0.split(separator: ".").dropLast().joined(separator: ".") }))
                                                     .map { "did you mean '{\($0)}'?" }))
                     continue
                 }
                 if group.hasPrefix(prefix) {
-                    diagnostics.append(Diagnostic(.error, "group '\(group)' cannot extend a group that contains it", at: item.location, rule: ResolveRule.aliasCycle))
+                    diagnostics.append(Diagnostic(.error, AliasMessage.extendsContainer(group: group), at: item.location, rule: ResolveRule.aliasCycle))
                     continue
                 }
                 for token in inherited {
@@ -385,4 +385,48 @@ private extension Node {
         default: false
         }
     }
+}
+
+/// The messages of `branding.alias-unknown`, `branding.alias-cycle` and `branding.alias-type`.
+public enum AliasMessage {
+    // branding.alias-unknown
+    public static func notAToken(owner: String, reference: String, via: String) -> DiagnosticMessage {
+        DiagnosticMessage("not-a-token", "'\(owner)' refers to '\(reference)', which is not a token\(via)")
+    }
+    public static func noMember(owner: String, reference: String, target: String, member: String) -> DiagnosticMessage {
+        DiagnosticMessage("no-member", "'\(owner)' refers to '\(reference)', but '\(target)' has no \(member) in its value")
+    }
+    public static func extendsNotAGroup(group: String, target: String) -> DiagnosticMessage {
+        DiagnosticMessage("extends-not-a-group", "group '\(group)' extends '\(target)', which is not a group of tokens")
+    }
+    // branding.alias-cycle
+    public static func cycle(tokens: String) -> DiagnosticMessage { DiagnosticMessage("cycle", "alias cycle: \(tokens)") }
+    public static func compositeCycle(owner: String, reference: String) -> DiagnosticMessage {
+        DiagnosticMessage("composite-cycle", "alias cycle through a composite value: '\(owner)' → '\(reference)'")
+    }
+    public static func extendsCycle(groups: String) -> DiagnosticMessage { DiagnosticMessage("extends-cycle", "$extends cycle: \(groups)") }
+    public static func extendsContainer(group: String) -> DiagnosticMessage {
+        DiagnosticMessage("extends-container", "group '\(group)' cannot extend a group that contains it")
+    }
+    // branding.alias-type
+    public static func pointsAtOtherValue(owner: String, type: String, reference: String, found: String) -> DiagnosticMessage {
+        DiagnosticMessage("points-at-other-value", "'\(owner)' has type \(type), but '\(reference)' points at \(found), not a \(type) value")
+    }
+    public static func resolvesToOtherType(owner: String, type: String, targetType: String, chain: String) -> DiagnosticMessage {
+        DiagnosticMessage("resolves-to-other-type", "'\(owner)' has type \(type), but its alias resolves to a \(targetType) token (\(chain))")
+    }
+    public static func partTakesOtherType(owner: String, expected: String, place: String, reference: String, targetType: String) -> DiagnosticMessage {
+        DiagnosticMessage("part-takes-other-type", "'\(owner)' takes a \(expected)\(place), but '\(reference)' is a \(targetType) token")
+    }
+    public static func partPointsAtOtherValue(owner: String, expected: String, place: String, reference: String, found: String) -> DiagnosticMessage {
+        DiagnosticMessage("part-points-at-other-value", "'\(owner)' takes \(expected)\(place), but '\(reference)' points at \(found)")
+    }
+}
+
+/// The messages of `branding.token-type`.
+public enum TokenTypeMessage {
+    public static func untyped(token: String) -> DiagnosticMessage {
+        DiagnosticMessage("untyped", "'\(token)' has no $type, on the token or a parent group, and its value is not a reference")
+    }
+    public static func unknownType(type: String) -> DiagnosticMessage { DiagnosticMessage("unknown-type", "'\(type)' is not a DTCG token type") }
 }

@@ -31,7 +31,7 @@ enum TokenTyping {
 
     /// The finding for a token whose type cannot be determined.
     static func untyped(_ token: DesignToken) -> Diagnostic {
-        Diagnostic(.error, "'\(token.path)' has no $type, on the token or a parent group, and its value is not a reference",
+        Diagnostic(.error, TokenTypeMessage.untyped(token: token.path),
                    at: token.location, rule: ResolveRule.tokenType, hint: "add \"$type\" to the token or its group")
     }
 }

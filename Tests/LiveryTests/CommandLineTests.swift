@@ -1,4 +1,5 @@
 import LiveryCheck
+import LiveryDiagnostics
 import Foundation
 import XCTest
 
@@ -258,6 +259,37 @@ final class CommandLineTests: XCTestCase {
         let summary = try LiveryProcess.tool(["sarif", "summary", file.path])
         XCTAssertEqual(summary.status, 0, summary.stderr)
         XCTAssertTrue(summary.stdout.lowercased().contains("error: 2"), summary.stdout)
+    }
+
+    /// SARIF's message-string model (2.1.0 §3.11.10, §3.11.11, §3.49.11): each result names its rule's
+    /// message by id with the arguments, and the template in the rule's `messageStrings` filled with them
+    /// is the result's text (before the appended hint).
+    func testSARIFResultsNameTheirRulesMessageStrings() throws {
+        let example = try XCTUnwrap(RuleRegistry.descriptions.first { $0.id == "voice.sentence-case" }?.triggering.first)
+        let workspace = try ExampleWorkspace(example)
+        let output = try LiveryProcess.run(["validate", "--format", "sarif", "Tenants"], in: workspace.root)
+        let log = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let run = try XCTUnwrap((log["runs"] as? [[String: Any]])?.first)
+        let rules = try XCTUnwrap(((run["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
+        let all = try XCTUnwrap(run["results"] as? [[String: Any]])
+        let results = all.filter { $0["ruleId"] as? String == "voice.sentence-case" }
+        XCTAssertFalse(results.isEmpty, output.stdout)
+        for result in results {
+            let message = try XCTUnwrap(result["message"] as? [String: Any])
+            let id = try XCTUnwrap(message["id"] as? String, "\(message)")
+            let arguments = try XCTUnwrap(message["arguments"] as? [String])
+            let rule = rules[try XCTUnwrap(result["ruleIndex"] as? Int)]
+            let strings = try XCTUnwrap(rule["messageStrings"] as? [String: [String: String]])
+            let template = try XCTUnwrap(strings[id]?["text"], "\(id) is not in \(strings.keys)")
+            let filled = try XCTUnwrap(MessageTemplate(id: id, text: template).filled(with: arguments))
+            XCTAssertTrue((message["text"] as? String ?? "").hasPrefix(filled), "\(message) vs \(filled)")
+        }
+        // sarif-tools (PyPI), an independent SARIF reader, still reads the log.
+        let file = workspace.root.appendingPathComponent("report.sarif")
+        try Data(output.stdout.utf8).write(to: file)
+        let summary = try LiveryProcess.tool(["sarif", "summary", file.path])
+        XCTAssertEqual(summary.status, 0, summary.stderr)
+        XCTAssertTrue(summary.stdout.lowercased().contains("warning: \(all.filter { $0["level"] as? String == "warning" }.count)"), summary.stdout)
     }
 
     func testGeneratedSchemasAndRuleReferenceAreCurrent() throws {

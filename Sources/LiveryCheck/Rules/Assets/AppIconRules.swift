@@ -78,6 +78,7 @@ struct AppIconMissingRule: AppIconCheckedRule {
         id: AppIconRule.missing, name: "App icon declared", family: .assets,
         rationale: "A brand that ships an app (it has store identifiers under app.bundleIds) declares app.icon, from which the iOS, Android and web icons and the launch screens are made; without one the app builds with a blank icon. A warning: tenants that ship no app yet still validate.",
         severity: .warning,
+        messages: [declare(Message.noIcon)],
         triggering: [RuleExample("store identifiers and no icon", files: [
             "example/tenant.yaml": RuleExample.tenant(appending: "app:\n  displayName: Example\n  bundleIds: ↓{ios: com.example.app, android: com.example.app}\n"),
         ])],
@@ -86,15 +87,25 @@ struct AppIconMissingRule: AppIconCheckedRule {
             RuleExample("a creator ships inside its platform's app", files: ["example/tenant.yaml": RuleExample.tenant(appending: "app:\n  displayName: Example\n")
                 .replacingOccurrences(of: "kind: brand", with: "kind: creator")]),
         ])
+
+    enum Message {
+        static func noIcon() -> DiagnosticMessage {
+            DiagnosticMessage("no-icon", "the app has store identifiers but no icon (app.icon); its icon set and launch screens cannot be made")
+        }
+    }
 }
 
 struct AppIconSizeRule: AppIconCheckedRule {
     static let description = RuleDescription(
         id: AppIconRule.size, name: "App icon size", family: .assets,
         rationale: "Icons are made by scaling down: the master and the iOS dark and tinted variants are square and at least 1024 × 1024 pixels (the App Store's size), Android layers square and at least 432 (108 dp at xxxhdpi); an SVG declares its size (width and height, or a viewBox).",
+        messages: [declare(Message.unreadableHeader), declare(Message.notSquare), declare(Message.tooSmall)],
         triggering: [
             RuleExample("a 512-pixel master", files: IconExample.files(icon: "master: ↓assets/icon.svg\n", ["example/assets/icon.svg": IconExample.svg(512)])),
             RuleExample("a master that is not square", files: IconExample.files(icon: "master: ↓assets/icon.svg\n", ["example/assets/icon.svg": IconExample.svg(1024, 768)])),
+            RuleExample("an SVG master that declares no size", files: IconExample.files(icon: "master: ↓assets/icon.svg\n", [
+                "example/assets/icon.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\"><rect width=\"10\" height=\"10\"/></svg>\n",
+            ])),
             RuleExample("a foreground layer of 200 pixels", files: IconExample.files(icon: "master: assets/icon.svg\nandroid:\n  foreground: ↓assets/fg.svg\n", [
                 "example/assets/icon.svg": IconExample.master, "example/assets/fg.svg": IconExample.svg(200, 200, "<circle cx=\"100\" cy=\"100\" r=\"40\"/>"),
             ])),
@@ -105,12 +116,25 @@ struct AppIconSizeRule: AppIconCheckedRule {
                 "example/assets/icon.svg": IconExample.svg(2048), "example/assets/fg.svg": IconExample.svg(432, 432, "<circle cx=\"216\" cy=\"216\" r=\"100\"/>"),
             ])),
         ])
+
+    enum Message {
+        static func unreadableHeader(path: String, failure: String) -> DiagnosticMessage {
+            DiagnosticMessage("unreadable-header", "'\(path)' \(failure)")
+        }
+        static func notSquare(what: String, path: String, width: Int, height: Int) -> DiagnosticMessage {
+            DiagnosticMessage("not-square", "\(what) '\(path)' is \(width) × \(height) pixels; it must be square")
+        }
+        static func tooSmall(what: String, path: String, width: Int, height: Int, minimum: Int) -> DiagnosticMessage {
+            DiagnosticMessage("too-small", "\(what) '\(path)' is \(width) × \(height) pixels; it must be at least \(minimum) × \(minimum)")
+        }
+    }
 }
 
 struct AppIconOpaqueRule: AppIconCheckedRule {
     static let description = RuleDescription(
         id: AppIconRule.opaque, name: "Opaque iOS icon", family: .assets,
         rationale: "The App Store refuses an app icon with transparency, and iOS draws transparent pixels black: the master (the iOS light icon) is opaque to its corners. iOS rounds the corners itself; the dark variant may be transparent.",
+        messages: [declare(Message.transparent)],
         triggering: [RuleExample("a master with rounded corners", files: IconExample.files(icon: "master: ↓assets/icon.svg\n", [
             "example/assets/icon.svg": IconExample.svg(1024, 1024, "<rect width=\"1024\" height=\"1024\" rx=\"220\" fill=\"#0066cc\"/>"),
         ]))],
@@ -120,6 +144,12 @@ struct AppIconOpaqueRule: AppIconCheckedRule {
                 "example/assets/icon.svg": IconExample.master, "example/assets/dark.svg": IconExample.svg(1024, 1024, "<circle cx=\"512\" cy=\"512\" r=\"300\" fill=\"#4da3ff\"/>"),
             ])),
         ])
+
+    enum Message {
+        static func transparent(path: String, alpha: String) -> DiagnosticMessage {
+            DiagnosticMessage("transparent", "the master icon '\(path)' has transparent pixels (alpha down to \(alpha) of 255); iOS refuses an app icon with transparency")
+        }
+    }
 }
 
 struct AppIconSafeZoneRule: AppIconCheckedRule {
@@ -127,31 +157,51 @@ struct AppIconSafeZoneRule: AppIconCheckedRule {
         id: AppIconRule.safeZone, name: "Adaptive icon safe zone", family: .assets,
         rationale: "Android launchers mask the adaptive icon's 108 dp layers to shapes of their own, and only the central 66 dp circle is always shown: content of the foreground layer (its pixels' alpha bounding box, then the pixels themselves) stays inside it.",
         severity: .warning,
+        messages: [declare(Message.outsideSafeZone)],
         triggering: [RuleExample("a foreground mark filling the layer", files: IconExample.files(icon: "master: assets/icon.svg\nandroid:\n  foreground: ↓assets/fg.svg\n", [
             "example/assets/icon.svg": IconExample.master, "example/assets/fg.svg": IconExample.svg(432, 432, "<circle cx=\"216\" cy=\"216\" r=\"200\"/>"),
         ]))],
         nonTriggering: [RuleExample("a foreground mark inside the 66 dp circle", files: IconExample.files(icon: "master: assets/icon.svg\nandroid:\n  foreground: assets/fg.svg\n", [
             "example/assets/icon.svg": IconExample.master, "example/assets/fg.svg": IconExample.svg(432, 432, "<circle cx=\"216\" cy=\"216\" r=\"120\"/>"),
         ]))])
+
+    enum Message {
+        static func outsideSafeZone(path: String, width: String, height: String, left: String, top: String, reach: String) -> DiagnosticMessage {
+            DiagnosticMessage("outside-safe-zone", "the foreground layer '\(path)' has content outside the adaptive icon's safe zone (the central 66 dp circle of 108 dp): its visible pixels span \(width) × \(height) from (\(left), \(top)), and reach \(reach) dp from the centre")
+        }
+    }
 }
 
 struct AppIconDecodeRule: AppIconCheckedRule {
     static let description = RuleDescription(
         id: AppIconRule.decode, name: "Decodable icon", family: .assets,
         rationale: "Every icon image decodes in full (libvips with libpng and librsvg, as the icon set is made): a PNG whose header is fine but whose pixel data is missing or corrupt, or an SVG librsvg cannot draw, would leave the app without an icon.",
+        messages: [declare(Message.undecodable)],
         triggering: [RuleExample("a PNG with a header and no pixel data", files: IconExample.files(icon: "master: ↓assets/icon.png\n", [:]),
                                  binaryFiles: ["example/assets/icon.png": RuleExample.pngHeader(width: 1024, height: 1024)])],
         nonTriggering: [RuleExample("an SVG master", files: IconExample.files(icon: "master: assets/icon.svg\n"))])
+
+    enum Message {
+        static func undecodable(path: String, failure: String) -> DiagnosticMessage {
+            DiagnosticMessage("undecodable", "'\(path)' \(failure)")
+        }
+    }
 }
 
 struct LaunchScreenColorRule: AppIconCheckedRule {
     static let description = RuleDescription(
         id: AppIconRule.launchColor, name: "Launch screen colours", family: .branding,
         rationale: "The launch screens and the adaptive icon's background take their colours from colour tokens (by default {color.background.default} for the screen and {color.brand.primary} behind the icon; app.launchScreen and app.icon.android.backgroundColor choose others), so they follow the brand in light and dark; each must be a colour token of the tenant.",
+        messages: [declare(Message.notColour), declare(Message.noAsset)],
         triggering: [
             RuleExample("a launch background naming no token", files: IconExample.files(icon: "master: assets/icon.svg\n", launch: "  launchScreen:\n    background: ↓\"{color.background.missing}\"\n")),
             RuleExample("default tokens the tenant lacks", files: IconExample.files(icon: "master: ↓assets/icon.svg\n").merging([
                 "example/branding/tokens.json": IconExample.tokens.replacingOccurrences(of: "\"background\": {\"default\"", with: "\"surface\": {\"default\""),
+            ]) { _, new in new }),
+            RuleExample("a launch background whose colour asset name another token takes", files: IconExample.files(icon: "master: ↓assets/icon.svg\n").merging([
+                "example/branding/tokens.json": IconExample.tokens.replacingOccurrences(
+                    of: "\"background\": {\"default\": {\"$value\": \"{color.palette.white}\"}}",
+                    with: "\"background\": {\"default\": {\"$value\": \"{color.palette.white}\"}},\n    \"background-default\": {\"$value\": \"{color.palette.blue}\"}"),
             ]) { _, new in new }),
         ],
         nonTriggering: [
@@ -159,6 +209,15 @@ struct LaunchScreenColorRule: AppIconCheckedRule {
             RuleExample("chosen tokens", files: IconExample.files(icon: "master: assets/icon.svg\nandroid:\n  backgroundColor: \"{color.palette.white}\"\n",
                                                                  launch: "  launchScreen:\n    background: \"{color.brand.primary}\"\n    iconBackground: \"{color.palette.white}\"\n")),
         ])
+
+    enum Message {
+        static func notColour(what: String, path: String) -> DiagnosticMessage {
+            DiagnosticMessage("not-a-colour", "\(what) '{\(path)}' is not a colour token of this tenant; the launch screens and the adaptive icon need it")
+        }
+        static func noAsset(path: String) -> DiagnosticMessage {
+            DiagnosticMessage("no-colour-asset", "the launch screen colour '{\(path)}' has no colour asset of its own (its name clashes with another colour's)")
+        }
+    }
 }
 
 /// Reads and decodes a tenant's declared icon images once and makes every icon finding.
@@ -222,13 +281,13 @@ enum AppIconInspection {
     static func inspect(_ context: RuleContext) -> [Diagnostic] {
         guard let manifest = context.tenant.tenant, manifest["kind"]?.string == "brand", let app = manifest["app"] else { return [] }
         var diagnostics: [Diagnostic] = []
-        func report(_ severity: Severity, _ message: String, at node: Node, rule: RuleID, hint: String? = nil) {
+        func report(_ severity: Severity, _ message: DiagnosticMessage, at node: Node, rule: RuleID, hint: String? = nil) {
             guard context.owns(node.location) else { return }  // an ancestor's own validation reports it
             diagnostics.append(Diagnostic(severity, message, at: node.location, rule: rule, hint: hint))
         }
         guard let declaration = AppIconDeclaration.of(context.tenant) else {
             if app["icon"] == nil, let ids = app["bundleIds"] {
-                report(.warning, "the app has store identifiers but no icon (app.icon); its icon set and launch screens cannot be made", at: ids, rule: AppIconRule.missing,
+                report(.warning, AppIconMissingRule.Message.noIcon(), at: ids, rule: AppIconRule.missing,
                        hint: "draw a square master icon of at least 1024 × 1024 pixels (SVG or PNG) and add app.icon.master (docs/app-icons.md)")
             }
             return diagnostics
@@ -246,31 +305,32 @@ enum AppIconInspection {
             }
             if facts.skip { continue }
             if let failure = facts.openFailure {
-                report(.error, "'\(image.path)' \(failure)", at: image.node, rule: facts.openFailureIsHeader ? AppIconRule.size : AppIconRule.decode)
+                report(.error, facts.openFailureIsHeader ? AppIconSizeRule.Message.unreadableHeader(path: image.path, failure: failure) : AppIconDecodeRule.Message.undecodable(path: image.path, failure: failure),
+                       at: image.node, rule: facts.openFailureIsHeader ? AppIconRule.size : AppIconRule.decode)
                 continue
             }
             let what = image.role == "master" ? "the master icon" : "the \(image.role) icon image"
             if facts.width != facts.height {
-                report(.error, "\(what) '\(image.path)' is \(facts.width) × \(facts.height) pixels; it must be square", at: image.node, rule: AppIconRule.size,
+                report(.error, AppIconSizeRule.Message.notSquare(what: what, path: image.path, width: facts.width, height: facts.height), at: image.node, rule: AppIconRule.size,
                        hint: "export it on a square canvas of at least \(image.minimumSide) × \(image.minimumSide)")
                 continue
             }
             if facts.width < image.minimumSide {
-                report(.error, "\(what) '\(image.path)' is \(facts.width) × \(facts.height) pixels; it must be at least \(image.minimumSide) × \(image.minimumSide)",
+                report(.error, AppIconSizeRule.Message.tooSmall(what: what, path: image.path, width: facts.width, height: facts.height, minimum: image.minimumSide),
                        at: image.node, rule: AppIconRule.size, hint: "export it at \(image.minimumSide) × \(image.minimumSide) or larger (or as SVG with that size)")
                 continue
             }
             if let failure = facts.decodeFailure {
-                report(.error, "'\(image.path)' \(failure)", at: image.node, rule: AppIconRule.decode, hint: "export the image again")
+                report(.error, AppIconDecodeRule.Message.undecodable(path: image.path, failure: failure), at: image.node, rule: AppIconRule.decode, hint: "export the image again")
                 continue
             }
             if let lowest = facts.minimumAlpha, lowest < 255 {
-                report(.error, "the master icon '\(image.path)' has transparent pixels (alpha down to \(lowest) of 255); iOS refuses an app icon with transparency",
+                report(.error, AppIconOpaqueRule.Message.transparent(path: image.path, alpha: "\(lowest)"),
                        at: image.node, rule: AppIconRule.opaque, hint: "fill the whole square with the background; iOS rounds the corners itself")
             }
             if let outside = facts.safeZone {
-                report(.warning, "the foreground layer '\(image.path)' has content outside the adaptive icon's safe zone (the central 66 dp circle of 108 dp): "
-                       + "its visible pixels span \(outside.width) × \(outside.height) from (\(outside.left), \(outside.top)), and reach \(outside.reach) dp from the centre",
+                report(.warning, AppIconSafeZoneRule.Message.outsideSafeZone(path: image.path, width: "\(outside.width)", height: "\(outside.height)", left: "\(outside.left)",
+                                                                         top: "\(outside.top)", reach: "\(outside.reach)"),
                        at: image.node, rule: AppIconRule.safeZone, hint: "shrink the mark to fit a circle of \(facts.width * 66 / 108) pixels in diameter at the centre; launchers may cut off the rest")
             }
         }
@@ -279,13 +339,13 @@ enum AppIconInspection {
         let base = context.tenant.tokens["default"]
         for token in tokens where base?.types[token.path] != "color" {
             let what = token.node == nil ? "the default colour token" : "the colour token"
-            report(.error, "\(what) '{\(token.path)}' is not a colour token of this tenant; the launch screens and the adaptive icon need it",
+            report(.error, LaunchScreenColorRule.Message.notColour(what: what, path: token.path),
                    at: token.node ?? declaration.master.node, rule: AppIconRule.launchColor,
                    hint: token.node == nil ? "add the token, or choose one with app.launchScreen.background / iconBackground and app.icon.android.backgroundColor" : "name a colour token, as in {color.brand.primary}")
         }
         // The colour asset the iOS launch screen names must exist (its name may clash with another colour's).
         if base?.types[declaration.launchBackground.path] == "color", ColorAssets.assetName(ofToken: declaration.launchBackground.path, in: context.tenant) == nil {
-            report(.error, "the launch screen colour '{\(declaration.launchBackground.path)}' has no colour asset of its own (its name clashes with another colour's)",
+            report(.error, LaunchScreenColorRule.Message.noAsset(path: declaration.launchBackground.path),
                    at: declaration.launchBackground.node ?? declaration.master.node, rule: AppIconRule.launchColor)
         }
         return diagnostics

@@ -61,18 +61,18 @@ public enum AssetCheck {
             let claimed = FileType(extensionOf: relative)
             if let claimed, actual != claimed, !(claimed == .mp4 && actual == .mp4) {
                 let what = actual.map { "\($0.rawValue.uppercased()) data" } ?? "no known file type"
-                diagnostics.append(Diagnostic(.error, "'\(reference.path)' is named .\((relative as NSString).pathExtension) but contains \(what)",
+                diagnostics.append(Diagnostic(.error, FileTypeRule.Message.wrongContent(path: reference.path, ext: (relative as NSString).pathExtension, content: what),
                                               at: reference.location, rule: AssetRule.fileType,
                                               hint: actual.map { "rename it to .\($0.extensions[0]) or export it again as \(claimed.rawValue.uppercased())" }))
                 continue
             }
             if claimed == nil, !reference.allowed.isEmpty {
-                diagnostics.append(Diagnostic(.error, "'\(reference.path)' has no known file extension", at: reference.location, rule: AssetRule.fileType,
+                diagnostics.append(Diagnostic(.error, FileTypeRule.Message.noExtension(path: reference.path), at: reference.location, rule: AssetRule.fileType,
                                               hint: "expected one of: \(reference.allowed.flatMap(\.extensions).map { "." + $0 }.joined(separator: ", "))"))
                 continue
             }
             if let claimed, !reference.allowed.isEmpty, !reference.allowed.contains(claimed) {
-                diagnostics.append(Diagnostic(.error, "'\(reference.path)' is \(claimed.rawValue.uppercased()), but this field accepts \(reference.allowed.map { $0.rawValue.uppercased() }.joined(separator: ", "))",
+                diagnostics.append(Diagnostic(.error, FieldTypeRule.Message.notAccepted(path: reference.path, type: claimed.rawValue.uppercased(), accepted: reference.allowed.map { $0.rawValue.uppercased() }.joined(separator: ", ")),
                                               at: reference.location, rule: AssetRule.fieldType))
                 continue
             }
@@ -80,10 +80,10 @@ public enum AssetCheck {
                 probed[relative] = true
                 switch result {
                 case .failure(let failure):
-                    diagnostics.append(Diagnostic(.error, "'\(reference.path)' is not a readable \(type.rawValue.uppercased()): it \(failure)", at: reference.location,
+                    diagnostics.append(Diagnostic(.error, MediaFramesRule.Message.unreadable(path: reference.path, type: type.rawValue.uppercased(), failure: "\(failure)"), at: reference.location,
                                                   rule: AssetRule.mediaFrames, hint: type == .mp4 ? "export or download the file again" : "encode the recording again, or cut it where it is whole"))
                 case .success(let facts) where facts.streamable == false:
-                    diagnostics.append(Diagnostic(.warning, "'\(reference.path)' keeps its index (the moov box) after the media data: a phone must download all of it before playing",
+                    diagnostics.append(Diagnostic(.warning, MediaStreamableRule.Message.indexAtEnd(path: reference.path),
                                                   at: reference.location, rule: AssetRule.mediaStreamable,
                                                   hint: "move the index to the front without re-encoding: ffmpeg -i IN -c copy -movflags +faststart OUT"))
                 case .success:
@@ -94,12 +94,12 @@ public enum AssetCheck {
                 probed[relative] = true
                 switch result {
                 case .failure(let failure):
-                    diagnostics.append(Diagnostic(.error, "'\(reference.path)' is not a readable \(type.rawValue.uppercased()): it \(failure)", at: reference.location,
+                    diagnostics.append(Diagnostic(.error, ImageHeaderRule.Message.unreadable(path: reference.path, type: type.rawValue.uppercased(), failure: "\(failure)"), at: reference.location,
                                                   rule: AssetRule.imageHeader, hint: "export the image again"))
                 case .success(let facts?) where facts.pixels > limits.maximumPixels:
                     let megapixels = Double(facts.pixels) / 1e6
-                    diagnostics.append(Diagnostic(.error, "'\(reference.path)' declares \(facts.width) × \(facts.height) pixels (\(String(format: "%.0f", megapixels)) megapixels): "
-                                                  + "decoding it would take about \(facts.pixels * 4 / 1_000_000) MB on a phone",
+                    diagnostics.append(Diagnostic(.error, ImagePixelsRule.Message.tooManyPixels(path: reference.path, width: facts.width, height: facts.height, megapixels: String(format: "%.0f", megapixels),
+                                                                                     megabytes: facts.pixels * 4 / 1_000_000),
                                                   at: reference.location, rule: AssetRule.imagePixels,
                                                   hint: String(format: "images may have at most %g megapixels: export it smaller", limits.maximumMegapixels)))
                 case .success:

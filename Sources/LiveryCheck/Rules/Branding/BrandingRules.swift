@@ -32,9 +32,15 @@ struct TokenStructureRule: CollectedRule {
     static let description = RuleDescription(
         id: ResolveRule.tokenStructure, name: "Token structure", family: .branding,
         rationale: "A DTCG file holds groups and tokens (objects with $value); names cannot contain '.', '{' or '}'.",
+        messages: [declare(TokenStructureMessage.notAnObject), declare(TokenStructureMessage.badExtends), declare(TokenStructureMessage.badName), declare(TokenStructureMessage.notGroupOrToken), declare(TokenStructureMessage.valueAndRef), declare(TokenStructureMessage.badRef), declare(TokenStructureMessage.rootNotToken)],
         triggering: [
             RuleExample("a raw value instead of a token", files: TokenExample.files("{\"color\": {\"brand\": ↓\"#0066cc\"}}\n")),
             RuleExample("a dot in a name", files: TokenExample.files("{\"color\": {↓\"brand.primary\": {\"$type\": \"number\", \"$value\": 1}}}\n")),
+            RuleExample("a token file that is a list", files: TokenExample.files("↓[]\n")),
+            RuleExample("$extends naming a group without braces", files: TokenExample.files("{\"color\": {\"$type\": \"color\"}, \"text\": {\"$extends\": ↓\"color\"}}\n")),
+            RuleExample("a token with both $value and $ref", files: TokenExample.files("{\"size\": {\"$type\": \"number\", \"a\": {\"$value\": 1}, \"b\": {\"$value\": 2, \"$ref\": ↓\"#/size/a/$value\"}}}\n")),
+            RuleExample("a $ref that is not a JSON Pointer", files: TokenExample.files("{\"size\": {\"$type\": \"number\", \"a\": {\"$value\": 1}, \"b\": {\"$ref\": ↓\"size.a\"}}}\n")),
+            RuleExample("a $root that is a group", files: TokenExample.files("{\"size\": {\"$type\": \"number\", ↓\"$root\": {\"a\": {\"$value\": 1}}}}\n")),
         ],
         nonTriggering: [RuleExample("groups and tokens", files: TokenExample.valid)])
 }
@@ -43,6 +49,7 @@ struct TokenTypeRule: CollectedRule {
     static let description = RuleDescription(
         id: ResolveRule.tokenType, name: "Token type", family: .branding,
         rationale: "`$type` is one of the thirteen DTCG types.",
+        messages: [declare(TokenTypeMessage.untyped), declare(TokenTypeMessage.unknownType)],
         triggering: [
             RuleExample("British spelling", files: TokenExample.files("{\"brand\": {\"$type\": ↓\"colour\", \"$value\": \"{brand}\"}}\n")),
             RuleExample("no type on the token, its groups or the group they extend", files: TokenExample.files("""
@@ -67,6 +74,7 @@ struct TokenPropertyRule: CollectedRule {
     static let description = RuleDescription(
         id: ResolveRule.tokenProperty, name: "Token property types", family: .branding,
         rationale: "`$description` is a string, `$deprecated` true, false or a string saying why, and `$extensions` an object keyed by vendor, on tokens and groups alike (DTCG 2025.10); anything else is a mistake tools would read differently.",
+        messages: [declare(TokenPropertyMessage.wrongType)],
         triggering: [
             RuleExample("a deprecation given as a number", files: TokenExample.files("""
                 {"size": {"$type": "number", "old": {"$value": 4, "$deprecated": ↓1}}}
@@ -127,6 +135,7 @@ struct AliasUnknownRule: CollectedRule {
     static let description = RuleDescription(
         id: ResolveRule.aliasUnknown, name: "Unknown alias", family: .branding,
         rationale: "Every `{group.token}` alias points at a token that exists.",
+        messages: [declare(AliasMessage.notAToken), declare(AliasMessage.noMember), declare(AliasMessage.extendsNotAGroup)],
         triggering: [
             RuleExample("misspelt alias", files: TokenExample.files("""
                 {"color": {"$type": "color",
@@ -138,6 +147,15 @@ struct AliasUnknownRule: CollectedRule {
                 {"line": {"$type": "border", "$value": {"color": ↓"{color.nope}", "width": {"value": 1, "unit": "px"}, "style": "solid"}}}
 
                 """)),
+            RuleExample("a reference to a member the value lacks", files: TokenExample.files("""
+                {"space": {"$type": "dimension", "base": {"$value": {"value": 16, "unit": "px"}}, "half": {"$ref": ↓"#/space/base/$value/nope"}}}
+
+                """)),
+            RuleExample("a group extending a token", files: TokenExample.files("""
+                {"color": {"$type": "color", "ink": {"$value": {"colorSpace": "srgb", "components": [0, 0, 0]}}},
+                 "text": {"$type": "color", "$extends": ↓"{color.ink}"}}
+
+                """)),
         ],
         nonTriggering: [RuleExample("resolving alias", files: TokenExample.valid)])
 }
@@ -146,10 +164,25 @@ struct AliasCycleRule: CollectedRule {
     static let description = RuleDescription(
         id: ResolveRule.aliasCycle, name: "Alias cycle", family: .branding,
         rationale: "Aliases that point at each other never reach a value; every token in the cycle is reported.",
+        messages: [declare(AliasMessage.cycle), declare(AliasMessage.compositeCycle), declare(AliasMessage.extendsCycle), declare(AliasMessage.extendsContainer)],
         triggering: [RuleExample("two tokens aliasing each other", files: TokenExample.files("""
             {"color": {"$type": "color", "a": {"$value": ↓"{color.b}"}, "b": {"$value": ↓"{color.a}"}}}
 
-            """))],
+            """)),
+            RuleExample("a group extending a group inside it", files: TokenExample.files("""
+                {"color": {"$type": "color", "ink": {"$value": {"colorSpace": "srgb", "components": [0, 0, 0]}},
+                  "text": {"$extends": ↓"{color}"}}}
+
+                """)),
+            RuleExample("two groups extending each other", files: TokenExample.files("""
+                {"a": {"$type": "color", "$extends": ↓"{b}"}, "b": {"$type": "color", "$extends": ↓"{a}"}}
+
+                """)),
+            RuleExample("a border whose colour is a border that refers back", files: TokenExample.files("""
+                {"line": {"$type": "border", "a": {"$value": {"color": ↓"{line.a}", "width": {"value": 1, "unit": "px"}, "style": "solid"}}}}
+
+                """)),
+        ],
         nonTriggering: [RuleExample("an alias chain", files: TokenExample.files("""
             {"color": {"$type": "color", "a": {"$value": "{color.b}"}, "b": {"$value": "{color.c}"},
               "c": {"$value": {"colorSpace": "srgb", "components": [1, 1, 1]}}}}
@@ -161,6 +194,7 @@ struct AliasTypeRule: CollectedRule {
     static let description = RuleDescription(
         id: ResolveRule.aliasType, name: "Alias type", family: .branding,
         rationale: "A token that aliases another must have the same type.",
+        messages: [declare(AliasMessage.pointsAtOtherValue), declare(AliasMessage.resolvesToOtherType), declare(AliasMessage.partTakesOtherType), declare(AliasMessage.partPointsAtOtherValue)],
         triggering: [
             RuleExample("dimension aliasing a colour", files: TokenExample.files("""
                 {"color": {"$type": "color", "blue": {"$value": {"colorSpace": "srgb", "components": [0, 0, 1]}}},
@@ -174,6 +208,11 @@ struct AliasTypeRule: CollectedRule {
             RuleExample("a border's colour aliasing a dimension", files: TokenExample.files("""
                 {"space": {"$type": "dimension", "hairline": {"$value": {"value": 1, "unit": "px"}}},
                  "line": {"$type": "border", "focus": {"$value": {"color": ↓"{space.hairline}", "width": "{space.hairline}", "style": "solid"}}}}
+
+                """)),
+            RuleExample("a border's width taking a whole dimension value's unit through $ref", files: TokenExample.files("""
+                {"space": {"$type": "dimension", "base": {"$value": {"value": 16, "unit": "px"}}},
+                 "line": {"$type": "border", "focus": {"$value": {"color": {"colorSpace": "srgb", "components": [0, 0, 0]}, "width": ↓{"$ref": "#/space/base/$value/unit"}, "style": "solid"}}}}
 
                 """)),
         ],
@@ -197,6 +236,7 @@ struct BrandingModeRule: Rule {
         id: "branding.mode-override", name: "Mode overrides", family: .branding,
         rationale: "A mode file (e.g. dark) only overrides tokens of the base files; a new token there is usually a typo.",
         severity: .warning,
+        messages: [declare(Message.notInBase)],
         triggering: [RuleExample("dark token missing from the base", files: TokenExample.files(
             "{\"color\": {\"$type\": \"color\", \"bg\": {\"$value\": {\"colorSpace\": \"srgb\", \"components\": [1, 1, 1]}}}}\n",
             dark: "{\"color\": {\"$type\": \"color\", ↓\"bgg\": {\"$value\": {\"colorSpace\": \"srgb\", \"components\": [0, 0, 0]}}}}\n"))],
@@ -204,12 +244,18 @@ struct BrandingModeRule: Rule {
             "{\"color\": {\"$type\": \"color\", \"bg\": {\"$value\": {\"colorSpace\": \"srgb\", \"components\": [1, 1, 1]}}}}\n",
             dark: "{\"color\": {\"$type\": \"color\", \"bg\": {\"$value\": {\"colorSpace\": \"srgb\", \"components\": [0, 0, 0]}}}}\n"))])
 
+    enum Message {
+        static func notInBase(path: String, mode: String) -> DiagnosticMessage {
+            DiagnosticMessage("not-in-base", "token '\(path)' of mode '\(mode)' does not exist in the base tokens")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         guard let base = context.tenant.tokens["default"] else { return [] }
         var diagnostics: [Diagnostic] = []
         for (mode, tokens) in context.tenant.tokens where mode != "default" {
             for (path, token) in tokens.tokens where base.tokens[path] == nil && token.location.file.hasPrefix(context.source.displayRoot + "/") {
-                diagnostics.append(Diagnostic(.warning, "token '\(path)' of mode '\(mode)' does not exist in the base tokens", at: token.location,
+                diagnostics.append(Diagnostic(.warning, Message.notInBase(path: path, mode: mode), at: token.location,
                                               rule: Self.description.id,
                                               hint: DidYouMean.hint(for: path, among: base.tokens.keys) ?? "define it in the base token files too"))
             }
@@ -225,6 +271,7 @@ struct PlatformNameRule: Rule {
     static let description = RuleDescription(
         id: PlatformRule.nameCollision, name: "Distinct names in platform files", family: .branding,
         rationale: "Generated Swift, Kotlin, TypeScript, CSS and Android names keep only the ASCII letters and digits of a token's path below its category's group, so 'brand-primary' and 'brandPrimary' would both be brandPrimary; the generator leaves such tokens out rather than pick one.",
+        messages: [declare(PlatformNameMessage.collision)],
         triggering: [
             RuleExample("two spellings of one colour name", files: TokenExample.files("""
                 {

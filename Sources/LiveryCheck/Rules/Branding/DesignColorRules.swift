@@ -40,6 +40,7 @@ struct PaletteOnlyRule: Rule {
     static let description = RuleDescription(
         id: id, name: "Colours from the palette", family: .branding,
         rationale: "When a tenant has a palette (`color.palette`, or the group `canonical.palette` names), every other colour — component, semantic, text, and the colours inside borders, shadows and gradients — aliases a palette token, so a brand change is one edit.",
+        messages: [declare(Message.rawColour)],
         triggering: [
             RuleExample("a raw hex colour on a component token", files: TokenExample.files("""
                 {"color": {"$type": "color", "palette": {"blue": {"$value": {"colorSpace": "srgb", "components": [0, 0.4, 0.8], "hex": "#0066cc"}}},
@@ -62,6 +63,12 @@ struct PaletteOnlyRule: Rule {
                 """)),
         ])
 
+    enum Message {
+        static func rawColour(path: String, hex: String, palette: String) -> DiagnosticMessage {
+            DiagnosticMessage("raw-colour", "'\(path)' holds a raw colour\(hex); outside '\(palette)' colours alias a palette token")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         let palette = TenantExtensions.of(context.tenant).canonical.palette
         let prefix = palette + "."
@@ -73,7 +80,7 @@ struct PaletteOnlyRule: Rule {
                 for raw in DesignTokens.colorObjects(in: token.value) {
                     let hex = DTCGColor(node: raw)?.srgb().opaqueHexString
                     let same = swatches.first { $0.1 == hex }.map { "alias '{\($0.0)}', which has this colour" }
-                    diagnostics.append(Diagnostic(.error, "'\(token.path)' holds a raw colour\(hex.map { " (\($0))" } ?? ""); outside '\(palette)' colours alias a palette token",
+                    diagnostics.append(Diagnostic(.error, Message.rawColour(path: token.path, hex: hex.map { " (\($0))" } ?? "", palette: "\(palette)"),
                                                   at: raw.location, rule: Self.id, hint: same ?? "add the colour to '\(palette)' and alias it"))
                 }
             }
@@ -89,6 +96,7 @@ struct ColorHexFallbackRule: Rule {
         id: id, name: "Hex fallback matches", family: .branding,
         rationale: "Tools that cannot convert colour spaces show the `hex` fallback; it must be the components converted to sRGB (gamut-mapped or clipped, within one 8-bit step), or those tools show another colour.",
         severity: .warning,
+        messages: [declare(Message.hexMismatch)],
         triggering: [RuleExample("a hex copied from another swatch", files: TokenExample.files("""
             {"color": {"$type": "color", "palette": {"blue": {"$value": {"colorSpace": "srgb", "components": [0, 0.4, 0.8], "hex": ↓"#0052a3"}}}}}
 
@@ -99,6 +107,12 @@ struct ColorHexFallbackRule: Rule {
 
             """))])
 
+    enum Message {
+        static func hexMismatch(path: String, declared: String, computed: String, difference: String) -> DiagnosticMessage {
+            DiagnosticMessage("hex-mismatch", "'\(path)': hex \(declared) does not match the components (\(computed)), off by \(difference) steps")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for (_, tokens) in DesignTokens.modes(context.tenant) {
@@ -106,7 +120,7 @@ struct ColorHexFallbackRule: Rule {
                 for raw in DesignTokens.colorObjects(in: token.value) {
                     guard let color = DTCGColor(node: raw), let check = color.checkHexFallback(), !check.matches, let hex = raw["hex"] else { continue }
                     let computed = check.isInGamut ? check.computed : "\(check.computed) gamut-mapped, \(check.computedClipped) clipped"
-                    diagnostics.append(Diagnostic(.warning, "'\(token.path)': hex \(check.declared) does not match the components (\(computed)), off by \(check.largestDifference) steps",
+                    diagnostics.append(Diagnostic(.warning, Message.hexMismatch(path: token.path, declared: "\(check.declared)", computed: computed, difference: "\(check.largestDifference)"),
                                                   at: hex.location, rule: Self.id, hint: "write \"hex\": \"\(check.computed)\""))
                 }
             }
@@ -121,6 +135,7 @@ struct DarkCoverageRule: Rule {
     static let description = RuleDescription(
         id: id, name: "Dark mode coverage", family: .branding,
         rationale: "When a tenant declares a `dark` mode, every colour a component uses is given a dark value: the token or a token on its alias chain is defined by a dark-mode file (alias the same palette colour there to keep it on purpose).",
+        messages: [declare(Message.noDarkValue)],
         triggering: [RuleExample("a component colour no dark file touches", files: TokenExample.files("""
             {"color": {"$type": "color", "palette": {
                "white": {"$value": {"colorSpace": "srgb", "components": [1, 1, 1], "hex": "#ffffff"}},
@@ -144,6 +159,12 @@ struct DarkCoverageRule: Rule {
 
             """))])
 
+    enum Message {
+        static func noDarkValue(path: String, hex: String) -> DiagnosticMessage {
+            DiagnosticMessage("no-dark-value", "component colour '\(path)' has no dark value: no dark-mode file defines it or a token it aliases (it stays \(hex))")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         guard let dark = context.tenant.tokens["dark"], let base = context.tenant.tokens["default"] else { return [] }
         var diagnostics: [Diagnostic] = []
@@ -158,7 +179,7 @@ struct DarkCoverageRule: Rule {
             }
             if covered { continue }
             let hex = dark.color(token.path)?.srgb().hexString ?? "?"
-            diagnostics.append(Diagnostic(.error, "component colour '\(token.path)' has no dark value: no dark-mode file defines it or a token it aliases (it stays \(hex))",
+            diagnostics.append(Diagnostic(.error, Message.noDarkValue(path: token.path, hex: hex),
                                           at: base.tokens[token.path]?.location ?? token.location, rule: Self.id,
                                           hint: "give it a dark value in the dark token file; alias the same palette colour there if it is meant to stay"))
         }

@@ -57,6 +57,7 @@ struct ContrastRule: Rule {
     static let description = RuleDescription(
         id: id, name: "WCAG contrast", family: .branding,
         rationale: "Every declared foreground/background pair meets WCAG 2.x AA in every mode (4.5:1 body text, 3:1 large text and UI components), translucent colours composited over what they are drawn on; pairs that ask for AAA must meet it; a failure acknowledged with a reason is recorded, and an acknowledgement that is no longer needed is flagged.",
+        messages: [declare(Message.insufficient), declare(Message.acknowledgedPasses)],
         triggering: [
             RuleExample("light grey body text on white", files: TokenExample.files("""
                 {"$extensions": {"com.livery": {"contrast": [↓{"foreground": "{color.palette.gray}", "background": "{color.palette.white}", "usage": "body"}]}},
@@ -108,6 +109,15 @@ struct ContrastRule: Rule {
                 """)),
         ])
 
+    enum Message {
+        static func insufficient(foreground: String, background: String, ratio: String, modes: String, foregroundHex: String, backgroundHex: String, over: String, usage: String, needs: String, level: String, declaredBy: String) -> DiagnosticMessage {
+            DiagnosticMessage("insufficient", "\(foreground) on \(background) is \(ratio) in \(modes) (\(foregroundHex) on \(backgroundHex)\(over)); \(usage) needs \(needs) (\(level))\(declaredBy)")
+        }
+        static func acknowledgedPasses(foreground: String, background: String, level: String) -> DiagnosticMessage {
+            DiagnosticMessage("acknowledged-passes", "\(foreground) on \(background) is acknowledged as a contrast failure but meets \(level) in every mode")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         let measurements = ContrastAudit.measure(context.tenant)
         var diagnostics: [Diagnostic] = []
@@ -138,7 +148,7 @@ struct ContrastRule: Rule {
         }
         let measured = Set(measurements.map(\.pair.key))
         for pair in TenantExtensions.of(context.tenant).contrast where pair.acknowledged != nil && measured.contains(pair.key) && !failedAA.contains(pair.key) {
-            diagnostics.append(Diagnostic(.warning, "\(pair.foreground.text) on \(pair.background.text) is acknowledged as a contrast failure but meets \(Self.levelName(pair.usage.required)) in every mode",
+            diagnostics.append(Diagnostic(.warning, Message.acknowledgedPasses(foreground: pair.foreground.text, background: pair.background.text, level: Self.levelName(pair.usage.required)),
                                           at: pair.location, rule: Self.id, hint: "remove 'acknowledged' so a future regression is reported"))
         }
         return diagnostics
@@ -147,11 +157,12 @@ struct ContrastRule: Rule {
     func finding(_ measurement: ContrastMeasurement, level: WCAGLevel, modes: [String], tenant: String) -> Diagnostic {
         let pair = measurement.pair, result = measurement.result
         let named = modes.map { "'\($0)'" }.joined(separator: ", ")
-        var message = "\(pair.foreground.text) on \(pair.background.text) is \(result.formatted) in mode\(modes.count == 1 ? "" : "s") \(named)"
-        message += " (\(result.foreground.opaqueHexString) on \(result.background.opaqueHexString)"
-        if measurement.translucentBackground { message += measurement.basePath.map { ", background over {\($0)}" } ?? ", background over white" }
-        message += "); \(pair.usage.rawValue) needs \(Self.ratio(level.minimumRatio)) (\(Self.levelName(level)))"
-        if pair.declaredBy != tenant { message += "; the pair is declared by '\(pair.declaredBy)', the colours are \(tenant)'s" }
+        let over = !measurement.translucentBackground ? "" : measurement.basePath.map { ", background over {\($0)}" } ?? ", background over white"
+        let message = Message.insufficient(
+            foreground: pair.foreground.text, background: pair.background.text, ratio: "\(result.formatted)", modes: "mode\(modes.count == 1 ? "" : "s") \(named)",
+            foregroundHex: result.foreground.opaqueHexString, backgroundHex: result.background.opaqueHexString, over: over, usage: pair.usage.rawValue,
+            needs: Self.ratio(level.minimumRatio), level: Self.levelName(level),
+            declaredBy: pair.declaredBy == tenant ? "" : "; the pair is declared by '\(pair.declaredBy)', the colours are \(tenant)'s")
         let hint = pair.usage == .body && result.meets(.aaLarge)
             ? "it would pass as large text (usage: large) if the text is ≥ 24 px, or ≥ 18.67 px bold; otherwise change a colour, or add \"acknowledged\": \"reason\""
             : "change one of the colours, or add \"acknowledged\": \"reason\" if the design ships this pair knowingly"

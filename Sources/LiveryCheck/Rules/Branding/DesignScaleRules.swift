@@ -8,6 +8,7 @@ struct CanonicalScaleRule: Rule {
     static let description = RuleDescription(
         id: id, name: "Canonical sizes, radii and springs", family: .branding,
         rationale: "Typography font sizes, corner radii and spring configurations are drawn from the canonical sets a tenant declares (`com.livery.canonical` at the top of a token file, inherited by creators), so screens and creators cannot drift into one-off values.",
+        messages: [declare(Message.notCanonical)],
         triggering: [
             RuleExample("a 16 px body where the type scale has 15 and 17", files: TokenExample.files("""
                 {"$extensions": {"com.livery": {"canonical": {"fontSizes": [15, 17, 28]}}},
@@ -38,12 +39,18 @@ struct CanonicalScaleRule: Rule {
                 """)),
         ])
 
+    enum Message {
+        static func notCanonical(path: String, what: String, value: String, set: String, allowed: String, declared: String) -> DiagnosticMessage {
+            DiagnosticMessage("not-canonical", "'\(path)' has \(what) \(value), not one of the canonical \(set) \(allowed)\(declared)")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         let sets = TenantExtensions.of(context.tenant).canonical
         var diagnostics: [Diagnostic] = []
         func report(_ what: String, _ value: String, of path: String, at node: Node, set: String, allowed: [String]) {
             let declared = sets.locations[set].map { " (declared at \($0))" } ?? ""
-            diagnostics.append(Diagnostic(.error, "'\(path)' has \(what) \(value), not one of the canonical \(set) \(allowed.joined(separator: ", "))\(declared)",
+            diagnostics.append(Diagnostic(.error, Message.notCanonical(path: path, what: what, value: value, set: set, allowed: allowed.joined(separator: ", "), declared: declared),
                                           at: node.location, rule: Self.id, hint: "use a value of the set, or add it to 'canonical.\(set)'"))
         }
         for (_, tokens) in DesignTokens.modes(context.tenant) {
@@ -77,6 +84,7 @@ struct TouchTargetRule: Rule {
     static let description = RuleDescription(
         id: id, name: "Touch targets", family: .branding,
         rationale: "A component height (a dimension token under a `component` group named `height`) is at least 44 pt (Apple HIG, WCAG 2.5.5), unless the token or its group declares a `hitArea` of at least 44 pt or `interactive: false`; 1 px = 1 pt = 1 dp, 1 rem = 16 px.",
+        messages: [declare(Message.smallHitArea), declare(Message.tooShort)],
         triggering: [
             RuleExample("a 32 px button", files: TokenExample.files("""
                 {"component": {"$type": "dimension", "button": {"height": {"small": {"$value": ↓{"value": 32, "unit": "px"}}}}}}
@@ -97,6 +105,15 @@ struct TouchTargetRule: Rule {
 
             """))])
 
+    enum Message {
+        static func smallHitArea(path: String, height: String, area: String, place: String) -> DiagnosticMessage {
+            DiagnosticMessage("small-hit-area", "'\(path)' is \(height) pt tall and its hit area is \(area)\(place); touch targets are at least 44 pt")
+        }
+        static func tooShort(path: String, height: String, place: String) -> DiagnosticMessage {
+            DiagnosticMessage("too-short", "'\(path)' is \(height) pt tall\(place); interactive components are at least 44 pt")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for (mode, tokens) in DesignTokens.modes(context.tenant) {
@@ -108,11 +125,11 @@ struct TouchTargetRule: Rule {
                 if let hitArea = DesignTokens.inherited("hitArea", for: token, in: context.tenant) {
                     let area = TokenReference.of(hitArea).flatMap { tokens.pixels($0.path) } ?? DTCGDimension.pixels(hitArea)
                     if let area, area >= Self.minimum { continue }
-                    diagnostics.append(Diagnostic(.error, "'\(token.path)' is \(CanonicalScaleRule.text(height)) pt tall and its hit area is \(area.map { CanonicalScaleRule.text($0) + " pt" } ?? "not a dimension")\(place); touch targets are at least 44 pt",
+                    diagnostics.append(Diagnostic(.error, Message.smallHitArea(path: token.path, height: CanonicalScaleRule.text(height), area: area.map { CanonicalScaleRule.text($0) + " pt" } ?? "not a dimension", place: place),
                                                   at: hitArea.location, rule: Self.id))
                     continue
                 }
-                diagnostics.append(Diagnostic(.error, "'\(token.path)' is \(CanonicalScaleRule.text(height)) pt tall\(place); interactive components are at least 44 pt",
+                diagnostics.append(Diagnostic(.error, Message.tooShort(path: token.path, height: CanonicalScaleRule.text(height), place: place),
                                               at: token.value.location, rule: Self.id,
                                               hint: "make it 44 pt, declare \"$extensions\": {\"com.livery\": {\"hitArea\": \"{component.touch-target.min}\"}}, or \"interactive\": false"))
             }

@@ -8,6 +8,7 @@ struct TabIdentityRule: Rule {
     static let description = RuleDescription(
         id: id, name: "Tab bar and tab identity", family: .branding,
         rationale: "A bottom tab bar (navigation and every role) has 2 to 5 tabs. More than five are allowed only when the design declares an overflow 'More' tab (`navigation.overflow`, or a role's `overflow`): the bar then shows the first four tabs and More, which lists the rest, as iOS's tab bar does; an overflow tab on a list of five or fewer is never shown (warning). When a tenant gives tabs identities (`com.livery.tab` on colour tokens), every tab's `color` is one of them, and a declared `tinted` colour equals the identity colour at the declared tint (as a translucent colour, or composited over the mode's `color.background.default`).",
+        messages: [declare(Message.roleOverflowOnly), declare(Message.tabCount), declare(Message.overflowUnused), declare(Message.noIdentity), declare(Message.notIdentity), declare(Message.tintMismatch)],
         triggering: [
             RuleExample("six tabs", files: ["example/tenant.yaml": RuleExample.tenant(appending: """
                     - {id: a, icon: a, label: nav.home}
@@ -17,6 +18,13 @@ struct TabIdentityRule: Rule {
 
                 """)]),
             RuleExample("a tinted swatch that is not 15% of the identity colour", files: identity(tinted: "#e0f0ff", marker: true)),
+            RuleExample("a tab without an identity colour, where tabs have identities", files: identity(tinted: "#dbf5ec", marker: false).mapValues {
+                $0.replacingOccurrences(of: "- {id: profile, icon: person, label: nav.profile, color: \"{color.tab.home}\"}",
+                                        with: "- ↓{id: profile, icon: person, label: nav.profile}")
+            }),
+            RuleExample("a tab coloured with a colour that is not a tab identity", files: identity(tinted: "#dbf5ec", marker: false).mapValues {
+                $0.replacingOccurrences(of: "label: nav.profile, color: \"{color.tab.home}\"}", with: "label: nav.profile, color: ↓\"{color.palette.white}\"}")
+            }),
             RuleExample("an overflow 'More' tab that two tabs never need", files: overflow(tabs: 0, marker: true)),
             RuleExample("a role's overflow 'More' tab without tabs of its own", files: ["example/tenant.yaml": RuleExample.tenant(appending: """
                 roles:
@@ -74,6 +82,27 @@ struct TabIdentityRule: Rule {
         return files
     }
 
+    enum Message {
+        static func roleOverflowOnly(role: String) -> DiagnosticMessage {
+            DiagnosticMessage("role-overflow-only", "role '\(role)' declares an overflow 'More' tab but no tabs of its own; it uses navigation's")
+        }
+        static func tabCount(owner: String, count: Int, noun: String, overflow: String) -> DiagnosticMessage {
+            DiagnosticMessage("tab-count", "\(owner) has \(count) \(noun); a bottom tab bar holds 2 to 5\(overflow)")
+        }
+        static func overflowUnused(owner: String, count: Int) -> DiagnosticMessage {
+            DiagnosticMessage("overflow-unused", "\(owner) declares an overflow 'More' tab, but its \(count) tabs fit the bar, so More is never shown")
+        }
+        static func noIdentity(tab: String, owner: String) -> DiagnosticMessage {
+            DiagnosticMessage("no-identity", "tab '\(tab)' of \(owner) has no identity colour")
+        }
+        static func notIdentity(tab: String, reference: String) -> DiagnosticMessage {
+            DiagnosticMessage("not-identity", "tab '\(tab)' uses '\(reference)', which is not a tab identity (a colour token with com.livery.tab)")
+        }
+        static func tintMismatch(path: String, tinted: String, what: String, expected: String, mode: String) -> DiagnosticMessage {
+            DiagnosticMessage("tint-mismatch", "'\(path)' declares the tinted colour \(tinted) but \(what) is \(expected) in mode '\(mode)'")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let tenant = context.source.tenant?.node
@@ -90,19 +119,19 @@ struct TabIdentityRule: Rule {
                 lists.append(("role '\(role["id"]?.string ?? "?")'", tabs))
                 overflows.append((role["overflow"] ?? navigationOverflow, role["overflow"]))
             } else if let own = role["overflow"] {
-                diagnostics.append(Diagnostic(.warning, "role '\(role["id"]?.string ?? "?")' declares an overflow 'More' tab but no tabs of its own; it uses navigation's",
+                diagnostics.append(Diagnostic(.warning, Message.roleOverflowOnly(role: role["id"]?.string ?? "?"),
                                               at: own.location, rule: Self.id, hint: "move it to navigation.overflow, or give the role its tabs"))
             }
         }
         for ((owner, list), overflow) in zip(lists, overflows) {
             guard let items = list.items else { continue }
             if items.count < 2 || (items.count > 5 && overflow.used == nil) {
-                diagnostics.append(Diagnostic(.error, "\(owner) has \(items.count) tab\(items.count == 1 ? "" : "s"); a bottom tab bar holds 2 to 5"
-                                                + (items.count > 5 ? ", or more behind a declared overflow 'More' tab" : ""),
+                diagnostics.append(Diagnostic(.error, Message.tabCount(owner: owner, count: items.count, noun: items.count == 1 ? "tab" : "tabs",
+                                                                 overflow: items.count > 5 ? ", or more behind a declared overflow 'More' tab" : ""),
                                               at: list.location, rule: Self.id,
                                               hint: items.count > 5 ? "declare overflow: {id: more, icon: ellipsis, label: nav.more} beside the tabs (the bar shows the first four and More), or move the rest into a screen" : nil))
             } else if items.count <= 5, let own = overflow.own {
-                diagnostics.append(Diagnostic(.warning, "\(owner) declares an overflow 'More' tab, but its \(items.count) tabs fit the bar, so More is never shown",
+                diagnostics.append(Diagnostic(.warning, Message.overflowUnused(owner: owner, count: items.count),
                                               at: own.location, rule: Self.id, hint: "remove overflow, or keep it only with six tabs or more"))
             }
         }
@@ -114,13 +143,13 @@ struct TabIdentityRule: Rule {
             for tab in list.items ?? [] {
                 let name = tab["id"]?.string ?? "?"
                 guard let color = tab["color"] else {
-                    diagnostics.append(Diagnostic(.error, "tab '\(name)' of \(owner) has no identity colour", at: tab.location, rule: Self.id,
+                    diagnostics.append(Diagnostic(.error, Message.noIdentity(tab: name, owner: owner), at: tab.location, rule: Self.id,
                                                   hint: "add color: \"{\(identities.sorted()[0])}\""))
                     continue
                 }
                 guard let reference = TokenReference.of(color), base.tokens[reference.path] != nil else { continue }  // branding.token-reference reports these
                 guard identities.contains(reference.path) else {
-                    diagnostics.append(Diagnostic(.error, "tab '\(name)' uses '\(reference.text)', which is not a tab identity (a colour token with com.livery.tab)",
+                    diagnostics.append(Diagnostic(.error, Message.notIdentity(tab: name, reference: reference.text),
                                                   at: color.location, rule: Self.id, hint: DidYouMean.hint(for: reference.path, among: identities)))
                     continue
                 }
@@ -151,7 +180,7 @@ struct TabIdentityRule: Rule {
             let a = expected.bytes, b = tinted.bytes
             let off = max(abs(a.red - b.red), abs(a.green - b.green), abs(a.blue - b.blue), abs(a.alpha - b.alpha))
             guard off > 1 else { continue }
-            diagnostics.append(Diagnostic(.error, "'\(path)' declares the tinted colour \(tinted.hexString) but \(what) is \(expected.hexString) in mode '\(mode)'",
+            diagnostics.append(Diagnostic(.error, Message.tintMismatch(path: path, tinted: tinted.hexString, what: what, expected: expected.hexString, mode: mode),
                                           at: written.location, rule: Self.id, hint: "alias a colour of \(expected.hexString), or change 'tint'"))
         }
         return diagnostics

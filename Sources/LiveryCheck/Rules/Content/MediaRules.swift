@@ -53,6 +53,7 @@ struct DeclaredDurationRule: Rule {
     static let description = RuleDescription(
         id: "content.declared-duration", name: "Declared durations", family: .content,
         rationale: "Apps show a library item's `durationSeconds` and a tour's `durationMinutes` before anyone plays or walks it. An item's must match its measured file (within 1 s or 5 %); a tour's must match its stops' audio (the longest language) plus walking `distanceKm` at 4 km/h (within 5 minutes or 25 %).",
+        messages: [declare(Message.itemDuration), declare(Message.tourDuration)],
         triggering: [
             RuleExample("a video declared twice its length", files: LibraryVideoExample.files(media: "warm-up.mp4", duration: "↓6"),
                         binaryFiles: ["example/library/warm-up.mp4": MediaSamples.mp4(seconds: 3)]),
@@ -70,6 +71,15 @@ struct DeclaredDurationRule: Rule {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
+    enum Message {
+        static func itemDuration(declared: String, path: String, actual: String) -> DiagnosticMessage {
+            DiagnosticMessage("item-duration", "durationSeconds is \(declared), but '\(path)' plays for \(actual) s")
+        }
+        static func tourDuration(declared: String, expected: String, walking: String, distance: String, pace: String, listening: String, language: String) -> DiagnosticMessage {
+            DiagnosticMessage("tour-duration", "durationMinutes is \(declared), but the tour takes about \(expected) minutes: \(walking) walking \(distance) km at \(pace) km/h, and \(listening) listening in '\(language)' (its longest language)")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         let id = Self.description.id
         var diagnostics: [Diagnostic] = []
@@ -80,7 +90,7 @@ struct DeclaredDurationRule: Rule {
                     guard let path = entry.value.string, let measured = context.measuredMedia(path, in: library.directory) else { continue }
                     let actual = measured.facts.duration
                     guard abs(seconds - actual) > max(Self.itemTolerance.seconds, Self.itemTolerance.fraction * actual) else { continue }
-                    diagnostics.append(Diagnostic(.error, String(format: "durationSeconds is %@, but '%@' plays for %.1f s", Self.written(seconds), path, actual),
+                    diagnostics.append(Diagnostic(.error, Message.itemDuration(declared: Self.written(seconds), path: path, actual: String(format: "%.1f", actual)),
                                                   at: declared.location, rule: id, hint: "set durationSeconds to \(Int(actual.rounded()))"))
                     break
                 }
@@ -104,8 +114,9 @@ struct DeclaredDurationRule: Rule {
             let walking = distance / TourPace.kilometresPerHour * 60
             let expected = walking + longest.value / 60
             guard abs(minutes - expected) > max(Self.tourTolerance.minutes, Self.tourTolerance.fraction * expected) else { continue }
-            diagnostics.append(Diagnostic(.error, String(format: "durationMinutes is %@, but the tour takes about %.0f minutes: %.1f walking %.2f km at %.0f km/h, and %.1f listening in '%@' (its longest language)",
-                                                         Self.written(minutes), expected, walking, distance, TourPace.kilometresPerHour, longest.value / 60, longest.key),
+            diagnostics.append(Diagnostic(.error, Message.tourDuration(declared: Self.written(minutes), expected: String(format: "%.0f", expected), walking: String(format: "%.1f", walking),
+                                                                     distance: String(format: "%.2f", distance), pace: String(format: "%.0f", TourPace.kilometresPerHour),
+                                                                     listening: String(format: "%.1f", longest.value / 60), language: longest.key),
                                           at: declared.location, rule: id, hint: "set durationMinutes to \(Int(expected.rounded()))"))
         }
         return diagnostics
@@ -119,6 +130,7 @@ struct SubtitleMediaLengthRule: Rule {
     static let description = RuleDescription(
         id: "content.subtitle-media-length", name: "Subtitles within their media", family: .content,
         rationale: "A cue that ends after the audio or video it belongs to (a stop's audio in the same language, a library item's media) is never shown whole: the player stops first, so the subtitles were made for another cut of the recording.",
+        messages: [declare(Message.cueAfterEnd)],
         triggering: [
             SubtitleExample.example("a cue ending a minute after the 8-second audio",
                                     SubtitleExample.files("1\n00:00:00,000 --> 00:00:03,000\nHello.\n\n2\n00:00:03,100 --> ↓00:01:08,000\nAgain.\n")),
@@ -126,6 +138,12 @@ struct SubtitleMediaLengthRule: Rule {
                         binaryFiles: ["example/library/warm-up.mp4": MediaSamples.mp4(seconds: 3)]),
         ],
         nonTriggering: [SubtitleExample.example("cues within the audio", SubtitleExample.files(SubtitleExample.good))])
+
+    enum Message {
+        static func cueAfterEnd(end: String, over: String, media: String, length: String) -> DiagnosticMessage {
+            DiagnosticMessage("cue-after-end", "the cue ends at \(end), \(over) s after '\(media)' ends (\(length) s)")
+        }
+    }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         let documents = Dictionary(context.subtitleDocuments().map { ($0.display, $0.document) }) { a, _ in a }
@@ -138,7 +156,7 @@ struct SubtitleMediaLengthRule: Rule {
                   seen.insert(relative + "\u{0}" + measured.relative).inserted else { continue }
             let length = measured.facts.duration
             guard let cue = document.cues.first(where: { Double($0.end) / 1000 > length + Self.slack }) else { continue }
-            diagnostics.append(Diagnostic(.error, String(format: "the cue ends at %@, %.1f s after '%@' ends (%.1f s)", Self.timestamp(cue.end), Double(cue.end) / 1000 - length, pair.media, length),
+            diagnostics.append(Diagnostic(.error, Message.cueAfterEnd(end: Self.timestamp(cue.end), over: String(format: "%.1f", Double(cue.end) / 1000 - length), media: pair.media, length: String(format: "%.1f", length)),
                                           at: SourceLocation(file: context.source.display(relative), line: cue.timingLine, column: cue.endColumn), rule: Self.description.id,
                                           hint: "time the subtitles against this recording"))
         }

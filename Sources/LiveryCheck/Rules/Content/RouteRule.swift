@@ -29,6 +29,7 @@ struct RouteRule: Rule {
     static let description = RuleDescription(
         id: "content.route", name: "Tour route", family: .content,
         rationale: "A tour's GPX route has valid points, matches the declared distance within 25 %, and passes within each stop's trigger radius.",
+        messages: [declare(Message.notGPX), declare(Message.badPoint), declare(Message.tooFewPoints), declare(Message.distance), declare(Message.stopOffRoute)],
         triggering: [
             RuleExample("declared distance far from the route's", files: TourExample.files(languages: "[en]").mapValues { $0.replacingOccurrences(of: "distanceKm: 1.2", with: "distanceKm: ↓1.2") }
                 .merging(["example/tours/walk/route.gpx": TourExample.route(points: [(43.77, 11.25), (43.7705, 11.2505)])]) { _, new in new },
@@ -36,29 +37,57 @@ struct RouteRule: Rule {
             RuleExample("a stop far from the route", files: TourExample.files(languages: "[en]")
                 .merging(["example/tours/walk/route.gpx": TourExample.route(points: [(43.76, 11.24), (43.7605, 11.2405), (43.7688, 11.2475)])]) { _, new in new },
                 binaryFiles: TourExample.media),
+            RuleExample("a track point with a latitude beyond the pole", files: TourExample.files(languages: "[en]").merging([
+                "example/tours/walk/route.gpx": TourExample.route(points: [(43.77, 11.25), (95.0, 11.25), (43.775, 11.25), (43.78, 11.25)])
+                    .replacingOccurrences(of: "<trkpt lat=\"95.0\"", with: "↓<trkpt lat=\"95.0\""),
+            ]) { _, new in new }, binaryFiles: TourExample.media),
+            RuleExample("a route of one point", files: TourExample.files(languages: "[en]").mapValues { $0.replacingOccurrences(of: "route: route.gpx", with: "route: ↓route.gpx") }
+                .merging(["example/tours/walk/route.gpx": TourExample.route(points: [(43.77, 11.25)])]) { _, new in new },
+                binaryFiles: TourExample.media),
+            RuleExample("a route file that is not GPX", files: TourExample.files(languages: "[en]").mapValues { $0.replacingOccurrences(of: "route: route.gpx", with: "route: ↓route.gpx") }
+                .merging(["example/tours/walk/route.gpx": "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<kml xmlns=\"http://www.opengis.net/kml/2.2\"/>\n"]) { _, new in new },
+                binaryFiles: TourExample.media),
         ],
         nonTriggering: [RuleExample("a route through the stops", files: TourExample.files(languages: "[en]"), binaryFiles: TourExample.media)])
+
+    enum Message {
+        static func notGPX(root: String) -> DiagnosticMessage {
+            DiagnosticMessage("not-gpx", "route file's root element is <\(root)>, not <gpx>")
+        }
+        static func badPoint() -> DiagnosticMessage {
+            DiagnosticMessage("bad-point", "route point has no valid lat/lon (lat −90…90, lon −180…<180)")
+        }
+        static func tooFewPoints(count: Int, noun: String) -> DiagnosticMessage {
+            DiagnosticMessage("too-few-points", "route has \(count) \(noun); a walk needs at least 2")
+        }
+        static func distance(declared: String, actual: String) -> DiagnosticMessage {
+            DiagnosticMessage("distance", "distanceKm is \(declared), but the route is \(actual) km long")
+        }
+        static func stopOffRoute(stop: String, distance: Int, radius: Int) -> DiagnosticMessage {
+            DiagnosticMessage("stop-off-route", "stop '\(stop)' is \(distance) m from the route, beyond its \(radius) m trigger radius")
+        }
+    }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for tour in context.source.manifests(.tour) {
             guard let routeNode = tour.node["route"], let route = context.route(of: tour) else { continue }
             guard route.rootName == "gpx" else {
-                diagnostics.append(Diagnostic(.error, "route file's root element is <\(route.rootName)>, not <gpx>", at: routeNode.location, rule: Self.description.id))
+                diagnostics.append(Diagnostic(.error, Message.notGPX(root: "\(route.rootName)"), at: routeNode.location, rule: Self.description.id))
                 continue
             }
             for line in route.invalidLines {
-                diagnostics.append(Diagnostic(.error, "route point has no valid lat/lon (lat −90…90, lon −180…<180)",
+                diagnostics.append(Diagnostic(.error, Message.badPoint(),
                                               at: SourceLocation(file: route.display, line: line, column: 1), rule: Self.description.id))
             }
             let points = route.points.map { (lat: $0.latitude, lon: $0.longitude) }
             guard points.count >= 2 else {
-                diagnostics.append(Diagnostic(.error, "route has \(points.count) track point\(points.count == 1 ? "" : "s"); a walk needs at least 2", at: routeNode.location, rule: Self.description.id))
+                diagnostics.append(Diagnostic(.error, Message.tooFewPoints(count: points.count, noun: points.count == 1 ? "track point" : "track points"), at: routeNode.location, rule: Self.description.id))
                 continue
             }
             let length = zip(points, points.dropFirst()).reduce(0) { $0 + Geo.distance($1.0, $1.1) }
             if let declared = tour.node["distanceKm"], let km = declared.number, abs(length - km * 1000) > 0.25 * km * 1000 {
-                diagnostics.append(Diagnostic(.error, String(format: "distanceKm is %.2f, but the route is %.2f km long", km, length / 1000), at: declared.location,
+                diagnostics.append(Diagnostic(.error, Message.distance(declared: String(format: "%.2f", km), actual: String(format: "%.2f", length / 1000)), at: declared.location,
                                               rule: Self.description.id, hint: String(format: "set distanceKm to %.1f, or fix the route", length / 1000)))
             }
             for stop in tour.node["stops"]?.items ?? [] {
@@ -66,7 +95,7 @@ struct RouteRule: Rule {
                 let nearest = zip(points, points.dropFirst()).map { Geo.distance(from: (lat, lon), toSegment: $0.0, $0.1) }.min() ?? .infinity
                 let radius = Double(stop["triggerRadius"]?.int ?? 100)
                 if nearest > radius {
-                    diagnostics.append(Diagnostic(.error, "stop '\(stop["id"]?.string ?? "")' is \(Int(nearest)) m from the route, beyond its \(Int(radius)) m trigger radius",
+                    diagnostics.append(Diagnostic(.error, Message.stopOffRoute(stop: stop["id"]?.string ?? "", distance: Int(nearest), radius: Int(radius)),
                                                   at: stop["latitude"]?.location ?? stop.location, rule: Self.description.id))
                 }
             }

@@ -21,6 +21,7 @@ struct AvailabilityWindowRule: Rule {
     static let description = RuleDescription(
         id: "content.availability-window", name: "Availability window", family: .content,
         rationale: "A program, library item or tour stops being shown (availableUntil) after it starts (availableFrom); otherwise apps never show it.",
+        messages: [declare(Message.endsBeforeStart)],
         triggering: [
             RuleExample("until before from", files: ProgramExample.files(lesson: "morning-routine", days: [1]).mapValues {
                 $0.replacingOccurrences(of: "difficulty: beginner\n", with: "difficulty: beginner\navailableFrom: 2027-01-04T06:00:00+01:00\navailableUntil: ↓2027-01-04T05:00:00Z\n")
@@ -35,11 +36,17 @@ struct AvailabilityWindowRule: Rule {
             }),
         ])
 
+    enum Message {
+        static func endsBeforeStart(what: String, until: String, from: String) -> DiagnosticMessage {
+            DiagnosticMessage("ends-before-start", "\(what) stops being shown (\(until)) before it starts (\(from))")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         scheduledNodes(context).compactMap { what, node in
             let window = node.availability
             guard let from = window.from, let until = window.until, until <= from, let end = node["availableUntil"] else { return nil }
-            return Diagnostic(.error, "\(what) stops being shown (\(written(node, "availableUntil"))) before it starts (\(written(node, "availableFrom")))",
+            return Diagnostic(.error, Message.endsBeforeStart(what: "\(what)", until: written(node, "availableUntil"), from: written(node, "availableFrom")),
                               at: end.location, rule: Self.description.id, hint: "availableUntil must be later than availableFrom; the offsets count")
         }
     }
@@ -50,6 +57,7 @@ struct LessonAvailabilityRule: Rule {
         id: "references.lesson-availability", name: "Lessons available with their program", family: .references,
         rationale: "A published program's lessons ship and are shown whenever the program is: a draft library item is left out of the release, and an item shown later (or ended sooner) than its program leaves a day without its lesson.",
         severity: .warning,
+        messages: [declare(Message.draft), declare(Message.window)],
         triggering: [
             RuleExample("lesson of a draft item", files: ProgramExample.files(lesson: "↓morning-routine", days: [1]).mapValues {
                 $0.replacingOccurrences(of: "    kind: article\n", with: "    kind: article\n    status: draft\n")
@@ -69,6 +77,15 @@ struct LessonAvailabilityRule: Rule {
                     .replacingOccurrences(of: "difficulty: beginner\n", with: "difficulty: beginner\nstatus: draft\n")
             }),
         ])
+
+    enum Message {
+        static func draft(lesson: String, program: String) -> DiagnosticMessage {
+            DiagnosticMessage("draft-lesson", "lesson '\(lesson)' of published program '\(program)' is a draft: the release ships the program without it")
+        }
+        static func window(lesson: String, program: String, reason: String) -> DiagnosticMessage {
+            DiagnosticMessage("outside-window", "lesson '\(lesson)' of program '\(program)' \(reason)")
+        }
+    }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         // The item a lesson gets in a release: the nearest tenant's published item of that id (drafts are
@@ -92,7 +109,7 @@ struct LessonAvailabilityRule: Rule {
                         guard let lesson = item["lesson"], let id = lesson.string else { continue }
                         guard let target = published[id] else {
                             if drafts[id] != nil {
-                                diagnostics.append(Diagnostic(.warning, "lesson '\(id)' of published program '\(programID)' is a draft: the release ships the program without it",
+                                diagnostics.append(Diagnostic(.warning, Message.draft(lesson: "\(id)", program: "\(programID)"),
                                                               at: lesson.location, rule: Self.description.id,
                                                               hint: "publish the library item (status: published), or make the program a draft too"))
                             }
@@ -108,7 +125,7 @@ struct LessonAvailabilityRule: Rule {
                             reason = "stops being shown at \(written(target, "availableUntil"))"
                                 + (window.until == nil ? ", but the program is shown indefinitely" : ", before the program does (\(written(program.node, "availableUntil")))")
                         }
-                        diagnostics.append(Diagnostic(.warning, "lesson '\(id)' of program '\(programID)' \(reason)", at: lesson.location, rule: Self.description.id,
+                        diagnostics.append(Diagnostic(.warning, Message.window(lesson: "\(id)", program: "\(programID)", reason: reason), at: lesson.location, rule: Self.description.id,
                                                       hint: "give the library item a window that covers the program's"))
                     }
                 }

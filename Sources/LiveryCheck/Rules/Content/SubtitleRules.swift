@@ -58,11 +58,22 @@ struct SubtitleSyntaxRule: Rule {
     static let description = RuleDescription(
         id: "content.subtitle-syntax", name: "Subtitle syntax", family: .content,
         rationale: "Players skip or stop at a cue they cannot read: SubRip cues are numbered 1, 2, 3 with HH:MM:SS,mmm times; WebVTT starts with WEBVTT, and its cue settings are vertical, line, position, size, align and region.",
+        messages: [declare(SubtitleMessage.cueNumber), declare(SubtitleMessage.missingNumber), declare(SubtitleMessage.notCueNumber), declare(SubtitleMessage.noTiming), declare(SubtitleMessage.noText), declare(SubtitleMessage.noHeader), declare(SubtitleMessage.cueInHeader), declare(SubtitleMessage.blockAfterCue), declare(SubtitleMessage.notTiming), declare(SubtitleMessage.unknownSetting), declare(SubtitleMessage.badSettingValue), declare(SubtitleMessage.notTimingLine), declare(SubtitleMessage.badTimestamp), declare(SubtitleMessage.subRipSettings)],
         triggering: [
             SubtitleExample.example("a timestamp with a dot in SubRip", SubtitleExample.files("1\n↓00:00:00.000 --> 00:00:02,000\nHello.\n")),
             SubtitleExample.example("cues numbered 1, 3", SubtitleExample.files("1\n00:00:00,000 --> 00:00:02,000\nHello.\n\n↓3\n00:00:02,100 --> 00:00:04,000\nAgain.\n")),
             SubtitleExample.example("WebVTT without its header", SubtitleExample.files("↓00:00.000 --> 00:02.000\nHello.\n", name: "en.vtt")),
             SubtitleExample.example("an unknown WebVTT cue setting", SubtitleExample.files("WEBVTT\n\n00:00.000 --> 00:02.000 ↓colour:red\nHello.\n", name: "en.vtt")),
+            SubtitleExample.example("a SubRip cue without its number", SubtitleExample.files("1\n00:00:00,000 --> 00:00:02,000\nHello.\n\n↓00:00:02,100 --> 00:00:04,000\nAgain.\n")),
+            SubtitleExample.example("a SubRip cue number that is not a number", SubtitleExample.files("↓one\n00:00:00,000 --> 00:00:02,000\nHello.\n")),
+            SubtitleExample.example("a SubRip cue number without a timing line", SubtitleExample.files("1\n00:00:00,000 --> 00:00:02,000\nHello.\n\n↓2\n")),
+            SubtitleExample.example("a SubRip cue without text", SubtitleExample.files("1\n↓00:00:00,000 --> 00:00:02,000\n")),
+            SubtitleExample.example("a cue inside the WebVTT header", SubtitleExample.files("WEBVTT\n↓00:00.000 --> 00:02.000\n\n00:02.000 --> 00:04.000\nHello.\n", name: "en.vtt")),
+            SubtitleExample.example("a WebVTT STYLE block after a cue", SubtitleExample.files("WEBVTT\n\n00:00.000 --> 00:02.000\nHello.\n\n↓STYLE\n::cue { color: yellow }\n", name: "en.vtt")),
+            SubtitleExample.example("a WebVTT identifier without a timing", SubtitleExample.files("WEBVTT\n\n↓intro\nHello.\n", name: "en.vtt")),
+            SubtitleExample.example("a WebVTT cue setting with a wrong value", SubtitleExample.files("WEBVTT\n\n00:00.000 --> 00:02.000 ↓align:middle\nHello.\n", name: "en.vtt")),
+            SubtitleExample.example("a SubRip timing line without an arrow", SubtitleExample.files("1\n↓00:00:00,000 00:00:02,000\nHello.\n")),
+            SubtitleExample.example("WebVTT-style settings on a SubRip timing line", SubtitleExample.files("1\n00:00:00,000 --> 00:00:02,000 ↓align:start\nHello.\n")),
         ],
         nonTriggering: [
             SubtitleExample.example("numbered SubRip cues", SubtitleExample.files(SubtitleExample.good)),
@@ -76,9 +87,11 @@ struct SubtitleTimingRule: Rule {
     static let description = RuleDescription(
         id: "content.subtitle-timing", name: "Subtitle timing", family: .content,
         rationale: "A cue that ends before it starts never shows; cues out of order or overlapping show two texts at once or in the wrong place.",
+        messages: [declare(SubtitleMessage.endsBeforeStart), declare(SubtitleMessage.outOfOrder), declare(SubtitleMessage.overlaps)],
         triggering: [
             SubtitleExample.example("a cue that ends before it starts", SubtitleExample.files("1\n00:00:05,000 --> ↓00:00:02,000\nHello.\n")),
             SubtitleExample.example("overlapping cues", SubtitleExample.files("1\n00:00:00,000 --> 00:00:03,000\nHello.\n\n2\n↓00:00:02,000 --> 00:00:04,000\nAgain.\n")),
+            SubtitleExample.example("a cue that starts before the one above it", SubtitleExample.files("1\n00:00:03,000 --> 00:00:04,000\nHello.\n\n2\n↓00:00:01,000 --> 00:00:02,000\nAgain.\n")),
         ],
         nonTriggering: [SubtitleExample.example("cues one after another", SubtitleExample.files(SubtitleExample.good))])
 
@@ -92,12 +105,25 @@ struct SubtitleReadabilityRule: Rule {
         id: "content.subtitle-readability", name: "Readable subtitles", family: .content,
         rationale: "Viewers read about 20 characters a second, and a phone shows two lines of about 42 characters: a cue with more text than that is gone before it is read, or covers the picture. A tenant can change the limits under `media.subtitles`, per language too.",
         severity: .warning,
+        messages: [declare(Message.tooManyLines), declare(Message.lineTooLong), declare(Message.tooFast)],
         triggering: [
             SubtitleExample.example("too fast to read", SubtitleExample.files("1\n00:00:00,000 --> 00:00:01,000\n↓This is Orsanmichele, a grain market turned into a church.\n")),
             SubtitleExample.example("three lines", SubtitleExample.files("1\n00:00:00,000 --> 00:00:06,000\nOne\nTwo\n↓Three\n")),
             SubtitleExample.example("a line of 60 characters", SubtitleExample.files("1\n00:00:00,000 --> 00:00:06,000\n↓This is Orsanmichele, a grain market turned into a church.\n")),
         ],
         nonTriggering: [SubtitleExample.example("two short lines at a reading pace", SubtitleExample.files(SubtitleExample.good))])
+
+    enum Message {
+        static func tooManyLines(lines: Int, limit: Int) -> DiagnosticMessage {
+            DiagnosticMessage("too-many-lines", "the cue has \(lines) lines; subtitles show at most \(limit)")
+        }
+        static func lineTooLong(characters: Int, limit: Int) -> DiagnosticMessage {
+            DiagnosticMessage("line-too-long", "the line has \(characters) characters; a phone shows about \(limit)")
+        }
+        static func tooFast(characters: Int, seconds: String, rate: String, limit: String) -> DiagnosticMessage {
+            DiagnosticMessage("too-fast", "\(characters) characters in \(seconds) s is \(rate) characters a second; viewers read about \(limit)")
+        }
+    }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         let id = Self.description.id
@@ -109,20 +135,20 @@ struct SubtitleReadabilityRule: Rule {
             for cue in file.document.cues {
                 let shown = cue.displayedLines
                 if shown.count > maximumLines {
-                    diagnostics.append(Diagnostic(.warning, "the cue has \(shown.count) lines; subtitles show at most \(maximumLines)",
+                    diagnostics.append(Diagnostic(.warning, Message.tooManyLines(lines: shown.count, limit: maximumLines),
                                                   at: SourceLocation(file: file.display, line: cue.textLine + maximumLines, column: 1), rule: id,
                                                   hint: "split it into two cues"))
                 }
                 for (offset, line) in shown.enumerated() where line.count > maximumLineLength {
-                    diagnostics.append(Diagnostic(.warning, "the line has \(line.count) characters; a phone shows about \(maximumLineLength)",
+                    diagnostics.append(Diagnostic(.warning, Message.lineTooLong(characters: line.count, limit: maximumLineLength),
                                                   at: SourceLocation(file: file.display, line: cue.textLine + offset, column: 1), rule: id,
                                                   hint: "break it into two lines, or split the cue"))
                 }
                 let characters = shown.reduce(0) { $0 + $1.count }
                 let seconds = Double(cue.end - cue.start) / 1000
                 if seconds > 0, Double(characters) / seconds > charactersPerSecond {
-                    diagnostics.append(Diagnostic(.warning, String(format: "%d characters in %.1f s is %.0f characters a second; viewers read about %.0f", characters, seconds,
-                                                                   Double(characters) / seconds, charactersPerSecond),
+                    diagnostics.append(Diagnostic(.warning, Message.tooFast(characters: characters, seconds: String(format: "%.1f", seconds), rate: String(format: "%.0f", Double(characters) / seconds),
+                                                                    limit: String(format: "%.0f", charactersPerSecond)),
                                                   at: SourceLocation(file: file.display, line: cue.textLine, column: 1), rule: id,
                                                   hint: String(format: "show it for at least %.1f s, or shorten it", Double(characters) / charactersPerSecond)))
                 }

@@ -8,6 +8,7 @@ struct TileCoverageRule: Rule {
         id: "content.tile-coverage", name: "Offline map coverage", family: .content,
         rationale: "A tour's MBTiles pack opens, names its tile format and zoom range truthfully, and has a tile under every stop and route point "
             + "at every zoom the app shows offline (offlineZoom, by default the pack's minzoom to maxzoom), or the offline map is blank where the walker stands.",
+        messages: [declare(Message.unreadable), declare(Message.noZoom), declare(Message.empty), declare(Message.noFormat), declare(Message.unknownFormat), declare(Message.unknownTileData), declare(Message.formatMismatch), declare(Message.zoomsSwapped), declare(Message.zoomOutsidePack), declare(Message.missingTile)],
         triggering: [
             RuleExample("a pack of another city", files: TilePackExample.files(), binaryFiles: TilePackExample.media(TilePackExample.pack(covering: TilePackExample.rome))),
             RuleExample("a pack missing zoom 15", files: TilePackExample.files(),
@@ -16,9 +17,55 @@ struct TileCoverageRule: Rule {
                         binaryFiles: TilePackExample.media(TilePackExample.pack(covering: TilePackExample.walk, format: "jpg"))),
             RuleExample("offline zooms the pack does not have", files: TilePackExample.files(tiles: "tiles.mbtiles", offlineZoom: "{min: ↓12, max: 15}"),
                         binaryFiles: TilePackExample.media(TilePackExample.pack(covering: TilePackExample.walk))),
+            RuleExample("offline zooms in the wrong order", files: TilePackExample.files(tiles: "tiles.mbtiles", offlineZoom: "{min: ↓15, max: 14}"),
+                        binaryFiles: TilePackExample.media(TilePackExample.pack(covering: TilePackExample.walk))),
+            RuleExample("a pack whose metadata has no minzoom", files: TilePackExample.files(),
+                        binaryFiles: TilePackExample.media(TilePackExample.pack(covering: TilePackExample.walk, minZoom: nil))),
+            RuleExample("a pack without tiles", files: TilePackExample.files(), binaryFiles: TilePackExample.media(TilePackExample.pack(covering: []))),
+            RuleExample("a pack whose metadata names no format", files: TilePackExample.files(),
+                        binaryFiles: TilePackExample.media(TilePackExample.pack(covering: TilePackExample.walk, format: nil))),
+            RuleExample("a pack of GIF tiles", files: TilePackExample.files(),
+                        binaryFiles: TilePackExample.media(TilePackExample.pack(covering: TilePackExample.walk, format: "gif"))),
+            RuleExample("a pack whose tiles are not images", files: TilePackExample.files(),
+                        binaryFiles: TilePackExample.media(TilePackExample.pack(covering: TilePackExample.walk, tileData: Array("not a tile".utf8)))),
+            RuleExample("an SQLite file without the MBTiles tiles table", files: TilePackExample.files(),
+                        binaryFiles: TilePackExample.media(TilePackExample.pack(covering: TilePackExample.walk, tilesTable: false))),
         ],
         nonTriggering: [RuleExample("a pack covering the walk at zooms 14 and 15", files: TilePackExample.files(tiles: "tiles.mbtiles", offlineZoom: "{min: 14, max: 15}"),
                                     binaryFiles: TilePackExample.media(TilePackExample.pack(covering: TilePackExample.walk)))])
+
+    enum Message {
+        static func unreadable(pack: String, error: String) -> DiagnosticMessage {
+            DiagnosticMessage("unreadable", "'\(pack)' is not a readable MBTiles pack: it \(error)")
+        }
+        static func noZoom(name: String) -> DiagnosticMessage {
+            DiagnosticMessage("no-zoom", "the tile pack's metadata has no \(name)")
+        }
+        static func empty(pack: String) -> DiagnosticMessage {
+            DiagnosticMessage("empty", "the tile pack '\(pack)' holds no tiles")
+        }
+        static func noFormat() -> DiagnosticMessage {
+            DiagnosticMessage("no-format", "the tile pack's metadata has no format")
+        }
+        static func unknownFormat(format: String) -> DiagnosticMessage {
+            DiagnosticMessage("unknown-format", "the tile pack's metadata format '\(format)' is not one apps draw")
+        }
+        static func unknownTileData() -> DiagnosticMessage {
+            DiagnosticMessage("unknown-tile-data", "the tile pack's first tile is not PNG, JPEG, WebP or vector tile (pbf) data")
+        }
+        static func formatMismatch(declared: String, actual: String) -> DiagnosticMessage {
+            DiagnosticMessage("format-mismatch", "the tile pack's metadata says format '\(declared)', but its tiles are \(actual)")
+        }
+        static func zoomsSwapped(low: Int, high: Int) -> DiagnosticMessage {
+            DiagnosticMessage("zooms-swapped", "offlineZoom.min (\(low)) is above offlineZoom.max (\(high))")
+        }
+        static func zoomOutsidePack(end: String, zoom: Int, packMin: Int, packMax: Int) -> DiagnosticMessage {
+            DiagnosticMessage("zoom-outside-pack", "offlineZoom.\(end) is \(zoom), outside the zooms the tile pack has (\(packMin)–\(packMax), its metadata minzoom and maxzoom)")
+        }
+        static func missingTile(tile: String, place: String) -> DiagnosticMessage {
+            DiagnosticMessage("missing-tile", "the tile pack has no tile \(tile) (z/x/y in the XYZ scheme of web maps) for \(place)")
+        }
+    }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
@@ -47,7 +94,7 @@ private struct TourTileCheck {
         self.display = display
     }
 
-    private mutating func report(_ message: String, at location: SourceLocation? = nil, hint: String? = nil) {
+    private mutating func report(_ message: DiagnosticMessage, at location: SourceLocation? = nil, hint: String? = nil) {
         diagnostics.append(Diagnostic(.error, message, at: location ?? tilesNode.location, rule: TileCoverageRule.description.id, hint: hint))
     }
 
@@ -58,16 +105,16 @@ private struct TourTileCheck {
         } catch MBTilesFailure.notSQLite {
             return  // assets.file-type reports a .mbtiles file that is not SQLite
         } catch {
-            report("'\(display)' is not a readable MBTiles pack: it \(error)", hint: "export the tile pack again as MBTiles 1.3")
+            report(TileCoverageRule.Message.unreadable(pack: display, error: "\(error)"), hint: "export the tile pack again as MBTiles 1.3")
             return
         }
         let metadata = pack.metadata
         checkFormat(pack)
         for (name, value) in [("minzoom", metadata.minZoom), ("maxzoom", metadata.maxZoom)] where value == nil {
-            report("the tile pack's metadata has no \(name)", hint: "apps learn the pack's zoom range from its minzoom and maxzoom metadata rows; add both")
+            report(TileCoverageRule.Message.noZoom(name: name), hint: "apps learn the pack's zoom range from its minzoom and maxzoom metadata rows; add both")
         }
         guard pack.firstTileHead != nil else {
-            report("the tile pack '\(display)' holds no tiles", hint: "export the pack again with the tiles of the tour's area")
+            report(TileCoverageRule.Message.empty(pack: display), hint: "export the pack again with the tiles of the tour's area")
             return
         }
         guard let zooms = offlineZooms(metadata) else { return }
@@ -76,20 +123,20 @@ private struct TourTileCheck {
 
     private mutating func checkFormat(_ pack: MBTilesPack) {
         guard let declared = pack.metadata.format else {
-            report("the tile pack's metadata has no format", hint: "add a format row naming the tiles' format: png, jpg, webp or pbf")
+            report(TileCoverageRule.Message.noFormat(), hint: "add a format row naming the tiles' format: png, jpg, webp or pbf")
             return
         }
         guard let format = TileFormat(metadata: declared) else {
-            report("the tile pack's metadata format '\(declared)' is not one apps draw", hint: "MBTiles formats are png, jpg, webp and pbf")
+            report(TileCoverageRule.Message.unknownFormat(format: declared), hint: "MBTiles formats are png, jpg, webp and pbf")
             return
         }
         guard let head = pack.firstTileHead else { return }
         guard let sniffed = TileFormat.sniff(head) else {
-            report("the tile pack's first tile is not PNG, JPEG, WebP or vector tile (pbf) data", hint: "export the pack again")
+            report(TileCoverageRule.Message.unknownTileData(), hint: "export the pack again")
             return
         }
         if sniffed != format {
-            report("the tile pack's metadata says format '\(declared)', but its tiles are \(sniffed.rawValue)",
+            report(TileCoverageRule.Message.formatMismatch(declared: declared, actual: sniffed.rawValue),
                    hint: "set the metadata format to \(sniffed.rawValue), or export the tiles as \(format.rawValue)")
         }
     }
@@ -100,14 +147,14 @@ private struct TourTileCheck {
         let declared = tour.node["offlineZoom"]
         let minNode = declared?["min"], maxNode = declared?["max"]
         if let low = minNode?.int, let high = maxNode?.int, low > high {
-            report("offlineZoom.min (\(low)) is above offlineZoom.max (\(high))", at: minNode!.location, hint: "swap them")
+            report(TileCoverageRule.Message.zoomsSwapped(low: low, high: high), at: minNode!.location, hint: "swap them")
             return nil
         }
         var valid = true
         for (node, end) in [(minNode, "min"), (maxNode, "max")] {
             guard let node, let zoom = node.int, let packMin = metadata.minZoom, let packMax = metadata.maxZoom, !(packMin...packMax).contains(zoom) else { continue }
             valid = false
-            report("offlineZoom.\(end) is \(zoom), outside the zooms the tile pack has (\(packMin)–\(packMax), its metadata minzoom and maxzoom)", at: node.location,
+            report(TileCoverageRule.Message.zoomOutsidePack(end: end, zoom: zoom, packMin: packMin, packMax: packMax), at: node.location,
                    hint: "set offlineZoom within \(packMin)–\(packMax), or add zoom \(zoom) to the pack")
         }
         guard valid, let low = minNode?.int ?? metadata.minZoom, let high = maxNode?.int ?? metadata.maxZoom, low <= high else { return nil }
@@ -136,7 +183,7 @@ private struct TourTileCheck {
                 guard let tile = TileCoordinate(latitude: place.latitude, longitude: place.longitude, zoom: zoom) else { continue }
                 if present[tile] == nil {
                     do { present[tile] = try pack.hasTile(tile) } catch {
-                        report("'\(display)' is not a readable MBTiles pack: it \(error)", hint: "export the tile pack again as MBTiles 1.3")
+                        report(TileCoverageRule.Message.unreadable(pack: display, error: "\(error)"), hint: "export the tile pack again as MBTiles 1.3")
                         return
                     }
                 }
@@ -155,7 +202,7 @@ private struct TourTileCheck {
             } else {
                 hint += "; add the missing tiles to the pack, or narrow the zooms (offlineZoom, or the pack's minzoom and maxzoom)"
             }
-            report("the tile pack has no tile \(tile) (z/x/y in the XYZ scheme of web maps) for \(place.name)", hint: hint)
+            report(TileCoverageRule.Message.missingTile(tile: "\(tile)", place: place.name), hint: hint)
         }
     }
 }
@@ -180,20 +227,25 @@ enum TilePackExample {
     /// The bytes of an MBTiles pack with a 1×1 PNG at each tile under `points` at each of `zooms`. Built in an
     /// in-memory SQLite database and serialised: rule descriptions (and so their examples) are made in every
     /// `livery` run, which should not write temporary files for them.
-    static func pack(covering points: [(Double, Double)], zooms: [Int] = [14, 15], minZoom: Int = 14, maxZoom: Int = 15, format: String = "png") -> [UInt8] {
+    static func pack(covering points: [(Double, Double)], zooms: [Int] = [14, 15], minZoom: Int? = 14, maxZoom: Int = 15, format: String? = "png",
+                     tileData: [UInt8] = RuleExample.pngBytes, tilesTable: Bool = true) -> [UInt8] {
         do {
             let database = try SQLiteDatabase(path: ":memory:")
             try database.execute("CREATE TABLE metadata (name text, value text); CREATE UNIQUE INDEX name ON metadata (name)")
+            guard tilesTable else { return try database.serialized() }
             try database.execute("CREATE TABLE tiles (zoom_level integer, tile_column integer, tile_row integer, tile_data blob)")
             try database.execute("CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row)")
             let lats = points.map(\.0), lons = points.map(\.1)
-            let bounds = "\(lons.min()! - 0.01),\(lats.min()! - 0.01),\(lons.max()! + 0.01),\(lats.max()! + 0.01)"
-            try database.insert("INSERT INTO metadata VALUES (?, ?)", rows: [
-                ("name", "Example"), ("format", format), ("minzoom", String(minZoom)), ("maxzoom", String(maxZoom)), ("bounds", bounds),
-            ].map { [.text($0.0), .text($0.1)] })
+            var rows = [("name", "Example"), ("maxzoom", String(maxZoom))]
+            if let format { rows.append(("format", format)) }
+            if let minZoom { rows.append(("minzoom", String(minZoom))) }
+            if let south = lats.min(), let north = lats.max(), let west = lons.min(), let east = lons.max() {
+                rows.append(("bounds", "\(west - 0.01),\(south - 0.01),\(east + 0.01),\(north + 0.01)"))
+            }
+            try database.insert("INSERT INTO metadata VALUES (?, ?)", rows: rows.map { [.text($0.0), .text($0.1)] })
             let tiles = Set(zooms.flatMap { zoom in points.compactMap { TileCoordinate(latitude: $0.0, longitude: $0.1, zoom: zoom) } })
             try database.insert("INSERT INTO tiles VALUES (?, ?, ?, ?)", rows: tiles.map {
-                [.int(Int64($0.zoom)), .int(Int64($0.x)), .int(Int64($0.tmsRow)), .blob(RuleExample.pngBytes)]
+                [.int(Int64($0.zoom)), .int(Int64($0.x)), .int(Int64($0.tmsRow)), .blob(tileData)]
             })
             return try database.serialized()
         } catch {

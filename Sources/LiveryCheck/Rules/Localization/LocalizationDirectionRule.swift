@@ -26,6 +26,7 @@ struct RightToLeftRule: Rule {
         id: "localization.rtl", name: "Right-to-left locales declared", family: .localization,
         rationale: "An app mirrors its layout only for the locales the tenant declares right to left; Arabic or Hebrew left out of locales.rtl shows a mirrored-text, unmirrored-layout app.",
         severity: .warning,
+        messages: [declare(Message.notListed), declare(Message.leftToRight), declare(Message.unsupported)],
         triggering: [
             RuleExample("Arabic not declared right to left", files: [
                 "example/tenant.yaml": LocaleExample.tenant(supported: "en, ↓ar", localeLines: ""),
@@ -35,11 +36,26 @@ struct RightToLeftRule: Rule {
                 "example/tenant.yaml": LocaleExample.tenant(supported: "en, fr", localeLines: "  rtl: [↓fr]\n"),
                 "example/locales/fr.yaml": "nav:\n  home: Accueil\n  profile: Profil\n",
             ]),
+            RuleExample("Arabic declared right to left but not supported", files: [
+                "example/tenant.yaml": LocaleExample.tenant(supported: "en", localeLines: "  rtl: [↓ar]\n"),
+            ]),
         ],
         nonTriggering: [RuleExample("Hebrew declared, English not", files: [
             "example/tenant.yaml": LocaleExample.tenant(supported: "en, he", localeLines: "  rtl: [he]\n"),
             "example/locales/he.yaml": "nav:\n  home: בית\n  profile: פרופיל\n",
         ])])
+
+    enum Message {
+        static func notListed(locale: String) -> DiagnosticMessage {
+            DiagnosticMessage("rtl-not-listed", "'\(locale)' is written right to left, but locales.rtl does not list it")
+        }
+        static func leftToRight(locale: String) -> DiagnosticMessage {
+            DiagnosticMessage("listed-left-to-right", "locales.rtl lists '\(locale)', which is written left to right")
+        }
+        static func unsupported(locale: String) -> DiagnosticMessage {
+            DiagnosticMessage("listed-unsupported", "locales.rtl lists '\(locale)', which is not in locales.supported")
+        }
+    }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         let settings = context.localeSettings
@@ -49,16 +65,16 @@ struct RightToLeftRule: Rule {
         var diagnostics: [Diagnostic] = []
         for node in settings.supported where context.owns(node.location) {
             guard let locale = node.string, TextDirection.isRightToLeft(locale), !declared.contains(locale) else { continue }
-            diagnostics.append(Diagnostic(.warning, "'\(locale)' is written right to left, but locales.rtl does not list it", at: node.location, rule: id,
+            diagnostics.append(Diagnostic(.warning, Message.notListed(locale: locale), at: node.location, rule: id,
                                           hint: "add it to locales.rtl so the app mirrors its layout"))
         }
         for node in settings.rtl where context.owns(node.location) {
             guard let locale = node.string else { continue }
             if !TextDirection.isRightToLeft(locale) {
-                diagnostics.append(Diagnostic(.warning, "locales.rtl lists '\(locale)', which is written left to right", at: node.location, rule: id,
+                diagnostics.append(Diagnostic(.warning, Message.leftToRight(locale: locale), at: node.location, rule: id,
                                               hint: "remove it from locales.rtl"))
             } else if !supported.contains(locale) {
-                diagnostics.append(Diagnostic(.warning, "locales.rtl lists '\(locale)', which is not in locales.supported", at: node.location, rule: id,
+                diagnostics.append(Diagnostic(.warning, Message.unsupported(locale: locale), at: node.location, rule: id,
                                               hint: "add it to locales.supported or remove it from locales.rtl"))
             }
         }

@@ -31,6 +31,7 @@ struct PluralCategoriesRule: Rule {
     static let description = RuleDescription(
         id: "localization.plural-categories", name: "Plural categories the locale needs", family: .localization,
         rationale: "Each language needs its own CLDR plural categories (Russian: one, few, many, other); a missing one shows the wrong form, or fails, for some numbers.",
+        messages: [declare(Message.lacks)],
         triggering: [
             RuleExample("Russian plural without few and many", files: LocaleExample.files(locale: "ru", text:
                 "nav:\n  home: \"↓{count, plural, one {# занятие} other {# занятия}}\"\n  profile: Профиль\n",
@@ -44,6 +45,12 @@ struct PluralCategoriesRule: Rule {
                 english: "nav:\n  home: \"{count, plural, offset:1 =0 {Nobody} one {You and # friend} other {You and # friends}}\"\n  profile: Profile\n")),
         ])
 
+    enum Message {
+        static func lacks(kind: String, argument: String, key: String, missing: String, locale: String, needed: String) -> DiagnosticMessage {
+            DiagnosticMessage("lacks-categories", "the \(kind) on {\(argument)} in '\(key)' lacks \(missing); '\(locale)' needs \(needed)")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         var cache = PluralRulesCache()
@@ -55,7 +62,7 @@ struct PluralCategoriesRule: Rule {
                 let message = bundle.messages[index]
                 let kind = selection.type == .selectordinal ? "ordinal" : "plural"
                 diagnostics.append(Diagnostic(
-                    .error, "the \(kind) on {\(selection.name)} in '\(message.key)' lacks \(list(missing)); '\(bundle.locale)' needs \(list(rules.categories))",
+                    .error, Message.lacks(kind: kind, argument: "\(selection.name)", key: message.key, missing: list(missing), locale: bundle.locale, needed: list(rules.categories)),
                     at: message.location(atOffset: selection.offset), rule: Self.description.id,
                     hint: missing == [.other] ? "add other {…}: ICU requires it, and =N options do not count as categories"
                         : "add \(missing.map { "\($0.rawValue) {…}" }.joined(separator: " ")) (CLDR \(PluralRules.cldrVersion))"))
@@ -70,6 +77,7 @@ struct PluralExtraCategoryRule: Rule {
         id: "localization.plural-extra", name: "Plural category the locale never uses", family: .localization,
         rationale: "A category the locale's CLDR rules never select (few in English) is dead text, often a sign the message was copied from another language.",
         severity: .warning,
+        messages: [declare(Message.neverSelected), declare(Message.notCategory)],
         triggering: [
             RuleExample("English plural with few", files: LocaleExample.english(
                 "nav:\n  home: \"{count, plural, one {# day} ↓few {# days} other {# days}}\"\n  profile: Profile\n")),
@@ -78,6 +86,15 @@ struct PluralExtraCategoryRule: Rule {
         ],
         nonTriggering: [RuleExample("English ordinal with one/two/few/other", files: LocaleExample.english(
             "nav:\n  home: \"{place, selectordinal, one {#st} two {#nd} few {#rd} other {#th}}\"\n  profile: Profile\n"))])
+
+    enum Message {
+        static func neverSelected(locale: String, keyword: String, key: String, categories: String) -> DiagnosticMessage {
+            DiagnosticMessage("never-selected", "'\(locale)' never selects '\(keyword)' in '\(key)'; its categories are \(categories)")
+        }
+        static func notCategory(keyword: String, key: String) -> DiagnosticMessage {
+            DiagnosticMessage("not-a-category", "'\(keyword)' in '\(key)' is not a plural category")
+        }
+    }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
@@ -91,8 +108,8 @@ struct PluralExtraCategoryRule: Rule {
                     let message = bundle.messages[index]
                     let known = PluralCategory(rawValue: keyword) != nil
                     diagnostics.append(Diagnostic(
-                        .warning, known ? "'\(bundle.locale)' never selects '\(keyword)' in '\(message.key)'; its categories are \(list(rules.categories))"
-                            : "'\(keyword)' in '\(message.key)' is not a plural category",
+                        .warning, known ? Message.neverSelected(locale: bundle.locale, keyword: keyword, key: message.key, categories: list(rules.categories))
+                            : Message.notCategory(keyword: keyword, key: message.key),
                         at: message.location(atOffset: option.offset), rule: Self.description.id,
                         hint: known ? "remove the option, or use =N for an exact number"
                             : DidYouMean.hint(for: keyword, among: rules.categories.map(\.rawValue)) ?? "use one of \(list(rules.categories))"))
@@ -108,11 +125,18 @@ struct PluralLocaleRule: Rule {
         id: "localization.plural-locale", name: "Plural rules known for the locale", family: .localization,
         rationale: "Plural categories come from CLDR; for a locale CLDR does not know, Livery cannot check them and the app may not either.",
         severity: .warning,
+        messages: [declare(Message.noRules)],
         triggering: [RuleExample("plural in a locale CLDR does not know", files: LocaleExample.files(
             locale: "xx", text: "nav:\n  home: \"↓{count, plural, one {# xa} other {# xas}}\"\n  profile: Xprofile\n",
             english: "nav:\n  home: \"{count, plural, one {# day} other {# days}}\"\n  profile: Profile\n"))],
         nonTriggering: [RuleExample("an unknown locale without plurals", files: LocaleExample.files(
             locale: "xx", text: "nav:\n  home: Xhome\n  profile: Xprofile\n"))])
+
+    enum Message {
+        static func noRules(cldr: String, kind: String, locale: String, file: String) -> DiagnosticMessage {
+            DiagnosticMessage("no-rules", "CLDR \(cldr) has no \(kind) plural rules for '\(locale)', so the plural categories of \(file) cannot be checked")
+        }
+    }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
@@ -125,7 +149,7 @@ struct PluralLocaleRule: Rule {
                 // Once per bundle and kind: the first message says it for the whole file.
                 guard reported.insert(bundle.locale + "|" + kind).inserted else { continue }
                 diagnostics.append(Diagnostic(
-                    .warning, "CLDR \(PluralRules.cldrVersion) has no \(kind) plural rules for '\(bundle.locale)', so the plural categories of \(bundle.file) cannot be checked",
+                    .warning, Message.noRules(cldr: "\(PluralRules.cldrVersion)", kind: kind, locale: bundle.locale, file: bundle.file),
                     at: message.location(atOffset: selection.offset), rule: Self.description.id,
                     hint: "check the locale id; CLDR knows e.g. \(["ar", "pl", "ru", "pt-PT"].joined(separator: ", "))"))
             }

@@ -6,17 +6,27 @@ struct IDMatchesPathRule: Rule {
     static let description = RuleDescription(
         id: "structure.id-matches-path", name: "Id matches its path", family: .structure,
         rationale: "A tenant's id is its folder name, a program's its file name, a tour's its folder name, a locale bundle's file name is a locale: one name everywhere.",
+        messages: [declare(Message.differs), declare(Message.badLocaleFile)],
         triggering: [
             RuleExample("tenant id differs from the folder", files: ["example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "id: example", with: "id: ↓exemple")]),
             RuleExample("locale file that is not a locale", files: ["example/locales/english.yaml": "↓nav:\n  home: Home\n"]),
         ],
         nonTriggering: [RuleExample("the minimal tenant")])
 
+    enum Message {
+        static func differs(what: String, id: String, place: String, expected: String) -> DiagnosticMessage {
+            DiagnosticMessage("differs", "\(what) id '\(id)' differs from its \(place) name '\(expected)'")
+        }
+        static func badLocaleFile(path: String) -> DiagnosticMessage {
+            DiagnosticMessage("bad-locale-file", "locale bundle '\(path)' is not named after a locale id")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         func expect(_ manifest: Manifest, equals expected: String, what: String) {
             guard let node = manifest.node["id"], let id = node.string, id != expected else { return }
-            diagnostics.append(Diagnostic(.error, "\(what) id '\(id)' differs from its \(what == "program" ? "file" : "folder") name '\(expected)'", at: node.location,
+            diagnostics.append(Diagnostic(.error, Message.differs(what: what, id: id, place: what == "program" ? "file" : "folder", expected: expected), at: node.location,
                                           rule: Self.description.id, hint: "rename one of them so both say the same"))
         }
         for manifest in context.source.manifests {
@@ -25,7 +35,7 @@ struct IDMatchesPathRule: Rule {
             case .program: expect(manifest, equals: manifest.stem, what: "program")
             case .tour: expect(manifest, equals: String(manifest.directory.split(separator: "/").last ?? ""), what: "tour")
             case .locale where !StringFormat.locale.matches(manifest.stem):
-                diagnostics.append(Diagnostic(.error, "locale bundle '\(manifest.relativePath)' is not named after a locale id", at: manifest.node.location,
+                diagnostics.append(Diagnostic(.error, Message.badLocaleFile(path: manifest.relativePath), at: manifest.node.location,
                                               rule: Self.description.id, hint: "name it after the locale, e.g. locales/en.yaml or locales/pt-BR.yaml"))
             default: break
             }
@@ -38,11 +48,21 @@ struct UniqueIDRule: Rule {
     static let description = RuleDescription(
         id: "structure.unique-id", name: "Unique ids", family: .structure,
         rationale: "Ids in one list (tabs, roles, stops, achievements…) and item ids across a whole program are unique, or apps show and save the wrong thing.",
+        messages: [declare(Message.inList), declare(Message.inProgram)],
         triggering: [
             RuleExample("two tabs with one id", files: ["example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "{id: profile", with: "{id: ↓home")]),
             RuleExample("one item id on two days", files: ProgramExample.files(lesson: "morning-routine").mapValues { $0.replacingOccurrences(of: "id: read-2,", with: "id: ↓read-1,") }),
         ],
         nonTriggering: [RuleExample("the minimal tenant")])
+
+    enum Message {
+        static func inList(id: String, line: Int, column: Int) -> DiagnosticMessage {
+            DiagnosticMessage("twice-in-list", "id '\(id)' is used twice in this list (first at line \(line), column \(column))")
+        }
+        static func inProgram(id: String, line: Int, column: Int) -> DiagnosticMessage {
+            DiagnosticMessage("twice-in-program", "item id '\(id)' is used twice in the program (first at line \(line), column \(column))")
+        }
+    }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
@@ -53,7 +73,7 @@ struct UniqueIDRule: Rule {
                 for item in items {
                     guard let idNode = item["id"], let id = idNode.string else { continue }
                     if let first = seen[id] {
-                        diagnostics.append(Diagnostic(.error, "id '\(id)' is used twice in this list (first at line \(first.line), column \(first.column))",
+                        diagnostics.append(Diagnostic(.error, Message.inList(id: id, line: first.line, column: first.column),
                                                       at: idNode.location, rule: Self.description.id))
                     } else {
                         seen[id] = idNode.location
@@ -72,7 +92,7 @@ struct UniqueIDRule: Rule {
                             // Duplicates within one day are already reported as duplicates in one list.
                             let sameDay = day["items"]?.items?.contains { $0["id"]?.location == first } == true
                             if !sameDay {
-                                diagnostics.append(Diagnostic(.error, "item id '\(id)' is used twice in the program (first at line \(first.line), column \(first.column))",
+                                diagnostics.append(Diagnostic(.error, Message.inProgram(id: id, line: first.line, column: first.column),
                                                               at: idNode.location, rule: Self.description.id))
                             }
                         } else {
@@ -103,14 +123,33 @@ struct LibraryReferenceRule: Rule {
     static let description = RuleDescription(
         id: "references.library", name: "Library references", family: .references,
         rationale: "Program lessons, library categories and packs point at library entries that exist.",
-        triggering: [RuleExample("lesson of a missing item", files: ProgramExample.files(lesson: "↓morning-routin"))],
+        messages: [declare(Message.notInLibrary), declare(Message.noItem), declare(Message.unknownCategory)],
+        triggering: [
+            RuleExample("lesson of a missing item", files: ProgramExample.files(lesson: "↓morning-routin")),
+            RuleExample("a lesson without its library item", files: ProgramExample.files(lesson: "morning-routine").mapValues {
+                $0.replacingOccurrences(of: "- {type: lesson, id: read-1, lesson: morning-routine}", with: "- ↓{type: lesson, id: read-1}") }),
+            RuleExample("an item in an undeclared category", files: ProgramExample.files(lesson: "morning-routine").mapValues {
+                $0.replacingOccurrences(of: "    kind: article\n", with: "    kind: article\n    category: ↓sleep\n") }),
+        ],
         nonTriggering: [RuleExample("lesson of an existing item", files: ProgramExample.files(lesson: "morning-routine"))])
+
+    enum Message {
+        static func notInLibrary(what: String, id: String) -> DiagnosticMessage {
+            DiagnosticMessage("not-in-library", "\(what) '\(id)' is not in the library")
+        }
+        static func noItem(lesson: String) -> DiagnosticMessage {
+            DiagnosticMessage("no-item", "lesson '\(lesson)' names no library item")
+        }
+        static func unknownCategory(category: String) -> DiagnosticMessage {
+            DiagnosticMessage("unknown-category", "category '\(category)' is not declared under categories")
+        }
+    }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         let items = libraryItems(context.tenant)
         var diagnostics: [Diagnostic] = []
         func report(_ node: Node, _ what: String, among candidates: some Sequence<String>) {
-            diagnostics.append(Diagnostic(.error, "\(what) '\(node.string ?? "")' is not in the library", at: node.location, rule: Self.description.id,
+            diagnostics.append(Diagnostic(.error, Message.notInLibrary(what: what, id: node.string ?? ""), at: node.location, rule: Self.description.id,
                                           hint: DidYouMean.hint(for: node.string ?? "", among: candidates), fixes: DidYouMean.fix(for: node, among: candidates)))
         }
         for program in context.source.manifests(.program) {
@@ -118,7 +157,7 @@ struct LibraryReferenceRule: Rule {
                 for day in week["days"]?.items ?? [] {
                     for item in day["items"]?.items ?? [] where item["type"]?.string == "lesson" {
                         guard let lesson = item["lesson"] else {
-                            diagnostics.append(Diagnostic(.error, "lesson '\(item["id"]?.string ?? "")' names no library item", at: item.location,
+                            diagnostics.append(Diagnostic(.error, Message.noItem(lesson: item["id"]?.string ?? ""), at: item.location,
                                                           rule: Self.description.id, hint: "add `lesson: <library item id>`"))
                             continue
                         }
@@ -131,7 +170,7 @@ struct LibraryReferenceRule: Rule {
             let categories = Set((library.node["categories"]?.items ?? []).compactMap { $0["id"]?.string })
             for item in library.node["items"]?.items ?? [] {
                 if let category = item["category"], let id = category.string, !categories.contains(id) {
-                    diagnostics.append(Diagnostic(.error, "category '\(id)' is not declared under categories", at: category.location, rule: Self.description.id,
+                    diagnostics.append(Diagnostic(.error, Message.unknownCategory(category: id), at: category.location, rule: Self.description.id,
                                                   hint: DidYouMean.hint(for: id, among: categories), fixes: DidYouMean.fix(for: category, among: categories)))
                 }
             }
@@ -194,8 +233,15 @@ struct LocaleKeyReferenceRule: Rule {
     static let description = RuleDescription(
         id: "references.locale-key", name: "Locale key references", family: .references,
         rationale: "Tab and role labels and welcome messages name keys that exist in the default locale.",
+        messages: [declare(Message.unknownKey)],
         triggering: [RuleExample("tab label key missing", files: ["example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "label: nav.profile", with: "label: ↓nav.profil")])],
         nonTriggering: [RuleExample("the minimal tenant")])
+
+    enum Message {
+        static func unknownKey(key: String, locale: String) -> DiagnosticMessage {
+            DiagnosticMessage("unknown-key", "key '\(key)' is not in the default locale '\(locale)'")
+        }
+    }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         guard let locale = context.tenant.defaultLocale, let bundle = context.tenant.locales[locale] else { return [] }
@@ -206,7 +252,7 @@ struct LocaleKeyReferenceRule: Rule {
         let prefix = context.source.displayRoot + "/"
         return references.compactMap { node in
             guard node.location.file.hasPrefix(prefix), let key = node.string, !keys.contains(key) else { return nil }
-            return Diagnostic(.error, "key '\(key)' is not in the default locale '\(locale)'", at: node.location, rule: Self.description.id,
+            return Diagnostic(.error, Message.unknownKey(key: key, locale: locale), at: node.location, rule: Self.description.id,
                               hint: DidYouMean.hint(for: key, among: keys) ?? "add it to \(bundle.file)", fixes: DidYouMean.fix(for: node, among: keys))
         }
     }
@@ -216,11 +262,21 @@ struct LocaleBundleRule: Rule {
     static let description = RuleDescription(
         id: "references.locale-bundle", name: "Locale bundles", family: .references,
         rationale: "The default locale is supported and every supported locale has a bundle, so no app falls back to keys.",
+        messages: [declare(Message.defaultUnsupported), declare(Message.noBundle)],
         triggering: [
             RuleExample("supported locale without a bundle", files: ["example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "supported: [en]", with: "supported: [en, ↓ru]")]),
             RuleExample("default locale not supported", files: ["example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "default: en\n  supported: [en]", with: "default: ↓fr\n  supported: [en]")]),
         ],
         nonTriggering: [RuleExample("the minimal tenant")])
+
+    enum Message {
+        static func defaultUnsupported(locale: String) -> DiagnosticMessage {
+            DiagnosticMessage("default-unsupported", "default locale '\(locale)' is not in the supported locales")
+        }
+        static func noBundle(locale: String) -> DiagnosticMessage {
+            DiagnosticMessage("no-bundle", "supported locale '\(locale)' has no bundle")
+        }
+    }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         guard let locales = context.tenant.tenant?["locales"] else { return [] }
@@ -228,12 +284,12 @@ struct LocaleBundleRule: Rule {
         let supported = locales["supported"]?.items ?? []
         let ids = supported.compactMap(\.string)
         if let defaultNode = locales["default"], let id = defaultNode.string, !ids.contains(id) {
-            diagnostics.append(Diagnostic(.error, "default locale '\(id)' is not in the supported locales", at: defaultNode.location, rule: Self.description.id,
+            diagnostics.append(Diagnostic(.error, Message.defaultUnsupported(locale: id), at: defaultNode.location, rule: Self.description.id,
                                           hint: "add '\(id)' to supported"))
         }
         for node in supported {
             guard let id = node.string, context.tenant.locales[id] == nil else { continue }
-            diagnostics.append(Diagnostic(.error, "supported locale '\(id)' has no bundle", at: node.location, rule: Self.description.id,
+            diagnostics.append(Diagnostic(.error, Message.noBundle(locale: id), at: node.location, rule: Self.description.id,
                                           hint: "add locales/\(id).yaml"))
         }
         return diagnostics
@@ -244,11 +300,21 @@ struct TourLanguageRule: Rule {
     static let description = RuleDescription(
         id: "references.tour-language", name: "Tour languages", family: .references,
         rationale: "A tour's languages are locales the tenant supports, and every stop has audio in each of them.",
+        messages: [declare(Message.unsupported), declare(Message.noAudio)],
         triggering: [
             RuleExample("language the tenant does not support (and so no stop has audio in it)", files: TourExample.files(languages: "[en, ↓de]", marker: true)),
             RuleExample("stop without audio in a language", files: TourExample.files(languages: "[en]", audio: "{}", marker: true)),
         ],
         nonTriggering: [RuleExample("English tour", files: TourExample.files(languages: "[en]"), binaryFiles: TourExample.media)])
+
+    enum Message {
+        static func unsupported(language: String) -> DiagnosticMessage {
+            DiagnosticMessage("unsupported-language", "tour language '\(language)' is not a supported locale of the tenant")
+        }
+        static func noAudio(stop: String, language: String) -> DiagnosticMessage {
+            DiagnosticMessage("no-audio", "stop '\(stop)' has no audio in '\(language)'")
+        }
+    }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         let supported = Set(context.tenant.supportedLocales)
@@ -257,13 +323,13 @@ struct TourLanguageRule: Rule {
             let languages = (tour.node["languages"]?.items ?? [])
             for language in languages {
                 guard let id = language.string, !supported.contains(id) else { continue }
-                diagnostics.append(Diagnostic(.error, "tour language '\(id)' is not a supported locale of the tenant", at: language.location, rule: Self.description.id,
+                diagnostics.append(Diagnostic(.error, Message.unsupported(language: id), at: language.location, rule: Self.description.id,
                                               hint: "add '\(id)' to locales.supported in the tenant manifest, with a locale bundle"))
             }
             for stop in tour.node["stops"]?.items ?? [] {
                 let audio = Set((stop["audio"]?.entries ?? []).map(\.key))
                 for id in languages.compactMap(\.string) where !audio.contains(id) {
-                    diagnostics.append(Diagnostic(.error, "stop '\(stop["id"]?.string ?? "")' has no audio in '\(id)'", at: stop["audio"]?.location ?? stop.location,
+                    diagnostics.append(Diagnostic(.error, Message.noAudio(stop: stop["id"]?.string ?? "", language: id), at: stop["audio"]?.location ?? stop.location,
                                                   rule: Self.description.id))
                 }
             }
@@ -330,12 +396,19 @@ struct TokenReferenceRule: Rule {
     static let description = RuleDescription(
         id: "references.token", name: "Token references", family: .references,
         rationale: "Token references in manifests (tab identity colours) name tokens that exist in the tenant's branding.",
+        messages: [declare(Message.unknownToken)],
         triggering: [RuleExample("misspelt tab colour", files: TokenExample.valid.merging([
             "example/tenant.yaml": TokenExample.valid["example/tenant.yaml"]!.replacingOccurrences(of: "label: nav.home}", with: "label: nav.home, color: ↓\"{color.primry}\"}"),
         ]) { _, new in new })],
         nonTriggering: [RuleExample("existing tab colour", files: TokenExample.valid.merging([
             "example/tenant.yaml": TokenExample.valid["example/tenant.yaml"]!.replacingOccurrences(of: "label: nav.home}", with: "label: nav.home, color: \"{color.primary}\"}"),
         ]) { _, new in new })])
+
+    enum Message {
+        static func unknownToken(tab: String, path: String) -> DiagnosticMessage {
+            DiagnosticMessage("unknown-token", "tab '\(tab)' uses token '{\(path)}', which the tenant's branding does not define")
+        }
+    }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         let tokens = context.tenant.tokens["default"]?.tokens ?? [:]
@@ -345,7 +418,7 @@ struct TokenReferenceRule: Rule {
                   text.hasPrefix("{"), text.hasSuffix("}") else { return nil }
             let path = String(text.dropFirst().dropLast())
             guard tokens[path] == nil else { return nil }
-            return Diagnostic(.error, "tab '\(tab["id"]?.string ?? "")' uses token '{\(path)}', which the tenant's branding does not define", at: color.location,
+            return Diagnostic(.error, Message.unknownToken(tab: tab["id"]?.string ?? "", path: path), at: color.location,
                               rule: Self.description.id, hint: DidYouMean.suggestion(for: path, among: tokens.keys).map { "did you mean '{\($0)}'?" },
                               fixes: DidYouMean.suggestion(for: path, among: tokens.keys).flatMap { Fix.replacing(color, with: "{\($0)}") }.map { [$0] } ?? [])
         }

@@ -99,6 +99,7 @@ struct StoreRequiredTextRule: Rule {
         rationale: "Each store refuses a listing without its required text: the App Store a description and keywords (the name defaults to the "
             + "app's display name), Google Play a short and a full description (the title defaults likewise). They come from the default "
             + "locale's store.* messages. A store.yaml lists an app, so it belongs to a brand with an app: (a creator is listed in its platform's app).",
+        messages: [declare(Message.noListing), declare(Message.missingText)],
         triggering: [
             RuleExample("a Google Play listing without a short description", files: StoreExample.marked(StoreExample.files(
                 texts: "store:\n  description: Audio walks through the old town.\n  keywords: walks,audio\n"), "example/locales/en.yaml")),
@@ -110,6 +111,15 @@ struct StoreRequiredTextRule: Rule {
                 store: "stores: [appStore]\n" + StoreExample.store, texts: "store:\n  description: Audio walks.\n  keywords: walks,audio\n")),
         ])
 
+    enum Message {
+        static func noListing(problem: String) -> DiagnosticMessage {
+            DiagnosticMessage("no-listing", "store.yaml describes store listings, but \(problem)")
+        }
+        static func missingText(store: String, field: String, key: String, file: String, limit: Int, unit: String) -> DiagnosticMessage {
+            DiagnosticMessage("missing-text", "the \(store) listing has no \(field): add \(key) to \(file) (at most \(limit) \(unit))")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         if let own = context.source.manifests(.store).first {
@@ -117,7 +127,7 @@ struct StoreRequiredTextRule: Rule {
             let problem = manifest?["kind"]?.string == "creator" ? "a creator is listed in its platform's app and has no listing of its own"
                 : manifest?["app"]?["displayName"] == nil ? "the tenant has no app: (display name and store identifiers) to list" : nil
             if let problem {
-                diagnostics.append(Diagnostic(.error, "store.yaml describes store listings, but \(problem)", at: own.node.location, rule: Self.id,
+                diagnostics.append(Diagnostic(.error, Message.noListing(problem: problem), at: own.node.location, rule: Self.id,
                                               hint: "remove store.yaml, or give the brand an app: in tenant.yaml"))
             }
         }
@@ -127,8 +137,8 @@ struct StoreRequiredTextRule: Rule {
                 let text = listing.text(field, in: listing.defaultLocale)
                 guard text?.text?.isEmpty ?? (text == nil) else { continue }
                 let file = (bundle.file as NSString).lastPathComponent
-                diagnostics.append(Diagnostic(.error, "the \(store.title) listing has no \(field.label): add \(field.keys.last!) to \(bundle.file) "
-                                              + "(at most \(field.limit) \(field.countsBytes ? "bytes" : "characters"))", at: bundle.location, rule: Self.id,
+                diagnostics.append(Diagnostic(.error, Message.missingText(store: store.title, field: field.label, key: field.keys.last!, file: bundle.file, limit: field.limit,
+                                                                        unit: field.countsBytes ? "bytes" : "characters"), at: bundle.location, rule: Self.id,
                                               hint: "\(file) holds the default locale's text; store.yaml 'stores' lists the stores the app is in"))
             }
         }
@@ -143,6 +153,7 @@ struct StoreUnknownKeyRule: Rule {
         id: id, name: "Known store listing keys", family: .store,
         rationale: "The store. namespace of the locale bundles holds listing text, read by key: a misspelt key (store.descripton) would leave "
             + "its text out of every listing without a word.",
+        messages: [declare(Message.unknownKey)],
         triggering: [
             RuleExample("a misspelt description key", files: StoreExample.files(texts: StoreExample.texts + "  ↓descripton: Audio walks.\n")),
         ],
@@ -152,11 +163,17 @@ struct StoreUnknownKeyRule: Rule {
                 + "  releaseNotes: Faster maps.\n  changelog: Faster maps.\n")),
         ])
 
+    enum Message {
+        static func unknownKey(key: String) -> DiagnosticMessage {
+            DiagnosticMessage("unknown-key", "'\(key)' is not a store listing key")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for bundle in context.source.manifests(.locale).compactMap(\.localeBundle) {
             for message in bundle.messages where message.key.hasPrefix("store.") && !StoreField.knownKeys.contains(message.key) {
-                diagnostics.append(Diagnostic(.error, "'\(message.key)' is not a store listing key", at: message.keyLocation, rule: Self.id,
+                diagnostics.append(Diagnostic(.error, Message.unknownKey(key: message.key), at: message.keyLocation, rule: Self.id,
                                               hint: DidYouMean.hint(for: message.key, among: StoreField.knownKeys)
                                                 ?? "listing keys: \(StoreField.knownKeys.sorted().joined(separator: ", ")); the store. namespace is theirs"))
             }
@@ -173,6 +190,7 @@ struct StoreURLRule: Rule {
         rationale: "Both stores require a privacy policy URL and the App Store a support URL; each must be a well-formed https URL (App Store "
             + "Connect refuses others, and a store page must not send people to an unencrypted page). Listing text without a store.yaml has no "
             + "privacy URL to go with it.",
+        messages: [declare(Message.noStoreManifest), declare(Message.badURL), declare(Message.missingURL)],
         triggering: [
             RuleExample("no privacy URL", files: StoreExample.files(store: "↓urls:\n  support: https://example.com/support\n")),
             RuleExample("a support URL over http", files: StoreExample.files(store: "urls:\n  privacy: https://example.com/privacy\n  support: ↓http://example.com/support\n")),
@@ -194,13 +212,25 @@ struct StoreURLRule: Rule {
         return nil
     }
 
+    enum Message {
+        static func noStoreManifest() -> DiagnosticMessage {
+            DiagnosticMessage("no-store-manifest", "the locale bundles have store listing text, but there is no store.yaml with the privacy URL both stores require")
+        }
+        static func badURL(name: String, value: String, problem: String) -> DiagnosticMessage {
+            DiagnosticMessage("bad-url", "the \(name) URL '\(value)' \(problem)")
+        }
+        static func missingURL(name: String, stores: String, verb: String) -> DiagnosticMessage {
+            DiagnosticMessage("missing-url", "no \(name) URL: \(stores) \(verb) one")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         guard let manifest = context.tenant.tenant, manifest["kind"]?.string == "brand", manifest["app"] != nil else { return [] }
         var diagnostics: [Diagnostic] = []
         guard let settings = StoreListing.settings(of: context.tenant) else {
             let own = context.source.manifests(.locale).compactMap(\.localeBundle).first { $0.locale == context.tenant.defaultLocale }
             if let first = own?.messages.first(where: { $0.key.hasPrefix("store.") }) {
-                diagnostics.append(Diagnostic(.error, "the locale bundles have store listing text, but there is no store.yaml with the privacy URL both stores require",
+                diagnostics.append(Diagnostic(.error, Message.noStoreManifest(),
                                               at: first.location, rule: Self.id, hint: "add store.yaml with urls: {privacy: https://…, support: https://…}"))
             }
             return diagnostics
@@ -210,10 +240,10 @@ struct StoreURLRule: Rule {
         for (name, needed) in [("privacy", stores), ("support", stores.filter { $0 == .appStore }), ("marketing", [])] {
             if let node = urls?[name] {
                 if let value = node.string, let found = Self.problem(value), context.owns(node.location) {
-                    diagnostics.append(Diagnostic(.error, "the \(name) URL '\(value)' \(found)", at: node.location, rule: Self.id, hint: "write a full https:// address"))
+                    diagnostics.append(Diagnostic(.error, Message.badURL(name: name, value: value, problem: found), at: node.location, rule: Self.id, hint: "write a full https:// address"))
                 }
             } else if !needed.isEmpty, let location = settings.entry("urls")?.keyLocation, context.owns(location) {
-                diagnostics.append(Diagnostic(.error, "no \(name) URL: \(needed.map(\.title).joined(separator: " and ")) require\(needed.count == 1 ? "s" : "") one",
+                diagnostics.append(Diagnostic(.error, Message.missingURL(name: name, stores: needed.map(\.title).joined(separator: " and "), verb: needed.count == 1 ? "requires" : "require"),
                                               at: location, rule: Self.id, hint: "add urls.\(name): https://…"))
             }
         }
@@ -228,8 +258,10 @@ struct StoreLocaleRule: Rule {
         id: id, name: "Store locale codes", family: .store,
         rationale: "Each store has its own list of listing languages (App Store es-MX, Google Play es-419), and a listing folder named otherwise "
             + "is refused; two of the tenant's locales on one store code would write one listing twice, the second over the first.",
+        messages: [declare(Message.unsupported), declare(Message.unknownCode), declare(Message.collision)],
         triggering: [
             RuleExample("a Google Play code for the App Store", files: StoreExample.files(store: StoreExample.store + "locales:\n  appStore: {en: ↓es-419}\n")),
+            RuleExample("a listing language for a locale the tenant does not support", files: StoreExample.files(store: StoreExample.store + "locales:\n  appStore: {↓fr: fr-FR}\n")),
             RuleExample("Russian and Russian in Russia on one App Store listing", files: StoreExample.files(
                 russian: StoreExample.russian).merging(["example/tenant.yaml": StoreExample.tenant.replacingOccurrences(of: "supported: [en]", with: "supported: [en, ru, ↓ru-RU]"),
                                                         "example/locales/ru-RU.yaml": StoreExample.russian]) { _, new in new }),
@@ -238,6 +270,18 @@ struct StoreLocaleRule: Rule {
             RuleExample("English listed in the British stores by hand", files: StoreExample.files(store: StoreExample.store + "locales:\n  appStore: {en: en-GB}\n  googlePlay: {en: en-GB}\n")),
         ])
 
+    enum Message {
+        static func unsupported(locale: String) -> DiagnosticMessage {
+            DiagnosticMessage("unsupported-locale", "'\(locale)' is not a supported locale of the tenant")
+        }
+        static func unknownCode(code: String, store: String) -> DiagnosticMessage {
+            DiagnosticMessage("unknown-code", "'\(code)' is not a \(store) locale code")
+        }
+        static func collision(locale: String, earlier: String, store: String, code: String) -> DiagnosticMessage {
+            DiagnosticMessage("same-code", "\(locale) and \(earlier) would both be the \(store) listing '\(code)'")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         guard let listing = context.storeListing else { return [] }
         var diagnostics: [Diagnostic] = []
@@ -245,11 +289,11 @@ struct StoreLocaleRule: Rule {
         for store in Store.allCases {
             for entry in listing.settings["locales"]?[store.rawValue]?.entries ?? [] where context.owns(entry.value.location) {
                 if !supported.contains(entry.key) {
-                    diagnostics.append(Diagnostic(.error, "'\(entry.key)' is not a supported locale of the tenant", at: entry.keyLocation, rule: Self.id,
+                    diagnostics.append(Diagnostic(.error, Message.unsupported(locale: entry.key), at: entry.keyLocation, rule: Self.id,
                                                   hint: DidYouMean.hint(for: entry.key, among: supported)))
                 } else if let code = entry.value.string, !StoreLocales.codes(of: store).contains(code) {
                     let near = StoreLocales.codes(ofLanguage: code, in: store)
-                    diagnostics.append(Diagnostic(.error, "'\(code)' is not a \(store.title) locale code", at: entry.value.location, rule: Self.id,
+                    diagnostics.append(Diagnostic(.error, Message.unknownCode(code: code, store: store.title), at: entry.value.location, rule: Self.id,
                                                   hint: near.isEmpty ? "the \(store.title) lists no such language" : "the \(store.title) has \(near.joined(separator: ", "))"))
                 }
             }
@@ -260,7 +304,7 @@ struct StoreLocaleRule: Rule {
                 if let earlier = first[code] {
                     let location = locale.chosen.contains(store) ? listing.settings["locales"]?[store.rawValue]?[locale.locale]?.location : context.supportedLocaleLocation(locale.locale)
                     if let location, context.owns(location) {
-                        diagnostics.append(Diagnostic(.error, "\(locale.locale) and \(earlier) would both be the \(store.title) listing '\(code)'", at: location, rule: Self.id,
+                        diagnostics.append(Diagnostic(.error, Message.collision(locale: locale.locale, earlier: earlier, store: store.title, code: code), at: location, rule: Self.id,
                                                       hint: "give one of them another code in store.yaml locales.\(store.rawValue)"))
                     }
                 } else {
@@ -280,6 +324,7 @@ struct StoreLocaleUnmappedRule: Rule {
             "A locale a store has no listing language for (App Store Swahili, Belgian French) is left out of that store's listing, and people "
             + "there see the app's primary listing: the app still ships the language, so this warns; store.yaml locales can pick a code by hand.",
         severity: .warning,
+        messages: [declare(Message.unmapped)],
         triggering: [
             RuleExample("Swahili has no App Store listing", files: StoreExample.swahili().merging([
                 "example/tenant.yaml": StoreExample.tenant.replacingOccurrences(of: "supported: [en]", with: "supported: [en, ↓sw]")]) { _, new in new }),
@@ -288,6 +333,12 @@ struct StoreLocaleUnmappedRule: Rule {
             RuleExample("Swahili listed in Google Play only", files: StoreExample.swahili(store: "stores: [googlePlay]\nurls:\n  privacy: https://example.com/privacy\n")),
         ])
 
+    enum Message {
+        static func unmapped(store: String, locale: String) -> DiagnosticMessage {
+            DiagnosticMessage("unmapped", "the \(store) has no listing language for \(locale); its listing there leaves it out")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         guard let listing = context.storeListing else { return [] }
         var diagnostics: [Diagnostic] = []
@@ -295,7 +346,7 @@ struct StoreLocaleUnmappedRule: Rule {
             for store in listing.stores where locale.code(in: store) == nil && !locale.chosen.contains(store) {
                 guard let location = context.supportedLocaleLocation(locale.locale), context.owns(location) else { continue }
                 let near = StoreLocales.codes(ofLanguage: locale.locale, in: store)
-                diagnostics.append(Diagnostic(.warning, "the \(store.title) has no listing language for \(locale.locale); its listing there leaves it out", at: location, rule: Self.id,
+                diagnostics.append(Diagnostic(.warning, Message.unmapped(store: store.title, locale: locale.locale), at: location, rule: Self.id,
                                               hint: near.isEmpty ? "the \(store.title) lists no such language" : "choose one of \(near.joined(separator: ", ")) in store.yaml locales.\(store.rawValue)"))
             }
         }

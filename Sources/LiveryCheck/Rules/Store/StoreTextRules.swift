@@ -14,6 +14,7 @@ struct StorePlainTextRule: Rule {
         rationale: "A store shows listing text as it is written, with nothing to fill in an ICU argument, choose a plural form or draw markup: "
             + "{count} or a plural would reach the store page as raw syntax. ICU's apostrophe quoting is resolved ('{' is a brace). The name, "
             + "subtitle, title, short description and keywords are one line.",
+        messages: [declare(Message.notPlain), declare(Message.lineBreak)],
         triggering: [
             RuleExample("a description with a plural", files: StoreExample.files(texts: StoreExample.texts.replacingOccurrences(
                 of: "description: Audio walks through the old town, offline.", with: "description: ↓\"{count, plural, one {# walk} other {# walks}} offline\""))),
@@ -25,6 +26,15 @@ struct StorePlainTextRule: Rule {
                 of: "description: Audio walks through the old town, offline.", with: "description: \"Florence's walks, '{'offline'}'.\""))),
         ])
 
+    enum Message {
+        static func notPlain(key: String, locale: String) -> DiagnosticMessage {
+            DiagnosticMessage("not-plain", "\(key) in \(locale) is not plain text: a store shows it as written, with no argument filled in, plural chosen or markup drawn")
+        }
+        static func lineBreak(key: String, locale: String, store: String, field: String) -> DiagnosticMessage {
+            DiagnosticMessage("line-break", "\(key) in \(locale) holds a line break; the \(store) \(field) is one line")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         guard let listing = context.storeListing else { return [] }
         var diagnostics: [Diagnostic] = []
@@ -34,11 +44,10 @@ struct StorePlainTextRule: Rule {
                 guard let text = listing.text(field, in: locale.locale), let message = text.message, let key = text.key,
                       context.owns(message.location), seen.insert("\(message.location)|\(field.singleLine)").inserted else { continue }
                 if text.text == nil {
-                    diagnostics.append(Diagnostic(.error, "\(key) in \(locale.locale) is not plain text: a store shows it as written, with no argument filled in, "
-                                                  + "plural chosen or markup drawn", at: message.location, rule: Self.id,
+                    diagnostics.append(Diagnostic(.error, Message.notPlain(key: key, locale: locale.locale), at: message.location, rule: Self.id,
                                                   hint: "write the text itself; quote a literal brace as '{'"))
                 } else if field.singleLine, let value = text.text, value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
-                    diagnostics.append(Diagnostic(.error, "\(key) in \(locale.locale) holds a line break; the \(field.store.title) \(field.label) is one line",
+                    diagnostics.append(Diagnostic(.error, Message.lineBreak(key: key, locale: locale.locale, store: field.store.title, field: field.label),
                                                   at: message.location, rule: Self.id))
                 }
             }
@@ -55,6 +64,7 @@ struct StoreTextLengthRule: Rule {
         rationale: "The stores refuse longer text: App Store name and subtitle 30 characters, promotional text 170, description and release notes "
             + "4,000; Google Play title 30, short description 80, full description 4,000, release notes 500. Characters are counted as a web form "
             + "counts them (UTF-16 code units): every letter of Latin, Cyrillic or Devanagari script is one, an emoji beyond them two.",
+        messages: [declare(Message.tooLong)],
         triggering: [
             RuleExample("a 31-character subtitle", files: StoreExample.files(texts: StoreExample.texts.replacingOccurrences(
                 of: "subtitle: Walks worth taking", with: "subtitle: ↓" + String(repeating: "w", count: 31)))),
@@ -69,6 +79,12 @@ struct StoreTextLengthRule: Rule {
             RuleExample("long release notes for the App Store with a short Play changelog", files: StoreExample.files(
                 texts: StoreExample.texts + "  releaseNotes: " + String(repeating: "a", count: 4000) + "\n  changelog: Faster maps.\n")),
         ])
+
+    enum Message {
+        static func tooLong(what: String, length: Int, limits: String) -> DiagnosticMessage {
+            DiagnosticMessage("too-long", "\(what) is \(length) characters; \(limits)")
+        }
+    }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         guard let listing = context.storeListing else { return [] }
@@ -91,7 +107,7 @@ struct StoreTextLengthRule: Rule {
         return over.map { found in
             let hint = found.limits.contains { $0.contains("Google Play release notes") } ? "give Google Play its own shorter text in store.changelog"
                 : found.limits.contains { $0.contains("Google Play title") } && !found.limits.contains { $0.contains("App Store") } ? "give Google Play its own title in store.title" : nil
-            return Diagnostic(.error, "\(found.what) is \(found.length) characters; \(found.limits.joined(separator: ", "))", at: found.location, rule: Self.id, hint: hint)
+            return Diagnostic(.error, Message.tooLong(what: found.what, length: found.length, limits: found.limits.joined(separator: ", ")), at: found.location, rule: Self.id, hint: hint)
         }
     }
 }
@@ -103,6 +119,7 @@ struct StoreKeywordsRule: Rule {
         id: id, name: "App Store keywords", family: .store,
         rationale: "App Store Connect takes at most 100 bytes of keywords (UTF-8: a Cyrillic or Devanagari letter is two or three), separated by "
             + "commas; an empty keyword wastes a comma and a repeated one (in any case) wastes its bytes, as the store indexes each word once.",
+        messages: [declare(Message.tooLong), declare(Message.empty), declare(Message.repeated)],
         triggering: [
             RuleExample("101 bytes of keywords", files: StoreExample.files(texts: StoreExample.texts.replacingOccurrences(
                 of: "keywords: walks,audio,tours", with: "keywords: ↓" + (0..<20).map { String(format: "w%03d", $0) }.joined(separator: ",") + "xy"))),
@@ -118,6 +135,18 @@ struct StoreKeywordsRule: Rule {
                 of: "keywords: прогулки,аудио,туры", with: "keywords: " + String(repeating: "ж", count: 50)))),
         ])
 
+    enum Message {
+        static func tooLong(key: String, locale: String, bytes: Int, limit: Int) -> DiagnosticMessage {
+            DiagnosticMessage("too-long", "\(key) in \(locale) is \(bytes) bytes; App Store keywords take \(limit) bytes (UTF-8)")
+        }
+        static func empty(key: String, locale: String) -> DiagnosticMessage {
+            DiagnosticMessage("empty-keyword", "\(key) in \(locale) has an empty keyword")
+        }
+        static func repeated(key: String, locale: String, keyword: String) -> DiagnosticMessage {
+            DiagnosticMessage("repeated-keyword", "\(key) in \(locale) repeats '\(keyword)'")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         guard let listing = context.storeListing, listing.stores.contains(.appStore), let field = StoreField.all.first(where: { $0.countsBytes }) else { return [] }
         var diagnostics: [Diagnostic] = []
@@ -127,7 +156,7 @@ struct StoreKeywordsRule: Rule {
                   context.owns(message.location), seen.insert(message.location).inserted else { continue }
             let bytes = value.utf8.count
             if bytes > field.limit {
-                diagnostics.append(Diagnostic(.error, "\(text.key!) in \(locale.locale) is \(bytes) bytes; App Store keywords take \(field.limit) bytes (UTF-8)",
+                diagnostics.append(Diagnostic(.error, Message.tooLong(key: text.key!, locale: locale.locale, bytes: bytes, limit: field.limit),
                                               at: message.location, rule: Self.id, hint: "drop keywords, or spaces after commas (they count)"))
             }
             // Positions inside the message only where the file's text is the store's (no ICU quoting to undo).
@@ -139,9 +168,9 @@ struct StoreKeywordsRule: Rule {
                 let keyword = StoreListing.keywords(part).first ?? ""
                 let location = mapsOneToOne ? message.location(atOffset: offset + leading) : message.location
                 if keyword.isEmpty {
-                    diagnostics.append(Diagnostic(.error, "\(text.key!) in \(locale.locale) has an empty keyword", at: location, rule: Self.id, hint: "remove the extra comma"))
+                    diagnostics.append(Diagnostic(.error, Message.empty(key: text.key!, locale: locale.locale), at: location, rule: Self.id, hint: "remove the extra comma"))
                 } else if !words.insert(keyword.lowercased()).inserted {
-                    diagnostics.append(Diagnostic(.error, "\(text.key!) in \(locale.locale) repeats '\(keyword)'", at: location, rule: Self.id,
+                    diagnostics.append(Diagnostic(.error, Message.repeated(key: text.key!, locale: locale.locale, keyword: keyword), at: location, rule: Self.id,
                                                   hint: "the store indexes each keyword once; use the bytes for another"))
                 }
                 offset += part.unicodeScalars.count + 1

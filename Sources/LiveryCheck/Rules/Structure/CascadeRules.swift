@@ -42,6 +42,7 @@ struct BaseUnloadedRule: Rule {
         id: "structure.base-unloaded", name: "Base not loaded", family: .structure,
         rationale: "When a manifest of a tenant's base does not load, the creator is checked without it: one note says so and names the base's error, instead of the many findings that would follow from it.",
         severity: .note,
+        messages: [declare(Message.baseUnloaded)],
         triggering: [RuleExample("a base whose voice does not load", files: [
             "example/tenant.yaml": RuleExample.tenant(appending: "extends: ↓platform\n"),
             "platform/tenant.yaml": ExtendsUnknownRule.platform,
@@ -55,12 +56,18 @@ struct BaseUnloadedRule: Rule {
             "platform/voice.yaml": "emoji: sparing\n",
         ])])
 
+    enum Message {
+        static func baseUnloaded(file: String, others: String) -> DiagnosticMessage {
+            DiagnosticMessage("base-unloaded", "checked without its base's \(file)\(others), which does not load: findings that follow from it are left out until it does")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         let unloaded = context.tenant.ancestors.flatMap(\.unloaded)
         guard let first = unloaded.first, let manifest = context.source.tenant else { return [] }
         let at = manifest.node["extends"]?.location ?? manifest.node.location
         let others = unloaded.count > 1 ? " and \(unloaded.count - 1) more of its base's files" : ""
-        return [Diagnostic(.note, "checked without its base's \(first.displayPath)\(others), which does not load: findings that follow from it are left out until it does",
+        return [Diagnostic(.note, Message.baseUnloaded(file: first.displayPath, others: others),
                            at: at, rule: Self.description.id, hint: "fix the base's error first",
                            related: unloaded.map { RelatedLocation("\($0.reason.message) [\($0.reason.ruleID)]", at: $0.reason.location) })]
     }

@@ -42,6 +42,7 @@ struct VoiceSentenceCaseRule: Rule {
         id: "voice.sentence-case", name: "Sentence case", family: .voice,
         rationale: "Button labels and headings are in sentence case: a capital only at the start and on names. Skipped in German, which capitalises every noun.",
         severity: .warning,
+        messages: [declare(Message.startsLowercase), declare(Message.capitalised)],
         triggering: [
             RuleExample("a title-case button", files: VoiceExample.files(voice: "greeting: warm\n", english: "actions:\n  book: Book ↓Now\n")),
             RuleExample("a heading that starts in lowercase", files: VoiceExample.files(voice: "greeting: warm\n", english: "bookings:\n  title: ↓my bookings\n")),
@@ -51,6 +52,15 @@ struct VoiceSentenceCaseRule: Rule {
                 voice: "labels:\n  properNouns: [Florence]\n", english: "tours:\n  title: Walk Florence with Example\n  heading: Download GPS tracks over Wi-Fi\n")),
             RuleExample("sentence case turned off", files: VoiceExample.files(voice: "labels: {sentenceCase: false}\n", english: "actions:\n  book: Book Now\n")),
         ])
+
+    enum Message {
+        static func startsLowercase(key: String) -> DiagnosticMessage {
+            DiagnosticMessage("starts-lowercase", "'\(key)' starts in lowercase; labels and headings are in sentence case")
+        }
+        static func capitalised(word: String, key: String) -> DiagnosticMessage {
+            DiagnosticMessage("capitalised", "'\(word)' is capitalised in '\(key)'; labels and headings are in sentence case")
+        }
+    }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         guard let settings = context.voiceSettings, settings.sentenceCase else { return [] }
@@ -74,11 +84,11 @@ struct VoiceSentenceCaseRule: Rule {
                     if code == "en", first.text.hasPrefix("I’") || first.text.hasPrefix("I'") { continue }
                     // Scripts without case (Devanagari, Arabic, Han) have neither capitals nor lowercase letters.
                     if first.startsSentence, first.text.unicodeScalars.first?.properties.isLowercase == true {
-                        findings.add(Diagnostic(.warning, "'\(message.key)' starts in lowercase; labels and headings are in sentence case",
+                        findings.add(Diagnostic(.warning, Message.startsLowercase(key: message.key),
                                                 at: voiceLocation(message, offset: first.offset), rule: Self.description.id,
                                                 hint: "capitalise '\(first.text)'"))
                     } else if !first.startsSentence, first.isCapitalised {
-                        findings.add(Diagnostic(.warning, "'\(chunk.text)' is capitalised in '\(message.key)'; labels and headings are in sentence case",
+                        findings.add(Diagnostic(.warning, Message.capitalised(word: chunk.text, key: message.key),
                                                 at: voiceLocation(message, offset: first.offset), rule: Self.description.id,
                                                 hint: "write '\(chunk.text.lowercased())', or add '\(chunk.text)' to labels.properNouns if it is a name"))
                     }
@@ -94,12 +104,19 @@ struct VoiceButtonLengthRule: Rule {
         id: "voice.button-length", name: "Button label length", family: .voice,
         rationale: "A button says its action in at most `labels.maxWords` words (3 unless the voice says otherwise); an argument counts as a word. Skipped in languages written without spaces.",
         severity: .warning,
+        messages: [declare(Message.tooLong)],
         triggering: [
             RuleExample("five words", files: VoiceExample.files(voice: "greeting: warm\n", english: "actions:\n  book: Book a ride ↓to the airport\n")),
             RuleExample("an argument counts", files: VoiceExample.files(voice: "labels: {maxWords: 2}\n", english: "saveButton: \"Save {count} ↓items\"\n")),
         ],
         nonTriggering: [RuleExample("three words, and a long message that is no button", files: VoiceExample.files(
             voice: "greeting: warm\n", english: "actions:\n  book: Book a ride\nbooking:\n  confirmed: Your ride is booked and on its way\n"))])
+
+    enum Message {
+        static func tooLong(key: String, words: Int, limit: Int) -> DiagnosticMessage {
+            DiagnosticMessage("too-long", "button '\(key)' has \(words) words; buttons have at most \(limit)")
+        }
+    }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         guard let settings = context.voiceSettings else { return [] }
@@ -110,7 +127,7 @@ struct VoiceButtonLengthRule: Rule {
             for reading in readings {
                 let words = Self.words(of: reading)
                 guard words.count > settings.maxWords else { continue }
-                findings.add(Diagnostic(.warning, "button '\(message.key)' has \(words.count) words; buttons have at most \(settings.maxWords)",
+                findings.add(Diagnostic(.warning, Message.tooLong(key: message.key, words: words.count, limit: settings.maxWords),
                                         at: voiceLocation(message, offset: words[settings.maxWords]), rule: Self.description.id,
                                         hint: "name the action with a verb and its object, such as 'Book a ride'"))
             }

@@ -29,6 +29,7 @@ struct VoiceEmojiRule: Rule {
         id: "voice.emoji", name: "Emoji policy", family: .voice,
         rationale: "The voice's emoji policy caps the emoji in one message: none 0, sparing 1, moderate 2, liberal no limit; a family, a flag or a skin-toned hand is one emoji.",
         severity: .warning,
+        messages: [declare(Message.tooMany)],
         triggering: [
             RuleExample("two emoji where the voice is sparing", files: VoiceExample.files(voice: "emoji: sparing\n", english: "streak: \"Seven days 🔥 keep going ↓💪\"\n")),
             RuleExample("an emoji where the voice has none, in a plural", files: VoiceExample.files(
@@ -40,6 +41,12 @@ struct VoiceEmojiRule: Rule {
             RuleExample("text-style symbols are not emoji", files: VoiceExample.files(voice: "emoji: none\n", english: "legal: \"© Example™ 2025\"\n")),
         ])
 
+    enum Message {
+        static func tooMany(key: String, count: Int, policy: String, allowed: String) -> DiagnosticMessage {
+            DiagnosticMessage("too-many", "'\(key)' has \(count) emoji; the '\(policy)' voice allows \(allowed)")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         guard let settings = context.voiceSettings, let (policy, limit) = settings.emoji, let limit else { return [] }
         var findings = VoiceFindings()
@@ -48,7 +55,7 @@ struct VoiceEmojiRule: Rule {
                 let emoji = VoiceText.emoji(in: reading)
                 guard emoji.count > limit else { continue }
                 let allowed = limit == 0 ? "no emoji" : "at most \(limit) emoji per message"
-                findings.add(Diagnostic(.warning, "'\(message.key)' has \(emoji.count) emoji; the '\(policy)' voice allows \(allowed)",
+                findings.add(Diagnostic(.warning, Message.tooMany(key: message.key, count: emoji.count, policy: "\(policy)", allowed: allowed),
                                         at: voiceLocation(message, offset: reading.offsets[emoji[limit]]), rule: Self.description.id,
                                         hint: limit == 0 ? "remove the emoji" : "keep the one that carries the most meaning"))
             }
@@ -62,6 +69,7 @@ struct VoiceExclamationRule: Rule {
         id: "voice.exclamation", name: "Exclamation marks", family: .voice,
         rationale: "A message has at most `exclamations.max` exclamation marks, and an error message none unless `exclamations.inErrors` is true: shouting at a user who hit a problem reads as blame.",
         severity: .warning,
+        messages: [declare(Message.inError), declare(Message.tooMany)],
         triggering: [
             RuleExample("two where the voice allows one", files: VoiceExample.files(voice: "exclamations: {max: 1}\n", english: "done: \"Great job! You did it↓!\"\n")),
             RuleExample("one in an error message", files: VoiceExample.files(voice: "greeting: warm\n", english: "errors:\n  network: \"No connection↓! Check your Wi-Fi.\"\n")),
@@ -73,6 +81,15 @@ struct VoiceExclamationRule: Rule {
                 voice: "exclamations: {inErrors: true}\n", english: "errors:\n  network: \"No connection! Check your Wi-Fi.\"\n")),
         ])
 
+    enum Message {
+        static func inError(key: String) -> DiagnosticMessage {
+            DiagnosticMessage("in-error", "error message '\(key)' exclaims; errors stay calm in this voice")
+        }
+        static func tooMany(key: String, count: Int, allowed: String) -> DiagnosticMessage {
+            DiagnosticMessage("too-many", "'\(key)' has \(count) exclamation marks; this voice allows \(allowed)")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         guard let settings = context.voiceSettings else { return [] }
         var findings = VoiceFindings()
@@ -81,11 +98,11 @@ struct VoiceExclamationRule: Rule {
             for reading in readings {
                 let marks = VoiceText.exclamations(in: reading)
                 if isError, !settings.exclamationsInErrors, let first = marks.first {
-                    findings.add(Diagnostic(.warning, "error message '\(message.key)' exclaims; errors stay calm in this voice",
+                    findings.add(Diagnostic(.warning, Message.inError(key: message.key),
                                             at: voiceLocation(message, offset: reading.offsets[first]), rule: Self.description.id,
                                             hint: "end the sentence with a full stop"))
                 } else if let max = settings.exclamationMax, marks.count > max {
-                    findings.add(Diagnostic(.warning, "'\(message.key)' has \(marks.count) exclamation marks; this voice allows \(max == 0 ? "none" : "at most \(max) per message")",
+                    findings.add(Diagnostic(.warning, Message.tooMany(key: message.key, count: marks.count, allowed: max == 0 ? "none" : "at most \(max) per message"),
                                             at: voiceLocation(message, offset: reading.offsets[marks[max]]), rule: Self.description.id,
                                             hint: "keep the exclamation for the one moment that earns it"))
                 }
@@ -100,6 +117,7 @@ struct VoiceFormalityRule: Rule {
         id: "voice.formality", name: "Form of address", family: .voice,
         rationale: "Copy addresses the reader in the voice's register in every language (ты/вы, tu/vous, tu/Lei, du/Sie, tú/usted); one message in the other register breaks the relationship the brand has set.",
         severity: .warning,
+        messages: [declare(Message.unknownAddress), declare(Message.wrongRegister)],
         triggering: [
             RuleExample("ты where the voice says вы", files: VoiceExample.files(
                 voice: "formality: formal\n", english: "greeting: Nice to see you\n", locale: "ru", translation: "greeting: Рады ↓тебя видеть\n")),
@@ -120,6 +138,15 @@ struct VoiceFormalityRule: Rule {
                 voice: "formality: informal\n", english: "tip: They know the way\n", locale: "de", translation: "tip: Sie kennen den Weg\n")),
         ])
 
+    enum Message {
+        static func unknownAddress(value: String, locale: String) -> DiagnosticMessage {
+            DiagnosticMessage("unknown-address", "'\(value)' is not a form of address Livery knows for '\(locale)'")
+        }
+        static func wrongRegister(word: String, register: String, name: String, locale: String) -> DiagnosticMessage {
+            DiagnosticMessage("wrong-register", "'\(word)' addresses the reader \(register); this voice uses '\(name)' in '\(locale)'")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         guard let settings = context.voiceSettings else { return [] }
         var diagnostics: [Diagnostic] = []
@@ -127,7 +154,7 @@ struct VoiceFormalityRule: Rule {
             guard let language = VoiceLanguage.named(locale), !language.formalName.isEmpty, let value = node.string,
                   VoiceSettings.register(named: value, in: language) == nil else { continue }
             let choices = (language.informalName.prefix(1) + language.formalName.prefix(1)).joined(separator: " or ")
-            diagnostics.append(Diagnostic(.warning, "'\(value)' is not a form of address Livery knows for '\(locale)'", at: node.location, rule: Self.description.id,
+            diagnostics.append(Diagnostic(.warning, Message.unknownAddress(value: value, locale: locale), at: node.location, rule: Self.description.id,
                                           hint: "write \(choices), or formal or informal"))
         }
         var findings = VoiceFindings()
@@ -139,7 +166,7 @@ struct VoiceFormalityRule: Rule {
             for reading in readings {
                 for word in VoiceText.words(in: reading, splitsApostrophes: language.splitsApostrophes) where wrong.contains(where: { Self.matches($0, word) }) {
                     let written = word.text + (word.beforeApostrophe ? "'" : "")
-                    findings.add(Diagnostic(.warning, "'\(written)' addresses the reader \(register == .formal ? "informally" : "formally"); this voice uses '\(name)' in '\(bundle.locale)'",
+                    findings.add(Diagnostic(.warning, Message.wrongRegister(word: written, register: register == .formal ? "informally" : "formally", name: name, locale: bundle.locale),
                                             at: voiceLocation(message, offset: word.offset), rule: Self.description.id,
                                             hint: "use the \(register.rawValue) forms: " + right.prefix(4).map { $0.word + ($0.elided ? "'" : "") }.joined(separator: ", ") + "…"))
                 }
@@ -162,6 +189,7 @@ struct VoiceBannedTermRule: Rule {
     static let description = RuleDescription(
         id: "voice.banned-term", name: "Banned terms", family: .voice,
         rationale: "A term the voice manifest bans (in every locale, or in the one it names) does not appear in the copy; the finding names the preferred substitute.",
+        messages: [declare(Message.banned), declare(Message.bannedInLocale)],
         triggering: [
             RuleExample("a banned word, any case", files: VoiceExample.files(
                 voice: "bannedTerms:\n  - {term: workout, prefer: practice}\n", english: "today: \"Your ↓Workout is ready\"\n")),
@@ -174,6 +202,15 @@ struct VoiceBannedTermRule: Rule {
                 voice: "bannedTerms:\n  - {term: diet, prefer: eating habits}\n  - {term: practice, locale: es}\n",
                 english: "today: \"Your dietitian plans your practice\"\n")),
         ])
+
+    enum Message {
+        static func banned(term: String) -> DiagnosticMessage {
+            DiagnosticMessage("banned", "'\(term)' is a banned term in this voice")
+        }
+        static func bannedInLocale(term: String, locale: String) -> DiagnosticMessage {
+            DiagnosticMessage("banned-in-locale", "'\(term)' is a banned term in this voice in '\(locale)'")
+        }
+    }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         guard let settings = context.voiceSettings, !settings.bannedTerms.isEmpty else { return [] }
@@ -197,7 +234,7 @@ struct VoiceBannedTermRule: Rule {
                 for (term, pattern) in patterns where !pattern.isEmpty {
                     for start in words.indices where Self.matches(pattern, prefix: term.prefix, lowered, from: start, words: words, reading: reading) {
                         let found = String(String.UnicodeScalarView(reading.scalars[words[start].start..<words[start + pattern.count - 1].end]))
-                        findings.add(Diagnostic(.error, "'\(found)' is a banned term in this voice" + (term.locale.map { " in '\($0)'" } ?? ""),
+                        findings.add(Diagnostic(.error, term.locale.map { Message.bannedInLocale(term: found, locale: $0) } ?? Message.banned(term: found),
                                                 at: voiceLocation(message, offset: words[start].offset), rule: Self.description.id,
                                                 hint: term.prefer.map { "write '\($0)' instead" } ?? "rephrase without it"))
                     }

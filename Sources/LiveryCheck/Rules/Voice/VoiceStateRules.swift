@@ -7,6 +7,7 @@ struct VoiceTechnicalErrorTextRule: Rule {
     static let description = RuleDescription(
         id: "voice.technical-error-text", name: "Technical text in errors", family: .voice,
         rationale: "An error message speaks to a person: no `null`, `undefined`, exception names, HTTP status codes, error constants, memory addresses or stack frames, which leak internals and tell the user nothing they can act on.",
+        messages: [declare(Message.technical)],
         triggering: [
             RuleExample("a status code and null", files: VoiceExample.files(voice: "greeting: warm\n", english: "errors:\n  generic: \"Error ↓500: ↓null\"\n")),
             RuleExample("an exception name in a nested error", files: VoiceExample.files(
@@ -23,6 +24,12 @@ struct VoiceTechnicalErrorTextRule: Rule {
     /// Words that follow a status code in an HTTP reason phrase ("404 Not Found").
     static let reasonWords: Set<String> = ["internal", "bad", "not", "forbidden", "unauthorized", "unavailable", "gateway", "timeout", "too", "service"]
 
+    enum Message {
+        static func technical(key: String, what: String, text: String) -> DiagnosticMessage {
+            DiagnosticMessage("technical", "error message '\(key)' shows \(what) '\(text)' to the user")
+        }
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         guard let settings = context.voiceSettings else { return [] }
         var findings = VoiceFindings()
@@ -34,7 +41,7 @@ struct VoiceTechnicalErrorTextRule: Rule {
                     let previous = i > 0 ? runs[i - 1].text.lowercased() : ""
                     let next = i + 1 < runs.count ? runs[i + 1].text.lowercased() : ""
                     guard let what = Self.technical(run.text, previous: previous, next: next, language: code) else { continue }
-                    findings.add(Diagnostic(.error, "error message '\(message.key)' shows \(what) '\(run.text)' to the user",
+                    findings.add(Diagnostic(.error, Message.technical(key: message.key, what: what, text: run.text),
                                             at: voiceLocation(message, offset: run.offset), rule: Self.description.id,
                                             hint: "say in plain words what happened and what the user can do; log the technical detail instead"))
                 }
@@ -107,6 +114,7 @@ struct VoiceEmptyStateRule: Rule {
         id: "voice.empty-state", name: "Empty states point to an action", family: .voice,
         rationale: "An empty state tells the user what to do next; one that only says nothing is there (\"No data found\") is a dead end. A message of one sentence that states an absence is reported; add a sentence with the next step.",
         severity: .warning,
+        messages: [declare(Message.onlyAbsence)],
         triggering: [
             RuleExample("No data found", files: VoiceExample.files(voice: "greeting: warm\n", english: "bookings:\n  empty: ↓No data found\n")),
             RuleExample("нет in a Russian empty state of one sentence", files: VoiceExample.files(
@@ -119,6 +127,12 @@ struct VoiceEmptyStateRule: Rule {
             RuleExample("the title of an empty state may state the absence", files: VoiceExample.files(
                 voice: "greeting: warm\n", english: "bookings:\n  empty:\n    title: No trips yet\n    body: Find a hotel to plan your first one.\n")),
         ])
+
+    enum Message {
+        static func onlyAbsence(key: String) -> DiagnosticMessage {
+            DiagnosticMessage("only-absence", "empty state '\(key)' only says that nothing is there")
+        }
+    }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
         guard let settings = context.voiceSettings else { return [] }
@@ -133,7 +147,7 @@ struct VoiceEmptyStateRule: Rule {
                 let words = VoiceText.words(in: reading, splitsApostrophes: language.splitsApostrophes)
                 let sentences = words.filter { $0.hasLetters && $0.startsSentence }.count
                 guard sentences <= 1, let absence = words.first(where: { language.absenceWords.contains($0.text.lowercased()) }) else { continue }
-                findings.add(Diagnostic(.warning, "empty state '\(message.key)' only says that nothing is there",
+                findings.add(Diagnostic(.warning, Message.onlyAbsence(key: message.key),
                                         at: voiceLocation(message, offset: absence.offset), rule: Self.description.id,
                                         hint: "add the next step, such as 'No bookings yet. Find a service to get started.'"))
             }
