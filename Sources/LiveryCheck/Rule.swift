@@ -28,12 +28,18 @@ public struct RuleDescription: Sendable {
     /// (`declare(Message.constructor)`); a finding says one of them, built by the rule's typed constructor.
     public var messages: [MessageTemplate]
     /// Inputs on which the rule must report (at the `↓` marker, when there is one).
-    public var triggering: [RuleExample]
+    public var triggering: [RuleExample] { makeTriggering() }
     /// Inputs on which the rule must stay silent.
-    public var nonTriggering: [RuleExample]
+    public var nonTriggering: [RuleExample] { makeNonTriggering() }
+    // The examples are made when asked for (by tests, `livery rules` and the docs), not when a run first
+    // reads the rule's id and severity: some are large by design (a 9 MiB manifest, half a million JSON
+    // values), and every `livery validate` used to build them all and keep them (10 MB of RSS).
+    private let makeTriggering: @Sendable () -> [RuleExample]
+    private let makeNonTriggering: @Sendable () -> [RuleExample]
 
     public init(id: RuleID, name: String, family: RuleFamily, rationale: String, severity: Severity = .error, isSecurity: Bool = false,
-                messages: [MessageTemplate] = [], triggering: [RuleExample], nonTriggering: [RuleExample]) {
+                messages: [MessageTemplate] = [], triggering: @autoclosure @escaping @Sendable () -> [RuleExample],
+                nonTriggering: @autoclosure @escaping @Sendable () -> [RuleExample]) {
         self.id = id
         self.name = name
         self.family = family
@@ -41,8 +47,8 @@ public struct RuleDescription: Sendable {
         self.severity = severity
         self.isSecurity = isSecurity
         self.messages = messages
-        self.triggering = triggering
-        self.nonTriggering = nonTriggering
+        makeTriggering = triggering
+        makeNonTriggering = nonTriggering
     }
 
     public var summary: RuleSummary {

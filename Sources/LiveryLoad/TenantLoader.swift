@@ -189,7 +189,7 @@ public enum TenantLoader {
         let full = source.paths.realRoot + "/" + relative
         if limits.overlay.isUnsavedOnly(full) {
             guard SourceOverlay.key(full).hasPrefix(source.paths.realRoot + "/") else {
-                return .failure(.refused(rule: PathRule.symlinkEscape, message: "'\(relative)' is in a symbolic link that leads outside the tenant folder",
+                return .failure(.refused(rule: PathRule.symlinkEscape, message: PathMessage.escapes(path: relative),
                                          hint: "copy the file into the tenant folder instead of linking to it"))
             }
             return .success(URL(fileURLWithPath: full))
