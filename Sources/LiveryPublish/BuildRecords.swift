@@ -154,6 +154,10 @@ public final class BuildRecords: Sendable {
 
     static let contentPrefix = "sha256:"
 
+    /// The largest racy input (a folder is one block) recorded by its content; a larger one (a video written a moment ago) keeps its
+    /// stamp and is not trusted by the next build, which loads the tenant again.
+    static let racyContentLimit: Int64 = 1 << 20
+
     private static func describeContent(_ path: String) -> String {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return contentPrefix + "missing" }
@@ -217,9 +221,20 @@ public final class BuildRecords: Sendable {
     /// tenant without reading its release.
     public func record(_ tenant: String, inputs paths: [String], byContent: [String] = [], outputs: [String] = [], settings: String, manifest: SHA256Hex,
                        summary: (release: Int, bundles: Int, bytes: Int)? = nil) throws {
-        let inputs = (paths.map { "\($0)\t\(Self.describe($0))" } + byContent.map { "\($0)\t\(Self.describeContent($0))" }).joined(separator: "\n")
-        let stamped = outputs.map { "\($0)\t\(Self.describe($0))" }.joined(separator: "\n")
         let now = Int64(Date().timeIntervalSince1970 * 1_000_000_000)
+        // An input changed less than the racy window ago cannot be trusted by its stamp (an edit within the
+        // same timestamp tick would go unseen), so a small one is recorded by its content instead, as git
+        // does with racy index entries: otherwise a build that follows its inputs' edit closely (a script,
+        // `watch --build`, a fast build of a fresh checkout) would be loaded whole again by the next build.
+        func describeInput(_ path: String) -> String {
+            let stamp = FileStamp(path: path)
+            if let stamp, now - stamp.mtimeNanoseconds < StatCache.racyWindowNanoseconds, stamp.size <= Self.racyContentLimit {
+                return Self.describeContent(path)
+            }
+            return Self.describe(stamp)
+        }
+        let inputs = (paths.map { "\($0)\t\(describeInput($0))" } + byContent.map { "\($0)\t\(Self.describeContent($0))" }).joined(separator: "\n")
+        let stamped = outputs.map { "\($0)\t\(Self.describe($0))" }.joined(separator: "\n")
         try database.query("INSERT OR REPLACE INTO tenants (tenant, settings, manifest, recorded, inputs, outputs, summary) VALUES (?, ?, ?, ?, ?, ?, ?)",
                            [.text(tenant), .text(settings), .text(manifest), .int(now), .text(inputs), .text(stamped),
                             .text(summary.map { "\($0.release) \($0.bundles) \($0.bytes)" } ?? "")])

@@ -88,16 +88,19 @@ public enum ReleaseBuilder {
         var toBuild = Set<String>()
         // The record's settings end with the channel the tenant built to (its own, or --channel's).
         let channelSettings = baseSettings + " channel "
+        // A build without --channel publishes to the tenant's own channel, so it takes only a record made
+        // without --channel: one of `--channel beta` says nothing about the tenant's stable release.
         func accepts(_ recorded: String) -> Bool {
-            guard recorded.hasPrefix(channelSettings) else { return false }
-            return options.channel.map { recorded == channelSettings + $0.name } ?? true
+            guard let channel = recordedChannel(recorded, after: channelSettings) else { return false }
+            guard let wanted = options.channel else { return !recorded.hasSuffix(overrideMark) }
+            return channel == wanted
         }
         // Every record in one query; a tenant whose inputs and output files are as its record saw them is
         // reported from the record alone, without opening its folder or its release.
         let allRecords = records.all()
         for id in wanted {
             if let record = allRecords[id], accepts(record.settings), let summary = record.summary,
-               let channel = ReleaseChannel(String(record.settings.dropFirst(channelSettings.count))), records.isCurrent(record) {
+               let channel = recordedChannel(record.settings, after: channelSettings), records.isCurrent(record) {
                 var report = TenantBuildReport(tenant: id, release: summary.release, published: false, bundles: summary.bundles,
                                                rebuilt: [], bytes: summary.bytes, untouched: true)
                 report.channel = channel
@@ -109,7 +112,7 @@ public enum ReleaseBuilder {
             let channels = Publisher.channels(tenant: id, output: output)
             let signedAsAsked = options.keys == nil || channels.allSatisfy { Publisher.signaturesCover(tenant: id, channel: $0, output: output) }
             if !channels.isEmpty, signedAsAsked, records.isUnchanged(id, settings: accepts, published: { _ in true }),
-               let recorded = records.recorded(id), let channel = ReleaseChannel(String(recorded.settings.dropFirst(channelSettings.count))),
+               let recorded = records.recorded(id), let channel = recordedChannel(recorded.settings, after: channelSettings),
                channels.contains(channel),
                let data = FileManager.default.contents(atPath: store.objectURL(recorded.manifest).path), let manifest = DownloadManifest.parse(data) {
                 var report = TenantBuildReport(tenant: id, release: manifest.release, published: false, bundles: manifest.bundles.count,
@@ -207,7 +210,7 @@ public enum ReleaseBuilder {
                     // The key store as it is after publishing (keys made on first use included).
                     let keyInputs = options.keys.map { BuildRecords.keyInputs($0.folder(for: tenant)) } ?? []
                     try records.record(tenant, inputs: prepared.inputs, byContent: keyInputs, outputs: BuildRecords.outputs(tenant: tenant, channel: channel, output: output),
-                                       settings: channelSettings + channel.name, manifest: recorded,
+                                       settings: channelSettings + channel.name + (options.channel != nil ? overrideMark : ""), manifest: recorded,
                                        summary: (prepared.summary.release, prepared.summary.bundles, prepared.summary.bytes))
                 }
                 return prepared.report
@@ -268,6 +271,18 @@ public enum ReleaseBuilder {
                                     + "add it to release.channels in its tenant.yaml")
         }
         return override
+    }
+
+    /// Ends a record's settings when its channel came from `--channel`, not from the tenant's manifest.
+    static let overrideMark = " (--channel)"
+
+    /// The channel a record's settings name (after `channelSettings`), with or without the `--channel` mark;
+    /// nil when the record was made with other settings.
+    static func recordedChannel(_ settings: String, after channelSettings: String) -> ReleaseChannel? {
+        guard settings.hasPrefix(channelSettings) else { return nil }
+        var name = settings.dropFirst(channelSettings.count)
+        if name.hasSuffix(overrideMark) { name = name.dropLast(overrideMark.count) }
+        return ReleaseChannel(String(name))
     }
 
     /// How many tenants are loaded at once.
@@ -336,7 +351,7 @@ public enum ReleaseBuilder {
         var candidates: [(manifest: DownloadManifest, sha: String)] = []
         if let current { candidates.append((current.manifest, current.pointer.sha256)) }
         if let staged = Publisher.stagedManifest(tenant: tenant.id, channel: channel, output: output) { candidates.append((staged.manifest, staged.sha256)) }
-        if let recorded = records.recorded(tenant.id), recorded.settings == channelSettings + channel.name,
+        if let recorded = records.recorded(tenant.id), recordedChannel(recorded.settings, after: channelSettings) == channel,
            let data = FileManager.default.contents(atPath: store.objectURL(recorded.manifest).path), let manifest = DownloadManifest.parse(data) {
             candidates.append((manifest, recorded.manifest))
         }

@@ -275,6 +275,28 @@ final class BuildTests: XCTestCase {
         XCTAssertTrue(duplicate.stdout.contains("[structure.duplicate-manifest]"), duplicate.stdout)
     }
 
+    /// Inputs written moments before a build (a fresh checkout, a script, `watch --build`) are within the racy
+    /// window, where a stamp cannot be trusted: the record keeps such small files by content, so the next build
+    /// still answers from the records, and an edit that keeps size, mtime and inode is still seen.
+    func testInputsWrittenJustBeforeABuildAreRecordedByContent() throws {
+        let workspace = try Workspace()  // fresh copies: every input was written just now
+        XCTAssertEqual(try workspace.build().status, 0)
+        let again = try workspace.build()
+        XCTAssertEqual(again.stdout.components(separatedBy: "inputs untouched").count - 1, 6, again.stdout)
+        // The same size, the same inode (written in place) and the same mtime: only the content tells.
+        let manifest = workspace.tenants.appendingPathComponent("urbannest/tenant.yaml")
+        let modified = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: manifest.path)[.modificationDate] as? Date)
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+        XCTAssertTrue(text.contains("name: UrbanNest\n"))
+        let handle = try FileHandle(forWritingTo: manifest)
+        try handle.write(contentsOf: Data(text.replacingOccurrences(of: "name: UrbanNest\n", with: "name: UrbanNesT\n").utf8))
+        try handle.close()
+        try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: manifest.path)
+        let edited = try workspace.build()
+        XCTAssertTrue(edited.stdout.contains("urbannest: published release 2"), edited.stdout)
+        XCTAssertTrue(edited.stdout.contains("companero: unchanged (release 1, inputs untouched)"), edited.stdout)
+    }
+
     /// A no-change rebuild answers for an untouched tenant from its build record alone (issue 18): until a
     /// command replaces one of its release files, or a platform template changes.
     func testTheRecordAloneAnswersForAnUntouchedTenantUntilItsReleaseOrTheTemplatesChange() throws {

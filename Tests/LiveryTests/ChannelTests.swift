@@ -183,6 +183,23 @@ final class ChannelTests: XCTestCase {
         XCTAssertTrue(history.contains("everyone (after 60%)"), history)
     }
 
+    /// A build record made by `--channel beta` does not answer for the next build without `--channel`, which
+    /// publishes to the tenant's own channel (the record alone once said "unchanged" and published nothing).
+    func testABuildAfterAChannelOverrideStillPublishesTheTenantsOwnChannel() throws {
+        let workspace = try BuildTests.Workspace()
+        try workspace.replace("\(Self.tenant)/tenant.yaml", "  channel: stable\n", "  channel: stable\n  channels: [beta]\n")
+        try workspace.backdate()  // stamps trusted at once: the record alone could answer
+        _ = try build(workspace, ["--channel", "beta"])
+        XCTAssertNotNil(Publisher.currentManifest(tenant: Self.tenant, channel: ReleaseChannel("beta")!, output: workspace.output))
+        XCTAssertNil(Publisher.currentManifest(tenant: Self.tenant, output: workspace.output))
+        let own = try build(workspace)
+        XCTAssertTrue(own.stdout.contains("\(Self.tenant): published release"), own.stdout)
+        XCTAssertNotNil(Publisher.currentManifest(tenant: Self.tenant, output: workspace.output))
+        // The next build like it is answered from its record again (a tenant keeps the record of its last build).
+        let again = try build(workspace)
+        XCTAssertTrue(again.stdout.contains("\(Self.tenant): unchanged (release 2, inputs untouched)"), again.stdout)
+    }
+
     func testABuildToAChannelTheTenantDoesNotDeclareIsRefusedAndPublishesNothing() throws {
         let workspace = try BuildTests.Workspace()
         let refused = try build(workspace, ["--channel", "qa"], expect: 2)
