@@ -208,6 +208,13 @@ final class MBTilesCoverageTests: XCTestCase {
             "a pack missing zoom 15": ["no tile 15/"],
             "PNG tiles in a pack that says jpg": ["the tile pack's metadata says format 'jpg', but its tiles are png"],
             "offline zooms the pack does not have": ["offlineZoom.min is 12, outside the zooms the tile pack has (14–15"],
+            "offline zooms in the wrong order": ["offlineZoom.min (15) is above offlineZoom.max (14)"],
+            "a pack whose metadata has no minzoom": ["the tile pack's metadata has no minzoom"],
+            "a pack without tiles": ["holds no tiles"],
+            "a pack whose metadata names no format": ["the tile pack's metadata has no format"],
+            "a pack of GIF tiles": ["the tile pack's metadata format 'gif' is not one apps draw"],
+            "a pack whose tiles are not images": ["the tile pack's first tile is not PNG, JPEG, WebP or vector tile (pbf) data"],
+            "an SQLite file without the MBTiles tiles table": ["is not a readable MBTiles pack"],
         ]
         for example in description.triggering {
             let found = try ExampleWorkspace(example).validate().diagnostics.filter { $0.ruleID == Self.rule }
