@@ -64,8 +64,12 @@ public enum AndroidFormat {
             guard let entry = table.keys[key], let name = names[key],
                   let text = localeIndex.map({ entry.texts[$0] }) ?? stray?.message(key)?.text else { continue }
             let signature = entry.android
+            // A stray bundle's text was not parsed with the catalog: it is rendered here, its plural forms put in Android's order.
             let rendered = localeIndex.map { entry.value(.android, locale: $0, text: text, locale: locale, categories: categories) }
-                ?? PlatformRenderer.render(text, signature: signature, locale: locale).map(ParsedCatalog.ExportedValue.form)
+                ?? PlatformRenderer.render(text, signature: signature, locale: locale).map { form -> ParsedCatalog.ExportedValue in
+                    guard case .plural(let items) = form else { return .form(form) }
+                    return .plural(PluralCategory.allCases.compactMap { category in items[category.rawValue].map { (category.rawValue, $0) } })
+                }
             guard let value = rendered else {
                 let location = catalog.bundles[locale]?.message(key)?.location ?? .start(of: catalog.displayRoot)
                 diagnostics.append(Diagnostic(.error, "'\(key)' is not valid ICU MessageFormat; run `livery validate`", at: location, rule: InterchangeRule.icuSyntax))
@@ -85,16 +89,8 @@ public enum AndroidFormat {
                 xml.set("name", name, on: element)
                 // Without format arguments the text is never formatted, so a '%' must not read as a specifier.
                 if !signature.formatsText && text.contains("%") || signature.shape == .verbatim && text.contains("%") { xml.set("formatted", "false", on: element) }
-            case .form(.plural(let items)):
-                let plurals = xml.add("plurals", to: xml.root)
-                xml.set("name", name, on: plurals)
-                for category in PluralCategory.allCases {
-                    guard let text = items[category.rawValue] else { continue }
-                    let item = xml.add("item", to: plurals, text: AndroidResources.escape(text))
-                    xml.set("quantity", category.rawValue, on: item)
-                }
-            case .form(.substituted):
-                break  // Android signatures are never substituted
+            case .form(.plural), .form(.substituted):
+                break  // plural forms arrive as `.plural` variants; Android signatures are never substituted
             }
         }
         if diagnostics.contains(where: { $0.severity == .error }) { return InterchangeResult(value: nil, diagnostics: diagnostics) }

@@ -69,14 +69,9 @@ public struct PlatformSignature: Sendable {
 
     /// The signature of `key` from its message in every locale of `catalog` (unparsable messages make it verbatim).
     public static func of(_ key: String, in catalog: LocaleCatalog, flavor: PlatformFlavor) -> PlatformSignature {
-        catalog.parsed.entry(key, of: catalog)?.signature(flavor) ?? computed([], unparsable: false, flavor: flavor)
-    }
-
-    /// The signature of a key from its parsed messages in locale order (default locale first); `unparsable`
-    /// when one of its locales' messages is not valid ICU.
-    static func computed(_ messages: [MessageFormat], unparsable: Bool, flavor: PlatformFlavor) -> PlatformSignature {
-        let both = computedForBothFlavors(messages, unparsable: unparsable)
-        return flavor == .apple ? both.apple : both.android
+        if let entry = catalog.parsed.entry(key, of: catalog) { return entry.signature(flavor) }
+        let none = computedForBothFlavors([], unparsable: false)
+        return flavor == .apple ? none.apple : none.android
     }
 
     /// Both platforms' signatures of a key, from one walk over its messages: what the platforms share
@@ -125,12 +120,6 @@ public struct PlatformSignature: Sendable {
             PlatformSignature(shape: shape, slots: shape == .verbatim ? [] : slots, pluralArgument: shape == .plural ? pluralNames.first : nil, flavor: flavor)
         }
         return (signature(apple, .apple), signature(android, .android))
-    }
-
-    /// The shape one message needs on its own.
-    static func shape(of message: MessageFormat, flavor: PlatformFlavor) -> PlatformShape {
-        let both = shapes(of: message, selectionCount: message.selections.count, argumentCount: Set(message.argumentUses.map(\.name)).count)
-        return flavor == .apple ? both.apple : both.android
     }
 
     /// The shape one message needs on its own on each platform, given how many selections it has at any

@@ -147,6 +147,27 @@ final class InterchangeRoundTripTests: XCTestCase {
         XCTAssertTrue(russian.contains("<string name=\"appointments_next\">Следующий приём: %1$s в %2$s</string>"), russian)
     }
 
+    /// A bundle whose locale the tenant does not list is read from the bundle itself (not the parsed catalog):
+    /// its plural forms come out in the same order, with the same quantities, as a listed locale's.
+    func testAndroidExportOfAnUnlistedLocaleBundleWritesItsPluralsInCLDROrder() throws {
+        let root = try InterchangeFixture.copyTenants(self)
+        let manifest = root.appendingPathComponent("Tenants/physio-clinic/tenant.yaml")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+        XCTAssertTrue(text.contains("supported: [en, ru]"))
+        try text.replacingOccurrences(of: "supported: [en, ru]", with: "supported: [en]").write(to: manifest, atomically: true, encoding: .utf8)
+        let physio = try InterchangeFixture.catalog(root, "physio-clinic")
+        XCTAssertFalse(physio.locales.contains("ru"))
+        let russian = String(decoding: try XCTUnwrap(AndroidFormat.export(physio, locale: "ru").value), as: UTF8.self)
+        XCTAssertTrue(russian.contains("""
+              <plurals name="home_todayPlan">
+                <item quantity="one">%1$d упражнение на сегодня</item>
+                <item quantity="few">%1$d упражнения на сегодня</item>
+                <item quantity="many">%1$d упражнений на сегодня</item>
+                <item quantity="other">%1$d упражнения на сегодня</item>
+              </plurals>
+            """), russian)
+    }
+
     func testStringCatalogParsesAsJSONWithXcodeStructure() throws {
         let root = try InterchangeFixture.copyTenants(self)
         let catalog = try InterchangeFixture.catalog(root, "physio-clinic")
