@@ -50,20 +50,40 @@ public enum AndroidFormat {
     /// `strings.xml` for `locale`.
     public static func export(_ catalog: LocaleCatalog, locale: String) -> InterchangeResult<Data> {
         let table = catalog.parsed.table(of: catalog)
-        let named = table.androidNames
-        guard let names = named.value else { return InterchangeResult(value: nil, diagnostics: named.diagnostics) }
-        guard let xml = XMLBuilder(root: "resources") else {
+        var writer = AndroidResourceBytes(capacity: 160 * table.orderedKeys.count)
+        return export(catalog, locale: locale, table: table, into: &writer)
+    }
+
+    /// `export` through libxml2's tree and serialiser: the oracle the tests hold `export`'s bytes to.
+    static func exportThroughLibxml2(_ catalog: LocaleCatalog, locale: String) -> InterchangeResult<Data> {
+        guard var writer = AndroidResourceTree() else {
             return InterchangeResult(value: nil, diagnostics: [Diagnostic(.error, "libxml2 could not create a document", at: .start(of: catalog.displayRoot), rule: InterchangeRule.io)])
         }
+        return export(catalog, locale: locale, table: catalog.parsed.table(of: catalog), into: &writer)
+    }
+
+    private static func export<Writer: AndroidResourceWriter>(_ catalog: LocaleCatalog, locale: String, table: ParsedCatalog.Table,
+                                                              into writer: inout Writer) -> InterchangeResult<Data> {
+        let named = table.androidNames
+        guard let names = named.value else { return InterchangeResult(value: nil, diagnostics: named.diagnostics) }
         var diagnostics: [Diagnostic] = []
         // A bundle of a locale the tenant does not list (a stray file) is read from the bundle itself.
         let localeIndex = catalog.locales.firstIndex(of: locale)
         let stray = localeIndex == nil ? catalog.bundles[locale] : nil
         let categories = CLDRCategories.shared.orders(of: locale)
+        var buffers = PlatformRenderer.VariantBuffers()
         for key in table.orderedKeys {
             guard let entry = table.keys[key], let name = names[key],
                   let text = localeIndex.map({ entry.texts[$0] }) ?? stray?.message(key)?.text else { continue }
             let signature = entry.android
+            // A plural of a listed locale, the most common shape: each variant is rendered straight into the file.
+            if let localeIndex, signature.shape == .plural, let message = entry.messages[localeIndex] {
+                writer.beginPlurals(name: name)
+                PlatformRenderer.forEachPluralVariant(message, signature: signature, locale: locale, order: .android, known: categories,
+                                                      buffers: &buffers) { category, text in writer.item(quantity: category, utf8: text) }
+                writer.endPlurals()
+                continue
+            }
             // A stray bundle's text was not parsed with the catalog: it is rendered here, its plural forms put in Android's order.
             let rendered = localeIndex.map { entry.value(.android, locale: $0, text: text, locale: locale, categories: categories) }
                 ?? PlatformRenderer.render(text, signature: signature, locale: locale).map { form -> ParsedCatalog.ExportedValue in
@@ -77,24 +97,23 @@ public enum AndroidFormat {
             }
             switch value {
             case .plural(let variants):
-                let plurals = xml.add("plurals", to: xml.root)
-                xml.set("name", name, on: plurals)
-                for variant in variants {
-                    let item = xml.add("item", to: plurals, text: AndroidResources.escape(variant.text))
-                    xml.set("quantity", variant.category, on: item)
-                }
+                writer.beginPlurals(name: name)
+                for variant in variants { writer.item(quantity: variant.category, text: variant.text) }
+                writer.endPlurals()
             case .form(.text(let text)):
-                if signature.shape == .verbatim { xml.comment(verbatimComment, in: xml.root) }
-                let element = xml.add("string", to: xml.root, text: AndroidResources.escape(text))
-                xml.set("name", name, on: element)
+                if signature.shape == .verbatim { writer.comment(verbatimComment) }
                 // Without format arguments the text is never formatted, so a '%' must not read as a specifier.
-                if !signature.formatsText && text.contains("%") || signature.shape == .verbatim && text.contains("%") { xml.set("formatted", "false", on: element) }
+                let percent = text.utf8.contains(UInt8(ascii: "%"))
+                writer.string(name: name, text: text, unformatted: (!signature.formatsText || signature.shape == .verbatim) && percent)
             case .form(.plural), .form(.substituted):
                 break  // plural forms arrive as `.plural` variants; Android signatures are never substituted
             }
         }
         if diagnostics.contains(where: { $0.severity == .error }) { return InterchangeResult(value: nil, diagnostics: diagnostics) }
-        return InterchangeResult(value: xml.serialize(), diagnostics: diagnostics)
+        guard let data = writer.finish() else {
+            return InterchangeResult(value: nil, diagnostics: [Diagnostic(.error, "libxml2 could not create a document", at: .start(of: catalog.displayRoot), rule: InterchangeRule.io)])
+        }
+        return InterchangeResult(value: data, diagnostics: diagnostics)
     }
 
     /// The values of a `strings.xml` for `locale`, checked for structure, names and escaping.

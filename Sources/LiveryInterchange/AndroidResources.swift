@@ -62,26 +62,58 @@ public enum AndroidResources {
         return out
     }
 
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// `escape` of text given as UTF-8, appended to `out`, read byte by byte: every scalar `escape`
+    /// rewrites is ASCII, and an ASCII byte never occurs inside a multi-byte scalar, so the first, last
+    /// and previous byte stand for the first, last and previous scalar.
+    static func appendEscaped(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        let last = bytes.count - 1
+        var previous: UInt8 = 0
+        for (index, byte) in bytes.enumerated() {
+            defer { previous = byte }
+            switch byte {
+            case UInt8(ascii: "\\"), UInt8(ascii: "'"), UInt8(ascii: "\""):
+                out.append(UInt8(ascii: "\\")); out.append(byte)
+            case UInt8(ascii: "\n"): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
+            case UInt8(ascii: "\t"): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
+            case UInt8(ascii: "@") where index == 0, UInt8(ascii: "?") where index == 0:
+                out.append(UInt8(ascii: "\\")); out.append(byte)
+            case UInt8(ascii: " ") where index == 0 || index == last || previous == UInt8(ascii: " "):
+                out.append(contentsOf: "\\u0020".utf8)
+            case 0..<0x20:
+                out.append(contentsOf: "\\u00".utf8)
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0x0F)])
+            default:
+                out.append(byte)
+            }
+        }
+    }
+
     /// Whether `escape` changes `text`. Most texts need nothing, and a full build escapes every message of
     /// every locale, so the check reads UTF-8 bytes: every scalar `escape` rewrites is ASCII, and an ASCII
     /// byte never occurs inside a multi-byte scalar.
     static func needsEscape(_ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { bytes in
-            guard let first = bytes.first, let last = bytes.last else { return false }
-            if first == UInt8(ascii: "@") || first == UInt8(ascii: "?") || first == UInt8(ascii: " ") || last == UInt8(ascii: " ") { return true }
-            var previous: UInt8 = 0
-            for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "\\"), UInt8(ascii: "'"), UInt8(ascii: "\""): return true
-                case UInt8(ascii: " ") where previous == UInt8(ascii: " "): return true
-                case 0..<0x20: return true
-                default: break
-                }
-                previous = byte
+        return text.withUTF8 { needsEscape(utf8: $0) }
+    }
+
+    /// `needsEscape` of text given as UTF-8.
+    static func needsEscape(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, let last = bytes.last else { return false }
+        if first == UInt8(ascii: "@") || first == UInt8(ascii: "?") || first == UInt8(ascii: " ") || last == UInt8(ascii: " ") { return true }
+        var previous: UInt8 = 0
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\\"), UInt8(ascii: "'"), UInt8(ascii: "\""): return true
+            case UInt8(ascii: " ") where previous == UInt8(ascii: " "): return true
+            case 0..<0x20: return true
+            default: break
             }
-            return false
+            previous = byte
         }
+        return false
     }
 
     /// A problem in escaped resource text: what and at which scalar offset.

@@ -153,6 +153,9 @@ final class ParsedCatalog: @unchecked Sendable {
     private static func make(_ catalog: LocaleCatalog) -> Table {
         var keys: [String: Key] = [:]
         let bundles = catalog.locales.map { catalog.bundles[$0] }
+        // Each bundle's messages and key index, fetched once: reading a text in place copies no message.
+        let indexes = bundles.map { $0?.keyIndex ?? [:] }
+        let bundleMessages = bundles.map { $0?.messages ?? [] }
         let all = catalog.keys
         keys.reserveCapacity(all.count)
         for key in all {
@@ -160,8 +163,8 @@ final class ParsedCatalog: @unchecked Sendable {
             messages.reserveCapacity(bundles.count)
             texts.reserveCapacity(bundles.count)
             var unparsable = false
-            for bundle in bundles {
-                let text = bundle?.message(key)?.text
+            for b in bundles.indices {
+                let text = indexes[b][key].map { bundleMessages[b][$0].text }
                 texts.append(text)
                 guard let text else { messages.append(nil); continue }
                 switch MessageFormat.parse(text) {

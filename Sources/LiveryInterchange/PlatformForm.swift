@@ -121,6 +121,78 @@ public enum PlatformRenderer {
         return variants
     }
 
+    /// Reused buffers of `forEachPluralVariant`: an export renders every plural message of a locale
+    /// through one of these, so no variant allocates a String.
+    struct VariantBuffers {
+        var prefix: [UInt8] = [], suffix: [UInt8] = [], text: [UInt8] = []
+    }
+
+    /// `pluralVariants`, each variant rendered as UTF-8 into `buffers.text` and handed to `body` with its
+    /// category, in `order`: the same texts, in the same order, without a String or an array per variant.
+    static func forEachPluralVariant(_ message: MessageFormat, signature: PlatformSignature, locale: String, order: CategoryOrder,
+                                     known: CLDRCategories.Orders?, buffers: inout VariantBuffers,
+                                     _ body: (_ category: String, _ text: UnsafeBufferPointer<UInt8>) -> Void) {
+        func categories(fallback: @autoclosure () -> [String]) -> [String] {
+            if let known { return known.of(order) }
+            return CLDRCategories.Orders(Self.categories(for: locale, fallback: fallback())).of(order)
+        }
+        let parts = message.root.parts
+        let plural = parts.firstIndex { if case .selection = $0 { return true } else { return false } }
+        guard let plural, case .selection(let selection) = parts[plural] else {
+            // A locale that needs no plural here: every category reads the same.
+            buffers.text.removeAll(keepingCapacity: true)
+            appendUTF8(parts[...], signature: signature, pound: nil, to: &buffers.text)
+            for category in categories(fallback: []) { buffers.text.withUnsafeBufferPointer { body(category, $0) } }
+            return
+        }
+        let pound = signature.slot(selection.name).map { signature.specifier($0) }
+        buffers.prefix.removeAll(keepingCapacity: true)
+        buffers.suffix.removeAll(keepingCapacity: true)
+        appendUTF8(parts[..<plural], signature: signature, pound: nil, to: &buffers.prefix)
+        appendUTF8(parts[(plural + 1)...], signature: signature, pound: nil, to: &buffers.suffix)
+        // Category selectors are words, so a word comparison finds the option `option(for:)` would.
+        func option(_ category: String) -> Int? {
+            for i in selection.options.indices { if case .keyword(let word) = selection.options[i].selector, word == category { return i } }
+            return nil
+        }
+        let other = option("other")
+        for category in categories(fallback: selection.keywords) {
+            guard let option = option(category) ?? other else { continue }
+            buffers.text.removeAll(keepingCapacity: true)
+            buffers.text.append(contentsOf: buffers.prefix)
+            appendUTF8(selection.options[option].message.parts[...], signature: signature, pound: pound, to: &buffers.text)
+            buffers.text.append(contentsOf: buffers.suffix)
+            buffers.text.withUnsafeBufferPointer { body(category, $0) }
+        }
+    }
+
+    /// `append` as UTF-8 bytes: the same text (a `%` doubled byte by byte is the same as doubled in the String).
+    static func appendUTF8(_ parts: ArraySlice<MessageFormat.Part>, signature: PlatformSignature, pound: String?, to out: inout [UInt8]) {
+        for part in parts {
+            switch part {
+            case .text(let segment):
+                var text = segment.text
+                text.withUTF8 { bytes in
+                    guard signature.formatsText, let base = bytes.baseAddress, memchr(base, Int32(UInt8(ascii: "%")), bytes.count) != nil else {
+                        out.append(contentsOf: bytes)
+                        return
+                    }
+                    for byte in bytes {
+                        out.append(byte)
+                        if byte == UInt8(ascii: "%") { out.append(byte) }
+                    }
+                }
+            case .argument(let argument):
+                if let slot = signature.slot(argument.name) { out.append(contentsOf: signature.specifier(slot).utf8) }
+            case .pound:
+                if let pound { out.append(contentsOf: pound.utf8) }
+            case .selection(let selection):
+                // Only reached for shapes that allow no selection here; the signature made such keys verbatim.
+                if let slot = signature.slot(selection.name) { out.append(contentsOf: signature.specifier(slot).utf8) }
+            }
+        }
+    }
+
     /// The name of an argument's substitution: its ICU name (`arg0` for a numbered argument).
     static func substitutionName(_ name: MessageFormat.ArgumentName) -> String {
         switch name {

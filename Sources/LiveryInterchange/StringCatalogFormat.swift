@@ -24,38 +24,59 @@ public enum StringCatalogFormat {
         writer.member("sourceLanguage", catalog.defaultLocale)
         writer.key("strings")
         writer.beginObject()
-        var forms: [(locale: String, value: ParsedCatalog.ExportedValue)] = []
+        // The exported locales that have the key, by index.
+        var present: [Int] = []
+        var buffers = PlatformRenderer.VariantBuffers()
         // Each exported locale's plural categories, by its index in the catalog's locales.
         let categories = catalog.locales.map { wanted.contains($0) ? CLDRCategories.shared.orders(of: $0) : nil }
         for key in table.sortedKeys {
             guard let entry = table.keys[key] else { continue }
-            forms.removeAll(keepingCapacity: true)
-            for index in exported {
-                let locale = catalog.locales[index]
-                guard let text = entry.texts[index] else { continue }
-                guard let form = entry.value(.apple, locale: index, text: text, locale: locale, categories: categories[index]) else {
+            let signature = entry.apple
+            present.removeAll(keepingCapacity: true)
+            for index in exported where entry.texts[index] != nil {
+                // Only a verbatim key is written without its parsed message.
+                guard signature.shape == .verbatim || entry.messages[index] != nil else {
+                    let locale = catalog.locales[index]
                     let location = catalog.bundles[locale]?.message(key)?.location ?? .start(of: catalog.displayRoot)
                     diagnostics.append(Diagnostic(.error, "'\(key)' is not valid ICU MessageFormat; run `livery validate`", at: location, rule: InterchangeRule.icuSyntax))
                     continue
                 }
-                forms.append((locale, form))
+                present.append(index)
             }
-            guard !forms.isEmpty else { continue }
+            guard !present.isEmpty else { continue }
             writer.key(key)
             writer.beginObject()
-            if entry.apple.shape == .verbatim { writer.member("comment", verbatimComment) }
+            if signature.shape == .verbatim { writer.member("comment", verbatimComment) }
             writer.member("extractionState", "manual")
             writer.key("localizations")
             writer.beginObject()
-            for (locale, value) in forms {
+            for index in present {
+                let locale = catalog.locales[index]
                 writer.key(locale)
-                switch value {
-                case .form(let form): write(form, into: &writer)
-                case .plural(let variants):
+                if signature.shape == .plural, let message = entry.messages[index] {
+                    // The most common shape: each variant is rendered straight into the catalog.
                     writer.beginObject()
                     writer.key("variations")
-                    plural(variants, into: &writer)
+                    writer.beginObject()
+                    writer.key("plural")
+                    writer.beginObject()
+                    PlatformRenderer.forEachPluralVariant(message, signature: signature, locale: locale, order: .xcode, known: categories[index],
+                                                          buffers: &buffers) { category, text in
+                        writer.key(category)
+                        writer.beginObject()
+                        writer.key("stringUnit")
+                        writer.beginObject()
+                        writer.member("state", "translated")
+                        writer.key("value")
+                        writer.string(utf8: text)
+                        writer.endObject()
+                        writer.endObject()
+                    }
                     writer.endObject()
+                    writer.endObject()
+                    writer.endObject()
+                } else if let text = entry.texts[index], let form = entry.form(.apple, locale: index, text: text, locale: locale) {
+                    write(form, into: &writer)
                 }
             }
             writer.endObject()

@@ -14,26 +14,29 @@ public enum JSONText {
 
     /// Appends `text` as a JSON string literal to `bytes`: the bytes `quoted(_:)` returns, without building a String.
     public static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
         var text = text
-        text.withUTF8 { utf8 in
-            // Every byte that needs an escape is ASCII, so escaping byte by byte equals escaping scalar by scalar.
-            var start = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                start = index + 1
-                bytes.append(UInt8(ascii: "\\"))
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
-                case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "n"))
-                case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "r"))
-                case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "t"))
-                default:
-                    bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
-                }
+        text.withUTF8 { appendQuoted(utf8: $0, to: &bytes) }
+    }
+
+    /// `appendQuoted` of text given as UTF-8 bytes.
+    public static func appendQuoted(utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        // Every byte that needs an escape is ASCII, so escaping byte by byte equals escaping scalar by scalar.
+        var start = 0
+        for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+            start = index + 1
+            bytes.append(UInt8(ascii: "\\"))
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+            case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "n"))
+            case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "r"))
+            case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "t"))
+            default:
+                bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
         }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
         bytes.append(UInt8(ascii: "\""))
     }
 

@@ -38,6 +38,9 @@ public struct XcodeJSONWriter {
 
     public mutating func string(_ value: String) { JSONText.appendQuoted(value, to: &bytes) }
 
+    /// A string value given as UTF-8 bytes.
+    public mutating func string(utf8 value: UnsafeBufferPointer<UInt8>) { JSONText.appendQuoted(utf8: value, to: &bytes) }
+
     public mutating func int(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
 
     /// Appends raw bytes (a final newline).
