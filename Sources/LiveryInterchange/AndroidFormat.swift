@@ -71,19 +71,24 @@ public enum AndroidFormat {
         let localeIndex = catalog.locales.firstIndex(of: locale)
         let stray = localeIndex == nil ? catalog.bundles[locale] : nil
         let categories = CLDRCategories.shared.orders(of: locale)
-        var buffers = PlatformRenderer.VariantBuffers()
-        for key in table.orderedKeys {
-            guard let entry = table.keys[key], let name = names[key],
-                  let text = localeIndex.map({ entry.texts[$0] }) ?? stray?.message(key)?.text else { continue }
-            let signature = entry.android
-            // A plural of a listed locale, the most common shape: each variant is rendered straight into the file.
-            if let localeIndex, signature.shape == .plural, let message = entry.messages[localeIndex] {
+        var variant: [UInt8] = []
+        let pluralCategories = categories?.android
+        let entries = table.entries
+        for (position, key) in table.orderedKeys.enumerated() {
+            guard let name = names[key] else { continue }
+            let signature = entries[position].android
+            // A plural of a listed locale (its text parsed), the most common shape: each variant is rendered
+            // straight into the file, and the entry's fields are read in place.
+            if let localeIndex, signature.shape == .plural, let template = entries[position].templates[localeIndex] {
                 writer.beginPlurals(name: name)
-                PlatformRenderer.forEachPluralVariant(message, signature: signature, locale: locale, order: .android, known: categories,
-                                                      buffers: &buffers) { category, text in writer.item(quantity: category, utf8: text) }
+                template.forEachVariant(signature: signature, locale: locale, order: .android, known: pluralCategories, text: &variant) { category, text in
+                    writer.item(quantity: category, utf8: text)
+                }
                 writer.endPlurals()
                 continue
             }
+            let entry = entries[position]
+            guard let text = localeIndex.map({ entry.texts[$0] }) ?? stray?.message(key)?.text else { continue }
             // A stray bundle's text was not parsed with the catalog: it is rendered here, its plural forms put in Android's order.
             let rendered = localeIndex.map { entry.value(.android, locale: $0, text: text, locale: locale, categories: categories) }
                 ?? PlatformRenderer.render(text, signature: signature, locale: locale).map { form -> ParsedCatalog.ExportedValue in

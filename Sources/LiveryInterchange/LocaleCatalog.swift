@@ -94,6 +94,9 @@ final class ParsedCatalog: @unchecked Sendable {
         var texts: [String?]
         var apple: PlatformSignature
         var android: PlatformSignature
+        /// For a key that is `.plural` on either platform: each locale's parsed message flattened for
+        /// rendering (same order as `messages`, nil where that is nil); empty for other keys.
+        var templates: [PluralTemplate?]
 
         func signature(_ flavor: PlatformFlavor) -> PlatformSignature { flavor == .apple ? apple : android }
 
@@ -126,11 +129,15 @@ final class ParsedCatalog: @unchecked Sendable {
     }
 
     struct Table: Sendable {
-        var keys: [String: Key]
+        /// Each key's entry, in `orderedKeys` order (an export reads the fields it needs in place, rather
+        /// than copying a whole entry out of a dictionary for every key).
+        var entries: [Key]
+        /// Each key's position in `orderedKeys` and `entries`.
+        var positions: [String: Int]
         /// The catalog's keys in `LocaleCatalog.keys` order.
         var orderedKeys: [String]
-        /// The catalog's keys in the order Xcode writes them.
-        var sortedKeys: [String]
+        /// The positions of the catalog's keys in the order Xcode writes them.
+        var sorted: [Int]
         /// Each key's Android resource name, or the diagnostics of names that are invalid or taken twice.
         var androidNames: InterchangeResult<[String: String]>
     }
@@ -148,16 +155,19 @@ final class ParsedCatalog: @unchecked Sendable {
         }
     }
 
-    func entry(_ key: String, of catalog: LocaleCatalog) -> Key? { table(of: catalog).keys[key] }
+    func entry(_ key: String, of catalog: LocaleCatalog) -> Key? {
+        let table = table(of: catalog)
+        return table.positions[key].map { table.entries[$0] }
+    }
 
     private static func make(_ catalog: LocaleCatalog) -> Table {
-        var keys: [String: Key] = [:]
+        var entries: [Key] = []
         let bundles = catalog.locales.map { catalog.bundles[$0] }
         // Each bundle's messages and key index, fetched once: reading a text in place copies no message.
         let indexes = bundles.map { $0?.keyIndex ?? [:] }
         let bundleMessages = bundles.map { $0?.messages ?? [] }
         let all = catalog.keys
-        keys.reserveCapacity(all.count)
+        entries.reserveCapacity(all.count)
         for key in all {
             var messages: [MessageFormat?] = [], texts: [String?] = []
             messages.reserveCapacity(bundles.count)
@@ -174,8 +184,14 @@ final class ParsedCatalog: @unchecked Sendable {
             }
             let parsed = messages.compactMap { $0 }
             let signatures = PlatformSignature.computedForBothFlavors(parsed, unparsable: unparsable)
-            keys[key] = Key(messages: messages, texts: texts, apple: signatures.apple, android: signatures.android)
+            // Both platforms' slots are the same unless a platform is verbatim (no slots), so either plural signature's do.
+            let pluralSlots = signatures.apple.shape == .plural ? signatures.apple.slots
+                : signatures.android.shape == .plural ? signatures.android.slots : nil
+            let templates = pluralSlots.map { slots in messages.map { $0.map { PluralTemplate($0, slots: slots) } } } ?? []
+            entries.append(Key(messages: messages, texts: texts, apple: signatures.apple, android: signatures.android, templates: templates))
         }
-        return Table(keys: keys, orderedKeys: all, sortedKeys: XcodeJSONWriter.sorted(all), androidNames: AndroidFormat.names(catalog))
+        let positions = Dictionary(all.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let sorted = all.indices.sorted { all[$0].utf8.lexicographicallyPrecedes(all[$1].utf8) }
+        return Table(entries: entries, positions: positions, orderedKeys: all, sorted: sorted, androidNames: AndroidFormat.names(catalog))
     }
 }

@@ -121,78 +121,6 @@ public enum PlatformRenderer {
         return variants
     }
 
-    /// Reused buffers of `forEachPluralVariant`: an export renders every plural message of a locale
-    /// through one of these, so no variant allocates a String.
-    struct VariantBuffers {
-        var prefix: [UInt8] = [], suffix: [UInt8] = [], text: [UInt8] = []
-    }
-
-    /// `pluralVariants`, each variant rendered as UTF-8 into `buffers.text` and handed to `body` with its
-    /// category, in `order`: the same texts, in the same order, without a String or an array per variant.
-    static func forEachPluralVariant(_ message: MessageFormat, signature: PlatformSignature, locale: String, order: CategoryOrder,
-                                     known: CLDRCategories.Orders?, buffers: inout VariantBuffers,
-                                     _ body: (_ category: String, _ text: UnsafeBufferPointer<UInt8>) -> Void) {
-        func categories(fallback: @autoclosure () -> [String]) -> [String] {
-            if let known { return known.of(order) }
-            return CLDRCategories.Orders(Self.categories(for: locale, fallback: fallback())).of(order)
-        }
-        let parts = message.root.parts
-        let plural = parts.firstIndex { if case .selection = $0 { return true } else { return false } }
-        guard let plural, case .selection(let selection) = parts[plural] else {
-            // A locale that needs no plural here: every category reads the same.
-            buffers.text.removeAll(keepingCapacity: true)
-            appendUTF8(parts[...], signature: signature, pound: nil, to: &buffers.text)
-            for category in categories(fallback: []) { buffers.text.withUnsafeBufferPointer { body(category, $0) } }
-            return
-        }
-        let pound = signature.slot(selection.name).map { signature.specifier($0) }
-        buffers.prefix.removeAll(keepingCapacity: true)
-        buffers.suffix.removeAll(keepingCapacity: true)
-        appendUTF8(parts[..<plural], signature: signature, pound: nil, to: &buffers.prefix)
-        appendUTF8(parts[(plural + 1)...], signature: signature, pound: nil, to: &buffers.suffix)
-        // Category selectors are words, so a word comparison finds the option `option(for:)` would.
-        func option(_ category: String) -> Int? {
-            for i in selection.options.indices { if case .keyword(let word) = selection.options[i].selector, word == category { return i } }
-            return nil
-        }
-        let other = option("other")
-        for category in categories(fallback: selection.keywords) {
-            guard let option = option(category) ?? other else { continue }
-            buffers.text.removeAll(keepingCapacity: true)
-            buffers.text.append(contentsOf: buffers.prefix)
-            appendUTF8(selection.options[option].message.parts[...], signature: signature, pound: pound, to: &buffers.text)
-            buffers.text.append(contentsOf: buffers.suffix)
-            buffers.text.withUnsafeBufferPointer { body(category, $0) }
-        }
-    }
-
-    /// `append` as UTF-8 bytes: the same text (a `%` doubled byte by byte is the same as doubled in the String).
-    static func appendUTF8(_ parts: ArraySlice<MessageFormat.Part>, signature: PlatformSignature, pound: String?, to out: inout [UInt8]) {
-        for part in parts {
-            switch part {
-            case .text(let segment):
-                var text = segment.text
-                text.withUTF8 { bytes in
-                    guard signature.formatsText, let base = bytes.baseAddress, memchr(base, Int32(UInt8(ascii: "%")), bytes.count) != nil else {
-                        out.append(contentsOf: bytes)
-                        return
-                    }
-                    for byte in bytes {
-                        out.append(byte)
-                        if byte == UInt8(ascii: "%") { out.append(byte) }
-                    }
-                }
-            case .argument(let argument):
-                if let slot = signature.slot(argument.name) { out.append(contentsOf: signature.specifier(slot).utf8) }
-            case .pound:
-                if let pound { out.append(contentsOf: pound.utf8) }
-            case .selection(let selection):
-                // Only reached for shapes that allow no selection here; the signature made such keys verbatim.
-                if let slot = signature.slot(selection.name) { out.append(contentsOf: signature.specifier(slot).utf8) }
-            }
-        }
-    }
-
     /// The name of an argument's substitution: its ICU name (`arg0` for a numbered argument).
     static func substitutionName(_ name: MessageFormat.ArgumentName) -> String {
         switch name {
@@ -267,5 +195,124 @@ final class CLDRCategories: @unchecked Sendable {
         let made = PluralRules.cardinal(locale).map { Orders($0.categories.map(\.rawValue)) }
         lock.withLock { known[locale] = .some(made) }
         return made
+    }
+}
+
+/// One message of a `.plural` key, flattened once for both exports: its literal text as UTF-8 with `%`
+/// already doubled (a `.plural` signature always runs the text through a formatter), and where the
+/// arguments, the plural's options and its `#` go. Rendering a variant from it copies bytes and
+/// specifiers into the file's buffer: walking the message tree for every variant of every locale on
+/// both platforms, and the reference counting that came with it, was most of the cost of the exports.
+///
+/// It renders exactly what `PlatformRenderer.pluralVariants` returns, in the same category order.
+final class PluralTemplate: Sendable {
+    enum Piece: Sendable {
+        /// Literal text: `bytes[start..<end]`.
+        case literal(start: Int32, end: Int32)
+        /// An argument (or a selection where none is expected): the slot at this index of the key's
+        /// slots, written as its specifier; -1 when the signature has no slot for it (written as nothing).
+        case slot(Int32)
+        /// `#` inside the plural: the plural argument's specifier.
+        case pound
+    }
+
+    // A class, immutable once made: an export takes one reference per message, not one per array.
+    private let bytes: [UInt8]
+    private let pieces: [Piece]
+    /// The pieces before the plural (every piece when the message has none) and after it.
+    private let prefix: Range<Int>, suffix: Range<Int>
+    /// The plural's options with a keyword selector, in source order (only keywords are looked up).
+    private let options: [(keyword: String, pieces: Range<Int>)]
+    private let hasPlural: Bool
+    /// The slot of the plural's argument, -1 when none.
+    private let poundSlot: Int32
+
+    /// The template of `message`, whose arguments are looked up in `slots` (the key's signature slots).
+    init(_ message: MessageFormat, slots: [ArgumentSlot]) {
+        var bytes: [UInt8] = [], pieces: [Piece] = []
+        var options: [(keyword: String, pieces: Range<Int>)] = []
+        func slotIndex(_ name: MessageFormat.ArgumentName) -> Int32 {
+            Int32(slots.firstIndex { $0.name == name } ?? -1)
+        }
+        func add(_ parts: ArraySlice<MessageFormat.Part>) -> Range<Int> {
+            let start = pieces.count
+            for part in parts {
+                switch part {
+                case .text(let segment):
+                    let from = Int32(bytes.count)
+                    for byte in segment.text.utf8 {
+                        bytes.append(byte)
+                        if byte == UInt8(ascii: "%") { bytes.append(byte) }
+                    }
+                    pieces.append(.literal(start: from, end: Int32(bytes.count)))
+                case .argument(let argument): pieces.append(.slot(slotIndex(argument.name)))
+                case .selection(let selection): pieces.append(.slot(slotIndex(selection.name)))
+                case .pound: pieces.append(.pound)
+                }
+            }
+            return start..<pieces.count
+        }
+        let parts = message.root.parts
+        if let plural = parts.firstIndex(where: { if case .selection = $0 { return true } else { return false } }),
+           case .selection(let selection) = parts[plural] {
+            hasPlural = true
+            poundSlot = slotIndex(selection.name)
+            prefix = add(parts[..<plural])
+            suffix = add(parts[(plural + 1)...])
+            for option in selection.options {
+                guard case .keyword(let word) = option.selector else { continue }
+                options.append((word, add(option.message.parts[...])))
+            }
+        } else {
+            hasPlural = false
+            poundSlot = -1
+            prefix = add(parts[...])
+            suffix = pieces.count..<pieces.count
+        }
+        self.bytes = bytes
+        self.pieces = pieces
+        self.options = options
+    }
+
+    /// Each variant under `signature` (the key's `.plural` signature) for `locale`, in `order`, rendered
+    /// into `text` and handed to `body` with its category; `known` are the locale's CLDR categories in
+    /// `order` (nil when CLDR does not know the locale).
+    func forEachVariant(signature: PlatformSignature, locale: String, order: PlatformRenderer.CategoryOrder, known: [String]?,
+                        text: inout [UInt8], _ body: (_ category: String, _ text: UnsafeBufferPointer<UInt8>) -> Void) {
+        let categories: [String]
+        if let known {
+            categories = known
+        } else {
+            categories = CLDRCategories.Orders(PlatformRenderer.categories(for: locale, fallback: hasPlural ? options.map(\.keyword) : [])).of(order)
+        }
+        guard hasPlural else {
+            // A locale that needs no plural here: every category reads the same.
+            text.removeAll(keepingCapacity: true)
+            append(prefix, signature: signature, pound: false, to: &text)
+            for category in categories { text.withUnsafeBufferPointer { body(category, $0) } }
+            return
+        }
+        let other = options.firstIndex { $0.keyword == "other" }
+        for category in categories {
+            guard let option = options.firstIndex(where: { $0.keyword == category }) ?? other else { continue }
+            text.removeAll(keepingCapacity: true)
+            append(prefix, signature: signature, pound: false, to: &text)
+            append(options[option].pieces, signature: signature, pound: true, to: &text)
+            append(suffix, signature: signature, pound: false, to: &text)
+            text.withUnsafeBufferPointer { body(category, $0) }
+        }
+    }
+
+    private func append(_ range: Range<Int>, signature: PlatformSignature, pound: Bool, to out: inout [UInt8]) {
+        for piece in pieces[range] {
+            switch piece {
+            case .literal(let start, let end):
+                bytes.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(end)])) }
+            case .slot(let index):
+                if index >= 0 { out.append(contentsOf: signature.specifier(signature.slots[Int(index)]).utf8) }
+            case .pound:
+                if pound, poundSlot >= 0 { out.append(contentsOf: signature.specifier(signature.slots[Int(poundSlot)]).utf8) }
+            }
+        }
     }
 }

@@ -19,23 +19,24 @@ public enum StringCatalogFormat {
             .sorted { catalog.locales[$0].utf8.lexicographicallyPrecedes(catalog.locales[$1].utf8) }
         let table = catalog.parsed.table(of: catalog)
         var diagnostics: [Diagnostic] = []
-        var writer = XcodeJSONWriter(capacity: 256 * table.sortedKeys.count * max(1, exported.count))
+        var writer = XcodeJSONWriter(capacity: 256 * table.entries.count * max(1, exported.count))
         writer.beginObject()
         writer.member("sourceLanguage", catalog.defaultLocale)
         writer.key("strings")
         writer.beginObject()
         // The exported locales that have the key, by index.
         var present: [Int] = []
-        var buffers = PlatformRenderer.VariantBuffers()
-        // Each exported locale's plural categories, by its index in the catalog's locales.
-        let categories = catalog.locales.map { wanted.contains($0) ? CLDRCategories.shared.orders(of: $0) : nil }
-        for key in table.sortedKeys {
-            guard let entry = table.keys[key] else { continue }
-            let signature = entry.apple
+        var variant: [UInt8] = []
+        // Each exported locale's plural categories in Xcode's order, by its index in the catalog's locales.
+        let categories = catalog.locales.map { wanted.contains($0) ? CLDRCategories.shared.orders(of: $0)?.xcode : nil }
+        let entries = table.entries
+        for position in table.sorted {
+            let key = table.orderedKeys[position]
+            let signature = entries[position].apple
             present.removeAll(keepingCapacity: true)
-            for index in exported where entry.texts[index] != nil {
+            for index in exported where entries[position].texts[index] != nil {
                 // Only a verbatim key is written without its parsed message.
-                guard signature.shape == .verbatim || entry.messages[index] != nil else {
+                guard signature.shape == .verbatim || entries[position].messages[index] != nil else {
                     let locale = catalog.locales[index]
                     let location = catalog.bundles[locale]?.message(key)?.location ?? .start(of: catalog.displayRoot)
                     diagnostics.append(Diagnostic(.error, "'\(key)' is not valid ICU MessageFormat; run `livery validate`", at: location, rule: InterchangeRule.icuSyntax))
@@ -53,29 +54,21 @@ public enum StringCatalogFormat {
             for index in present {
                 let locale = catalog.locales[index]
                 writer.key(locale)
-                if signature.shape == .plural, let message = entry.messages[index] {
+                if signature.shape == .plural, let template = entries[position].templates[index] {
                     // The most common shape: each variant is rendered straight into the catalog.
                     writer.beginObject()
                     writer.key("variations")
                     writer.beginObject()
                     writer.key("plural")
                     writer.beginObject()
-                    PlatformRenderer.forEachPluralVariant(message, signature: signature, locale: locale, order: .xcode, known: categories[index],
-                                                          buffers: &buffers) { category, text in
+                    template.forEachVariant(signature: signature, locale: locale, order: .xcode, known: categories[index], text: &variant) { category, text in
                         writer.key(category)
-                        writer.beginObject()
-                        writer.key("stringUnit")
-                        writer.beginObject()
-                        writer.member("state", "translated")
-                        writer.key("value")
-                        writer.string(utf8: text)
-                        writer.endObject()
-                        writer.endObject()
+                        writer.translatedUnit(utf8: text)
                     }
                     writer.endObject()
                     writer.endObject()
                     writer.endObject()
-                } else if let text = entry.texts[index], let form = entry.form(.apple, locale: index, text: text, locale: locale) {
+                } else if let text = entries[position].texts[index], let form = entries[position].form(.apple, locale: index, text: text, locale: locale) {
                     write(form, into: &writer)
                 }
             }

@@ -194,7 +194,9 @@ extension MessagePattern {
                 next += 1
                 switch part.kind {
                 case .text, .quotedText:
-                    parts.append(.text(MessageFormat.TextSegment(text: pattern.text(of: part), raw: pattern.source(of: part),
+                    // Without a doubled apostrophe the text is its source: one String for both.
+                    let raw = pattern.source(of: part)
+                    parts.append(.text(MessageFormat.TextSegment(text: part.value == 1 ? pattern.text(of: part) : raw, raw: raw,
                                                                  start: positions.position(Int(part.start)), isQuoted: part.kind == .quotedText)))
                 case .pound:
                     parts.append(.pound(positions.position(Int(part.start))))

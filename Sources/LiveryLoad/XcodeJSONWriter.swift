@@ -30,7 +30,7 @@ public struct XcodeJSONWriter {
     public mutating func key(_ name: String) {
         nextItem()
         JSONText.appendQuoted(name, to: &bytes)
-        bytes.append(contentsOf: Self.separator)
+        raw(" : ")
     }
 
     /// Starts an element of the innermost open array; its value follows.
@@ -40,6 +40,30 @@ public struct XcodeJSONWriter {
 
     /// A string value given as UTF-8 bytes.
     public mutating func string(utf8 value: UnsafeBufferPointer<UInt8>) { JSONText.appendQuoted(utf8: value, to: &bytes) }
+
+    /// `{"stringUnit" : {"state" : "translated", "value" : value}}` as the value of the member just
+    /// started, byte for byte what `beginObject`, `key`, `member` and `endObject` write for it: a String
+    /// Catalog holds one per string and plural variant, so it is written in one go.
+    public mutating func translatedUnit(utf8 value: UnsafeBufferPointer<UInt8>) {
+        let depth = hasMembers.count
+        raw("{\n")
+        indent(depth + 1)
+        raw("\"stringUnit\" : {\n")
+        indent(depth + 2)
+        raw("\"state\" : \"translated\",\n")
+        indent(depth + 2)
+        raw("\"value\" : ")
+        JSONText.appendQuoted(utf8: value, to: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
+        indent(depth + 1)
+        raw("}\n")
+        indent(depth)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
 
     public mutating func int(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
 
@@ -73,9 +97,14 @@ public struct XcodeJSONWriter {
         string(value)
     }
 
-    private static let separator = Array(" : ".utf8)
-
     private mutating func indent(_ level: Int) {
-        for _ in 0..<level { bytes.append(UInt8(ascii: " ")); bytes.append(UInt8(ascii: " ")) }
+        // Two spaces a level, copied from one run of spaces (a catalog nests eight levels deep).
+        let spaces: StaticString = "                                "
+        var left = 2 * level
+        while left > 0 {
+            let count = min(left, spaces.utf8CodeUnitCount)
+            spaces.withUTF8Buffer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<count])) }
+            left -= count
+        }
     }
 }
