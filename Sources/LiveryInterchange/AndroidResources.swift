@@ -2,13 +2,22 @@
 public enum AndroidResources {
     /// The resource name of a message key: dots and hyphens become underscores (`nav.home` → `nav_home`).
     public static func name(of key: String) -> String {
-        String(key.map { $0 == "." || $0 == "-" ? "_" : $0 })
+        // An ASCII key (every key the loader accepts) is mapped byte by byte, each byte being one
+        // character: a build names every key of every tenant, and breaking it into characters was slow.
+        let utf8 = key.utf8
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            guard utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }) else { return key }
+            return String(decoding: utf8.map { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") ? UInt8(ascii: "_") : $0 }, as: UTF8.self)
+        }
+        return String(key.map { $0 == "." || $0 == "-" ? "_" : $0 })
     }
 
-    /// True for names aapt2 accepts: an ASCII letter or `_`, then ASCII letters, digits and `_`.
+    /// True for names aapt2 accepts: an ASCII letter or `_`, then ASCII letters, digits and `_`
+    /// (read as bytes: a name with any other byte is not valid).
     public static func isValidName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first.isASCII, first == "_" || first.properties.isAlphabetic else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        func letter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || byte == UInt8(ascii: "_") }
+        guard let first = name.utf8.first, letter(first) else { return false }
+        return name.utf8.allSatisfy { letter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     /// The `res/` folder of a locale: `values` for the default, `values-fr`, `values-pt-rBR`, `values-b+sr+Latn`.

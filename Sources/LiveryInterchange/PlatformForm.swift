@@ -231,6 +231,8 @@ final class PluralTemplate: Sendable {
     init(_ message: MessageFormat, slots: [ArgumentSlot]) {
         var bytes: [UInt8] = [], pieces: [Piece] = []
         var options: [(keyword: String, pieces: Range<Int>)] = []
+        bytes.reserveCapacity(message.source.utf8.count + 16)
+        pieces.reserveCapacity(16)
         func slotIndex(_ name: MessageFormat.ArgumentName) -> Int32 {
             Int32(slots.firstIndex { $0.name == name } ?? -1)
         }
@@ -240,9 +242,16 @@ final class PluralTemplate: Sendable {
                 switch part {
                 case .text(let segment):
                     let from = Int32(bytes.count)
-                    for byte in segment.text.utf8 {
-                        bytes.append(byte)
-                        if byte == UInt8(ascii: "%") { bytes.append(byte) }
+                    var text = segment.text
+                    text.withUTF8 { utf8 in
+                        // Most text has no '%': copied whole.
+                        guard let base = utf8.baseAddress, memchr(base, Int32(UInt8(ascii: "%")), utf8.count) != nil else {
+                            return bytes.append(contentsOf: utf8)
+                        }
+                        for byte in utf8 {
+                            bytes.append(byte)
+                            if byte == UInt8(ascii: "%") { bytes.append(byte) }
+                        }
                     }
                     pieces.append(.literal(start: from, end: Int32(bytes.count)))
                 case .argument(let argument): pieces.append(.slot(slotIndex(argument.name)))

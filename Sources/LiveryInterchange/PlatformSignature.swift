@@ -127,12 +127,14 @@ public struct PlatformSignature: Sendable {
     private static func shapes(of message: MessageFormat, selectionCount: Int, argumentCount: Int) -> (apple: PlatformShape, android: PlatformShape) {
         if selectionCount == 0 { return (.simple, .simple) }
         var topCount = 0
-        var names = Set<MessageFormat.ArgumentName>()
+        // A message has a selection or two at the top: a list is cheaper than a set to look them up in.
+        var names: [MessageFormat.ArgumentName] = []
         for part in message.root.parts {
             guard case .selection(let selection) = part else { continue }
             topCount += 1
             // Every selection must be a top-level cardinal plural with category selectors and flat branches.
-            guard selection.type == .plural, selection.offsetPosition == nil, names.insert(selection.name).inserted else { return (.verbatim, .verbatim) }
+            guard selection.type == .plural, selection.offsetPosition == nil, !names.contains(selection.name) else { return (.verbatim, .verbatim) }
+            names.append(selection.name)
             for option in selection.options {
                 guard case .keyword(let word) = option.selector, PluralCategory(rawValue: word) != nil else { return (.verbatim, .verbatim) }
             }
