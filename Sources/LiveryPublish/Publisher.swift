@@ -95,6 +95,61 @@ public enum Publisher {
     /// `steps` hears `assembled`, `signed` and `switched` as they happen (`--verbose`; kill tests stop there).
     public static func publish(tenant: String, channel: ReleaseChannel, files: [File], manifest: StoredFile, release: Int, output: URL,
                                steps: ((String) -> Void)? = nil, sign: ((URL) throws -> Void)? = nil) throws {
+        try commit(try stage(tenant: tenant, channel: channel, files: files, manifest: manifest, release: release, output: output, steps: steps, sign: sign),
+                   steps: steps)
+    }
+
+    /// Makes one staged release durable and switches it in (`steps` hears `signed`, then `switched`);
+    /// discards it when that fails.
+    public static func commit(_ staged: Staged, steps: ((String) -> Void)? = nil) throws {
+        var switched = false
+        defer { if !switched { staged.discard() } }
+        try makeDurable(staged.staging)
+        steps?("signed")
+        try staged.switchIn()
+        switched = true
+        try makeSwitchDurable(staged.live)
+        steps?("switched")
+    }
+
+    /// A release assembled and signed in staging, not live yet. Many are made durable together
+    /// (`makeDurable`, one flush of the file system for a whole build), then each is switched in
+    /// (`switchIn`), then the folders holding the live trees are flushed once each (`makeSwitchDurable`).
+    /// One that is not switched in must be `discard`ed (a killed build's are removed by the next one).
+    public struct Staged: Sendable {
+        public var tenant: String
+        public var channel: ReleaseChannel
+        /// The new tree, in `Output/.livery/staging/`.
+        public var staging: URL
+        /// The channel's repository folder it replaces.
+        public var live: URL
+
+        /// Removes the staging tree (the release was not switched in).
+        public func discard() { try? FileManager.default.removeItem(at: staging) }
+
+        /// The one step that switches releases: the staging tree becomes the live tree. The previous
+        /// tree, swapped into staging, is removed. Call only once the tree is durable (`makeDurable`).
+        public func switchIn() throws {
+            let fm = FileManager.default
+            if fm.fileExists(atPath: live.path) {
+                guard livery_rename_exchange(staging.path, live.path) == 0 else {
+                    throw Failure(description: "cannot switch \(live.path) to the new release: \(String(cString: strerror(errno)))")
+                }
+                // `staging` now holds the previous tree.
+                try? fm.removeItem(at: staging)
+            } else {
+                // A channel's first release in a tenant folder that may not exist yet.
+                try fm.createDirectory(at: live.deletingLastPathComponent(), withIntermediateDirectories: true)
+                guard rename(staging.path, live.path) == 0 else {
+                    throw Failure(description: "cannot publish \(live.path): \(String(cString: strerror(errno)))")
+                }
+            }
+        }
+    }
+
+    /// Assembles a release in staging and signs it (`publish` without the switch): `steps` hears `assembled`.
+    public static func stage(tenant: String, channel: ReleaseChannel, files: [File], manifest: StoredFile, release: Int, output: URL,
+                             steps: ((String) -> Void)? = nil, sign: ((URL) throws -> Void)? = nil) throws -> Staged {
         let fm = FileManager.default
         let live = repository(tenant: tenant, channel: channel, output: output)
         let staging = stagingRoot(output).appendingPathComponent("\(tenant).\(channel.name).\(UUID().uuidString)")
@@ -151,40 +206,31 @@ public enum Publisher {
         try StagedFile.write(pointer.json.bytes, to: staging.appendingPathComponent(ReleasePointer.fileName))
         steps?("assembled")
         try sign?(staging)
-        try makeDurable(staging)
-        steps?("signed")
-
-        // The one step that switches releases.
-        if fm.fileExists(atPath: live.path) {
-            guard livery_rename_exchange(staging.path, live.path) == 0 else {
-                throw Failure(description: "cannot switch \(live.path) to the new release: \(String(cString: strerror(errno)))")
-            }
-            // `staging` now holds the previous tree; the deferred cleanup removes it.
-        } else {
-            // A channel's first release in a tenant folder that may not exist yet.
-            try fm.createDirectory(at: live.deletingLastPathComponent(), withIntermediateDirectories: true)
-            guard rename(staging.path, live.path) == 0 else {
-                throw Failure(description: "cannot publish \(live.path): \(String(cString: strerror(errno)))")
-            }
-            cleanup = false
-        }
-        try makeSwitchDurable(live)
-        steps?("switched")
+        cleanup = false
+        return Staged(tenant: tenant, channel: channel, staging: staging, live: live)
     }
 
-    /// Before a switch: everything the new tree holds (its files, its folders, the store objects it
-    /// links, written by this build) reaches the disk, with one `syncfs` of the output's file system,
-    /// so a power cut after the switch cannot leave a live tree with missing or partial files.
-    static func makeDurable(_ staging: URL) throws {
-        guard livery_sync_file_system(staging.path) == 0 else {
-            throw Failure(description: "cannot flush \(staging.path) to disk: \(String(cString: strerror(errno)))")
+    /// Before a switch: everything the new trees hold (their files, their folders, the store objects
+    /// they link, the development keys that signed them: all written by this build before this call)
+    /// reaches the disk, with one `syncfs` of the file system `path` is on, so a power cut after a
+    /// switch cannot leave a live tree with missing or partial files. A build calls it once for all
+    /// its tenants: `syncfs` waits for every dirty page of the file system, other programs' too, so
+    /// one per tenant cost a build of many tenants most of its time on a busy machine.
+    public static func makeDurable(_ path: URL) throws {
+        guard livery_sync_file_system(path.path) == 0 else {
+            throw Failure(description: "cannot flush \(path.path) to disk: \(String(cString: strerror(errno)))")
         }
     }
 
     /// After a switch: the folder holding the live tree records the rename on disk.
-    static func makeSwitchDurable(_ live: URL) throws {
-        guard livery_sync_directory(live.deletingLastPathComponent().path) == 0 else {
-            throw Failure(description: "cannot flush \(live.deletingLastPathComponent().path) to disk: \(String(cString: strerror(errno)))")
+    public static func makeSwitchDurable(_ live: URL) throws {
+        try syncFolder(live.deletingLastPathComponent())
+    }
+
+    /// Flushes a folder's entries (a rename into it) to the disk.
+    public static func syncFolder(_ folder: URL) throws {
+        guard livery_sync_directory(folder.path) == 0 else {
+            throw Failure(description: "cannot flush \(folder.path) to disk: \(String(cString: strerror(errno)))")
         }
     }
 

@@ -177,34 +177,74 @@ public enum ReleaseBuilder {
             return BuildResult(validation: validation, tenants: [], failures: [])
         }
         var reports = unchanged
-        // Each tenant publishes into its own folder, signs with its own keys and records itself in the
-        // build records (SQLite, behind its lock): tenants publish in parallel, and their reports and
-        // failures are gathered in the order they were packed.
-        let published = ParallelMap.map(pending) { pending -> Result<TenantBuildReport, any Error> in
+        // Each tenant publishes into its own folder and signs with its own keys, so tenants stage their
+        // releases in parallel. Then one flush of the file system makes every staged tree durable (a
+        // flush per tenant waited for the whole file system's dirty pages each time), each is switched
+        // in, the folders holding the live trees are flushed once each, and each tenant is recorded in
+        // the build records. Reports and failures are gathered in the order the tenants were packed.
+        let steps = options.steps
+        @Sendable func tenantSteps(_ tenant: String) -> ((String) -> Void)? { steps.map { report in { report("\(tenant) \($0)") } } }
+        let staged = ParallelMap.map(pending) { pending -> Result<(prepared: PreparedRelease, staged: Publisher.Staged?), any Error> in
             Result {
                 var prepared = pending
                 let tenant = prepared.report.tenant, channel = prepared.report.channel
+                guard let manifestFile = prepared.manifest else { return (prepared, nil) }
+                let keys = try options.keys?.keys(for: tenant, create: true, warn: progress)
+                // The manifest and its bundles are read back from the store: a release waiting to be
+                // published keeps a summary only, so waiting releases cost little memory each.
+                let manifest = try DownloadManifest(data: Data(contentsOf: manifestFile.url))
+                let release = PublishedRelease(manifest: manifest, manifestFile: manifestFile,
+                                               bundleFiles: Dictionary(manifest.bundles.map { ($0.id, store.objectURL($0.sha256)) }, uniquingKeysWith: { a, _ in a }))
+                var exposure = ReleaseExposure.everyone
+                // The first release of a channel goes to every device: there is no other one to keep.
+                if let stage = options.rollout, Publisher.currentManifest(tenant: tenant, channel: channel, output: output) != nil {
+                    exposure = .rollout(stage)
+                } else if options.rollout != nil {
+                    progress("\(tenant): the first \(channel.name) release goes to every device (there is no earlier release to keep for the rest)")
+                }
+                let staged = try ReleaseChannels.stage(release, tenant: tenant, channel: channel, exposure: exposure,
+                                                       provenance: ReleaseProvenance(channel: channel.name, origin: .build),
+                                                       keys: keys, output: output, steps: tenantSteps(tenant), warn: progress)
+                if case .rollout(let stage) = exposure { prepared.report.rollout = stage }
+                return (prepared, staged)
+            }
+        }
+        var switched: [Result<PreparedRelease, any Error>] = []
+        switched.reserveCapacity(staged.count)
+        var flushed: Result<Void, any Error> = .success(())
+        if staged.contains(where: { (try? $0.get().staged) != nil }) {
+            flushed = Result { try Publisher.makeDurable(output) }
+        }
+        var liveParents = Set<URL>()
+        for outcome in staged {
+            switched.append(Result {
+                let (prepared, staged) = try outcome.get()
+                guard let staged else { return prepared }
+                var done = false
+                defer { if !done { staged.discard() } }
+                try flushed.get()
+                tenantSteps(staged.tenant)?("signed")
+                try staged.switchIn()
+                done = true
+                liveParents.insert(staged.live.deletingLastPathComponent())
+                return prepared
+            })
+        }
+        // The switches on disk before any tenant is recorded as published, or reported switched.
+        var parentsFlushed: Result<Void, any Error> = .success(())
+        for folder in liveParents.sorted(by: { $0.path < $1.path }) where (try? parentsFlushed.get()) != nil {
+            parentsFlushed = Result { try Publisher.syncFolder(folder) }
+        }
+        let switchesFlushed = parentsFlushed
+        let published = ParallelMap.map(switched) { outcome -> Result<TenantBuildReport, any Error> in
+            Result {
+                let prepared = try outcome.get()
+                let tenant = prepared.report.tenant, channel = prepared.report.channel
                 var recorded = prepared.manifest?.sha256 ?? prepared.unchangedSHA256
-                if let manifestFile = prepared.manifest {
-                    let keys = try options.keys?.keys(for: tenant, create: true, warn: progress)
-                    // The manifest and its bundles are read back from the store: a release waiting to be
-                    // published keeps a summary only, so waiting releases cost little memory each.
-                    let manifest = try DownloadManifest(data: Data(contentsOf: manifestFile.url))
-                    let release = PublishedRelease(manifest: manifest, manifestFile: manifestFile,
-                                                   bundleFiles: Dictionary(manifest.bundles.map { ($0.id, store.objectURL($0.sha256)) }, uniquingKeysWith: { a, _ in a }))
-                    var exposure = ReleaseExposure.everyone
-                    // The first release of a channel goes to every device: there is no other one to keep.
-                    if let stage = options.rollout, Publisher.currentManifest(tenant: tenant, channel: channel, output: output) != nil {
-                        exposure = .rollout(stage)
-                    } else if options.rollout != nil {
-                        progress("\(tenant): the first \(channel.name) release goes to every device (there is no earlier release to keep for the rest)")
-                    }
-                    let steps = options.steps
-                    try ReleaseChannels.publish(release, tenant: tenant, channel: channel, exposure: exposure,
-                                                provenance: ReleaseProvenance(channel: channel.name, origin: .build),
-                                                keys: keys, output: output, steps: steps.map { report in { report("\(tenant) \($0)") } }, warn: progress)
-                    if case .rollout(let stage) = exposure { prepared.report.rollout = stage }
-                    recorded = manifestFile.sha256
+                if prepared.manifest != nil {
+                    try switchesFlushed.get()
+                    tenantSteps(tenant)?("switched")
+                    recorded = prepared.manifest?.sha256
                 }
                 if let recorded {
                     // The key store as it is after publishing (keys made on first use included).
