@@ -133,6 +133,7 @@ public enum ReleaseBuilder {
         var diagnostics: [Diagnostic] = []
         var checked: [String] = []
         var pending: [PreparedRelease] = []
+        let inputLists = InputLists()
         var failures: [String] = []
         // Tenants whose new release failed, with the index of their message in `failures`.
         var failed: [(tenant: String, failure: Int)] = []
@@ -157,7 +158,7 @@ public enum ReleaseBuilder {
             let selected = validation.tenants.filter { group.contains($0.id) }
             let outcomes = ParallelMap.map(selected) { tenant in
                 Result { try prepare(tenant, store: store, builder: builder, output: output, options: options, records: records, channelSettings: channelSettings,
-                                     media: validation.media, templates: templates) }
+                                     media: validation.media, templates: templates, inputLists: inputLists) }
             }
             for (tenant, outcome) in zip(selected, outcomes) {
                 switch outcome {
@@ -188,7 +189,8 @@ public enum ReleaseBuilder {
             Result {
                 var prepared = pending
                 let tenant = prepared.report.tenant, channel = prepared.report.channel
-                guard let manifestFile = prepared.manifest else { return (prepared, nil) }
+                guard let stored = prepared.manifest else { return (prepared, nil) }
+                let manifestFile = StoredFile(sha256: stored.sha256, size: stored.size, url: store.objectURL(stored.sha256))
                 let keys = try options.keys?.keys(for: tenant, create: true, warn: progress)
                 // The manifest and its bundles are read back from the store: a release waiting to be
                 // published keeps a summary only, so waiting releases cost little memory each.
@@ -249,7 +251,7 @@ public enum ReleaseBuilder {
                 if let recorded {
                     // The key store as it is after publishing (keys made on first use included).
                     let keyInputs = options.keys.map { BuildRecords.keyInputs($0.folder(for: tenant)) } ?? []
-                    try records.record(tenant, inputs: prepared.inputs, byContent: keyInputs, outputs: BuildRecords.outputs(tenant: tenant, channel: channel, output: output),
+                    try records.record(tenant, inputs: inputLists.paths(prepared.inputs), byContent: keyInputs, outputs: BuildRecords.outputs(tenant: tenant, channel: channel, output: output),
                                        settings: channelSettings + channel.name + (options.channel != nil ? overrideMark : ""), manifest: recorded,
                                        summary: (prepared.summary.release, prepared.summary.bundles, prepared.summary.bytes))
                 }
@@ -332,13 +334,46 @@ public enum ReleaseBuilder {
     /// until the whole workspace has validated, so it holds a summary, not the manifest and bundles.
     struct PreparedRelease: Sendable {
         var report: TenantBuildReport
-        /// The new download manifest in the store; nil when the release is unchanged.
-        var manifest: StoredFile?
+        /// The new download manifest in the store (its digest and size); nil when the release is unchanged.
+        var manifest: (sha256: SHA256Hex, size: Int)?
         /// The release the build record notes: its number, bundle count and bytes.
         var summary: ReleaseSummary
         /// When unchanged: the manifest it matched, recorded again for the next build.
         var unchangedSHA256: String?
-        var inputs: [String]
+        /// The tenant's input paths, for its build record.
+        var inputs: InputLists.List
+    }
+
+    /// The input paths of every release waiting to be published, back to back in one growing buffer (each
+    /// tenant's list is a range of it). Kept as a `[String]` per waiting tenant, they were a dozen small
+    /// allocations made amid each group's working memory and kept until publishing: freeing a group's
+    /// memory could not give back the pages those survivors sat on, so a build's resident memory grew
+    /// by a few kilobytes per tenant.
+    final class InputLists: @unchecked Sendable {
+        struct List: Sendable {
+            fileprivate var range: Range<Int>
+        }
+
+        // Guarded by `lock`.
+        private var bytes: [UInt8] = []
+        private let lock = NSLock()
+
+        func store(_ paths: [String]) -> List {
+            lock.withLock {
+                let start = bytes.count
+                for path in paths {
+                    bytes.append(contentsOf: path.utf8)
+                    bytes.append(0)
+                }
+                return List(range: start..<bytes.count)
+            }
+        }
+
+        func paths(_ list: List) -> [String] {
+            lock.withLock {
+                bytes[list.range].split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+            }
+        }
     }
 
     struct ReleaseSummary: Sendable {
@@ -358,7 +393,7 @@ public enum ReleaseBuilder {
     /// (tests of packing alone) leaves them plain.
     static func prepare(_ tenant: ResolvedTenant, store: ContentStore, builder: BundleBuilder, output: URL, options: BuildOptions,
                         records: BuildRecords, channelSettings: String, media: MediaMeasurements = MediaMeasurements(),
-                        templates: PlatformTemplates? = nil) throws -> PreparedRelease {
+                        templates: PlatformTemplates? = nil, inputLists: InputLists) throws -> PreparedRelease {
         let keys = options.keys, format = options.format
         let signed = keys != nil
         let channel = try channel(of: tenant, override: options.channel)
@@ -384,7 +419,7 @@ public enum ReleaseBuilder {
         let minimum = tenant.tenant?["release"]?["minimumClientVersion"]?.string ?? "1.0.0"
         let rebuilt = built.filter(\.rebuilt).map(\.spec.id).sorted()
         let bytes = built.reduce(0) { $0 + $1.size }
-        let inputs = BuildRecords.inputs(of: tenant)
+        let inputs = inputLists.store(BuildRecords.inputs(of: tenant))
         // Unchanged when the content is the channel's release, the release being rolled out, or what the
         // last build of this channel published (a channel rolled back since keeps its rollback).
         let current = Publisher.currentManifest(tenant: tenant.id, channel: channel, output: output)
@@ -410,6 +445,6 @@ public enum ReleaseBuilder {
         let stored = try store.put(manifest.bytes)
         var report = TenantBuildReport(tenant: tenant.id, release: release, published: true, bundles: built.count, rebuilt: rebuilt, bytes: bytes)
         report.channel = channel
-        return PreparedRelease(report: report, manifest: stored, summary: ReleaseSummary(manifest), unchangedSHA256: nil, inputs: inputs)
+        return PreparedRelease(report: report, manifest: (stored.sha256, stored.size), summary: ReleaseSummary(manifest), unchangedSHA256: nil, inputs: inputs)
     }
 }
