@@ -141,10 +141,10 @@ public final class KeyStore: Sendable {
         self.root = root
     }
 
-    public func folder(for tenant: String) -> URL { root.appendingPathComponent(tenant) }
-    public func configurationFile(for tenant: String) -> URL { folder(for: tenant).appendingPathComponent(KeyConfiguration.fileName) }
+    public func folder(for tenant: String) -> URL { root.appendingPathComponent(tenant, isDirectory: true) }
+    public func configurationFile(for tenant: String) -> URL { folder(for: tenant).appendingPathComponent(KeyConfiguration.fileName, isDirectory: false) }
     /// The tenant's first root before the first build publishes it.
-    public func initialRootFile(for tenant: String) -> URL { folder(for: tenant).appendingPathComponent("1.root.json") }
+    public func initialRootFile(for tenant: String) -> URL { folder(for: tenant).appendingPathComponent("1.root.json", isDirectory: false) }
 
     /// The tenant's key configuration: `keys.yaml`, or the one-file-per-role layout without it.
     public func configuration(for tenant: String) throws -> KeyConfiguration? {
@@ -152,7 +152,7 @@ public final class KeyStore: Sendable {
         if FileManager.default.fileExists(atPath: file.path) { return try KeyConfiguration.load(file) }
         let folder = folder(for: tenant)
         var roles: [TUFRole: [KeyReference]] = [:]
-        for role in TUFRole.allCases where FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(role.rawValue).key").path) {
+        for role in TUFRole.allCases where FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(role.rawValue).key", isDirectory: false).path) {
             roles[role] = [.file(path: "\(role.rawValue).key", passphrase: nil)]
         }
         return roles.isEmpty ? nil : KeyConfiguration(roles: roles)
@@ -162,7 +162,7 @@ public final class KeyStore: Sendable {
     /// are made and `warn` is told loudly that they are for development only.
     public func keys(for tenant: String, create: Bool, warn: (String) -> Void) throws -> TenantKeys {
         let folder = folder(for: tenant)
-        for role in TUFRole.allCases where FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(role.rawValue).key.new").path) {
+        for role in TUFRole.allCases where FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(role.rawValue).key.new", isDirectory: false).path) {
             throw TUFError("a rotation of the \(role.rawValue) key of '\(tenant)' was interrupted: if the newest root in Output/\(tenant)/metadata lists "
                            + "the key in \(role.rawValue).key.new, rename that file to \(role.rawValue).key; otherwise delete it")
         }
@@ -256,16 +256,32 @@ public final class KeyStore: Sendable {
         }
     }
 
+    /// Makes a tenant's development keys (a build signing a tenant that has no keys).
+    ///
+    /// Durability: the four key files are written without a flush each and then made durable with
+    /// one flush (`KeyFile.makeDurable`: one `syncfs` on Linux) instead of an `fsync` of each file and
+    /// of the folder after each (eight flushes). The guarantee that matters is that a key reaches the
+    /// disk before anything signed with it can become live, else a power cut could leave a published
+    /// root trusting a key that no longer exists. That holds: the flush returns before this function
+    /// does, so before the build signs or publishes anything with these keys (the publisher's own
+    /// `syncfs` before its switch comes later still). A power cut before the flush leaves no release
+    /// signed with the new keys; it may leave some of the files missing or empty, which the next
+    /// build reports by name (a key file that is not a key) rather than using. Keys a person makes
+    /// (`livery keys init`, `keys generate`, rotations) keep a flush per file and folder.
     private func createDevelopmentKeys(for tenant: String) throws -> TenantKeys {
         let folder = folder(for: tenant)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         chmod(root.path, 0o700)
         var keys: [TUFRole: Curve25519.Signing.PrivateKey] = [:]
+        var files: [URL] = []
         for role in TUFRole.allCases {
             let key = Curve25519.Signing.PrivateKey()
-            try write(key, to: folder.appendingPathComponent("\(role.rawValue).key"))
+            let file = folder.appendingPathComponent("\(role.rawValue).key", isDirectory: false)
+            do { try KeyFile.write(ed25519: key, to: file, passphrase: nil, durability: .byCaller) } catch let error as KeyFileError { throw TUFError(error.description) }
+            files.append(file)
             keys[role] = key
         }
+        do { try KeyFile.makeDurable(folder: folder, files: files) } catch let error as KeyFileError { throw TUFError(error.description) }
         var made = TenantKeys(signers: [:])
         for role in TUFRole.allCases { made.signers[role] = [Ed25519Signer(keys[role]!, uri: "file:\(role.rawValue).key")] }
         made.mayCreateRoot = true
@@ -281,7 +297,7 @@ public final class KeyStore: Sendable {
 
     /// `<store>/<tenant>/content.key`: the secret every content key of the tenant's encrypted bundles
     /// derives from (`ContentSecret`). Voucher servers need it (and nothing else from this folder).
-    public func contentSecretFile(for tenant: String) -> URL { folder(for: tenant).appendingPathComponent("content.key") }
+    public func contentSecretFile(for tenant: String) -> URL { folder(for: tenant).appendingPathComponent("content.key", isDirectory: false) }
 
     /// The tenant's content secret; made on first use when `create` is set (it protects content, it
     /// signs nothing, so a new one only means that the next build encrypts with new keys).
