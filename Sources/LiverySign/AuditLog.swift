@@ -124,7 +124,7 @@ public final class AuditLog: Sendable {
 
     /// The log of `tenant` in a key store: `<store>/<tenant>/audit.log`.
     public convenience init(store: URL, tenant: String) {
-        self.init(file: store.appendingPathComponent(tenant).appendingPathComponent("audit.log"), tenant: tenant)
+        self.init(file: store.appendingPathComponent(tenant, isDirectory: true).appendingPathComponent("audit.log", isDirectory: false), tenant: tenant)
     }
 
     /// The host name recorded as `machine`.
