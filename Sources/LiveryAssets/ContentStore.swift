@@ -99,7 +99,7 @@ public final class ContentStore: Sendable {
         // The fan-out folder is missing (or `temporary` is): make the folder, tolerating another thread
         // making it at the same moment, and try once more.
         let folder = object.deletingLastPathComponent().path
-        guard mkdir(folder, 0o755) == 0 || errno == EEXIST else { return false }
+        guard mkdir(folder, 0o777) == 0 || errno == EEXIST else { return false }  // 0777 less the umask, as FileManager makes folders
         return rename(temporary, object.path) == 0
     }
 

@@ -153,9 +153,13 @@ public enum Publisher {
         let fm = FileManager.default
         let live = repository(tenant: tenant, channel: channel, output: output)
         let staging = stagingRoot(output).appendingPathComponent("\(tenant).\(channel.name).\(UUID().uuidString)", isDirectory: true)
-        try fm.createDirectory(at: staging.appendingPathComponent("targets", isDirectory: true), withIntermediateDirectories: true)
+        try makeStagingFolder(staging)
         var cleanup = true
         defer { if cleanup { try? fm.removeItem(at: staging) } }
+        try fm.createDirectory(at: staging.appendingPathComponent("targets", isDirectory: true), withIntermediateDirectories: false)
+        // A channel's first release (every tenant's, in a first build): nothing to keep from a live
+        // tree, and no pointer, manifest or metadata to look for in it.
+        let liveExists = fm.fileExists(atPath: live.path)
 
         // The staging folders made so far (relative to `staging`): each is made once, not checked per file.
         var folders: Set<Substring> = ["targets"]
@@ -172,13 +176,13 @@ public enum Publisher {
             }
         }
         // Keep the previous release's targets (clients may be downloading them), a staged release's, and any metadata.
-        if let previous = currentManifest(tenant: tenant, channel: channel, output: output) {
+        if liveExists, let previous = currentManifest(tenant: tenant, channel: channel, output: output) {
             for name in [previous.pointer.manifest] + previous.manifest.bundles.map(\.path) {
                 let file = live.appendingPathComponent(name, isDirectory: false)
                 if fm.fileExists(atPath: file.path) { try link(file, as: name) }
             }
         }
-        if let staged = stagedManifest(tenant: tenant, channel: channel, output: output) {
+        if liveExists, let staged = stagedManifest(tenant: tenant, channel: channel, output: output) {
             let names = ["\(staged.sha256).\(DownloadManifest.targetName)"] + staged.manifest.bundles.map { "\($0.sha256).\($0.targetName(format: staged.manifest.format))" }
             for name in names {
                 let file = live.appendingPathComponent("targets/staged/\(name)", isDirectory: false)
@@ -188,7 +192,7 @@ public enum Publisher {
         // Earlier metadata is always kept: versions and the root history must continue. (After an
         // unsigned build it vouches for the previous manifest only; the next signed build signs again.)
         // Stable's folder also holds the other channels, which stay as they are.
-        for kept in ["metadata"] + (channel.isStable ? [ReleaseChannel.folderName] : []) {
+        for kept in ["metadata"] + (channel.isStable ? [ReleaseChannel.folderName] : []) where liveExists {
             let folder = live.appendingPathComponent(kept, isDirectory: true)
             guard fm.fileExists(atPath: folder.path) else { continue }
             try linkTree(folder, into: staging.appendingPathComponent(kept, isDirectory: true))
@@ -196,8 +200,9 @@ public enum Publisher {
         }
         // A repository's first release takes the root chain of the tenant's other channels, so one
         // root file (the one apps ship) is trusted on every channel.
-        if !folders.contains("metadata") {
-            let tenantFolder = output.appendingPathComponent(tenant, isDirectory: true)
+        let tenantFolder = output.appendingPathComponent(tenant, isDirectory: true)
+        // (Stable's repository is the tenant folder: without it there are no other channels.)
+        if !folders.contains("metadata"), liveExists || !channel.isStable {
             if let sibling = channels(tenant: tenant, output: output).map({ $0.repository(in: tenantFolder).appendingPathComponent("metadata") })
                 .first(where: { fm.fileExists(atPath: $0.appendingPathComponent("1.root.json").path) }) {
                 for name in try fm.contentsOfDirectory(atPath: sibling.path) where name.hasSuffix(".root.json") {
@@ -214,6 +219,13 @@ public enum Publisher {
         try sign?(staging)
         cleanup = false
         return Staged(tenant: tenant, channel: channel, staging: staging, live: live)
+    }
+
+    /// Makes a new staging folder: one mkdir, and `.livery/staging` itself only the first time it is missing.
+    static func makeStagingFolder(_ staging: URL) throws {
+        if mkdir(staging.path, 0o777) == 0 { return }  // (as FileManager makes folders: 0777 less the umask)
+        guard errno == ENOENT else { throw Failure(description: "cannot create \(staging.path): \(String(cString: strerror(errno)))") }
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
     }
 
     /// Before a switch: everything the new trees hold (their files, their folders, the store objects

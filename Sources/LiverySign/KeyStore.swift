@@ -162,12 +162,15 @@ public final class KeyStore: Sendable {
     /// are made and `warn` is told loudly that they are for development only.
     public func keys(for tenant: String, create: Bool, warn: (String) -> Void) throws -> TenantKeys {
         let folder = folder(for: tenant)
-        for role in TUFRole.allCases where FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(role.rawValue).key.new", isDirectory: false).path) {
+        // A tenant without a folder has no keys, no configuration and no rotation under way: one stat
+        // instead of one per file looked for (a first build of many tenants asks this of each).
+        let hasFolder = FileManager.default.fileExists(atPath: folder.path)
+        for role in TUFRole.allCases where hasFolder && FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(role.rawValue).key.new", isDirectory: false).path) {
             throw TUFError("a rotation of the \(role.rawValue) key of '\(tenant)' was interrupted: if the newest root in Output/\(tenant)/metadata lists "
                            + "the key in \(role.rawValue).key.new, rename that file to \(role.rawValue).key; otherwise delete it")
         }
         let configured: KeyConfiguration?
-        do { configured = try configuration(for: tenant) } catch let error as KeyConfigurationError { throw TUFError(error.description) }
+        do { configured = hasFolder ? try configuration(for: tenant) : nil } catch let error as KeyConfigurationError { throw TUFError(error.description) }
         guard let configuration = configured else {
             guard create else {
                 throw TUFError("tenant '\(tenant)' has no keys in \(folder.path); create keys with `livery keys init \(tenant)`")
