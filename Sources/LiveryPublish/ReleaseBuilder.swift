@@ -189,7 +189,8 @@ public enum ReleaseBuilder {
                 var prepared = pending
                 let tenant = prepared.report.tenant, channel = prepared.report.channel
                 guard let manifestFile = prepared.manifest else { return (prepared, nil) }
-                let keys = try options.keys?.keys(for: tenant, create: true, warn: progress)
+                // New development keys on the output's file system are flushed by the `makeDurable` below, before any switch.
+                let keys = try options.keys?.keys(for: tenant, create: true, flushedBy: output, warn: progress)
                 // The manifest and its bundles are read back from the store: a release waiting to be
                 // published keeps a summary only, so waiting releases cost little memory each.
                 let manifest = try DownloadManifest(data: Data(contentsOf: manifestFile.url))

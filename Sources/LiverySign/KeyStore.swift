@@ -160,7 +160,12 @@ public final class KeyStore: Sendable {
 
     /// The tenant's keys, opened lazily. When it has none and `create` is set, development keys
     /// are made and `warn` is told loudly that they are for development only.
-    public func keys(for tenant: String, create: Bool, warn: (String) -> Void) throws -> TenantKeys {
+    ///
+    /// `flushedBy`: a folder whose file system the caller flushes whole (`syncfs`) after this returns
+    /// and before anything signed with new keys can become live (a build's output: `Publisher.makeDurable`
+    /// before its switches). New development keys on that same file system are then left to that
+    /// flush; otherwise (nil, or another file system) they are flushed here (see `createDevelopmentKeys`).
+    public func keys(for tenant: String, create: Bool, flushedBy: URL? = nil, warn: (String) -> Void) throws -> TenantKeys {
         let folder = folder(for: tenant)
         // A tenant without a folder has no keys, no configuration and no rotation under way: one stat
         // instead of one per file looked for (a first build of many tenants asks this of each).
@@ -175,7 +180,7 @@ public final class KeyStore: Sendable {
             guard create else {
                 throw TUFError("tenant '\(tenant)' has no keys in \(folder.path); create keys with `livery keys init \(tenant)`")
             }
-            let keys = try createDevelopmentKeys(for: tenant)
+            let keys = try createDevelopmentKeys(for: tenant, flushedBy: flushedBy)
             warn("""
                 WARNING: created DEVELOPMENT signing keys for '\(tenant)' in \(folder.path).
                 WARNING: they are unprotected files on this machine, with the root key online. Do not publish
@@ -261,17 +266,21 @@ public final class KeyStore: Sendable {
 
     /// Makes a tenant's development keys (a build signing a tenant that has no keys).
     ///
-    /// Durability: the four key files are written without a flush each and then made durable with
-    /// one flush (`KeyFile.makeDurable`: one `syncfs` on Linux) instead of an `fsync` of each file and
-    /// of the folder after each (eight flushes). The guarantee that matters is that a key reaches the
-    /// disk before anything signed with it can become live, else a power cut could leave a published
-    /// root trusting a key that no longer exists. That holds: the flush returns before this function
-    /// does, so before the build signs or publishes anything with these keys (the publisher's own
-    /// `syncfs` before its switch comes later still). A power cut before the flush leaves no release
-    /// signed with the new keys; it may leave some of the files missing or empty, which the next
-    /// build reports by name (a key file that is not a key) rather than using. Keys a person makes
-    /// (`livery keys init`, `keys generate`, rotations) keep a flush per file and folder.
-    private func createDevelopmentKeys(for tenant: String) throws -> TenantKeys {
+    /// Durability: the four key files are written without a flush each (an `fsync` of each file and
+    /// of the folder after each was eight flushes per tenant). The guarantee that matters is that a key
+    /// reaches the disk before anything signed with it can become live, else a power cut could leave a
+    /// published root trusting a key that no longer exists. It holds either way:
+    /// - when the key folder is on the file system of `flushedBy` (a build's output, the usual case),
+    ///   the build's one `syncfs` of that file system (`Publisher.makeDurable`), which it makes after
+    ///   every tenant's release is staged and signed, so after these files were written, and before
+    ///   its first switch, flushes them with everything else;
+    /// - otherwise they are flushed here, once (`KeyFile.makeDurable`: one `syncfs` of the key
+    ///   store's file system on Linux), before this function returns, so before anything is signed.
+    /// A power cut before that flush leaves no release signed with the new keys live; it may leave
+    /// some key files missing or empty, which the next build reports by name (a key file that is not
+    /// a key) rather than using. Keys a person makes (`livery keys init`, `keys generate`, rotations,
+    /// ceremonies) keep a flush per file and folder.
+    private func createDevelopmentKeys(for tenant: String, flushedBy: URL?) throws -> TenantKeys {
         let folder = folder(for: tenant)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         chmod(root.path, 0o700)
@@ -284,12 +293,21 @@ public final class KeyStore: Sendable {
             files.append(file)
             keys[role] = key
         }
-        do { try KeyFile.makeDurable(folder: folder, files: files) } catch let error as KeyFileError { throw TUFError(error.description) }
+        if !(flushedBy.map { Self.sameFileSystem(folder, $0) } ?? false) {
+            do { try KeyFile.makeDurable(folder: folder, files: files) } catch let error as KeyFileError { throw TUFError(error.description) }
+        }
         var made = TenantKeys(signers: [:])
         for role in TUFRole.allCases { made.signers[role] = [Ed25519Signer(keys[role]!, uri: "file:\(role.rawValue).key")] }
         made.mayCreateRoot = true
         made.journal = SignatureJournal(sink: try AuditTrail.recorder(store: self, tenant: tenant))
         return made
+    }
+
+    /// Whether two existing paths are on the same file system (same device); false when either cannot be read.
+    static func sameFileSystem(_ a: URL, _ b: URL) -> Bool {
+        var first = stat(), second = stat()
+        guard stat(a.path, &first) == 0, stat(b.path, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev
     }
 
     /// Writes a private key file that only its owner can read, refusing to replace an existing one;

@@ -47,7 +47,8 @@ final class DurabilityTests: XCTestCase {
         let calls = try traceWithPaths(["build", "Tenants/\(Self.tenant)", "--output", "Output"], calls: "openat,fsync,syncfs,rename,renameat2", in: workspace.root)
         let created = calls.indices.filter { calls[$0].contains("openat(") && calls[$0].contains("\(keys.path)/") && calls[$0].contains(".key\"") && calls[$0].contains("O_CREAT") }
         XCTAssertEqual(created.count, 4, "one new file per role:\n" + calls.joined(separator: "\n"))
-        // No flush per key file or per folder entry: one flush of the file system after the last one...
+        // No flush per key file or per folder entry: the keys are on the output's file system, whose one
+        // flush by the build comes after the last of them...
         XCTAssertFalse(calls.contains { $0.contains("fsync(") && $0.contains("\(keys.path)/") && $0.contains(".key>") }, calls.joined(separator: "\n"))
         let lastKey = try XCTUnwrap(created.last)
         let flush = try XCTUnwrap(calls[lastKey...].firstIndex { $0.contains("syncfs(") && $0.hasSuffix("= 0") }, "the new keys are never flushed")
@@ -62,6 +63,22 @@ final class DurabilityTests: XCTestCase {
         }
         let verified = try LiveryProcess.run(["verify", Self.tenant, "--output", "Output"], in: workspace.root)
         XCTAssertEqual(verified.status, 0, verified.stdout + verified.stderr)
+    }
+
+    func testDevelopmentKeysOnAnotherFileSystemThanTheOutputAreFlushedThere() throws {
+        // The build's one syncfs covers only the output's file system: keys kept elsewhere (here tmpfs)
+        // get a syncfs of their own, on their folder, before the release is switched in.
+        let keys = URL(fileURLWithPath: "/dev/shm/livery-keys-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: keys) }
+        let workspace = try BuildTests.Workspace()
+        let calls = try traceWithPaths(["build", "Tenants/\(Self.tenant)", "--output", "Output", "--keys", keys.path], calls: "openat,fsync,syncfs,rename,renameat2",
+                                       in: workspace.root)
+        let folder = keys.appendingPathComponent(Self.tenant).path
+        let flush = try XCTUnwrap(calls.firstIndex { $0.contains("syncfs(") && $0.contains("<\(folder)>") && $0.hasSuffix("= 0") }, calls.joined(separator: "\n"))
+        let lastKey = try XCTUnwrap(calls.lastIndex { $0.contains("openat(") && $0.contains("\(folder)/") && $0.contains(".key\"") && $0.contains("O_CREAT") })
+        let switched = try XCTUnwrap(calls.firstIndex { $0.contains("rename") && $0.contains("/.livery/staging/") && $0.contains("\"\(workspace.output.path)/\(Self.tenant)\"") })
+        XCTAssertLessThan(lastKey, flush)
+        XCTAssertLessThan(flush, switched)
     }
 
     func testKeysMadeByKeysInitAreEachFlushedWithTheirFolder() throws {
