@@ -163,8 +163,9 @@ public final class KeyStore: Sendable {
     ///
     /// `flushedBy`: a folder whose file system the caller flushes whole (`syncfs`) after this returns
     /// and before anything signed with new keys can become live (a build's output: `Publisher.makeDurable`
-    /// before its switches). New development keys on that same file system are then left to that
-    /// flush; otherwise (nil, or another file system) they are flushed here (see `createDevelopmentKeys`).
+    /// before its switches). New development keys on that same file system, and the audit lines of
+    /// the signatures made with the keys, are then left to that flush; otherwise (nil, or another
+    /// file system) they are flushed here and by each append (see `createDevelopmentKeys`).
     public func keys(for tenant: String, create: Bool, flushedBy: URL? = nil, warn: (String) -> Void) throws -> TenantKeys {
         let folder = folder(for: tenant)
         // A tenant without a folder has no keys, no configuration and no rotation under way: one stat
@@ -200,7 +201,10 @@ public final class KeyStore: Sendable {
         }
         keys.mayCreateRoot = !FileManager.default.fileExists(atPath: configurationFile(for: tenant).path)
         keys.initialRoot = try? Data(contentsOf: initialRootFile(for: tenant))
-        keys.journal = SignatureJournal(sink: try AuditTrail.recorder(store: self, tenant: tenant))
+        // The audit lines of a build's signatures are flushed by the build's syncfs before anything
+        // they record is published, when the log is on the output's file system (`flushedBy`).
+        keys.journal = SignatureJournal(sink: try AuditTrail.recorder(store: self, tenant: tenant,
+                                                                      flushedLater: flushedBy.map { Self.sameFileSystem(folder, $0) } ?? false))
         return keys
     }
 
@@ -293,13 +297,14 @@ public final class KeyStore: Sendable {
             files.append(file)
             keys[role] = key
         }
-        if !(flushedBy.map { Self.sameFileSystem(folder, $0) } ?? false) {
+        let flushedLater = flushedBy.map { Self.sameFileSystem(folder, $0) } ?? false
+        if !flushedLater {
             do { try KeyFile.makeDurable(folder: folder, files: files) } catch let error as KeyFileError { throw TUFError(error.description) }
         }
         var made = TenantKeys(signers: [:])
         for role in TUFRole.allCases { made.signers[role] = [Ed25519Signer(keys[role]!, uri: "file:\(role.rawValue).key")] }
         made.mayCreateRoot = true
-        made.journal = SignatureJournal(sink: try AuditTrail.recorder(store: self, tenant: tenant))
+        made.journal = SignatureJournal(sink: try AuditTrail.recorder(store: self, tenant: tenant, flushedLater: flushedLater))
         return made
     }
 

@@ -50,6 +50,8 @@ final class DurabilityTests: XCTestCase {
         // No flush per key file or per folder entry: the keys are on the output's file system, whose one
         // flush by the build comes after the last of them...
         XCTAssertFalse(calls.contains { $0.contains("fsync(") && $0.contains("\(keys.path)/") && $0.contains(".key>") }, calls.joined(separator: "\n"))
+        // Nor of the audit log (its lines are written before the same flush).
+        XCTAssertFalse(calls.contains { $0.contains("fsync(") && $0.contains("\(keys.path)") }, calls.joined(separator: "\n"))
         let lastKey = try XCTUnwrap(created.last)
         let flush = try XCTUnwrap(calls[lastKey...].firstIndex { $0.contains("syncfs(") && $0.hasSuffix("= 0") }, "the new keys are never flushed")
         // ... and before the release signed with them is switched live.
@@ -79,6 +81,9 @@ final class DurabilityTests: XCTestCase {
         let switched = try XCTUnwrap(calls.firstIndex { $0.contains("rename") && $0.contains("/.livery/staging/") && $0.contains("\"\(workspace.output.path)/\(Self.tenant)\"") })
         XCTAssertLessThan(lastKey, flush)
         XCTAssertLessThan(flush, switched)
+        // The audit log there is flushed by its own fsync before the switch too.
+        let audit = try XCTUnwrap(calls.firstIndex { $0.contains("fsync(") && $0.contains("<\(folder)/audit.log>") && $0.hasSuffix("= 0") }, calls.joined(separator: "\n"))
+        XCTAssertLessThan(audit, switched)
     }
 
     func testKeysMadeByKeysInitAreEachFlushedWithTheirFolder() throws {
