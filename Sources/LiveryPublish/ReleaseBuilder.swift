@@ -191,7 +191,8 @@ public enum ReleaseBuilder {
                 let tenant = prepared.report.tenant, channel = prepared.report.channel
                 guard let stored = prepared.manifest else { return (prepared, nil) }
                 let manifestFile = StoredFile(sha256: stored.sha256, size: stored.size, url: store.objectURL(stored.sha256))
-                let keys = try options.keys?.keys(for: tenant, create: true, warn: progress)
+                // New development keys on the output's file system are flushed by the `makeDurable` below, before any switch.
+                let keys = try options.keys?.keys(for: tenant, create: true, flushedBy: output, warn: progress)
                 // The manifest and its bundles are read back from the store: a release waiting to be
                 // published keeps a summary only, so waiting releases cost little memory each.
                 let manifest = try DownloadManifest(data: Data(contentsOf: manifestFile.url))
@@ -422,10 +423,13 @@ public enum ReleaseBuilder {
         let inputs = inputLists.store(BuildRecords.inputs(of: tenant))
         // Unchanged when the content is the channel's release, the release being rolled out, or what the
         // last build of this channel published (a channel rolled back since keeps its rollback).
-        let current = Publisher.currentManifest(tenant: tenant.id, channel: channel, output: output)
+        // A tenant never published (every tenant of a first build) has no folder in the output: then
+        // no channel has a release, a staged release or a history to look for (one stat, not a dozen).
+        let published = FileManager.default.fileExists(atPath: output.appendingPathComponent(tenant.id, isDirectory: true).path)
+        let current = published ? Publisher.currentManifest(tenant: tenant.id, channel: channel, output: output) : nil
         var candidates: [(manifest: DownloadManifest, sha: String)] = []
         if let current { candidates.append((current.manifest, current.pointer.sha256)) }
-        if let staged = Publisher.stagedManifest(tenant: tenant.id, channel: channel, output: output) { candidates.append((staged.manifest, staged.sha256)) }
+        if published, let staged = Publisher.stagedManifest(tenant: tenant.id, channel: channel, output: output) { candidates.append((staged.manifest, staged.sha256)) }
         if let recorded = records.recorded(tenant.id), recordedChannel(recorded.settings, after: channelSettings) == channel,
            let data = FileManager.default.contents(atPath: store.objectURL(recorded.manifest).path), let manifest = DownloadManifest.parse(data) {
             candidates.append((manifest, recorded.manifest))
@@ -440,7 +444,7 @@ public enum ReleaseBuilder {
                 return PreparedRelease(report: report, manifest: nil, summary: ReleaseSummary(candidate.manifest), unchangedSHA256: candidate.sha, inputs: inputs)
             }
         }
-        let release = try ReleaseChannels.nextRelease(tenant: tenant.id, output: output)
+        let release = published ? try ReleaseChannels.nextRelease(tenant: tenant.id, output: output) : 1
         let manifest = DownloadManifest(tenant: tenant.id, release: release, format: format, minimumClientVersion: minimum, built: built)
         let stored = try store.put(manifest.bytes)
         var report = TenantBuildReport(tenant: tenant.id, release: release, published: true, bundles: built.count, rebuilt: rebuilt, bytes: bytes)

@@ -35,7 +35,7 @@ public enum ReleaseChannels {
     /// "release 12" means the same content on every channel.
     public static func nextRelease(tenant: String, output: URL) throws -> Int {
         var highest = 0
-        let folder = output.appendingPathComponent(tenant)
+        let folder = output.appendingPathComponent(tenant, isDirectory: true)
         var channels = Publisher.channels(tenant: tenant, output: output)
         if !channels.contains(.stable) { channels.append(.stable) }
         for channel in channels {
