@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "LiveryTUF", dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),
         // Signing: key files (encrypted at rest with scrypt and AES-GCM from swift-crypto's extras), PKCS#11 tokens
         // (CPKCS11), key stores' keys.yaml read through LiveryLoad's located YAML.
-        .target(name: "LiverySign", dependencies: ["LiveryTUF", "LiveryLoad", "CPKCS11", .product(name: "Crypto", package: "swift-crypto"),
+        .target(name: "LiverySign", dependencies: ["LiveryTUF", "LiveryLoad", "CPKCS11", "CLiverySystem", .product(name: "Crypto", package: "swift-crypto"),
                                                    .product(name: "_CryptoExtras", package: "swift-crypto")]),
         // `livery vectors`: static TUF repositories with the outcome a conforming client must reach (docs/client-vectors.md).
         // Its metadata is built by hand (hostile vectors must be exactly as hostile as needed), its zips by a small stored writer.

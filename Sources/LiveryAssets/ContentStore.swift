@@ -69,18 +69,38 @@ public final class ContentStore: Sendable {
         public var description: String
     }
 
+    /// `objects/` and `tmp/`. (URLs are made with an explicit directory hint throughout: without one,
+    /// Foundation stats the path to learn whether it names a folder, a system call per object URL.)
+    private let objectsFolder: URL
+    private let temporaryFolder: URL
+
     public init(root: URL) throws {
         self.root = root
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("objects"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("tmp"), withIntermediateDirectories: true)
-        cache = try StatCache(path: root.appendingPathComponent("cache.sqlite").path)
-        objects = try SQLiteDatabase(path: root.appendingPathComponent("objects.sqlite").path)
+        objectsFolder = root.appendingPathComponent("objects", isDirectory: true)
+        temporaryFolder = root.appendingPathComponent("tmp", isDirectory: true)
+        try FileManager.default.createDirectory(at: objectsFolder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
+        cache = try StatCache(path: root.appendingPathComponent("cache.sqlite", isDirectory: false).path)
+        objects = try SQLiteDatabase(path: root.appendingPathComponent("objects.sqlite", isDirectory: false).path)
         try objects.execute("CREATE TABLE IF NOT EXISTS objects (sha256 TEXT PRIMARY KEY, size INTEGER, mtime INTEGER, ctime INTEGER, inode INTEGER)")
-        // The 256 fan-out folders, made once rather than checked for every object.
-        let digits = Array("0123456789abcdef")
-        for a in digits { for b in digits {
-            try FileManager.default.createDirectory(at: root.appendingPathComponent("objects/\(a)\(b)"), withIntermediateDirectories: true)
-        } }
+        // The fan-out folders (`objects/00` … `objects/ff`) are made when an object first needs one
+        // (`place`), not all 256 up front: a small store has few, and each folder is an inode to create.
+    }
+
+    /// A new temporary file name in `tmp/` (on the store's file system, so it can be renamed into `objects/`).
+    private func temporaryURL() -> URL {
+        temporaryFolder.appendingPathComponent(UUID().uuidString, isDirectory: false)
+    }
+
+    /// Renames `temporary` to `object`, making the object's fan-out folder first if it does not exist yet.
+    private func place(_ temporary: String, at object: URL) -> Bool {
+        if rename(temporary, object.path) == 0 { return true }
+        guard errno == ENOENT else { return false }
+        // The fan-out folder is missing (or `temporary` is): make the folder, tolerating another thread
+        // making it at the same moment, and try once more.
+        let folder = object.deletingLastPathComponent().path
+        guard mkdir(folder, 0o777) == 0 || errno == EEXIST else { return false }  // 0777 less the umask, as FileManager makes folders
+        return rename(temporary, object.path) == 0
     }
 
     /// Writes what this build learnt (digests and object stamps) in one transaction each.
@@ -90,7 +110,7 @@ public final class ContentStore: Sendable {
     }
 
     public func objectURL(_ digest: SHA256Hex) -> URL {
-        root.appendingPathComponent("objects").appendingPathComponent(String(digest.prefix(2))).appendingPathComponent(digest)
+        objectsFolder.appendingPathComponent(String(digest.prefix(2)), isDirectory: true).appendingPathComponent(digest, isDirectory: false)
     }
 
     /// Whether the object exists with the stamp recorded when it was stored (no edit since).
@@ -139,7 +159,7 @@ public final class ContentStore: Sendable {
         if !isIntact(digest) {
             // Link (or copy) under a temporary name, then rename over the object: the object path
             // always names a complete file, even when two build threads store the same content.
-            let temporary = root.appendingPathComponent("tmp").appendingPathComponent(UUID().uuidString)
+            let temporary = temporaryURL()
             defer { unlink(temporary.path) }
             if link(path, temporary.path) != 0 {
                 // Another file system, or hard links not allowed: copy the bytes.
@@ -147,7 +167,7 @@ public final class ContentStore: Sendable {
                 guard try FileDigest.sha256(of: temporary).digest == digest else { throw Failure(description: "\(path) changed while it was being copied; build again") }
                 chmod(temporary.path, 0o444)
             }
-            guard rename(temporary.path, object.path) == 0 else { throw Failure(description: "cannot store \(path): \(String(cString: strerror(errno)))") }
+            guard place(temporary.path, at: object) else { throw Failure(description: "cannot store \(path): \(String(cString: strerror(errno)))") }
             try recordObject(digest)
         }
         // Linking changes the inode's ctime: remember the stamp as it is now.
@@ -163,10 +183,13 @@ public final class ContentStore: Sendable {
         let size = FileStamp(path: temporary.path)?.size
         if FileStamp(path: object.path)?.size != size {
             chmod(temporary.path, 0o444)
-            guard rename(temporary.path, object.path) == 0 else { throw Failure(description: "cannot store \(object.path): \(String(cString: strerror(errno)))") }
+            guard place(temporary.path, at: object) else { throw Failure(description: "cannot store \(object.path): \(String(cString: strerror(errno)))") }
         }
         return object
     }
+
+    /// A new temporary file in the store's `tmp/` for a writer that then hands it to `adopt`.
+    public func temporaryFile() -> URL { temporaryURL() }
 
     /// Every object in the store: its digest and size.
     public func allObjects() -> [(sha256: SHA256Hex, size: Int64)] {
@@ -192,23 +215,47 @@ public final class ContentStore: Sendable {
         _ = try objects.query("DELETE FROM objects WHERE sha256 = ?", [.text(digest)])
     }
 
-    /// Stores generated bytes and returns their object.
+    /// Stores generated bytes (a download manifest) and returns their object.
+    ///
+    /// Durability: the bytes are written without an `fsync` of their own. Nothing reads an object as
+    /// published until a release links it, and the publisher makes the whole file system durable with
+    /// one `syncfs` before each switch (`Publisher.makeDurable`), which flushes this object with the
+    /// rest. A power cut before that sync can leave the object's name with missing or stale bytes, so
+    /// an object already there is trusted only when it holds exactly `data` (a small file, read back);
+    /// otherwise it is written again and renamed over the damaged one.
     public func put(_ data: Data) throws -> StoredFile {
         let digest = FileDigest.sha256(of: data)
-        if FileStamp(path: objectURL(digest).path)?.size != Int64(data.count) {
-            let temporary = root.appendingPathComponent("tmp").appendingPathComponent(UUID().uuidString)
-            defer { try? FileManager.default.removeItem(at: temporary) }
-            try data.write(to: temporary)
-            _ = try adopt(temporary, sha256: digest)
+        let object = objectURL(digest)
+        if FileStamp(path: object.path)?.size != Int64(data.count) || FileManager.default.contents(atPath: object.path) != data {
+            let temporary = temporaryURL()
+            defer { unlink(temporary.path) }
+            try Self.writeNew(data, to: temporary.path, mode: 0o444)
+            guard place(temporary.path, at: object) else { throw Failure(description: "cannot store \(object.path): \(String(cString: strerror(errno)))") }
         }
-        return StoredFile(sha256: digest, size: data.count, url: objectURL(digest))
+        return StoredFile(sha256: digest, size: data.count, url: object)
+    }
+
+    /// Writes `data` to a new file at `path` with `mode` (read-only objects are created read-only: the
+    /// descriptor opened to create the file may still write it), without an `fsync` (see `put`).
+    private static func writeNew(_ data: Data, to path: String, mode: mode_t) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
+        guard descriptor >= 0 else { throw Failure(description: "cannot create \(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        try data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { throw Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
+                offset += written
+            }
+        }
     }
 
     /// Removes temporary files left by a build that was killed.
     public func removeLeftovers() {
-        let tmp = root.appendingPathComponent("tmp")
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: tmp.path)) ?? [] {
-            try? FileManager.default.removeItem(at: tmp.appendingPathComponent(name))
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporaryFolder.path)) ?? [] {
+            try? FileManager.default.removeItem(at: temporaryFolder.appendingPathComponent(name, isDirectory: false))
         }
     }
 }

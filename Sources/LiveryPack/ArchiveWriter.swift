@@ -42,8 +42,11 @@ public final class ArchiveWriter {
         _ = Self.environment
         self.format = format
         mtime = Self.entryTimestamp
-        FileManager.default.createFile(atPath: url.path, contents: nil)
-        output = try FileHandle(forWritingTo: url)
+        // A plain create: `FileManager.createFile` writes an empty file atomically (a temporary name,
+        // renamed) before it is opened again here, three system calls more for every archive.
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Failure(description: "cannot create \(url.path): \(String(cString: strerror(errno)))") }
+        output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         guard let archive = archive_write_new() else { throw Failure(description: "libarchive: out of memory") }
         self.archive = archive
         switch format {

@@ -56,8 +56,8 @@ public final class BundleBuilder: Sendable {
             (encrypted.sha256, encrypted.size, encrypted.object) = (sha, Int(size), store.objectURL(sha))
             return encrypted
         }
-        let temporary = store.root.appendingPathComponent("tmp").appendingPathComponent(UUID().uuidString)
-        defer { try? FileManager.default.removeItem(at: temporary) }
+        let temporary = store.temporaryFile()
+        defer { unlink(temporary.path) }
         try SegmentedAEAD.encrypt(bundle.object, to: temporary, key: secret.contentKey(keyID: keyID))
         let (sha, size) = try FileDigest.sha256(of: temporary)
         encrypted.object = try store.adopt(temporary, sha256: sha)
@@ -72,8 +72,8 @@ public final class BundleBuilder: Sendable {
            let sha = row[0].text, let size = row[1].int, FileStamp(path: store.objectURL(sha).path)?.size == size {
             return BuiltBundle(spec: spec, format: format, sha256: sha, size: Int(size), object: store.objectURL(sha), rebuilt: false)
         }
-        let temporary = store.root.appendingPathComponent("tmp").appendingPathComponent(UUID().uuidString)
-        defer { try? FileManager.default.removeItem(at: temporary) }
+        let temporary = store.temporaryFile()
+        defer { unlink(temporary.path) }
         let writer = try ArchiveWriter(writingTo: temporary, format: format)
         for entry in spec.entries {
             switch entry.content {

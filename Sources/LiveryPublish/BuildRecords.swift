@@ -66,10 +66,11 @@ public final class BuildRecords: Sendable {
     /// The output files a tenant's record notes: the stable pointer, the channels folder, and the pointer
     /// and timestamp of the channel it published to.
     public static func outputs(tenant: String, channel: ReleaseChannel, output: URL) -> [String] {
-        let folder = output.appendingPathComponent(tenant)
+        let folder = output.appendingPathComponent(tenant, isDirectory: true)
         let repository = channel.repository(in: folder)
-        let paths = [folder.appendingPathComponent(ReleasePointer.fileName).path, folder.appendingPathComponent(ReleaseChannel.folderName).path,
-                     repository.appendingPathComponent(ReleasePointer.fileName).path, repository.appendingPathComponent("metadata/timestamp.json").path]
+        let paths = [folder.appendingPathComponent(ReleasePointer.fileName, isDirectory: false).path, folder.appendingPathComponent(ReleaseChannel.folderName, isDirectory: true).path,
+                     repository.appendingPathComponent(ReleasePointer.fileName, isDirectory: false).path,
+                     repository.appendingPathComponent("metadata/timestamp.json", isDirectory: false).path]
         var seen = Set<String>()
         return paths.filter { seen.insert($0).inserted }
     }
@@ -142,11 +143,11 @@ public final class BuildRecords: Sendable {
     public static func keyInputs(_ folder: URL) -> [String] {
         var paths = [folder.path]
         for sub in ["", "delegations"] {
-            let dir = sub.isEmpty ? folder : folder.appendingPathComponent(sub)
+            let dir = sub.isEmpty ? folder : folder.appendingPathComponent(sub, isDirectory: true)
             if !sub.isEmpty { paths.append(dir.path) }
             // The audit log grows with every signature and signs nothing: not an input.
             for name in (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [] where !name.hasPrefix(".") && name != AuditTrail.fileName {
-                paths.append(dir.appendingPathComponent(name).path)
+                paths.append(dir.appendingPathComponent(name, isDirectory: false).path)
             }
         }
         return paths.sorted()

@@ -17,7 +17,7 @@ public enum Publisher {
         public var description: String
     }
 
-    static func stagingRoot(_ output: URL) -> URL { output.appendingPathComponent(".livery/staging") }
+    static func stagingRoot(_ output: URL) -> URL { output.appendingPathComponent(".livery/staging", isDirectory: true) }
 
     /// Removes staging folders left by builds that were killed (call while holding the lock).
     public static func removeLeftovers(in output: URL) {
@@ -36,14 +36,14 @@ public enum Publisher {
 
     /// A channel's repository folder: `Output/<tenant>` for stable, `Output/<tenant>/channels/<name>` otherwise.
     public static func repository(tenant: String, channel: ReleaseChannel, output: URL) -> URL {
-        channel.repository(in: output.appendingPathComponent(tenant))
+        channel.repository(in: output.appendingPathComponent(tenant, isDirectory: true))
     }
 
     /// The current manifest of a tenant's channel, if it has a release.
     public static func currentManifest(tenant: String, channel: ReleaseChannel = .stable, output: URL) -> (pointer: ReleasePointer, manifest: DownloadManifest)? {
         let folder = repository(tenant: tenant, channel: channel, output: output)
         guard let pointer = ReleasePointer.read(from: folder),
-              let data = FileManager.default.contents(atPath: folder.appendingPathComponent(pointer.manifest).path),
+              let data = FileManager.default.contents(atPath: folder.appendingPathComponent(pointer.manifest, isDirectory: false).path),
               let manifest = DownloadManifest.parse(data) else { return nil }
         return (pointer, manifest)
     }
@@ -61,11 +61,11 @@ public enum Publisher {
 
     /// The channels a tenant has published, stable first.
     public static func channels(tenant: String, output: URL) -> [ReleaseChannel] {
-        let folder = output.appendingPathComponent(tenant)
-        var found: [ReleaseChannel] = FileManager.default.fileExists(atPath: folder.appendingPathComponent(ReleasePointer.fileName).path) ? [.stable] : []
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(ReleaseChannel.folderName).path)) ?? []
+        let folder = output.appendingPathComponent(tenant, isDirectory: true)
+        var found: [ReleaseChannel] = FileManager.default.fileExists(atPath: folder.appendingPathComponent(ReleasePointer.fileName, isDirectory: false).path) ? [.stable] : []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(ReleaseChannel.folderName, isDirectory: true).path)) ?? []
         found += names.compactMap(ReleaseChannel.init).filter {
-            FileManager.default.fileExists(atPath: $0.repository(in: folder).appendingPathComponent(ReleasePointer.fileName).path)
+            FileManager.default.fileExists(atPath: $0.repository(in: folder).appendingPathComponent(ReleasePointer.fileName, isDirectory: false).path)
         }.sorted()
         return found
     }
@@ -95,48 +95,114 @@ public enum Publisher {
     /// `steps` hears `assembled`, `signed` and `switched` as they happen (`--verbose`; kill tests stop there).
     public static func publish(tenant: String, channel: ReleaseChannel, files: [File], manifest: StoredFile, release: Int, output: URL,
                                steps: ((String) -> Void)? = nil, sign: ((URL) throws -> Void)? = nil) throws {
+        try commit(try stage(tenant: tenant, channel: channel, files: files, manifest: manifest, release: release, output: output, steps: steps, sign: sign),
+                   steps: steps)
+    }
+
+    /// Makes one staged release durable and switches it in (`steps` hears `signed`, then `switched`);
+    /// discards it when that fails.
+    public static func commit(_ staged: Staged, steps: ((String) -> Void)? = nil) throws {
+        var switched = false
+        defer { if !switched { staged.discard() } }
+        try makeDurable(staged.staging)
+        steps?("signed")
+        try staged.switchIn()
+        switched = true
+        try makeSwitchDurable(staged.live)
+        steps?("switched")
+    }
+
+    /// A release assembled and signed in staging, not live yet. Many are made durable together
+    /// (`makeDurable`, one flush of the file system for a whole build), then each is switched in
+    /// (`switchIn`), then the folders holding the live trees are flushed once each (`makeSwitchDurable`).
+    /// One that is not switched in must be `discard`ed (a killed build's are removed by the next one).
+    public struct Staged: Sendable {
+        public var tenant: String
+        public var channel: ReleaseChannel
+        /// The new tree, in `Output/.livery/staging/`.
+        public var staging: URL
+        /// The channel's repository folder it replaces.
+        public var live: URL
+
+        /// Removes the staging tree (the release was not switched in).
+        public func discard() { try? FileManager.default.removeItem(at: staging) }
+
+        /// The one step that switches releases: the staging tree becomes the live tree. The previous
+        /// tree, swapped into staging, is removed. Call only once the tree is durable (`makeDurable`).
+        public func switchIn() throws {
+            let fm = FileManager.default
+            if fm.fileExists(atPath: live.path) {
+                guard livery_rename_exchange(staging.path, live.path) == 0 else {
+                    throw Failure(description: "cannot switch \(live.path) to the new release: \(String(cString: strerror(errno)))")
+                }
+                // `staging` now holds the previous tree.
+                try? fm.removeItem(at: staging)
+            } else {
+                // A channel's first release in a tenant folder that may not exist yet.
+                try fm.createDirectory(at: live.deletingLastPathComponent(), withIntermediateDirectories: true)
+                guard rename(staging.path, live.path) == 0 else {
+                    throw Failure(description: "cannot publish \(live.path): \(String(cString: strerror(errno)))")
+                }
+            }
+        }
+    }
+
+    /// Assembles a release in staging and signs it (`publish` without the switch): `steps` hears `assembled`.
+    public static func stage(tenant: String, channel: ReleaseChannel, files: [File], manifest: StoredFile, release: Int, output: URL,
+                             steps: ((String) -> Void)? = nil, sign: ((URL) throws -> Void)? = nil) throws -> Staged {
         let fm = FileManager.default
         let live = repository(tenant: tenant, channel: channel, output: output)
-        let staging = stagingRoot(output).appendingPathComponent("\(tenant).\(channel.name).\(UUID().uuidString)")
-        let targets = staging.appendingPathComponent("targets")
-        try fm.createDirectory(at: targets, withIntermediateDirectories: true)
+        let staging = stagingRoot(output).appendingPathComponent("\(tenant).\(channel.name).\(UUID().uuidString)", isDirectory: true)
+        try makeStagingFolder(staging)
         var cleanup = true
         defer { if cleanup { try? fm.removeItem(at: staging) } }
+        try fm.createDirectory(at: staging.appendingPathComponent("targets", isDirectory: true), withIntermediateDirectories: false)
+        // A channel's first release (every tenant's, in a first build): nothing to keep from a live
+        // tree, and no pointer, manifest or metadata to look for in it.
+        let liveExists = fm.fileExists(atPath: live.path)
 
+        // The staging folders made so far (relative to `staging`): each is made once, not checked per file.
+        var folders: Set<Substring> = ["targets"]
         func link(_ source: URL, as relative: String) throws {
-            let destination = staging.appendingPathComponent(relative)
-            guard !fm.fileExists(atPath: destination.path) else { return }
-            try fm.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let destination = staging.appendingPathComponent(relative, isDirectory: false)
+            if let slash = relative.lastIndex(of: "/"), case let folder = relative[..<slash], !folders.contains(folder) {
+                try fm.createDirectory(at: staging.appendingPathComponent(String(folder), isDirectory: true), withIntermediateDirectories: true)
+                folders.insert(folder)
+            }
             if Foundation.link(source.path, destination.path) != 0 {
+                // Already there: the same name is the same content (targets are named by their digest).
+                if errno == EEXIST { return }
                 try fm.copyItem(at: source, to: destination)
             }
         }
         // Keep the previous release's targets (clients may be downloading them), a staged release's, and any metadata.
-        if let previous = currentManifest(tenant: tenant, channel: channel, output: output) {
+        if liveExists, let previous = currentManifest(tenant: tenant, channel: channel, output: output) {
             for name in [previous.pointer.manifest] + previous.manifest.bundles.map(\.path) {
-                let file = live.appendingPathComponent(name)
+                let file = live.appendingPathComponent(name, isDirectory: false)
                 if fm.fileExists(atPath: file.path) { try link(file, as: name) }
             }
         }
-        if let staged = stagedManifest(tenant: tenant, channel: channel, output: output) {
+        if liveExists, let staged = stagedManifest(tenant: tenant, channel: channel, output: output) {
             let names = ["\(staged.sha256).\(DownloadManifest.targetName)"] + staged.manifest.bundles.map { "\($0.sha256).\($0.targetName(format: staged.manifest.format))" }
             for name in names {
-                let file = live.appendingPathComponent("targets/staged/\(name)")
+                let file = live.appendingPathComponent("targets/staged/\(name)", isDirectory: false)
                 if fm.fileExists(atPath: file.path) { try link(file, as: "targets/staged/\(name)") }
             }
         }
         // Earlier metadata is always kept: versions and the root history must continue. (After an
         // unsigned build it vouches for the previous manifest only; the next signed build signs again.)
         // Stable's folder also holds the other channels, which stay as they are.
-        for kept in ["metadata"] + (channel.isStable ? [ReleaseChannel.folderName] : []) {
-            let folder = live.appendingPathComponent(kept)
+        for kept in ["metadata"] + (channel.isStable ? [ReleaseChannel.folderName] : []) where liveExists {
+            let folder = live.appendingPathComponent(kept, isDirectory: true)
             guard fm.fileExists(atPath: folder.path) else { continue }
-            try linkTree(folder, into: staging.appendingPathComponent(kept))
+            try linkTree(folder, into: staging.appendingPathComponent(kept, isDirectory: true))
+            folders.insert(Substring(kept))
         }
         // A repository's first release takes the root chain of the tenant's other channels, so one
         // root file (the one apps ship) is trusted on every channel.
-        if !fm.fileExists(atPath: staging.appendingPathComponent("metadata").path) {
-            let tenantFolder = output.appendingPathComponent(tenant)
+        let tenantFolder = output.appendingPathComponent(tenant, isDirectory: true)
+        // (Stable's repository is the tenant folder: without it there are no other channels.)
+        if !folders.contains("metadata"), liveExists || !channel.isStable {
             if let sibling = channels(tenant: tenant, output: output).map({ $0.repository(in: tenantFolder).appendingPathComponent("metadata") })
                 .first(where: { fm.fileExists(atPath: $0.appendingPathComponent("1.root.json").path) }) {
                 for name in try fm.contentsOfDirectory(atPath: sibling.path) where name.hasSuffix(".root.json") {
@@ -148,43 +214,41 @@ public enum Publisher {
         let manifestName = "targets/\(manifest.sha256).\(DownloadManifest.targetName)"
         try link(manifest.url, as: manifestName)
         let pointer = ReleasePointer(tenant: tenant, release: release, manifest: manifestName, sha256: manifest.sha256)
-        try StagedFile.write(pointer.json.bytes, to: staging.appendingPathComponent(ReleasePointer.fileName))
+        try StagedFile.write(pointer.json.bytes, to: staging.appendingPathComponent(ReleasePointer.fileName, isDirectory: false))
         steps?("assembled")
         try sign?(staging)
-        try makeDurable(staging)
-        steps?("signed")
-
-        // The one step that switches releases.
-        if fm.fileExists(atPath: live.path) {
-            guard livery_rename_exchange(staging.path, live.path) == 0 else {
-                throw Failure(description: "cannot switch \(live.path) to the new release: \(String(cString: strerror(errno)))")
-            }
-            // `staging` now holds the previous tree; the deferred cleanup removes it.
-        } else {
-            // A channel's first release in a tenant folder that may not exist yet.
-            try fm.createDirectory(at: live.deletingLastPathComponent(), withIntermediateDirectories: true)
-            guard rename(staging.path, live.path) == 0 else {
-                throw Failure(description: "cannot publish \(live.path): \(String(cString: strerror(errno)))")
-            }
-            cleanup = false
-        }
-        try makeSwitchDurable(live)
-        steps?("switched")
+        cleanup = false
+        return Staged(tenant: tenant, channel: channel, staging: staging, live: live)
     }
 
-    /// Before a switch: everything the new tree holds (its files, its folders, the store objects it
-    /// links, written by this build) reaches the disk, with one `syncfs` of the output's file system,
-    /// so a power cut after the switch cannot leave a live tree with missing or partial files.
-    static func makeDurable(_ staging: URL) throws {
-        guard livery_sync_file_system(staging.path) == 0 else {
-            throw Failure(description: "cannot flush \(staging.path) to disk: \(String(cString: strerror(errno)))")
+    /// Makes a new staging folder: one mkdir, and `.livery/staging` itself only the first time it is missing.
+    static func makeStagingFolder(_ staging: URL) throws {
+        if mkdir(staging.path, 0o777) == 0 { return }  // (as FileManager makes folders: 0777 less the umask)
+        guard errno == ENOENT else { throw Failure(description: "cannot create \(staging.path): \(String(cString: strerror(errno)))") }
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+    }
+
+    /// Before a switch: everything the new trees hold (their files, their folders, the store objects
+    /// they link, the development keys that signed them: all written by this build before this call)
+    /// reaches the disk, with one `syncfs` of the file system `path` is on, so a power cut after a
+    /// switch cannot leave a live tree with missing or partial files. A build calls it once for all
+    /// its tenants: `syncfs` waits for every dirty page of the file system, other programs' too, so
+    /// one per tenant cost a build of many tenants most of its time on a busy machine.
+    public static func makeDurable(_ path: URL) throws {
+        guard livery_sync_file_system(path.path) == 0 else {
+            throw Failure(description: "cannot flush \(path.path) to disk: \(String(cString: strerror(errno)))")
         }
     }
 
     /// After a switch: the folder holding the live tree records the rename on disk.
-    static func makeSwitchDurable(_ live: URL) throws {
-        guard livery_sync_directory(live.deletingLastPathComponent().path) == 0 else {
-            throw Failure(description: "cannot flush \(live.deletingLastPathComponent().path) to disk: \(String(cString: strerror(errno)))")
+    public static func makeSwitchDurable(_ live: URL) throws {
+        try syncFolder(live.deletingLastPathComponent())
+    }
+
+    /// Flushes a folder's entries (a rename into it) to the disk.
+    public static func syncFolder(_ folder: URL) throws {
+        guard livery_sync_directory(folder.path) == 0 else {
+            throw Failure(description: "cannot flush \(folder.path) to disk: \(String(cString: strerror(errno)))")
         }
     }
 

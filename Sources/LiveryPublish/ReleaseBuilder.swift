@@ -133,6 +133,7 @@ public enum ReleaseBuilder {
         var diagnostics: [Diagnostic] = []
         var checked: [String] = []
         var pending: [PreparedRelease] = []
+        let inputLists = InputLists()
         var failures: [String] = []
         // Tenants whose new release failed, with the index of their message in `failures`.
         var failed: [(tenant: String, failure: Int)] = []
@@ -157,7 +158,7 @@ public enum ReleaseBuilder {
             let selected = validation.tenants.filter { group.contains($0.id) }
             let outcomes = ParallelMap.map(selected) { tenant in
                 Result { try prepare(tenant, store: store, builder: builder, output: output, options: options, records: records, channelSettings: channelSettings,
-                                     media: validation.media, templates: templates) }
+                                     media: validation.media, templates: templates, inputLists: inputLists) }
             }
             for (tenant, outcome) in zip(selected, outcomes) {
                 switch outcome {
@@ -177,39 +178,81 @@ public enum ReleaseBuilder {
             return BuildResult(validation: validation, tenants: [], failures: [])
         }
         var reports = unchanged
-        // Each tenant publishes into its own folder, signs with its own keys and records itself in the
-        // build records (SQLite, behind its lock): tenants publish in parallel, and their reports and
-        // failures are gathered in the order they were packed.
-        let published = ParallelMap.map(pending) { pending -> Result<TenantBuildReport, any Error> in
+        // Each tenant publishes into its own folder and signs with its own keys, so tenants stage their
+        // releases in parallel. Then one flush of the file system makes every staged tree durable (a
+        // flush per tenant waited for the whole file system's dirty pages each time), each is switched
+        // in, the folders holding the live trees are flushed once each, and each tenant is recorded in
+        // the build records. Reports and failures are gathered in the order the tenants were packed.
+        let steps = options.steps
+        @Sendable func tenantSteps(_ tenant: String) -> ((String) -> Void)? { steps.map { report in { report("\(tenant) \($0)") } } }
+        let staged = ParallelMap.map(pending) { pending -> Result<(prepared: PreparedRelease, staged: Publisher.Staged?), any Error> in
             Result {
                 var prepared = pending
                 let tenant = prepared.report.tenant, channel = prepared.report.channel
+                guard let stored = prepared.manifest else { return (prepared, nil) }
+                let manifestFile = StoredFile(sha256: stored.sha256, size: stored.size, url: store.objectURL(stored.sha256))
+                // New development keys on the output's file system are flushed by the `makeDurable` below, before any switch.
+                let keys = try options.keys?.keys(for: tenant, create: true, flushedBy: output, warn: progress)
+                // The manifest and its bundles are read back from the store: a release waiting to be
+                // published keeps a summary only, so waiting releases cost little memory each.
+                let manifest = try DownloadManifest(data: Data(contentsOf: manifestFile.url))
+                let release = PublishedRelease(manifest: manifest, manifestFile: manifestFile,
+                                               bundleFiles: Dictionary(manifest.bundles.map { ($0.id, store.objectURL($0.sha256)) }, uniquingKeysWith: { a, _ in a }))
+                var exposure = ReleaseExposure.everyone
+                // The first release of a channel goes to every device: there is no other one to keep.
+                if let stage = options.rollout, Publisher.currentManifest(tenant: tenant, channel: channel, output: output) != nil {
+                    exposure = .rollout(stage)
+                } else if options.rollout != nil {
+                    progress("\(tenant): the first \(channel.name) release goes to every device (there is no earlier release to keep for the rest)")
+                }
+                let staged = try ReleaseChannels.stage(release, tenant: tenant, channel: channel, exposure: exposure,
+                                                       provenance: ReleaseProvenance(channel: channel.name, origin: .build),
+                                                       keys: keys, output: output, steps: tenantSteps(tenant), warn: progress)
+                if case .rollout(let stage) = exposure { prepared.report.rollout = stage }
+                return (prepared, staged)
+            }
+        }
+        var switched: [Result<PreparedRelease, any Error>] = []
+        switched.reserveCapacity(staged.count)
+        var flushed: Result<Void, any Error> = .success(())
+        if staged.contains(where: { (try? $0.get().staged) != nil }) {
+            flushed = Result { try Publisher.makeDurable(output) }
+        }
+        var liveParents = Set<URL>()
+        for outcome in staged {
+            switched.append(Result {
+                let (prepared, staged) = try outcome.get()
+                guard let staged else { return prepared }
+                var done = false
+                defer { if !done { staged.discard() } }
+                try flushed.get()
+                tenantSteps(staged.tenant)?("signed")
+                try staged.switchIn()
+                done = true
+                liveParents.insert(staged.live.deletingLastPathComponent())
+                return prepared
+            })
+        }
+        // The switches on disk before any tenant is recorded as published, or reported switched.
+        var parentsFlushed: Result<Void, any Error> = .success(())
+        for folder in liveParents.sorted(by: { $0.path < $1.path }) where (try? parentsFlushed.get()) != nil {
+            parentsFlushed = Result { try Publisher.syncFolder(folder) }
+        }
+        let switchesFlushed = parentsFlushed
+        let published = ParallelMap.map(switched) { outcome -> Result<TenantBuildReport, any Error> in
+            Result {
+                let prepared = try outcome.get()
+                let tenant = prepared.report.tenant, channel = prepared.report.channel
                 var recorded = prepared.manifest?.sha256 ?? prepared.unchangedSHA256
-                if let manifestFile = prepared.manifest {
-                    let keys = try options.keys?.keys(for: tenant, create: true, warn: progress)
-                    // The manifest and its bundles are read back from the store: a release waiting to be
-                    // published keeps a summary only, so waiting releases cost little memory each.
-                    let manifest = try DownloadManifest(data: Data(contentsOf: manifestFile.url))
-                    let release = PublishedRelease(manifest: manifest, manifestFile: manifestFile,
-                                                   bundleFiles: Dictionary(manifest.bundles.map { ($0.id, store.objectURL($0.sha256)) }, uniquingKeysWith: { a, _ in a }))
-                    var exposure = ReleaseExposure.everyone
-                    // The first release of a channel goes to every device: there is no other one to keep.
-                    if let stage = options.rollout, Publisher.currentManifest(tenant: tenant, channel: channel, output: output) != nil {
-                        exposure = .rollout(stage)
-                    } else if options.rollout != nil {
-                        progress("\(tenant): the first \(channel.name) release goes to every device (there is no earlier release to keep for the rest)")
-                    }
-                    let steps = options.steps
-                    try ReleaseChannels.publish(release, tenant: tenant, channel: channel, exposure: exposure,
-                                                provenance: ReleaseProvenance(channel: channel.name, origin: .build),
-                                                keys: keys, output: output, steps: steps.map { report in { report("\(tenant) \($0)") } }, warn: progress)
-                    if case .rollout(let stage) = exposure { prepared.report.rollout = stage }
-                    recorded = manifestFile.sha256
+                if prepared.manifest != nil {
+                    try switchesFlushed.get()
+                    tenantSteps(tenant)?("switched")
+                    recorded = prepared.manifest?.sha256
                 }
                 if let recorded {
                     // The key store as it is after publishing (keys made on first use included).
                     let keyInputs = options.keys.map { BuildRecords.keyInputs($0.folder(for: tenant)) } ?? []
-                    try records.record(tenant, inputs: prepared.inputs, byContent: keyInputs, outputs: BuildRecords.outputs(tenant: tenant, channel: channel, output: output),
+                    try records.record(tenant, inputs: inputLists.paths(prepared.inputs), byContent: keyInputs, outputs: BuildRecords.outputs(tenant: tenant, channel: channel, output: output),
                                        settings: channelSettings + channel.name + (options.channel != nil ? overrideMark : ""), manifest: recorded,
                                        summary: (prepared.summary.release, prepared.summary.bundles, prepared.summary.bytes))
                 }
@@ -292,13 +335,46 @@ public enum ReleaseBuilder {
     /// until the whole workspace has validated, so it holds a summary, not the manifest and bundles.
     struct PreparedRelease: Sendable {
         var report: TenantBuildReport
-        /// The new download manifest in the store; nil when the release is unchanged.
-        var manifest: StoredFile?
+        /// The new download manifest in the store (its digest and size); nil when the release is unchanged.
+        var manifest: (sha256: SHA256Hex, size: Int)?
         /// The release the build record notes: its number, bundle count and bytes.
         var summary: ReleaseSummary
         /// When unchanged: the manifest it matched, recorded again for the next build.
         var unchangedSHA256: String?
-        var inputs: [String]
+        /// The tenant's input paths, for its build record.
+        var inputs: InputLists.List
+    }
+
+    /// The input paths of every release waiting to be published, back to back in one growing buffer (each
+    /// tenant's list is a range of it). Kept as a `[String]` per waiting tenant, they were a dozen small
+    /// allocations made amid each group's working memory and kept until publishing: freeing a group's
+    /// memory could not give back the pages those survivors sat on, so a build's resident memory grew
+    /// by a few kilobytes per tenant.
+    final class InputLists: @unchecked Sendable {
+        struct List: Sendable {
+            fileprivate var range: Range<Int>
+        }
+
+        // Guarded by `lock`.
+        private var bytes: [UInt8] = []
+        private let lock = NSLock()
+
+        func store(_ paths: [String]) -> List {
+            lock.withLock {
+                let start = bytes.count
+                for path in paths {
+                    bytes.append(contentsOf: path.utf8)
+                    bytes.append(0)
+                }
+                return List(range: start..<bytes.count)
+            }
+        }
+
+        func paths(_ list: List) -> [String] {
+            lock.withLock {
+                bytes[list.range].split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+            }
+        }
     }
 
     struct ReleaseSummary: Sendable {
@@ -318,7 +394,7 @@ public enum ReleaseBuilder {
     /// (tests of packing alone) leaves them plain.
     static func prepare(_ tenant: ResolvedTenant, store: ContentStore, builder: BundleBuilder, output: URL, options: BuildOptions,
                         records: BuildRecords, channelSettings: String, media: MediaMeasurements = MediaMeasurements(),
-                        templates: PlatformTemplates? = nil) throws -> PreparedRelease {
+                        templates: PlatformTemplates? = nil, inputLists: InputLists) throws -> PreparedRelease {
         let keys = options.keys, format = options.format
         let signed = keys != nil
         let channel = try channel(of: tenant, override: options.channel)
@@ -344,13 +420,16 @@ public enum ReleaseBuilder {
         let minimum = tenant.tenant?["release"]?["minimumClientVersion"]?.string ?? "1.0.0"
         let rebuilt = built.filter(\.rebuilt).map(\.spec.id).sorted()
         let bytes = built.reduce(0) { $0 + $1.size }
-        let inputs = BuildRecords.inputs(of: tenant)
+        let inputs = inputLists.store(BuildRecords.inputs(of: tenant))
         // Unchanged when the content is the channel's release, the release being rolled out, or what the
         // last build of this channel published (a channel rolled back since keeps its rollback).
-        let current = Publisher.currentManifest(tenant: tenant.id, channel: channel, output: output)
+        // A tenant never published (every tenant of a first build) has no folder in the output: then
+        // no channel has a release, a staged release or a history to look for (one stat, not a dozen).
+        let published = FileManager.default.fileExists(atPath: output.appendingPathComponent(tenant.id, isDirectory: true).path)
+        let current = published ? Publisher.currentManifest(tenant: tenant.id, channel: channel, output: output) : nil
         var candidates: [(manifest: DownloadManifest, sha: String)] = []
         if let current { candidates.append((current.manifest, current.pointer.sha256)) }
-        if let staged = Publisher.stagedManifest(tenant: tenant.id, channel: channel, output: output) { candidates.append((staged.manifest, staged.sha256)) }
+        if published, let staged = Publisher.stagedManifest(tenant: tenant.id, channel: channel, output: output) { candidates.append((staged.manifest, staged.sha256)) }
         if let recorded = records.recorded(tenant.id), recordedChannel(recorded.settings, after: channelSettings) == channel,
            let data = FileManager.default.contents(atPath: store.objectURL(recorded.manifest).path), let manifest = DownloadManifest.parse(data) {
             candidates.append((manifest, recorded.manifest))
@@ -365,11 +444,11 @@ public enum ReleaseBuilder {
                 return PreparedRelease(report: report, manifest: nil, summary: ReleaseSummary(candidate.manifest), unchangedSHA256: candidate.sha, inputs: inputs)
             }
         }
-        let release = try ReleaseChannels.nextRelease(tenant: tenant.id, output: output)
+        let release = published ? try ReleaseChannels.nextRelease(tenant: tenant.id, output: output) : 1
         let manifest = DownloadManifest(tenant: tenant.id, release: release, format: format, minimumClientVersion: minimum, built: built)
         let stored = try store.put(manifest.bytes)
         var report = TenantBuildReport(tenant: tenant.id, release: release, published: true, bundles: built.count, rebuilt: rebuilt, bytes: bytes)
         report.channel = channel
-        return PreparedRelease(report: report, manifest: stored, summary: ReleaseSummary(manifest), unchangedSHA256: nil, inputs: inputs)
+        return PreparedRelease(report: report, manifest: (stored.sha256, stored.size), summary: ReleaseSummary(manifest), unchangedSHA256: nil, inputs: inputs)
     }
 }

@@ -35,7 +35,7 @@ public enum ReleaseChannels {
     /// "release 12" means the same content on every channel.
     public static func nextRelease(tenant: String, output: URL) throws -> Int {
         var highest = 0
-        let folder = output.appendingPathComponent(tenant)
+        let folder = output.appendingPathComponent(tenant, isDirectory: true)
         var channels = Publisher.channels(tenant: tenant, output: output)
         if !channels.contains(.stable) { channels.append(.stable) }
         for channel in channels {
@@ -107,6 +107,15 @@ public enum ReleaseChannels {
     public static func publish(_ release: PublishedRelease, tenant: String, channel: ReleaseChannel, exposure: ReleaseExposure,
                                provenance: ReleaseProvenance, keys: TenantKeys?, output: URL, steps: ((String) -> Void)? = nil,
                                warn: @escaping (String) -> Void = { _ in }) throws {
+        try Publisher.commit(try stage(release, tenant: tenant, channel: channel, exposure: exposure, provenance: provenance, keys: keys, output: output,
+                                       steps: steps, warn: warn), steps: steps)
+    }
+
+    /// `publish` up to the switch: the release assembled and signed in staging (`steps` hears
+    /// `assembled`). A build stages every tenant's release, flushes them all at once, then switches each.
+    public static func stage(_ release: PublishedRelease, tenant: String, channel: ReleaseChannel, exposure: ReleaseExposure,
+                             provenance: ReleaseProvenance, keys: TenantKeys?, output: URL, steps: ((String) -> Void)? = nil,
+                             warn: @escaping (String) -> Void = { _ in }) throws -> Publisher.Staged {
         let format = release.manifest.format
         switch exposure {
         case .everyone:
@@ -118,8 +127,8 @@ public enum ReleaseChannels {
                     try RepositorySigner.sign(release: folder, targets: targets(of: release, provenance: provenance), keys: keys, warn: warn)
                 }
             }
-            try Publisher.publish(tenant: tenant, channel: channel, files: files, manifest: release.manifestFile, release: release.manifest.release,
-                                  output: output, steps: steps, sign: sign)
+            return try Publisher.stage(tenant: tenant, channel: channel, files: files, manifest: release.manifestFile, release: release.manifest.release,
+                                       output: output, steps: steps, sign: sign)
         case .rollout(let stage):
             guard let keys else { throw Failure("a staged rollout needs signed releases (the share of devices is signed metadata)") }
             let repository = Publisher.repository(tenant: tenant, channel: channel, output: output)
@@ -138,8 +147,8 @@ public enum ReleaseChannels {
             files.append(Publisher.File(source: release.manifestFile.url, relative: "targets/staged/\(release.manifestFile.sha256).\(DownloadManifest.targetName)"))
             let staged = targets(of: release, provenance: provenance, rollout: stage)
             let pointerFile = StoredFile(sha256: current.pointer.sha256, size: 0, url: repository.appendingPathComponent(current.pointer.manifest))
-            try Publisher.publish(tenant: tenant, channel: channel, files: files, manifest: pointerFile, release: current.manifest.release, output: output,
-                                  steps: steps) { folder in
+            return try Publisher.stage(tenant: tenant, channel: channel, files: files, manifest: pointerFile, release: current.manifest.release, output: output,
+                                       steps: steps) { folder in
                 try RepositorySigner.sign(release: folder, targets: kept + staged, keys: keys, warn: warn)
             }
         }

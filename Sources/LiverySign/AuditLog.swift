@@ -124,7 +124,7 @@ public final class AuditLog: Sendable {
 
     /// The log of `tenant` in a key store: `<store>/<tenant>/audit.log`.
     public convenience init(store: URL, tenant: String) {
-        self.init(file: store.appendingPathComponent(tenant).appendingPathComponent("audit.log"), tenant: tenant)
+        self.init(file: store.appendingPathComponent(tenant, isDirectory: true).appendingPathComponent("audit.log", isDirectory: false), tenant: tenant)
     }
 
     /// The host name recorded as `machine`.
@@ -145,9 +145,11 @@ public final class AuditLog: Sendable {
     static let maximumLineLength = 64 * 1024
 
     /// Appends `events` as consecutive lines (under an exclusive lock, so appends from other
-    /// processes interleave only between calls) and flushes them to the disk.
+    /// processes interleave only between calls) and flushes them to the disk. `flush` false leaves
+    /// the new lines (and a new log's folder entry) to a flush of the whole file system that the
+    /// caller makes before anything they record is published (a build's `syncfs`).
     @discardableResult
-    public func append(_ events: [AuditEvent]) throws -> [AuditEntry] {
+    public func append(_ events: [AuditEvent], flush: Bool = true) throws -> [AuditEntry] {
         guard !events.isEmpty else { return [] }
         for event in events { try check(event) }
         let path = file.path
@@ -198,8 +200,10 @@ public final class AuditLog: Sendable {
                 offset += count
             }
         }
-        guard fsync(descriptor) == 0 else { throw AuditLogError(path, nil, "cannot be flushed to the disk: \(String(cString: strerror(errno)))") }
-        if size == 0 { syncFolder() }
+        if flush {
+            guard fsync(descriptor) == 0 else { throw AuditLogError(path, nil, "cannot be flushed to the disk: \(String(cString: strerror(errno)))") }
+            if size == 0 { syncFolder() }
+        }
         return entries
     }
 

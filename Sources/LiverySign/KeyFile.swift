@@ -1,3 +1,4 @@
+import CLiverySystem
 import Crypto
 import Foundation
 import LiveryTUF
@@ -39,10 +40,41 @@ public enum KeyFile {
         try readDocument(url, checkingFolder: checkingFolder).document.publicKey
     }
 
+    /// When a new key file reaches the disk.
+    public enum Durability: Sendable {
+        /// Before `write` returns: the file, then its folder, are flushed (every key a person makes:
+        /// `livery keys init`, `keys generate`, rotations, ceremonies).
+        case eachFile
+        /// Later, by the caller, with one `makeDurable(folder:files:)` for several new files (the
+        /// development keys a build makes for a tenant; see `KeyStore.createDevelopmentKeys`).
+        case byCaller
+    }
+
     /// Writes a new key file for an Ed25519 key: the legacy 64 hex digits without a passphrase,
     /// an encrypted document with one. Never replaces an existing file.
-    public static func write(ed25519 key: Curve25519.Signing.PrivateKey, to url: URL, passphrase: String?, scrypt: ScryptParameters = .recommended()) throws {
-        try create(try document(.ed25519(key), passphrase: passphrase, scrypt: scrypt, file: url.path), at: url)
+    public static func write(ed25519 key: Curve25519.Signing.PrivateKey, to url: URL, passphrase: String?, scrypt: ScryptParameters = .recommended(),
+                             durability: Durability = .eachFile) throws {
+        try create(try document(.ed25519(key), passphrase: passphrase, scrypt: scrypt, file: url.path), at: url, durability: durability)
+    }
+
+    /// Flushes new key files written with `.byCaller` and the folder entries naming them (and the
+    /// folder's own entry in its parent) to the disk, with one flush: on Linux one `syncfs` of the
+    /// folder's file system; elsewhere an `fsync` of each file, then of the folder and its parent.
+    public static func makeDurable(folder: URL, files: [URL]) throws {
+        #if os(Linux)
+        guard livery_sync_file_system(folder.path) == 0 else {
+            throw KeyFileError(folder.path, .io, "cannot be flushed to the disk: \(String(cString: strerror(errno)))")
+        }
+        #else
+        for file in files {
+            let descriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            guard descriptor >= 0 else { throw KeyFileError(file.path, .io, "cannot be opened to flush it: \(String(cString: strerror(errno)))") }
+            defer { close(descriptor) }
+            guard fsync(descriptor) == 0 else { throw KeyFileError(file.path, .io, "cannot be flushed to the disk: \(String(cString: strerror(errno)))") }
+        }
+        try syncFolder(folder.path)
+        try syncFolder(folder.deletingLastPathComponent().path)
+        #endif
     }
 
     /// Writes a new key file for a P-256 key: a plain document (`{"keytype":"ecdsa-sha2-nistp256",
@@ -177,13 +209,13 @@ public enum KeyFile {
     }
 
     /// Creates `url` with `document`, mode 0600, refusing to replace anything already there.
-    private static func create(_ document: KeyFileDocument, at url: URL) throws {
-        try writeNew(document.bytes, at: url.path)
-        try syncFolder(url.deletingLastPathComponent().path)
+    private static func create(_ document: KeyFileDocument, at url: URL, durability: Durability = .eachFile) throws {
+        try writeNew(document.bytes, at: url.path, flush: durability == .eachFile)
+        if durability == .eachFile { try syncFolder(url.deletingLastPathComponent().path) }
     }
 
-    /// Writes `bytes` to a new file at `path` (O_EXCL, mode 0600) and flushes it to the disk.
-    private static func writeNew(_ bytes: Data, at path: String) throws {
+    /// Writes `bytes` to a new file at `path` (O_EXCL, mode 0600) and, with `flush`, flushes it to the disk.
+    private static func writeNew(_ bytes: Data, at path: String, flush: Bool = true) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             if errno == EEXIST { throw KeyFileError(path, .state, "already exists, and a key file is never replaced", fix: "choose another name, or move the old key away first") }
@@ -205,7 +237,9 @@ public enum KeyFile {
                 offset += count
             }
         }
-        guard fsync(descriptor) == 0 else { throw KeyFileError(path, .io, "cannot be flushed to the disk: \(String(cString: strerror(errno)))") }
+        if flush {
+            guard fsync(descriptor) == 0 else { throw KeyFileError(path, .io, "cannot be flushed to the disk: \(String(cString: strerror(errno)))") }
+        }
         written = true
     }
 

@@ -141,10 +141,10 @@ public final class KeyStore: Sendable {
         self.root = root
     }
 
-    public func folder(for tenant: String) -> URL { root.appendingPathComponent(tenant) }
-    public func configurationFile(for tenant: String) -> URL { folder(for: tenant).appendingPathComponent(KeyConfiguration.fileName) }
+    public func folder(for tenant: String) -> URL { root.appendingPathComponent(tenant, isDirectory: true) }
+    public func configurationFile(for tenant: String) -> URL { folder(for: tenant).appendingPathComponent(KeyConfiguration.fileName, isDirectory: false) }
     /// The tenant's first root before the first build publishes it.
-    public func initialRootFile(for tenant: String) -> URL { folder(for: tenant).appendingPathComponent("1.root.json") }
+    public func initialRootFile(for tenant: String) -> URL { folder(for: tenant).appendingPathComponent("1.root.json", isDirectory: false) }
 
     /// The tenant's key configuration: `keys.yaml`, or the one-file-per-role layout without it.
     public func configuration(for tenant: String) throws -> KeyConfiguration? {
@@ -152,7 +152,7 @@ public final class KeyStore: Sendable {
         if FileManager.default.fileExists(atPath: file.path) { return try KeyConfiguration.load(file) }
         let folder = folder(for: tenant)
         var roles: [TUFRole: [KeyReference]] = [:]
-        for role in TUFRole.allCases where FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(role.rawValue).key").path) {
+        for role in TUFRole.allCases where FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(role.rawValue).key", isDirectory: false).path) {
             roles[role] = [.file(path: "\(role.rawValue).key", passphrase: nil)]
         }
         return roles.isEmpty ? nil : KeyConfiguration(roles: roles)
@@ -160,19 +160,28 @@ public final class KeyStore: Sendable {
 
     /// The tenant's keys, opened lazily. When it has none and `create` is set, development keys
     /// are made and `warn` is told loudly that they are for development only.
-    public func keys(for tenant: String, create: Bool, warn: (String) -> Void) throws -> TenantKeys {
+    ///
+    /// `flushedBy`: a folder whose file system the caller flushes whole (`syncfs`) after this returns
+    /// and before anything signed with new keys can become live (a build's output: `Publisher.makeDurable`
+    /// before its switches). New development keys on that same file system, and the audit lines of
+    /// the signatures made with the keys, are then left to that flush; otherwise (nil, or another
+    /// file system) they are flushed here and by each append (see `createDevelopmentKeys`).
+    public func keys(for tenant: String, create: Bool, flushedBy: URL? = nil, warn: (String) -> Void) throws -> TenantKeys {
         let folder = folder(for: tenant)
-        for role in TUFRole.allCases where FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(role.rawValue).key.new").path) {
+        // A tenant without a folder has no keys, no configuration and no rotation under way: one stat
+        // instead of one per file looked for (a first build of many tenants asks this of each).
+        let hasFolder = FileManager.default.fileExists(atPath: folder.path)
+        for role in TUFRole.allCases where hasFolder && FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(role.rawValue).key.new", isDirectory: false).path) {
             throw TUFError("a rotation of the \(role.rawValue) key of '\(tenant)' was interrupted: if the newest root in Output/\(tenant)/metadata lists "
                            + "the key in \(role.rawValue).key.new, rename that file to \(role.rawValue).key; otherwise delete it")
         }
         let configured: KeyConfiguration?
-        do { configured = try configuration(for: tenant) } catch let error as KeyConfigurationError { throw TUFError(error.description) }
+        do { configured = hasFolder ? try configuration(for: tenant) : nil } catch let error as KeyConfigurationError { throw TUFError(error.description) }
         guard let configuration = configured else {
             guard create else {
                 throw TUFError("tenant '\(tenant)' has no keys in \(folder.path); create keys with `livery keys init \(tenant)`")
             }
-            let keys = try createDevelopmentKeys(for: tenant)
+            let keys = try createDevelopmentKeys(for: tenant, flushedBy: flushedBy)
             warn("""
                 WARNING: created DEVELOPMENT signing keys for '\(tenant)' in \(folder.path).
                 WARNING: they are unprotected files on this machine, with the root key online. Do not publish
@@ -192,7 +201,10 @@ public final class KeyStore: Sendable {
         }
         keys.mayCreateRoot = !FileManager.default.fileExists(atPath: configurationFile(for: tenant).path)
         keys.initialRoot = try? Data(contentsOf: initialRootFile(for: tenant))
-        keys.journal = SignatureJournal(sink: try AuditTrail.recorder(store: self, tenant: tenant))
+        // The audit lines of a build's signatures are flushed by the build's syncfs before anything
+        // they record is published, when the log is on the output's file system (`flushedBy`).
+        keys.journal = SignatureJournal(sink: try AuditTrail.recorder(store: self, tenant: tenant,
+                                                                      flushedLater: flushedBy.map { Self.sameFileSystem(folder, $0) } ?? false))
         return keys
     }
 
@@ -256,21 +268,51 @@ public final class KeyStore: Sendable {
         }
     }
 
-    private func createDevelopmentKeys(for tenant: String) throws -> TenantKeys {
+    /// Makes a tenant's development keys (a build signing a tenant that has no keys).
+    ///
+    /// Durability: the four key files are written without a flush each (an `fsync` of each file and
+    /// of the folder after each was eight flushes per tenant). The guarantee that matters is that a key
+    /// reaches the disk before anything signed with it can become live, else a power cut could leave a
+    /// published root trusting a key that no longer exists. It holds either way:
+    /// - when the key folder is on the file system of `flushedBy` (a build's output, the usual case),
+    ///   the build's one `syncfs` of that file system (`Publisher.makeDurable`), which it makes after
+    ///   every tenant's release is staged and signed, so after these files were written, and before
+    ///   its first switch, flushes them with everything else;
+    /// - otherwise they are flushed here, once (`KeyFile.makeDurable`: one `syncfs` of the key
+    ///   store's file system on Linux), before this function returns, so before anything is signed.
+    /// A power cut before that flush leaves no release signed with the new keys live; it may leave
+    /// some key files missing or empty, which the next build reports by name (a key file that is not
+    /// a key) rather than using. Keys a person makes (`livery keys init`, `keys generate`, rotations,
+    /// ceremonies) keep a flush per file and folder.
+    private func createDevelopmentKeys(for tenant: String, flushedBy: URL?) throws -> TenantKeys {
         let folder = folder(for: tenant)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         chmod(root.path, 0o700)
         var keys: [TUFRole: Curve25519.Signing.PrivateKey] = [:]
+        var files: [URL] = []
         for role in TUFRole.allCases {
             let key = Curve25519.Signing.PrivateKey()
-            try write(key, to: folder.appendingPathComponent("\(role.rawValue).key"))
+            let file = folder.appendingPathComponent("\(role.rawValue).key", isDirectory: false)
+            do { try KeyFile.write(ed25519: key, to: file, passphrase: nil, durability: .byCaller) } catch let error as KeyFileError { throw TUFError(error.description) }
+            files.append(file)
             keys[role] = key
+        }
+        let flushedLater = flushedBy.map { Self.sameFileSystem(folder, $0) } ?? false
+        if !flushedLater {
+            do { try KeyFile.makeDurable(folder: folder, files: files) } catch let error as KeyFileError { throw TUFError(error.description) }
         }
         var made = TenantKeys(signers: [:])
         for role in TUFRole.allCases { made.signers[role] = [Ed25519Signer(keys[role]!, uri: "file:\(role.rawValue).key")] }
         made.mayCreateRoot = true
-        made.journal = SignatureJournal(sink: try AuditTrail.recorder(store: self, tenant: tenant))
+        made.journal = SignatureJournal(sink: try AuditTrail.recorder(store: self, tenant: tenant, flushedLater: flushedLater))
         return made
+    }
+
+    /// Whether two existing paths are on the same file system (same device); false when either cannot be read.
+    static func sameFileSystem(_ a: URL, _ b: URL) -> Bool {
+        var first = stat(), second = stat()
+        guard stat(a.path, &first) == 0, stat(b.path, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev
     }
 
     /// Writes a private key file that only its owner can read, refusing to replace an existing one;
@@ -281,7 +323,7 @@ public final class KeyStore: Sendable {
 
     /// `<store>/<tenant>/content.key`: the secret every content key of the tenant's encrypted bundles
     /// derives from (`ContentSecret`). Voucher servers need it (and nothing else from this folder).
-    public func contentSecretFile(for tenant: String) -> URL { folder(for: tenant).appendingPathComponent("content.key") }
+    public func contentSecretFile(for tenant: String) -> URL { folder(for: tenant).appendingPathComponent("content.key", isDirectory: false) }
 
     /// The tenant's content secret; made on first use when `create` is set (it protects content, it
     /// signs nothing, so a new one only means that the next build encrypts with new keys).

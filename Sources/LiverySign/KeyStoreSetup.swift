@@ -114,14 +114,16 @@ public enum AuditTrail {
     /// `<store>/<tenant>/audit.log`.
     public static let fileName = "audit.log"
 
-    /// Where a `SignatureJournal` writes: the tenant's log in `store`.
-    public static func recorder(store: KeyStore, tenant: String) throws -> (@Sendable ([SignatureRecord]) throws -> Void)? {
+    /// Where a `SignatureJournal` writes: the tenant's log in `store`. Each signing operation's lines
+    /// are flushed before it returns, unless `flushedLater` (the caller flushes the log's whole file
+    /// system before anything signed is published: see `KeyStore.keys(for:create:flushedBy:warn:)`).
+    public static func recorder(store: KeyStore, tenant: String, flushedLater: Bool = false) throws -> (@Sendable ([SignatureRecord]) throws -> Void)? {
         let log = AuditLog(store: store.root, tenant: tenant)
         let machine = AuditLog.machineName
         return { records in
             do {
                 try log.append(records.map { AuditEvent(role: $0.role, version: $0.version, keyID: $0.keyID, signed: $0.signedSHA256, file: $0.file,
-                                                        machine: machine, signer: $0.signer) })
+                                                        machine: machine, signer: $0.signer) }, flush: !flushedLater)
             } catch let error as AuditLogError {
                 // A signature the log cannot record is not published: the trail must explain every release.
                 throw TUFError("the audit log cannot record this signing, so nothing is published: \(error.description)")

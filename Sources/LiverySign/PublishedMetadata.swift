@@ -22,9 +22,9 @@ public struct PublishedMetadata: Sendable {
     /// Reads the chain under `<release>/metadata`; nil when nothing is signed yet (no
     /// `timestamp.json`), and throws, saying which file, when a link is missing or malformed.
     public static func load(release folder: URL) throws -> PublishedMetadata? {
-        let metadata = folder.appendingPathComponent("metadata")
-        guard FileManager.default.fileExists(atPath: metadata.appendingPathComponent("timestamp.json").path) else { return nil }
-        return try load { name in try Data(contentsOf: metadata.appendingPathComponent(name)) }
+        let metadata = folder.appendingPathComponent("metadata", isDirectory: true)
+        guard FileManager.default.fileExists(atPath: metadata.appendingPathComponent("timestamp.json", isDirectory: false).path) else { return nil }
+        return try load { name in try Data(contentsOf: metadata.appendingPathComponent(name, isDirectory: false)) }
     }
 
     /// Reads the chain from `read`, which gives a file of `metadata/` by name (nil or a throw: it cannot be read).

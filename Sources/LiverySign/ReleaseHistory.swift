@@ -41,7 +41,7 @@ public struct ReleaseHistory: Sendable {
 
     /// The history of the channel whose repository is `folder`; empty when nothing is signed.
     public static func read(channel: ReleaseChannel, repository folder: URL) throws -> ReleaseHistory {
-        let metadata = folder.appendingPathComponent("metadata")
+        let metadata = folder.appendingPathComponent("metadata", isDirectory: true)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: metadata.path)) ?? []
         let versions = names.compactMap { name -> Int? in
             guard name.hasSuffix(".targets.json") else { return nil }
@@ -62,7 +62,7 @@ public struct ReleaseHistory: Sendable {
         }
         var latest: (main: String?, staged: String?) = (nil, nil)
         for version in versions {
-            let document = try Metadata<Targets>(data: Data(contentsOf: metadata.appendingPathComponent("\(version).targets.json")))
+            let document = try Metadata<Targets>(data: Data(contentsOf: metadata.appendingPathComponent("\(version).targets.json", isDirectory: false)))
             latest = (nil, nil)
             for (name, staged) in [(DownloadManifest.targetName, false), (RolloutStage.stagedManifestName, true)] {
                 guard let file = document.signed.targets[name], let custom = try TargetCustom(of: file), let release = custom.release, let sha = file.sha256 else { continue }

@@ -46,9 +46,9 @@ public enum RepositorySigner {
     /// store without keys.yaml whose root key is a file here (development keys), a first root
     /// signed now. A store with keys.yaml never has a build sign a root.
     static func trustedRoot(release folder: URL, keys: TenantKeys, now: Date, expiry: Expiry) throws -> (root: Root, version: Int) {
-        let metadata = folder.appendingPathComponent("metadata")
+        let metadata = folder.appendingPathComponent("metadata", isDirectory: true)
         if let version = latestVersion(of: .root, in: metadata) {
-            return (try Metadata<Root>(data: Data(contentsOf: metadata.appendingPathComponent("\(version).root.json"))).signed, version)
+            return (try Metadata<Root>(data: Data(contentsOf: metadata.appendingPathComponent("\(version).root.json", isDirectory: false))).signed, version)
         }
         if let initial = keys.initialRoot {
             let root: Metadata<Root>
@@ -59,7 +59,7 @@ public enum RepositorySigner {
             } catch let error as TUFError {
                 throw TUFError("the key store's 1.root.json cannot start the tenant's root chain: \(error.description)")
             }
-            try StagedFile.write(initial, to: metadata.appendingPathComponent("1.root.json"))
+            try StagedFile.write(initial, to: metadata.appendingPathComponent("1.root.json", isDirectory: false))
             return (root.signed, 1)
         }
         guard keys.mayCreateRoot, let signers = keys.signers[.root], !signers.isEmpty else {
@@ -69,7 +69,7 @@ public enum RepositorySigner {
         let document = TUFDocument.root(version: 1, expires: now.addingTimeInterval(expiry.root), keys: try keys.publicKeys(), thresholds: [:])
         var envelope = SignedMetadata(signed: document)
         try keys.sign(&envelope, with: signers, role: TUFRole.root.rawValue, file: "1.root.json")
-        try StagedFile.write(envelope.bytes(), to: metadata.appendingPathComponent("1.root.json"))
+        try StagedFile.write(envelope.bytes(), to: metadata.appendingPathComponent("1.root.json", isDirectory: false))
         return (try Root(signed: document), 1)
     }
 
@@ -86,7 +86,7 @@ public enum RepositorySigner {
                                + "`livery keys delegate <tenant> \(delegation.name) --path …`, or end it with --remove")
             }
         }
-        let metadata = folder.appendingPathComponent("metadata")
+        let metadata = folder.appendingPathComponent("metadata", isDirectory: true)
         try FileManager.default.createDirectory(at: metadata, withIntermediateDirectories: true)
         let (root, rootVersion) = try trustedRoot(release: folder, keys: keys, now: now, expiry: expiry)
         // Every online role's keys are checked before anything is signed: a missing or untrusted
@@ -99,7 +99,7 @@ public enum RepositorySigner {
             var envelope = SignedMetadata(signed: document)
             try keys.sign(&envelope, with: online[role] ?? [], role: role.rawValue, file: name)
             let bytes = try envelope.bytes()
-            let file = metadata.appendingPathComponent(name)
+            let file = metadata.appendingPathComponent(name, isDirectory: false)
             unlink(file.path)
             try StagedFile.write(bytes, to: file)
             return bytes
@@ -178,7 +178,7 @@ public enum RepositorySigner {
         let name = PublishedMetadata.fileName(role: delegation.name, version: version)
         try keys.sign(&envelope, with: [signer], role: delegation.name, file: name)
         let bytes = try envelope.bytes()
-        let file = metadata.appendingPathComponent(name)
+        let file = metadata.appendingPathComponent(name, isDirectory: false)
         unlink(file.path)
         try StagedFile.write(bytes, to: file)
         return MetaFile(version: version, length: bytes.count, sha256: SHA256.hash(data: bytes).hexString)

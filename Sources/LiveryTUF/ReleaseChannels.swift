@@ -35,7 +35,7 @@ public struct ReleaseChannel: Sendable, Hashable, Comparable, CustomStringConver
 
     /// The channel's repository folder (release.json, metadata/, targets/) inside a tenant's folder.
     public func repository(in tenantFolder: URL) -> URL {
-        isStable ? tenantFolder : tenantFolder.appendingPathComponent(Self.folderName).appendingPathComponent(name)
+        isStable ? tenantFolder : tenantFolder.appendingPathComponent(Self.folderName, isDirectory: true).appendingPathComponent(name, isDirectory: true)
     }
 
     public var description: String { name }

@@ -291,7 +291,7 @@ public struct ReleasePointer: Sendable, Equatable {
     }
 
     public static func read(from folder: URL) -> ReleasePointer? {
-        FileManager.default.contents(atPath: folder.appendingPathComponent(fileName).path).flatMap { try? ReleasePointer(data: $0) }
+        FileManager.default.contents(atPath: folder.appendingPathComponent(fileName, isDirectory: false).path).flatMap { try? ReleasePointer(data: $0) }
     }
 }
 

@@ -89,4 +89,37 @@ final class ContentStoreTests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: before.url, encoding: .utf8), "old picture")
         XCTAssertNotEqual(try next.ingest(url).sha256, before.sha256)
     }
+
+    private func fanOutFolders(_ store: ContentStore) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: store.root.appendingPathComponent("objects").path)) ?? []).sorted()
+    }
+
+    func testAFreshStoreMakesAFanOutFolderOnlyWhenAnObjectNeedsIt() throws {
+        let store = try ContentStore(root: root.appendingPathComponent("store"))
+        XCTAssertEqual(fanOutFolders(store), [], "no folders up front")
+        let ingested = try store.ingest(try file("a/logo.png", "logo bytes"))
+        XCTAssertEqual(fanOutFolders(store), [String(ingested.sha256.prefix(2))])
+        let put = try store.put(Data("a manifest".utf8))
+        XCTAssertEqual(fanOutFolders(store), Set([ingested.sha256, put.sha256].map { String($0.prefix(2)) }).sorted())
+        XCTAssertEqual(try String(contentsOf: ingested.url, encoding: .utf8), "logo bytes")
+        XCTAssertEqual(try String(contentsOf: put.url, encoding: .utf8), "a manifest")
+        // An object whose folder exists already goes in beside the others; the store still opens.
+        let again = try ContentStore(root: root.appendingPathComponent("store"))
+        XCTAssertEqual(try again.put(Data("a manifest".utf8)), put)
+        XCTAssertEqual(again.allObjects().map(\.sha256), [ingested.sha256, put.sha256].sorted())
+    }
+
+    func testPutReplacesAnObjectWhoseBytesAreNotTheOnesItsNameSays() throws {
+        // A power cut before the publisher's flush can leave an object's name with bytes that never
+        // reached the disk: put trusts an object already there only if it holds exactly its bytes.
+        let store = try ContentStore(root: root.appendingPathComponent("store"))
+        let data = Data("{\"release\":1}".utf8)
+        let stored = try store.put(data)
+        XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: stored.url.path)[.posixPermissions] as? NSNumber)?.intValue, 0o444)
+        try FileManager.default.removeItem(at: stored.url)
+        try Data(repeating: 0, count: data.count).write(to: stored.url)
+        XCTAssertEqual(try store.put(data), stored)
+        XCTAssertEqual(try Data(contentsOf: stored.url), data)
+        XCTAssertEqual(((try? FileManager.default.contentsOfDirectory(atPath: store.root.appendingPathComponent("tmp").path)) ?? []), [], "no temporary file left")
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LiveryPublish
+import LiverySign
 import LiveryTUF
 import XCTest
 
@@ -29,6 +30,96 @@ final class DurabilityTests: XCTestCase {
             XCTAssertTrue(calls[..<at].contains { $0.contains("syncfs(") && $0.hasSuffix("= 0") }, "no syncfs before the switch")
             XCTAssertTrue(calls[(at + 1)...].contains { $0.contains("fsync(") && $0.hasSuffix("= 0") }, "the folder holding the switch is not flushed")
         }
+    }
+
+    /// The completed calls of `livery arguments`, run in `folder`, traced with file descriptors shown as paths (`strace -y`).
+    private func traceWithPaths(_ arguments: [String], calls: String, in folder: URL) throws -> [String] {
+        let log = folder.appendingPathComponent("strace-\(UUID().uuidString).txt")
+        // (`tool` runs /usr/bin/env, whose -C sets the working folder.)
+        let result = try LiveryProcess.tool(["-C", folder.path, "strace", "-f", "-qq", "-y", "-e", "trace=\(calls)", "-o", log.path, LiveryProcess.executable.path] + arguments)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init).filter { !$0.contains("<unfinished") }
+    }
+
+    func testDevelopmentKeysMadeByABuildAreFlushedOnceBeforeAnythingSignedWithThemGoesLive() throws {
+        let workspace = try BuildTests.Workspace()
+        let keys = workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)")
+        let calls = try traceWithPaths(["build", "Tenants/\(Self.tenant)", "--output", "Output"], calls: "openat,fsync,syncfs,rename,renameat2", in: workspace.root)
+        let created = calls.indices.filter { calls[$0].contains("openat(") && calls[$0].contains("\(keys.path)/") && calls[$0].contains(".key\"") && calls[$0].contains("O_CREAT") }
+        XCTAssertEqual(created.count, 4, "one new file per role:\n" + calls.joined(separator: "\n"))
+        // No flush per key file or per folder entry: the keys are on the output's file system, whose one
+        // flush by the build comes after the last of them...
+        XCTAssertFalse(calls.contains { $0.contains("fsync(") && $0.contains("\(keys.path)/") && $0.contains(".key>") }, calls.joined(separator: "\n"))
+        // Nor of the audit log (its lines are written before the same flush).
+        XCTAssertFalse(calls.contains { $0.contains("fsync(") && $0.contains("\(keys.path)") }, calls.joined(separator: "\n"))
+        let lastKey = try XCTUnwrap(created.last)
+        let flush = try XCTUnwrap(calls[lastKey...].firstIndex { $0.contains("syncfs(") && $0.hasSuffix("= 0") }, "the new keys are never flushed")
+        // ... and before the release signed with them is switched live.
+        let switched = try XCTUnwrap(calls.firstIndex { $0.contains("rename") && $0.contains("/.livery/staging/") && $0.contains("\"\(workspace.output.path)/\(Self.tenant)\"") })
+        XCTAssertLessThan(flush, switched)
+        // The keys are keys (mode 0600), and the release they signed verifies.
+        for role in TUFRole.allCases {
+            let file = keys.appendingPathComponent("\(role.rawValue).key")
+            XCTAssertNoThrow(try KeyFile.read(file, passphrase: { "" }), file.path)
+            XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        }
+        let verified = try LiveryProcess.run(["verify", Self.tenant, "--output", "Output"], in: workspace.root)
+        XCTAssertEqual(verified.status, 0, verified.stdout + verified.stderr)
+    }
+
+    func testDevelopmentKeysOnAnotherFileSystemThanTheOutputAreFlushedThere() throws {
+        // The build's one syncfs covers only the output's file system: keys kept elsewhere (here tmpfs)
+        // get a syncfs of their own, on their folder, before the release is switched in.
+        let keys = URL(fileURLWithPath: "/dev/shm/livery-keys-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: keys) }
+        let workspace = try BuildTests.Workspace()
+        let calls = try traceWithPaths(["build", "Tenants/\(Self.tenant)", "--output", "Output", "--keys", keys.path], calls: "openat,fsync,syncfs,rename,renameat2",
+                                       in: workspace.root)
+        let folder = keys.appendingPathComponent(Self.tenant).path
+        let flush = try XCTUnwrap(calls.firstIndex { $0.contains("syncfs(") && $0.contains("<\(folder)>") && $0.hasSuffix("= 0") }, calls.joined(separator: "\n"))
+        let lastKey = try XCTUnwrap(calls.lastIndex { $0.contains("openat(") && $0.contains("\(folder)/") && $0.contains(".key\"") && $0.contains("O_CREAT") })
+        let switched = try XCTUnwrap(calls.firstIndex { $0.contains("rename") && $0.contains("/.livery/staging/") && $0.contains("\"\(workspace.output.path)/\(Self.tenant)\"") })
+        XCTAssertLessThan(lastKey, flush)
+        XCTAssertLessThan(flush, switched)
+        // The audit log there is flushed by its own fsync before the switch too.
+        let audit = try XCTUnwrap(calls.firstIndex { $0.contains("fsync(") && $0.contains("<\(folder)/audit.log>") && $0.hasSuffix("= 0") }, calls.joined(separator: "\n"))
+        XCTAssertLessThan(audit, switched)
+    }
+
+    func testKeysMadeByKeysInitAreEachFlushedWithTheirFolder() throws {
+        let workspace = try BuildTests.Workspace()
+        let calls = try traceWithPaths(["keys", "init", Self.tenant], calls: "openat,fsync,syncfs", in: workspace.root)
+        let folder = workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)").path
+        // Every key file made: `openat(AT_FDCWD, "<folder>/<name>.key", O_WRONLY|O_CREAT|O_EXCL…) = 3</…>`.
+        let created = calls.indices.compactMap { index -> (Int, String)? in
+            let call = calls[index]
+            guard call.contains("openat("), call.contains("O_CREAT"), let start = call.range(of: "\"\(folder)/"),
+                  let end = call[start.upperBound...].firstIndex(of: "\""), call[start.upperBound..<end].hasSuffix(".key") else { return nil }
+            return (index, String(call[start.upperBound..<end]))
+        }
+        XCTAssertGreaterThanOrEqual(created.count, 4, calls.joined(separator: "\n"))
+        for (at, name) in created {
+            let fileFlush = try XCTUnwrap(calls[at...].firstIndex { $0.contains("fsync(") && $0.contains("</\(folder.dropFirst())/\(name)>") && $0.hasSuffix("= 0") },
+                                          "\(name) is not flushed:\n" + calls.joined(separator: "\n"))
+            XCTAssertNotNil(calls[fileFlush...].firstIndex { $0.contains("fsync(") && $0.contains("</\(folder.dropFirst())>") && $0.hasSuffix("= 0") },
+                            "the folder entry of \(name) is not flushed")
+        }
+    }
+
+    func testABuildFlushesOutputOnceAfterItsSwitchesAndBeforeItsBuildRecords() throws {
+        let workspace = try BuildTests.Workspace()
+        let calls = try traceWithPaths(["build", "Tenants", "--output", "Output"], calls: "openat,fsync,rename,renameat2,pwrite64,write", in: workspace.root)
+        let output = workspace.output.path
+        let switches = calls.indices.filter { calls[$0].contains("rename") && calls[$0].contains("/.livery/staging/") && calls[$0].contains(", \"\(output)/") }
+        XCTAssertGreaterThan(switches.count, 1, calls.joined(separator: "\n"))
+        let flushes = calls.indices.filter { calls[$0].contains("fsync(") && calls[$0].hasSuffix("<\(output)>) = 0") }
+        XCTAssertEqual(flushes.count, 1, "one flush of Output/ for \(switches.count) switches")
+        let flush = try XCTUnwrap(flushes.first)
+        XCTAssertGreaterThan(flush, try XCTUnwrap(switches.last))
+        // The build records (SQLite in WAL mode) are written after it.
+        let recordWrites = calls.indices.filter { $0 > switches.last! && calls[$0].contains("builds.sqlite") && (calls[$0].contains("pwrite64(") || calls[$0].contains("write(")) }
+        XCTAssertFalse(recordWrites.isEmpty, calls.joined(separator: "\n"))
+        XCTAssertTrue(recordWrites.allSatisfy { $0 > flush })
     }
 
     func testAFetchFlushesTheInstalledReleaseBeforeSwitchingToIt() throws {
