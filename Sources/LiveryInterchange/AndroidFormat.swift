@@ -12,7 +12,10 @@ public enum AndroidFormat {
     public static let verbatimComment = " ICU MessageFormat, carried verbatim (not representable as Android resources); format it with ICU "
 
     /// Resource names of the catalog's keys, or a diagnostic for each name that is invalid or taken twice.
-    public static func names(_ catalog: LocaleCatalog) -> InterchangeResult<[String: String]> {
+    public static func names(_ catalog: LocaleCatalog) -> InterchangeResult<[String: String]> { names(catalog, keys: catalog.keys) }
+
+    /// `names(catalog)` for the catalog's `keys`, already listed by the caller.
+    static func names(_ catalog: LocaleCatalog, keys: [String]) -> InterchangeResult<[String: String]> {
         var names: [String: String] = [:]
         var owners: [String: String] = [:]
         var diagnostics: [Diagnostic] = []
@@ -20,7 +23,7 @@ public enum AndroidFormat {
             for locale in catalog.locales { if let message = catalog.bundles[locale]?.message(key) { return message.keyLocation } }
             return .start(of: catalog.displayRoot)
         }
-        for key in catalog.keys {
+        for key in keys {
             let name = AndroidResources.name(of: key)
             if !AndroidResources.isValidName(name) {
                 diagnostics.append(Diagnostic(.error, "'\(key)' becomes the Android resource name '\(name)', which is not valid (letters, digits and _, not starting with a digit)",

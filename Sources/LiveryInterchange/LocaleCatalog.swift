@@ -191,7 +191,7 @@ final class ParsedCatalog: @unchecked Sendable {
             entries.append(Key(messages: messages, texts: texts, apple: signatures.apple, android: signatures.android, templates: templates))
         }
         let positions = Dictionary(all.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        let sorted = all.indices.sorted { all[$0].utf8.lexicographicallyPrecedes(all[$1].utf8) }
-        return Table(entries: entries, positions: positions, orderedKeys: all, sorted: sorted, androidNames: AndroidFormat.names(catalog))
+        return Table(entries: entries, positions: positions, orderedKeys: all, sorted: XcodeJSONWriter.sortedPositions(all),
+                     androidNames: AndroidFormat.names(catalog, keys: all))
     }
 }

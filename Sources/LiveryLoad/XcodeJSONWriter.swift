@@ -18,6 +18,11 @@ public struct XcodeJSONWriter {
         keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
+    /// The positions of `keys` in the order `sorted` puts them.
+    public static func sortedPositions(_ keys: [String]) -> [Int] {
+        keys.indices.sorted { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
+    }
+
     public mutating func beginObject() { begin(UInt8(ascii: "{")) }
 
     public mutating func endObject() { end(UInt8(ascii: "}")) }
