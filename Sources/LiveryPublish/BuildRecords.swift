@@ -39,19 +39,17 @@ public final class BuildRecords: Sendable {
         public var summary: (release: Int, bundles: Int, bytes: Int)?
     }
 
-    /// Every tenant's record.
-    public func all() -> [String: Record] {
-        guard let rows = try? database.query("SELECT tenant, settings, manifest, recorded, inputs, outputs, summary FROM tenants") else { return [:] }
-        var records: [String: Record] = [:]
-        records.reserveCapacity(rows.count)
-        for row in rows {
+    /// Every tenant's record, one at a time in one query (a build of many tenants keeps only what it
+    /// learns from each: holding every record, inputs and outputs included, cost about 3 KB per tenant).
+    /// `body` must not use the build records.
+    public func forEach(_ body: (_ tenant: String, _ record: Record) -> Void) {
+        try? database.forEachRow("SELECT tenant, settings, manifest, recorded, inputs, outputs, summary FROM tenants") { row in
             guard row.count == 7, let tenant = row[0].text, let settings = row[1].text, let manifest = row[2].text, let recorded = row[3].int,
-                  let inputs = row[4].text, let outputs = row[5].text, let summary = row[6].text else { continue }
+                  let inputs = row[4].text, let outputs = row[5].text, let summary = row[6].text else { return }
             let numbers = summary.split(separator: " ").compactMap { Int($0) }
-            records[tenant] = Record(settings: settings, manifest: manifest, recorded: recorded, inputs: inputs, outputs: outputs,
-                                     summary: numbers.count == 3 ? (numbers[0], numbers[1], numbers[2]) : nil)
+            body(tenant, Record(settings: settings, manifest: manifest, recorded: recorded, inputs: inputs, outputs: outputs,
+                                summary: numbers.count == 3 ? (numbers[0], numbers[1], numbers[2]) : nil))
         }
-        return records
     }
 
     /// Whether the record's inputs are as recorded and the output files it noted are the ones it saw:

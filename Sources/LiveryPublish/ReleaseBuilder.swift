@@ -95,15 +95,20 @@ public enum ReleaseBuilder {
             guard let wanted = options.channel else { return !recorded.hasSuffix(overrideMark) }
             return channel == wanted
         }
-        // Every record in one query; a tenant whose inputs and output files are as its record saw them is
-        // reported from the record alone, without opening its folder or its release.
-        let allRecords = records.all()
+        // Every record in one query, read one at a time; a tenant whose inputs and output files are as its
+        // record saw them is reported from the record alone, without opening its folder or its release.
+        let wantedSet = Set(wanted)
+        var current: [String: TenantBuildReport] = [:]
+        records.forEach { id, record in
+            guard wantedSet.contains(id), accepts(record.settings), let summary = record.summary,
+                  let channel = recordedChannel(record.settings, after: channelSettings), records.isCurrent(record) else { return }
+            var report = TenantBuildReport(tenant: id, release: summary.release, published: false, bundles: summary.bundles,
+                                           rebuilt: [], bytes: summary.bytes, untouched: true)
+            report.channel = channel
+            current[id] = report
+        }
         for id in wanted {
-            if let record = allRecords[id], accepts(record.settings), let summary = record.summary,
-               let channel = recordedChannel(record.settings, after: channelSettings), records.isCurrent(record) {
-                var report = TenantBuildReport(tenant: id, release: summary.release, published: false, bundles: summary.bundles,
-                                               rebuilt: [], bytes: summary.bytes, untouched: true)
-                report.channel = channel
+            if let report = current[id] {
                 unchanged.append(report)
                 continue
             }

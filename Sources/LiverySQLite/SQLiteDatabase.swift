@@ -122,6 +122,15 @@ public final class SQLiteDatabase: @unchecked Sendable {
     /// Runs `sql` with `values` bound in order and returns every row.
     @discardableResult
     public func query(_ sql: String, _ values: [Value] = []) throws -> [[Value]] {
+        var rows: [[Value]] = []
+        try forEachRow(sql, values) { rows.append($0) }
+        return rows
+    }
+
+    /// Runs `sql` with `values` bound in order and hands each row to `body` as it is read, so a caller
+    /// that keeps little of each row holds one row at a time, not the table. `body` must not use this
+    /// database (its lock is held).
+    public func forEachRow(_ sql: String, _ values: [Value] = [], _ body: ([Value]) throws -> Void) throws {
         try lock.withLock {
             var statement: OpaquePointer?
             guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
@@ -138,7 +147,6 @@ public final class SQLiteDatabase: @unchecked Sendable {
                 case .null: sqlite3_bind_null(statement, position)
                 }
             }
-            var rows: [[Value]] = []
             while true {
                 let step = sqlite3_step(statement)
                 if step == SQLITE_DONE { break }
@@ -160,9 +168,8 @@ public final class SQLiteDatabase: @unchecked Sendable {
                     default: row.append(.text(String(cString: sqlite3_column_text(statement, column))))
                     }
                 }
-                rows.append(row)
+                try body(row)
             }
-            return rows
         }
     }
 }
