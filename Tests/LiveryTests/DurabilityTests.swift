@@ -108,10 +108,14 @@ final class DurabilityTests: XCTestCase {
 
     func testABuildFlushesOutputOnceAfterItsSwitchesAndBeforeItsBuildRecords() throws {
         let workspace = try BuildTests.Workspace()
-        let calls = try traceWithPaths(["build", "Tenants", "--output", "Output"], calls: "openat,fsync,rename,renameat2,pwrite64,write", in: workspace.root)
+        let calls = try traceWithPaths(["build", "Tenants", "--output", "Output"], calls: "openat,fsync,syncfs,rename,renameat2,pwrite64,write", in: workspace.root)
         let output = workspace.output.path
         let switches = calls.indices.filter { calls[$0].contains("rename") && calls[$0].contains("/.livery/staging/") && calls[$0].contains(", \"\(output)/") }
         XCTAssertGreaterThan(switches.count, 1, calls.joined(separator: "\n"))
+        // Every tenant's staged release is made durable by one flush of the file system, before the first switch.
+        let syncs = calls.indices.filter { calls[$0].contains("syncfs(") && calls[$0].hasSuffix("= 0") }
+        XCTAssertEqual(syncs.count, 1, "one syncfs for \(switches.count) switches")
+        XCTAssertLessThan(try XCTUnwrap(syncs.first), try XCTUnwrap(switches.first))
         let flushes = calls.indices.filter { calls[$0].contains("fsync(") && calls[$0].hasSuffix("<\(output)>) = 0") }
         XCTAssertEqual(flushes.count, 1, "one flush of Output/ for \(switches.count) switches")
         let flush = try XCTUnwrap(flushes.first)
