@@ -81,24 +81,6 @@ public enum Publisher {
         }
     }
 
-    /// `sign` writes the release's metadata into the staging folder before the switch, so the new
-    /// targets and the metadata that vouches for them appear together.
-    public static func publish(tenant: String, bundles: [BuiltBundle], manifest: StoredFile, release: Int, output: URL,
-                               sign: ((URL) throws -> Void)? = nil) throws {
-        try publish(tenant: tenant, channel: .stable, files: bundles.map { File(source: $0.object, relative: "targets/\($0.targetFileName)") },
-                    manifest: manifest, release: release, output: output, sign: sign)
-    }
-
-    /// Publishes a release into a channel's repository: `files` (the bundles, and a staged release's
-    /// files under `targets/staged/`), the manifest, and `release.json` naming it; the files of the
-    /// channel's current release (and of a release being rolled out) stay for clients mid-download.
-    /// `steps` hears `assembled`, `signed` and `switched` as they happen (`--verbose`; kill tests stop there).
-    public static func publish(tenant: String, channel: ReleaseChannel, files: [File], manifest: StoredFile, release: Int, output: URL,
-                               steps: ((String) -> Void)? = nil, sign: ((URL) throws -> Void)? = nil) throws {
-        try commit(try stage(tenant: tenant, channel: channel, files: files, manifest: manifest, release: release, output: output, steps: steps, sign: sign),
-                   steps: steps)
-    }
-
     /// Makes one staged release durable and switches it in (`steps` hears `signed`, then `switched`);
     /// discards it when that fails.
     public static func commit(_ staged: Staged, steps: ((String) -> Void)? = nil) throws {
@@ -147,7 +129,12 @@ public enum Publisher {
         }
     }
 
-    /// Assembles a release in staging and signs it (`publish` without the switch): `steps` hears `assembled`.
+    /// Assembles a release in a channel's staging folder and signs it, without switching it in: `files`
+    /// (the bundles, and a staged release's files under `targets/staged/`), the manifest, and
+    /// `release.json` naming it; the files of the channel's current release (and of a release being
+    /// rolled out) stay for clients mid-download. `sign` writes the metadata into the staging folder,
+    /// so the new targets and the metadata that vouches for them go live together. `steps` hears
+    /// `assembled` (`--verbose`; kill tests stop there). `commit` makes it live, or a build's batch does.
     public static func stage(tenant: String, channel: ReleaseChannel, files: [File], manifest: StoredFile, release: Int, output: URL,
                              steps: ((String) -> Void)? = nil, sign: ((URL) throws -> Void)? = nil) throws -> Staged {
         let fm = FileManager.default

@@ -136,16 +136,19 @@ final class InterchangeRoundTripTests: XCTestCase {
         }
         let physio = try InterchangeFixture.catalog(root, "physio-clinic")
         let russian = String(decoding: try XCTUnwrap(Interchange.export(physio, format: .android, locale: "ru").value), as: UTF8.self)
-        XCTAssertTrue(russian.contains("""
-              <plurals name="home_todayPlan">
-                <item quantity="one">%1$d упражнение на сегодня</item>
-                <item quantity="few">%1$d упражнения на сегодня</item>
-                <item quantity="many">%1$d упражнений на сегодня</item>
-                <item quantity="other">%1$d упражнения на сегодня</item>
-              </plurals>
-            """), russian)
+        XCTAssertTrue(russian.contains(Self.physioRussianPlurals), russian)
         XCTAssertTrue(russian.contains("<string name=\"appointments_next\">Следующий приём: %1$s в %2$s</string>"), russian)
     }
+
+    /// physio-clinic's Russian `home_todayPlan` as strings.xml writes it: CLDR's four categories, in order.
+    static let physioRussianPlurals = """
+          <plurals name="home_todayPlan">
+            <item quantity="one">%1$d упражнение на сегодня</item>
+            <item quantity="few">%1$d упражнения на сегодня</item>
+            <item quantity="many">%1$d упражнений на сегодня</item>
+            <item quantity="other">%1$d упражнения на сегодня</item>
+          </plurals>
+        """
 
     /// A bundle whose locale the tenant does not list is read from the bundle itself (not the parsed catalog):
     /// its plural forms come out in the same order, with the same quantities, as a listed locale's.
@@ -158,14 +161,7 @@ final class InterchangeRoundTripTests: XCTestCase {
         let physio = try InterchangeFixture.catalog(root, "physio-clinic")
         XCTAssertFalse(physio.locales.contains("ru"))
         let russian = String(decoding: try XCTUnwrap(AndroidFormat.export(physio, locale: "ru").value), as: UTF8.self)
-        XCTAssertTrue(russian.contains("""
-              <plurals name="home_todayPlan">
-                <item quantity="one">%1$d упражнение на сегодня</item>
-                <item quantity="few">%1$d упражнения на сегодня</item>
-                <item quantity="many">%1$d упражнений на сегодня</item>
-                <item quantity="other">%1$d упражнения на сегодня</item>
-              </plurals>
-            """), russian)
+        XCTAssertTrue(russian.contains(Self.physioRussianPlurals), russian)
     }
 
     func testStringCatalogParsesAsJSONWithXcodeStructure() throws {
