@@ -153,29 +153,52 @@ public enum ReleaseBuilder {
         // The platform templates are read and parsed once for every tenant of the build (when they cannot
         // be, each tenant's planning reports why).
         let templates = ordered.isEmpty ? nil : try? BundlePlanner.templates(workspace: workspace.standardizedFileURL)
-        for start in stride(from: 0, to: ordered.count, by: groupSize) {
-            let group = Set(ordered[start..<min(start + groupSize, ordered.count)])
-            let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, only: group, strict: options.strict, media: media,
+        // Tenants are validated and packed in small units, each unit on one thread from its validation to
+        // its packing, several units at once: a barrier after each phase of a group (load, check, pack)
+        // left a core idle while the other finished the phase's last tenant. Memory stays bounded by the
+        // units in flight (one per worker). A unit packs nothing once any unit has failed validation, and
+        // nothing is published until every unit has validated clean. Results are gathered in unit order,
+        // so the outcome is the same for any number of workers.
+        let unitSize = max(1, min(groupSize, ordered.count / (4 * ParallelMap.workers)))
+        let units = stride(from: 0, to: ordered.count, by: unitSize).map { Set(ordered[$0..<min($0 + unitSize, ordered.count)]) }
+        let invalid = InvalidFlag()
+        let packedCount = PackedCount()
+        typealias UnitOutcome = (diagnostics: [Diagnostic], checked: [String], packed: [(tenant: String, outcome: Result<PreparedRelease, any Error>)])
+        @Sendable func validateAndPack(_ unit: Set<String>) -> UnitOutcome {
+            let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, only: unit, strict: options.strict, media: media,
                                                 discovered: discovered)
-            diagnostics += validation.diagnostics
-            checked += validation.checked
-            guard diagnostics.errorCount == 0 else { continue }
-            let selected = validation.tenants.filter { group.contains($0.id) }
-            let outcomes = ParallelMap.map(selected) { tenant in
-                Result { try prepare(tenant, store: store, builder: builder, output: output, options: options, records: records, channelSettings: channelSettings,
-                                     media: validation.media, templates: templates, inputLists: inputLists) }
+            guard validation.diagnostics.errorCount == 0 else {
+                invalid.set()
+                return (validation.diagnostics, validation.checked, [])
             }
-            for (tenant, outcome) in zip(selected, outcomes) {
+            guard !invalid.isSet else { return (validation.diagnostics, validation.checked, []) }
+            let packed = validation.tenants.filter { unit.contains($0.id) }.map { tenant in
+                (tenant.id, Result { try prepare(tenant, store: store, builder: builder, output: output, options: options, records: records,
+                                                 channelSettings: channelSettings, media: validation.media, templates: templates, inputLists: inputLists) })
+            }
+            let done = packedCount.add(unit.count)
+            progress("packed \(done) of \(ordered.count) changed tenant\(ordered.count == 1 ? "" : "s")")
+            return (validation.diagnostics, validation.checked, packed)
+        }
+        let unitOutcomes = ParallelMap.map(units) { unit in
+            let outcome = validateAndPack(unit)
+            // Give the unit's freed memory back to the system (its tenants are released by now).
+            livery_release_free_memory()
+            return outcome
+        }
+        for (unitDiagnostics, unitChecked, packed) in unitOutcomes {
+            diagnostics += unitDiagnostics
+            checked += unitChecked
+            // Packed units before the first invalid one are dropped with it: nothing is published.
+            guard diagnostics.errorCount == 0 else { continue }
+            for (tenant, outcome) in packed {
                 switch outcome {
                 case .success(let prepared): pending.append(prepared)
                 case .failure(let error):
-                    failed.append((tenant.id, failures.count))
-                    failures.append("\(tenant.id): \(error)")
+                    failed.append((tenant, failures.count))
+                    failures.append("\(tenant): \(error)")
                 }
             }
-            progress("packed \(min(start + groupSize, ordered.count)) of \(ordered.count) changed tenant\(ordered.count == 1 ? "" : "s")")
-            // Give the group's freed memory back to the system before loading the next group.
-            livery_release_free_memory()
         }
         try store.flush()
         let validation = ValidationResult(diagnostics: diagnostics.normalized(), tenants: [], checked: Array(Set(checked)).sorted())
@@ -333,8 +356,26 @@ public enum ReleaseBuilder {
         return ReleaseChannel(String(name))
     }
 
-    /// How many tenants are loaded at once.
+    /// How many changed tenants a unit of a build validates and packs at once (fewer when there are few).
     static let groupSize = 6
+
+    /// Set by the first unit of a build whose validation failed: later units validate (every error is
+    /// reported) but pack nothing.
+    private final class InvalidFlag: @unchecked Sendable {
+        // Guarded by `lock`.
+        private var value = false
+        private let lock = NSLock()
+        func set() { lock.withLock { value = true } }
+        var isSet: Bool { lock.withLock { value } }
+    }
+
+    /// How many tenants the build's units have packed so far, for its progress lines.
+    private final class PackedCount: @unchecked Sendable {
+        // Guarded by `lock`.
+        private var value = 0
+        private let lock = NSLock()
+        func add(_ count: Int) -> Int { lock.withLock { value += count; return value } }
+    }
 
     /// A tenant's release, packed and ready to publish (or found unchanged). Every changed tenant's waits
     /// until the whole workspace has validated, so it holds a summary, not the manifest and bundles.
