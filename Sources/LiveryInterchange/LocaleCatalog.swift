@@ -87,11 +87,14 @@ public struct LocaleCatalog: Sendable {
 /// share of a full build.
 final class ParsedCatalog: @unchecked Sendable {
     struct Key: Sendable {
-        /// The key's message in each of the catalog's locales (same order), nil where the locale lacks
-        /// the key or its text is not valid ICU.
+        /// For a key a platform renders from the message tree (a simple or substituted shape): its message in
+        /// each of the catalog's locales (same order), nil where the locale lacks the key or its text is not
+        /// valid ICU. Empty for other keys (plurals render from `templates`, verbatim keys from `texts`).
         var messages: [MessageFormat?]
         /// The key's text in each of the catalog's locales (same order), nil where the locale lacks it.
         var texts: [String?]
+        /// Whether a locale's text is not valid ICU (the key is then verbatim on both platforms).
+        var unparsable: Bool
         var apple: PlatformSignature
         var android: PlatformSignature
         /// For a key that is `.plural` on either platform: each locale's parsed message flattened for
@@ -105,8 +108,15 @@ final class ParsedCatalog: @unchecked Sendable {
         func form(_ flavor: PlatformFlavor, locale index: Int, text: String, locale: String) -> PlatformForm? {
             let signature = signature(flavor)
             if signature.shape == .verbatim { return .text(text) }
-            guard let message = messages[index] else { return nil }
+            guard let message = message(locale: index, text: text) else { return nil }
             return PlatformRenderer.render(message, signature: signature, locale: locale)
+        }
+
+        /// The tree of the key's message in the locale at `index`, whose text is `text`: kept for a key that
+        /// renders from it, else parsed again (exports render plurals from their templates).
+        private func message(locale index: Int, text: String) -> MessageFormat? {
+            if !messages.isEmpty { return messages[index] }
+            return try? MessageFormat(parsing: text)
         }
 
         /// What an export writes for the locale at `index`: `form`, except that a `.plural` key's variants come
@@ -115,7 +125,7 @@ final class ParsedCatalog: @unchecked Sendable {
         func value(_ flavor: PlatformFlavor, locale index: Int, text: String, locale: String, categories: CLDRCategories.Orders?) -> ExportedValue? {
             let signature = signature(flavor)
             guard signature.shape == .plural else { return form(flavor, locale: index, text: text, locale: locale).map(ExportedValue.form) }
-            guard let message = messages[index] else { return nil }
+            guard let message = message(locale: index, text: text) else { return nil }
             return .plural(PlatformRenderer.pluralVariants(message, signature: signature, locale: locale, order: flavor == .apple ? .xcode : .android,
                                                            known: categories))
         }
@@ -168,27 +178,37 @@ final class ParsedCatalog: @unchecked Sendable {
         let bundleMessages = bundles.map { $0?.messages ?? [] }
         let all = catalog.keys
         entries.reserveCapacity(all.count)
+        // Each locale's parse of the current key, into a buffer reused from key to key.
+        var patterns = [MessagePattern?](repeating: nil, count: bundles.count)
+        var buffers = [[MessagePattern.Part]](repeating: [], count: bundles.count)
         for key in all {
-            var messages: [MessageFormat?] = [], texts: [String?] = []
-            messages.reserveCapacity(bundles.count)
+            var texts: [String?] = []
             texts.reserveCapacity(bundles.count)
             var unparsable = false
             for b in bundles.indices {
                 let text = indexes[b][key].map { bundleMessages[b][$0].text }
                 texts.append(text)
-                guard let text else { messages.append(nil); continue }
-                switch MessageFormat.parse(text) {
-                case .success(let message): messages.append(message)
-                case .failure: messages.append(nil); unparsable = true
+                guard let text else { continue }
+                switch MessagePattern.parse(text, reusing: &buffers[b]) {
+                case .success(let pattern): patterns[b] = pattern
+                case .failure: unparsable = true
                 }
             }
-            let parsed = messages.compactMap { $0 }
-            let signatures = PlatformSignature.computedForBothFlavors(parsed, unparsable: unparsable)
+            // The signatures and plural templates are read from the flat parses; a tree is made only for a key
+            // a platform renders from it (simple and substituted shapes): most of a build's keys are plurals.
+            let signatures = PlatformSignature.computedForBothFlavors(patterns.compactMap { $0 }, unparsable: unparsable)
             // Both platforms' slots are the same unless a platform is verbatim (no slots), so either plural signature's do.
             let pluralSlots = signatures.apple.shape == .plural ? signatures.apple.slots
                 : signatures.android.shape == .plural ? signatures.android.slots : nil
-            let templates = pluralSlots.map { slots in messages.map { $0.map { PluralTemplate($0, slots: slots) } } } ?? []
-            entries.append(Key(messages: messages, texts: texts, apple: signatures.apple, android: signatures.android, templates: templates))
+            let templates = pluralSlots.map { slots in patterns.map { $0.map { PluralTemplate($0, slots: slots) } } } ?? []
+            let rendersFromTree = [signatures.apple.shape, signatures.android.shape].contains { $0 == .simple || $0 == .substituted }
+            let messages = rendersFromTree ? patterns.map { $0.map(MessageFormat.init) } : []
+            entries.append(Key(messages: messages, texts: texts, unparsable: unparsable, apple: signatures.apple, android: signatures.android, templates: templates))
+            for b in patterns.indices {
+                guard let pattern = patterns[b] else { continue }
+                patterns[b] = nil
+                buffers[b] = pattern.parts
+            }
         }
         let positions = Dictionary(all.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         return Table(entries: entries, positions: positions, orderedKeys: all, sorted: XcodeJSONWriter.sortedPositions(all),

@@ -283,6 +283,117 @@ final class PluralTemplate: Sendable {
         self.options = options
     }
 
+    /// The template of the message parsed as `pattern`, read from its flat parts (no tree): the same
+    /// pieces as `init(_: MessageFormat, slots:)`, which a differential test holds it to.
+    init(_ pattern: MessagePattern, slots: [ArgumentSlot]) {
+        var bytes: [UInt8] = [], pieces: [Piece] = []
+        var options: [(keyword: String, pieces: Range<Int>)] = []
+        let parts = pattern.parts
+        bytes.reserveCapacity(pattern.source.utf8.count + 16)
+        pieces.reserveCapacity(16)
+        func slotIndex(_ name: MessageFormat.ArgumentName) -> Int32 {
+            Int32(slots.firstIndex { $0.name == name } ?? -1)
+        }
+        // The index after the argument that starts at `i` (its options and their messages included).
+        func skipArgument(from i: Int) -> Int {
+            var level = 0, j = i
+            while j < parts.count {
+                switch parts[j].kind {
+                case .argumentStart: level += 1
+                case .argumentEnd:
+                    level -= 1
+                    if level == 0 { return j + 1 }
+                default: break
+                }
+                j += 1
+            }
+            return j
+        }
+        var prefix = 0..<0, suffix = 0..<0, hasPlural = false, poundSlot: Int32 = -1
+        pattern.withUTF8 { utf8 in
+            // The pieces of one message level from part `i`: through its `messageEnd` (consumed), or to the
+            // end, or (when `stopAtSelection`) up to its first selection, left unread.
+            func add(_ i: inout Int, stopAtSelection: Bool) -> Range<Int> {
+                let start = pieces.count
+                while i < parts.count {
+                    let part = parts[i]
+                    switch part.kind {
+                    case .text, .quotedText:
+                        let from = Int32(bytes.count)
+                        var k = Int(part.start)
+                        let end = Int(part.end)
+                        if part.value == 0, k == end || memchr(utf8.baseAddress! + k, Int32(UInt8(ascii: "%")), end - k) == nil {
+                            // Most text has no '%' and no doubled apostrophe: copied whole.
+                            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[k..<end]))
+                        } else {
+                            while k < end {
+                                let byte = utf8[k]
+                                bytes.append(byte)
+                                if byte == UInt8(ascii: "%") { bytes.append(byte) }
+                                // `''` reads as one apostrophe (only in a part that holds one).
+                                k += part.value == 1 && byte == 0x27 && k + 1 < end && utf8[k + 1] == 0x27 ? 2 : 1
+                            }
+                        }
+                        pieces.append(.literal(start: from, end: Int32(bytes.count)))
+                        i += 1
+                    case .pound:
+                        pieces.append(.pound)
+                        i += 1
+                    case .argumentStart:
+                        if stopAtSelection, let type = pattern.argumentType(of: part), type.isSelection { return start..<pieces.count }
+                        pieces.append(.slot(slotIndex(pattern.argumentName(of: parts[i + 1]))))
+                        i = skipArgument(from: i)
+                    case .messageEnd:
+                        i += 1
+                        return start..<pieces.count
+                    case .argumentName, .argumentStyle, .offset, .selector, .messageStart, .argumentEnd:
+                        i += 1  // not at a message level of a parse the parser accepted
+                    }
+                }
+                return start..<pieces.count
+            }
+            var i = 0
+            prefix = add(&i, stopAtSelection: true)
+            guard i < parts.count else {
+                suffix = pieces.count..<pieces.count
+                return
+            }
+            // The first selection: its options with a keyword selector, then what follows it.
+            hasPlural = true
+            poundSlot = slotIndex(pattern.argumentName(of: parts[i + 1]))
+            i += 2
+            options: while i < parts.count {
+                let part = parts[i]
+                switch part.kind {
+                case .selector:
+                    i += 2  // the selector and its message's start
+                    let (byteCount, pieceCount) = (bytes.count, pieces.count)
+                    let range = add(&i, stopAtSelection: false)
+                    if part.value == 1 {
+                        // An explicit `=N` option is never a platform variant.
+                        bytes.removeSubrange(byteCount...)
+                        pieces.removeSubrange(pieceCount...)
+                    } else {
+                        options.append((pattern.source(of: part), range))
+                    }
+                case .argumentEnd:
+                    i += 1
+                    break options
+                default:
+                    i += 1  // the offset
+                }
+            }
+            suffix = add(&i, stopAtSelection: false)
+        }
+        self.bytes = bytes
+        self.pieces = pieces
+        self.options = options
+        self.prefix = prefix
+        self.suffix = suffix
+        self.hasPlural = hasPlural
+        self.poundSlot = poundSlot
+    }
+
     /// Each variant under `signature` (the key's `.plural` signature) for `locale`, in `order`, rendered
     /// into `text` and handed to `body` with its category; `known` are the locale's CLDR categories in
     /// `order` (nil when CLDR does not know the locale).

@@ -70,7 +70,7 @@ public struct PlatformSignature: Sendable {
     /// The signature of `key` from its message in every locale of `catalog` (unparsable messages make it verbatim).
     public static func of(_ key: String, in catalog: LocaleCatalog, flavor: PlatformFlavor) -> PlatformSignature {
         if let entry = catalog.parsed.entry(key, of: catalog) { return entry.signature(flavor) }
-        let none = computedForBothFlavors([], unparsable: false)
+        let none = computedForBothFlavors([MessagePattern](), unparsable: false)
         return flavor == .apple ? none.apple : none.android
     }
 
@@ -110,6 +110,84 @@ public struct PlatformSignature: Sendable {
             apple = max(apple, own.apple)
             android = max(android, own.android)
         }
+        return finished(apple: apple, android: android, slots: slots, pluralNames: pluralNames)
+    }
+
+    /// Both platforms' signatures of a key from its messages' flat parses, without a tree per message:
+    /// the same walk as `computedForBothFlavors(_: [MessageFormat], …)` (kept as the oracle of a
+    /// differential test), over the parts in source order, which is the tree's visiting order.
+    static func computedForBothFlavors(_ patterns: [MessagePattern], unparsable: Bool) -> (apple: PlatformSignature, android: PlatformSignature) {
+        var apple = unparsable ? PlatformShape.verbatim : .simple, android = apple
+        var pluralNames = Set<MessageFormat.ArgumentName>()
+        var slots: [ArgumentSlot] = []
+        for pattern in patterns {
+            var selectionCount = 0
+            var names: [MessageFormat.ArgumentName] = []
+            func slot(_ name: MessageFormat.ArgumentName) -> Int {
+                if !names.contains(name) { names.append(name) }
+                if let index = slots.firstIndex(where: { $0.name == name }) { return index }
+                slots.append(ArgumentSlot(name: name, number: slots.count + 1, isInteger: false, icu: ""))
+                return slots.count - 1
+            }
+            // The selections outside any option (`depth` 0), and whether one of them rules out a platform
+            // plural: not a cardinal plural, an offset, a name taken twice, or an option that is not a category.
+            var topNames: [MessageFormat.ArgumentName] = []
+            var topVerbatim = false
+            var depth = 0
+            let parts = pattern.parts
+            var i = 0
+            while i < parts.count {
+                let part = parts[i]
+                switch part.kind {
+                case .messageStart: depth += 1
+                case .messageEnd: depth -= 1
+                case .argumentStart:
+                    let name = pattern.argumentName(of: parts[i + 1])
+                    let type = pattern.argumentType(of: part)
+                    if let type, type.isSelection {
+                        selectionCount += 1
+                        if type.isPlural { pluralNames.insert(name) }
+                        _ = slot(name)
+                        if depth == 0 {
+                            if type != .plural || topNames.contains(name) { topVerbatim = true }
+                            topNames.append(name)
+                        }
+                    } else {
+                        let index = slot(name)
+                        let style = i + 2 < parts.count && parts[i + 2].kind == .argumentStyle
+                            ? pattern.argumentStyle(of: parts[i + 2], type: type) : .none
+                        if slots[index].icu.isEmpty { slots[index].icu = Self.icu(name: name, type: type, style: style) }
+                        if type == .number, case .keyword("integer") = style { slots[index].isInteger = true }
+                    }
+                    i += 1  // the name
+                case .offset:
+                    if depth == 0 { topVerbatim = true }
+                case .selector:
+                    if depth == 0 && (part.value == 1 || PluralCategory(rawValue: pattern.source(of: part)) == nil) { topVerbatim = true }
+                case .text, .quotedText, .pound, .argumentName, .argumentStyle, .argumentEnd:
+                    break
+                }
+                i += 1
+            }
+            let own: (apple: PlatformShape, android: PlatformShape)
+            if selectionCount == 0 {
+                own = (.simple, .simple)
+            } else if topVerbatim || topNames.count != selectionCount {
+                own = (.verbatim, .verbatim)
+            } else {
+                own = (topNames.count == 1 && names.count == 1 ? .plural : .substituted, topNames.count == 1 ? .plural : .verbatim)
+            }
+            apple = max(apple, own.apple)
+            android = max(android, own.android)
+        }
+        return finished(apple: apple, android: android, slots: slots, pluralNames: pluralNames)
+    }
+
+    /// The signatures once every message was walked: plural arguments are integers, an argument used only
+    /// in plurals is written `{name, number}` outside them, and the shapes the platforms cannot take are raised.
+    private static func finished(apple: PlatformShape, android: PlatformShape, slots: [ArgumentSlot],
+                                 pluralNames: Set<MessageFormat.ArgumentName>) -> (apple: PlatformSignature, android: PlatformSignature) {
+        var apple = apple, android = android, slots = slots
         for index in slots.indices {
             if pluralNames.contains(slots[index].name) { slots[index].isInteger = true }
             if slots[index].icu.isEmpty { slots[index].icu = "{\(slots[index].name), number}" }
@@ -145,12 +223,16 @@ public struct PlatformSignature: Sendable {
 
     /// An argument as ICU writes it: `{name}`, `{n, number}`, `{d, date, medium}`.
     static func icu(_ argument: MessageFormat.Argument) -> String {
-        guard let type = argument.type else { return "{\(argument.name)}" }
-        switch argument.style {
-        case .none: return "{\(argument.name), \(type.rawValue)}"
-        case .keyword(let word): return "{\(argument.name), \(type.rawValue), \(word)}"
-        case .skeleton(let skeleton): return "{\(argument.name), \(type.rawValue), ::\(skeleton)}"
-        case .pattern(let pattern): return "{\(argument.name), \(type.rawValue), \(pattern)}"
+        icu(name: argument.name, type: argument.type, style: argument.style)
+    }
+
+    static func icu(name: MessageFormat.ArgumentName, type: MessageFormat.ArgumentType?, style: MessageFormat.ArgumentStyle) -> String {
+        guard let type else { return "{\(name)}" }
+        switch style {
+        case .none: return "{\(name), \(type.rawValue)}"
+        case .keyword(let word): return "{\(name), \(type.rawValue), \(word)}"
+        case .skeleton(let skeleton): return "{\(name), \(type.rawValue), ::\(skeleton)}"
+        case .pattern(let pattern): return "{\(name), \(type.rawValue), \(pattern)}"
         }
     }
 }

@@ -36,7 +36,7 @@ public enum StringCatalogFormat {
             present.removeAll(keepingCapacity: true)
             for index in exported where entries[position].texts[index] != nil {
                 // Only a verbatim key is written without its parsed message.
-                guard signature.shape == .verbatim || entries[position].messages[index] != nil else {
+                guard signature.shape == .verbatim || !entries[position].unparsable else {
                     let locale = catalog.locales[index]
                     let location = catalog.bundles[locale]?.message(key)?.location ?? .start(of: catalog.displayRoot)
                     diagnostics.append(Diagnostic(.error, "'\(key)' is not valid ICU MessageFormat; run `livery validate`", at: location, rule: InterchangeRule.icuSyntax))

@@ -16,6 +16,12 @@ public struct MessageFormat: Hashable, Sendable {
         self.root = try MessagePattern(parsing: source).root
     }
 
+    /// The tree of an already parsed `pattern`.
+    public init(_ pattern: MessagePattern) {
+        self.source = pattern.source
+        self.root = pattern.root
+    }
+
     /// Parses `source`, returning the tree or the first syntax error.
     public static func parse(_ source: String) -> Result<MessageFormat, MessageFormatError> {
         do { return .success(try MessageFormat(parsing: source)) } catch { return .failure(error) }

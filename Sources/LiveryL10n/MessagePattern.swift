@@ -119,6 +119,11 @@ public struct MessagePattern: Sendable {
         }
     }
 
+    /// The style of an `argumentStyle` part of an argument of `type`, as the tree reads it.
+    public func argumentStyle(of part: Part, type: MessageFormat.ArgumentType?) -> MessageFormat.ArgumentStyle {
+        TreeBuilder.style(source(of: part), type: type)
+    }
+
     /// The argument name of an `argumentName` part.
     public func argumentName(of part: Part) -> MessageFormat.ArgumentName {
         part.value >= 0 ? .indexed(Int(part.value)) : .named(source(of: part))
