@@ -36,12 +36,11 @@ public enum CanonicalJSON {
         case .object(let object):
             out.append(UInt8(ascii: "{"))
             // Code-point order equals UTF-8 byte order.
-            let keys = object.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for (index, key) in keys.enumerated() {
+            for (index, member) in object.sorted(by: { JSONValue.utf8Precedes($0.key, $1.key) }).enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(key, into: &out)
+                writeString(member.key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                try write(object[key]!, into: &out)
+                try write(member.value, into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }

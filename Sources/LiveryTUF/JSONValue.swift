@@ -21,11 +21,11 @@ public indirect enum JSONValue: Sendable, Equatable {
 
     private func write(into out: inout [UInt8]) {
         switch self {
-        case .null: out += Array("null".utf8)
-        case .bool(let b): out += Array((b ? "true" : "false").utf8)
-        case .int(let i): out += Array(String(i).utf8)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .int(let i): out.append(contentsOf: String(i).utf8)
         case .double(let d):
-            if d == d.rounded(), abs(d) < 1e15 { out += Array(String(Int(d)).utf8) } else { out += Array("\(d)".utf8) }
+            if d == d.rounded(), abs(d) < 1e15 { out.append(contentsOf: String(Int(d)).utf8) } else { out.append(contentsOf: "\(d)".utf8) }
         case .string(let s): Self.writeString(s, into: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))
@@ -36,12 +36,13 @@ public indirect enum JSONValue: Sendable, Equatable {
             out.append(UInt8(ascii: "]"))
         case .object(let object):
             out.append(UInt8(ascii: "{"))
-            let keys = object.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for (index, key) in keys.enumerated() {
+            // The members with their values (no lookup per key), by their keys' UTF-8 bytes.
+            let members = object.sorted { Self.utf8Precedes($0.key, $1.key) }
+            for (index, member) in members.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                Self.writeString(key, into: &out)
+                Self.writeString(member.key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                object[key]!.write(into: &out)
+                member.value.write(into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
@@ -50,8 +51,13 @@ public indirect enum JSONValue: Sendable, Equatable {
     private static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Most strings (hashes, names, dates) need no escape: copy their bytes at once.
-        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            out.append(contentsOf: string.utf8)
+        var string = string
+        let plain = string.withUTF8 { utf8 in
+            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            out.append(contentsOf: utf8)
+            return true
+        }
+        if plain {
             out.append(UInt8(ascii: "\""))
             return
         }
@@ -67,6 +73,22 @@ public indirect enum JSONValue: Sendable, Equatable {
             }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether `a` sorts before `b` by their UTF-8 bytes (canonical JSON's key order), compared with
+    /// memcmp: `utf8.lexicographicallyPrecedes` gave the same order one byte at a time.
+    static func utf8Precedes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                if common > 0 {
+                    let order = memcmp(x.baseAddress!, y.baseAddress!, common)
+                    if order != 0 { return order < 0 }
+                }
+                return x.count < y.count
+            }
+        }
     }
 
     public subscript(key: String) -> JSONValue? {

@@ -15,6 +15,8 @@ final class SigningTests: XCTestCase {
         let value: JSONValue = .object([
             "b": .int(-42), "a": .string("quote \" backslash \\ slash / tab \t newline \n é 😀"), "c": .array([.bool(true), .null, .object([:])]),
             "Z": .object(["y": .int(0), "x": .string("")]), "é": .int(1),
+            // Code-point order, which is UTF-8 byte order (UTF-16 order would put U+10000 before U+FFFF); a prefix first.
+            "\u{FFFF}": .int(2), "\u{10000}": .int(3), "ab": .int(4), "a\u{0}": .int(5), "": .int(6),
         ])
         let ours = try CanonicalJSON.encode(value)
         // The oracle re-encodes our bytes after parsing them: equal bytes mean we encode canonically.
