@@ -223,6 +223,13 @@ public enum ReleaseBuilder {
         if staged.contains(where: { (try? $0.get().staged) != nil }) {
             flushed = Result { try Publisher.makeDurable(output) }
         }
+        if case .success = flushed, staged.contains(where: { (try? $0.get().staged) != nil }) {
+            // Every object this build stored (archives, manifests, copied assets) is on disk now, so the rows
+            // naming them may be trusted by the next build without reading the objects (`ContentStore.generation`).
+            // Should this fail, the rows keep this build's generation and the next build checks their objects: no harm.
+            try? store.markDurable()
+            try? builder.markDurable()
+        }
         var liveParents = Set<URL>()
         for outcome in staged {
             switched.append(Result {
