@@ -121,7 +121,7 @@ public final class ContentStore: Sendable {
         cache = try StatCache(path: root.appendingPathComponent("cache.sqlite", isDirectory: false).path)
         objects = try SQLiteDatabase(path: root.appendingPathComponent("objects.sqlite", isDirectory: false).path)
         try objects.execute("CREATE TABLE IF NOT EXISTS objects (sha256 TEXT PRIMARY KEY, size INTEGER, mtime INTEGER, ctime INTEGER, inode INTEGER, generation INTEGER NOT NULL DEFAULT \(Self.unknownGeneration))")
-        try Self.addGenerationColumn(to: "objects", in: objects)
+        try Self.prepareGenerations(of: "objects", in: objects)
         // The fan-out folders (`objects/00` … `objects/ff`) are made when an object first needs one
         // (`place`), not all 256 up front: a small store has few, and each folder is an inode to create.
     }
@@ -142,12 +142,23 @@ public final class ContentStore: Sendable {
         return rename(temporary, object.path) == 0
     }
 
-    /// Adds the `generation` column to a table made by a Livery without it; its rows get `unknownGeneration`
-    /// (checked before they are trusted, then marked again by the build that checked them).
-    public static func addGenerationColumn(to table: String, in database: SQLiteDatabase) throws {
+    /// Adds the `generation` column to a table made by a Livery without it (its rows get `unknownGeneration`:
+    /// checked before they are trusted, then marked again by the build that checked them), and an index of
+    /// the rows not yet durable, so that `markDurable` finds a build's rows without reading the whole
+    /// table (a partial index: it holds only those rows, a build's worth at most).
+    public static func prepareGenerations(of table: String, in database: SQLiteDatabase) throws {
         let columns = try database.query("PRAGMA table_info(\(table))").compactMap { $0.count > 1 ? $0[1].text : nil }
-        guard !columns.contains("generation") else { return }
-        try database.execute("ALTER TABLE \(table) ADD COLUMN generation INTEGER NOT NULL DEFAULT \(unknownGeneration)")
+        if !columns.contains("generation") {
+            try database.execute("ALTER TABLE \(table) ADD COLUMN generation INTEGER NOT NULL DEFAULT \(unknownGeneration)")
+        }
+        try database.execute("CREATE INDEX IF NOT EXISTS \(table)_not_durable ON \(table) (generation) WHERE generation != \(durableGeneration)")
+    }
+
+    /// Marks the rows of `table` written with `generation` durable. (The `generation != 0` term lets SQLite use
+    /// the partial index of `prepareGenerations`.)
+    public static func markDurable(_ table: String, generation: Int64, in database: SQLiteDatabase) throws {
+        _ = try database.query("UPDATE \(table) SET generation = ? WHERE generation = ? AND generation != \(durableGeneration)",
+                               [.int(durableGeneration), .int(generation)])
     }
 
     /// Writes what this build learnt (digests and object stamps) in one transaction each. The object
@@ -160,7 +171,7 @@ public final class ContentStore: Sendable {
     /// Call after a flush of the store's file system that began after this build's `flush()` (the build's
     /// `syncfs`) has returned: the object stamps this build recorded name objects that are on disk now.
     public func markDurable() throws {
-        _ = try objects.query("UPDATE objects SET generation = ? WHERE generation = ?", [.int(Self.durableGeneration), .int(generation)])
+        try Self.markDurable("objects", generation: generation, in: objects)
     }
 
     public func objectURL(_ digest: SHA256Hex) -> URL {

@@ -53,15 +53,13 @@ public final class BundleBuilder: Sendable {
         index = try SQLiteDatabase(path: store.root.appendingPathComponent("bundles.sqlite").path)
         try index.execute("CREATE TABLE IF NOT EXISTS bundles (key TEXT PRIMARY KEY, sha256 TEXT NOT NULL, size INTEGER NOT NULL, generation INTEGER NOT NULL DEFAULT \(ContentStore.unknownGeneration))")
         try index.execute("CREATE TABLE IF NOT EXISTS encrypted (key_id TEXT PRIMARY KEY, sha256 TEXT NOT NULL, size INTEGER NOT NULL, generation INTEGER NOT NULL DEFAULT \(ContentStore.unknownGeneration))")
-        for table in ["bundles", "encrypted"] { try ContentStore.addGenerationColumn(to: table, in: index) }
+        for table in ["bundles", "encrypted"] { try ContentStore.prepareGenerations(of: table, in: index) }
     }
 
     /// Call once the build's flush of the store's file system has returned (see the type's comment): the
     /// archives this build indexed are on disk, so its rows may be trusted by their size from now on.
     public func markDurable() throws {
-        for table in ["bundles", "encrypted"] {
-            _ = try index.query("UPDATE \(table) SET generation = ? WHERE generation = ?", [.int(ContentStore.durableGeneration), .int(store.generation)])
-        }
+        for table in ["bundles", "encrypted"] { try ContentStore.markDurable(table, generation: store.generation, in: index) }
     }
 
     /// The archive an index row of `table` (looked up by `column` = `key`) names, if it can be reused: the
