@@ -227,10 +227,11 @@ public enum ReleaseBuilder {
         var switched: [Result<PreparedRelease, any Error>] = []
         switched.reserveCapacity(staged.count)
         var flushed: Result<Void, any Error> = .success(())
-        if staged.contains(where: { (try? $0.get().staged) != nil }) {
+        let anyStaged = staged.contains(where: { (try? $0.get().staged) != nil })
+        if anyStaged {
             flushed = Result { try Publisher.makeDurable(output) }
         }
-        if case .success = flushed, staged.contains(where: { (try? $0.get().staged) != nil }) {
+        if anyStaged, case .success = flushed {
             // Every object this build stored (archives, manifests, copied assets) is on disk now, so the rows
             // naming them may be trusted by the next build without reading the objects (`ContentStore.generation`).
             // Should this fail, the rows keep this build's generation and the next build checks their objects: no harm.
