@@ -69,6 +69,44 @@ public final class ContentStore: Sendable {
         public var description: String
     }
 
+    /// This store instance's (one build's) mark on the rows it writes that point at store objects
+    /// (here the object stamps; the bundle index too, `BundleBuilder`), until the build's flush makes
+    /// the objects durable and `markDurable` turns them into `durableGeneration`.
+    ///
+    /// Why: store objects are written without an `fsync` each, and the one `syncfs` of the build
+    /// (`Publisher.makeDurable`) comes after packing. SQLite (WAL, `synchronous=NORMAL`) can put a row on
+    /// the disk before that `syncfs`, at a checkpoint, while the object's bytes are still only in the page
+    /// cache; a power cut then leaves a row saying "this object is here and intact" over an object of the
+    /// right size whose bytes are zeros (ext4 delayed allocation). So a row is trusted as it stands only
+    /// when it is `durableGeneration` (written before a flush that completed: its object reached the disk
+    /// first) or this instance's generation (the object was written or checked by this very process);
+    /// any other generation (a build that was killed, lost power, or never flushed) makes the reader
+    /// check the object's bytes first. Crash argument for `markDurable`: it runs after the `syncfs` has
+    /// returned, so when its update is on disk, every object its rows name was on disk before it; if the
+    /// power fails before then, the rows keep this generation and the next build checks them. A random
+    /// 63-bit value, not a counter, so that no stored counter has to survive a crash to stay unique.
+    public let generation = Int64.random(in: 1...Int64.max)
+
+    /// The generation of rows whose objects are known to be on disk (see `generation`).
+    public static let durableGeneration: Int64 = 0
+
+    /// The generation of rows written by a Livery that did not record generations: never trusted unchecked.
+    public static let unknownGeneration: Int64 = -1
+
+    /// Objects this instance placed in `objects/` or checked byte for byte: digest → the inode it found
+    /// or made, so `adopt` trusts them for the rest of the build without reading them again.
+    private let confirmed = ConfirmedObjects()
+
+    private final class ConfirmedObjects: @unchecked Sendable {
+        // Guarded by `lock`.
+        private var inodes: [SHA256Hex: Int64] = [:]
+        private let lock = NSLock()
+        subscript(digest: SHA256Hex) -> Int64? {
+            get { lock.withLock { inodes[digest] } }
+            set { lock.withLock { inodes[digest] = newValue } }
+        }
+    }
+
     /// `objects/` and `tmp/`. (URLs are made with an explicit directory hint throughout: without one,
     /// Foundation stats the path to learn whether it names a folder, a system call per object URL.)
     private let objectsFolder: URL
@@ -82,7 +120,8 @@ public final class ContentStore: Sendable {
         try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
         cache = try StatCache(path: root.appendingPathComponent("cache.sqlite", isDirectory: false).path)
         objects = try SQLiteDatabase(path: root.appendingPathComponent("objects.sqlite", isDirectory: false).path)
-        try objects.execute("CREATE TABLE IF NOT EXISTS objects (sha256 TEXT PRIMARY KEY, size INTEGER, mtime INTEGER, ctime INTEGER, inode INTEGER)")
+        try objects.execute("CREATE TABLE IF NOT EXISTS objects (sha256 TEXT PRIMARY KEY, size INTEGER, mtime INTEGER, ctime INTEGER, inode INTEGER, generation INTEGER NOT NULL DEFAULT \(Self.unknownGeneration))")
+        try Self.prepareGenerations(of: "objects", in: objects)
         // The fan-out folders (`objects/00` … `objects/ff`) are made when an object first needs one
         // (`place`), not all 256 up front: a small store has few, and each folder is an inode to create.
     }
@@ -103,10 +142,36 @@ public final class ContentStore: Sendable {
         return rename(temporary, object.path) == 0
     }
 
-    /// Writes what this build learnt (digests and object stamps) in one transaction each.
+    /// Adds the `generation` column to a table made by a Livery without it (its rows get `unknownGeneration`:
+    /// checked before they are trusted, then marked again by the build that checked them), and an index of
+    /// the rows not yet durable, so that `markDurable` finds a build's rows without reading the whole
+    /// table (a partial index: it holds only those rows, a build's worth at most).
+    public static func prepareGenerations(of table: String, in database: SQLiteDatabase) throws {
+        let columns = try database.query("PRAGMA table_info(\(table))").compactMap { $0.count > 1 ? $0[1].text : nil }
+        if !columns.contains("generation") {
+            try database.execute("ALTER TABLE \(table) ADD COLUMN generation INTEGER NOT NULL DEFAULT \(unknownGeneration)")
+        }
+        try database.execute("CREATE INDEX IF NOT EXISTS \(table)_not_durable ON \(table) (generation) WHERE generation != \(durableGeneration)")
+    }
+
+    /// Marks the rows of `table` written with `generation` durable. (The `generation != 0` term lets SQLite use
+    /// the partial index of `prepareGenerations`.)
+    public static func markDurable(_ table: String, generation: Int64, in database: SQLiteDatabase) throws {
+        _ = try database.query("UPDATE \(table) SET generation = ? WHERE generation = ? AND generation != \(durableGeneration)",
+                               [.int(durableGeneration), .int(generation)])
+    }
+
+    /// Writes what this build learnt (digests and object stamps) in one transaction each. The object
+    /// stamps carry this build's `generation` until `markDurable`.
     public func flush() throws {
         try cache.flush()
-        try objects.insert("INSERT OR REPLACE INTO objects (sha256, size, mtime, ctime, inode) VALUES (?, ?, ?, ?, ?)", rows: pendingObjects.take())
+        try objects.insert("INSERT OR REPLACE INTO objects (sha256, size, mtime, ctime, inode, generation) VALUES (?, ?, ?, ?, ?, ?)", rows: pendingObjects.take())
+    }
+
+    /// Call after a flush of the store's file system that began after this build's `flush()` (the build's
+    /// `syncfs`) has returned: the object stamps this build recorded name objects that are on disk now.
+    public func markDurable() throws {
+        try Self.markDurable("objects", generation: generation, in: objects)
     }
 
     public func objectURL(_ digest: SHA256Hex) -> URL {
@@ -114,10 +179,15 @@ public final class ContentStore: Sendable {
     }
 
     /// Whether the object exists with the stamp recorded when it was stored (no edit since).
-    public func isIntact(_ digest: SHA256Hex) -> Bool {
+    public func isIntact(_ digest: SHA256Hex) -> Bool { isIntact(digest, durably: false) }
+
+    /// `durably`: and its stamp was recorded by this build, or before a flush that completed (`generation`):
+    /// a stamp recorded by a build that never flushed may describe an object whose bytes never reached the disk.
+    private func isIntact(_ digest: SHA256Hex, durably: Bool) -> Bool {
         guard let stamp = FileStamp(path: objectURL(digest).path) else { return false }
         if let known = recorded[digest] { return known.size == stamp.size && known.mtimeNanoseconds == stamp.mtimeNanoseconds && known.inode == stamp.inode }
-        guard let row = try? objects.query("SELECT size, mtime, ctime, inode FROM objects WHERE sha256 = ?", [.text(digest)]).first else { return false }
+        guard let row = try? objects.query("SELECT size, mtime, ctime, inode, generation FROM objects WHERE sha256 = ?", [.text(digest)]).first else { return false }
+        if durably && row[4].int != Self.durableGeneration { return false }
         return row[0].int == stamp.size && row[1].int == stamp.mtimeNanoseconds && row[3].int == stamp.inode
     }
 
@@ -130,7 +200,7 @@ public final class ContentStore: Sendable {
     private func recordObject(_ digest: SHA256Hex) throws {
         guard let stamp = FileStamp(path: objectURL(digest).path) else { throw Failure(description: "object \(digest) vanished") }
         recorded[digest] = stamp
-        pendingObjects.append([.text(digest), .int(stamp.size), .int(stamp.mtimeNanoseconds), .int(stamp.ctimeNanoseconds), .int(stamp.inode)])
+        pendingObjects.append([.text(digest), .int(stamp.size), .int(stamp.mtimeNanoseconds), .int(stamp.ctimeNanoseconds), .int(stamp.inode), .int(generation)])
     }
 
     /// Puts the file at `url` into the store. An unchanged file (same stat stamp as last time, and its
@@ -146,7 +216,10 @@ public final class ContentStore: Sendable {
     private func ingestUncached(_ url: URL) throws -> StoredFile {
         let path = url.path
         guard let stamp = FileStamp(path: path) else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
-        if let digest = try cache.digest(for: path, stamp: stamp), isIntact(digest) {
+        // A cached digest is trusted only with a durable object stamp: after a power cut, a stamp recorded by
+        // a build that never flushed can sit over an object (a copy, or a tenant file written just before that
+        // build) whose bytes never reached the disk. Then the file is hashed again, and linked in again.
+        if let digest = try cache.digest(for: path, stamp: stamp), isIntact(digest, durably: true) {
             return StoredFile(sha256: digest, size: Int(stamp.size), url: objectURL(digest))
         }
         let (digest, size) = try FileDigest.sha256(of: url)
@@ -156,7 +229,7 @@ public final class ContentStore: Sendable {
             throw Failure(description: "\(path) changed while it was being read; build again")
         }
         let object = objectURL(digest)
-        if !isIntact(digest) {
+        if !isIntact(digest, durably: true) {
             // Link (or copy) under a temporary name, then rename over the object: the object path
             // always names a complete file, even when two build threads store the same content.
             let temporary = temporaryURL()
@@ -176,16 +249,64 @@ public final class ContentStore: Sendable {
     }
 
     /// Moves a file Livery wrote itself (a bundle, a manifest), whose digest is known, into the store
-    /// read-only, unless it is there already. Such objects are never linked to tenant files, so their
-    /// presence with the right size is enough (publishing links them, which changes their ctime).
+    /// read-only, unless it is there already with exactly these bytes.
+    ///
+    /// An object already there with the right size is not enough: objects are written without an `fsync`
+    /// each (the build's one `syncfs` comes later, `Publisher.makeDurable`), so a power cut before that
+    /// flush can leave one with its full size and zeros for bytes (ext4 delayed allocation). Its bytes are
+    /// compared with `temporary`'s, which is cheaper than hashing the object: `temporary` was just written
+    /// (its pages are in memory), a comparison costs a `memcmp` per block where SHA-256 costs far more CPU
+    /// per byte, and it stops at the first difference. A damaged object is replaced (renamed over: a
+    /// release that links the old inode keeps it). An object this instance placed or compared itself
+    /// (`confirmed`, same inode) is trusted without reading it again: it cannot have lost bytes without
+    /// the machine going down, which ends this process too. Objects are never linked to tenant files, so
+    /// their stamp is not recorded (publishing links them, which changes their ctime).
     public func adopt(_ temporary: URL, sha256 digest: SHA256Hex) throws -> URL {
         let object = objectURL(digest)
-        let size = FileStamp(path: temporary.path)?.size
-        if FileStamp(path: object.path)?.size != size {
-            chmod(temporary.path, 0o444)
-            guard place(temporary.path, at: object) else { throw Failure(description: "cannot store \(object.path): \(String(cString: strerror(errno)))") }
+        guard let size = FileStamp(path: temporary.path)?.size else { throw Failure(description: "cannot store \(temporary.path): it vanished") }
+        if let existing = FileStamp(path: object.path), existing.size == size,
+           confirmed[digest] == existing.inode || Self.sameBytes(object.path, temporary.path) {
+            confirmed[digest] = existing.inode
+            return object
         }
+        chmod(temporary.path, 0o444)
+        guard place(temporary.path, at: object) else { throw Failure(description: "cannot store \(object.path): \(String(cString: strerror(errno)))") }
+        confirmed[digest] = FileStamp(path: object.path)?.inode
         return object
+    }
+
+    /// Whether the files at `first` and `second` hold the same bytes (read block by block; false when either cannot be read).
+    static func sameBytes(_ first: String, _ second: String) -> Bool {
+        let a = open(first, O_RDONLY | O_CLOEXEC), b = open(second, O_RDONLY | O_CLOEXEC)
+        defer {
+            if a >= 0 { close(a) }
+            if b >= 0 { close(b) }
+        }
+        guard a >= 0, b >= 0 else { return false }
+        let blockSize = 1 << 20
+        let left = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
+        let right = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
+        defer {
+            left.deallocate()
+            right.deallocate()
+        }
+        // Fills `buffer` from `descriptor` as far as the file goes; nil on a read error.
+        func fill(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int? {
+            var filled = 0
+            while filled < buffer.count {
+                let count = read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+                if count < 0 && errno == EINTR { continue }
+                guard count >= 0 else { return nil }
+                if count == 0 { break }
+                filled += count
+            }
+            return filled
+        }
+        while true {
+            guard let leftCount = fill(a, left), let rightCount = fill(b, right), leftCount == rightCount else { return false }
+            if leftCount == 0 { return true }
+            guard memcmp(left.baseAddress!, right.baseAddress!, leftCount) == 0 else { return false }
+        }
     }
 
     /// A new temporary file in the store's `tmp/` for a writer that then hands it to `adopt`.

@@ -32,6 +32,18 @@ public struct BuiltBundle: Sendable {
 
 /// Builds bundle archives into the content store, reusing any archive whose inputs are unchanged
 /// (the bundle key digests every entry's path, content digest and compression, and the format).
+///
+/// The bundle index (`bundles.sqlite`) says which stored archive a bundle key (and an encryption key
+/// id) stands for. Its rows are written as archives are made, before the build's one flush of the
+/// file system (`Publisher.makeDurable`), and SQLite may put them on disk before that flush while the
+/// archive's bytes are not yet (objects get no `fsync` of their own). So each row carries the
+/// generation of the build that wrote it (`ContentStore.generation`), and a row is reused on its
+/// size alone only when it was made durable (`markDurable`, after the build's flush had returned) or
+/// was written by this very build; any other row (a build killed, cut off by a power failure, or that
+/// never flushed) has its archive re-hashed once before it is reused, and is then marked with this
+/// build's generation. A no-change rebuild never gets here (its tenants are found current from their
+/// build records) and a build after a clean one finds durable rows: only the archives of a build that
+/// did not finish are ever read again, once.
 public final class BundleBuilder: Sendable {
     private let store: ContentStore
     private let index: SQLiteDatabase
@@ -39,8 +51,30 @@ public final class BundleBuilder: Sendable {
     public init(store: ContentStore) throws {
         self.store = store
         index = try SQLiteDatabase(path: store.root.appendingPathComponent("bundles.sqlite").path)
-        try index.execute("CREATE TABLE IF NOT EXISTS bundles (key TEXT PRIMARY KEY, sha256 TEXT NOT NULL, size INTEGER NOT NULL)")
-        try index.execute("CREATE TABLE IF NOT EXISTS encrypted (key_id TEXT PRIMARY KEY, sha256 TEXT NOT NULL, size INTEGER NOT NULL)")
+        try index.execute("CREATE TABLE IF NOT EXISTS bundles (key TEXT PRIMARY KEY, sha256 TEXT NOT NULL, size INTEGER NOT NULL, generation INTEGER NOT NULL DEFAULT \(ContentStore.unknownGeneration))")
+        try index.execute("CREATE TABLE IF NOT EXISTS encrypted (key_id TEXT PRIMARY KEY, sha256 TEXT NOT NULL, size INTEGER NOT NULL, generation INTEGER NOT NULL DEFAULT \(ContentStore.unknownGeneration))")
+        for table in ["bundles", "encrypted"] { try ContentStore.prepareGenerations(of: table, in: index) }
+    }
+
+    /// Call once the build's flush of the store's file system has returned (see the type's comment): the
+    /// archives this build indexed are on disk, so its rows may be trusted by their size from now on.
+    public func markDurable() throws {
+        for table in ["bundles", "encrypted"] { try ContentStore.markDurable(table, generation: store.generation, in: index) }
+    }
+
+    /// The archive an index row of `table` (looked up by `column` = `key`) names, if it can be reused: the
+    /// object has the row's size and, unless the row is durable or this build's, the row's SHA-256.
+    private func indexed(_ table: String, _ column: String, _ key: String) throws -> (sha256: SHA256Hex, size: Int)? {
+        guard let row = try index.query("SELECT sha256, size, generation FROM \(table) WHERE \(column) = ?", [.text(key)]).first,
+              let sha = row[0].text, let size = row[1].int, let generation = row[2].int else { return nil }
+        let object = store.objectURL(sha)
+        guard FileStamp(path: object.path)?.size == size else { return nil }
+        if generation != ContentStore.durableGeneration && generation != store.generation {
+            // Written by a build that did not reach (or finish) its flush: the archive may have lost its bytes.
+            guard (try? FileDigest.sha256(of: object).digest) == sha else { return nil }
+            _ = try index.query("UPDATE \(table) SET generation = ? WHERE \(column) = ?", [.int(store.generation), .text(key)])
+        }
+        return (sha, Int(size))
     }
 
     /// The bundle's archive encrypted with its content key (`SegmentedAEAD`), stored beside it. The
@@ -51,9 +85,8 @@ public final class BundleBuilder: Sendable {
         let keyID = secret.keyID(plaintextSHA256: bundle.sha256)
         var encrypted = bundle
         encrypted.encryption = BundleEncryption(keyID: keyID)
-        if let row = try index.query("SELECT sha256, size FROM encrypted WHERE key_id = ?", [.text(keyID)]).first,
-           let sha = row[0].text, let size = row[1].int, FileStamp(path: store.objectURL(sha).path)?.size == size {
-            (encrypted.sha256, encrypted.size, encrypted.object) = (sha, Int(size), store.objectURL(sha))
+        if let (sha, size) = try indexed("encrypted", "key_id", keyID) {
+            (encrypted.sha256, encrypted.size, encrypted.object) = (sha, size, store.objectURL(sha))
             return encrypted
         }
         let temporary = store.temporaryFile()
@@ -62,15 +95,15 @@ public final class BundleBuilder: Sendable {
         let (sha, size) = try FileDigest.sha256(of: temporary)
         encrypted.object = try store.adopt(temporary, sha256: sha)
         (encrypted.sha256, encrypted.size, encrypted.rebuilt) = (sha, size, true)
-        try index.query("INSERT OR REPLACE INTO encrypted (key_id, sha256, size) VALUES (?, ?, ?)", [.text(keyID), .text(sha), .int(Int64(size))])
+        try index.query("INSERT OR REPLACE INTO encrypted (key_id, sha256, size, generation) VALUES (?, ?, ?, ?)",
+                        [.text(keyID), .text(sha), .int(Int64(size)), .int(store.generation)])
         return encrypted
     }
 
     public func build(_ spec: BundleSpec, format: ArchiveFormat) throws -> BuiltBundle {
         let key = spec.key(format)
-        if let row = try index.query("SELECT sha256, size FROM bundles WHERE key = ?", [.text(key)]).first,
-           let sha = row[0].text, let size = row[1].int, FileStamp(path: store.objectURL(sha).path)?.size == size {
-            return BuiltBundle(spec: spec, format: format, sha256: sha, size: Int(size), object: store.objectURL(sha), rebuilt: false)
+        if let (sha, size) = try indexed("bundles", "key", key) {
+            return BuiltBundle(spec: spec, format: format, sha256: sha, size: size, object: store.objectURL(sha), rebuilt: false)
         }
         let temporary = store.temporaryFile()
         defer { unlink(temporary.path) }
@@ -83,7 +116,8 @@ public final class BundleBuilder: Sendable {
         }
         let (sha, size) = try writer.finish()
         let object = try store.adopt(temporary, sha256: sha)
-        try index.query("INSERT OR REPLACE INTO bundles (key, sha256, size) VALUES (?, ?, ?)", [.text(key), .text(sha), .int(Int64(size))])
+        try index.query("INSERT OR REPLACE INTO bundles (key, sha256, size, generation) VALUES (?, ?, ?, ?)",
+                        [.text(key), .text(sha), .int(Int64(size)), .int(store.generation)])
         return BuiltBundle(spec: spec, format: format, sha256: sha, size: size, object: object, rebuilt: true)
     }
 }

@@ -212,6 +212,8 @@ public enum ReleaseBuilder {
         // in, the folders holding the live trees are flushed once each, and each tenant is recorded in
         // the build records. Reports and failures are gathered in the order the tenants were packed.
         let steps = options.steps
+        // Tenants given development keys by this build: warned about once, after staging (see below).
+        let developmentKeys = TenantList()
         @Sendable func tenantSteps(_ tenant: String) -> ((String) -> Void)? { steps.map { report in { report("\(tenant) \($0)") } } }
         let staged = ParallelMap.map(pending) { pending -> Result<(prepared: PreparedRelease, staged: Publisher.Staged?), any Error> in
             Result {
@@ -220,7 +222,7 @@ public enum ReleaseBuilder {
                 guard let stored = prepared.manifest else { return (prepared, nil) }
                 let manifestFile = StoredFile(sha256: stored.sha256, size: stored.size, url: store.objectURL(stored.sha256))
                 // New development keys on the output's file system are flushed by the `makeDurable` below, before any switch.
-                let keys = try options.keys?.keys(for: tenant, create: true, flushedBy: output, warn: progress)
+                let keys = try options.keys?.keys(for: tenant, create: true, flushedBy: output, warn: progress, created: developmentKeys.append)
                 // The manifest and its bundles are read back from the store: a release waiting to be
                 // published keeps a summary only, so waiting releases cost little memory each.
                 let manifest = try DownloadManifest(data: Data(contentsOf: manifestFile.url))
@@ -240,11 +242,24 @@ public enum ReleaseBuilder {
                 return (prepared, staged)
             }
         }
+        // One warning for every tenant given development keys (the documented three lines for one tenant), after
+        // staging, so before anything signed with them is switched in.
+        if let keyStore = options.keys, case let tenants = developmentKeys.all, !tenants.isEmpty {
+            progress(keyStore.developmentKeysWarning(tenants: tenants))
+        }
         var switched: [Result<PreparedRelease, any Error>] = []
         switched.reserveCapacity(staged.count)
         var flushed: Result<Void, any Error> = .success(())
-        if staged.contains(where: { (try? $0.get().staged) != nil }) {
+        let anyStaged = staged.contains(where: { (try? $0.get().staged) != nil })
+        if anyStaged {
             flushed = Result { try Publisher.makeDurable(output) }
+        }
+        if anyStaged, case .success = flushed {
+            // Every object this build stored (archives, manifests, copied assets) is on disk now, so the rows
+            // naming them may be trusted by the next build without reading the objects (`ContentStore.generation`).
+            // Should this fail, the rows keep this build's generation and the next build checks their objects: no harm.
+            try? store.markDurable()
+            try? builder.markDurable()
         }
         var liveParents = Set<URL>()
         for outcome in staged {
@@ -421,6 +436,16 @@ public enum ReleaseBuilder {
                 bytes[list.range].split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
             }
         }
+    }
+
+    /// Tenant ids gathered from parallel work.
+    final class TenantList: @unchecked Sendable {
+        // Guarded by `lock`.
+        private var tenants: [String] = []
+        private let lock = NSLock()
+
+        func append(_ tenant: String) { lock.withLock { tenants.append(tenant) } }
+        var all: [String] { lock.withLock { tenants } }
     }
 
     struct ReleaseSummary: Sendable {

@@ -159,14 +159,17 @@ public final class KeyStore: Sendable {
     }
 
     /// The tenant's keys, opened lazily. When it has none and `create` is set, development keys
-    /// are made and `warn` is told loudly that they are for development only.
+    /// are made and `warn` is told loudly that they are for development only
+    /// (`developmentKeysWarning`), unless `created` is given: then `created` is told the tenant
+    /// instead, and the caller warns once for every tenant it made keys for (a build of many tenants).
     ///
     /// `flushedBy`: a folder whose file system the caller flushes whole (`syncfs`) after this returns
     /// and before anything signed with new keys can become live (a build's output: `Publisher.makeDurable`
     /// before its switches). New development keys on that same file system, and the audit lines of
     /// the signatures made with the keys, are then left to that flush; otherwise (nil, or another
     /// file system) they are flushed here and by each append (see `createDevelopmentKeys`).
-    public func keys(for tenant: String, create: Bool, flushedBy: URL? = nil, warn: (String) -> Void) throws -> TenantKeys {
+    public func keys(for tenant: String, create: Bool, flushedBy: URL? = nil, warn: (String) -> Void,
+                     created: ((String) -> Void)? = nil) throws -> TenantKeys {
         let folder = folder(for: tenant)
         // A tenant without a folder has no keys, no configuration and no rotation under way: one stat
         // instead of one per file looked for (a first build of many tenants asks this of each).
@@ -182,11 +185,7 @@ public final class KeyStore: Sendable {
                 throw TUFError("tenant '\(tenant)' has no keys in \(folder.path); create keys with `livery keys init \(tenant)`")
             }
             let keys = try createDevelopmentKeys(for: tenant, flushedBy: flushedBy)
-            warn("""
-                WARNING: created DEVELOPMENT signing keys for '\(tenant)' in \(folder.path).
-                WARNING: they are unprotected files on this machine, with the root key online. Do not publish
-                WARNING: a real release with them; create real keys with `livery keys init \(tenant)`.
-                """)
+            if let created { created(tenant) } else { warn(developmentKeysWarning(tenants: [tenant])) }
             return keys
         }
         var keys = TenantKeys(signers: [:], delegations: try delegations(for: tenant))
@@ -206,6 +205,32 @@ public final class KeyStore: Sendable {
         keys.journal = SignatureJournal(sink: try AuditTrail.recorder(store: self, tenant: tenant,
                                                                       flushedLater: flushedBy.map { Self.sameFileSystem(folder, $0) } ?? false))
         return keys
+    }
+
+    /// How many tenant ids a warning about many tenants' development keys names.
+    public static let developmentKeysNamed = 5
+
+    /// The warning for development keys made for `tenants` (docs/keys.md#development-keys): for one
+    /// tenant, its key folder and the command that makes real keys; for several, one warning (not three
+    /// lines per tenant: a first build of 10,000 tenants printed 30,000) with their number, the key
+    /// store's folder, the first few ids, and the same advice.
+    public func developmentKeysWarning(tenants: [String]) -> String {
+        let tenants = tenants.sorted()
+        guard tenants.count > 1 else {
+            let tenant = tenants.first ?? ""
+            return """
+                WARNING: created DEVELOPMENT signing keys for '\(tenant)' in \(folder(for: tenant).path).
+                WARNING: they are unprotected files on this machine, with the root key online. Do not publish
+                WARNING: a real release with them; create real keys with `livery keys init \(tenant)`.
+                """
+        }
+        let named = tenants.prefix(Self.developmentKeysNamed).map { "'\($0)'" }.joined(separator: ", ")
+        let rest = tenants.count - min(tenants.count, Self.developmentKeysNamed)
+        return """
+            WARNING: created DEVELOPMENT signing keys for \(tenants.count) tenants in \(root.path) (a folder each): \(named)\(rest > 0 ? " and \(rest) more" : "").
+            WARNING: they are unprotected files on this machine, with the root key online. Do not publish
+            WARNING: a real release with them; create real keys with `livery keys init <tenant>` for each.
+            """
     }
 
     /// A signer for `reference`, opened on first use.

@@ -1,5 +1,6 @@
 import Foundation
-import LiveryAssets
+@testable import LiveryAssets
+import LiveryLoad
 import XCTest
 
 final class ContentStoreTests: XCTestCase {
@@ -53,6 +54,8 @@ final class ContentStoreTests: XCTestCase {
         let firstBuild = try ContentStore(root: root.appendingPathComponent("store"))
         let stored = try firstBuild.ingest(url)
         try firstBuild.flush()
+        // (What a build does once its flush of the file system has returned: `ReleaseBuilder`.)
+        try firstBuild.markDurable()
         XCTAssertEqual(firstBuild.filesHashed, 1)
         let nextBuild = try ContentStore(root: root.appendingPathComponent("store"))
         XCTAssertEqual(try nextBuild.ingest(url), stored)
@@ -88,6 +91,83 @@ final class ContentStoreTests: XCTestCase {
         XCTAssertTrue(next.isIntact(before.sha256))
         XCTAssertEqual(try String(contentsOf: before.url, encoding: .utf8), "old picture")
         XCTAssertNotEqual(try next.ingest(url).sha256, before.sha256)
+    }
+
+    func testAStampRecordedByABuildThatNeverFlushedIsNotTrusted() throws {
+        // A build records the object's stamp, then the power fails before its flush: SQLite may have put the row
+        // on disk while the file's bytes (a tenant file written just before the build, or the store's copy of it)
+        // had not, and come back with the same size, mtime and inode and other bytes. The next build must hash
+        // the file again, not take the recorded digest for it.
+        let url = try file("a/track.mp3", "track bytes")
+        let cutOff = try ContentStore(root: root.appendingPathComponent("store"))
+        let before = try cutOff.ingest(url)
+        try cutOff.flush()
+        let stamp = try XCTUnwrap(FileStamp(path: url.path))
+        let lost = Data(repeating: 0, count: Int(stamp.size))
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.write(contentsOf: lost)
+        try handle.close()
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: TimeInterval(stamp.mtimeNanoseconds) / 1e9)], ofItemAtPath: url.path)
+        let after = try XCTUnwrap(FileStamp(path: url.path))
+        XCTAssertEqual([after.size, after.mtimeNanoseconds, after.inode], [stamp.size, stamp.mtimeNanoseconds, stamp.inode], "the stamp survived")
+
+        let next = try ContentStore(root: root.appendingPathComponent("store"))
+        let stored = try next.ingest(url)
+        XCTAssertEqual(next.filesHashed, 1)
+        XCTAssertNotEqual(stored.sha256, before.sha256)
+        XCTAssertEqual(stored.sha256, FileDigest.sha256(of: lost))
+        XCTAssertEqual(try FileDigest.sha256(of: stored.url).digest, stored.sha256, "the object holds the bytes its name says")
+        // Recorded again by that build, whose flush completes: the build after it trusts the stamp.
+        try next.flush()
+        try next.markDurable()
+        let third = try ContentStore(root: root.appendingPathComponent("store"))
+        XCTAssertEqual(try third.ingest(url), stored)
+        XCTAssertEqual(third.filesHashed, 0)
+    }
+
+    /// A file as `BundleBuilder` hands it to `adopt`: written into the store's `tmp/`.
+    private func temporary(_ store: ContentStore, _ data: Data) throws -> URL {
+        let url = store.temporaryFile()
+        try data.write(to: url)
+        return url
+    }
+
+    func testAdoptReplacesAnObjectOfTheRightSizeWhoseBytesAreWrong() throws {
+        // A bundle archive written by a build that lost power before its flush: the object came back with
+        // its full size and zeros for bytes. The next build, writing the same archive, must not keep it.
+        let data = Data("PK archive bytes of a bundle".utf8)
+        let digest = FileDigest.sha256(of: data)
+        let cutOff = try ContentStore(root: root.appendingPathComponent("store"))
+        let object = try cutOff.adopt(try temporary(cutOff, data), sha256: digest)
+        XCTAssertEqual(try Data(contentsOf: object), data)
+        try FileManager.default.removeItem(at: object)
+        try Data(repeating: 0, count: data.count).write(to: object)
+
+        let next = try ContentStore(root: root.appendingPathComponent("store"))
+        let written = try temporary(next, data)
+        XCTAssertEqual(try next.adopt(written, sha256: digest), object)
+        XCTAssertEqual(try Data(contentsOf: object), data)
+        XCTAssertEqual(try FileDigest.sha256(of: object).digest, digest)
+        XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: object.path)[.posixPermissions] as? NSNumber)?.intValue, 0o444)
+    }
+
+    func testAdoptKeepsAnIntactObjectAndItsInode() throws {
+        // An object with exactly the bytes is kept as it is (releases hard-link it: replacing it would store the bytes twice).
+        let data = Data("PK another archive".utf8)
+        let digest = FileDigest.sha256(of: data)
+        let first = try ContentStore(root: root.appendingPathComponent("store"))
+        let object = try first.adopt(try temporary(first, data), sha256: digest)
+        let inode = try XCTUnwrap(FileStamp(path: object.path)?.inode)
+        let next = try ContentStore(root: root.appendingPathComponent("store"))
+        let written = try temporary(next, data)
+        XCTAssertEqual(try next.adopt(written, sha256: digest), object)
+        XCTAssertEqual(FileStamp(path: object.path)?.inode, inode)
+        // Same size, different bytes from the first block on, or only in the last byte: not the same file.
+        var other = data
+        other[other.count - 1] ^= 0x01
+        let otherFile = try temporary(next, other)
+        XCTAssertFalse(ContentStore.sameBytes(object.path, otherFile.path))
+        XCTAssertTrue(ContentStore.sameBytes(object.path, written.path))
     }
 
     private func fanOutFolders(_ store: ContentStore) -> [String] {

@@ -1,4 +1,5 @@
 import Foundation
+import LiveryLoad
 import LiveryPublish
 import LiverySign
 import LiveryTUF
@@ -181,6 +182,47 @@ final class DurabilityTests: XCTestCase {
         let repaired = BuildTests.tree(workspace.output)
         for (path, digest) in clean where !path.contains("timestamp") { XCTAssertEqual(repaired[path], digest, path) }
         XCTAssertEqual(Publisher.currentManifest(tenant: Self.tenant, output: workspace.output)?.pointer.sha256, current.pointer.sha256)
+    }
+
+    /// Every object in the store: path → size.
+    private func storeObjects(_ output: URL) -> [String: Int64] {
+        let objects = output.appendingPathComponent(".livery/store/objects")
+        var found: [String: Int64] = [:]
+        for path in (try? FileManager.default.subpathsOfDirectory(atPath: objects.path)) ?? [] where path.count > 3 {
+            found[path] = FileStamp(path: objects.appendingPathComponent(path).path)?.size
+        }
+        return found
+    }
+
+    func testObjectsABuildWroteBeforeAPowerCutAreNotReusedByTheNextBuildWithoutTheirBytes() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let before = storeObjects(workspace.output)
+        // A build packs sonic-walkscape's edited locale (new archives, their index rows, a new manifest) and is
+        // stopped once the release is assembled: before its syncfs. Then the power fails.
+        try workspace.replace("sonic-walkscape/locales/en.yaml", ":", ": ")
+        let process = try LiveryProcess.start(["build", "Tenants", "--output", "Output", "--verbose"], in: workspace.root,
+                                              environment: ["LIVERY_STOP_AFTER_STEP": "sonic-walkscape assembled"], lineByLine: true)
+        while let line = process.nextLine(), line != "step: sonic-walkscape assembled" {}
+        process.kill()
+        // What the power cut left: every object that build wrote keeps its size and has zeros for bytes (ext4
+        // delayed allocation), while SQLite's rows (bundles.sqlite, objects.sqlite) had reached the disk.
+        let written = storeObjects(workspace.output).filter { before[$0.key] == nil }
+        XCTAssertGreaterThan(written.count, 1, "an archive and a manifest at least")
+        for (path, size) in written {
+            let handle = try FileHandle(forWritingTo: workspace.output.appendingPathComponent(".livery/store/objects/\(path)"))
+            try handle.write(contentsOf: Data(repeating: 0, count: Int(size)))
+            try handle.close()
+        }
+
+        let next = try workspace.build()
+        XCTAssertEqual(next.status, 0, next.stdout + next.stderr)
+        XCTAssertEqual(Publisher.currentManifest(tenant: "sonic-walkscape", output: workspace.output)?.manifest.release, 2)
+        let verified = try LiveryProcess.run(["verify", "--output", "Output"], in: workspace.root)
+        XCTAssertEqual(verified.status, 0, verified.stdout + verified.stderr)
+        // Every object the new release names holds the bytes its name says.
+        let store = try LiveryProcess.run(["store", "verify", "--output", "Output"], in: workspace.root)
+        XCTAssertEqual(store.status, 0, store.stdout + store.stderr)
     }
 
     func testAnEditedTemplateOrARotatedKeyMakesTheNextBuildLookAgain() throws {

@@ -436,11 +436,63 @@ final class SigningTests: XCTestCase {
         XCTAssertEqual(report.versions["snapshot"], 2)
     }
 
+    func testABuildThatCreatesKeysForOneTenantWarnsAsDocumented() throws {
+        let workspace = try BuildTests.Workspace()
+        let output = try LiveryProcess.run(["build", "Tenants/urbannest", "--output", "Output"], in: workspace.root)
+        XCTAssertEqual(output.status, 0, output.stderr)
+        // docs/keys.md#development-keys and docs/signing.md show these three lines.
+        let folder = workspace.root.appendingPathComponent(".livery-keys/urbannest").path
+        XCTAssertEqual(output.stderr.split(separator: "\n").filter { $0.hasPrefix("WARNING") }.joined(separator: "\n"), """
+            WARNING: created DEVELOPMENT signing keys for 'urbannest' in \(folder).
+            WARNING: they are unprotected files on this machine, with the root key online. Do not publish
+            WARNING: a real release with them; create real keys with `livery keys init urbannest`.
+            """)
+    }
+
+    func testABuildThatCreatesKeysForManyTenantsWarnsOnceBeforePublishingAny() throws {
+        let workspace = try BuildTests.Workspace()
+        // Stopped right after the first tenant's release is flushed and before it is switched in (`--verbose`
+        // steps; companero is packed first): the warning has been given, and nothing is published yet.
+        let running = try LiveryProcess.start(["build", "Tenants", "--output", "Output", "--verbose"], in: workspace.root,
+                                              environment: ["LIVERY_STOP_AFTER_STEP": "companero signed"], lineByLine: true)
+        var steps: [String] = []
+        while let line = running.nextLine() {
+            steps.append(line)
+            if line == "step: companero signed" { break }
+        }
+        let stderr = running.stderr
+        running.kill()
+        XCTAssertEqual(steps.last, "step: companero signed", steps.joined(separator: "\n"))
+        XCTAssertFalse(steps.contains { $0.hasSuffix(" switched") }, steps.joined(separator: "\n"))
+        for tenant in ["companero", "urbannest"] { XCTAssertNil(Publisher.currentManifest(tenant: tenant, output: workspace.output), tenant) }
+        let keys = workspace.root.appendingPathComponent(".livery-keys").path
+        // One warning for the six tenants (not three lines each): their number, the key store, the first five ids, the advice.
+        XCTAssertEqual(stderr.split(separator: "\n").filter { $0.hasPrefix("WARNING") }.joined(separator: "\n"), """
+            WARNING: created DEVELOPMENT signing keys for 6 tenants in \(keys) (a folder each): 'companero', 'companero-lucia', 'physio-clinic', 'sonic-walkscape', 'travel-experiences' and 1 more.
+            WARNING: they are unprotected files on this machine, with the root key online. Do not publish
+            WARNING: a real release with them; create real keys with `livery keys init <tenant>` for each.
+            """)
+        // The next build finds the keys (made before the kill) and warns no more.
+        let next = try workspace.build()
+        XCTAssertEqual(next.status, 0, next.stderr)
+        XCTAssertFalse(next.stderr.contains("WARNING"), next.stderr)
+        XCTAssertEqual(try LiveryProcess.run(["verify", "--output", "Output"], in: workspace.root).status, 0)
+    }
+
+    func testTheWarningForSeveralTenantsNamesAtMostFiveInOrder() throws {
+        let store = KeyStore(root: URL(fileURLWithPath: "/srv/keys"))
+        XCTAssertTrue(store.developmentKeysWarning(tenants: ["b", "a"])
+            .hasPrefix("WARNING: created DEVELOPMENT signing keys for 2 tenants in /srv/keys (a folder each): 'a', 'b'.\n"))
+        let many = store.developmentKeysWarning(tenants: (1...10_000).map { String(format: "t%05d", $0) }.reversed())
+        XCTAssertEqual(many.split(separator: "\n").count, 3)
+        XCTAssertTrue(many.hasPrefix("WARNING: created DEVELOPMENT signing keys for 10000 tenants in /srv/keys (a folder each): 't00001', 't00002', 't00003', 't00004', 't00005' and 9995 more.\n"), many)
+    }
+
     func testKeysAreKeptOutsideOutputWithOwnerOnlyPermissions() throws {
         let workspace = try BuildTests.Workspace()
         let output = try workspace.build()
         XCTAssertEqual(output.status, 0)
-        XCTAssertTrue(output.stderr.contains("WARNING: created DEVELOPMENT signing keys for 'urbannest'"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("WARNING: created DEVELOPMENT signing keys for 6 tenants in "), output.stderr)
         let keys = workspace.root.appendingPathComponent(".livery-keys/urbannest")
         for role in ["root", "targets", "snapshot", "timestamp"] {
             let attributes = try FileManager.default.attributesOfItem(atPath: keys.appendingPathComponent("\(role).key").path)
