@@ -262,11 +262,17 @@ public enum BundlePlanner {
             let platform = PlatformStrings(tenant)
             for locale in tenant.supportedLocales {
                 guard let bundle = tenant.locales[locale] else { continue }
-                var messages: [String: JSONValue] = [:]
+                var keys: [String] = [], texts: [String] = []
+                keys.reserveCapacity(bundle.messages.count)
+                texts.reserveCapacity(bundle.messages.count)
                 // Store listing text (store.*) is for release pipelines (livery generate), never read by the app.
-                for message in bundle.messages where !StoreField.isListingKey(message.key) { messages[message.key] = .string(message.text) }
+                for message in bundle.messages where !StoreField.isListingKey(message.key) {
+                    keys.append(message.key)
+                    texts.append(message.text)
+                }
+                let messages = BundleEntry(path: "locales/\(locale).json", data: JSONValue.stringObjectBytes(keys: keys, values: texts))
                 bundles.append(BundleSpec(id: "locale.\(locale)", kind: .locale, locale: locale, policy: locale == defaultLocale ? .essential : .prefetch,
-                                          entries: [Self.json("locales/\(locale).json", .object(messages))] + (try platform.entries(for: locale))))
+                                          entries: [messages] + (try platform.entries(for: locale))))
             }
 
             bundles.append(BundleSpec(id: "core", kind: .core, policy: .essential, entries: core))

@@ -36,11 +36,12 @@ public enum CanonicalJSON {
         case .object(let object):
             out.append(UInt8(ascii: "{"))
             // Code-point order equals UTF-8 byte order.
-            for (index, member) in object.sorted(by: { JSONValue.utf8Precedes($0.key, $1.key) }).enumerated() {
+            let members = Array(object)
+            for (index, position) in JSONValue.utf8Order(members.map(\.key)).enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(member.key, into: &out)
+                writeString(members[position].key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                try write(member.value, into: &out)
+                try write(members[position].value, into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }

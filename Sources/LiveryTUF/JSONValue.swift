@@ -37,12 +37,12 @@ public indirect enum JSONValue: Sendable, Equatable {
         case .object(let object):
             out.append(UInt8(ascii: "{"))
             // The members with their values (no lookup per key), by their keys' UTF-8 bytes.
-            let members = object.sorted { Self.utf8Precedes($0.key, $1.key) }
-            for (index, member) in members.enumerated() {
+            let members = Array(object)
+            for (index, position) in Self.utf8Order(members.map(\.key)).enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                Self.writeString(member.key, into: &out)
+                Self.writeString(members[position].key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                member.value.write(into: &out)
+                members[position].value.write(into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
@@ -75,20 +75,68 @@ public indirect enum JSONValue: Sendable, Equatable {
         out.append(UInt8(ascii: "\""))
     }
 
-    /// Whether `a` sorts before `b` by their UTF-8 bytes (canonical JSON's key order), compared with
-    /// memcmp: `utf8.lexicographicallyPrecedes` gave the same order one byte at a time.
-    static func utf8Precedes(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                let common = min(x.count, y.count)
-                if common > 0 {
-                    let order = memcmp(x.baseAddress!, y.baseAddress!, common)
+    /// The positions of `keys` in the order of their UTF-8 bytes (canonical JSON's key order), equal keys
+    /// in their given order. The keys are copied once into one buffer and compared there with memcmp:
+    /// comparing the strings themselves (`utf8.lexicographicallyPrecedes`) went a byte at a time and
+    /// retained and released each string at every comparison.
+    public static func utf8Order(_ keys: [String]) -> [Int] {
+        var bytes: [UInt8] = []
+        var bounds: [(start: Int, count: Int)] = []
+        bounds.reserveCapacity(keys.count)
+        for key in keys {
+            let start = bytes.count
+            bytes.append(contentsOf: key.utf8)
+            bounds.append((start, bytes.count - start))
+        }
+        return bytes.withUnsafeBufferPointer { (buffer: UnsafeBufferPointer<UInt8>) -> [Int] in
+            func precedes(_ a: Int, _ b: Int) -> Bool {
+                let x = bounds[a], y = bounds[b]
+                let common: Int = Swift.min(x.count, y.count)
+                if common > 0, let base = buffer.baseAddress {
+                    let order: Int32 = memcmp(base.advanced(by: x.start), base.advanced(by: y.start), common)
                     if order != 0 { return order < 0 }
                 }
-                return x.count < y.count
+                if x.count != y.count { return x.count < y.count }
+                return a < b
             }
+            return Array(keys.indices).sorted(by: precedes)
         }
+    }
+
+    /// The bytes of `.object` of `keys` mapped to `.string` of `values` (same length), written without a
+    /// `JSONValue` per member: a locale bundle's messages, thousands per tenant. As in the dictionary that
+    /// `.object` holds, keys Swift finds equal (canonically equivalent) are one member, with the first
+    /// key's spelling and the last value.
+    public static func stringObjectBytes(keys: [String], values: [String]) -> Data {
+        precondition(keys.count == values.count)
+        var members: [String] = [], texts: [String] = []
+        var index: [String: Int] = [:]
+        members.reserveCapacity(keys.count)
+        texts.reserveCapacity(keys.count)
+        index.reserveCapacity(keys.count)
+        var capacity = 16
+        for (key, value) in zip(keys, values) {
+            if let existing = index[key] {
+                texts[existing] = value
+            } else {
+                index[key] = members.count
+                members.append(key)
+                texts.append(value)
+            }
+            capacity += key.utf8.count + value.utf8.count + 6
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(capacity)
+        out.append(UInt8(ascii: "{"))
+        for (position, member) in utf8Order(members).enumerated() {
+            if position > 0 { out.append(UInt8(ascii: ",")) }
+            writeString(members[member], into: &out)
+            out.append(UInt8(ascii: ":"))
+            writeString(texts[member], into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        out.append(0x0A)
+        return Data(out)
     }
 
     public subscript(key: String) -> JSONValue? {
