@@ -162,7 +162,10 @@ public enum ReleaseBuilder {
         let unitSize = max(1, min(groupSize, ordered.count / (4 * ParallelMap.workers)))
         let units = stride(from: 0, to: ordered.count, by: unitSize).map { Set(ordered[$0..<min($0 + unitSize, ordered.count)]) }
         let invalid = InvalidFlag()
-        let packedCount = PackedCount()
+        let packedCount = Counter(), unitsDone = Counter()
+        // Freed memory goes back to the system every few units: after each one, the pages it handed back were
+        // faulted in again by the next (8% of a 200-tenant build's time), for no lower peak.
+        let trimEvery = max(1, trimTenants / unitSize)
         typealias UnitOutcome = (diagnostics: [Diagnostic], checked: [String], packed: [(tenant: String, outcome: Result<PreparedRelease, any Error>)])
         @Sendable func validateAndPack(_ unit: Set<String>) -> UnitOutcome {
             let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, only: unit, strict: options.strict, media: media,
@@ -182,8 +185,8 @@ public enum ReleaseBuilder {
         }
         let unitOutcomes = ParallelMap.map(units) { unit in
             let outcome = validateAndPack(unit)
-            // Give the unit's freed memory back to the system (its tenants are released by now).
-            livery_release_free_memory()
+            // Give freed memory back to the system (this unit's tenants are released by now).
+            if unitsDone.add(1) % trimEvery == 0 { livery_release_free_memory() }
             return outcome
         }
         for (unitDiagnostics, unitChecked, packed) in unitOutcomes {
@@ -384,8 +387,11 @@ public enum ReleaseBuilder {
         var isSet: Bool { lock.withLock { value } }
     }
 
-    /// How many tenants the build's units have packed so far, for its progress lines.
-    private final class PackedCount: @unchecked Sendable {
+    /// About how many tenants a build validates and packs between two returns of freed memory to the system.
+    static let trimTenants = 36
+
+    /// A count shared by a build's units (tenants packed, for the progress lines; units done).
+    private final class Counter: @unchecked Sendable {
         // Guarded by `lock`.
         private var value = 0
         private let lock = NSLock()
