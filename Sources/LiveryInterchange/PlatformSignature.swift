@@ -74,61 +74,77 @@ public struct PlatformSignature: Sendable {
         return flavor == .apple ? none.apple : none.android
     }
 
-    /// Both platforms' signatures of a key, from one walk over its messages: what the platforms share
-    /// (arguments, plural names, each message's selections) is computed once.
-    static func computedForBothFlavors(_ messages: [MessageFormat], unparsable: Bool) -> (apple: PlatformSignature, android: PlatformSignature) {
-        var apple = unparsable ? PlatformShape.verbatim : .simple, android = apple
+    /// What both walks over a key's messages gather (the tree walk and the flat one): each argument gets
+    /// its slot at its first use, in source order, and the first plain use (default locale first) says how
+    /// it is written outside a plural; each message's own shapes raise the key's.
+    private struct KeyWalk {
+        var apple: PlatformShape, android: PlatformShape
         var pluralNames = Set<MessageFormat.ArgumentName>()
         var slots: [ArgumentSlot] = []
+        /// The message being walked: how many selections it has at any depth, and the arguments it uses.
+        var selectionCount = 0
+        var names: [MessageFormat.ArgumentName] = []
+
+        init(unparsable: Bool) {
+            apple = unparsable ? .verbatim : .simple
+            android = apple
+        }
+
+        mutating func slot(_ name: MessageFormat.ArgumentName) -> Int {
+            if !names.contains(name) { names.append(name) }
+            if let index = slots.firstIndex(where: { $0.name == name }) { return index }
+            slots.append(ArgumentSlot(name: name, number: slots.count + 1, isInteger: false, icu: ""))
+            return slots.count - 1
+        }
+
+        mutating func argument(_ name: MessageFormat.ArgumentName, icu: () -> String, integer: Bool) {
+            let index = slot(name)
+            if slots[index].icu.isEmpty { slots[index].icu = icu() }
+            if integer { slots[index].isInteger = true }
+        }
+
+        mutating func selection(_ name: MessageFormat.ArgumentName, type: MessageFormat.ArgumentType) {
+            selectionCount += 1
+            if type.isPlural { pluralNames.insert(name) }
+            _ = slot(name)
+        }
+
+        mutating func endMessage(_ own: (apple: PlatformShape, android: PlatformShape)) {
+            apple = max(apple, own.apple)
+            android = max(android, own.android)
+            selectionCount = 0
+            names.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Both platforms' signatures of a key, from one walk over its messages' trees: what the platforms share
+    /// (arguments, plural names, each message's selections) is computed once. The oracle of the flat walk below.
+    static func computedForBothFlavors(_ messages: [MessageFormat], unparsable: Bool) -> (apple: PlatformSignature, android: PlatformSignature) {
+        var walk = KeyWalk(unparsable: unparsable)
         for message in messages {
-            // One walk per message (a full build computes the signature of every key): each argument gets
-            // its slot at its first use, in source order, and the first plain use (default locale first)
-            // says how it is written outside a plural.
-            var selectionCount = 0
-            var names: [MessageFormat.ArgumentName] = []
-            func slot(_ name: MessageFormat.ArgumentName) -> Int {
-                if !names.contains(name) { names.append(name) }
-                if let index = slots.firstIndex(where: { $0.name == name }) { return index }
-                slots.append(ArgumentSlot(name: name, number: slots.count + 1, isInteger: false, icu: ""))
-                return slots.count - 1
-            }
             message.root.visit { part in
                 switch part {
                 case .argument(let argument):
-                    let index = slot(argument.name)
-                    if slots[index].icu.isEmpty { slots[index].icu = Self.icu(argument) }
-                    if argument.type == .number, case .keyword("integer") = argument.style { slots[index].isInteger = true }
+                    var integer = false
+                    if argument.type == .number, case .keyword("integer") = argument.style { integer = true }
+                    walk.argument(argument.name, icu: { Self.icu(argument) }, integer: integer)
                 case .selection(let selection):
-                    selectionCount += 1
-                    if selection.type.isPlural { pluralNames.insert(selection.name) }
-                    _ = slot(selection.name)
+                    walk.selection(selection.name, type: selection.type)
                 case .text, .pound:
                     break
                 }
             }
-            let own = shapes(of: message, selectionCount: selectionCount, argumentCount: names.count)
-            apple = max(apple, own.apple)
-            android = max(android, own.android)
+            walk.endMessage(shapes(of: message, selectionCount: walk.selectionCount, argumentCount: walk.names.count))
         }
-        return finished(apple: apple, android: android, slots: slots, pluralNames: pluralNames)
+        return finished(apple: walk.apple, android: walk.android, slots: walk.slots, pluralNames: walk.pluralNames)
     }
 
     /// Both platforms' signatures of a key from its messages' flat parses, without a tree per message:
     /// the same walk as `computedForBothFlavors(_: [MessageFormat], …)` (kept as the oracle of a
     /// differential test), over the parts in source order, which is the tree's visiting order.
     static func computedForBothFlavors(_ patterns: [MessagePattern], unparsable: Bool) -> (apple: PlatformSignature, android: PlatformSignature) {
-        var apple = unparsable ? PlatformShape.verbatim : .simple, android = apple
-        var pluralNames = Set<MessageFormat.ArgumentName>()
-        var slots: [ArgumentSlot] = []
+        var walk = KeyWalk(unparsable: unparsable)
         for pattern in patterns {
-            var selectionCount = 0
-            var names: [MessageFormat.ArgumentName] = []
-            func slot(_ name: MessageFormat.ArgumentName) -> Int {
-                if !names.contains(name) { names.append(name) }
-                if let index = slots.firstIndex(where: { $0.name == name }) { return index }
-                slots.append(ArgumentSlot(name: name, number: slots.count + 1, isInteger: false, icu: ""))
-                return slots.count - 1
-            }
             // The selections outside any option (`depth` 0), and whether one of them rules out a platform
             // plural: not a cardinal plural, an offset, a name taken twice, or an option that is not a category.
             var topNames: [MessageFormat.ArgumentName] = []
@@ -145,19 +161,17 @@ public struct PlatformSignature: Sendable {
                     let name = pattern.argumentName(of: parts[i + 1])
                     let type = pattern.argumentType(of: part)
                     if let type, type.isSelection {
-                        selectionCount += 1
-                        if type.isPlural { pluralNames.insert(name) }
-                        _ = slot(name)
+                        walk.selection(name, type: type)
                         if depth == 0 {
                             if type != .plural || topNames.contains(name) { topVerbatim = true }
                             topNames.append(name)
                         }
                     } else {
-                        let index = slot(name)
                         let style = i + 2 < parts.count && parts[i + 2].kind == .argumentStyle
                             ? pattern.argumentStyle(of: parts[i + 2], type: type) : .none
-                        if slots[index].icu.isEmpty { slots[index].icu = Self.icu(name: name, type: type, style: style) }
-                        if type == .number, case .keyword("integer") = style { slots[index].isInteger = true }
+                        var integer = false
+                        if type == .number, case .keyword("integer") = style { integer = true }
+                        walk.argument(name, icu: { Self.icu(name: name, type: type, style: style) }, integer: integer)
                     }
                     i += 1  // the name
                 case .offset:
@@ -170,17 +184,16 @@ public struct PlatformSignature: Sendable {
                 i += 1
             }
             let own: (apple: PlatformShape, android: PlatformShape)
-            if selectionCount == 0 {
+            if walk.selectionCount == 0 {
                 own = (.simple, .simple)
-            } else if topVerbatim || topNames.count != selectionCount {
+            } else if topVerbatim || topNames.count != walk.selectionCount {
                 own = (.verbatim, .verbatim)
             } else {
-                own = (topNames.count == 1 && names.count == 1 ? .plural : .substituted, topNames.count == 1 ? .plural : .verbatim)
+                own = (topNames.count == 1 && walk.names.count == 1 ? .plural : .substituted, topNames.count == 1 ? .plural : .verbatim)
             }
-            apple = max(apple, own.apple)
-            android = max(android, own.android)
+            walk.endMessage(own)
         }
-        return finished(apple: apple, android: android, slots: slots, pluralNames: pluralNames)
+        return finished(apple: walk.apple, android: walk.android, slots: walk.slots, pluralNames: walk.pluralNames)
     }
 
     /// The signatures once every message was walked: plural arguments are integers, an argument used only
