@@ -265,7 +265,7 @@ public final class ContentStore: Sendable {
         let object = objectURL(digest)
         guard let size = FileStamp(path: temporary.path)?.size else { throw Failure(description: "cannot store \(temporary.path): it vanished") }
         if let existing = FileStamp(path: object.path), existing.size == size,
-           confirmed[digest] == existing.inode || Self.sameBytes(object.path, temporary.path) {
+           confirmed[digest] == existing.inode || Self.sameBytes(object.path, temporary.path, size: Int(size)) {
             confirmed[digest] = existing.inode
             return object
         }
@@ -275,15 +275,18 @@ public final class ContentStore: Sendable {
         return object
     }
 
-    /// Whether the files at `first` and `second` hold the same bytes (read block by block; false when either cannot be read).
-    static func sameBytes(_ first: String, _ second: String) -> Bool {
+    /// Whether the files at `first` and `second`, `size` bytes long as stat said, hold the same bytes (read
+    /// block by block, blocks no larger than the files; false when either cannot be read or their lengths differ).
+    static func sameBytes(_ first: String, _ second: String, size: Int) -> Bool {
         let a = open(first, O_RDONLY | O_CLOEXEC), b = open(second, O_RDONLY | O_CLOEXEC)
         defer {
             if a >= 0 { close(a) }
             if b >= 0 { close(b) }
         }
         guard a >= 0, b >= 0 else { return false }
-        let blockSize = 1 << 20
+        // Most objects a build adopts are archives of a few kilobytes: a megabyte each would be two mappings made and
+        // unmade per call. One byte more than `size` lets a file that grew since its stat show as a length difference.
+        let blockSize = min(1 << 20, max(size, 0) + 1)
         let left = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
         let right = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
         defer {

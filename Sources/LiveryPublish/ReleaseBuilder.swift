@@ -179,8 +179,8 @@ public enum ReleaseBuilder {
                 (tenant.id, Result { try prepare(tenant, store: store, builder: builder, output: output, options: options, records: records,
                                                  channelSettings: channelSettings, media: validation.media, templates: templates, inputLists: inputLists) })
             }
-            let done = packedCount.add(unit.count)
-            progress("packed \(done) of \(ordered.count) changed tenant\(ordered.count == 1 ? "" : "s")")
+            // Said under the count's lock, so the counts a terminal shows only go up.
+            packedCount.add(unit.count) { done in progress("packed \(done) of \(ordered.count) changed tenant\(ordered.count == 1 ? "" : "s")") }
             return (validation.diagnostics, validation.checked, packed)
         }
         let unitOutcomes = ParallelMap.map(units) { unit in
@@ -395,7 +395,15 @@ public enum ReleaseBuilder {
         // Guarded by `lock`.
         private var value = 0
         private let lock = NSLock()
-        func add(_ count: Int) -> Int { lock.withLock { value += count; return value } }
+        /// Adds `count`, hands the new total to `then` (under the lock), and returns it.
+        @discardableResult
+        func add(_ count: Int, then: (Int) -> Void = { _ in }) -> Int {
+            lock.withLock {
+                value += count
+                then(value)
+                return value
+            }
+        }
     }
 
     /// A tenant's release, packed and ready to publish (or found unchanged). Every changed tenant's waits

@@ -166,8 +166,13 @@ final class ContentStoreTests: XCTestCase {
         var other = data
         other[other.count - 1] ^= 0x01
         let otherFile = try temporary(next, other)
-        XCTAssertFalse(ContentStore.sameBytes(object.path, otherFile.path))
-        XCTAssertTrue(ContentStore.sameBytes(object.path, written.path))
+        XCTAssertFalse(ContentStore.sameBytes(object.path, otherFile.path, size: data.count))
+        XCTAssertTrue(ContentStore.sameBytes(object.path, written.path, size: data.count))
+        // Blocks smaller than the files (a size that stat said before a file grew): compared block by block all the same.
+        XCTAssertFalse(ContentStore.sameBytes(object.path, otherFile.path, size: 2))
+        XCTAssertTrue(ContentStore.sameBytes(object.path, written.path, size: 2))
+        let longer = try temporary(next, data + Data("more".utf8))
+        XCTAssertFalse(ContentStore.sameBytes(object.path, longer.path, size: data.count), "a longer file with the same start")
     }
 
     private func fanOutFolders(_ store: ContentStore) -> [String] {
