@@ -164,7 +164,7 @@ public enum ReleaseBuilder {
         let invalid = InvalidFlag()
         let packedCount = Counter(), unitsDone = Counter()
         // Freed memory goes back to the system every few units: after each one, the pages it handed back were
-        // faulted in again by the next (8% of a 200-tenant build's time), for no lower peak.
+        // faulted in again by the next (a few percent of a 200-tenant build's time), for about the same peak.
         let trimEvery = max(1, trimTenants / unitSize)
         typealias UnitOutcome = (diagnostics: [Diagnostic], checked: [String], packed: [(tenant: String, outcome: Result<PreparedRelease, any Error>)])
         @Sendable func validateAndPack(_ unit: Set<String>) -> UnitOutcome {
