@@ -171,7 +171,7 @@ public struct PlatformSignature: Sendable {
                             ? pattern.argumentStyle(of: parts[i + 2], type: type) : .none
                         var integer = false
                         if type == .number, case .keyword("integer") = style { integer = true }
-                        walk.argument(name, icu: { Self.icu(name: name, type: type, style: style) }, integer: integer)
+                        walk.argument(name, icu: { MessageFormat.Argument.formatted(name: name, type: type, style: style) }, integer: integer)
                     }
                     i += 1  // the name
                 case .offset:
@@ -236,16 +236,6 @@ public struct PlatformSignature: Sendable {
 
     /// An argument as ICU writes it: `{name}`, `{n, number}`, `{d, date, medium}`.
     static func icu(_ argument: MessageFormat.Argument) -> String {
-        icu(name: argument.name, type: argument.type, style: argument.style)
-    }
-
-    static func icu(name: MessageFormat.ArgumentName, type: MessageFormat.ArgumentType?, style: MessageFormat.ArgumentStyle) -> String {
-        guard let type else { return "{\(name)}" }
-        switch style {
-        case .none: return "{\(name), \(type.rawValue)}"
-        case .keyword(let word): return "{\(name), \(type.rawValue), \(word)}"
-        case .skeleton(let skeleton): return "{\(name), \(type.rawValue), ::\(skeleton)}"
-        case .pattern(let pattern): return "{\(name), \(type.rawValue), \(pattern)}"
-        }
+        MessageFormat.Argument.formatted(name: argument.name, type: argument.type, style: argument.style)
     }
 }

@@ -59,7 +59,10 @@ extension MessageFormat.Message {
 
 extension MessageFormat.Argument {
     /// `{name}`, `{name, type}` or `{name, type, style}`.
-    var formatted: String {
+    var formatted: String { Self.formatted(name: name, type: type, style: style) }
+
+    /// An argument as ICU writes it, from its parts: `{name}`, `{n, number}`, `{d, date, medium}`.
+    public static func formatted(name: MessageFormat.ArgumentName, type: MessageFormat.ArgumentType?, style: MessageFormat.ArgumentStyle) -> String {
         guard let type else { return "{\(name)}" }
         switch style {
         case .none: return "{\(name), \(type.rawValue)}"
