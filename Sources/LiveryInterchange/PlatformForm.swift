@@ -227,7 +227,8 @@ final class PluralTemplate: Sendable {
     /// The slot of the plural's argument, -1 when none.
     private let poundSlot: Int32
 
-    /// The template of `message`, whose arguments are looked up in `slots` (the key's signature slots).
+    /// The template of `message`, whose arguments are looked up in `slots` (the key's signature slots). Builds read
+    /// the flat parse (`init(_: MessagePattern, slots:)`); this one, from the tree, is its oracle in FlatParseDifferentialTests.
     init(_ message: MessageFormat, slots: [ArgumentSlot]) {
         var bytes: [UInt8] = [], pieces: [Piece] = []
         var options: [(keyword: String, pieces: Range<Int>)] = []
