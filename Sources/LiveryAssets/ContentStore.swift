@@ -28,7 +28,7 @@ public final class ContentStore: Sendable {
     public let cache: StatCache
     private let objects: SQLiteDatabase
     /// Files already ingested by this store instance (one build): path → stored file.
-    private let ingested = Memo()
+    private let ingested = LockedMap<String, StoredFile>()
     private let pendingObjects = PendingRows()
     private let reads = Counter()
 
@@ -43,25 +43,16 @@ public final class ContentStore: Sendable {
         func increment() { lock.withLock { count += 1 } }
     }
     /// Object stamps recorded by this build and not yet flushed.
-    private let recorded = StampMemo()
+    private let recorded = LockedMap<SHA256Hex, FileStamp>()
 
-    private final class StampMemo: @unchecked Sendable {
+    /// A dictionary the build's threads share (what this store instance ingested, recorded and confirmed).
+    private final class LockedMap<Key: Hashable, Value>: @unchecked Sendable {
         // Guarded by `lock`.
-        private var stamps: [SHA256Hex: FileStamp] = [:]
+        private var values: [Key: Value] = [:]
         private let lock = NSLock()
-        subscript(digest: SHA256Hex) -> FileStamp? {
-            get { lock.withLock { stamps[digest] } }
-            set { lock.withLock { stamps[digest] = newValue } }
-        }
-    }
-
-    private final class Memo: @unchecked Sendable {
-        // Guarded by `lock`.
-        private var files: [String: StoredFile] = [:]
-        private let lock = NSLock()
-        subscript(path: String) -> StoredFile? {
-            get { lock.withLock { files[path] } }
-            set { lock.withLock { files[path] = newValue } }
+        subscript(key: Key) -> Value? {
+            get { lock.withLock { values[key] } }
+            set { lock.withLock { values[key] = newValue } }
         }
     }
 
@@ -95,17 +86,7 @@ public final class ContentStore: Sendable {
 
     /// Objects this instance placed in `objects/` or checked byte for byte: digest → the inode it found
     /// or made, so `adopt` trusts them for the rest of the build without reading them again.
-    private let confirmed = ConfirmedObjects()
-
-    private final class ConfirmedObjects: @unchecked Sendable {
-        // Guarded by `lock`.
-        private var inodes: [SHA256Hex: Int64] = [:]
-        private let lock = NSLock()
-        subscript(digest: SHA256Hex) -> Int64? {
-            get { lock.withLock { inodes[digest] } }
-            set { lock.withLock { inodes[digest] = newValue } }
-        }
-    }
+    private let confirmed = LockedMap<SHA256Hex, Int64>()
 
     /// `objects/` and `tmp/`. (URLs are made with an explicit directory hint throughout: without one,
     /// Foundation stats the path to learn whether it names a folder, a system call per object URL.)
