@@ -111,7 +111,7 @@ public final class BundleBuilder: Sendable {
         for entry in spec.entries {
             switch entry.content {
             case .file(let stored): try writer.add(entry.path, file: stored.url, size: stored.size, compress: entry.compress)
-            case .data(let data): try writer.add(entry.path, data: data, compress: entry.compress)
+            case .data, .deferred: try writer.add(entry.path, data: entry.bytes() ?? Data(), compress: entry.compress)
             }
         }
         let (sha, size) = try writer.finish()

@@ -34,10 +34,11 @@ public enum BundlePlanner {
 
     /// `media` measures audio and video for the bundles' playing times (`BundleSpec.media`). `templates`
     /// are the workspace's platform templates when the caller has loaded them (a build loads them once
-    /// for all its tenants); nil finds and loads them for this tenant.
+    /// for all its tenants); nil finds and loads them for this tenant. `memo` is shared by the tenants of
+    /// one build: a locale bundle's generated files are made once for all tenants with the same strings.
     public static func plan(_ tenant: ResolvedTenant, store: ContentStore, media: MediaMeasurements = MediaMeasurements(),
-                            templates: PlatformTemplates? = nil) throws -> [BundleSpec] {
-        var planner = Planner(tenant: tenant, store: store, media: media, templates: templates)
+                            templates: PlatformTemplates? = nil, memo: GeneratedFileMemo? = nil) throws -> [BundleSpec] {
+        var planner = Planner(tenant: tenant, store: store, media: media, templates: templates, memo: memo)
         return try planner.run()
     }
 
@@ -59,13 +60,15 @@ public enum BundlePlanner {
         let store: ContentStore
         let media: MediaMeasurements
         let templates: PlatformTemplates?
+        let memo: GeneratedFileMemo?
         var sniffed: [SHA256Hex: Bool] = [:]
 
-        init(tenant: ResolvedTenant, store: ContentStore, media: MediaMeasurements, templates: PlatformTemplates?) {
+        init(tenant: ResolvedTenant, store: ContentStore, media: MediaMeasurements, templates: PlatformTemplates?, memo: GeneratedFileMemo?) {
             self.tenant = tenant
             self.store = store
             self.media = media
             self.templates = templates
+            self.memo = memo
         }
 
         /// The measured playing time of the audio or video file a located path names, in milliseconds.
@@ -259,20 +262,10 @@ public enum BundlePlanner {
 
             // Locales, with the platform string files generated from them (docs/l10n.md#in-a-release).
             let defaultLocale = tenant.defaultLocale
-            let platform = PlatformStrings(tenant)
-            for locale in tenant.supportedLocales {
-                guard let bundle = tenant.locales[locale] else { continue }
-                var keys: [String] = [], texts: [String] = []
-                keys.reserveCapacity(bundle.messages.count)
-                texts.reserveCapacity(bundle.messages.count)
-                // Store listing text (store.*) is for release pipelines (livery generate), never read by the app.
-                for message in bundle.messages where !StoreField.isListingKey(message.key) {
-                    keys.append(message.key)
-                    texts.append(message.text)
-                }
-                let messages = BundleEntry(path: "locales/\(locale).json", data: JSONValue.stringObjectBytes(keys: keys, values: texts))
+            let platform = PlatformStrings(tenant, memo: memo)
+            for locale in tenant.supportedLocales where tenant.locales[locale] != nil {
                 bundles.append(BundleSpec(id: "locale.\(locale)", kind: .locale, locale: locale, policy: locale == defaultLocale ? .essential : .prefetch,
-                                          entries: [messages] + (try platform.entries(for: locale))))
+                                          entries: try platform.files(for: locale, memo: memo)))
             }
 
             bundles.append(BundleSpec(id: "core", kind: .core, policy: .essential, entries: core))

@@ -1,36 +1,68 @@
+import Crypto
 import Foundation
 import LiveryInterchange
+import LiveryLoad
 import LiveryResolve
+import LiveryTUF
 
-/// The generated platform string files of a release: each locale bundle carries its locale's String
-/// Catalog and Android `strings.xml`, made from the merged locale bundles (inherited keys included).
+/// The generated files of a release's locale bundles: each carries its locale's messages as JSON
+/// (`locales/<locale>.json`, what the app reads) and its locale's String Catalog and Android
+/// `strings.xml`, made from the merged locale bundles (inherited keys included).
 ///
 /// Per locale, not one catalog in `core`, so that changing one string rebuilds only its locale bundle.
-struct PlatformStrings {
+struct PlatformStrings: Sendable {
+    /// The merged locale bundles without the store listing text (store.*): no app shows it.
+    private let bundles: [String: LocaleBundle]
     private let catalog: LocaleCatalog?
+    /// A digest of everything the files are made from (`GeneratedFileMemo`); nil without a memo.
+    private let inputs: SHA256.Digest?
 
-    init(_ tenant: ResolvedTenant) {
-        guard let defaultLocale = tenant.defaultLocale, tenant.locales[defaultLocale] != nil else {
-            catalog = nil
-            return
-        }
-        let locales = tenant.supportedLocales.filter { tenant.locales[$0] != nil }
-        // The app's string files leave out the store listing text (store.*): no app shows it.
-        let bundles = tenant.locales.mapValues { bundle in
+    init(_ tenant: ResolvedTenant, memo: GeneratedFileMemo? = nil) {
+        bundles = tenant.locales.mapValues { bundle in
             guard bundle.messages.contains(where: { StoreField.isListingKey($0.key) }) else { return bundle }
             var appText = bundle
             appText.messages.removeAll { StoreField.isListingKey($0.key) }
             return appText
         }
-        catalog = LocaleCatalog(tenantID: tenant.source.id, defaultLocale: defaultLocale, locales: locales, bundles: bundles,
-                                displayRoot: tenant.source.displayRoot)
+        if let defaultLocale = tenant.defaultLocale, tenant.locales[defaultLocale] != nil {
+            let locales = tenant.supportedLocales.filter { tenant.locales[$0] != nil }
+            catalog = LocaleCatalog(tenantID: tenant.source.id, defaultLocale: defaultLocale, locales: locales, bundles: bundles,
+                                    displayRoot: tenant.source.displayRoot)
+        } else {
+            catalog = nil
+        }
+        inputs = memo == nil ? nil : Self.digest(bundles: bundles, catalog: catalog)
     }
 
-    /// `platform/ios/<locale>/Localizable.xcstrings` and `platform/android/values…/strings.xml` for the bundle of `locale`.
-    func entries(for locale: String) throws -> [BundleEntry] {
-        guard let catalog, catalog.locales.contains(locale) else { return [] }
+    /// The locale's generated files: remembered from a tenant of this build with the same inputs, or made now.
+    func files(for locale: String, memo: GeneratedFileMemo?) throws -> [BundleEntry] {
+        guard let memo, let inputs else { return try make(locale) }
+        let key = GeneratedFileMemo.Key(inputs: inputs, locale: locale)
+        if let made = memo.files(key) {
+            return made.map { file in
+                BundleEntry(path: file.path, sha256: file.sha256, size: file.size) { [self] in
+                    guard let bytes = try make(locale).first(where: { $0.path == file.path })?.bytes() else {
+                        throw BundleEntry.Mismatch(description: "internal error: '\(file.path)' was not generated again (please report it)")
+                    }
+                    return bytes
+                }
+            }
+        }
+        let entries = try make(locale)
+        memo.remember(key, entries.map { GeneratedFileMemo.Made(path: $0.path, sha256: $0.sha256, size: $0.size) })
+        return entries
+    }
+
+    /// `locales/<locale>.json`, `platform/ios/<locale>/Localizable.xcstrings` and
+    /// `platform/android/values…/strings.xml` (the last two only for a tenant with a default locale).
+    private func make(_ locale: String) throws -> [BundleEntry] {
+        guard let bundle = bundles[locale] else { return [] }
+        let messages = BundleEntry(path: "locales/\(locale).json",
+                                   data: JSONValue.stringObjectBytes(keys: bundle.messages.map(\.key), values: bundle.messages.map(\.text)))
+        guard let catalog, catalog.locales.contains(locale) else { return [messages] }
         let folder = AndroidResources.folder(of: locale, defaultLocale: catalog.defaultLocale)
         return [
+            messages,
             BundleEntry(path: "platform/ios/\(locale)/Localizable.xcstrings", data: try Self.data(StringCatalogFormat.export(catalog, locales: [locale]))),
             BundleEntry(path: "platform/android/\(folder)/strings.xml", data: try Self.data(AndroidFormat.export(catalog, locale: locale))),
         ]
@@ -42,5 +74,37 @@ struct PlatformStrings {
             throw BundlePlanner.Failure(description: (first?.line ?? "platform string files could not be generated") + " (run `livery validate`)")
         }
         return data
+    }
+
+    /// What `make` reads, and nothing else (not the tenant's id or folder, which only its error
+    /// messages name): whether there is a catalog, its default locale and locale order, and every
+    /// bundle's locale, keys and texts in order. Each string is length-prefixed, so no two different
+    /// inputs give the same bytes to hash.
+    static func digest(bundles: [String: LocaleBundle], catalog: LocaleCatalog?) -> SHA256.Digest {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(bundles.values.reduce(64) { $0 + $1.messages.count * 96 })
+        func append(_ string: String) {
+            var count = UInt32(string.utf8.count).littleEndian
+            withUnsafeBytes(of: &count) { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: string.utf8)
+        }
+        append("livery-locale-files-1")
+        if let catalog {
+            append(catalog.defaultLocale)
+            append(String(catalog.locales.count))
+            catalog.locales.forEach(append)
+        } else {
+            append("no catalog")
+        }
+        for locale in bundles.keys.sorted() {
+            let messages = bundles[locale]?.messages ?? []
+            append(locale)
+            append(String(messages.count))
+            for message in messages {
+                append(message.key)
+                append(message.text)
+            }
+        }
+        return SHA256.hash(data: bytes)
     }
 }

@@ -153,6 +153,8 @@ public enum ReleaseBuilder {
         // The platform templates are read and parsed once for every tenant of the build (when they cannot
         // be, each tenant's planning reports why).
         let templates = ordered.isEmpty ? nil : try? BundlePlanner.templates(workspace: workspace.standardizedFileURL)
+        // Tenants with the same strings share their locale bundles' generated files (GeneratedFileMemo).
+        let generated = GeneratedFileMemo()
         // Tenants are validated and packed in small units, each unit on one thread from its validation to
         // its packing, several units at once: a barrier after each phase of a group (load, check, pack)
         // left a core idle while the other finished the phase's last tenant. Memory stays bounded by the
@@ -177,7 +179,8 @@ public enum ReleaseBuilder {
             guard !invalid.isSet else { return (validation.diagnostics, validation.checked, []) }
             let packed = validation.tenants.filter { unit.contains($0.id) }.map { tenant in
                 (tenant.id, Result { try prepare(tenant, store: store, builder: builder, output: output, options: options, records: records,
-                                                 channelSettings: channelSettings, media: validation.media, templates: templates, inputLists: inputLists) })
+                                                 channelSettings: channelSettings, media: validation.media, templates: templates, generated: generated,
+                                                 inputLists: inputLists) })
             }
             // Said under the count's lock, so the counts a terminal shows only go up.
             packedCount.add(unit.count) { done in progress("packed \(done) of \(ordered.count) changed tenant\(ordered.count == 1 ? "" : "s")") }
@@ -479,7 +482,7 @@ public enum ReleaseBuilder {
     /// (tests of packing alone) leaves them plain.
     static func prepare(_ tenant: ResolvedTenant, store: ContentStore, builder: BundleBuilder, output: URL, options: BuildOptions,
                         records: BuildRecords, channelSettings: String, media: MediaMeasurements = MediaMeasurements(),
-                        templates: PlatformTemplates? = nil, inputLists: InputLists) throws -> PreparedRelease {
+                        templates: PlatformTemplates? = nil, generated: GeneratedFileMemo? = nil, inputLists: InputLists) throws -> PreparedRelease {
         let keys = options.keys, format = options.format
         let signed = keys != nil
         let channel = try channel(of: tenant, override: options.channel)
@@ -493,7 +496,7 @@ public enum ReleaseBuilder {
         }
         let ingested = ParallelMap.map(Array(files)) { url in Result { try store.ingest(url) } }
         for outcome in ingested { _ = try outcome.get() }
-        let specs = try BundlePlanner.plan(tenant, store: store, media: media, templates: templates)
+        let specs = try BundlePlanner.plan(tenant, store: store, media: media, templates: templates, memo: generated)
         let secret = try specs.contains { $0.access == .voucher } ? keys?.contentSecret(for: tenant.id, create: true) : nil
         let built = try ParallelMap.map(specs) { spec in
             Result {
