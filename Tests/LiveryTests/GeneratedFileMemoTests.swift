@@ -19,7 +19,7 @@ final class GeneratedFileMemoTests: XCTestCase {
         try? FileManager.default.removeItem(at: root)
     }
 
-    /// The sample `physio-clinic` copied into its own workspace under `id`, with `edit` applied to its English strings.
+    /// The sample `physio-clinic` copied into its own workspace under `id`, with `edit` applied to each of its locale files.
     private func tenant(_ id: String, edit: (String) -> String = { $0 }) throws -> ResolvedTenant {
         let workspace = root.appendingPathComponent("w-\(id)/Tenants")
         let folder = workspace.appendingPathComponent(id)
@@ -28,8 +28,10 @@ final class GeneratedFileMemoTests: XCTestCase {
         try FileManager.default.copyItem(at: PlatformFixtures.root.appendingPathComponent("Tenants/physio-clinic"), to: folder)
         let manifest = folder.appendingPathComponent("tenant.yaml")
         try Data(try String(contentsOf: manifest, encoding: .utf8).replacingOccurrences(of: "id: physio-clinic", with: "id: \(id)").utf8).write(to: manifest)
-        let english = folder.appendingPathComponent("locales/en.yaml")
-        try Data(edit(try String(contentsOf: english, encoding: .utf8)).utf8).write(to: english)
+        for locale in ["en", "ru"] {
+            let file = folder.appendingPathComponent("locales/\(locale).yaml")
+            try Data(edit(try String(contentsOf: file, encoding: .utf8)).utf8).write(to: file)
+        }
         let result = Validator.validate(workspace: workspace, displayRoot: "Tenants")
         XCTAssertEqual(result.diagnostics.errorCount, 0, result.diagnostics.map(\.line).joined(separator: "\n"))
         return try XCTUnwrap(result.tenants.first { $0.id == id })
@@ -88,6 +90,22 @@ final class GeneratedFileMemoTests: XCTestCase {
                 guard case .data = entry.content else { return XCTFail("\(changed.id) \(entry.path) is made, not remembered") }
             }
             if made.id == "locale.en" { XCTAssertNotEqual(changed.entries.map(\.sha256), made.entries.map(\.sha256)) }
+        }
+        XCTAssertEqual(memo.count, 4)
+    }
+
+    func testKeysAndTextsThatRunTogetherTheSameWayAreNotTakenForEachOther() throws {
+        // `zz.a: bc` and `zz.ab: c` spell the same characters in a row; the digest length-prefixes every string.
+        let store = try ContentStore(root: root.appendingPathComponent("store"))
+        let templates = try PlatformFixtures.platformTemplates()
+        let memo = GeneratedFileMemo()
+        let first = locales(try BundlePlanner.plan(try tenant("physio-ab") { $0 + "\nzz:\n  a: bc\n" }, store: store, templates: templates, memo: memo))
+        let second = locales(try BundlePlanner.plan(try tenant("physio-abc") { $0 + "\nzz:\n  ab: c\n" }, store: store, templates: templates, memo: memo))
+        for (one, other) in zip(first, second) {
+            XCTAssertNotEqual(one.key(.zip), other.key(.zip))
+            for entry in other.entries {
+                guard case .data = entry.content else { return XCTFail("\(other.id) \(entry.path) was taken from the other tenant") }
+            }
         }
         XCTAssertEqual(memo.count, 4)
     }
