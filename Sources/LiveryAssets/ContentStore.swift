@@ -50,9 +50,21 @@ public final class ContentStore: Sendable {
         // Guarded by `lock`.
         private var values: [Key: Value] = [:]
         private let lock = NSLock()
+        /// A map that is only a cache may hold at most this many values: it is emptied before it would hold more.
+        private let limit: Int?
+
+        init(limit: Int? = nil) {
+            self.limit = limit
+        }
+
         subscript(key: Key) -> Value? {
             get { lock.withLock { values[key] } }
-            set { lock.withLock { values[key] = newValue } }
+            set {
+                lock.withLock {
+                    if let limit, newValue != nil, values.count >= limit, values[key] == nil { values.removeAll(keepingCapacity: true) }
+                    values[key] = newValue
+                }
+            }
         }
     }
 
@@ -85,8 +97,12 @@ public final class ContentStore: Sendable {
     public static let unknownGeneration: Int64 = -1
 
     /// Objects this instance placed in `objects/` or checked byte for byte: digest → the inode it found
-    /// or made, so `adopt` trusts them for the rest of the build without reading them again.
-    private let confirmed = LockedMap<SHA256Hex, Int64>()
+    /// or made, so `adopt` trusts them for the rest of the build without reading them again. At most
+    /// `confirmedLimit` are kept (then forgotten all at once; a forgotten object is compared again if the
+    /// build adopts it again): a build of 10,000 tenants adopts some 50,000 objects, most of them once,
+    /// and keeping each digest until the end grew the build's memory with the number of tenants.
+    private let confirmed = LockedMap<SHA256Hex, Int64>(limit: confirmedLimit)
+    static let confirmedLimit = 4096
 
     /// `objects/` and `tmp/`. (URLs are made with an explicit directory hint throughout: without one,
     /// Foundation stats the path to learn whether it names a folder, a system call per object URL.)

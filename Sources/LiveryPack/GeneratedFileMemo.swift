@@ -16,8 +16,8 @@ import LiveryAssets
 /// archive is not indexed yet) are the bytes made again, and the builder checks them against the
 /// remembered digest (`BundleEntry.Content.deferred`).
 ///
-/// Memory stays bounded: at most `capacity` digests are kept, the oldest dropped first (about 0.5 KB
-/// each), so a build of 10,000 tenants that share nothing holds no more than one of 200.
+/// Memory stays bounded: at most `capacity` digests are kept, the oldest dropped first (about 0.4 KB
+/// each), so a build of 10,000 tenants that share nothing holds no more than one of 1,024.
 public final class GeneratedFileMemo: @unchecked Sendable {
     /// A generated file as a bundle's key sees it.
     struct Made: Sendable {
@@ -31,8 +31,9 @@ public final class GeneratedFileMemo: @unchecked Sendable {
         var locale: String
     }
 
-    // Guarded by `lock`.
-    private var made: [Key: [Made]] = [:]
+    // Guarded by `lock`. Each key's files are packed into one byte buffer (path, NUL, size as 8 bytes,
+    // 64 hex digits, for each file): as `[Made]` they were six small allocations per key.
+    private var made: [Key: [UInt8]] = [:]
     private var order: [Key] = []
     private var oldest = 0
     private let lock = NSLock()
@@ -43,10 +44,34 @@ public final class GeneratedFileMemo: @unchecked Sendable {
     }
 
     func files(_ key: Key) -> [Made]? {
-        lock.withLock { made[key] }
+        guard let packed = lock.withLock({ made[key] }) else { return nil }
+        var files: [Made] = []
+        var at = 0
+        while at < packed.count, let end = packed[at...].firstIndex(of: 0), end + 9 + 64 <= packed.count {
+            let path = String(decoding: packed[at..<end], as: UTF8.self)
+            var size: UInt64 = 0
+            for byte in packed[(end + 1)..<(end + 9)].reversed() { size = size << 8 | UInt64(byte) }
+            let sha = String(decoding: packed[(end + 9)..<(end + 9 + 64)], as: UTF8.self)
+            files.append(Made(path: path, sha256: sha, size: Int(size)))
+            at = end + 9 + 64
+        }
+        return files
     }
 
     func remember(_ key: Key, _ files: [Made]) {
+        var packed: [UInt8] = []
+        packed.reserveCapacity(files.reduce(0) { $0 + $1.path.utf8.count + 1 + 8 + 64 })
+        for file in files {
+            guard file.sha256.utf8.count == 64, !file.path.utf8.contains(0) else { return }
+            packed.append(contentsOf: file.path.utf8)
+            packed.append(0)
+            var size = UInt64(file.size)
+            for _ in 0..<8 {
+                packed.append(UInt8(size & 0xff))
+                size >>= 8
+            }
+            packed.append(contentsOf: file.sha256.utf8)
+        }
         lock.withLock {
             guard made[key] == nil else { return }
             if order.count < capacity {
@@ -56,7 +81,7 @@ public final class GeneratedFileMemo: @unchecked Sendable {
                 order[oldest] = key
                 oldest = (oldest + 1) % capacity
             }
-            made[key] = files
+            made[key] = packed
         }
     }
 
