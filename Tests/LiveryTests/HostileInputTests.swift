@@ -23,6 +23,30 @@ final class HostileInputTests: XCTestCase {
         XCTAssertFalse(diagnostics.contains { $0.location.file.contains("/etc/") || $0.location.file.hasPrefix("Tenants/example/locales/") })
     }
 
+    func testATourFolderThatLinksOutsideIsNotListed() throws {
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("livery-outside-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: outside) }
+        try Data("id: evil\nname: {en: Evil}\n".utf8).write(to: outside.appendingPathComponent("tour.yaml"))
+        let workspace = try ExampleWorkspace(RuleExample("base"))
+        try FileManager.default.createDirectory(at: workspace.tenants.appendingPathComponent("example/tours"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: workspace.tenants.appendingPathComponent("example/tours/evil").path, withDestinationPath: outside.path)
+        let diagnostics = workspace.validate().diagnostics
+        XCTAssertTrue(diagnostics.contains { $0.ruleID == "assets.symlink-escape" && $0.location.file == "Tenants/example/tours/evil" }, "\(diagnostics.map(\.line))")
+        XCTAssertFalse(diagnostics.contains { $0.location.file.hasPrefix("Tenants/example/tours/evil/") }, "nothing in the linked folder is read")
+    }
+
+    func testAFolderThatLinksInsideTheTenantIsFollowed() throws {
+        // `locales` is a link to `strings`, a folder of the tenant: its files are read through it, like any others.
+        var files = RuleExample.base
+        files["example/strings/en.yaml"] = files.removeValue(forKey: "example/locales/en.yaml")
+        let workspace = try ExampleWorkspace(RuleExample("base"), base: files)
+        try FileManager.default.createSymbolicLink(atPath: workspace.tenants.appendingPathComponent("example/locales").path, withDestinationPath: "strings")
+        let result = workspace.validate()
+        XCTAssertEqual(result.diagnostics.map(\.line), [])
+        XCTAssertEqual(result.tenants.first { $0.id == "example" }?.locales["en"]?.message("nav.home")?.text, "Home")
+    }
+
     func testManifestThatLinksToASystemFileIsNotRead() throws {
         let workspace = try ExampleWorkspace(RuleExample("link", symlinks: ["example/voice.yaml": "/etc/passwd"]))
         let diagnostics = workspace.validate().diagnostics
