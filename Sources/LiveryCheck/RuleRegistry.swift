@@ -12,7 +12,7 @@ public enum RuleRegistry {
         // references
         LibraryReferenceRule.self, LessonAvailabilityRule.self, LocaleKeyReferenceRule.self, LocaleBundleRule.self, TourLanguageRule.self, TokenReferenceRule.self,
         // branding
-        TokenStructureRule.self, TokenTypeRule.self, TokenPropertyRule.self, TokenValueRule.self, AliasUnknownRule.self, AliasCycleRule.self, AliasTypeRule.self, BrandingModeRule.self,
+        TokenStructureRule.self, TokenTypeRule.self, TokenPropertyRule.self, TokenValueRule.self, AliasUnknownRule.self, AliasCycleRule.self, AliasTypeRule.self, ResolverRule.self, BrandingModeRule.self,
         ExtensionValueRule.self, ColorHexFallbackRule.self, PaletteOnlyRule.self, PlatformNameRule.self, CanonicalScaleRule.self, ContrastRule.self, TouchTargetRule.self,
         TabIdentityRule.self, DarkCoverageRule.self, LaunchScreenColorRule.self,
         // localization
