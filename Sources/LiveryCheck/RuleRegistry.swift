@@ -16,7 +16,7 @@ public enum RuleRegistry {
         ExtensionValueRule.self, ColorHexFallbackRule.self, PaletteOnlyRule.self, PlatformNameRule.self, CanonicalScaleRule.self, ContrastRule.self, TouchTargetRule.self,
         TabIdentityRule.self, DarkCoverageRule.self, LaunchScreenColorRule.self,
         // localization
-        MissingTranslationRule.self, ExtraTranslationRule.self, MessageSyntaxRule.self, PlaceholderMismatchRule.self, PluralCategoriesRule.self,
+        MissingTranslationRule.self, ExtraTranslationRule.self, UnsupportedLocaleFileRule.self, MessageSyntaxRule.self, PlaceholderMismatchRule.self, PluralCategoriesRule.self,
         PluralExtraCategoryRule.self, PluralLocaleRule.self, SelectOtherRule.self, MarkupRule.self, MaxLengthRule.self, WhitespaceRule.self, BidiControlRule.self,
         UntranslatedRule.self, RightToLeftRule.self,
         // voice
