@@ -83,4 +83,14 @@ public enum ResolverMessage {
     public static func noTokens() -> DiagnosticMessage {
         DiagnosticMessage("no-tokens", "branding needs tokens (a list of token files) or a resolver document")
     }
+
+    /// Whether a finding with this message leaves the tenant without the tokens of its resolver
+    /// document: any mistake the parser finds makes it drop the whole document, and a document that is
+    /// not there (or branding with neither tokens nor a resolver) gives none. A missing token file, or
+    /// token files given beside the document, leave the rest of the tokens in place.
+    public static func leavesNoTokens(_ messageID: String?) -> Bool {
+        guard let messageID else { return false }
+        return !keepingTokens.contains(messageID)
+    }
+    private static let keepingTokens: Set<String> = [notATokenFile(path: "").id, resolverAndTokens().id]
 }
