@@ -63,8 +63,7 @@ public enum TenantResolver {
             }
             if let resolverNode = branding?["resolver"] {
                 if branding?["tokens"] != nil || branding?["modes"] != nil {
-                    diagnostics.append(Diagnostic(.error, "branding has both a resolver and tokens/modes; the resolver document lists every token file",
-                                                  at: resolverNode.location, rule: ResolveRule.resolver))
+                    diagnostics.append(Diagnostic(.error, ResolverMessage.resolverAndTokens(), at: resolverNode.location, rule: ResolveRule.resolver))
                 }
                 if let path = files(Node(.sequence([resolverNode]), at: resolverNode.location)).first, let manifest = tokenManifests[path] {
                     let folder = path.split(separator: "/").dropLast().joined(separator: "/")
@@ -82,7 +81,7 @@ public enum TenantResolver {
                             case .file(let file, let location):
                                 if let cached = parsedFiles[file] { layer += cached; continue }
                                 guard tokenManifests[file] != nil else {
-                                    diagnostics.append(Diagnostic(.error, "'\(file)' is not a token file of this tenant", at: location, rule: ResolveRule.resolver))
+                                    diagnostics.append(Diagnostic(.error, ResolverMessage.notATokenFile(path: file), at: location, rule: ResolveRule.resolver))
                                     parsedFiles[file] = []
                                     continue
                                 }
@@ -98,11 +97,11 @@ public enum TenantResolver {
                         }
                         combinations[source.id, default: [:]][combination.name] = layer
                     }
-                } else if branding?["resolver"]?.string != nil {
-                    diagnostics.append(Diagnostic(.error, "the resolver document is not a JSON file in this tenant", at: resolverNode.location, rule: ResolveRule.resolver))
+                } else if let path = branding?["resolver"]?.string {
+                    diagnostics.append(Diagnostic(.error, ResolverMessage.resolverNotFound(path: path), at: resolverNode.location, rule: ResolveRule.resolver))
                 }
             } else if branding != nil && branding?["tokens"] == nil {
-                diagnostics.append(Diagnostic(.error, "branding needs tokens (a list of token files) or a resolver document", at: branding!.location, rule: ResolveRule.resolver))
+                diagnostics.append(Diagnostic(.error, ResolverMessage.noTokens(), at: branding!.location, rule: ResolveRule.resolver))
             }
             parsedTokens[source.id] = (base, modes, extensions, extends, groupTypes)
 

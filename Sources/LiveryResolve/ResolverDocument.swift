@@ -81,53 +81,53 @@ public struct ResolverDocument: Sendable {
         let resolvePath: (String) -> String?
         var diagnostics: [Diagnostic] = []
 
-        mutating func fail(_ message: String, at location: SourceLocation, hint: String? = nil) {
+        mutating func fail(_ message: DiagnosticMessage, at location: SourceLocation, hint: String? = nil) {
             diagnostics.append(Diagnostic(.error, message, at: location, rule: ResolveRule.resolver, hint: hint))
         }
 
         mutating func document() -> ResolverDocument? {
             guard let entries = root.entries else {
-                fail("a resolver document is a JSON object with version and resolutionOrder", at: root.location)
+                fail(ResolverMessage.notAnObject(), at: root.location)
                 return nil
             }
             let known = ["$schema", "name", "version", "description", "sets", "modifiers", "resolutionOrder", "$defs"]
             for entry in entries where !known.contains(entry.key) {
-                fail("'\(entry.key)' is not a property of a resolver document", at: entry.keyLocation, hint: DidYouMean.hint(for: entry.key, among: known))
+                fail(ResolverMessage.unknownProperty(key: entry.key), at: entry.keyLocation, hint: DidYouMean.hint(for: entry.key, among: known))
             }
             if let version = root["version"] {
-                if version.string != "2025.10" { fail("version must be \"2025.10\"", at: version.location) }
+                if version.string != "2025.10" { fail(ResolverMessage.wrongVersion(found: version.string.map { "'\($0)'" } ?? version.typeDescription), at: version.location) }
             } else {
-                fail("a resolver document needs \"version\": \"2025.10\"", at: root.location)
+                fail(ResolverMessage.noVersion(), at: root.location)
             }
             guard let order = root["resolutionOrder"], let items = order.items, !items.isEmpty else {
-                fail("a resolver document needs a non-empty resolutionOrder array", at: root["resolutionOrder"]?.location ?? root.location)
+                fail(ResolverMessage.noResolutionOrder(), at: root["resolutionOrder"]?.location ?? root.location)
                 return nil
             }
             var steps: [Step] = []
             var names = Set<String>()
             for item in items {
                 if let reference = item["$ref"] {
-                    guard let text = reference.string else { fail("$ref is a string", at: reference.location); continue }
+                    guard let text = reference.string else { fail(ResolverMessage.referenceNotString(), at: reference.location); continue }
                     if text.hasPrefix("#/sets/"), let name = Self.pointerName(text, prefix: "#/sets/") {
-                        guard let set = root["sets"]?[name] else { fail("there is no set '\(name)'", at: reference.location, hint: hint(name, root["sets"])); continue }
-                        guard names.insert(name).inserted else { fail("'\(name)' is in the resolution order twice", at: reference.location); continue }
+                        guard let set = root["sets"]?[name] else { fail(ResolverMessage.noSet(name: name), at: reference.location, hint: hint(name, root["sets"])); continue }
+                        guard names.insert(name).inserted else { fail(ResolverMessage.orderedTwice(name: name), at: reference.location); continue }
                         var visiting: Set<String> = [name]
                         steps.append(.set(sources(set["sources"], in: set, visiting: &visiting)))
                     } else if text.hasPrefix("#/modifiers/"), let name = Self.pointerName(text, prefix: "#/modifiers/") {
-                        guard let node = root["modifiers"]?[name] else { fail("there is no modifier '\(name)'", at: reference.location, hint: hint(name, root["modifiers"])); continue }
-                        guard names.insert(name).inserted else { fail("'\(name)' is in the resolution order twice", at: reference.location); continue }
+                        guard let node = root["modifiers"]?[name] else { fail(ResolverMessage.noModifier(name: name), at: reference.location, hint: hint(name, root["modifiers"])); continue }
+                        guard names.insert(name).inserted else { fail(ResolverMessage.orderedTwice(name: name), at: reference.location); continue }
                         if let modifier = modifier(node, name: name) { steps.append(.modifier(modifier)) }
                     } else {
-                        fail("a resolution order item refers to a set (#/sets/…) or a modifier (#/modifiers/…)", at: reference.location)
+                        fail(ResolverMessage.orderReference(), at: reference.location)
                     }
                     continue
                 }
                 // Inline sets and modifiers carry their own name and type.
                 guard let name = item["name"]?.string, let type = item["type"]?.string else {
-                    fail("an inline resolution order item needs \"name\" and \"type\" (set or modifier), or is a {\"$ref\": …}", at: item.location)
+                    fail(ResolverMessage.inlineItem(), at: item.location)
                     continue
                 }
-                guard names.insert(name).inserted else { fail("'\(name)' is in the resolution order twice", at: item.location); continue }
+                guard names.insert(name).inserted else { fail(ResolverMessage.orderedTwice(name: name), at: item.location); continue }
                 switch type {
                 case "set":
                     var visiting: Set<String> = []
@@ -135,7 +135,7 @@ public struct ResolverDocument: Sendable {
                 case "modifier":
                     if let modifier = modifier(item, name: name) { steps.append(.modifier(modifier)) }
                 default:
-                    fail("type is \"set\" or \"modifier\", found '\(type)'", at: item["type"]!.location)
+                    fail(ResolverMessage.itemType(type: type), at: item["type"]!.location)
                 }
             }
             return ResolverDocument(steps: steps)
@@ -153,10 +153,10 @@ public struct ResolverDocument: Sendable {
 
         mutating func modifier(_ node: Node, name: String) -> Modifier? {
             guard let contexts = node["contexts"]?.entries else {
-                fail("modifier '\(name)' needs contexts: an object of context names to token sources", at: node.location)
+                fail(ResolverMessage.noContexts(modifier: name), at: node.location)
                 return nil
             }
-            if contexts.count < 2 { fail("modifier '\(name)' needs at least two contexts", at: node["contexts"]!.location) }
+            if contexts.count < 2 { fail(ResolverMessage.oneContext(modifier: name), at: node["contexts"]!.location) }
             var list: [(name: String, sources: [Source])] = []
             for context in contexts {
                 var visiting: Set<String> = []
@@ -164,7 +164,7 @@ public struct ResolverDocument: Sendable {
             }
             let fallback = node["default"]
             if let fallback, !(fallback.string.map { value in contexts.contains { $0.key == value } } ?? false) {
-                fail("the default of modifier '\(name)' must be one of its contexts (\(contexts.map(\.key).joined(separator: ", ")))", at: fallback.location)
+                fail(ResolverMessage.defaultNotContext(modifier: name, contexts: contexts.map(\.key).joined(separator: ", ")), at: fallback.location)
             }
             return Modifier(name: name, contexts: list, defaultContext: fallback?.string, location: node.location)
         }
@@ -172,29 +172,29 @@ public struct ResolverDocument: Sendable {
         /// A sources array: file references, references to other sets, and inline tokens.
         mutating func sources(_ node: Node?, in owner: Node, visiting: inout Set<String>) -> [Source] {
             guard let items = node?.items else {
-                fail("sources is an array of token sources", at: node?.location ?? owner.location)
+                fail(ResolverMessage.sourcesNotArray(), at: node?.location ?? owner.location)
                 return []
             }
             var result: [Source] = []
             for item in items {
                 guard let reference = item["$ref"], item.entries?.count == 1 else {
-                    if item.entries != nil { result.append(.inline(item)) } else { fail("a source is a {\"$ref\": …} or inline tokens", at: item.location) }
+                    if item.entries != nil { result.append(.inline(item)) } else { fail(ResolverMessage.sourceShape(), at: item.location) }
                     continue
                 }
-                guard let text = reference.string else { fail("$ref is a string", at: reference.location); continue }
+                guard let text = reference.string else { fail(ResolverMessage.referenceNotString(), at: reference.location); continue }
                 if text.hasPrefix("#/modifiers/") || text.hasPrefix("#/resolutionOrder/") {
-                    fail("a set's or context's sources cannot refer to modifiers or to the resolution order", at: reference.location)
+                    fail(ResolverMessage.sourceNotASet(), at: reference.location)
                 } else if text.hasPrefix("#/sets/"), let name = Self.pointerName(text, prefix: "#/sets/") {
-                    guard let set = root["sets"]?[name] else { fail("there is no set '\(name)'", at: reference.location, hint: hint(name, root["sets"])); continue }
-                    guard visiting.insert(name).inserted else { fail("sets refer to each other in a cycle through '\(name)'", at: reference.location); continue }
+                    guard let set = root["sets"]?[name] else { fail(ResolverMessage.noSet(name: name), at: reference.location, hint: hint(name, root["sets"])); continue }
+                    guard visiting.insert(name).inserted else { fail(ResolverMessage.setCycle(name: name), at: reference.location); continue }
                     result += sources(set["sources"], in: set, visiting: &visiting)
                     visiting.remove(name)
                 } else if text.hasPrefix("#") || text.contains("#") {
-                    fail("a source refers to a whole token file; a pointer into a file is not supported", at: reference.location)
+                    fail(ResolverMessage.pointerIntoFile(), at: reference.location)
                 } else if let path = resolvePath(text) {
                     result.append(.file(path, reference.location))
                 } else {
-                    fail("'\(text)' is not a token file inside the tenant folder", at: reference.location)
+                    fail(ResolverMessage.outsideTenant(path: text), at: reference.location)
                 }
             }
             return result

@@ -98,6 +98,8 @@ final class BrokenVariantCorpusTests: XCTestCase {
         Variant(name: "supported locale without a bundle", tenant: "physio-clinic", edits: [.replace(physio, "supported: [en, ru]", "supported: [en, ↓ru]"), .remove("physio-clinic/locales/ru.yaml")], rule: "references.locale-bundle"),
         Variant(name: "tour language not supported", tenant: "sonic-walkscape", edits: [.replace(florence, "languages: [it, en, fr]", "languages: [it, en, fr, ↓de]")], rule: "references.tour-language"),
         Variant(name: "misspelt tab colour token", tenant: "physio-clinic", edits: [.replace(physio, "color: \"{color.tab.coral}\"", "color: ↓\"{color.tab.corral}\"")], rule: "references.token"),
+        Variant(name: "Italian bundle for a locale the tenant does not list", tenant: "urbannest",
+                edits: [.write("urbannest/locales/it.yaml", "↓nav:\n  home: Home\n")], rule: "localization.unsupported-locale-file", strict: true),
         Variant(name: "missing locale key", tenant: "physio-clinic", edits: [.replace("physio-clinic/locales/ru.yaml", "  messages: Сообщения\n", "")], rule: "localization.missing-key",
                 at: "Tenants/physio-clinic/locales/ru.yaml:2:1"),
         // ICU MessageFormat and translations: positions inside quoted, escaped and block-scalar messages
@@ -179,6 +181,13 @@ final class BrokenVariantCorpusTests: XCTestCase {
         Variant(name: "dark theme forgets a badge colour", tenant: "travel-experiences", edits: [.replace("travel-experiences/branding/dark.tokens.json",
             "        \"background\": {\"$value\": \"{color.palette.sunset}\"},\n        \"text\": {\"$value\": \"{color.palette.white}\"}\n",
             "        \"background\": {\"$value\": \"{color.palette.sunset}\"}\n")], rule: "branding.dark-coverage", at: "Tenants/travel-experiences/branding/tokens.json:216:9"),
+        // The resolver document (docs/branding.md, "Composing brands × modes")
+        Variant(name: "resolver document of an older version", tenant: "urbannest",
+                edits: [.replace("urbannest/branding/urbannest.resolver.json", "\"version\": \"2025.10\"", "\"version\": ↓\"2025.05\"")], rule: "branding.resolver"),
+        Variant(name: "misspelt modifier in the resolution order", tenant: "urbannest",
+                edits: [.replace("urbannest/branding/urbannest.resolver.json", "{\"$ref\": \"#/modifiers/density\"}]", "{\"$ref\": ↓\"#/modifiers/densty\"}]")], rule: "branding.resolver"),
+        Variant(name: "dark context naming a token file that is not there", tenant: "urbannest",
+                edits: [.replace("urbannest/branding/urbannest.resolver.json", "\"dark\": [{\"$ref\": \"dark.tokens.json\"}]", "\"dark\": [{\"$ref\": ↓\"dark.json\"}]")], rule: "branding.resolver"),
         // Content
         Variant(name: "stop out of order", tenant: "sonic-walkscape", edits: [.replace(florence, "order: 2", "order: ↓7")], rule: "content.stop-order"),
         Variant(name: "trigger radius too small", tenant: "sonic-walkscape", edits: [.replace(florence, "triggerRadius: 120", "triggerRadius: ↓20")], rule: "content.trigger-radius"),

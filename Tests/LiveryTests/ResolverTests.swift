@@ -63,6 +63,24 @@ final class ResolverTests: XCTestCase {
         }
     }
 
+    /// A resolver document that does not parse leaves the tenant without tokens: its own finding is
+    /// reported, not the dozens of "not a token" findings that follow (28 before the cascade knew it).
+    func testABrokenResolverDocumentIsReportedWithoutItsFollowOnFindings() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("livery-resolver-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let tenants = root.appendingPathComponent("Tenants")
+        try FileManager.default.createDirectory(at: tenants, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: LiveryProcess.packageRoot.appendingPathComponent("Tenants/urbannest"), to: tenants.appendingPathComponent("urbannest"))
+        let document = tenants.appendingPathComponent("urbannest/branding/urbannest.resolver.json")
+        let text = try String(contentsOf: document, encoding: .utf8)
+        XCTAssertTrue(text.contains("\"version\": \"2025.10\""))
+        try Data(text.replacingOccurrences(of: "\"version\": \"2025.10\"", with: "\"version\": \"2024\"").utf8).write(to: document)
+
+        let result = Validator.validate(workspace: tenants, displayRoot: "Tenants", only: ["urbannest"], strict: false)
+        XCTAssertEqual(result.diagnostics.filter { $0.severity == .error }.map(\.line),
+                       [#"Tenants/urbannest/branding/urbannest.resolver.json:3:14: error: version must be "2025.10", found '2024' [branding.resolver]"#])
+    }
+
     func testTheUrbannestSampleResolvesEveryCombination() throws {
         let result = Validator.validate(workspace: LiveryProcess.packageRoot.appendingPathComponent("Tenants"), displayRoot: "Tenants", only: ["urbannest"], strict: true)
         XCTAssertEqual(result.diagnostics.map(\.line), [])

@@ -28,10 +28,14 @@ enum Cascade {
     /// `found` without the findings that depend on a kind of manifest that did not load in the tenant
     /// or one of its ancestors (every non-structural finding, when a tenant manifest did not load).
     static func filter(_ found: [Diagnostic], tenant: ResolvedTenant) -> [Diagnostic] {
-        let unloaded = Set((tenant.ancestors + [tenant.source]).flatMap(\.unloaded).map(\.kind))
+        var unloaded = Set((tenant.ancestors + [tenant.source]).flatMap(\.unloaded).map(\.kind))
+        // A resolver document that does not parse, or is not there, leaves the tenant without tokens, as a
+        // token file that does not load does: its own findings stand, the "not a token" ones that follow go.
+        if found.contains(where: { $0.ruleID == ResolveRule.resolver && ResolverMessage.leavesNoTokens($0.messageID) }) { unloaded.insert(.branding) }
         guard !unloaded.isEmpty else { return found }
         return found.filter { diagnostic in
-            guard diagnostic.ruleID != BaseUnloadedRule.description.id, let inputs = inputs(of: diagnostic.ruleID) else { return true }
+            guard diagnostic.ruleID != BaseUnloadedRule.description.id, diagnostic.ruleID != ResolveRule.resolver,
+                  let inputs = inputs(of: diagnostic.ruleID) else { return true }
             return !unloaded.contains(.tenant) && inputs.isDisjoint(with: unloaded)
         }
     }
