@@ -9,8 +9,9 @@ import XCTest
 
 /// App icons and launch screens (docs/app-icons.md), checked by independent tools: Pillow opens every
 /// PNG (size, mode, alpha), `jsonschema` checks the icon and image sets against schemas written from
-/// Apple's asset catalog format, `xmllint` parses the Android XML, and Python's `plistlib` loads the
-/// launch screen fragment and finds its colour among the generated colour sets.
+/// Apple's asset catalog format, `xmllint` parses the Android XML, `aapt2 compile` compiles the Android
+/// resources, Python's `plistlib` loads the launch screen fragment and finds its colour among the generated
+/// colour sets, and Pillow's ICO reader opens `favicon.ico`.
 final class AppIconTests: XCTestCase {
     static let schemas = PlatformFixtures.snapshots.appendingPathComponent("asset-catalog")
     static let brands = ["companero", "physio-clinic", "sonic-walkscape", "travel-experiences", "urbannest"]
@@ -152,6 +153,29 @@ final class AppIconTests: XCTestCase {
             """#
         let result = try PlatformFixtures.tool(["python3", "-c", script, Self.schemas.path, root.path] + Self.brands)
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+    }
+
+    /// Android's own resource compiler reads every Android identity file of every sample brand as a
+    /// resource (folder qualifiers, resource names, the adaptive icon and values XML, PNG decoding).
+    /// `aapt2 compile` needs no Android SDK; `aapt2 link`, which resolves `@mipmap/…` and `android:`
+    /// attributes, needs the platform's android.jar, which Debian does not package, so it is not run.
+    func testAndroidIconResourcesCompileWithAapt2() throws {
+        let root = try PlatformFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for id in Self.brands {
+            let resources = AppIcons.files(try PlatformFixtures.sample(id)).files.filter { $0.path.hasPrefix("android/") && $0.path.split(separator: "/").count == 3 }
+            XCTAssertEqual(resources.filter { $0.path.contains("ic_launcher_round") }.count, 6, "\(id): the round XML and 5 round PNGs")
+            let res = root.appendingPathComponent(id).appendingPathComponent("res"), flat = root.appendingPathComponent(id).appendingPathComponent("flat")
+            try FileManager.default.createDirectory(at: flat, withIntermediateDirectories: true)
+            try write(resources.map { GeneratedFile(path: String($0.path.dropFirst("android/".count)), contents: $0.contents) }, tenant: "res", into: res.deletingLastPathComponent())
+            let compiled = try PlatformFixtures.tool(["aapt2", "compile", "-o", flat.path] + resources.map { res.appendingPathComponent(String($0.path.dropFirst("android/".count))).path })
+            if compiled.status == 127 { return XCTFail("aapt2 is missing: run `make test-deps` (Debian's aapt)") }
+            XCTAssertEqual(compiled.status, 0, "\(id): \(compiled.stdout)\(compiled.stderr)")
+            let outputs = try FileManager.default.contentsOfDirectory(atPath: flat.path)
+            XCTAssertEqual(outputs.count, resources.count, "\(id): one compiled resource per file: \(outputs.sorted())")
+            XCTAssertTrue(outputs.contains("mipmap-anydpi-v26_ic_launcher_round.xml.flat"), "\(id): \(outputs.sorted())")
+            XCTAssertTrue(outputs.contains("mipmap-xxxhdpi_ic_launcher_round.png.flat"), "\(id): \(outputs.sorted())")
+        }
     }
 
     func testSplashThemeTakesLightAndDarkColoursFromTheTokens() throws {
