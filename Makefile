@@ -29,9 +29,10 @@ BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-de
 # the signatures HSM keys make) from PyPI;
 # python-tuf, coloraide and boto3 in .venv-test; Ceph's RADOS Gateway (scripts/s3-server.sh); SoftHSM2
 # (a software PKCS#11 token the HSM signing tests initialise in a temporary folder) and opensc's
-# pkcs11-tool (makes the tests' keys on it and exports their public keys).
+# pkcs11-tool (makes the tests' keys on it and exports their public keys); aapt's aapt2 compiles the Android
+# icon and splash resources (`aapt2 compile` needs no Android SDK; linking would need android.jar, which Debian lacks).
 BABEL_VERSION = 2.18.0
-TEST_PACKAGES = $(BUILD_PACKAGES) strace libarchive-tools unzip curl faketime libxml2-utils php-symfony-translation chromium node-typescript nginx postgresql softhsm2 opensc ffmpeg
+TEST_PACKAGES = $(BUILD_PACKAGES) strace libarchive-tools unzip curl faketime libxml2-utils php-symfony-translation chromium node-typescript nginx postgresql softhsm2 opensc ffmpeg aapt
 
 .PHONY: run test conformance build deps test-deps test-venv generated cldr bench clean
 

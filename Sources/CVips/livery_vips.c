@@ -13,7 +13,8 @@ enum {
     LIVERY_VIPS_SIZE_FORCE = 3,               // VipsSize: BOTH, UP, DOWN, FORCE
     LIVERY_VIPS_INTERPRETATION_SRGB = 22,     // VipsInterpretation
     LIVERY_VIPS_EXTEND_BLACK = 0,             // VipsExtend: BLACK, COPY, …
-    LIVERY_VIPS_BLEND_MODE_OVER = 2,          // VipsBlendMode: CLEAR, SOURCE, OVER, …
+    LIVERY_VIPS_BLEND_MODE_OVER = 2,          // VipsBlendMode: CLEAR, SOURCE, OVER, IN, OUT, ATOP, DEST, DEST_OVER, DEST_IN, …
+    LIVERY_VIPS_BLEND_MODE_DEST_IN = 8,
     LIVERY_VIPS_PNG_FILTER_ALL = 0xF8,        // VipsForeignPngFilter: NONE 0x08 | SUB | UP | AVG | PAETH
     LIVERY_VIPS_FORMAT_UCHAR = 0,             // VipsBandFormat
     LIVERY_G_LOG_LEVEL_WARNING = 1 << 4,      // GLogLevelFlags
@@ -184,6 +185,12 @@ int livery_vips_embed(VipsImage *in, int left, int top, int width, int height, V
 int livery_vips_over(VipsImage *base, VipsImage *overlay, VipsImage **out) {
     if (!loaded) return -1;
     return vips.composite2(base, overlay, out, LIVERY_VIPS_BLEND_MODE_OVER, NULL);
+}
+
+int livery_vips_dest_in(VipsImage *base, VipsImage *mask, VipsImage **out) {
+    if (!loaded) return -1;
+    // DEST_IN: the base's colour where the mask is, alpha multiplied by the mask's (Porter-Duff destination-in).
+    return vips.composite2(base, mask, out, LIVERY_VIPS_BLEND_MODE_DEST_IN, NULL);
 }
 
 int livery_vips_materialise(VipsImage *in, VipsImage **out) {

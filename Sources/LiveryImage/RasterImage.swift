@@ -106,6 +106,17 @@ public final class RasterImage: @unchecked Sendable {
         try derive("cannot compose two images") { livery_vips_over(pointer, overlay.pointer, &$0) }
     }
 
+    /// Cut to the circle inscribed in it (the whole width and height): transparent outside, the edge
+    /// anti-aliased. librsvg draws the circle (an SVG mask), libvips keeps this image where it is. The
+    /// image needs its alpha band (call it before `flattened()`).
+    public func circled() throws -> RasterImage {
+        guard hasAlpha else { throw Failure("cannot cut an image without an alpha band to a circle") }
+        let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\">"
+            + "<ellipse cx=\"\(Double(width) / 2)\" cy=\"\(Double(height) / 2)\" rx=\"\(Double(width) / 2)\" ry=\"\(Double(height) / 2)\" fill=\"#ffffff\"/></svg>"
+        let mask = try RasterImage.decode(Data(svg.utf8), as: .svg)
+        return try derive("cannot cut the image to a circle") { livery_vips_dest_in(pointer, mask.pointer, &$0) }
+    }
+
     private func derive(_ what: String, _ operation: (inout OpaquePointer?) -> Int32) throws -> RasterImage {
         try Vips.run(what) {
             var result: OpaquePointer?

@@ -11,11 +11,12 @@ import LiveryResolve
 /// - iOS: `AppIcon.appiconset` (one 1024 × 1024 universal icon with dark and tinted appearances; the
 ///   opaque icon written without an alpha channel), the `LaunchLogo` image set and `ios/LaunchScreen.plist`,
 ///   an Info.plist fragment with `UILaunchScreen` naming a colour of the colour assets and that image;
-/// - Android: the adaptive icon (`mipmap-anydpi-v26/ic_launcher.xml`, with a monochrome layer) and its
-///   108 dp layers at every density, legacy 48 dp `ic_launcher.png`, the 512 px Play Store icon, and the
-///   splash screen theme (AndroidX core-splashscreen attributes) for light and night;
-/// - web: a 32 px favicon, 192 and 512 px web app manifest icons, a 512 px maskable icon, and the
-///   manifest's `icons` member (`web/manifest-icons.json`).
+/// - Android: the adaptive icon (`mipmap-anydpi-v26/ic_launcher.xml`, with a monochrome layer, and the
+///   same as `ic_launcher_round.xml` for the manifest's `android:roundIcon`) and its 108 dp layers at every
+///   density, legacy 48 dp `ic_launcher.png` and `ic_launcher_round.png` (the master in a circle), the
+///   512 px Play Store icon, and the splash screen theme (AndroidX core-splashscreen attributes) for light and night;
+/// - web: a 32 px favicon, `favicon.ico` (16, 32 and 48 px) for the site root, 192 and 512 px web app
+///   manifest icons, a 512 px maskable icon, and the manifest's `icons` member (`web/manifest-icons.json`).
 ///
 /// Like the colour assets and build settings, they are for app build pipelines: `livery generate`
 /// writes them, and release bundles leave them out.
@@ -27,6 +28,9 @@ public enum AppIcons {
     public static let launchPlist = "ios/LaunchScreen.plist"
     public static let playStoreIcon = "android/ic_launcher-playstore.png"
     public static let webManifestIcons = "web/manifest-icons.json"
+    /// The icon browsers ask the site root for (`/favicon.ico`), and the sizes it holds.
+    public static let favicon = "web/favicon.ico"
+    public static let faviconSides = [16, 32, 48]
     /// The splash theme's style name; the app's starting theme extends it (docs/app-icons.md).
     public static let splashStyle = "Theme.Livery.Splash"
     /// Android densities: folder suffix and scale in quarters (mdpi 4/4 … xxxhdpi 16/4).
@@ -40,7 +44,7 @@ public enum AppIcons {
 
     /// The identity files among generated files (the asset catalog's are recognised by `ColorAssets.catalog`).
     public static func isIdentityFile(_ path: String) -> Bool {
-        path == launchPlist || path == playStoreIcon || path.hasPrefix("android/mipmap-") || path.hasPrefix("web/icons/") || path == webManifestIcons
+        path == launchPlist || path == playStoreIcon || path.hasPrefix("android/mipmap-") || path.hasPrefix("web/icons/") || path == webManifestIcons || path == favicon
             || (path.hasPrefix("android/values") && (path.hasSuffix("/splash_theme.xml") || path.hasSuffix("/ic_launcher_background.xml")))
     }
 
@@ -102,6 +106,8 @@ public enum AppIcons {
                 fail("the app icon \(failure.description)", declaration.master, rule: AppIconRule.decode)
             } catch let failure as RasterImage.Failure {
                 fail("the app icon cannot be drawn: \(failure.description)", declaration.master, rule: AppIconRule.decode)
+            } catch let failure as IconContainer.Failure {
+                fail("the favicon cannot be written: \(failure.description)", declaration.master, rule: AppIconRule.decode)
             } catch {
                 fail("the app icon cannot be drawn: \(error)", declaration.master, rule: AppIconRule.decode)
             }
@@ -201,6 +207,9 @@ public enum AppIcons {
                 // Without a monochrome layer the foreground stands in: Android uses only its alpha.
                 try png("\(folder)/ic_launcher_monochrome.png", try sources["android.monochrome"]?.render(side: layer) ?? foreground(master, side: layer))
                 try png("\(folder)/ic_launcher.png", try opaque(master, side: legacyDP * density.quarters / 4))
+                // What launchers asking for `@mipmap/ic_launcher_round` show before Android 8: the master cut to
+                // a circle, transparent outside it (the shape Android's legacy round icons have).
+                try png("\(folder)/ic_launcher_round.png", try master.render(side: legacyDP * density.quarters / 4).circled())
             }
             let backgroundDrawable: String
             if sources["android.background"] != nil {
@@ -209,8 +218,11 @@ public enum AppIcons {
                 backgroundDrawable = "@color/ic_launcher_background"
                 add("android/values/ic_launcher_background.xml", IdentityXML.colorResource(name: "ic_launcher_background", hex: androidHex(layerColor?.light ?? launchIcon.light)))
             }
-            add("android/mipmap-anydpi-v26/ic_launcher.xml", IdentityXML.adaptiveIcon(
-                background: backgroundDrawable, foreground: "@mipmap/ic_launcher_foreground", monochrome: "@mipmap/ic_launcher_monochrome"))
+            // The round icon of Android 8+ is the same adaptive icon: the launcher's mask makes it round.
+            for name in ["ic_launcher", "ic_launcher_round"] {
+                add("android/mipmap-anydpi-v26/\(name).xml", IdentityXML.adaptiveIcon(
+                    background: backgroundDrawable, foreground: "@mipmap/ic_launcher_foreground", monochrome: "@mipmap/ic_launcher_monochrome"))
+            }
             try png(playStoreIcon, try opaque(master, side: 512))
             for (folder, night) in [("values", false), ("values-night", true)] {
                 let comment = " Splash screen of the tenant \(tenant.id) (Android 12+, AndroidX core-splashscreen), written by livery; do not edit. "
@@ -227,6 +239,8 @@ public enum AppIcons {
 
         mutating func web(master: AppIconSource, layerColor: (light: PlatformColor, dark: PlatformColor)?) throws {
             try png("web/icons/favicon-32.png", try opaque(master, side: 32))
+            // 32-bit RGBA images (the master is opaque: every alpha is 255), as the directory entries say.
+            add(favicon, try IconContainer.ico(faviconSides.map { try master.render(side: $0) }))
             try png("web/icons/icon-192.png", try opaque(master, side: 192))
             try png("web/icons/icon-512.png", try opaque(master, side: 512))
             // Maskable: the adaptive layers composed; their 66 dp safe zone lies inside the web's 80 % circle.

@@ -1,4 +1,5 @@
 import Foundation
+import LiveryResolve
 import Mustache
 
 /// Creates a new tenant or creator folder from the logic-less templates under `Templates/init/`.
@@ -30,6 +31,7 @@ public enum Scaffold {
         var segment = id.replacingOccurrences(of: "-", with: "_")
         if let first = segment.first, !first.isLetter { segment = "app_" + segment }
         var context: [String: Any] = ["id": id, "name": name, "androidSegment": segment]
+        if let storeName = storeName(for: name) { context["storeName"] = storeName }
         context.merge(extra) { _, new in new }
         guard let files = fm.enumerator(at: source, includingPropertiesForKeys: [.isRegularFileKey]) else {
             throw Failure(description: "cannot read \(source.path)")
@@ -51,5 +53,18 @@ public enum Scaffold {
         }
         try fm.moveItem(at: staging, to: destination)
         return destination
+    }
+
+    /// The `store.name` a brand scaffold writes: nil when the display name fits the stores' name limit
+    /// (the display name then stands in for it), else the name cut to fit, so that a fresh tenant with a
+    /// long `--name` still validates clean (`store.text-length`) and its creator sees what to shorten.
+    static func storeName(for name: String) -> String? {
+        guard let field = StoreField.all.first(where: { $0.keys == ["store.name"] }), StoreListing.length(name, of: field) > field.limit else { return nil }
+        var cut = ""
+        for character in name {
+            guard StoreListing.length(cut + String(character), of: field) <= field.limit else { break }
+            cut.append(character)
+        }
+        return cut.trimmingCharacters(in: .whitespaces)
     }
 }

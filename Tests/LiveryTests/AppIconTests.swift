@@ -9,8 +9,9 @@ import XCTest
 
 /// App icons and launch screens (docs/app-icons.md), checked by independent tools: Pillow opens every
 /// PNG (size, mode, alpha), `jsonschema` checks the icon and image sets against schemas written from
-/// Apple's asset catalog format, `xmllint` parses the Android XML, and Python's `plistlib` loads the
-/// launch screen fragment and finds its colour among the generated colour sets.
+/// Apple's asset catalog format, `xmllint` parses the Android XML, `aapt2 compile` compiles the Android
+/// resources, Python's `plistlib` loads the launch screen fragment and finds its colour among the generated
+/// colour sets, and Pillow's ICO reader opens `favicon.ico`.
 final class AppIconTests: XCTestCase {
     static let schemas = PlatformFixtures.snapshots.appendingPathComponent("asset-catalog")
     static let brands = ["companero", "physio-clinic", "sonic-walkscape", "travel-experiences", "urbannest"]
@@ -35,7 +36,7 @@ final class AppIconTests: XCTestCase {
             try write(files + ColorAssets.files(tenant), tenant: id, into: root)
             // The Android XML, parsed by libxml2's own command-line tool.
             let xml = files.map(\.path).filter { $0.hasSuffix(".xml") }.map { root.appendingPathComponent(id).appendingPathComponent($0).path }
-            XCTAssertEqual(xml.count, 4, "\(id): adaptive icon, background colour, splash light and night")
+            XCTAssertEqual(xml.count, 5, "\(id): adaptive icon and its round twin, background colour, splash light and night")
             let lint = try PlatformFixtures.tool(["xmllint", "--noout"] + xml)
             XCTAssertEqual(lint.status, 0, lint.stderr)
         }
@@ -43,7 +44,7 @@ final class AppIconTests: XCTestCase {
         XCTAssertFalse(RasterImage.libraryVersion.isEmpty)
 
         let script = #"""
-            import json, pathlib, plistlib, sys
+            import io, json, pathlib, plistlib, struct, sys
             import jsonschema
             from PIL import Image
             schemas, root = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
@@ -82,14 +83,57 @@ final class AppIconTests: XCTestCase {
                     folder = base / f"android/mipmap-{density}"
                     foreground = png(folder / "ic_launcher_foreground.png", int(108 * scale), "RGBA")
                     png(folder / "ic_launcher_monochrome.png", int(108 * scale), "RGBA")
-                    png(folder / "ic_launcher.png", int(48 * scale), "RGB")
+                    square = png(folder / "ic_launcher.png", int(48 * scale), "RGB")
+                    # The legacy round icon: the master in a circle, transparent outside it (corners and a point
+                    # 10 % in along the diagonal), opaque inside (centre, and 10 % in from the top edge's middle).
+                    round_icon = png(folder / "ic_launcher_round.png", int(48 * scale), "RGBA")
+                    if round_icon is not None and square is not None:
+                        side = round_icon.size[0]
+                        inset = int(side * 0.1)
+                        for x, y in [(0, 0), (side - 1, 0), (0, side - 1), (side - 1, side - 1), (inset, inset), (side - 1 - inset, side - 1 - inset)]:
+                            if round_icon.getpixel((x, y))[3] != 0:
+                                problems.append(f"{tenant} {density}: round icon pixel {(x, y)} alpha {round_icon.getpixel((x, y))[3]}, outside the circle")
+                        for x, y in [(side // 2, side // 2), (side // 2, inset), (inset, side // 2)]:
+                            red, green, blue, alpha = round_icon.getpixel((x, y))
+                            if alpha != 255: problems.append(f"{tenant} {density}: round icon pixel {(x, y)} alpha {alpha}, inside the circle")
+                            # The colour inside is the master's, as in the square legacy icon.
+                            if max(abs(a - b) for a, b in zip((red, green, blue), square.getpixel((x, y)))) > 2:
+                                problems.append(f"{tenant} {density}: round icon pixel {(x, y)} {(red, green, blue)} is not the master's {square.getpixel((x, y))}")
                     if foreground is not None and density == "xxxhdpi":
                         # Pillow's own alpha bounding box: the drawn mark lies inside the 66 dp square around the safe circle.
                         left, top, right, bottom = foreground.getchannel("A").point(lambda a: 255 if a > 32 else 0).getbbox()
                         if min(left, top) < 432 * 21 / 108 - 1 or max(right, bottom) > 432 * 87 / 108 + 1:
                             problems.append(f"{tenant}: foreground box {(left, top, right, bottom)} leaves the 66 dp square")
                 png(base / "android/ic_launcher-playstore.png", 512, "RGB")
-                png(base / "web/icons/favicon-32.png", 32, "RGB")
+                favicon = png(base / "web/icons/favicon-32.png", 32, "RGB")
+                # favicon.ico read twice: its directory by hand (the ICONDIR/ICONDIRENTRY layout) and the file by
+                # Pillow's ICO reader, whose images must be the embedded PNGs: same size, mode and pixels.
+                raw = (base / "web/favicon.ico").read_bytes()
+                if struct.unpack_from("<HHH", raw, 0) != (0, 1, 3): problems.append(f"{tenant}: favicon.ico header {raw[:6].hex()}")
+                embedded = {}
+                for index in range(3):
+                    width, height, colours, reserved, planes, bits, size, offset = struct.unpack_from("<BBBBHHII", raw, 6 + 16 * index)
+                    if (colours, reserved, planes, bits) != (0, 0, 1, 32): problems.append(f"{tenant}: favicon.ico entry {index}: {(colours, reserved, planes, bits)}")
+                    stream = raw[offset:offset + size]
+                    if len(stream) != size or not stream.startswith(b"\x89PNG\r\n\x1a\n"): problems.append(f"{tenant}: favicon.ico entry {index} is no PNG stream"); continue
+                    with Image.open(io.BytesIO(stream)) as image:
+                        image.load()
+                        if image.size != (width, height): problems.append(f"{tenant}: favicon.ico entry {index} says {width}x{height}, its PNG is {image.size}")
+                        embedded[image.size] = image.copy()
+                if len(raw) != 6 + 16 * 3 + sum(struct.unpack_from("<I", raw, 6 + 16 * i + 8)[0] for i in range(3)): problems.append(f"{tenant}: favicon.ico has stray bytes")
+                with Image.open(base / "web/favicon.ico") as ico:
+                    if ico.format != "ICO": problems.append(f"{tenant}: favicon.ico is {ico.format}")
+                    if sorted(ico.info["sizes"]) != [(16, 16), (32, 32), (48, 48)] or sorted(ico.ico.sizes()) != [(16, 16), (32, 32), (48, 48)]:
+                        problems.append(f"{tenant}: favicon.ico sizes {ico.info['sizes']}")
+                    for size in sorted(ico.ico.sizes()):
+                        frame, png_image = ico.ico.getimage(size), embedded.get(size)
+                        if png_image is None: problems.append(f"{tenant}: favicon.ico has no PNG of {size}"); continue
+                        if (frame.size, frame.mode) != (png_image.size, png_image.mode) or frame.mode != "RGBA":
+                            problems.append(f"{tenant}: favicon.ico {size}: Pillow decodes {frame.size} {frame.mode}, the PNG is {png_image.size} {png_image.mode}")
+                        if frame.tobytes() != png_image.tobytes(): problems.append(f"{tenant}: favicon.ico {size}: pixels differ from its PNG")
+                        if frame.getchannel("A").getextrema() != (255, 255): problems.append(f"{tenant}: favicon.ico {size} is not opaque")
+                        if size == (32, 32) and favicon is not None and frame.convert("RGB").tobytes() != favicon.tobytes():
+                            problems.append(f"{tenant}: favicon.ico's 32 px image is not favicon-32.png")
                 png(base / "web/icons/icon-192.png", 192, "RGB")
                 png(base / "web/icons/icon-512.png", 512, "RGB")
                 png(base / "web/icons/icon-maskable-512.png", 512, "RGB")
@@ -111,6 +155,29 @@ final class AppIconTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
     }
 
+    /// Android's own resource compiler reads every Android identity file of every sample brand as a
+    /// resource (folder qualifiers, resource names, the adaptive icon and values XML, PNG decoding).
+    /// `aapt2 compile` needs no Android SDK; `aapt2 link`, which resolves `@mipmap/…` and `android:`
+    /// attributes, needs the platform's android.jar, which Debian does not package, so it is not run.
+    func testAndroidIconResourcesCompileWithAapt2() throws {
+        let root = try PlatformFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for id in Self.brands {
+            let resources = AppIcons.files(try PlatformFixtures.sample(id)).files.filter { $0.path.hasPrefix("android/") && $0.path.split(separator: "/").count == 3 }
+            XCTAssertEqual(resources.filter { $0.path.contains("ic_launcher_round") }.count, 6, "\(id): the round XML and 5 round PNGs")
+            let res = root.appendingPathComponent(id).appendingPathComponent("res"), flat = root.appendingPathComponent(id).appendingPathComponent("flat")
+            try FileManager.default.createDirectory(at: flat, withIntermediateDirectories: true)
+            try write(resources.map { GeneratedFile(path: String($0.path.dropFirst("android/".count)), contents: $0.contents) }, tenant: "res", into: res.deletingLastPathComponent())
+            let compiled = try PlatformFixtures.tool(["aapt2", "compile", "-o", flat.path] + resources.map { res.appendingPathComponent(String($0.path.dropFirst("android/".count))).path })
+            if compiled.status == 127 { return XCTFail("aapt2 is missing: run `make test-deps` (Debian's aapt)") }
+            XCTAssertEqual(compiled.status, 0, "\(id): \(compiled.stdout)\(compiled.stderr)")
+            let outputs = try FileManager.default.contentsOfDirectory(atPath: flat.path)
+            XCTAssertEqual(outputs.count, resources.count, "\(id): one compiled resource per file: \(outputs.sorted())")
+            XCTAssertTrue(outputs.contains("mipmap-anydpi-v26_ic_launcher_round.xml.flat"), "\(id): \(outputs.sorted())")
+            XCTAssertTrue(outputs.contains("mipmap-xxxhdpi_ic_launcher_round.png.flat"), "\(id): \(outputs.sorted())")
+        }
+    }
+
     func testSplashThemeTakesLightAndDarkColoursFromTheTokens() throws {
         let tenant = try PlatformFixtures.sample("physio-clinic")
         let files = AppIcons.files(tenant).files
@@ -130,6 +197,11 @@ final class AppIconTests: XCTestCase {
         XCTAssertFalse(AppIcons.isIdentityFile("android/values/colors.xml"))
         let adaptive = try XCTUnwrap(files.first { $0.path == "android/mipmap-anydpi-v26/ic_launcher.xml" })
         XCTAssertTrue(String(decoding: adaptive.contents, as: UTF8.self).contains("<monochrome android:drawable=\"@mipmap/ic_launcher_monochrome\"/>"))
+        // android:roundIcon gets the same adaptive icon (the launcher's mask shapes it) and, before Android 8, round PNGs.
+        let round = try XCTUnwrap(files.first { $0.path == "android/mipmap-anydpi-v26/ic_launcher_round.xml" })
+        XCTAssertEqual(round.contents, adaptive.contents)
+        XCTAssertEqual(files.filter { $0.path.hasSuffix("/ic_launcher_round.png") }.map(\.path).sorted(), AppIcons.densities.map { "android/mipmap-\($0.name)/ic_launcher_round.png" }.sorted())
+        XCTAssertTrue(AppIcons.isIdentityFile(AppIcons.favicon))
     }
 
     func testTwoRunsWriteIdenticalBytes() throws {
@@ -179,6 +251,25 @@ final class AppIconTests: XCTestCase {
         XCTAssertEqual(try logo.minimumAlpha(), 0)
     }
 
+    /// The favicon container: a 256 px image is written as 0 in its entry, and images an entry cannot
+    /// describe (not square, over 256 px, without alpha) are refused with an error, not written.
+    func testIconContainerWritesTheDirectoryAndRefusesImagesItCannotHold() throws {
+        let small = try RasterImage.solid(red: 1, green: 2, blue: 3, width: 16, height: 16)
+        let large = try RasterImage.solid(red: 1, green: 2, blue: 3, width: 256, height: 256)
+        let bytes = [UInt8](try IconContainer.ico([small, large]))
+        XCTAssertEqual(Array(bytes[0..<6]), [0, 0, 1, 0, 2, 0])
+        XCTAssertEqual(Array(bytes[6..<10]), [16, 16, 0, 0])
+        XCTAssertEqual(Array(bytes[22..<26]), [0, 0, 0, 0], "256 is written as 0")
+        let firstSize = Int(bytes[14]) | Int(bytes[15]) << 8 | Int(bytes[16]) << 16 | Int(bytes[17]) << 24
+        let secondOffset = Int(bytes[34]) | Int(bytes[35]) << 8 | Int(bytes[36]) << 16 | Int(bytes[37]) << 24
+        XCTAssertEqual(secondOffset, 6 + 32 + firstSize)
+        XCTAssertEqual(Data(bytes[38..<(38 + firstSize)]), try small.pngData())
+        XCTAssertThrowsError(try IconContainer.ico([]))
+        XCTAssertThrowsError(try IconContainer.ico([try RasterImage.solid(red: 0, green: 0, blue: 0, width: 257, height: 257)]))
+        XCTAssertThrowsError(try IconContainer.ico([try RasterImage.solid(red: 0, green: 0, blue: 0, width: 32, height: 16)]))
+        XCTAssertThrowsError(try IconContainer.ico([try small.flattened()]))
+    }
+
     static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard haystack.count >= needle.count else { return nil }
         return (0...(haystack.count - needle.count)).first { Array(haystack[$0..<($0 + needle.count)]) == needle }
@@ -226,7 +317,8 @@ final class AppIconTests: XCTestCase {
             XCTAssertEqual(first, FileManager.default.contents(atPath: again.appendingPathComponent("urbannest/" + path).path), path)
         }
         for path in ["swiftui/Assets.xcassets/AppIcon.appiconset/AppIcon-tinted.png", "android/mipmap-xxxhdpi/ic_launcher_foreground.png",
-                     "ios/LaunchScreen.plist", "web/icons/icon-maskable-512.png", "android/values-night/splash_theme.xml"] {
+                     "ios/LaunchScreen.plist", "web/icons/icon-maskable-512.png", "android/values-night/splash_theme.xml",
+                     "android/mipmap-mdpi/ic_launcher_round.png", "android/mipmap-anydpi-v26/ic_launcher_round.xml", "web/favicon.ico"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent("urbannest/" + path).path), path)
         }
     }

@@ -1,5 +1,6 @@
 import LiveryCheck
 import LiveryDiagnostics
+import LiveryRender
 import Foundation
 import XCTest
 
@@ -312,8 +313,31 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(brand.status, 0, brand.stdout + brand.stderr)
         let creator = try LiveryProcess.run(["init", "creator", "acme-jo", "--extends", "acme", "--templates", templates], in: workspace.root)
         XCTAssertEqual(creator.status, 0, creator.stdout + creator.stderr)
+        // A brand name longer than the stores' 30 characters: store.name holds it cut to fit.
+        let long = try LiveryProcess.run(["init", "tenant", "longname", "--name", "The Remarkably Long Brand Name Company", "--templates", templates], in: workspace.root)
+        XCTAssertEqual(long.status, 0, long.stdout + long.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: workspace.tenants.appendingPathComponent("acme/store.yaml").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: workspace.tenants.appendingPathComponent("acme-jo/store.yaml").path), "a creator is listed in its platform's app")
         let all = try LiveryProcess.run(["validate", "--strict", "Tenants"], in: workspace.root)
         XCTAssertEqual(all.status, 0, all.stdout)
+        // The first generate already writes the new brand's listings, for both stores, from the placeholders.
+        let output = workspace.root.appendingPathComponent("generated")
+        let generate = try LiveryProcess.run(["generate", "Tenants", "-o", output.path, "--templates", templates], in: workspace.root)
+        XCTAssertEqual(generate.status, 0, generate.stdout + generate.stderr)
+        func listing(_ tenant: String, _ path: String) -> String? {
+            FileManager.default.contents(atPath: output.appendingPathComponent("\(tenant)/\(StoreListings.folder)/\(path)").path).map { String(decoding: $0, as: UTF8.self) }
+        }
+        XCTAssertEqual(listing("acme", "ios/en-US/name.txt"), "Acme", "the display name stands in for the store name")
+        XCTAssertEqual(listing("acme", "android/en-US/title.txt"), "Acme")
+        XCTAssertEqual(listing("acme", "ios/en-US/privacy_url.txt"), "https://example.com/acme/privacy")
+        XCTAssertEqual(listing("acme", "ios/en-US/support_url.txt"), "https://example.com/acme/support")
+        XCTAssertEqual(listing("acme", "ios/en-US/keywords.txt"), "keyword one,keyword two")
+        XCTAssertEqual(listing("acme", "android/en-US/short_description.txt"), "A short summary of the app for Google Play.")
+        let description = try XCTUnwrap(listing("acme", "ios/en-US/description.txt"))
+        XCTAssertTrue(description.hasPrefix("Acme is a new app."), description)
+        XCTAssertEqual(listing("acme", "android/en-US/full_description.txt"), description)
+        XCTAssertEqual(listing("longname", "ios/en-US/name.txt"), "The Remarkably Long Brand Name")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.appendingPathComponent("acme-jo/\(StoreListings.folder)").path), "creators have no listing")
         let again = try LiveryProcess.run(["init", "tenant", "acme", "--templates", templates], in: workspace.root)
         XCTAssertEqual(again.status, 2, "an existing folder must not be overwritten")
         let badID = try LiveryProcess.run(["init", "tenant", "Bad_Id", "--templates", templates], in: workspace.root)

@@ -13,17 +13,19 @@ final class PlatformCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         // 9 theme and token files, the asset catalog's Contents.json, a colour set per colour (84), and the
         // build settings: xcconfig, Gradle properties, and InfoPlist.strings and app_name.xml for en and ru (6), and
-        // the icons and launch screens (34, docs/app-icons.md): iOS 9 (icon set 3 + Contents.json, launch image set
-        // 3 + Contents.json, LaunchScreen.plist), Android 20 (foreground, monochrome and legacy at 5 densities, the
-        // adaptive icon, its background colour, the Play icon, splash light and night), web 5.
+        // the icons and launch screens (41, docs/app-icons.md): iOS 9 (icon set 3 + Contents.json, launch image set
+        // 3 + Contents.json, LaunchScreen.plist), Android 26 (foreground, monochrome, legacy and legacy round at 5
+        // densities, the adaptive icon and its round twin, its background colour, the Play icon, splash light and
+        // night), web 6 (favicon PNG and ICO, 3 manifest icons, the manifest's icons member).
         // the store listings: 8 App Store files and 4 Google Play files for each of en and ru (24).
-        XCTAssertTrue(result.stdout.contains("physio-clinic: 158 files in"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("physio-clinic: 165 files in"), result.stdout)
         for path in ["swiftui/Theme.swift", "compose/Theme.kt", "android/values/colors.xml", "android/values-night/colors.xml",
                      "android/values/dimens.xml", "css/tokens.css", "react-native/theme.ts", "tokens/default.tokens.json", "tokens/dark.tokens.json",
                      "swiftui/Assets.xcassets/Contents.json", "swiftui/Assets.xcassets/brandPrimary.colorset/Contents.json",
                      "ios/Tenant.xcconfig", "ios/ru.lproj/InfoPlist.strings", "android/tenant.gradle.properties", "android/values-ru/app_name.xml",
                      "fastlane/metadata/ios/ru/keywords.txt", "fastlane/metadata/android/ru-RU/short_description.txt",
-                     "fastlane/metadata/android/en-US/changelogs/default.txt"] {
+                     "fastlane/metadata/android/en-US/changelogs/default.txt", "android/mipmap-xxhdpi/ic_launcher_round.png",
+                     "android/mipmap-anydpi-v26/ic_launcher_round.xml", "web/favicon.ico"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent("physio-clinic/\(path)").path), path)
         }
         // A tenant without modes gets its one document; a creator gets its base's tokens merged in.

@@ -32,6 +32,8 @@ int livery_vips_flatten(VipsImage *in, VipsImage **out);
 int livery_vips_embed(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
 /// `overlay` over `base` (Porter-Duff over).
 int livery_vips_over(VipsImage *base, VipsImage *overlay, VipsImage **out);
+/// `base` kept only where `mask` is opaque: its colour, its alpha times the mask's (Porter-Duff destination-in).
+int livery_vips_dest_in(VipsImage *base, VipsImage *mask, VipsImage **out);
 /// Decodes the whole image into memory once (a lazy pipeline would read its source again per use).
 int livery_vips_materialise(VipsImage *in, VipsImage **out);
 /// PNG bytes with nothing that varies between runs: no metadata chunks (`strip`: no tIME, text or EXIF),
