@@ -39,9 +39,11 @@ struct PlatformStrings: Sendable {
         guard let memo, let inputs else { return try make(locale) }
         let key = GeneratedFileMemo.Key(inputs: inputs, locale: locale)
         if let made = memo.files(key) {
+            // The bundle's files are made together, once, if its archive must be written after all.
+            let again = MadeOnce { [self] in try make(locale) }
             return made.map { file in
-                BundleEntry(path: file.path, sha256: file.sha256, size: file.size) { [self] in
-                    guard let bytes = try make(locale).first(where: { $0.path == file.path })?.bytes() else {
+                BundleEntry(path: file.path, sha256: file.sha256, size: file.size) {
+                    guard let bytes = try again.entries().first(where: { $0.path == file.path })?.bytes() else {
                         throw BundleEntry.Mismatch(description: "internal error: '\(file.path)' was not generated again (please report it)")
                     }
                     return bytes
@@ -66,6 +68,27 @@ struct PlatformStrings: Sendable {
             BundleEntry(path: "platform/ios/\(locale)/Localizable.xcstrings", data: try Self.data(StringCatalogFormat.export(catalog, locales: [locale]))),
             BundleEntry(path: "platform/android/\(folder)/strings.xml", data: try Self.data(AndroidFormat.export(catalog, locale: locale))),
         ]
+    }
+
+    /// A locale's files made at most once, by whichever of its entries asks first.
+    private final class MadeOnce: @unchecked Sendable {
+        // The lock guards `made`.
+        private let lock = NSLock()
+        private var made: Result<[BundleEntry], any Error>?
+        private let make: @Sendable () throws -> [BundleEntry]
+
+        init(_ make: @escaping @Sendable () throws -> [BundleEntry]) {
+            self.make = make
+        }
+
+        func entries() throws -> [BundleEntry] {
+            try lock.withLock {
+                if let made { return try made.get() }
+                let result = Result { try make() }
+                made = result
+                return try result.get()
+            }
+        }
     }
 
     private static func data(_ result: InterchangeResult<Data>) throws -> Data {
