@@ -30,8 +30,18 @@ public enum Scaffold {
         // Android application id segments take letters, digits and `_` and start with a letter; tenant ids are slugs.
         var segment = id.replacingOccurrences(of: "-", with: "_")
         if let first = segment.first, !first.isLetter { segment = "app_" + segment }
-        var context: [String: Any] = ["id": id, "name": name, "androidSegment": segment]
-        if let storeName = storeName(for: name) { context["storeName"] = storeName }
+        // The name goes into YAML, JSON and ICU message text (store.* text too): it must be one line, and each
+        // use is escaped for its syntax (`name` itself only where any text is fine: comments, Markdown).
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty,
+              !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }) else {
+            throw Failure(description: "the name must be one line of text (no line breaks or control characters)")
+        }
+        var context: [String: Any] = ["id": id, "name": name, "androidSegment": segment, "nameYAML": yamlScalar(name),
+                                      "nameJSON": quotedContent(name), "nameInMessage": quotedContent(messageText(name)), "nameInText": messageText(name)]
+        if let storeName = storeName(for: name) {
+            context["storeName"] = storeName
+            context["storeNameYAML"] = yamlScalar(messageText(storeName))
+        }
         context.merge(extra) { _, new in new }
         guard let files = fm.enumerator(at: source, includingPropertiesForKeys: [.isRegularFileKey]) else {
             throw Failure(description: "cannot read \(source.path)")
@@ -53,6 +63,29 @@ public enum Scaffold {
         }
         try fm.moveItem(at: staging, to: destination)
         return destination
+    }
+
+    /// `text` as a YAML scalar: plain when it starts with a letter and holds only letters, digits, spaces
+    /// and `.-_'()&!?,+/` (and is not a word YAML 1.1 reads as a boolean or null), else double-quoted.
+    static func yamlScalar(_ text: String) -> String {
+        let plain = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: " .-_'()&!?,+/"))
+        let special: Set<String> = ["y", "n", "yes", "no", "true", "false", "on", "off", "null"]
+        if let first = text.unicodeScalars.first, CharacterSet.letters.contains(first), text.unicodeScalars.allSatisfy(plain.contains),
+           !text.hasSuffix(" "), !special.contains(text.lowercased()) {
+            return text
+        }
+        return "\"" + quotedContent(text) + "\""
+    }
+
+    /// `text` escaped to stand between double quotes, in YAML and in JSON alike (`\` and `"`; the name has
+    /// no control characters).
+    static func quotedContent(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    }
+
+    /// `text` as literal ICU MessageFormat text: an apostrophe doubled, braces quoted.
+    static func messageText(_ text: String) -> String {
+        text.replacingOccurrences(of: "'", with: "''").replacingOccurrences(of: "{", with: "'{'").replacingOccurrences(of: "}", with: "'}'")
     }
 
     /// The `store.name` a brand scaffold writes: nil when the display name fits the stores' name limit

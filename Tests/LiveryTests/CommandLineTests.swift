@@ -1,5 +1,6 @@
 import LiveryCheck
 import LiveryDiagnostics
+import LiveryLoad
 import LiveryRender
 import Foundation
 import XCTest
@@ -316,6 +317,19 @@ final class CommandLineTests: XCTestCase {
         // A brand name longer than the stores' 30 characters: store.name holds it cut to fit.
         let long = try LiveryProcess.run(["init", "tenant", "longname", "--name", "The Remarkably Long Brand Name Company", "--templates", templates], in: workspace.root)
         XCTAssertEqual(long.status, 0, long.stdout + long.stderr)
+        // A name with YAML, JSON and ICU syntax in it is written escaped for each file, and reads back as typed.
+        let oddName = #"O'Neil "Rehab": #1 \ {Go}"#
+        let odd = try LiveryProcess.run(["init", "tenant", "odd", "--name", oddName, "--templates", templates], in: workspace.root)
+        XCTAssertEqual(odd.status, 0, odd.stdout + odd.stderr)
+        let oddManifest = ManifestParser.load(workspace.tenants.appendingPathComponent("odd/tenant.yaml"), displayPath: "tenant.yaml").node
+        XCTAssertEqual(oddManifest?["name"]?.string, oddName)
+        XCTAssertEqual(oddManifest?["app"]?["displayName"]?.string, oddName)
+        let tokens = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: workspace.tenants.appendingPathComponent("odd/branding/tokens.json"))) as? [String: Any])
+        XCTAssertEqual(tokens["$description"] as? String, "Design tokens of \(oddName) (DTCG 2025.10). docs/branding.md explains the groups.")
+        let twoLines = try LiveryProcess.run(["init", "tenant", "two", "--name", "two\nlines", "--templates", templates], in: workspace.root)
+        XCTAssertEqual(twoLines.status, 2)
+        XCTAssertTrue(twoLines.stderr.contains("the name must be one line of text"), twoLines.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: workspace.tenants.appendingPathComponent("two").path))
         XCTAssertTrue(FileManager.default.fileExists(atPath: workspace.tenants.appendingPathComponent("acme/store.yaml").path))
         XCTAssertFalse(FileManager.default.fileExists(atPath: workspace.tenants.appendingPathComponent("acme-jo/store.yaml").path), "a creator is listed in its platform's app")
         let all = try LiveryProcess.run(["validate", "--strict", "Tenants"], in: workspace.root)
@@ -337,6 +351,8 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(description.hasPrefix("Acme is a new app."), description)
         XCTAssertEqual(listing("acme", "android/en-US/full_description.txt"), description)
         XCTAssertEqual(listing("longname", "ios/en-US/name.txt"), "The Remarkably Long Brand Name")
+        XCTAssertEqual(listing("odd", "ios/en-US/name.txt"), oddName)
+        XCTAssertEqual(listing("odd", "ios/en-US/description.txt")?.hasPrefix(oddName + " is a new app."), true, "the ICU quoting is undone in the listing")
         XCTAssertFalse(FileManager.default.fileExists(atPath: output.appendingPathComponent("acme-jo/\(StoreListings.folder)").path), "creators have no listing")
         let again = try LiveryProcess.run(["init", "tenant", "acme", "--templates", templates], in: workspace.root)
         XCTAssertEqual(again.status, 2, "an existing folder must not be overwritten")
