@@ -73,7 +73,10 @@ public struct ResolverDocument: Sendable {
     public static func parse(_ root: Node, resolvePath: @escaping (String) -> String?) -> (ResolverDocument?, [Diagnostic]) {
         var parser = Parser(root: root, resolvePath: resolvePath)
         let document = parser.document()
-        return (parser.diagnostics.isEmpty ? document : nil, parser.diagnostics)
+        // A mistake that leaves the document's meaning whole (a misspelt top-level property) is reported and
+        // the document still used, so its tokens resolve and no finding follows from it; any other drops it.
+        let usable = parser.diagnostics.allSatisfy { ResolverMessage.keepsTokens($0.messageID) }
+        return (usable ? document : nil, parser.diagnostics)
     }
 
     private struct Parser {

@@ -90,7 +90,14 @@ public enum ResolverMessage {
     /// token files given beside the document, leave the rest of the tokens in place.
     public static func leavesNoTokens(_ messageID: String?) -> Bool {
         guard let messageID else { return false }
-        return !keepingTokens.contains(messageID)
+        return !keepsTokens(messageID)
     }
-    private static let keepingTokens: Set<String> = [notATokenFile(path: "").id, resolverAndTokens().id]
+
+    /// Whether a finding with this message leaves the resolver document's tokens in place: a missing
+    /// token file, token files beside the document, and an unknown top-level property (a typo such as
+    /// `descripton`, which changes nothing the document means).
+    static func keepsTokens(_ messageID: String?) -> Bool {
+        messageID.map(keepingTokens.contains) ?? false
+    }
+    private static let keepingTokens: Set<String> = [notATokenFile(path: "").id, resolverAndTokens().id, unknownProperty(key: "").id]
 }

@@ -81,6 +81,26 @@ final class ResolverTests: XCTestCase {
                        [#"Tenants/urbannest/branding/urbannest.resolver.json:3:14: error: version must be "2025.10", found '2024' [branding.resolver]"#])
     }
 
+    func testAMisspeltTopLevelPropertyIsReportedAndTheDocumentStillResolves() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("livery-resolver-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let tenants = root.appendingPathComponent("Tenants")
+        try FileManager.default.createDirectory(at: tenants, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: LiveryProcess.packageRoot.appendingPathComponent("Tenants/urbannest"), to: tenants.appendingPathComponent("urbannest"))
+        let document = tenants.appendingPathComponent("urbannest/branding/urbannest.resolver.json")
+        let text = try String(contentsOf: document, encoding: .utf8)
+        XCTAssertTrue(text.contains("\"version\": \"2025.10\","))
+        try Data(text.replacingOccurrences(of: "\"version\": \"2025.10\",", with: "\"version\": \"2025.10\", \"descripton\": \"typo\",").utf8).write(to: document)
+
+        let result = Validator.validate(workspace: tenants, displayRoot: "Tenants", only: ["urbannest"], strict: false)
+        let errors = result.diagnostics.filter { $0.severity == .error }
+        XCTAssertEqual(errors.map(\.ruleID), ["branding.resolver"], "\(result.diagnostics.map(\.line))")
+        XCTAssertEqual(errors.first?.message, "'descripton' is not a property of a resolver document")
+        XCTAssertEqual(errors.first?.hint, "did you mean 'description'?")
+        let urbannest = try XCTUnwrap(result.tenants.first { $0.id == "urbannest" })
+        XCTAssertEqual(urbannest.tokens.keys.sorted(), ["compact", "dark", "dark+compact", "default"], "every combination still resolves")
+    }
+
     func testTheUrbannestSampleResolvesEveryCombination() throws {
         let result = Validator.validate(workspace: LiveryProcess.packageRoot.appendingPathComponent("Tenants"), displayRoot: "Tenants", only: ["urbannest"], strict: true)
         XCTAssertEqual(result.diagnostics.map(\.line), [])
