@@ -1,3 +1,4 @@
+import Foundation
 import LiveryDiagnostics
 import LiveryLoad
 
@@ -48,6 +49,7 @@ public enum TenantResolver {
                 }
             }
             let tokenManifests = Dictionary(source.manifests(.branding).map { ($0.relativePath, $0) }, uniquingKeysWith: { a, _ in a })
+            let tenantFolder = source.paths.realRoot
             func parse(_ relative: String) -> [DesignToken] {
                 guard let manifest = tokenManifests[relative] else { return [] }
                 let parsed = TokenParser.parseFile(manifest.node)
@@ -81,7 +83,12 @@ public enum TenantResolver {
                             case .file(let file, let location):
                                 if let cached = parsedFiles[file] { layer += cached; continue }
                                 guard tokenManifests[file] != nil else {
-                                    diagnostics.append(Diagnostic(.error, ResolverMessage.notATokenFile(path: file), at: location, rule: ResolveRule.resolver))
+                                    // The closest JSON file of the document's folder, written as the document writes its
+                                    // references (relative to that folder); only the files it references were loaded.
+                                    let written = folder.isEmpty ? file : file.hasPrefix(folder + "/") ? String(file.dropFirst(folder.count + 1)) : file
+                                    let listed = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? tenantFolder : tenantFolder + "/" + folder)) ?? []
+                                    let hint = DidYouMean.hint(for: written, among: listed.filter { $0.hasSuffix(".json") && $0 != (path as NSString).lastPathComponent })
+                                    diagnostics.append(Diagnostic(.error, ResolverMessage.notATokenFile(path: file), at: location, rule: ResolveRule.resolver, hint: hint))
                                     parsedFiles[file] = []
                                     continue
                                 }

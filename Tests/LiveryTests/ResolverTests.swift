@@ -101,6 +101,24 @@ final class ResolverTests: XCTestCase {
         XCTAssertEqual(urbannest.tokens.keys.sorted(), ["compact", "dark", "dark+compact", "default"], "every combination still resolves")
     }
 
+    func testAMisspeltTokenFileIsNamedWithTheClosestOne() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("livery-resolver-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let tenants = root.appendingPathComponent("Tenants")
+        try FileManager.default.createDirectory(at: tenants, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: LiveryProcess.packageRoot.appendingPathComponent("Tenants/urbannest"), to: tenants.appendingPathComponent("urbannest"))
+        let document = tenants.appendingPathComponent("urbannest/branding/urbannest.resolver.json")
+        let text = try String(contentsOf: document, encoding: .utf8)
+        let written = #""dark": [{"$ref": "dark.tokens.json"}]"#
+        XCTAssertTrue(text.contains(written))
+        try Data(text.replacingOccurrences(of: written, with: #""dark": [{"$ref": "drak.tokens.json"}]"#).utf8).write(to: document)
+
+        let result = Validator.validate(workspace: tenants, displayRoot: "Tenants", only: ["urbannest"], strict: false)
+        let finding = try XCTUnwrap(result.diagnostics.first { $0.ruleID == "branding.resolver" }, "\(result.diagnostics.map(\.line))")
+        XCTAssertEqual(finding.message, "'branding/drak.tokens.json' is not a token file of this tenant")
+        XCTAssertEqual(finding.hint, "did you mean 'dark.tokens.json'?")
+    }
+
     func testTheUrbannestSampleResolvesEveryCombination() throws {
         let result = Validator.validate(workspace: LiveryProcess.packageRoot.appendingPathComponent("Tenants"), displayRoot: "Tenants", only: ["urbannest"], strict: true)
         XCTAssertEqual(result.diagnostics.map(\.line), [])
