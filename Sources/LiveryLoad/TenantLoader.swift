@@ -32,6 +32,12 @@ public struct UnloadedManifest: Sendable {
     public var kind: ManifestKind
     public var displayPath: String
     public var reason: Diagnostic
+
+    public init(kind: ManifestKind, displayPath: String, reason: Diagnostic) {
+        self.kind = kind
+        self.displayPath = displayPath
+        self.reason = reason
+    }
 }
 
 /// A tenant folder as loaded from disk: parsed manifests, asset references and load-time findings.

@@ -17,6 +17,9 @@ public struct ResolvedTenant: Sendable {
     public var tokens: [String: ResolvedTokens]
     /// Token-group `$extensions` by group path, across the inherited token files.
     public var tokenGroupExtensions: [String: Node]
+    /// The ancestors' resolver documents that did not resolve (root first): each left its tenant without
+    /// tokens, so this tenant is checked without them, as without a base's token file that does not load.
+    public var unloadedBaseResolvers: [UnloadedManifest] = []
 
     public var id: String { source.id }
     public var defaultLocale: String? { tenant?["locales"]?["default"]?.string }
@@ -36,6 +39,8 @@ public enum TenantResolver {
         var parsedLocales: [String: [String: LocaleBundle]] = [:]
         // Tenants that compose their tokens with a resolver document: layers per combination.
         var combinations: [String: [String: [DesignToken]]] = [:]
+        // Tenants whose resolver document did not resolve, with the first finding that says why.
+        var brokenResolvers: [String: UnloadedManifest] = [:]
 
         for source in sources {
             var base: [DesignToken] = [], modes: [String: [DesignToken]] = [:], extensions: [String: Node] = [:], extends: [GroupExtension] = []
@@ -63,6 +68,7 @@ public enum TenantResolver {
             for mode in branding?["modes"]?.entries ?? [] {
                 modes[mode.key, default: []] += files(mode.value).flatMap(parse)
             }
+            let resolverFindings = diagnostics.count
             if let resolverNode = branding?["resolver"] {
                 if branding?["tokens"] != nil || branding?["modes"] != nil {
                     diagnostics.append(Diagnostic(.error, ResolverMessage.resolverAndTokens(), at: resolverNode.location, rule: ResolveRule.resolver))
@@ -109,6 +115,9 @@ public enum TenantResolver {
                 }
             } else if branding != nil && branding?["tokens"] == nil {
                 diagnostics.append(Diagnostic(.error, ResolverMessage.noTokens(), at: branding!.location, rule: ResolveRule.resolver))
+            }
+            if let failure = diagnostics[resolverFindings...].first(where: { $0.ruleID == ResolveRule.resolver && ResolverMessage.leavesNoTokens($0.messageID) }) {
+                brokenResolvers[source.id] = UnloadedManifest(kind: .branding, displayPath: failure.location.file, reason: failure)
             }
             parsedTokens[source.id] = (base, modes, extensions, extends, groupTypes)
 
@@ -187,7 +196,8 @@ public enum TenantResolver {
             var groupExtensions: [String: Node] = [:]
             for member in lineage { groupExtensions.merge(parsedTokens[member.id]?.extensions ?? [:]) { _, new in new } }
             resolved.append(ResolvedTenant(source: source, ancestors: ancestors, tenant: tenant, voice: voice,
-                                           locales: locales, tokens: tokens, tokenGroupExtensions: groupExtensions))
+                                           locales: locales, tokens: tokens, tokenGroupExtensions: groupExtensions,
+                                           unloadedBaseResolvers: ancestors.compactMap { brokenResolvers[$0.id] }))
         }
         return (resolved, diagnostics.normalized())
     }

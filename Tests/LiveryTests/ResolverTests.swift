@@ -119,6 +119,29 @@ final class ResolverTests: XCTestCase {
         XCTAssertEqual(finding.hint, "did you mean 'dark.tokens.json'?")
     }
 
+    func testACreatorOfABaseWhoseResolverDocumentIsBrokenGetsOneNoteInsteadOfItsFollowOnFindings() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("livery-resolver-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let tenants = root.appendingPathComponent("Tenants")
+        try FileManager.default.createDirectory(at: tenants.appendingPathComponent("urban-jo"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: LiveryProcess.packageRoot.appendingPathComponent("Tenants/urbannest"), to: tenants.appendingPathComponent("urbannest"))
+        try Data("id: urban-jo\nkind: creator\nextends: urbannest\nname: Jo\nlocales:\n  default: en\n  supported: [en, hi]\n".utf8)
+            .write(to: tenants.appendingPathComponent("urban-jo/tenant.yaml"))
+        let clean = Validator.validate(workspace: tenants, displayRoot: "Tenants", strict: false)
+        XCTAssertEqual(clean.diagnostics.filter { $0.severity != .note }.map(\.line), [], "the creator validates clean with its base's tokens")
+        let document = tenants.appendingPathComponent("urbannest/branding/urbannest.resolver.json")
+        let text = try String(contentsOf: document, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "\"version\": \"2025.10\"", with: "\"version\": \"2024\"").utf8).write(to: document)
+
+        let result = Validator.validate(workspace: tenants, displayRoot: "Tenants", strict: false)
+        XCTAssertEqual(result.diagnostics.filter { $0.severity != .note }.map(\.line),
+                       [#"Tenants/urbannest/branding/urbannest.resolver.json:3:14: error: version must be "2025.10", found '2024' [branding.resolver]"#])
+        let notes = result.diagnostics.filter { $0.severity == .note }
+        XCTAssertEqual(notes.map(\.ruleID), ["structure.base-unloaded"])
+        XCTAssertEqual(notes.first?.location.file, "Tenants/urban-jo/tenant.yaml")
+        XCTAssertEqual(notes.first?.related.first?.location.file, "Tenants/urbannest/branding/urbannest.resolver.json")
+    }
+
     func testTheUrbannestSampleResolvesEveryCombination() throws {
         let result = Validator.validate(workspace: LiveryProcess.packageRoot.appendingPathComponent("Tenants"), displayRoot: "Tenants", only: ["urbannest"], strict: true)
         XCTAssertEqual(result.diagnostics.map(\.line), [])

@@ -28,7 +28,7 @@ enum Cascade {
     /// `found` without the findings that depend on a kind of manifest that did not load in the tenant
     /// or one of its ancestors (every non-structural finding, when a tenant manifest did not load).
     static func filter(_ found: [Diagnostic], tenant: ResolvedTenant) -> [Diagnostic] {
-        var unloaded = Set((tenant.ancestors + [tenant.source]).flatMap(\.unloaded).map(\.kind))
+        var unloaded = Set(((tenant.ancestors + [tenant.source]).flatMap(\.unloaded) + tenant.unloadedBaseResolvers).map(\.kind))
         // A resolver document that does not parse, or is not there, leaves the tenant without tokens, as a
         // token file that does not load does: its own findings stand, the "not a token" ones that follow go.
         if found.contains(where: { $0.ruleID == ResolveRule.resolver && ResolverMessage.leavesNoTokens($0.messageID) }) { unloaded.insert(.branding) }
@@ -67,7 +67,7 @@ struct BaseUnloadedRule: Rule {
     }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
-        let unloaded = context.tenant.ancestors.flatMap(\.unloaded)
+        let unloaded = context.tenant.ancestors.flatMap(\.unloaded) + context.tenant.unloadedBaseResolvers
         guard let first = unloaded.first, let manifest = context.source.tenant else { return [] }
         let at = manifest.node["extends"]?.location ?? manifest.node.location
         let others = unloaded.count > 1 ? " and \(unloaded.count - 1) more of its base's files" : ""
