@@ -63,18 +63,29 @@ final class ResolverTests: XCTestCase {
         }
     }
 
-    /// A resolver document that does not parse leaves the tenant without tokens: its own finding is
-    /// reported, not the dozens of "not a token" findings that follow (28 before the cascade knew it).
-    func testABrokenResolverDocumentIsReportedWithoutItsFollowOnFindings() throws {
+    /// A workspace holding a copy of the urbannest sample (a tenant composed by a resolver document), removed
+    /// after the test, and the document's URL.
+    private func urbannestCopy() throws -> (tenants: URL, document: URL) {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("livery-resolver-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
+        addTeardownBlock { try? FileManager.default.removeItem(at: root) }
         let tenants = root.appendingPathComponent("Tenants")
         try FileManager.default.createDirectory(at: tenants, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: LiveryProcess.packageRoot.appendingPathComponent("Tenants/urbannest"), to: tenants.appendingPathComponent("urbannest"))
-        let document = tenants.appendingPathComponent("urbannest/branding/urbannest.resolver.json")
-        let text = try String(contentsOf: document, encoding: .utf8)
-        XCTAssertTrue(text.contains("\"version\": \"2025.10\""))
-        try Data(text.replacingOccurrences(of: "\"version\": \"2025.10\"", with: "\"version\": \"2024\"").utf8).write(to: document)
+        return (tenants, tenants.appendingPathComponent("urbannest/branding/urbannest.resolver.json"))
+    }
+
+    /// Replaces `written` (which must be there) with `replacement` in the file at `url`.
+    private func edit(_ url: URL, replacing written: String, with replacement: String) throws {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        XCTAssertTrue(text.contains(written), "\(url.lastPathComponent) has \(written)")
+        try Data(text.replacingOccurrences(of: written, with: replacement).utf8).write(to: url)
+    }
+
+    /// A resolver document that does not parse leaves the tenant without tokens: its own finding is
+    /// reported, not the dozens of "not a token" findings that follow (28 before the cascade knew it).
+    func testABrokenResolverDocumentIsReportedWithoutItsFollowOnFindings() throws {
+        let (tenants, document) = try urbannestCopy()
+        try edit(document, replacing: "\"version\": \"2025.10\"", with: "\"version\": \"2024\"")
 
         let result = Validator.validate(workspace: tenants, displayRoot: "Tenants", only: ["urbannest"], strict: false)
         XCTAssertEqual(result.diagnostics.filter { $0.severity == .error }.map(\.line),
@@ -82,15 +93,8 @@ final class ResolverTests: XCTestCase {
     }
 
     func testAMisspeltTopLevelPropertyIsReportedAndTheDocumentStillResolves() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("livery-resolver-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let tenants = root.appendingPathComponent("Tenants")
-        try FileManager.default.createDirectory(at: tenants, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: LiveryProcess.packageRoot.appendingPathComponent("Tenants/urbannest"), to: tenants.appendingPathComponent("urbannest"))
-        let document = tenants.appendingPathComponent("urbannest/branding/urbannest.resolver.json")
-        let text = try String(contentsOf: document, encoding: .utf8)
-        XCTAssertTrue(text.contains("\"version\": \"2025.10\","))
-        try Data(text.replacingOccurrences(of: "\"version\": \"2025.10\",", with: "\"version\": \"2025.10\", \"descripton\": \"typo\",").utf8).write(to: document)
+        let (tenants, document) = try urbannestCopy()
+        try edit(document, replacing: "\"version\": \"2025.10\",", with: "\"version\": \"2025.10\", \"descripton\": \"typo\",")
 
         let result = Validator.validate(workspace: tenants, displayRoot: "Tenants", only: ["urbannest"], strict: false)
         let errors = result.diagnostics.filter { $0.severity == .error }
@@ -102,16 +106,8 @@ final class ResolverTests: XCTestCase {
     }
 
     func testAMisspeltTokenFileIsNamedWithTheClosestOne() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("livery-resolver-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let tenants = root.appendingPathComponent("Tenants")
-        try FileManager.default.createDirectory(at: tenants, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: LiveryProcess.packageRoot.appendingPathComponent("Tenants/urbannest"), to: tenants.appendingPathComponent("urbannest"))
-        let document = tenants.appendingPathComponent("urbannest/branding/urbannest.resolver.json")
-        let text = try String(contentsOf: document, encoding: .utf8)
-        let written = #""dark": [{"$ref": "dark.tokens.json"}]"#
-        XCTAssertTrue(text.contains(written))
-        try Data(text.replacingOccurrences(of: written, with: #""dark": [{"$ref": "drak.tokens.json"}]"#).utf8).write(to: document)
+        let (tenants, document) = try urbannestCopy()
+        try edit(document, replacing: #""dark": [{"$ref": "dark.tokens.json"}]"#, with: #""dark": [{"$ref": "drak.tokens.json"}]"#)
 
         let result = Validator.validate(workspace: tenants, displayRoot: "Tenants", only: ["urbannest"], strict: false)
         let finding = try XCTUnwrap(result.diagnostics.first { $0.ruleID == "branding.resolver" }, "\(result.diagnostics.map(\.line))")
@@ -120,18 +116,13 @@ final class ResolverTests: XCTestCase {
     }
 
     func testACreatorOfABaseWhoseResolverDocumentIsBrokenGetsOneNoteInsteadOfItsFollowOnFindings() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("livery-resolver-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let tenants = root.appendingPathComponent("Tenants")
+        let (tenants, document) = try urbannestCopy()
         try FileManager.default.createDirectory(at: tenants.appendingPathComponent("urban-jo"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: LiveryProcess.packageRoot.appendingPathComponent("Tenants/urbannest"), to: tenants.appendingPathComponent("urbannest"))
         try Data("id: urban-jo\nkind: creator\nextends: urbannest\nname: Jo\nlocales:\n  default: en\n  supported: [en, hi]\n".utf8)
             .write(to: tenants.appendingPathComponent("urban-jo/tenant.yaml"))
         let clean = Validator.validate(workspace: tenants, displayRoot: "Tenants", strict: false)
         XCTAssertEqual(clean.diagnostics.filter { $0.severity != .note }.map(\.line), [], "the creator validates clean with its base's tokens")
-        let document = tenants.appendingPathComponent("urbannest/branding/urbannest.resolver.json")
-        let text = try String(contentsOf: document, encoding: .utf8)
-        try Data(text.replacingOccurrences(of: "\"version\": \"2025.10\"", with: "\"version\": \"2024\"").utf8).write(to: document)
+        try edit(document, replacing: "\"version\": \"2025.10\"", with: "\"version\": \"2024\"")
 
         let result = Validator.validate(workspace: tenants, displayRoot: "Tenants", strict: false)
         XCTAssertEqual(result.diagnostics.filter { $0.severity != .note }.map(\.line),
