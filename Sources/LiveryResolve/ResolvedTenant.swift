@@ -17,9 +17,10 @@ public struct ResolvedTenant: Sendable {
     public var tokens: [String: ResolvedTokens]
     /// Token-group `$extensions` by group path, across the inherited token files.
     public var tokenGroupExtensions: [String: Node]
-    /// The ancestors' resolver documents that did not resolve (root first): each left its tenant without
-    /// tokens, so this tenant is checked without them, as without a base's token file that does not load.
-    public var unloadedBaseResolvers: [UnloadedManifest] = []
+    /// The resolver documents of the tenant and its ancestors that did not resolve, by tenant id: each
+    /// left its tenant without tokens, so this tenant is checked without them, as without a token file
+    /// that does not load.
+    public var unloadedResolvers: [String: UnloadedManifest] = [:]
 
     public var id: String { source.id }
     public var defaultLocale: String? { tenant?["locales"]?["default"]?.string }
@@ -197,7 +198,7 @@ public enum TenantResolver {
             for member in lineage { groupExtensions.merge(parsedTokens[member.id]?.extensions ?? [:]) { _, new in new } }
             resolved.append(ResolvedTenant(source: source, ancestors: ancestors, tenant: tenant, voice: voice,
                                            locales: locales, tokens: tokens, tokenGroupExtensions: groupExtensions,
-                                           unloadedBaseResolvers: ancestors.compactMap { brokenResolvers[$0.id] }))
+                                           unloadedResolvers: brokenResolvers.filter { id, _ in lineage.contains { $0.id == id } }))
         }
         return (resolved, diagnostics.normalized())
     }

@@ -88,7 +88,7 @@ public enum ResolverMessage {
     /// document: any mistake the parser finds makes it drop the whole document, and a document that is
     /// not there (or branding with neither tokens nor a resolver) gives none. A missing token file, or
     /// token files given beside the document, leave the rest of the tokens in place.
-    public static func leavesNoTokens(_ messageID: String?) -> Bool {
+    static func leavesNoTokens(_ messageID: String?) -> Bool {
         guard let messageID else { return false }
         return !keepsTokens(messageID)
     }

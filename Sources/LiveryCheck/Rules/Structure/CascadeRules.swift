@@ -14,6 +14,8 @@ enum Cascade {
         case "references.library", "references.lesson-availability": return [.library, .program]
         case "references.locale-key", "references.locale-bundle": return [.locale]
         case "references.tour-language": return [.tour]
+        // The resolver document's own mistakes are about that file alone.
+        case ResolveRule.resolver: return nil
         default: break
         }
         switch ruleID.family {
@@ -28,14 +30,12 @@ enum Cascade {
     /// `found` without the findings that depend on a kind of manifest that did not load in the tenant
     /// or one of its ancestors (every non-structural finding, when a tenant manifest did not load).
     static func filter(_ found: [Diagnostic], tenant: ResolvedTenant) -> [Diagnostic] {
-        var unloaded = Set(((tenant.ancestors + [tenant.source]).flatMap(\.unloaded) + tenant.unloadedBaseResolvers).map(\.kind))
-        // A resolver document that does not parse, or is not there, leaves the tenant without tokens, as a
+        // A resolver document that does not parse, or is not there, leaves its tenant without tokens, as a
         // token file that does not load does: its own findings stand, the "not a token" ones that follow go.
-        if found.contains(where: { $0.ruleID == ResolveRule.resolver && ResolverMessage.leavesNoTokens($0.messageID) }) { unloaded.insert(.branding) }
+        let unloaded = Set(((tenant.ancestors + [tenant.source]).flatMap(\.unloaded) + tenant.unloadedResolvers.values).map(\.kind))
         guard !unloaded.isEmpty else { return found }
         return found.filter { diagnostic in
-            guard diagnostic.ruleID != BaseUnloadedRule.description.id, diagnostic.ruleID != ResolveRule.resolver,
-                  let inputs = inputs(of: diagnostic.ruleID) else { return true }
+            guard diagnostic.ruleID != BaseUnloadedRule.description.id, let inputs = inputs(of: diagnostic.ruleID) else { return true }
             return !unloaded.contains(.tenant) && inputs.isDisjoint(with: unloaded)
         }
     }
@@ -67,7 +67,7 @@ struct BaseUnloadedRule: Rule {
     }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
-        let unloaded = context.tenant.ancestors.flatMap(\.unloaded) + context.tenant.unloadedBaseResolvers
+        let unloaded = context.tenant.ancestors.flatMap(\.unloaded) + context.tenant.ancestors.compactMap { context.tenant.unloadedResolvers[$0.id] }
         guard let first = unloaded.first, let manifest = context.source.tenant else { return [] }
         let at = manifest.node["extends"]?.location ?? manifest.node.location
         let others = unloaded.count > 1 ? " and \(unloaded.count - 1) more of its base's files" : ""
