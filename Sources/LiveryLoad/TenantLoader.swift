@@ -69,7 +69,7 @@ public enum TenantLoader {
     /// A tenant folder that is a symbolic link leading out of the workspace is refused, not loaded.
     public static func discover(in root: URL) -> (folders: [URL], refused: [(name: String, diagnostic: Diagnostic)]) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-        let workspace = TenantPath(root: root)
+        let realRoot = TenantPath(root: root).realRoot
         var folders: [URL] = [], refused: [(String, Diagnostic)] = []
         for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where !name.hasPrefix(".") {
             let folder = root.appendingPathComponent(name)
@@ -77,7 +77,7 @@ public enum TenantLoader {
             guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
             let hasManifest = ["tenant.yaml", "tenant.yml", "tenant.json"].contains { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
             guard hasManifest else { continue }
-            if workspace.leadsOutside(name) {
+            if let real = TenantPath.realpath(folder.path), !real.hasPrefix(realRoot + "/") {
                 refused.append((name, Diagnostic(.error, "tenant folder '\(name)' is a symbolic link that leads outside the workspace", at: .start(of: name),
                                                  rule: PathRule.symlinkEscape, hint: "move the tenant folder into the workspace")))
                 continue
@@ -135,7 +135,7 @@ public enum TenantLoader {
         func list(_ relative: String) -> [String] {
             let path = relative.isEmpty ? folder.path : folder.appendingPathComponent(relative).path
             // Never list a folder outside the tenant: a symlinked `locales/` could point anywhere.
-            if !relative.isEmpty, paths.leadsOutside(relative) {
+            if !relative.isEmpty, let real = TenantPath.realpath(path), !real.hasPrefix(paths.realRoot + "/") {
                 refused.append(Diagnostic(.error, "'\(relative)' is a symbolic link that leads outside the tenant folder", at: .start(of: displayRoot + "/" + relative),
                                           rule: PathRule.symlinkEscape, hint: "copy the folder into the tenant instead of linking to it"))
                 return []

@@ -60,8 +60,6 @@ public struct TenantPath: Sendable {
         guard lstat(full, &info) == 0 else {
             return .failure(.refused(rule: PathRule.missing, message: PathMessage.missing(path: relative), hint: nil))
         }
-        // The common case, a regular file reached through folders only: `full` is then its own real path.
-        if (info.st_mode & S_IFMT) == S_IFREG, walk(relative, checkingLast: false) == .noLink { return .success(URL(fileURLWithPath: full)) }
         guard let resolved = Self.realpath(full) else {
             return .failure(.refused(rule: PathRule.missing, message: PathMessage.brokenLink(path: relative), hint: nil))
         }
@@ -75,52 +73,6 @@ public struct TenantPath: Sendable {
             return .failure(.refused(rule: PathRule.notRegularFile, message: PathMessage.notRegular(path: relative, what: what), hint: nil))
         }
         return .success(URL(fileURLWithPath: resolved))
-    }
-}
-
-extension TenantPath {
-    /// Whether the folder at tenant-relative `relative` (which may not exist) resolves outside the tenant
-    /// folder, through a symbolic link on the way.
-    public func leadsOutside(_ relative: String) -> Bool {
-        switch walk(relative, checkingLast: true) {
-        case .noLink, .missing: return false
-        case .link:
-            guard let real = Self.realpath(realRoot + "/" + relative) else { return false }
-            return !real.hasPrefix(realRoot + "/")
-        }
-    }
-
-    /// What lies on the way from the tenant folder to `relative`.
-    enum Walk {
-        /// Every component (the last one too when checked) exists and is not a symbolic link (the ones
-        /// before the last are folders): `realRoot + "/" + relative` is already a real path inside the tenant.
-        case noLink
-        /// A component does not exist, and none before it is a link: there is nothing there.
-        case missing
-        /// A symbolic link, or a path this walk does not judge (`.`, `..`, empty components): ask `realpath`.
-        case link
-    }
-
-    /// One `lstat` per component of `relative` below the tenant folder (the last one too when
-    /// `checkingLast`). `realpath` costs a `readlink` for every component of the whole path, the tenant
-    /// folder's own included (about 57 per tenant in a validation, all failing), and is kept for the
-    /// paths where a link does appear.
-    func walk(_ relative: String, checkingLast: Bool) -> Walk {
-        guard realRoot.hasPrefix("/"), realRoot.count > 1 else { return .link }
-        let components = relative.split(separator: "/", omittingEmptySubsequences: false)
-        guard !components.isEmpty, !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else { return .link }
-        var prefix = realRoot
-        for (index, component) in components.enumerated() {
-            prefix += "/" + component
-            let last = index == components.count - 1
-            if last && !checkingLast { break }
-            var info = stat()
-            guard lstat(prefix, &info) == 0 else { return errno == ENOENT ? .missing : .link }
-            let type = info.st_mode & S_IFMT
-            if type == S_IFLNK { return .link }
-            if !last && type != S_IFDIR { return .missing }
-        }
-        return .noLink
     }
 }
 
