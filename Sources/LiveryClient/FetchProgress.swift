@@ -5,8 +5,8 @@ import LiveryTUF
 /// `livery fetch --progress json`).
 public enum FetchEvent: Sendable {
     /// Before any download: what must be downloaded and installed, the free space (nil: unknown),
-    /// and each bundle to download with its size.
-    case plan(needed: SpaceNeeded, available: Int64?, downloads: [(bundle: String, bytes: Int)])
+    /// and each bundle to download: whole or by delta, and the bytes it will bring.
+    case plan(needed: SpaceNeeded, available: Int64?, downloads: [PlannedDownload])
     /// A bundle's download began (or resumed).
     case started(bundle: String, bytes: Int)
     /// Bytes of a bundle on disk so far, and of all downloads together. Sent at most once per
@@ -22,7 +22,9 @@ public enum FetchEvent: Sendable {
         switch self {
         case .plan(let needed, let available, let downloads):
             var object: [String: JSONValue] = ["event": .string("plan"), "download": .int(Int(needed.download)), "install": .int(Int(needed.install)),
-                                               "bundles": .array(downloads.map { .object(["bundle": .string($0.bundle), "bytes": .int($0.bytes)]) })]
+                                               "bundles": .array(downloads.map {
+                                                   .object(["bundle": .string($0.bundle), "bytes": .int($0.bytes), "method": .string($0.method.rawValue), "size": .int($0.archiveBytes)])
+                                               })]
             if let available { object["available"] = .int(Int(available)) }
             return .object(object)
         case .started(let bundle, let bytes):

@@ -111,6 +111,28 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
         }
     }
 
+    /// Appends exactly the bytes `range` of `path` to `handle`, asked for in ranges of at most
+    /// `rangeLength` bytes (each held in memory once, so memory stays bounded). Anything but a 206 answer of
+    /// exactly the bytes asked for is refused: a server that ignores ranges sends the whole file, and the
+    /// client then downloads the bundle whole instead.
+    public func copyRange(_ path: String, _ range: Range<Int>, to handle: FileHandle) throws {
+        var at = range.lowerBound
+        while at < range.upperBound {
+            let end = min(at + Self.rangeLength, range.upperBound)
+            var request = URLRequest(url: url(of: path))
+            request.setValue("bytes=\(at)-\(end - 1)", forHTTPHeaderField: "Range")
+            let answer = try perform(request, into: .memory, rangeLimit: end - at, wholeLimit: end - at)
+            switch answer.status {
+            case 206 where answer.body.count == end - at: try handle.write(contentsOf: answer.body)
+            case 206: throw TUFError(.download, "\(path): asked for \(end - at) bytes at \(at), the server sent \(answer.body.count)")
+            case 200: throw TUFError(.download, "\(path): the server ignores range requests")
+            case 403: throw TUFError(.download, "\(path): HTTP 403 Forbidden: the server refuses this file")
+            default: throw TUFError(.download, "\(path): HTTP \(answer.status)")
+            }
+            at = end
+        }
+    }
+
     /// `path` under the base URL. Paths arrive URL-ready (role names quoted by `TUFName`), so they
     /// are joined as text: `appendingPathComponent` would quote their `%` a second time.
     func url(of path: String) -> URL {

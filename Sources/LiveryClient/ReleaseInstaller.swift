@@ -41,6 +41,9 @@ public struct FetchRequest: Sendable {
     public var removePrograms: [String] = []
     /// Bundles downloaded at once, at most (each streams to its own file; memory stays bounded).
     public var maxConcurrentDownloads = 4
+    /// Never download by delta (docs/deltas.md): every changed bundle comes whole. For measurements and
+    /// for servers that break range requests.
+    public var fullDownloadsOnly = false
     /// Told what the fetch does as it goes: the plan, each download's start, progress and end, and the
     /// result (`ReleaseInstaller.events(_:)` gives the same as an `AsyncSequence`). Called from the
     /// downloading threads: keep it quick.
@@ -72,6 +75,22 @@ public struct FetchResult: Sendable {
     public var needed = SpaceNeeded(download: 0, install: 0)
     /// True when the release came from a staged rollout this install's bucket falls in.
     public var staged = false
+    /// The downloaded bundles that came by delta (only their changed files; docs/deltas.md).
+    public var deltas: [String] = []
+    /// Bundles whose delta failed a check and were downloaded whole instead, with the reason.
+    public var deltaFallbacks: [String: String] = [:]
+}
+
+/// Which delta installs succeeded and which fell back to a full download (written by parallel downloads).
+final class DeltaOutcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var succeeded = Set<String>()
+    private var reasons: [String: String] = [:]
+    func installed(_ id: String) { lock.withLock { _ = succeeded.insert(id) } }
+    func fellBack(_ id: String, because reason: String) { lock.withLock { reasons[id] = reason } }
+    var done: Set<String> { lock.withLock { succeeded } }
+    var fallbacks: [String: String] { lock.withLock { reasons } }
 }
 
 /// The reference client's install step: refresh TUF metadata, read the download manifest, download
@@ -246,14 +265,36 @@ public enum ReleaseInstaller {
             return fm.fileExists(atPath: folder.path) ? folder : nil
         }
 
-        // 3. Room on disk for what must be downloaded and installed, before any download.
+        // 3. Room on disk for what must be downloaded and installed, before any download. A bundle with a
+        // file index that changed since the installed release comes by delta when that is smaller (docs/deltas.md).
         var needed = SpaceNeeded(download: 0, install: 0)
         var toDownload: [String] = []
+        var planned: [PlannedDownload] = []
+        var deltas: [String: PreparedDelta] = [:]
+        let scratch = downloads
+        let candidates = wanted.filter { id in
+            guard let info = signed[id], let bundle = manifest.bundle(id) else { return false }
+            return bundle.files != nil && bundle.encryption == nil && installedCopy(id) == nil && !fm.fileExists(atPath: downloads.appendingPathComponent(info.sha256).path)
+        }
+        let base = candidates.isEmpty || request.fullDownloadsOnly ? DeltaBase(release: nil, manifest: nil) : DeltaBase(release: installed, manifest: installedManifest)
         for id in wanted {
             guard let info = signed[id] else { continue }
             let length = Int64(info.length)
             let have = fm.fileExists(atPath: downloads.appendingPathComponent(info.sha256).path)
-            if !have && installedCopy(id) == nil { needed.download += length; toDownload.append(id) }
+            if !have && installedCopy(id) == nil {
+                toDownload.append(id)
+                if !base.isEmpty, candidates.contains(id), let bundle = manifest.bundle(id),
+                   let delta = try? DeltaInstall.prepare(bundle, signedSHA256: info.sha256, signedLength: info.length, prefix: prefix, repository: request.repository,
+                                                         base: base, scratch: scratch),
+                   delta.indexBytes + delta.rangeBytes < info.length {
+                    deltas[id] = delta
+                    needed.download += Int64(delta.rangeBytes)
+                    planned.append(PlannedDownload(bundle: id, method: .delta, bytes: delta.indexBytes + delta.rangeBytes, archiveBytes: info.length))
+                } else {
+                    needed.download += length
+                    planned.append(PlannedDownload(bundle: id, method: .full, bytes: info.length, archiveBytes: info.length))
+                }
+            }
             // Extracted files (the manifest's installSize, else at least the archive's size), and an
             // encrypted bundle's decrypted archive beside them.
             if installedCopy(id) == nil, let bundle = manifest.bundle(id) {
@@ -262,7 +303,7 @@ public enum ReleaseInstaller {
         }
         let available = availableSpace(at: cache)
         request.onPlan?(needed, available)
-        request.onEvent?(.plan(needed: needed, available: available, downloads: toDownload.map { ($0, signed[$0]?.length ?? 0) }))
+        request.onEvent?(.plan(needed: needed, available: available, downloads: planned))
         if let available, available < needed.total {
             throw InsufficientSpace(tenant: request.tenant, release: release, needed: needed, available: available, cache: cache.path,
                                     kept: installedManifest?.release)
@@ -271,7 +312,29 @@ public enum ReleaseInstaller {
         // 4. Download what is not cached yet, several at once, each verified before use; protected bundles with a token.
         let tokens = try tokens(for: wanted.filter { installedCopy($0) == nil }, manifest: manifest, signed: signed, request: request, access: access, server: voucherServer)
         let meter = ProgressMeter(total: needed.download, onEvent: request.onEvent)
+        // Delta bundles are installed straight into the staging folder; one that fails any check is
+        // downloaded whole instead (and extracted below, as any other).
+        let staging = cache.appendingPathComponent("releases").appendingPathComponent(".staging-\(UUID().uuidString)")
+        defer { try? fm.removeItem(at: staging) }
+        try fm.createDirectory(at: staging.appendingPathComponent("bundles"), withIntermediateDirectories: true)
+        let deltaOutcome = DeltaOutcomes()
+        let prepared = deltas
         let outcomes = ParallelDownloads.run(toDownload, width: max(1, request.maxConcurrentDownloads)) { id in
+            if let delta = prepared[id] {
+                let folder = staging.appendingPathComponent("bundles").appendingPathComponent(id)
+                do {
+                    meter.started(id, bytes: delta.rangeBytes)
+                    try DeltaInstall.install(delta, archivePath: signed[id]!.path, repository: request.repository, base: base, into: folder, scratch: scratch) {
+                        meter.advanced(id, to: $0)
+                    }
+                    meter.finished(id)
+                    deltaOutcome.installed(id)
+                    return
+                } catch {
+                    try? fm.removeItem(at: folder)
+                    deltaOutcome.fellBack(id, because: "\(error)")
+                }
+            }
             try downloadBundle(id, info: signed[id]!, grant: tokens[id], request: request, access: access, voucherServer: voucherServer, meter: meter)
         }
         for (id, outcome) in zip(toDownload, outcomes) {
@@ -288,11 +351,24 @@ public enum ReleaseInstaller {
         let downloaded = toDownload
         let reused = wanted.filter { !toDownload.contains($0) }
 
-        // 5. Install into a staging folder, then switch `current` in one rename.
-        let staging = cache.appendingPathComponent("releases").appendingPathComponent(".staging-\(UUID().uuidString)")
-        defer { try? fm.removeItem(at: staging) }
+        // 5. Install into the staging folder, then switch `current` in one rename.
+        let installedByDelta = deltaOutcome.done
         for id in wanted {
             let folder = staging.appendingPathComponent("bundles").appendingPathComponent(id)
+            // Each indexed bundle's file index goes with it, for the next delta.
+            if let bundle = manifest.bundle(id), bundle.files != nil, bundle.encryption == nil {
+                let indexFile = DeltaBase.indexFile(in: staging, bundle: id)
+                try fm.createDirectory(at: indexFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+                if let delta = deltas[id] {
+                    try delta.object.write(to: indexFile)
+                } else if installedCopy(id) != nil, let installed, fm.fileExists(atPath: DeltaBase.indexFile(in: installed, bundle: id).path) {
+                    if link(DeltaBase.indexFile(in: installed, bundle: id).path, indexFile.path) != 0 { try fm.copyItem(at: DeltaBase.indexFile(in: installed, bundle: id), to: indexFile) }
+                } else if let object = try? DeltaInstall.fetchIndex(bundle, signedSHA256: signed[id]!.sha256, prefix: prefix, repository: request.repository, scratch: scratch) {
+                    // Without it the next update of this bundle is a full download; the install goes on.
+                    try object.write(to: indexFile)
+                }
+            }
+            if installedByDelta.contains(id) { continue }
             if let copy = installedCopy(id) {
                 try linkTree(copy, into: folder)
                 continue
@@ -335,6 +411,8 @@ public enum ReleaseInstaller {
         collectGarbage(cache: cache, keep: [releaseName, previous].compactMap { $0 })
         var result = FetchResult(release: release, installed: target, downloaded: downloaded, reused: reused, offline: false, problem: nil)
         result.needed = needed
+        result.deltas = installedByDelta.sorted()
+        result.deltaFallbacks = deltaOutcome.fallbacks
         return result
     }
 

@@ -164,13 +164,14 @@ public enum Publisher {
         }
         // Keep the previous release's targets (clients may be downloading them), a staged release's, and any metadata.
         if liveExists, let previous = currentManifest(tenant: tenant, channel: channel, output: output) {
-            for name in [previous.pointer.manifest] + previous.manifest.bundles.map(\.path) {
+            for name in [previous.pointer.manifest] + previous.manifest.bundles.map(\.path) + previous.manifest.bundles.compactMap(\.filesPath) {
                 let file = live.appendingPathComponent(name, isDirectory: false)
                 if fm.fileExists(atPath: file.path) { try link(file, as: name) }
             }
         }
         if liveExists, let staged = stagedManifest(tenant: tenant, channel: channel, output: output) {
             let names = ["\(staged.sha256).\(DownloadManifest.targetName)"] + staged.manifest.bundles.map { "\($0.sha256).\($0.targetName(format: staged.manifest.format))" }
+                + staged.manifest.bundles.compactMap { bundle in bundle.files.map { "\($0.sha256).\(bundle.id).files" } }
             for name in names {
                 let file = live.appendingPathComponent("targets/staged/\(name)", isDirectory: false)
                 if fm.fileExists(atPath: file.path) { try link(file, as: "targets/staged/\(name)") }

@@ -233,7 +233,8 @@ public enum ReleaseBuilder {
                 // published keeps a summary only, so waiting releases cost little memory each.
                 let manifest = try DownloadManifest(data: Data(contentsOf: manifestFile.url))
                 let release = PublishedRelease(manifest: manifest, manifestFile: manifestFile,
-                                               bundleFiles: Dictionary(manifest.bundles.map { ($0.id, store.objectURL($0.sha256)) }, uniquingKeysWith: { a, _ in a }))
+                                               bundleFiles: Dictionary(manifest.bundles.map { ($0.id, store.objectURL($0.sha256)) }, uniquingKeysWith: { a, _ in a }),
+                                               indexFiles: prepared.indexFiles)
                 var exposure = ReleaseExposure.everyone
                 // The first release of a channel goes to every device: there is no other one to keep.
                 if let stage = options.rollout, Publisher.currentManifest(tenant: tenant, channel: channel, output: output) != nil {
@@ -421,6 +422,8 @@ public enum ReleaseBuilder {
         var unchangedSHA256: String?
         /// The tenant's input paths, for its build record.
         var inputs: InputLists.List
+        /// Each indexed bundle's file index object in the store (docs/deltas.md), by bundle id.
+        var indexFiles: [String: URL] = [:]
     }
 
     /// The input paths of every release waiting to be published, back to back in one growing buffer (each
@@ -537,6 +540,8 @@ public enum ReleaseBuilder {
         let stored = try store.put(manifest.bytes)
         var report = TenantBuildReport(tenant: tenant.id, release: release, published: true, bundles: built.count, rebuilt: rebuilt, bytes: bytes)
         report.channel = channel
-        return PreparedRelease(report: report, manifest: (stored.sha256, stored.size), summary: ReleaseSummary(manifest), unchangedSHA256: nil, inputs: inputs)
+        var prepared = PreparedRelease(report: report, manifest: (stored.sha256, stored.size), summary: ReleaseSummary(manifest), unchangedSHA256: nil, inputs: inputs)
+        for bundle in built { if let object = bundle.filesObject { prepared.indexFiles[bundle.spec.id] = object } }
+        return prepared
     }
 }

@@ -13,6 +13,26 @@ public struct PublishedRelease: Sendable {
     public var manifestFile: StoredFile
     /// Each bundle's bytes, by bundle id.
     public var bundleFiles: [String: URL]
+    /// Each indexed bundle's file index object (docs/deltas.md), by bundle id.
+    public var indexFiles: [String: URL] = [:]
+
+    public init(manifest: DownloadManifest, manifestFile: StoredFile, bundleFiles: [String: URL], indexFiles: [String: URL] = [:]) {
+        self.manifest = manifest
+        self.manifestFile = manifestFile
+        self.bundleFiles = bundleFiles
+        self.indexFiles = indexFiles
+    }
+
+    /// The repository files of the release besides its manifest: each bundle's archive and file index, at `prefix`
+    /// (`targets/`, or `targets/staged/` for a rollout).
+    public func files(under prefix: String) -> [Publisher.File] {
+        manifest.bundles.flatMap { bundle -> [Publisher.File] in
+            var files: [Publisher.File] = []
+            if let url = bundleFiles[bundle.id] { files.append(Publisher.File(source: url, relative: "\(prefix)\(bundle.sha256).\(bundle.targetName(format: manifest.format))")) }
+            if let url = indexFiles[bundle.id], let reference = bundle.files { files.append(Publisher.File(source: url, relative: "\(prefix)\(reference.sha256).\(bundle.id).files")) }
+            return files
+        }
+    }
 }
 
 /// How a release is published on a channel: for every device, or to a share of them.
@@ -76,14 +96,22 @@ public enum ReleaseChannels {
         }
         let manifest = try DownloadManifest(data: data)
         var files: [String: URL] = [:]
+        var indexes: [String: URL] = [:]
         for bundle in manifest.bundles {
             guard let url = find(bundle.sha256, name: bundle.targetName(format: manifest.format)),
                   FileStamp(path: url.path)?.size == Int64(bundle.size) else {
                 throw Failure("release \(manifest.release): bundle '\(bundle.id)' (\(bundle.sha256.prefix(12))…) is no longer kept (removed by `livery gc`?)")
             }
             files[bundle.id] = url
+            // A file index the repositories no longer hold is found in the store by its table's digest.
+            if let reference = bundle.files {
+                guard let index = find(reference.sha256, name: "\(bundle.id).files") ?? BundleBuilder.fileIndexObject(table: reference.sha256, store: store) else {
+                    throw Failure("release \(manifest.release): the file index of bundle '\(bundle.id)' is no longer kept (removed by `livery gc`?)")
+                }
+                indexes[bundle.id] = index
+            }
         }
-        return PublishedRelease(manifest: manifest, manifestFile: StoredFile(sha256: sha, size: data.count, url: manifestURL), bundleFiles: files)
+        return PublishedRelease(manifest: manifest, manifestFile: StoredFile(sha256: sha, size: data.count, url: manifestURL), bundleFiles: files, indexFiles: indexes)
     }
 
     /// The TUF targets of a release: its manifest (with release number, provenance and rollout share
@@ -119,9 +147,7 @@ public enum ReleaseChannels {
         let format = release.manifest.format
         switch exposure {
         case .everyone:
-            let files = release.manifest.bundles.compactMap { bundle in
-                release.bundleFiles[bundle.id].map { Publisher.File(source: $0, relative: "targets/\(bundle.sha256).\(bundle.targetName(format: format))") }
-            }
+            let files = release.files(under: "targets/")
             let sign = keys.map { keys in
                 { (folder: URL) throws in
                     try RepositorySigner.sign(release: folder, targets: targets(of: release, provenance: provenance), keys: keys, warn: warn)
@@ -141,9 +167,7 @@ public enum ReleaseChannels {
             }
             // The current release's entries as signed, without the staged release they replace.
             let kept = try published.signedTargets.filter { !$0.name.hasPrefix(RolloutStage.targetPrefix) }
-            var files = release.manifest.bundles.compactMap { bundle in
-                release.bundleFiles[bundle.id].map { Publisher.File(source: $0, relative: "targets/staged/\(bundle.sha256).\(bundle.targetName(format: format))") }
-            }
+            var files = release.files(under: "targets/staged/")
             files.append(Publisher.File(source: release.manifestFile.url, relative: "targets/staged/\(release.manifestFile.sha256).\(DownloadManifest.targetName)"))
             let staged = targets(of: release, provenance: provenance, rollout: stage)
             let pointerFile = StoredFile(sha256: current.pointer.sha256, size: 0, url: repository.appendingPathComponent(current.pointer.manifest))
@@ -260,7 +284,7 @@ public enum ReleaseChannels {
         var manifest = release.manifest
         manifest.release = number
         let stored = try store.put(manifest.bytes)
-        return PublishedRelease(manifest: manifest, manifestFile: stored, bundleFiles: release.bundleFiles)
+        return PublishedRelease(manifest: manifest, manifestFile: stored, bundleFiles: release.bundleFiles, indexFiles: release.indexFiles)
     }
 
     static func listing(_ history: ReleaseHistory) -> String {

@@ -38,6 +38,8 @@ public enum StoreCollector {
                 let release = try ReleaseChannels.locate(tenant: tenant, manifestSHA256: sha, output: output, store: store)
                 needed.insert(sha)
                 for bundle in release.manifest.bundles { needed.insert(bundle.sha256) }
+                // File indexes in the store are named by the whole object's digest (the manifest names their table's).
+                for url in release.indexFiles.values where url.path.hasPrefix(store.root.path) { needed.insert(url.lastPathComponent) }
             } catch {
                 // A kept release whose files are gone keeps nothing; the manifest itself may still be there.
                 needed.insert(sha)

@@ -152,10 +152,19 @@ public struct DownloadManifest: Sendable, Equatable {
         public var availableFrom: Date?
         /// When apps stop showing it; nil: never. Both are whole seconds, written in UTC (docs/schedules.md).
         public var availableUntil: Date?
+        /// The bundle's file index (docs/deltas.md), through which a device that holds an earlier
+        /// release downloads only the files that changed; nil for bundles without one (small, encrypted
+        /// or tar.zst bundles), which are always downloaded whole.
+        public var files: FileIndexReference?
+
+        /// The index object's path (`targets/<sha256>.<id>.files`), when the bundle has one.
+        public var filesPath: String? { files?.path(bundleID: id, bundlePath: path) }
 
         public init(id: String, kind: BundleKind, subject: String?, locale: String?, size: Int, sha256: String, path: String,
                     policy: LoadPolicy, access: Access, dependencies: [String], minimumClientVersion: String, encryption: BundleEncryption? = nil,
-                    media: BundleMedia? = nil, installSize: Int? = nil, availableFrom: Date? = nil, availableUntil: Date? = nil) {
+                    media: BundleMedia? = nil, installSize: Int? = nil, availableFrom: Date? = nil, availableUntil: Date? = nil,
+                    files: FileIndexReference? = nil) {
+            self.files = files
             self.availableFrom = availableFrom
             self.availableUntil = availableUntil
             self.encryption = encryption
@@ -223,6 +232,7 @@ public struct DownloadManifest: Sendable, Equatable {
                 if let installSize = bundle.installSize { object["installSize"] = .int(installSize) }
                 if let from = bundle.availableFrom { object["availableFrom"] = .string(TUFDate.string(from)) }
                 if let until = bundle.availableUntil { object["availableUntil"] = .string(TUFDate.string(until)) }
+                if let files = bundle.files { object["files"] = files.json }
                 return .object(object)
             }),
         ])
@@ -249,7 +259,8 @@ public struct DownloadManifest: Sendable, Equatable {
                                 encryption: try o.object["encryption"].map { try BundleEncryption(json: $0, what: what) },
                                 media: try o.object["media"].map { try BundleMedia(json: $0, what: what) },
                                 installSize: o.object["installSize"] == nil ? nil : try o.int("installSize"),
-                                availableFrom: try o.optionalDate("availableFrom"), availableUntil: try o.optionalDate("availableUntil"))
+                                availableFrom: try o.optionalDate("availableFrom"), availableUntil: try o.optionalDate("availableUntil"),
+                                files: try o.object["files"].map { try FileIndexReference(json: $0, what: what) })
             if let from = bundle.availableFrom, let until = bundle.availableUntil, until <= from {
                 throw TUFError(.malformed, "\(what): \"availableUntil\" is not after \"availableFrom\"")
             }

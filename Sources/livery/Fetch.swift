@@ -68,6 +68,9 @@ struct Fetch: ParsableCommand {
     @Option(help: "Bundles downloaded at once, at most.")
     var parallel = 4
 
+    @Flag(help: "Download every changed bundle whole, never by delta (only the changed files; docs/deltas.md).")
+    var noDelta = false
+
     @Option(help: "Progress: auto (a bar on a terminal, nothing otherwise), bar, json (one JSON event per line on standard output), or none.")
     var progress: ProgressStyle = .auto
 
@@ -106,6 +109,7 @@ struct Fetch: ParsableCommand {
         request.removeTours = removeTour
         request.removePrograms = removeProgram
         request.maxConcurrentDownloads = parallel
+        request.fullDownloadsOnly = noDelta
         let style = progress == .auto ? (isatty(STDERR_FILENO) == 1 ? ProgressStyle.bar : .none) : progress
         switch style {
         case .json:
@@ -140,13 +144,16 @@ struct Fetch: ParsableCommand {
             FileHandle.standardError.write(Data("note: \(problem)\n".utf8))
         }
         if style == .bar { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        for (bundle, reason) in result.deltaFallbacks.sorted(by: { $0.key < $1.key }) {
+            FileHandle.standardError.write(Data("note: \(bundle): its delta was refused (\(reason)); downloaded whole instead\n".utf8))
+        }
         if style == .json { return }
         if result.offline {
             FileHandle.standardError.write(Data("warning: \(result.problem ?? "refresh failed"); keeping release \(result.release) for offline use\n".utf8))
         }
         let on = channel.isStable ? "" : " (\(channel.name))"
         let staged = result.staged ? " (staged rollout)" : ""
-        print("\(tenant)\(on): release \(result.release)\(staged) installed at \(result.installed.path); downloaded \(result.downloaded.count) bundle\(result.downloaded.count == 1 ? "" : "s") (\(result.downloaded.joined(separator: ", "))), reused \(result.reused.count); \(repository.bytesReceived) bytes received")
+        print("\(tenant)\(on): release \(result.release)\(staged) installed at \(result.installed.path); downloaded \(result.downloaded.count) bundle\(result.downloaded.count == 1 ? "" : "s") (\(result.downloaded.joined(separator: ", "))), reused \(result.reused.count)\(result.deltas.isEmpty ? "" : "; by delta: \(result.deltas.joined(separator: ", "))"); \(repository.bytesReceived) bytes received")
     }
 }
 

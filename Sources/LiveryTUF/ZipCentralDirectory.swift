@@ -1,5 +1,4 @@
 import Foundation
-import LiveryTUF
 
 /// A second, minimal read of a zip's central directory, for the facts ZIPFoundation 0.9.20 reads
 /// but keeps internal, each of which a safety rule needs:
@@ -12,28 +11,32 @@ import LiveryTUF
 ///   ever (an endless loop on a crafted stream: weichsel/ZIPFoundation pull request 389). The
 ///   extractor feeds the inflater itself from this range, and refuses a stream that wants more.
 ///
-/// Nothing here decompresses or decodes names; ZIPFoundation does that.
-struct ZipCentralDirectory {
-    struct Record {
-        var flags: UInt16
-        var method: UInt16
-        var crc32: UInt32
-        var compressedSize: UInt64
-        var uncompressedSize: UInt64
-        var localHeaderOffset: UInt64
+/// Nothing here decompresses; names are kept as raw bytes (ZIPFoundation decodes them for the
+/// extractor). It lives in the release-format module because the builder reads its own archives with
+/// it to write each bundle's file index (docs/deltas.md), and `livery verify` checks that index.
+public struct ZipCentralDirectory {
+    public struct Record: Sendable {
+        public var flags: UInt16
+        public var method: UInt16
+        public var crc32: UInt32
+        public var compressedSize: UInt64
+        public var uncompressedSize: UInt64
+        public var localHeaderOffset: UInt64
         /// `S_IFMT` bits of the external attributes when the entry was made on a Unix-like host, else nil.
-        var unixType: UInt16?
-        var isEncrypted: Bool { flags & 1 != 0 }
+        public var unixType: UInt16?
+        /// The entry's name as stored (UTF-8 in every archive Livery writes).
+        public var name: Data = Data()
+        public var isEncrypted: Bool { flags & 1 != 0 }
     }
 
-    static let maxDirectorySize: UInt64 = 64 << 20
-    private(set) var records: [Record] = []
-    let fileSize: UInt64
+    public static let maxDirectorySize: UInt64 = 64 << 20
+    public private(set) var records: [Record] = []
+    public let fileSize: UInt64
     private let descriptor: Int32
     private let name: String
 
     /// Reads the end record and the central directory of the open zip `descriptor`.
-    init(descriptor: Int32, fileSize: UInt64, name: String, maxEntries: Int) throws {
+    public init(descriptor: Int32, fileSize: UInt64, name: String, maxEntries: Int) throws {
         self.descriptor = descriptor
         self.fileSize = fileSize
         self.name = name
@@ -59,7 +62,7 @@ struct ZipCentralDirectory {
             directoryOffset = record.u64(48)
         }
         // The entry cap before anything is read: a claim of a million entries is refused from the end record alone.
-        guard count <= UInt64(maxEntries) else { throw ExtractionSink.tooMany(name, maxEntries: maxEntries) }
+        guard count <= UInt64(maxEntries) else { throw TUFError("\(name) has more than \(maxEntries) entries") }
         guard directoryOffset <= fileSize, directorySize <= fileSize - directoryOffset, directorySize >= count * 46 else {
             throw TUFError("\(name): the central directory lies outside the archive")
         }
@@ -79,6 +82,7 @@ struct ZipCentralDirectory {
                                 localHeaderOffset: UInt64(directory.u32(at + 42)),
                                 // 3: Unix, 19: macOS (OS X), the hosts whose upper attribute bits are a `st_mode`.
                                 unixType: host == 3 || host == 19 ? UInt16(truncatingIfNeeded: attributes >> 16) & 0o170000 : nil)
+            record.name = Data(directory[(at + 46)..<(at + 46 + nameLength)])
             try Self.applyZip64(Data(directory[(at + 46 + nameLength)..<(at + 46 + nameLength + extraLength)]), to: &record, name: name)
             records.append(record)
             at = next
@@ -110,7 +114,7 @@ struct ZipCentralDirectory {
     }
 
     /// Where `record`'s data starts, from its local header; the data must lie inside the archive.
-    func dataOffset(of record: Record) throws -> UInt64 {
+    public func dataOffset(of record: Record) throws -> UInt64 {
         guard record.localHeaderOffset <= fileSize, fileSize - record.localHeaderOffset >= 30 else { throw TUFError("\(name): a local header lies outside the archive") }
         let header = try read(at: record.localHeaderOffset, count: 30)
         guard header.u32(0) == 0x0403_4B50 else { throw TUFError("\(name): damaged local header") }
@@ -120,7 +124,7 @@ struct ZipCentralDirectory {
     }
 
     /// Exactly `count` bytes at `offset`, or an error.
-    func read(at offset: UInt64, count: Int) throws -> Data {
+    public func read(at offset: UInt64, count: Int) throws -> Data {
         var data = Data(count: count)
         var done = 0
         while done < count {
