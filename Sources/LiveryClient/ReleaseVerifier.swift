@@ -1,5 +1,7 @@
+import Crypto
 import Foundation
 import LiveryTUF
+import ZIPFoundation
 
 /// What `livery verify` found for one release.
 public struct VerificationReport: Sendable {
@@ -9,6 +11,8 @@ public struct VerificationReport: Sendable {
     public var versions: [String: Int] = [:]
     public var timestampExpires: Date?
     public var targets = 0
+    /// File indexes checked against their archives (docs/deltas.md).
+    public var indexes = 0
     public var problems: [String] = []
 
     public var isValid: Bool { problems.isEmpty }
@@ -59,6 +63,18 @@ public enum ReleaseVerifier {
                     }
                     if signed.sha256 != bundle.sha256 || signed.length != bundle.size {
                         report.problems.append("bundle '\(bundle.id)' in \(what) differs from its signed target (size or SHA-256)")
+                    } else if let reference = bundle.files {
+                        // The file index must describe the signed archive exactly: a device installs what it says.
+                        do {
+                            let path = "targets/\(prefix)\(reference.sha256).\(bundle.id).files"
+                            guard let object = try source.fetch(path, maxLength: 256 << 20) else { throw TUFError("\(path) is missing") }
+                            let index = try FileIndex(object: object, reference: reference, what: "the file index of \(bundle.id)")
+                            let archive = try TUFUpdater.target(prefix + bundle.targetName(format: manifest.format), in: trusted, from: source)
+                            try FileIndexCheck.check(index, bundle: bundle, archive: archive)
+                            report.indexes += 1
+                        } catch {
+                            report.problems.append("bundle '\(bundle.id)' of \(what): \(error)")
+                        }
                     }
                 }
                 expected += manifest.bundles.count + 1
@@ -74,5 +90,45 @@ public enum ReleaseVerifier {
             report.problems.append("the signed targets (\(report.targets)) are not exactly the manifests' bundles plus the manifests (\(expected))")
         }
         return report
+    }
+}
+
+/// Checks a bundle's file index against its archive, file by file (`livery verify`).
+enum FileIndexCheck {
+    static func check(_ index: FileIndex, bundle: DownloadManifest.Bundle, archive: Data) throws {
+        guard index.table.bundle == bundle.id, index.table.archiveSHA256 == bundle.sha256, index.table.archiveSize == bundle.size, archive.count == bundle.size else {
+            throw TUFError("its file index describes another archive")
+        }
+        var seen = Set<String>()
+        for entry in index.absoluteEntries {
+            guard seen.insert(try ArchiveExtractor.normalise(entry.path)).inserted else { throw TUFError("its file index lists '\(entry.path)' twice") }
+            guard entry.offset + entry.length <= archive.count else { throw TUFError("its file index puts '\(entry.path)' outside the archive") }
+            let data = archive.subdata(in: entry.offset..<(entry.offset + entry.length))
+            var bytes = Data()
+            switch entry.method {
+            case .stored: bytes = data
+            case .deflate:
+                var consumed = 0
+                _ = try Data.decompress(size: Int64(data.count), bufferSize: 1 << 16, skipCRC32: true, provider: { _, wanted in
+                    let take = min(wanted, data.count - consumed)
+                    var chunk = data.subdata(in: consumed..<(consumed + take))
+                    consumed += take
+                    if chunk.count < wanted { chunk.append(Data(count: wanted - chunk.count)) }
+                    return chunk
+                }, consumer: { bytes.append($0); if bytes.count > entry.size { throw TUFError("'\(entry.path)' inflates past its size") } })
+            }
+            guard bytes.count == entry.size, SHA256.hash(data: bytes).hexString == entry.sha256 else {
+                throw TUFError("'\(entry.path)' in the archive does not match its file index entry")
+            }
+        }
+        // Every file of the archive is indexed: the index lists as many files as the archive's central directory.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("livery-verify-\(UUID().uuidString)")
+        try archive.write(to: path)
+        defer { try? FileManager.default.removeItem(at: path) }
+        let descriptor = open(path.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw TUFError("cannot read \(path.path)") }
+        defer { close(descriptor) }
+        let directory = try ZipCentralDirectory(descriptor: descriptor, fileSize: UInt64(archive.count), name: bundle.id, maxEntries: 1_000_000)
+        guard directory.records.count == seen.count else { throw TUFError("its file index lists \(seen.count) files, the archive holds \(directory.records.count)") }
     }
 }

@@ -35,6 +35,9 @@ extension RemotePublisher {
         var collection = Collection(tenant: tenant)
         let bucket = location.bucket
         var referenced = Set<String>()
+        // The download manifests of the kept releases: their bundles' file indexes are not TUF targets,
+        // the manifests name them (docs/deltas.md).
+        var keptManifests = Set<String>()
         if let timestamp = try await client.get(bucket: bucket, key: base + "/metadata/timestamp.json", limit: 1 << 20) {
             // Releases are told apart by their download manifest: a snapshot re-signed by
             // `--refresh-timestamp` (same targets, new version) is not another release.
@@ -58,6 +61,9 @@ extension RemotePublisher {
                         let isProtected = (try? TargetCustom(of: target))??.isProtected ?? false
                         keys.insert(Self.targetKey(path: target.path, hash: hash, isProtected: isProtected))
                         if role == TUFRole.targets.rawValue, target.path == DownloadManifest.targetName { manifest = hash }
+                        if target.path == DownloadManifest.targetName || target.path == RolloutStage.stagedManifestName {
+                            keys.insert(Self.manifestMarker + Self.targetKey(path: target.path, hash: hash))
+                        }
                     }
                 }
                 let release = manifest ?? "snapshot \(version)"
@@ -66,7 +72,8 @@ extension RemotePublisher {
                     manifests.insert(release)
                     collection.releases.append(version)
                 }
-                referenced.formUnion(keys)
+                for key in keys where key.hasPrefix(Self.manifestMarker) { keptManifests.insert(String(key.dropFirst(Self.manifestMarker.count))) }
+                referenced.formUnion(keys.filter { !$0.hasPrefix(Self.manifestMarker) })
             }
         } else if let pointer = try await client.get(bucket: bucket, key: base + "/release.json", limit: 1 << 20) {
             // An unsigned release: the pointer's manifest and the bundles it lists.
@@ -76,11 +83,19 @@ extension RemotePublisher {
                 for bundle in try DownloadManifest(data: manifest.data).bundles {
                     let file = String(bundle.path.split(separator: "/").last ?? "")
                     referenced.insert(bundle.access == .voucher ? RemoteLayout.protectedFolder + "/" + file : bundle.path)
+                    if let index = bundle.filesPath { referenced.insert(index) }
                 }
             }
             collection.releases.append(release.release)
         } else {
             throw S3Error.integrity("s3://\(bucket)/\(base)/ holds no release (no metadata/timestamp.json, no release.json): nothing to collect against")
+        }
+        for key in keptManifests {
+            guard let manifest = try await client.get(bucket: bucket, key: base + "/" + key, limit: 64 << 20) else { continue }
+            let folder = key.split(separator: "/").dropLast().joined(separator: "/")
+            for bundle in try DownloadManifest(data: manifest.data).bundles {
+                if let files = bundle.files { referenced.insert("\(folder)/\(files.sha256).\(bundle.id).files") }
+            }
         }
         // Protected copies too; a protected target under targets/ (published before they had their own folder) is never referenced there.
         let objects = try await client.list(bucket: bucket, prefix: base + "/targets/") + client.list(bucket: bucket, prefix: base + "/\(RemoteLayout.protectedFolder)/")
@@ -102,6 +117,9 @@ extension RemotePublisher {
 
     /// Where a consistent-snapshot repository keeps a target: `targets/<dir>/<hash>.<basename>`
     /// (`protected/…` for a voucher target, `RemoteLayout`).
+    /// Marks a kept download manifest's key among a snapshot's target keys (never a real key: it has no `targets/` prefix).
+    static let manifestMarker = "manifest:"
+
     static func targetKey(path: String, hash: String, isProtected: Bool = false) -> String {
         var parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         parts[parts.count - 1] = hash + "." + parts[parts.count - 1]

@@ -271,6 +271,19 @@ public struct FileIndex: Sendable, Equatable {
         return page
     }
 
+    /// The digest an index object is named by (its table's), when `object` is a whole, consistent index
+    /// object: every page has the length and digest its table gives. Storage checks (`livery doctor`,
+    /// `livery publish`) use it where other targets are checked against the digest of all their bytes.
+    public static func nameDigest(ofObject object: Data) -> String? {
+        guard let newline = object.firstIndex(of: 0x0A) else { return nil }
+        let tableBytes = object[object.startIndex...newline]
+        let reference = FileIndexReference(sha256: SHA256.hash(data: tableBytes).hex, size: tableBytes.count)
+        return (try? FileIndex(object: object, reference: reference, what: "index")) == nil ? nil : reference.sha256
+    }
+
+    /// Whether a file name in `targets/` is an index object's (`<sha256>.<bundle id>.files`).
+    public static func isObjectName(_ name: String) -> Bool { name.hasSuffix(".files") }
+
     static func isDigest(_ text: String) -> Bool {
         text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }

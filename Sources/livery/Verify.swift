@@ -53,7 +53,7 @@ struct Verify: ParsableCommand {
                 let versions = ["root", "targets", "snapshot", "timestamp"].map { "\($0) v\(report.versions[$0] ?? 0)" }.joined(separator: ", ")
                 let expires = report.timestampExpires.map { ", timestamp expires \(TUFDate.string($0))" } ?? ""
                 let staged = report.staged.map { " (release \($0) staged)" } ?? ""
-                print("\(name): release \(report.release ?? 0)\(staged) verified: \(report.targets) targets; \(versions)\(expires)")
+                print("\(name): release \(report.release ?? 0)\(staged) verified: \(report.targets) targets\(report.indexes > 0 ? ", \(report.indexes) file index\(report.indexes == 1 ? "" : "es")" : ""); \(versions)\(expires)")
             } else {
                 failed = true
                 print("\(name): NOT VALID")
