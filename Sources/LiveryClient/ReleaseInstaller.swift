@@ -356,7 +356,7 @@ public enum ReleaseInstaller {
         for id in wanted {
             let folder = staging.appendingPathComponent("bundles").appendingPathComponent(id)
             // Each indexed bundle's file index goes with it, for the next delta.
-            if let bundle = manifest.bundle(id), bundle.files != nil, bundle.encryption == nil {
+            if !request.fullDownloadsOnly, let bundle = manifest.bundle(id), bundle.files != nil, bundle.encryption == nil {
                 let indexFile = DeltaBase.indexFile(in: staging, bundle: id)
                 try fm.createDirectory(at: indexFile.deletingLastPathComponent(), withIntermediateDirectories: true)
                 if let delta = deltas[id] {
