@@ -54,6 +54,10 @@ public struct TenantBuildReport: Sendable {
     public var untouched = false
     /// True when an unchanged release got a newly signed timestamp.
     public var timestampRefreshed = false
+    /// What a device holding every bundle of the channel's previous release downloads to reach this one:
+    /// the changed bundles whole, and by delta (docs/deltas.md); nil for a channel's first release.
+    public var updateWhole: Int?
+    public var updateDelta: Int?
 }
 
 /// The outcome of `livery build`.
@@ -540,6 +544,14 @@ public enum ReleaseBuilder {
         let stored = try store.put(manifest.bytes)
         var report = TenantBuildReport(tenant: tenant.id, release: release, published: true, bundles: built.count, rebuilt: rebuilt, bytes: bytes)
         report.channel = channel
+        if let current {
+            let repository = Publisher.repository(tenant: tenant.id, channel: channel, output: output)
+            let fresh = Dictionary(built.compactMap { bundle in bundle.filesObject.map { (bundle.sha256, $0) } }, uniquingKeysWith: { a, _ in a })
+            let update = ReleaseDiff.updateBytes(from: current.manifest.bundles, to: manifest.bundles) { bundle in
+                fresh[bundle.sha256] ?? bundle.filesPath.map { repository.appendingPathComponent($0) }
+            }
+            (report.updateWhole, report.updateDelta) = (update.whole, update.delta)
+        }
         var prepared = PreparedRelease(report: report, manifest: (stored.sha256, stored.size), summary: ReleaseSummary(manifest), unchangedSHA256: nil, inputs: inputs)
         for bundle in built { if let object = bundle.filesObject { prepared.indexFiles[bundle.spec.id] = object } }
         return prepared

@@ -38,6 +38,32 @@ public struct ReleaseDiff: Sendable {
     /// the essential bundles.
     public var downloadAll = 0
     public var downloadEssential = 0
+    /// The same with delta downloads (docs/deltas.md): changed bundles that have a file index cost
+    /// their table, the pages and the files the device lacks (or the whole archive, when that is less).
+    public var deltaAll = 0
+    public var deltaEssential = 0
+
+    /// What a device holding every bundle of `old` downloads to install `new`'s bundles: whole, and by
+    /// delta; the manifest not included. `index` finds a bundle's file index object (nil: none at hand).
+    public static func updateBytes(from old: [DownloadManifest.Bundle], to new: [DownloadManifest.Bundle],
+                                   index: (DownloadManifest.Bundle) -> URL?) -> (whole: Int, delta: Int) {
+        let have = Set(old.map(\.sha256))
+        func load(_ bundle: DownloadManifest.Bundle) -> FileIndex? {
+            guard let reference = bundle.files, let url = index(bundle), let data = FileManager.default.contents(atPath: url.path) else { return nil }
+            return try? FileIndex(object: data, reference: reference, what: bundle.id)
+        }
+        lazy var base = old.compactMap(load)
+        var whole = 0, delta = 0
+        for bundle in new where !have.contains(bundle.sha256) {
+            whole += bundle.size
+            if let fresh = load(bundle), !base.isEmpty {
+                delta += min(bundle.size, FileDelta.bytes(from: base, to: fresh))
+            } else {
+                delta += bundle.size
+            }
+        }
+        return (whole, delta)
+    }
 
     /// Opens an encrypted bundle for comparison; nil when its key is not at hand.
     public typealias Decrypt = (DownloadManifest.Bundle, URL) throws -> URL?
@@ -53,6 +79,11 @@ public struct ReleaseDiff: Sendable {
         let manifestBytes = a.manifestFile.sha256 == b.manifestFile.sha256 ? 0 : b.manifestFile.size
         diff.downloadAll = manifestBytes + fresh.reduce(0) { $0 + $1.size }
         diff.downloadEssential = manifestBytes + fresh.filter { $0.policy == .essential }.reduce(0) { $0 + $1.size }
+        let indexOf = { (release: PublishedRelease) in { (bundle: DownloadManifest.Bundle) in release.indexFiles[bundle.id] } }
+        func index(_ bundle: DownloadManifest.Bundle) -> URL? { b.manifest.bundle(bundle.id)?.sha256 == bundle.sha256 ? indexOf(b)(bundle) : indexOf(a)(bundle) }
+        diff.deltaAll = manifestBytes + updateBytes(from: a.manifest.bundles, to: b.manifest.bundles, index: index).delta
+        diff.deltaEssential = manifestBytes + updateBytes(from: a.manifest.bundles.filter { $0.policy == .essential },
+                                                          to: b.manifest.bundles.filter { $0.policy == .essential }, index: index).delta
 
         func keep(_ path: String) -> Bool {
             let parts = path.split(separator: "/", omittingEmptySubsequences: false)
@@ -148,6 +179,7 @@ public struct ReleaseDiff: Sendable {
             "messages": .array(messages.map { value($0, scopeName: "locale") }),
             "tokens": .array(tokens.map { value($0, scopeName: "mode") }),
             "download": .object(["allBundles": .int(downloadAll), "essential": .int(downloadEssential)]),
+            "deltaDownload": .object(["allBundles": .int(deltaAll), "essential": .int(deltaEssential)]),
         ])
     }
 
@@ -170,6 +202,7 @@ public struct ReleaseDiff: Sendable {
         if !tokens.isEmpty { lines.append("tokens:") }
         for t in tokens { lines.append("  [\(t.scope)] \(t.key): \(t.old ?? "(none)") → \(t.new ?? "(none)")") }
         lines.append("download from \(from) to \(to): \(size(downloadAll)) with every bundle installed, \(size(downloadEssential)) with the essential bundles only")
+        lines.append("  by delta (only the changed files): \(size(deltaAll)) with every bundle installed, \(size(deltaEssential)) with the essential bundles only")
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -207,9 +207,18 @@ struct Releases: ParsableCommand {
         let store = try? ContentStore(root: outputURL.appendingPathComponent(".livery/store"))
         let histories = try ReleaseChannels.history(tenant: tenant, output: outputURL)
         guard !histories.isEmpty else { throw Livery.Failure("'\(tenant)' has no releases in \(outputURL.path)") }
-        func size(_ entry: ReleaseHistory.Entry) -> Int? {
-            guard let store, let release = try? ReleaseChannels.locate(tenant: tenant, manifestSHA256: entry.manifestSHA256, output: outputURL, store: store) else { return nil }
-            return release.manifest.bundles.reduce(0) { $0 + $1.size }
+        func locate(_ entry: ReleaseHistory.Entry) -> PublishedRelease? {
+            guard let store else { return nil }
+            return try? ReleaseChannels.locate(tenant: tenant, manifestSHA256: entry.manifestSHA256, output: outputURL, store: store)
+        }
+        func size(_ entry: ReleaseHistory.Entry) -> Int? { locate(entry)?.manifest.bundles.reduce(0) { $0 + $1.size } }
+        /// What a device holding every bundle of the channel's release before `entry` downloads to reach it: whole, and by delta.
+        func update(_ entry: ReleaseHistory.Entry, in history: ReleaseHistory) -> (whole: Int, delta: Int)? {
+            guard let at = history.entries.firstIndex(where: { $0.release == entry.release && $0.manifestSHA256 == entry.manifestSHA256 }), at > 0,
+                  let new = locate(entry), let old = locate(history.entries[at - 1]) else { return nil }
+            return ReleaseDiff.updateBytes(from: old.manifest.bundles, to: new.manifest.bundles) { bundle in
+                new.manifest.bundle(bundle.id)?.sha256 == bundle.sha256 ? new.indexFiles[bundle.id] : old.indexFiles[bundle.id]
+            }
         }
         func rollout(_ entry: ReleaseHistory.Entry) -> String {
             switch entry.state {
@@ -235,6 +244,7 @@ struct Releases: ParsableCommand {
                     ]
                     object["published"] = .string(TUFDate.string(entry.signed))
                     if let bytes = size(entry) { object["bytes"] = .int(bytes) }
+                    if let update = update(entry, in: history) { object["update"] = .object(["whole": .int(update.whole), "delta": .int(update.delta)]) }
                     if let stage = entry.lastStage { object["rolloutBasisPoints"] = .int(stage.basisPoints) }
                     if let from = entry.provenance?.fromChannel { object["fromChannel"] = .string(from) }
                     if let from = entry.provenance?.fromRelease { object["fromRelease"] = .int(from) }
@@ -251,7 +261,8 @@ struct Releases: ParsableCommand {
                 let date = TUFDate.string(entry.signed)
                 let bytes = size(entry).map { String(format: "%.1f MB", Double($0) / 1_000_000) } ?? "-"
                 let mark = entry.state == .current ? "*" : entry.state == .staged ? "~" : " "
-                var line = "\(mark) \(entry.release)  \(date)  \(bytes)  \(rollout(entry))  \(origin(entry))"
+                let change = update(entry, in: history).map { "  update \(Build.bytes($0.delta)) by delta (\(Build.bytes($0.whole)) whole)" } ?? ""
+                var line = "\(mark) \(entry.release)  \(date)  \(bytes)  \(rollout(entry))  \(origin(entry))\(change)"
                 if let reason = entry.provenance?.reason { line += "  \"\(reason)\"" }
                 print(line)
             }

@@ -30,6 +30,7 @@ Standard library only (Python 3.11).
 """
 import argparse
 import hashlib
+import http.client
 import json
 import os
 import posixpath
@@ -153,7 +154,10 @@ class Server:
             fail(f"GET {relative}: {error.reason}")
 
     def _read(self, response, n, check):
-        data = response.read(n)
+        try:
+            data = response.read(n)
+        except (http.client.HTTPException, OSError) as error:
+            fail(f"GET {response.url}: the answer broke off: {error!r}")
         if check:
             self.check_received += len(data)
         else:
@@ -915,6 +919,10 @@ def main():
                 fail(f"--bundle {bid}: the new release has no such bundle")
         wanted = args.bundle or [b["id"] for b in manifest["bundles"]]
 
+        for bid in wanted:
+            for taken in (os.path.join(args.out, "bundles", bid), os.path.join(args.out, "index", f"{bid}.files")):
+                if os.path.lexists(taken):
+                    fail(f"{taken} exists: use an empty --out folder")
         os.makedirs(args.out, exist_ok=True)
         installer = Installer(server, state, args.out, scratch, args.cross_check)
         results, skipped = {}, {}
@@ -941,6 +949,12 @@ def main():
         print(json.dumps(report, sort_keys=True))
         return 0
     except CheckFailure as error:
+        # Step 6: the folder being installed is discarded (a device would now download the
+        # bundle whole; this checker stops instead).
+        if os.path.isdir(args.out):
+            for name in os.listdir(args.out):
+                if name.startswith(".staging-"):
+                    shutil.rmtree(os.path.join(args.out, name), ignore_errors=True)
         print(f"delta_reconstruct: FAILED: {error}", file=sys.stderr)
         return 1
     finally:
