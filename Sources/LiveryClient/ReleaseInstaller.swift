@@ -271,6 +271,7 @@ public enum ReleaseInstaller {
         var toDownload: [String] = []
         var planned: [PlannedDownload] = []
         var deltas: [String: PreparedDelta] = [:]
+        var indexObjects: [String: Data] = [:]
         let scratch = downloads
         let candidates = wanted.filter { id in
             guard let info = signed[id], let bundle = manifest.bundle(id) else { return false }
@@ -283,10 +284,13 @@ public enum ReleaseInstaller {
             let have = fm.fileExists(atPath: downloads.appendingPathComponent(info.sha256).path)
             if !have && installedCopy(id) == nil {
                 toDownload.append(id)
-                if !base.isEmpty, candidates.contains(id), let bundle = manifest.bundle(id),
-                   let delta = try? DeltaInstall.prepare(bundle, signedSHA256: info.sha256, signedLength: info.length, prefix: prefix, repository: request.repository,
-                                                         base: base, scratch: scratch),
-                   delta.indexBytes + delta.rangeBytes < info.length {
+                let delta = !base.isEmpty && candidates.contains(id) ? manifest.bundle(id).flatMap { bundle in
+                    try? DeltaInstall.prepare(bundle, signedSHA256: info.sha256, signedLength: info.length, prefix: prefix, repository: request.repository,
+                                              base: base, scratch: scratch)
+                } : nil
+                // A delta that would cost the archive's size or more is not taken; its index, already paid for, is kept.
+                if let delta { indexObjects[id] = delta.object }
+                if let delta, delta.indexBytes + delta.rangeBytes < info.length {
                     deltas[id] = delta
                     needed.download += Int64(delta.rangeBytes)
                     planned.append(PlannedDownload(bundle: id, method: .delta, bytes: delta.indexBytes + delta.rangeBytes, archiveBytes: info.length))
@@ -359,8 +363,8 @@ public enum ReleaseInstaller {
             if !request.fullDownloadsOnly, let bundle = manifest.bundle(id), bundle.files != nil, bundle.encryption == nil {
                 let indexFile = DeltaBase.indexFile(in: staging, bundle: id)
                 try fm.createDirectory(at: indexFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-                if let delta = deltas[id] {
-                    try delta.object.write(to: indexFile)
+                if let object = indexObjects[id] {
+                    try object.write(to: indexFile)
                 } else if installedCopy(id) != nil, let installed, fm.fileExists(atPath: DeltaBase.indexFile(in: installed, bundle: id).path) {
                     if link(DeltaBase.indexFile(in: installed, bundle: id).path, indexFile.path) != 0 { try fm.copyItem(at: DeltaBase.indexFile(in: installed, bundle: id), to: indexFile) }
                 } else if let object = try? DeltaInstall.fetchIndex(bundle, signedSHA256: signed[id]!.sha256, prefix: prefix, repository: request.repository, scratch: scratch) {
