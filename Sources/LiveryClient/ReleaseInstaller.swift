@@ -44,6 +44,11 @@ public struct FetchRequest: Sendable {
     /// Never download by delta (docs/deltas.md): every changed bundle comes whole. For measurements and
     /// for servers that break range requests.
     public var fullDownloadsOnly = false
+    /// A release shipped inside the app (`livery embed`): installed into an empty cache before the first
+    /// fetch, with no network, and the base of later deltas (docs/deltas.md#a-release-inside-the-app).
+    public var embeddedRelease: URL?
+    /// False only while installing an embedded release, which holds the channel's release, never a staged one.
+    var takesStagedRelease = true
     /// Told what the fetch does as it goes: the plan, each download's start, progress and end, and the
     /// result (`ReleaseInstaller.events(_:)` gives the same as an `AsyncSequence`). Called from the
     /// downloading threads: keep it quick.
@@ -103,7 +108,14 @@ final class DeltaOutcomes: @unchecked Sendable {
 /// `download-manifest.json` and `bundles/<id>/…`), and `current` → the installed release.
 public enum ReleaseInstaller {
     public static func fetch(_ request: FetchRequest) throws -> FetchResult {
-        let result = try fetchOrKeep(request)
+        // An app's first start: its embedded release, if it ships one, before anything else.
+        let seeding = request.embeddedRelease.flatMap { request.changesInstalledRelease ? nil : EmbeddedRelease.seed(request, from: $0) }
+        let result: FetchResult
+        do {
+            result = try fetchOrKeep(request)
+        } catch let error where seeding != nil {
+            throw TUFError("\(error) (and \(seeding!))")
+        }
         request.onEvent?(.installed(result))
         return result
     }
@@ -156,7 +168,7 @@ public enum ReleaseInstaller {
             updater = try TUFUpdater(source: request.repository, store: store, bootstrapRoot: request.bootstrapRoot, now: request.now)
             try updater.refresh()
             guard var manifestTarget = try updater.targetInfo(DownloadManifest.targetName) else { throw TUFError("the release has no signed download manifest") }
-            if let staged = try updater.targetInfo(RolloutStage.stagedManifestName), let custom = try TargetCustom(of: staged.target),
+            if request.takesStagedRelease, let staged = try updater.targetInfo(RolloutStage.stagedManifestName), let custom = try TargetCustom(of: staged.target),
                let stage = custom.rollout, let number = custom.release,
                stage.includes(tenant: request.tenant, channel: request.channel.name, release: number, installID: try request.installID ?? access.deviceID()) {
                 manifestTarget = staged

@@ -68,6 +68,9 @@ struct Fetch: ParsableCommand {
     @Option(help: "Bundles downloaded at once, at most.")
     var parallel = 4
 
+    @Option(help: ArgumentHelp("A release embedded in the app (livery embed), installed first when the cache is empty, with no network.", valueName: "DIR"))
+    var embedded: String?
+
     @Flag(help: "Download every changed bundle whole, never by delta (only the changed files; docs/deltas.md).")
     var noDelta = false
 
@@ -110,6 +113,7 @@ struct Fetch: ParsableCommand {
         request.removePrograms = removeProgram
         request.maxConcurrentDownloads = parallel
         request.fullDownloadsOnly = noDelta
+        request.embeddedRelease = embedded.map { URL(fileURLWithPath: $0) }
         let style = progress == .auto ? (isatty(STDERR_FILENO) == 1 ? ProgressStyle.bar : .none) : progress
         switch style {
         case .json:

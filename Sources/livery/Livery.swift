@@ -19,7 +19,7 @@ struct Livery: AsyncParsableCommand {
             Start with `livery validate`; `livery rules` lists every check.
             """,
         version: version,
-        subcommands: [Validate.self, Tokens.self, Build.self, Publish.self, Promote.self, Rollback.self, Rollout.self, Releases.self, Diff.self, StoreCommand.self, GarbageCollect.self, L10n.self, Verify.self, Inspect.self, Keys.self, TimestampCommand.self, Serve.self, Vouchers.self, Fetch.self, TUFClient.self, Vectors.self, Rules.self, Schema.self, Init.self, Generate.self, Preview.self, Watch.self, LSP.self, Version.self]
+        subcommands: [Validate.self, Tokens.self, Build.self, Publish.self, Promote.self, Rollback.self, Rollout.self, Releases.self, Diff.self, StoreCommand.self, GarbageCollect.self, L10n.self, Verify.self, Inspect.self, Keys.self, TimestampCommand.self, Serve.self, Vouchers.self, Fetch.self, Embed.self, TUFClient.self, Vectors.self, Rules.self, Schema.self, Init.self, Generate.self, Preview.self, Watch.self, LSP.self, Version.self]
     )
 
     /// A failure found while running a command (not a mistake in its arguments): printed without the usage text.

@@ -31,7 +31,7 @@ final class ExampleConsumerTests: XCTestCase {
         let first = try run(app, arguments)
         XCTAssertEqual(first.status, 0, first.stderr)
         XCTAssertTrue(first.stdout.contains("release 1 installed at \(cache)/releases/1."), first.stdout)
-        XCTAssertTrue(first.stdout.contains("downloaded: core, locale.fr, locale.it, tour.florence-renaissance, tour.florence-renaissance.fr; reused: \n"), first.stdout)
+        XCTAssertTrue(first.stdout.contains("downloaded: core, locale.fr, locale.it, tour.florence-renaissance, tour.florence-renaissance.fr; reused: ; by delta: \n"), first.stdout)
         // What the app reads is byte for byte what the tenant wrote, unpacked by the zip path (ZIPFoundation).
         let current = URL(fileURLWithPath: cache).appendingPathComponent("current/bundles")
         let audio = "tours/florence-renaissance/audio/fr/01-duomo.mp3"
@@ -48,6 +48,58 @@ final class ExampleConsumerTests: XCTestCase {
         let offline = try run(app, ["http://127.0.0.1:1"] + arguments.dropFirst())
         XCTAssertEqual(offline.status, 2, offline.stdout + offline.stderr)
         XCTAssertTrue(offline.stdout.contains("keeping release 1"), offline.stdout)
+    }
+
+    /// The app ships its release (`livery embed`): the first start installs it with no network at all,
+    /// and the first update online downloads only what changed since it, by delta.
+    func testTheExampleAppStartsOfflineFromItsEmbeddedReleaseThenUpdatesByDelta() throws {
+        let app = try clientApp()
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let embedded = workspace.root.appendingPathComponent("app-bundle/content")
+        let embed = try LiveryProcess.run(["embed", "sonic-walkscape", "--locale", "fr", "--tour", "florence-renaissance", "-o", embedded.path], in: workspace.root)
+        XCTAssertEqual(embed.status, 0, embed.stderr)
+        XCTAssertTrue(embed.stdout.contains("release 1 embedded"), embed.stdout)
+        // The app ships its root inside the embedded release; the release folder is not needed at first start.
+        let root = embedded.appendingPathComponent("metadata/1.root.json").path
+        let cache = workspace.root.appendingPathComponent("app-cache/sonic-walkscape").path
+        let arguments = ["sonic-walkscape", root, cache, "--locale", "fr", "--tour", "florence-renaissance", "--embedded", embedded.path]
+
+        // No server at all: the embedded release is installed and used (exit 2: offline).
+        let offline = try run(app, ["http://127.0.0.1:1"] + arguments)
+        XCTAssertEqual(offline.status, 2, offline.stdout + offline.stderr)
+        XCTAssertTrue(offline.stdout.contains("keeping release 1"), offline.stdout)
+        let audio = "tours/florence-renaissance/audio/fr/03-signoria.mp3"
+        let installed = URL(fileURLWithPath: cache).appendingPathComponent("current/bundles/tour.florence-renaissance.fr/\(audio)")
+        XCTAssertEqual(try Data(contentsOf: installed), try Data(contentsOf: workspace.tenants.appendingPathComponent("sonic-walkscape/\(audio)")))
+
+        // A stop is re-recorded and published as release 2: the update brings that recording, not the tour language.
+        let recording = workspace.tenants.appendingPathComponent("sonic-walkscape/\(audio)")
+        var bytes = try Data(contentsOf: recording)
+        bytes.append(Data(("TAG" + "Signoria, new take".padding(toLength: 125, withPad: " ", startingAt: 0)).utf8))
+        unlink(recording.path)
+        try bytes.write(to: recording)
+        XCTAssertEqual(try workspace.build().status, 0)
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let update = try run(app, ["http://127.0.0.1:\(server.port)"] + arguments)
+        XCTAssertEqual(update.status, 0, update.stdout + update.stderr)
+        XCTAssertTrue(update.stdout.contains("release 2 installed"), update.stdout)
+        XCTAssertTrue(update.stdout.contains("by delta: tour.florence-renaissance.fr"), update.stdout)
+        XCTAssertEqual(try Data(contentsOf: installed), bytes)
+        let archives = server.log.split(separator: "\n").filter { $0.contains(".tour.florence-renaissance.fr.zip") }
+        XCTAssertTrue(!archives.isEmpty && archives.allSatisfy { $0.contains(" 206 ") }, "\(archives)")
+
+        // A tampered embedded release is refused, and says so when there is no network to fall back on.
+        let broken = workspace.root.appendingPathComponent("app-bundle/broken")
+        try FileManager.default.copyItem(at: embedded, to: broken)
+        let core = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: broken.appendingPathComponent("targets").path).first { $0.hasSuffix(".core.zip") })
+        var archive = try Data(contentsOf: broken.appendingPathComponent("targets/\(core)"))
+        archive[archive.count / 2] ^= 0xFF
+        try archive.write(to: broken.appendingPathComponent("targets/\(core)"))
+        let refused = try run(app, ["http://127.0.0.1:1", "sonic-walkscape", root, workspace.root.appendingPathComponent("other-cache").path, "--embedded", broken.path])
+        XCTAssertEqual(refused.status, 1, refused.stdout + refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("the release embedded in the app was not installed"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("core.zip"), refused.stderr)
     }
 
     func testATarZstdReleaseInstallsWhereLibarchiveIsAndIsRefusedClearlyElsewhere() throws {

@@ -4,13 +4,15 @@ import LiveryClient
 // What an app does at start-up to bring its tenant's content up to date, as a command:
 //
 //     client-app <server-url> <tenant> <root.json> <cache> [--locale <locale>] [--tour <id>]... [--program <id>]...
-//                [--app-version X.Y.Z]
+//                [--app-version X.Y.Z] [--embedded <folder>]
 //
+// --embedded is the release the app ships inside its binary (`livery embed`): installed at the first
+// start with no network, and the base of the first update's delta downloads.
 // <root.json> is the tenant's root metadata as the app ships it, trusted on first use only; <cache>
 // is the folder for this tenant's cache. Exit status: 0 installed (or already current), 2 offline
 // with the previous release kept, 1 nothing usable installed.
 
-let usage = "usage: client-app <server-url> <tenant> <root.json> <cache> [--locale <locale>] [--tour <id>]... [--program <id>]... [--app-version X.Y.Z]"
+let usage = "usage: client-app <server-url> <tenant> <root.json> <cache> [--locale <locale>] [--tour <id>]... [--program <id>]... [--app-version X.Y.Z] [--embedded <folder>]"
 
 // This app's own version: a release (or bundle) that needs a newer app is not installed.
 var appVersion = ClientVersion("3.0.0")!
@@ -23,15 +25,17 @@ func fail(_ message: String) -> Never {
 var positional: [String] = []
 var locale: String?
 var tours: [String] = [], programs: [String] = []
+var embedded: URL?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
-    case "--locale", "--tour", "--program", "--app-version":
+    case "--locale", "--tour", "--program", "--app-version", "--embedded":
         guard let value = arguments.popFirst() else { fail(usage) }
         switch argument {
         case "--locale": locale = value
         case "--tour": tours.append(value)
         case "--program": programs.append(value)
+        case "--embedded": embedded = URL(fileURLWithPath: value)
         default:
             guard let version = ClientVersion(value) else { fail("--app-version: '\(value)' is not X.Y.Z") }
             appVersion = version
@@ -54,6 +58,7 @@ do {
     request.tours = tours
     request.programs = programs
     request.appVersion = appVersion
+    request.embeddedRelease = embedded
 
     let result = try ReleaseInstaller.fetch(request)
     if result.offline {
@@ -61,7 +66,7 @@ do {
     } else {
         print("release \(result.release) installed at \(result.installed.path)")
     }
-    print("downloaded: \(result.downloaded.joined(separator: ", ")); reused: \(result.reused.joined(separator: ", "))")
+    print("downloaded: \(result.downloaded.joined(separator: ", ")); reused: \(result.reused.joined(separator: ", ")); by delta: \(result.deltas.joined(separator: ", "))")
     let bundles = result.installed.appendingPathComponent("bundles")
     for bundle in try FileManager.default.contentsOfDirectory(atPath: bundles.path).sorted() {
         let files = FileManager.default.enumerator(atPath: bundles.appendingPathComponent(bundle).path)?.allObjects.count ?? 0
