@@ -97,6 +97,60 @@ final class ObjectStoreTests: XCTestCase {
         XCTAssertEqual(after.status, 0, "a client still installs the current release after collection: \(after.stderr)")
     }
 
+    /// Delta downloads (docs/deltas.md) from a bucket: the file indexes go up with the archives, a device
+    /// updates with range requests on RGW, and `gc --remote` keeps the indexes the kept release names.
+    func testADeviceUpdatesByDeltaFromTheBucketAndCollectionKeepsTheCurrentIndexes() throws {
+        let server = try server()
+        try blocking { try await server.makePublicBucket("deltas", prefix: "apps") }
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        XCTAssertEqual(try publish(workspace, server, to: "s3://deltas/apps").status, 0)
+        func fetch() throws -> LiveryProcess.Output {
+            try LiveryProcess.run(["fetch", "sonic-walkscape", "--server", "\(server.endpoint)/deltas/apps", "--cache", "cache", "--locale", "fr",
+                                   "--tour", "florence-renaissance", "--root", "Output/sonic-walkscape/metadata/1.root.json"], in: workspace.root)
+        }
+        let first = try fetch()
+        XCTAssertEqual(first.status, 0, first.stderr)
+
+        // One stop gets new bytes; release 2 goes up with its new archive and index.
+        let audio = workspace.tenants.appendingPathComponent("sonic-walkscape/tours/florence-renaissance/audio/fr/03-signoria.mp3")
+        var bytes = try Data(contentsOf: audio)
+        bytes.append(Data(("TAG" + "Signoria, new take".padding(toLength: 125, withPad: " ", startingAt: 0)).utf8))
+        unlink(audio.path)
+        try bytes.write(to: audio)
+        XCTAssertEqual(try workspace.build().status, 0)
+        let published = try publish(workspace, server, to: "s3://deltas/apps")
+        XCTAssertEqual(published.status, 0, published.stderr)
+        let manifest = try XCTUnwrap(Publisher.currentManifest(tenant: "sonic-walkscape", output: workspace.output)?.manifest)
+        let indexes = Set(manifest.bundles.compactMap(\.filesPath))
+        XCTAssertFalse(indexes.isEmpty)
+        let keys = Set(try blocking { try await server.client().list(bucket: "deltas", prefix: "apps/sonic-walkscape/targets/") }.map(\.key))
+        XCTAssertTrue(indexes.allSatisfy { keys.contains("apps/sonic-walkscape/\($0)") }, "\(indexes.subtracting(keys))")
+
+        let second = try fetch()
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertTrue(second.stdout.contains("release 2 installed"), second.stdout)
+        XCTAssertTrue(second.stdout.contains("by delta: tour.florence-renaissance.fr"), second.stdout)
+        let received = Int(second.stdout.components(separatedBy: "; ").last?.split(separator: " ").first ?? "") ?? .max
+        XCTAssertLessThan(received, (manifest.bundle("tour.florence-renaissance.fr")?.size ?? 0) / 2, second.stdout)
+        let installed = workspace.root.appendingPathComponent("cache/sonic-walkscape/current/bundles/tour.florence-renaissance.fr/tours/florence-renaissance/audio/fr/03-signoria.mp3")
+        XCTAssertEqual(try Data(contentsOf: installed), bytes)
+
+        // Keeping one release: release 1's own archive and index go, release 2's indexes stay, and a device still updates from the bucket.
+        let old = ".tour.florence-renaissance.fr.files"
+        let gc = try LiveryProcess.run(["gc", "--remote", "--keep", "1", "--to", "s3://deltas/apps", "sonic-walkscape"], in: workspace.root, environment: server.environment)
+        XCTAssertEqual(gc.status, 0, gc.stderr)
+        let deleted = gc.stdout.split(separator: "\n").filter { $0.hasPrefix("deleted apps/sonic-walkscape/targets/") }
+        XCTAssertTrue(deleted.contains { $0.hasSuffix(old) }, gc.stdout)
+        XCTAssertTrue(deleted.contains { $0.hasSuffix(".tour.florence-renaissance.fr.zip") }, gc.stdout)
+        let remaining = Set(try blocking { try await server.client().list(bucket: "deltas", prefix: "apps/sonic-walkscape/targets/") }.map(\.key))
+        XCTAssertTrue(indexes.allSatisfy { remaining.contains("apps/sonic-walkscape/\($0)") }, "gc removed a kept index: \(indexes.subtracting(remaining))")
+        let fresh = try LiveryProcess.run(["fetch", "sonic-walkscape", "--server", "\(server.endpoint)/deltas/apps", "--cache", "cache-new", "--locale", "fr",
+                                           "--tour", "florence-renaissance", "--root", "Output/sonic-walkscape/metadata/1.root.json"], in: workspace.root)
+        XCTAssertEqual(fresh.status, 0, fresh.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("cache-new/sonic-walkscape/current/index/tour.florence-renaissance.fr.files").path))
+    }
+
     func testBuildPublishPublishesWhatItBuiltAndToNeedsPublish() throws {
         let server = try server()
         try blocking { try await server.makePublicBucket("built", prefix: "b") }
