@@ -178,7 +178,9 @@ def check(endpoint, bucket, prefix, output, tenants):
             mutable = relative in ("release.json", "metadata/timestamp.json")
             if obj.get("CacheControl") != (POINTER if mutable else PROTECTED if is_protected else IMMUTABLE):
                 problems.append(f"{tenant}/{relative}: Cache-Control {obj.get('CacheControl')}")
-            if relative.startswith("targets/") and not os.path.basename(relative).startswith(digest):
+            # A file index (docs/deltas.md) is named by the SHA-256 of its first line, its table.
+            named = hashlib.sha256(body.split(b"\n", 1)[0] + b"\n").hexdigest() if relative.endswith(".files") else digest
+            if relative.startswith("targets/") and not os.path.basename(relative).startswith(named):
                 problems.append(f"{tenant}/{relative}: name does not start with its SHA-256")
         for relative in listed:
             if relative.startswith(".livery-publish.lock"):
