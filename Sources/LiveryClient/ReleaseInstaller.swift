@@ -287,7 +287,11 @@ public enum ReleaseInstaller {
         let scratch = downloads
         let candidates = wanted.filter { id in
             guard let info = signed[id], let bundle = manifest.bundle(id) else { return false }
-            return bundle.files != nil && bundle.encryption == nil && installedCopy(id) == nil && !fm.fileExists(atPath: downloads.appendingPathComponent(info.sha256).path)
+            // Only bundles of which an earlier version is installed: the index of a bundle new to the device would
+            // be fetched before the space check, for what is mostly a whole download anyway.
+            let hadIt = installed.map { fm.fileExists(atPath: $0.appendingPathComponent("bundles/\(id)").path) } ?? false
+            return bundle.files != nil && bundle.encryption == nil && installedCopy(id) == nil && hadIt
+                && !fm.fileExists(atPath: downloads.appendingPathComponent(info.sha256).path)
         }
         let base = candidates.isEmpty || request.fullDownloadsOnly ? DeltaBase(release: nil, manifest: nil) : DeltaBase(release: installed, manifest: installedManifest)
         for id in wanted {

@@ -34,6 +34,10 @@ public enum ClientVectors {
             try BundleAttacks.tamperedBundle(),
             try BundleAttacks.zipSlipBundle(),
             try BundleAttacks.bundleOverSignedLength(),
+            try DeltaCases.clean(),
+            try DeltaCases.tamperedIndex(),
+            try DeltaCases.tamperedEntry(),
+            try DeltaCases.wrongBase(),
         ]
     }
 
@@ -43,7 +47,7 @@ public enum ClientVectors {
 
     static let printer = PrettyJSON(keyOrder: [
         "schemaVersion", "specVersion", "validUntil", "expiredAt", "errors", "cases", "id", "summary", "description", "release", "trustedRoot", "steps", "step", "repository", "request",
-        "download", "expect", "error", "phase", "rootVersion", "installedRelease", "holds", "target", "length", "sha256",
+        "download", "corruptInstalled", "expect", "error", "phase", "rootVersion", "installedRelease", "holds", "target", "length", "sha256",
         "class", "parent", "meaning", "pythonTUF", "locale", "programs",
     ])
 

@@ -15,6 +15,18 @@ enum StoredZip {
     private static let dosTime: UInt16 = 0
     private static let dosDate: UInt16 = UInt16((2020 - 1980) << 9 | 1 << 5 | 1)
 
+    /// Where each entry's local header and data start in `archive(entries)` (no extra fields: the
+    /// data follows the 30-byte header and the name).
+    static func layout(_ entries: [Entry]) -> [(header: Int, data: Int)] {
+        var offset = 0
+        return entries.map { entry in
+            let header = offset
+            let data = header + 30 + entry.path.utf8.count
+            offset = data + entry.data.count
+            return (header, data)
+        }
+    }
+
     static func archive(_ entries: [Entry]) -> Data {
         var out = Data()
         var central = Data()

@@ -94,6 +94,9 @@ public struct VectorStep: Sendable {
     public var holds: [HeldTarget]
     /// The release an app has installed after the step (release cases), nil when none.
     public var installedRelease: Int?
+    /// Installed files (`<bundle id>/<path in the bundle>`) the harness overwrites with other bytes before
+    /// the step: a device whose base no longer matches its index (delta cases).
+    public var corruptInstalled: [String] = []
 
     /// A step the client must accept, after which it holds `holding` (from `release`, plus `extra`).
     static func accept(_ repository: VectorRepository, download: [String], holding release: VectorRelease?, extra: [VectorTarget] = [],
@@ -171,6 +174,7 @@ public struct VectorCase: Sendable {
                     object["error"] = .string(error.rawValue)
                     object["phase"] = .string(phase.rawValue)
                 }
+                if !step.corruptInstalled.isEmpty { object["corruptInstalled"] = .array(step.corruptInstalled.map(JSONValue.string)) }
                 if release {
                     object["request"] = .object(["locale": .string("en"), "programs": .array(step.programs.map(JSONValue.string))])
                     object["installedRelease"] = step.installedRelease.map(JSONValue.int) ?? .null

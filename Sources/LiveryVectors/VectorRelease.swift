@@ -33,14 +33,29 @@ struct VectorBundle: Sendable {
     var locale: String?
     var subject: String?
     var files: [StoredZip.Entry]
+    /// Whether the bundle has a file index (docs/deltas.md), as large bundles of `livery build` have.
+    var indexed = false
+
+    /// The entries in archive order: sorted by their UTF-8 bytes, as `livery build` sorts them.
+    var sortedFiles: [StoredZip.Entry] { files.sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) } }
+
+    /// The bundle's file index, when it has one: every file stored, at the offsets `StoredZip` writes.
+    var fileIndex: FileIndex? {
+        guard indexed else { return nil }
+        let archive = target
+        let sorted = sortedFiles
+        let located = zip(sorted, StoredZip.layout(sorted)).map { entry, at in
+            (entry: FileIndexEntry(path: entry.path, sha256: SHA256.hash(data: entry.data).hexString, size: entry.data.count, offset: at.data,
+                                   length: entry.data.count, method: .stored), header: at.header)
+        }
+        return FileIndex.paginate(bundle: id, archiveSHA256: archive.sha256, archiveSize: archive.data.count, entries: located)
+    }
 
     var target: VectorTarget {
         var custom: [String: JSONValue] = ["access": .string("public"), "bundle": .string(id), "kind": .string(kind), "policy": .string(policy)]
         if let locale { custom["locale"] = .string(locale) }
         if let subject { custom["subject"] = .string(subject) }
-        // Entries sorted by their UTF-8 bytes, as `livery build` sorts them.
-        let sorted = files.sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
-        return VectorTarget(name: "\(id).zip", data: StoredZip.archive(sorted), custom: .object(custom))
+        return VectorTarget(name: "\(id).zip", data: StoredZip.archive(sortedFiles), custom: .object(custom))
     }
 }
 
@@ -86,6 +101,7 @@ struct VectorRelease: Sendable {
             ]
             if let locale = bundle.locale { object["locale"] = .string(locale) }
             if let subject = bundle.subject { object["subject"] = .string(subject) }
+            if let index = bundle.fileIndex { object["files"] = index.reference.json }
             return .object(object)
         }
         let manifest: JSONValue = .object([
@@ -94,6 +110,11 @@ struct VectorRelease: Sendable {
         ])
         return VectorTarget(name: Self.manifestName, data: manifest.bytes,
                             custom: .object(["kind": .string("download-manifest"), "release": .int(number)]))
+    }
+
+    /// The file index objects of the indexed bundles, by their file name under `targets/` (not TUF targets).
+    var indexFiles: [String: Data] {
+        Dictionary(bundles.compactMap { bundle in bundle.fileIndex.map { ("\($0.reference.sha256).\(bundle.id).files", $0.objectBytes) } }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Every target of the release: the manifest, then the bundles.

@@ -91,6 +91,11 @@ struct VectorRepository: Sendable {
     /// The bytes of the trusted root a client starts from: version 1.
     var firstRoot: Data { metadata["1.root.json"] ?? Data() }
 
+    /// Adds the file index objects of `release` beside its targets (docs/deltas.md: trusted through the manifest, not signed themselves).
+    mutating func addIndexes(of release: VectorRelease) {
+        for (name, data) in release.indexFiles { targetFiles[name] = data }
+    }
+
     /// Adds target files (under their consistent-snapshot names).
     mutating func add(_ targets: [VectorTarget]) {
         for target in targets { targetFiles[target.fileName] = target.data }

@@ -70,9 +70,12 @@ final class ClientFeatureTests: XCTestCase {
         XCTAssertEqual(added.status, 0, added.stderr)
         XCTAssertTrue(added.stdout.contains("release 1 installed"), added.stdout)
         XCTAssertTrue(added.stdout.contains("downloaded 2 bundles (tour.florence-renaissance, tour.florence-renaissance.fr)"), added.stdout)
-        // Only the tour's files came from the server (no metadata refresh, no other bundle).
+        // Only the tour's files came from the server (no metadata refresh, no other bundle): its two archives, and the
+        // file index of the one large enough to have one (table, then pages), kept for later deltas (docs/deltas.md).
         let requests = server.log.split(separator: "\n").dropFirst(requestsBefore)
-        XCTAssertEqual(requests.count, 2, requests.joined(separator: "\n"))
+        XCTAssertEqual(requests.filter { $0.contains(".zip ") }.count, 2, requests.joined(separator: "\n"))
+        XCTAssertEqual(requests.filter { $0.contains(".tour.florence-renaissance.fr.files ") }.count, 2, requests.joined(separator: "\n"))
+        XCTAssertEqual(requests.count, 4, requests.joined(separator: "\n"))
         XCTAssertTrue(requests.allSatisfy { $0.contains(".tour.florence-renaissance") }, requests.joined(separator: "\n"))
         // The core bundle was linked from the installed release, not extracted again.
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: coreFile.path)[.systemFileNumber] as? UInt64, inodeBefore)

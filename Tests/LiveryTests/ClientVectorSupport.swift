@@ -30,6 +30,8 @@ struct VectorFile: Decodable {
         var holds: [Held]
         var request: Request?
         var installedRelease: Int?
+        /// Installed files (`<bundle id>/<path>`) to overwrite before the step (a wrong base, delta cases).
+        var corruptInstalled: [String]?
     }
     var schemaVersion: Int
     var id: String
@@ -114,7 +116,7 @@ enum VectorJudge {
     }
 }
 
-/// `python3 -m http.server` on 127.0.0.1 and a free port, serving `root`; stopped on deinit.
+/// `python3 -m http.server` (with byte ranges: Tests/interop/range_http_server.py) on 127.0.0.1 and a free port, serving `root`; stopped on deinit.
 final class StaticFileServer {
     let process = Process()
     let port: Int
@@ -124,7 +126,8 @@ final class StaticFileServer {
         output = FileManager.default.temporaryDirectory.appendingPathComponent("static-server-\(UUID().uuidString)")
         FileManager.default.createFile(atPath: output.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", "-m", "http.server", "--bind", "127.0.0.1", "--directory", root.path, "0"]
+        // http.server with byte ranges, so that delta downloads run (the delta-* cases).
+        process.arguments = ["python3", "-u", LiveryProcess.packageRoot.appendingPathComponent("Tests/interop/range_http_server.py").path, root.path]
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -253,6 +256,12 @@ enum VectorClients {
         let cache = work.appendingPathComponent("\(vector.id)/cache")
         let tenant = cache.appendingPathComponent("vectors")
         return try vector.steps.map { step in
+            for path in step.corruptInstalled ?? [] {
+                // Installed files may be hard links shared with other releases: a new file takes the name.
+                let file = tenant.appendingPathComponent("current/bundles/\(path)").resolvingSymlinksInPath()
+                unlink(file.path)
+                try Data("overwritten by the vector harness\n".utf8).write(to: file)
+            }
             let request = step.request.map { ["--locale", $0.locale] + $0.programs.flatMap { ["--program", $0] } } ?? []
             let run = try LiveryProcess.run(["fetch", "vectors", "--server", "\(appURL)/\(vector.id)/\(step.step)", "--cache", cache.path,
                                              "--root", vectors.appendingPathComponent("\(vector.id)/\(vector.trustedRoot)").path] + request)
@@ -267,8 +276,11 @@ enum VectorClients {
                 observed.installedRelease = object?["release"] as? Int
                 for bundle in object?["bundles"] as? [[String: Any]] ?? [] {
                     guard let id = bundle["id"] as? String, let sha = bundle["sha256"] as? String,
-                          FileManager.default.fileExists(atPath: current.appendingPathComponent("bundles/\(id)").path),
-                          FileManager.default.fileExists(atPath: tenant.appendingPathComponent("downloads/\(sha)").path) else { continue }
+                          FileManager.default.fileExists(atPath: current.appendingPathComponent("bundles/\(id)").path) else { continue }
+                    // A verified archive in downloads/, or (installed by delta) the kept index of that archive.
+                    let table = (try? Data(contentsOf: current.appendingPathComponent("index/\(id).files")))?.split(separator: 0x0A).first
+                    let indexed = table.flatMap { (try? JSONSerialization.jsonObject(with: Data($0))) as? [String: Any] }?["archive"] as? [String: Any]
+                    guard FileManager.default.fileExists(atPath: tenant.appendingPathComponent("downloads/\(sha)").path) || indexed?["sha256"] as? String == sha else { continue }
                     observed.installedBundles.insert(sha)
                 }
             }

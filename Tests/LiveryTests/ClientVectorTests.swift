@@ -153,6 +153,33 @@ final class ClientVectorTests: XCTestCase {
         XCTAssertTrue(problems.isEmpty, "\(client) disagrees with \(problems.count) expectation(s):\n" + problems.joined(separator: "\n"))
     }
 
+    /// The delta cases are not only accepted or refused as case.json says: `livery fetch` takes the clean one by
+    /// delta (only the changed files) and falls back to the whole archive where the index or its base does not verify.
+    func testLiveryFetchTakesTheDeltaVectorsByDeltaAndFallsBackWhereTheyLie() throws {
+        let root = try generate()
+        let vectors = root.appendingPathComponent("vectors")
+        let server = try StaticFileServer(root: root)
+        let agreed = try ["delta-clean", "delta-tampered-index", "delta-wrong-base"].map { id -> (String, [ObservedStep]) in
+            let vector = try VectorFile.load(vectors.appendingPathComponent(id))
+            for step in vector.steps {
+                let link = root.appendingPathComponent("app/\(id)/\(step.step)/vectors")
+                try FileManager.default.createDirectory(at: link.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createSymbolicLink(at: link, withDestinationURL: vectors.appendingPathComponent("\(id)/\(step.repository)"))
+            }
+            return (id, try VectorClients.liveryFetch(vector, appURL: "\(server.base)/app", vectors: vectors, work: root.appendingPathComponent("fetch")))
+        }
+        let outcome = Dictionary(uniqueKeysWithValues: agreed)
+        let clean = try XCTUnwrap(outcome["delta-clean"]?.last)
+        XCTAssertTrue(clean.accepted && clean.message.contains("by delta: core"), clean.message)
+        for id in ["delta-tampered-index", "delta-wrong-base"] {
+            let step = try XCTUnwrap(outcome[id]?.last)
+            XCTAssertTrue(step.accepted, "\(id): \(step.message)")
+            XCTAssertFalse(step.message.contains("by delta"), "\(id): \(step.message)")
+            XCTAssertEqual(step.installedRelease, 2, "\(id): \(step.message)")
+        }
+        XCTAssertTrue(outcome["delta-wrong-base"]?.last?.message.contains("core: its delta was refused") == true, outcome["delta-wrong-base"]?.last?.message ?? "")
+    }
+
     func testPythonTUFAgreesWithEveryVector() throws {
         try agree("python-tuf", layer: .tuf) { cases, server, root in
             let work = root.appendingPathComponent("python-tuf")
