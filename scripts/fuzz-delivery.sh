@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes the delivery half's parsers of untrusted bytes with libFuzzer, each for a bounded time: an object
 # store's XML answers (s3-xml), AWS config files (aws-ini), a voucher server's redemption answer
-# (redemption-answer), the download manifest (download-manifest), a protected bundle's ciphertext
+# (redemption-answer), the download manifest (download-manifest), a bundle's file index (file-index), a protected bundle's ciphertext
 # (encrypted-bundle), a downloaded zip bundle as the client extracts it (zip-bundle), and, from the signing side, a key
 # file (key-file), an audit log (audit-log) and a PKCS#11 key URI (pkcs11-uri); and an image header as the asset
 # check probes it (image-header), a subtitle file (subtitles) and an MP3 or WAV file as the media probe walks it
@@ -28,7 +28,7 @@ fuzzer="$scratch/debug/livery-json-fuzz"
 rm -rf "$scratch/delivery-seeds"
 "$harness" seeds "$scratch/delivery-seeds"
 mkdir -p "$scratch/crashes"
-for target in s3-xml aws-ini redemption-answer download-manifest encrypted-bundle zip-bundle key-file audit-log pkcs11-uri image-header subtitles audio-frames mp4-boxes lsp-framing; do
+for target in s3-xml aws-ini redemption-answer download-manifest file-index encrypted-bundle zip-bundle key-file audit-log pkcs11-uri image-header subtitles audio-frames mp4-boxes lsp-framing; do
     mkdir -p "$scratch/corpus-$target"
     echo "fuzzing $target for ${seconds}s (corpus: $(ls "$scratch/corpus-$target" | wc -l) inputs)"
     LIVERY_FUZZ_TARGET=$target SWIFT_BACKTRACE=enable=no "$fuzzer" "$scratch/corpus-$target" "$scratch/delivery-seeds/$target" \

@@ -97,6 +97,10 @@ public struct FileIndexPage: Sendable, Equatable {
             }
             guard FileIndex.isDigest(sha) else { throw TUFError(.malformed, "\(what): entry \(index + 1) has a malformed sha256") }
             guard size >= 0, offset >= 0, length >= 0 else { throw TUFError(.malformed, "\(what): entry \(index + 1) has a negative number") }
+            // Bounded so that no offset arithmetic can overflow (a bundle is at most a few GiB).
+            guard size <= FileIndex.maxBytes, offset <= FileIndex.maxBytes, length <= FileIndex.maxBytes else {
+                throw TUFError(.malformed, "\(what): entry \(index + 1) has a number above \(FileIndex.maxBytes)")
+            }
             guard let method = EntryMethod(rawValue: methodName) else { throw TUFError(.malformed, "\(what): entry \(index + 1) has the unknown method \"\(methodName)\"") }
             guard method == .deflate || length == size else { throw TUFError(.malformed, "\(what): stored entry \(index + 1) has two sizes") }
             return FileIndexEntry(path: path, sha256: sha, size: size, offset: offset, length: length, method: method)
@@ -172,13 +176,16 @@ public struct FileIndexTable: Sendable, Equatable {
             let p = try StrictObject(item, what: "\(what) page \(index + 1)")
             let page = Page(sha256: try p.string("sha256"), length: try p.int("length", minimum: 1), start: try p.int("start"), count: try p.int("count", minimum: 1))
             guard FileIndex.isDigest(page.sha256) else { throw TUFError(.malformed, "\(what) page \(index + 1): sha256 is malformed") }
+            guard page.start <= FileIndex.maxBytes else { throw TUFError(.malformed, "\(what) page \(index + 1) starts beyond \(FileIndex.maxBytes)") }
             guard page.length <= limits.maxPageBytes else { throw TUFError(.malformed, "\(what) page \(index + 1) is \(page.length) bytes (at most \(limits.maxPageBytes))") }
             if let last = pages.last, page.start <= last.start { throw TUFError(.malformed, "\(what): pages are not in archive order") }
             entries += page.count
             guard entries <= limits.maxEntries else { throw TUFError(.malformed, "\(what) lists more than \(limits.maxEntries) files") }
             pages.append(page)
         }
-        self.init(bundle: try o.string("bundle"), archiveSHA256: archiveSHA, archiveSize: try archive.int("size"), pages: pages)
+        let size = try archive.int("size")
+        guard size <= FileIndex.maxBytes else { throw TUFError(.malformed, "\(what): archive.size is above \(FileIndex.maxBytes)") }
+        self.init(bundle: try o.string("bundle"), archiveSHA256: archiveSHA, archiveSize: size, pages: pages)
     }
 }
 
@@ -193,6 +200,10 @@ public struct FileIndex: Sendable, Equatable {
 
     public var table: FileIndexTable
     public var pages: [FileIndexPage]
+
+    /// The largest archive, offset or file size an index may give (1 TiB): far beyond any bundle, and low
+    /// enough that a start plus an offset plus a length never overflows.
+    public static let maxBytes = 1 << 40
 
     /// The table's line.
     public var tableBytes: Data { table.bytes }

@@ -11,6 +11,7 @@ import ZIPFoundation
 // - `aws-ini`: AWS config and credentials files (`AWSIniFile`);
 // - `redemption-answer`: a voucher server's answer, as the client reads it (`RedemptionAnswer`);
 // - `download-manifest`: the signed download manifest (`DownloadManifest`);
+// - `file-index`: a bundle's file index object (`FileIndex`, docs/deltas.md), and the delta planned from it;
 // - `encrypted-bundle`: a protected bundle's ciphertext (`SegmentedAEAD.decrypt`, with a fixed key);
 // - `zip-bundle`: a downloaded bundle as the client extracts it (`ArchiveExtractor`: its own read of
 //   the zip's central directory, then ZIPFoundation's inflater fed entry by entry);
@@ -29,6 +30,7 @@ enum FuzzTarget: String, CaseIterable {
     case awsIni = "aws-ini"
     case redemptionAnswer = "redemption-answer"
     case downloadManifest = "download-manifest"
+    case fileIndex = "file-index"
     case encryptedBundle = "encrypted-bundle"
     case zipBundle = "zip-bundle"
     case keyFile = "key-file"
@@ -54,6 +56,7 @@ enum FuzzTarget: String, CaseIterable {
         case .awsIni: return Self.checkAWSIni(data)
         case .redemptionAnswer: return Self.checkRedemptionAnswer(data)
         case .downloadManifest: return Self.checkDownloadManifest(data)
+        case .fileIndex: return Self.checkFileIndex(data)
         case .encryptedBundle: return Self.checkEncryptedBundle(data)
         case .zipBundle: return Self.checkZipBundle(data)
         case .keyFile: return Self.checkKeyFile(data)
@@ -104,6 +107,33 @@ enum FuzzTarget: String, CaseIterable {
         if Set(manifest.bundles.map(\.id)).count != manifest.bundles.count { return "duplicate bundle ids accepted" }
         guard let again = try? DownloadManifest(data: manifest.bytes) else { return "the written manifest does not read back" }
         return again == manifest ? nil : "the manifest reads back differently"
+    }
+
+    /// Accepted (its first line taken as the signed table): the typed index writes back to an object that
+    /// reads back the same; every file lies within the limits; planning a delta from it to itself and
+    /// from nothing costs what it must.
+    static func checkFileIndex(_ data: Data) -> String? {
+        guard let newline = data.firstIndex(of: 0x0A) else { return nil }
+        let table = data[data.startIndex...newline]
+        let reference = FileIndexReference(sha256: SHA256.hash(data: table).hexString, size: table.count)
+        // The strict read (digests checked) must never crash; past it, the lines are also read one by one without
+        // the page digests (which a fuzzer cannot forge), as a signer's own bytes would be, to reach the planner.
+        let strict = try? FileIndex(object: data, reference: reference, what: "fuzz")
+        let lines = data.split(separator: 0x0A, omittingEmptySubsequences: true)
+        guard let parsedTable = try? FileIndexTable(data: Data(lines[0]), what: "fuzz") else { return strict == nil ? nil : "a strict index whose table does not read" }
+        let pages = lines.dropFirst().compactMap { try? FileIndexPage(data: Data($0), what: "fuzz") }
+        guard pages.count == parsedTable.pages.count, zip(parsedTable.pages, pages).allSatisfy({ $0.count == $1.entries.count }) else { return nil }
+        let index = strict ?? FileIndex(table: parsedTable, pages: pages)
+        guard let again = try? FileIndex(object: index.objectBytes, reference: index.reference, what: "again"), again == index else {
+            return "an accepted index does not read back from what it writes"
+        }
+        let entries = index.absoluteEntries
+        if entries.count != index.table.entryCount { return "the pages hold another number of files than the table says" }
+        if entries.contains(where: { $0.offset < 0 || $0.offset > 2 * FileIndex.maxBytes }) { return "an offset out of bounds was accepted" }
+        if FileDelta.bytes(from: [index], to: index) != index.tableBytes.count { return "a delta to the same index costs more than its table" }
+        let files = FileDelta.filesToFetch(entries) { _ in false }
+        if files.reduce(0, { $0 + $1.items.count }) != entries.count { return "a file is missing from the planned ranges" }
+        return nil
     }
 
     /// Opened: encrypting the plaintext again with the header's segment size gives the same bytes
@@ -186,6 +216,10 @@ enum FuzzTarget: String, CaseIterable {
             .awsIni: ini.map { Data($0.utf8) },
             .redemptionAnswer: [answer.json.bytes, RedemptionAnswer(token: "t", subject: VoucherSubject(.pack, "p"), bundles: [], expires: Date(timeIntervalSince1970: 0)).json.bytes],
             .downloadManifest: [manifest.bytes],
+            .fileIndex: [FileIndex.paginate(bundle: "core", archiveSHA256: String(repeating: "a", count: 64), archiveSize: 1 << 20, entries: (0..<150).map { i in
+                (entry: FileIndexEntry(path: "assets/img\(i).png", sha256: String(repeating: String(i % 10), count: 64), size: 2000 + i, offset: i * 2100 + 60,
+                                       length: i % 3 == 0 ? 1500 : 2000 + i, method: i % 3 == 0 ? .deflate : .stored), header: i * 2100)
+            }).objectBytes],
             .encryptedBundle: [try SegmentedAEAD.encrypt(plain, key: fuzzKey, segmentSize: 1024), try SegmentedAEAD.encrypt(Data(), key: fuzzKey, segmentSize: 1024),
                                try SegmentedAEAD.encrypt(plain.prefix(1024), key: fuzzKey, segmentSize: 1024)],
             .zipBundle: [try zipSeed()],

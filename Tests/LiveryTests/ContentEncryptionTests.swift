@@ -152,6 +152,10 @@ final class DeliveryFuzzHarnessTests: XCTestCase {
             "redemption-answer": [#"{"token":"t","subject":"tour:","bundles":[],"expires":"2026-01-01T00:00:00Z"}"#,
                                   #"{"token":"t","tour":"x","bundles":[],"expires":"2026-01-01T00:00:00Z","keys":[{"bundle":"b","keyId":"k","ephemeral":"AAAA","sealed":"AAAA"}]}"#],
             "download-manifest": [#"{"schemaVersion":1,"tenant":"x","release":1,"format":"zip","minimumClientVersion":"1.0.0","bundles":[{"id":"a"}]}"#],
+            // A page whose start and offset would overflow when added, and a table with pages out of order.
+            "file-index": [#"{"archive":{"sha256":"\#(String(repeating: "a", count: 64))","size":10},"bundle":"b","pages":[{"count":1,"length":80,"sha256":"\#(String(repeating: "b", count: 64))","start":9223372036854775807}],"schemaVersion":1}"# + "\n"
+                           + #"{"entries":[["x","\#(String(repeating: "0", count: 64))",1,9223372036854775807,1,"stored"]]}"# + "\n",
+                           #"{"archive":{"sha256":"\#(String(repeating: "a", count: 64))","size":10},"bundle":"b","pages":[],"schemaVersion":1}"# + "\n" + "trailing"],
             "encrypted-bundle": ["LVRYENC\u{1}\u{0}\u{0}\u{4}\u{0}", "LVRYENC\u{1}\u{ff}\u{ff}\u{ff}\u{ff}0123456789abcdef"],
             // An end record alone (no entries), and one claiming entries past the end of the file.
             "zip-bundle": ["PK\u{5}\u{6}" + String(repeating: "\u{0}", count: 18),
