@@ -36,6 +36,18 @@ final class BuildTests: XCTestCase {
             }
         }
 
+        /// Gives the tenant's MP3 at `path` an ID3v1 tag titled `title` (bytes no release had, still a valid
+        /// recording: a re-recorded stop for the delta tests); returns its new bytes.
+        @discardableResult
+        func retag(_ path: String, _ title: String) throws -> Data {
+            let audio = tenants.appendingPathComponent(path)
+            var bytes = try Data(contentsOf: audio)
+            bytes.append(Data(("TAG" + title.padding(toLength: 125, withPad: " ", startingAt: 0)).utf8))
+            unlink(audio.path)  // a new file: the output's objects may be hard links to it
+            try bytes.write(to: audio)
+            return bytes
+        }
+
         func replace(_ path: String, _ old: String, _ new: String) throws {
             let url = tenants.appendingPathComponent(path)
             let text = try String(contentsOf: url, encoding: .utf8)

@@ -209,11 +209,7 @@ final class DeltaTests: XCTestCase {
         let old = workspace.root.appendingPathComponent("old-sonic")
         try FileManager.default.copyItem(at: workspace.output.appendingPathComponent("sonic-walkscape"), to: old)
         // The recording gets an ID3v1 tag: bytes no release had before.
-        let audio = workspace.tenants.appendingPathComponent(recorded)
-        var bytes = try Data(contentsOf: audio)
-        bytes.append(Data(("TAG" + "Signoria, re-tagged".padding(toLength: 125, withPad: " ", startingAt: 0)).utf8))
-        unlink(audio.path)
-        try bytes.write(to: audio)
+        let bytes = try workspace.retag(recorded, "Signoria, re-tagged")
         XCTAssertEqual(try workspace.build().status, 0)
         let server = try SigningTests.FileServer(root: workspace.output)
         let script = LiveryProcess.packageRoot.appendingPathComponent("Tests/interop/delta_reconstruct.py").path

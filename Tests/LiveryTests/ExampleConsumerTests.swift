@@ -74,11 +74,7 @@ final class ExampleConsumerTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: installed), try Data(contentsOf: workspace.tenants.appendingPathComponent("sonic-walkscape/\(audio)")))
 
         // A stop is re-recorded and published as release 2: the update brings that recording, not the tour language.
-        let recording = workspace.tenants.appendingPathComponent("sonic-walkscape/\(audio)")
-        var bytes = try Data(contentsOf: recording)
-        bytes.append(Data(("TAG" + "Signoria, new take".padding(toLength: 125, withPad: " ", startingAt: 0)).utf8))
-        unlink(recording.path)
-        try bytes.write(to: recording)
+        let bytes = try workspace.retag("sonic-walkscape/\(audio)", "Signoria, new take")
         XCTAssertEqual(try workspace.build().status, 0)
         let server = try SigningTests.FileServer(root: workspace.output)
         let update = try run(app, ["http://127.0.0.1:\(server.port)"] + arguments)

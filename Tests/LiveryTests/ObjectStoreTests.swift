@@ -113,11 +113,7 @@ final class ObjectStoreTests: XCTestCase {
         XCTAssertEqual(first.status, 0, first.stderr)
 
         // One stop gets new bytes; release 2 goes up with its new archive and index.
-        let audio = workspace.tenants.appendingPathComponent("sonic-walkscape/tours/florence-renaissance/audio/fr/03-signoria.mp3")
-        var bytes = try Data(contentsOf: audio)
-        bytes.append(Data(("TAG" + "Signoria, new take".padding(toLength: 125, withPad: " ", startingAt: 0)).utf8))
-        unlink(audio.path)
-        try bytes.write(to: audio)
+        let bytes = try workspace.retag("sonic-walkscape/tours/florence-renaissance/audio/fr/03-signoria.mp3", "Signoria, new take")
         XCTAssertEqual(try workspace.build().status, 0)
         let published = try publish(workspace, server, to: "s3://deltas/apps")
         XCTAssertEqual(published.status, 0, published.stderr)
