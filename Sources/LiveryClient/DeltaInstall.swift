@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import LiveryTUF
-import ZIPFoundation
 
 /// How a bundle of a fetch gets onto the device (docs/deltas.md).
 public enum DownloadMethod: String, Sendable {
@@ -216,21 +215,8 @@ enum DeltaInstall {
                 try take(data)
             }
         case .deflate:
-            var consumed = 0
-            var emptyAsks = 0
-            _ = try Data.decompress(size: Int64(entry.length), bufferSize: chunk, skipCRC32: true, provider: { _, wanted in
-                let remaining = entry.length - consumed
-                if remaining == 0 {
-                    // As in ZipExtraction: one empty ask to finish is fine, more is a stream longer than its entry.
-                    emptyAsks += 1
-                    guard wanted == 0, emptyAsks <= 2 else { throw TUFError("\(bundle): the deflate data of '\(entry.path)' does not end within its \(entry.length) bytes") }
-                    return Data()
-                }
-                var data = try read(start + consumed, min(wanted, min(remaining, chunk)))
-                consumed += data.count
-                if data.count < wanted { data.append(Data(count: wanted - data.count)) }
-                return data
-            }, consumer: take)
+            _ = try BoundedInflate.inflate(length: entry.length, chunkSize: chunk, skipCRC32: true, what: "\(bundle): the deflate data of '\(entry.path)'",
+                                           read: { try read(start + $0, $1) }, consumer: take)
         }
         guard produced == entry.size, hasher.finalize().hexString == entry.sha256 else {
             throw TUFError(.lengthOrHashMismatch, "\(bundle): '\(entry.path)' does not match its SHA-256 in the signed file index")

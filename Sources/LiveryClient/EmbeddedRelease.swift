@@ -14,46 +14,10 @@ import LiveryTUF
 /// files inside the app's own binary. The first fetch online then follows the usual rules, with the
 /// embedded release as the base of its deltas; offline, the embedded release stays in use.
 public enum EmbeddedRelease {
-    public static let selectionFile = "embedded.json"
+    public static let selectionFile = EmbeddedSelection.fileName
 
-    /// What the embedded release holds for the app: the user's locale, tours and programs as `livery embed` was told.
-    public struct Selection: Sendable, Equatable {
-        public var tenant: String
-        public var channel: String
-        public var release: Int
-        public var locale: String?
-        public var tours: [String]
-        public var programs: [String]
-
-        public var json: JSONValue {
-            var object: [String: JSONValue] = ["tenant": .string(tenant), "channel": .string(channel), "release": .int(release),
-                                               "tours": .array(tours.map(JSONValue.string)), "programs": .array(programs.map(JSONValue.string))]
-            if let locale { object["locale"] = .string(locale) }
-            return .object(object)
-        }
-
-        public init(tenant: String, channel: String, release: Int, locale: String?, tours: [String], programs: [String]) {
-            self.tenant = tenant
-            self.channel = channel
-            self.release = release
-            self.locale = locale
-            self.tours = tours
-            self.programs = programs
-        }
-
-        public init(data: Data) throws {
-            guard case .object(let o) = try ReleaseJSONParser.parse(data), case .string(let tenant)? = o["tenant"], case .string(let channel)? = o["channel"],
-                  case .int(let release)? = o["release"], case .array(let tours)? = o["tours"], case .array(let programs)? = o["programs"] else {
-                throw TUFError(.malformed, "\(EmbeddedRelease.selectionFile) must hold tenant, channel, release, tours and programs")
-            }
-            func texts(_ items: [JSONValue]) throws -> [String] {
-                try items.map { guard case .string(let s) = $0 else { throw TUFError(.malformed, "\(EmbeddedRelease.selectionFile): tours and programs are lists of text") }; return s }
-            }
-            var locale: String?
-            if case .string(let text)? = o["locale"] { locale = text }
-            self.init(tenant: tenant, channel: channel, release: release, locale: locale, tours: try texts(tours), programs: try texts(programs))
-        }
-    }
+    /// What the embedded release holds for the app (`embedded.json`).
+    public typealias Selection = EmbeddedSelection
 
     public struct Failure: Error, CustomStringConvertible {
         public var description: String

@@ -86,16 +86,21 @@ public struct FetchResult: Sendable {
     public var deltaFallbacks: [String: String] = [:]
 }
 
-/// Which delta installs succeeded and which fell back to a full download (written by parallel downloads).
+/// What the parallel downloads learnt about deltas: which bundles came by delta, which fell back to a full
+/// download and why, and the file index object of each indexed bundle, to keep in the new release.
 final class DeltaOutcomes: @unchecked Sendable {
     private let lock = NSLock()
     // Guarded by `lock`.
     private var succeeded = Set<String>()
     private var reasons: [String: String] = [:]
+    private var objects: [String: Data] = [:]
     func installed(_ id: String) { lock.withLock { _ = succeeded.insert(id) } }
     func fellBack(_ id: String, because reason: String) { lock.withLock { reasons[id] = reason } }
+    func keepIndex(_ id: String, _ object: Data) { lock.withLock { objects[id] = object } }
+    func hasIndex(_ id: String) -> Bool { lock.withLock { objects[id] != nil } }
     var done: Set<String> { lock.withLock { succeeded } }
     var fallbacks: [String: String] { lock.withLock { reasons } }
+    var indexes: [String: Data] { lock.withLock { objects } }
 }
 
 /// The reference client's install step: refresh TUF metadata, read the download manifest, download
@@ -283,31 +288,29 @@ public enum ReleaseInstaller {
         var toDownload: [String] = []
         var planned: [PlannedDownload] = []
         var deltas: [String: PreparedDelta] = [:]
-        var indexObjects: [String: Data] = [:]
-        let scratch = downloads
-        let candidates = wanted.filter { id in
-            guard let info = signed[id], let bundle = manifest.bundle(id) else { return false }
-            // Only bundles of which an earlier version is installed: the index of a bundle new to the device would
-            // be fetched before the space check, for what is mostly a whole download anyway.
-            let hadIt = installed.map { fm.fileExists(atPath: $0.appendingPathComponent("bundles/\(id)").path) } ?? false
-            return bundle.files != nil && bundle.encryption == nil && installedCopy(id) == nil && hadIt
-                && !fm.fileExists(atPath: downloads.appendingPathComponent(info.sha256).path)
-        }
-        let base = candidates.isEmpty || request.fullDownloadsOnly ? DeltaBase(release: nil, manifest: nil) : DeltaBase(release: installed, manifest: installedManifest)
+        let outcome = DeltaOutcomes()
+        // The installed release's indexes, read once, when the first bundle that can come by delta needs them.
+        var base: DeltaBase?
         for id in wanted {
             guard let info = signed[id] else { continue }
             let length = Int64(info.length)
             let have = fm.fileExists(atPath: downloads.appendingPathComponent(info.sha256).path)
             if !have && installedCopy(id) == nil {
                 toDownload.append(id)
-                let delta = !base.isEmpty && candidates.contains(id) ? manifest.bundle(id).flatMap { bundle in
-                    try? DeltaInstall.prepare(bundle, signedSHA256: info.sha256, signedLength: info.length, prefix: prefix, repository: request.repository,
-                                              base: base, scratch: scratch)
-                } : nil
-                // A delta that would cost the archive's size or more is not taken; its index, already paid for, is kept.
-                if let delta { indexObjects[id] = delta.object }
-                if let delta, delta.indexBytes + delta.rangeBytes < info.length {
-                    deltas[id] = delta
+                // Only a bundle of which the installed release has an earlier version: the index of a bundle new to the
+                // device would be fetched before the space check, for what is mostly a whole download anyway.
+                if !request.fullDownloadsOnly, let bundle = manifest.bundle(id), bundle.files != nil, bundle.encryption == nil,
+                   let installed, fm.fileExists(atPath: installed.appendingPathComponent("bundles/\(id)").path) {
+                    let deltaBase = base ?? DeltaBase(release: installed, manifest: installedManifest)
+                    base = deltaBase
+                    // A delta that would cost the archive's size or more is not taken; its index, already paid for, is kept.
+                    if !deltaBase.isEmpty, let delta = try? DeltaInstall.prepare(bundle, signedSHA256: info.sha256, signedLength: info.length, prefix: prefix,
+                                                                                  repository: request.repository, base: deltaBase, scratch: downloads) {
+                        outcome.keepIndex(id, delta.object)
+                        if delta.indexBytes + delta.rangeBytes < info.length { deltas[id] = delta }
+                    }
+                }
+                if let delta = deltas[id] {
                     needed.download += Int64(delta.rangeBytes)
                     planned.append(PlannedDownload(bundle: id, method: .delta, bytes: delta.indexBytes + delta.rangeBytes, archiveBytes: info.length))
                 } else {
@@ -337,25 +340,30 @@ public enum ReleaseInstaller {
         let staging = cache.appendingPathComponent("releases").appendingPathComponent(".staging-\(UUID().uuidString)")
         defer { try? fm.removeItem(at: staging) }
         try fm.createDirectory(at: staging.appendingPathComponent("bundles"), withIntermediateDirectories: true)
-        let deltaOutcome = DeltaOutcomes()
-        let prepared = deltas
+        let prepared = deltas, deltaBase = base
         let outcomes = ParallelDownloads.run(toDownload, width: max(1, request.maxConcurrentDownloads)) { id in
-            if let delta = prepared[id] {
+            if let delta = prepared[id], let deltaBase {
                 let folder = staging.appendingPathComponent("bundles").appendingPathComponent(id)
                 do {
                     meter.started(id, bytes: delta.rangeBytes)
-                    try DeltaInstall.install(delta, archivePath: signed[id]!.path, repository: request.repository, base: base, into: folder, scratch: scratch) {
+                    try DeltaInstall.install(delta, archivePath: signed[id]!.path, repository: request.repository, base: deltaBase, into: folder, scratch: downloads) {
                         meter.advanced(id, to: $0)
                     }
                     meter.finished(id)
-                    deltaOutcome.installed(id)
+                    outcome.installed(id)
                     return
                 } catch {
                     try? fm.removeItem(at: folder)
-                    deltaOutcome.fellBack(id, because: "\(error)")
+                    outcome.fellBack(id, because: "\(error)")
                 }
             }
             try downloadBundle(id, info: signed[id]!, grant: tokens[id], request: request, access: access, voucherServer: voucherServer, meter: meter)
+            // A bundle downloaded whole keeps its file index too, so that its next update can be a delta; without it, the
+            // install goes on (that update is then a full download).
+            if !request.fullDownloadsOnly, !outcome.hasIndex(id), let bundle = manifest.bundle(id), bundle.files != nil, bundle.encryption == nil,
+               let object = try? DeltaInstall.fetchIndex(bundle, signedSHA256: signed[id]!.sha256, prefix: prefix, repository: request.repository, scratch: downloads) {
+                outcome.keepIndex(id, object)
+            }
         }
         for (id, outcome) in zip(toDownload, outcomes) {
             switch outcome {
@@ -372,21 +380,17 @@ public enum ReleaseInstaller {
         let reused = wanted.filter { !toDownload.contains($0) }
 
         // 5. Install into the staging folder, then switch `current` in one rename.
-        let installedByDelta = deltaOutcome.done
+        let installedByDelta = outcome.done, indexObjects = outcome.indexes
         for id in wanted {
             let folder = staging.appendingPathComponent("bundles").appendingPathComponent(id)
-            // Each indexed bundle's file index goes with it, for the next delta.
-            if !request.fullDownloadsOnly, let bundle = manifest.bundle(id), bundle.files != nil, bundle.encryption == nil {
-                let indexFile = DeltaBase.indexFile(in: staging, bundle: id)
+            // Each indexed bundle's file index goes with it, for the next delta: fetched above, or the installed release's.
+            let indexFile = DeltaBase.indexFile(in: staging, bundle: id)
+            if let object = indexObjects[id] {
                 try fm.createDirectory(at: indexFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-                if let object = indexObjects[id] {
-                    try object.write(to: indexFile)
-                } else if installedCopy(id) != nil, let installed, fm.fileExists(atPath: DeltaBase.indexFile(in: installed, bundle: id).path) {
-                    if link(DeltaBase.indexFile(in: installed, bundle: id).path, indexFile.path) != 0 { try fm.copyItem(at: DeltaBase.indexFile(in: installed, bundle: id), to: indexFile) }
-                } else if let object = try? DeltaInstall.fetchIndex(bundle, signedSHA256: signed[id]!.sha256, prefix: prefix, repository: request.repository, scratch: scratch) {
-                    // Without it the next update of this bundle is a full download; the install goes on.
-                    try object.write(to: indexFile)
-                }
+                try object.write(to: indexFile)
+            } else if let installed, installedCopy(id) != nil, case let kept = DeltaBase.indexFile(in: installed, bundle: id), fm.fileExists(atPath: kept.path) {
+                try fm.createDirectory(at: indexFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+                if link(kept.path, indexFile.path) != 0 { try fm.copyItem(at: kept, to: indexFile) }
             }
             if installedByDelta.contains(id) { continue }
             if let copy = installedCopy(id) {
@@ -432,7 +436,7 @@ public enum ReleaseInstaller {
         var result = FetchResult(release: release, installed: target, downloaded: downloaded, reused: reused, offline: false, problem: nil)
         result.needed = needed
         result.deltas = installedByDelta.sorted()
-        result.deltaFallbacks = deltaOutcome.fallbacks
+        result.deltaFallbacks = outcome.fallbacks
         return result
     }
 

@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import LiveryTUF
-import ZIPFoundation
 
 /// What `livery verify` found for one release.
 public struct VerificationReport: Sendable {
@@ -108,27 +107,18 @@ enum FileIndexCheck {
             switch entry.method {
             case .stored: bytes = data
             case .deflate:
-                var consumed = 0
-                _ = try Data.decompress(size: Int64(data.count), bufferSize: 1 << 16, skipCRC32: true, provider: { _, wanted in
-                    let take = min(wanted, data.count - consumed)
-                    var chunk = data.subdata(in: consumed..<(consumed + take))
-                    consumed += take
-                    if chunk.count < wanted { chunk.append(Data(count: wanted - chunk.count)) }
-                    return chunk
-                }, consumer: { bytes.append($0); if bytes.count > entry.size { throw TUFError("'\(entry.path)' inflates past its size") } })
+                _ = try BoundedInflate.inflate(length: data.count, chunkSize: 1 << 16, skipCRC32: true, what: "the deflate data of '\(entry.path)'",
+                                               read: { data.subdata(in: $0..<($0 + $1)) }) { chunk in
+                    bytes.append(chunk)
+                    if bytes.count > entry.size { throw TUFError("'\(entry.path)' inflates past its size") }
+                }
             }
             guard bytes.count == entry.size, SHA256.hash(data: bytes).hexString == entry.sha256 else {
                 throw TUFError("'\(entry.path)' in the archive does not match its file index entry")
             }
         }
         // Every file of the archive is indexed: the index lists as many files as the archive's central directory.
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("livery-verify-\(UUID().uuidString)")
-        try archive.write(to: path)
-        defer { try? FileManager.default.removeItem(at: path) }
-        let descriptor = open(path.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw TUFError("cannot read \(path.path)") }
-        defer { close(descriptor) }
-        let directory = try ZipCentralDirectory(descriptor: descriptor, fileSize: UInt64(archive.count), name: bundle.id, maxEntries: 1_000_000)
+        let directory = try ZipCentralDirectory(archive: archive, name: bundle.id, maxEntries: 1_000_000)
         guard directory.records.count == seen.count else { throw TUFError("its file index lists \(seen.count) files, the archive holds \(directory.records.count)") }
     }
 }

@@ -71,7 +71,6 @@ enum ZipExtraction {
                              relative: String, entryName: String, archiveName: String, sink: inout ExtractionSink) throws {
         let start = try directory.dataOffset(of: record)
         var consumed: UInt64 = 0
-        var emptyAsks = 0
         var produced: UInt64 = 0
         func take(_ data: Data) throws {
             produced += UInt64(data.count)
@@ -93,26 +92,8 @@ enum ZipExtraction {
             }
             checksum = crc
         case .deflate:
-            checksum = try Data.decompress(size: Int64(record.compressedSize), bufferSize: chunkSize, skipCRC32: false, provider: { _, wanted in
-                let remaining = record.compressedSize - consumed
-                if remaining == 0 {
-                    // On Apple platforms the inflater asks for 0 bytes once to finish; one that keeps
-                    // asking, or asks for more (Linux), has a deflate stream longer than the entry.
-                    emptyAsks += 1
-                    guard wanted == 0, emptyAsks <= 2 else {
-                        throw TUFError("\(archiveName): the deflate data of '\(entryName)' does not end within its \(record.compressedSize) bytes")
-                    }
-                    return Data()
-                }
-                var data = try directory.read(at: start + consumed, count: min(wanted, Int(min(remaining, UInt64(chunkSize)))))
-                consumed += UInt64(data.count)
-                // ZIPFoundation's Linux inflater tells zlib that every chunk is as long as it asked for
-                // (`avail_in = bufferSize`), even a shorter last one: pad that one with zeros so zlib never
-                // reads past it. A valid stream ends before the padding; one that reads into it comes out
-                // longer or with another CRC-32, and is refused below (or asks again, and is refused above).
-                if data.count < wanted { data.append(Data(count: wanted - data.count)) }
-                return data
-            }, consumer: take)
+            checksum = try BoundedInflate.inflate(length: Int(record.compressedSize), chunkSize: chunkSize, skipCRC32: false, what: "\(archiveName): the deflate data of '\(entryName)'",
+                                                  read: { try directory.read(at: start + UInt64($0), count: $1) }, consumer: take)
         }
         guard produced == record.uncompressedSize else {
             throw TUFError("\(archiveName): '\(entryName)' is \(produced) bytes, its entry declares \(record.uncompressedSize)")

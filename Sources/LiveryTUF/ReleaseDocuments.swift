@@ -379,3 +379,37 @@ public struct RedemptionAnswer: Sendable, Equatable {
                   urlsExpire: urlsExpire, keys: keys)
     }
 }
+
+/// `embedded.json` of a release shipped inside an app (`livery embed`, docs/deltas.md#a-release-inside-the-app):
+/// the tenant, channel and release it holds, and the locale, tours and programs it was written for.
+public struct EmbeddedSelection: Sendable, Equatable {
+    public static let fileName = "embedded.json"
+    public var tenant: String
+    public var channel: String
+    public var release: Int
+    public var locale: String?
+    public var tours: [String]
+    public var programs: [String]
+
+    public init(tenant: String, channel: String, release: Int, locale: String?, tours: [String], programs: [String]) {
+        self.tenant = tenant
+        self.channel = channel
+        self.release = release
+        self.locale = locale
+        self.tours = tours
+        self.programs = programs
+    }
+
+    public var json: JSONValue {
+        var object: [String: JSONValue] = ["tenant": .string(tenant), "channel": .string(channel), "release": .int(release),
+                                           "tours": .array(tours.map(JSONValue.string)), "programs": .array(programs.map(JSONValue.string))]
+        if let locale { object["locale"] = .string(locale) }
+        return .object(object)
+    }
+
+    public init(data: Data) throws {
+        let o = try StrictObject(ReleaseJSONParser.parse(data), what: Self.fileName)
+        self.init(tenant: try o.string("tenant"), channel: try o.string("channel"), release: try o.int("release", minimum: 1),
+                  locale: try o.optionalString("locale"), tours: try o.strings("tours"), programs: try o.strings("programs"))
+    }
+}

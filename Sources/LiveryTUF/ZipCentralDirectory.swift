@@ -32,12 +32,24 @@ public struct ZipCentralDirectory {
     public static let maxDirectorySize: UInt64 = 64 << 20
     public private(set) var records: [Record] = []
     public let fileSize: UInt64
-    private let descriptor: Int32
+    /// Where the archive's bytes are: an open file, or (an archive already in memory, as `livery verify` holds
+    /// targets) its bytes.
+    private enum Source { case descriptor(Int32), bytes(Data) }
+    private let source: Source
     private let name: String
 
     /// Reads the end record and the central directory of the open zip `descriptor`.
     public init(descriptor: Int32, fileSize: UInt64, name: String, maxEntries: Int) throws {
-        self.descriptor = descriptor
+        try self.init(source: .descriptor(descriptor), fileSize: fileSize, name: name, maxEntries: maxEntries)
+    }
+
+    /// Reads the end record and the central directory of the zip `archive`, in memory.
+    public init(archive: Data, name: String, maxEntries: Int) throws {
+        try self.init(source: .bytes(archive), fileSize: UInt64(archive.count), name: name, maxEntries: maxEntries)
+    }
+
+    private init(source: Source, fileSize: UInt64, name: String, maxEntries: Int) throws {
+        self.source = source
         self.fileSize = fileSize
         self.name = name
         // The end record is in the last 22 + 65,535 bytes; the one nearest the end wins, as in ZIPFoundation.
@@ -125,15 +137,24 @@ public struct ZipCentralDirectory {
 
     /// Exactly `count` bytes at `offset`, or an error.
     public func read(at offset: UInt64, count: Int) throws -> Data {
-        var data = Data(count: count)
-        var done = 0
-        while done < count {
-            let n = data.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw TUFError("\(name): cannot read \(count) bytes at offset \(offset) (a truncated archive?)") }
-            done += n
+        switch source {
+        case .bytes(let archive):
+            guard offset <= UInt64(archive.count), UInt64(count) <= UInt64(archive.count) - offset else {
+                throw TUFError("\(name): cannot read \(count) bytes at offset \(offset) (a truncated archive?)")
+            }
+            let start = archive.startIndex + Int(offset)
+            return Data(archive[start..<(start + count)])
+        case .descriptor(let descriptor):
+            var data = Data(count: count)
+            var done = 0
+            while done < count {
+                let n = data.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw TUFError("\(name): cannot read \(count) bytes at offset \(offset) (a truncated archive?)") }
+                done += n
+            }
+            return data
         }
-        return data
     }
 }
 

@@ -207,9 +207,13 @@ struct Releases: ParsableCommand {
         let store = try? ContentStore(root: outputURL.appendingPathComponent(".livery/store"))
         let histories = try ReleaseChannels.history(tenant: tenant, output: outputURL)
         guard !histories.isEmpty else { throw Livery.Failure("'\(tenant)' has no releases in \(outputURL.path)") }
+        // Each release is read once: its size, and the update to it from the release before, both need it.
+        var located: [String: PublishedRelease?] = [:]
         func locate(_ entry: ReleaseHistory.Entry) -> PublishedRelease? {
-            guard let store else { return nil }
-            return try? ReleaseChannels.locate(tenant: tenant, manifestSHA256: entry.manifestSHA256, output: outputURL, store: store)
+            if let known = located[entry.manifestSHA256] { return known }
+            let release = store.flatMap { try? ReleaseChannels.locate(tenant: tenant, manifestSHA256: entry.manifestSHA256, output: outputURL, store: $0) }
+            located[entry.manifestSHA256] = release
+            return release
         }
         func size(_ entry: ReleaseHistory.Entry) -> Int? { locate(entry)?.manifest.bundles.reduce(0) { $0 + $1.size } }
         /// What a device holding every bundle of the channel's release before `entry` downloads to reach it: whole, and by delta.
