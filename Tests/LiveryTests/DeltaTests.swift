@@ -68,6 +68,9 @@ final class DeltaTests: XCTestCase {
                                (#"{"entries":[],"extra":1}"#, "unknown field")] {
             XCTAssertThrowsError(try FileIndexPage(data: Data((line + "\n").utf8), what: "page")) { XCTAssertTrue("\($0)".contains(phrase), "\($0)") }
         }
+        // Numbers past the 1 TiB bound are refused, so that start + offset + length can never overflow.
+        XCTAssertThrowsError(try FileIndexPage(data: Data((#"{"entries":[["a","\#(String(repeating: "0", count: 64))",1,\#(FileIndex.maxBytes + 1),1,"stored"]]}"# + "\n").utf8),
+                                               what: "page")) { XCTAssertTrue("\($0)".contains("above"), "\($0)") }
         let table = #"{"archive":{"sha256":"\#(String(repeating: "a", count: 64))","size":9},"bundle":"x","pages":[{"count":1,"length":9,"sha256":"\#(String(repeating: "b", count: 64))","start":50},{"count":1,"length":9,"sha256":"\#(String(repeating: "c", count: 64))","start":10}],"schemaVersion":1}"#
         XCTAssertThrowsError(try FileIndexTable(data: Data(table.utf8), what: "table")) { XCTAssertTrue("\($0)".contains("archive order"), "\($0)") }
         var limits = FileIndex.Limits()
@@ -222,6 +225,52 @@ final class DeltaTests: XCTestCase {
         XCTAssertEqual(fr["method"] as? String, "delta")
         XCTAssertGreaterThanOrEqual(fr["received"] as? Int ?? 0, bytes.count, "the new recording itself travels")
         XCTAssertLessThan(fr["received"] as? Int ?? .max, (fr["archiveSize"] as? Int ?? 0) / 4, "\(fr)")
+    }
+
+    /// Ops see what an update costs: `livery build` says it as it publishes, `livery releases` per release,
+    /// `livery diff` beside the whole download.
+    func testBuildReleasesAndDiffSayWhatAnUpdateDownloadsByDelta() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        try workspace.retag(recorded, "Signoria, for ops")
+        let build = try workspace.build()
+        XCTAssertEqual(build.status, 0, build.stderr)
+        let line = try XCTUnwrap(build.stdout.split(separator: "\n").first { $0.hasPrefix("sonic-walkscape: published release 2") })
+        XCTAssertTrue(line.contains("an update from the previous release downloads") && line.contains("by delta"), String(line))
+
+        let releases = try LiveryProcess.run(["releases", "sonic-walkscape", "--format", "json"], in: workspace.root)
+        XCTAssertEqual(releases.status, 0, releases.stderr)
+        let history = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(releases.stdout.utf8)) as? [String: Any])
+        let entries = try XCTUnwrap((history["channels"] as? [[String: Any]])?.first?["releases"] as? [[String: Any]])
+        let update = try XCTUnwrap(entries.first { $0["release"] as? Int == 2 }?["update"] as? [String: Int])
+        XCTAssertLessThan(update["delta"] ?? .max, (update["whole"] ?? 0) / 2, "\(update)")
+        XCTAssertNil(entries.first { $0["release"] as? Int == 1 }?["update"], "release 1 has no release before it")
+
+        let diff = try LiveryProcess.run(["diff", "sonic-walkscape", "1", "2", "--format", "json"], in: workspace.root)
+        XCTAssertEqual(diff.status, 0, diff.stderr)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [String: Any])
+        let whole = try XCTUnwrap((object["download"] as? [String: Int])?["allBundles"])
+        let delta = try XCTUnwrap((object["deltaDownload"] as? [String: Int])?["allBundles"])
+        XCTAssertLessThan(delta, whole / 2, diff.stdout)
+    }
+
+    /// `livery embed` refuses what an app could not install from it, and writes nothing then.
+    func testEmbedRefusesProtectedContentUnknownToursAndAnExistingFolder() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        for (arguments, phrase) in [(["--tour", "rome-trastevere"], "is protected by a voucher"), (["--tour", "atlantis"], "has no tour 'atlantis'")] {
+            let refused = try LiveryProcess.run(["embed", "sonic-walkscape", "-o", "embedded"] + arguments, in: workspace.root)
+            XCTAssertNotEqual(refused.status, 0)
+            XCTAssertTrue(refused.stderr.contains(phrase), refused.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("embedded").path))
+        }
+        XCTAssertEqual(try LiveryProcess.run(["embed", "sonic-walkscape", "-o", "embedded"], in: workspace.root).status, 0)
+        let again = try LiveryProcess.run(["embed", "sonic-walkscape", "-o", "embedded"], in: workspace.root)
+        XCTAssertNotEqual(again.status, 0)
+        XCTAssertTrue(again.stderr.contains("already exists"), again.stderr)
+        let selection = try EmbeddedSelection(data: Data(contentsOf: workspace.root.appendingPathComponent("embedded/embedded.json")))
+        XCTAssertEqual(selection.tenant, "sonic-walkscape")
+        XCTAssertEqual(selection.release, 1)
     }
 
     // MARK: The client in-process, against sources that lie
