@@ -79,7 +79,11 @@ let package = Package(
         // (libarchive is not a public library on iOS); tar.zst bundles with libarchive where it exists, on Linux.
         .target(name: "LiveryClient", dependencies: ["LiveryTUF", .target(name: "CArchive", condition: .when(platforms: [.linux])),
                                                     .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-                                                    .product(name: "Crypto", package: "swift-crypto")]),
+                                                    .product(name: "Crypto", package: "swift-crypto"),
+                                                    // HTTP with back-pressure, no content decoding, no redirects of its own (HTTPTransport.swift).
+                                                    .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                                    .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                                                    .product(name: "NIOFoundationCompat", package: "swift-nio")]),
         // `livery lsp`: the Language Server Protocol's framing and JSON-RPC messages (sans-I/O, no dependencies: the fuzz
         // target takes it alone), and the server on top, which validates editors' unsaved texts through the pipeline.
         .target(name: "LiveryJSONRPC"),

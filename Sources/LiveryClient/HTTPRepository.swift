@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LiveryTUF
 
 /// A tenant's repository on an HTTP server (`livery serve`, a CDN, object storage).
@@ -9,36 +6,28 @@ import LiveryTUF
 /// It asks nothing of the server but GET: redirects are followed (a few, never from https to http),
 /// a `403` for a metadata file counts as missing (object storage answers 403 for a missing key when
 /// listing is not public), a server that ignores `Range` is fine, and ETags are never read: the TUF
-/// lengths and hashes decide. Every response is bounded: a transfer stops as soon as it passes the
-/// length the caller allows (endless-data protection). Metadata stays in memory; large targets stream
-/// to a file, resuming a partial download with a range request when the server supports one. All
-/// requests of a repository share one `URLSession`, so its connections are reused.
+/// lengths and hashes decide. Every answer is held to `policy` (`TransferPolicy`): a byte budget counted
+/// as the body arrives (endless-data protection), a deadline for the answer to start and a minimum
+/// progress after that (slow-retrieval protection), and no content coding. Metadata stays in memory;
+/// large targets stream to a file, resuming a partial download with a range request when the server
+/// supports one. Requests go through `transport` (by default one shared connection pool).
 public final class HTTPRepository: RepositorySource, @unchecked Sendable {
     public let base: URL
-    private let session: URLSession
-    private let transfers = TransferTable()
+    public let policy: TransferPolicy
+    let transport: any HTTPTransport
     private let counter = ByteCounter()
 
     /// Bytes received from the server by this repository object (for delta measurements).
     public var bytesReceived: Int { counter.value }
 
-    /// Redirects followed for one request, at most (python-tuf's requests default is 30, curl's 50; a
-    /// CDN needs one or two).
-    public static let maxRedirects = 10
+    /// Redirects followed for one request, at most, by default (`TransferPolicy.maxRedirects`).
+    public static let maxRedirects = TransferPolicy.standard.maxRedirects
 
-    /// The body of an answer that is not the file (a 404 page, a redirect) is read up to this many bytes.
-    static let errorBodyLimit = 64 << 10
-
-    public init(base: URL, timeout: TimeInterval = 30) {
+    public init(base: URL, policy: TransferPolicy = .standard, transport: any HTTPTransport = AsyncHTTPTransport.shared) {
         self.base = base
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        session = URLSession(configuration: configuration, delegate: SessionDelegate(transfers), delegateQueue: nil)
+        self.policy = policy
+        self.transport = transport
     }
-
-    deinit { session.finishTasksAndInvalidate() }
 
     /// A file in memory, at most `maxLength` bytes. Missing (nil): a 404, or a 403 under `metadata/`.
     /// A 403 for anything else (a target) is an error that says so: it is access refused, and a target the
@@ -51,7 +40,7 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
     /// client probes for files that may not exist (`N+1.root.json`) and object storage that hides which
     /// keys exist answers 403 for them.
     public func fetch(_ path: String, maxLength: Int, forbiddenIsMissing: Bool) throws -> Data? {
-        let answer = try perform(URLRequest(url: url(of: path)), into: .memory, rangeLimit: maxLength, wholeLimit: maxLength)
+        let answer = try perform(HTTPExchangeRequest(url: url(of: path)), into: .memory, rangeLimit: maxLength, wholeLimit: maxLength)
         switch answer.status {
         case 200: return answer.body
         case 404: return nil
@@ -80,34 +69,28 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
         if !FileManager.default.fileExists(atPath: file.path) { FileManager.default.createFile(atPath: file.path, contents: nil) }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
-        while true {
-            let existing = Int(try handle.seekToEnd())
-            guard existing < maxLength || maxLength == 0 else {
-                if existing == maxLength { return true }
-                throw TUFError(.downloadLengthMismatch, "\(path): the partial download is longer than the \(maxLength) bytes allowed")
-            }
-            // A large target is asked for in ranges of `rangeLength`: FoundationNetworking hands over received data
-            // without waiting for it to be written, so one unbounded response could pile up in memory. A server
-            // without range support answers 200 with the whole file, which is taken as it comes (bounded by `maxLength`).
-            let rangeEnd = maxLength > Self.rangeLength ? min(existing + Self.rangeLength, maxLength) : nil
-            var request = URLRequest(url: address)
-            if existing > 0 || rangeEnd != nil { request.setValue("bytes=\(existing)-\(rangeEnd.map { String($0 - 1) } ?? "")", forHTTPHeaderField: "Range") }
-            if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
-            progress?(existing)
-            let status = try perform(request, into: .file(handle, offset: existing, progress: progress), rangeLimit: (rangeEnd ?? maxLength) - existing,
-                                     wholeLimit: maxLength).status
-            switch status {
-            case 401: throw VoucherAccessError(path: path, status: status, hadToken: bearer != nil || signed)
-            case 403 where bearer != nil || signed: throw VoucherAccessError(path: path, status: status, hadToken: true)
-            case 403: throw TUFError(.download, "\(path): HTTP 403 Forbidden: the server refuses this target (access denied, or a missing object on storage that hides which keys exist)")
-            case 404: return false
-            case 200: return true  // the whole file (the transfer started it again at offset 0)
-            case 206:
-                // The next range, unless this one ended the file (shorter than the range asked for).
-                guard let rangeEnd, Int(try handle.seekToEnd()) == rangeEnd, rangeEnd < maxLength else { return true }
-            case 416: return existing > 0
-            default: throw TUFError(.download, "\(path): HTTP \(status)")
-            }
+        let existing = Int(try handle.seekToEnd())
+        guard existing < maxLength || maxLength == 0 else {
+            if existing == maxLength { return true }
+            throw TUFError(.downloadLengthMismatch, "\(path): the partial download is longer than the \(maxLength) bytes allowed")
+        }
+        // One request for the whole file, or for the rest of it after an interrupted attempt. The transport reads
+        // no faster than the file is written (`HTTPResponseReceiver`), so memory stays small whatever the size; a
+        // server without range support answers 200 with the whole file, which starts the file again.
+        var request = HTTPExchangeRequest(url: address)
+        if existing > 0 { request.set("Range", "bytes=\(existing)-") }
+        if let bearer { request.set("Authorization", "Bearer \(bearer)") }
+        progress?(existing)
+        let status = try perform(request, into: .file(handle, offset: existing, progress: progress), rangeLimit: maxLength - existing,
+                                 wholeLimit: maxLength).status
+        switch status {
+        case 401: throw VoucherAccessError(path: path, status: status, hadToken: bearer != nil || signed)
+        case 403 where bearer != nil || signed: throw VoucherAccessError(path: path, status: status, hadToken: true)
+        case 403: throw TUFError(.download, "\(path): HTTP 403 Forbidden: the server refuses this target (access denied, or a missing object on storage that hides which keys exist)")
+        case 404: return false
+        case 200, 206: return true
+        case 416: return existing > 0
+        default: throw TUFError(.download, "\(path): HTTP \(status)")
         }
     }
 
@@ -119,8 +102,8 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
         var at = range.lowerBound
         while at < range.upperBound {
             let end = min(at + Self.rangeLength, range.upperBound)
-            var request = URLRequest(url: url(of: path))
-            request.setValue("bytes=\(at)-\(end - 1)", forHTTPHeaderField: "Range")
+            var request = HTTPExchangeRequest(url: url(of: path))
+            request.set("Range", "bytes=\(at)-\(end - 1)")
             let answer = try perform(request, into: .memory, rangeLimit: end - at, wholeLimit: end - at)
             switch answer.status {
             case 206 where answer.body.count == end - at: try handle.write(contentsOf: answer.body)
@@ -140,7 +123,7 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
         return URL(string: base + "/" + path) ?? self.base.appendingPathComponent(path)
     }
 
-    /// The largest response asked for at once (see `download`).
+    /// The largest range `copyRange` asks for at once (each is held in memory).
     static let rangeLength = 4 << 20
 
     /// Where a response body goes.
@@ -152,32 +135,41 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
         case file(FileHandle, offset: Int, progress: (@Sendable (Int) -> Void)? = nil)
     }
 
-    /// Sends `request`, following redirects itself (see `redirect(from:to:status:hops:)`), and takes a 200 or
+    /// Sends `request`, following redirects itself (see `redirect(from:to:status:hops:policy:)`), and takes a 200 or
     /// 206 body into `sink`: a 206 answer may bring `rangeLimit` bytes, a 200 (the whole file) `wholeLimit`.
-    func perform(_ request: URLRequest, into sink: Sink, rangeLimit: Int, wholeLimit: Int) throws -> (status: Int, body: Data) {
+    func perform(_ request: HTTPExchangeRequest, into sink: Sink, rangeLimit: Int, wholeLimit: Int) throws -> (status: Int, body: Data) {
         var current = request
+        current.set("Accept-Encoding", "identity")
         var hops = 0
+        var retried = false
         while true {
-            let transfer = Transfer(sink: sink, rangeLimit: rangeLimit, wholeLimit: wholeLimit, counter: counter)
-            let task = session.dataTask(with: current)
-            transfers.insert(transfer, for: task.taskIdentifier)
-            defer { transfers.remove(task.taskIdentifier) }
-            task.resume()
-            transfer.done.wait()
-            if let error = transfer.failure { throw error }
+            let transfer = Transfer(sink: sink, rangeLimit: rangeLimit, wholeLimit: wholeLimit, policy: policy, counter: counter,
+                                    name: current.url.path)
+            transfer.run(current, on: transport)
+            if let error = transfer.failure {
+                // A kept-alive connection that the server closed just as it was reused fails before any answer: a
+                // GET is sent once more, on a new connection (nothing was received, so nothing is undone).
+                if transfer.lostBeforeAnswer, !retried, current.method == "GET" {
+                    retried = true
+                    continue
+                }
+                throw error
+            }
             guard [301, 302, 303, 307, 308].contains(transfer.status), let location = transfer.location else { return (transfer.status, transfer.body) }
             hops += 1
-            current = try Self.redirect(from: current, to: location, status: transfer.status, hops: hops)
+            current = try Self.redirect(from: current, to: location, status: transfer.status, hops: hops, policy: policy)
         }
     }
 
     /// The request a redirect asks for, or why it is refused: more than `maxRedirects` hops, a scheme other
     /// than http(s), or https to http (a downgrade would let anyone on the path answer instead). The access
     /// token goes only to the origin it was meant for.
-    static func redirect(from request: URLRequest, to location: String, status: Int, hops: Int) throws -> URLRequest {
-        let from = request.url?.absoluteString ?? "?"
-        guard hops <= maxRedirects else { throw TUFError(.download, "\(from): more than \(maxRedirects) redirects") }
-        guard let source = request.url, let target = URL(string: location, relativeTo: source)?.absoluteURL,
+    static func redirect(from request: HTTPExchangeRequest, to location: String, status: Int, hops: Int,
+                         policy: TransferPolicy = .standard) throws -> HTTPExchangeRequest {
+        let source = request.url
+        let from = source.absoluteString
+        guard hops <= policy.maxRedirects else { throw TUFError(.download, "\(from): more than \(policy.maxRedirects) redirects") }
+        guard let target = URL(string: location, relativeTo: source)?.absoluteURL,
               let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https", target.host != nil else {
             throw TUFError(.download, "\(from): HTTP \(status) redirects to '\(location)', which is not an http(s) URL")
         }
@@ -186,15 +178,16 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
         }
         var next = request
         next.url = target
-        if status == 303 || ((status == 301 || status == 302) && request.httpMethod == "POST") {
-            next.httpMethod = "GET"
-            next.httpBody = nil
+        if status == 303 || ((status == 301 || status == 302) && request.method == "POST") {
+            next.method = "GET"
+            next.body = nil
+            next.set("Content-Type", nil)
         }
         func origin(_ url: URL) -> String {
             let scheme = url.scheme?.lowercased() ?? ""
             return "\(scheme)://\(url.host?.lowercased() ?? ""):\(url.port ?? (scheme == "https" ? 443 : 80))"
         }
-        if origin(source) != origin(target) { next.setValue(nil, forHTTPHeaderField: "Authorization") }
+        if origin(source) != origin(target) { next.set("Authorization", nil) }
         return next
     }
 
@@ -206,117 +199,176 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
         func add(_ n: Int) { lock.withLock { count += n } }
     }
 
-    /// The transfers in flight on the repository's session, by task identifier.
-    final class TransferTable: @unchecked Sendable {
-        // Guarded by `lock`.
-        private var byTask: [Int: Transfer] = [:]
-        private let lock = NSLock()
-        func insert(_ transfer: Transfer, for task: Int) { lock.withLock { byTask[task] = transfer } }
-        func remove(_ task: Int) { _ = lock.withLock { byTask.removeValue(forKey: task) } }
-        subscript(task: Int) -> Transfer? { lock.withLock { byTask[task] } }
-    }
-
-    /// The one delegate of the repository's session: hands each callback to its task's transfer, and
-    /// declines every redirect so that `perform` decides (URLSession would follow https to http, and
-    /// FoundationNetworking sends the token to any host a redirect names).
-    final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        let transfers: TransferTable
-        init(_ transfers: TransferTable) { self.transfers = transfers }
-
-        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-            completionHandler(nil)
-        }
-
-        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-            transfers[dataTask.taskIdentifier]?.received(response)
-            completionHandler(.allow)
-        }
-
-        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            transfers[dataTask.taskIdentifier]?.received(data, task: dataTask)
-        }
-
-        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-            transfers[task.taskIdentifier]?.completed(task, error: error)
-        }
-    }
-
-    /// One response, taken into its sink, refusing to go past the limit.
-    final class Transfer: @unchecked Sendable {
-        // Touched only on the session's delegate queue, then read after `done` is signalled.
+    /// One answer, taken into its sink and held to the policy: the byte limit on every piece as it
+    /// arrives, the response deadline and the minimum progress on a timer, whichever comes first.
+    final class Transfer: HTTPResponseReceiver, @unchecked Sendable {
         let sink: Sink
         let rangeLimit: Int, wholeLimit: Int
+        let policy: TransferPolicy
         let counter: ByteCounter
-        var received = 0
-        var status = 0
-        var location: String?
-        var body = Data()
-        var failure: Error?
-        /// Set once the outcome is decided; later callbacks are ignored.
-        var finished = false
+        /// The path, for messages.
+        let name: String
         let done = DispatchSemaphore(value: 0)
+        private let lock = NSLock()
+        // Guarded by `lock`; read by `perform` after `done`.
+        private(set) var status = 0
+        private(set) var location: String?
+        private(set) var body = Data()
+        private(set) var failure: Error?
+        /// The transport failed before any answer arrived (not a refusal of this policy's).
+        private(set) var lostBeforeAnswer = false
+        private var received = 0
+        /// Set once the outcome is decided; later callbacks are ignored.
+        private var finished = false
+        private var cancel: (@Sendable () -> Void)?
+        private var cancelRequested = false
+        private let started = DispatchTime.now()
+        private var windowStart = DispatchTime.now()
+        private var windowBytes = 0
 
-        init(sink: Sink, rangeLimit: Int, wholeLimit: Int, counter: ByteCounter) {
+        init(sink: Sink, rangeLimit: Int, wholeLimit: Int, policy: TransferPolicy, counter: ByteCounter, name: String) {
             self.sink = sink
             self.rangeLimit = rangeLimit
             self.wholeLimit = wholeLimit
+            self.policy = policy
             self.counter = counter
+            self.name = name
         }
 
-        func received(_ response: URLResponse) {
-            guard !finished, status == 0, let http = response as? HTTPURLResponse else { return }
-            status = http.statusCode
-            location = http.value(forHTTPHeaderField: "Location")
-            if status == 200, case .file(let handle, let offset, _) = sink, offset > 0 {
-                // The server ignored the range and sends the whole file: it replaces what was there.
-                do {
-                    try handle.truncate(atOffset: 0)
-                } catch { failure = error }
+        /// Sends `request` on `transport` and returns once the outcome is decided.
+        func run(_ request: HTTPExchangeRequest, on transport: any HTTPTransport) {
+            let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
+            let tick = min(1.0, policy.progressWindow / 4, policy.responseTimeout / 4)
+            timer.schedule(deadline: .now() + tick, repeating: tick)
+            timer.setEventHandler { [self] in checkDeadlines() }
+            timer.resume()
+            defer { timer.cancel() }
+            let stop = transport.start(request, receiver: self)
+            let stopNow = lock.withLock { () -> Bool in
+                cancel = stop
+                return cancelRequested
+            }
+            if stopNow { stop() }
+            done.wait()
+        }
+
+        func head(status: Int, headers: [(name: String, value: String)]) {
+            lock.withLock {
+                guard !finished, self.status == 0 else { return }
+                self.status = status
+                windowStart = .now()
+                func field(_ name: String) -> String? { headers.last { $0.name.lowercased() == name }?.value }
+                location = field("location")
+                guard status == 200 || status == 206 else { return }
+                if let coding = field("content-encoding")?.trimmingCharacters(in: .whitespaces), !coding.isEmpty, coding.lowercased() != "identity" {
+                    // A coding would have to be undone before any length could be checked, and TUF's lengths and
+                    // hashes are the file's own: the client asks for none and takes none (a decompression bomb
+                    // is one small answer away otherwise).
+                    return stop(TUFError(.download, "\(name): the server sent the file with Content-Encoding '\(coding)', which the client did not ask for (it sends Accept-Encoding: identity): serve Livery's files as they are"))
+                }
+                let limit = status == 206 ? rangeLimit : wholeLimit
+                if let declared = field("content-length").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), declared > limit {
+                    return stop(TUFError(.downloadLengthMismatch, "\(name): the server announces \(declared) bytes, more than the \(limit) expected"))
+                }
+                if case .file(let handle, let offset, _) = sink {
+                    if status == 206, offset > 0, Self.rangeStart(field("content-range")) != offset {
+                        return stop(TUFError(.download, "\(name): asked for the bytes from \(offset) on, the server sent '\(field("content-range") ?? "no Content-Range")'"))
+                    }
+                    if status == 200, offset > 0 {
+                        // The server ignored the range and sends the whole file: it replaces what was there.
+                        do { try handle.truncate(atOffset: 0) } catch { stop(error) }
+                    }
+                }
             }
         }
 
-        func received(_ data: Data, task: URLSessionDataTask) {
-            guard !finished else { return }
-            if status == 0, let response = task.response { received(response) }
-            counter.add(data.count)
-            received += data.count
-            guard status == 200 || status == 206 else {
-                // Not the file: its body is not needed, and it may not be endless either.
-                if received > HTTPRepository.errorBodyLimit { stop(nil, task: task) }
-                return
-            }
-            let limit = status == 206 ? rangeLimit : wholeLimit
-            if received > limit {
-                stop(TUFError(.downloadLengthMismatch, "\(task.originalRequest?.url?.path ?? "download") sent more than the \(limit) bytes expected (endless data)"), task: task)
-                return
-            }
-            switch sink {
-            case .memory: body.append(data)
-            case .file(let handle, let offset, let progress):
-                do {
-                    try handle.write(contentsOf: data)
-                    progress?((status == 206 ? offset : 0) + received)
-                } catch { stop(error, task: task) }
+        func body(_ piece: Data) {
+            lock.withLock {
+                guard !finished else { return }
+                counter.add(piece.count)
+                received += piece.count
+                windowBytes += piece.count
+                guard status == 200 || status == 206 else {
+                    // Not the file: its body is not needed, and it may not be endless either.
+                    if received > policy.errorBodyLimit { stop(nil) }
+                    return
+                }
+                let limit = status == 206 ? rangeLimit : wholeLimit
+                if received > limit {
+                    return stop(TUFError(.downloadLengthMismatch, "\(name) sent more than the \(limit) bytes expected (endless data)"))
+                }
+                switch sink {
+                case .memory: body.append(piece)
+                case .file(let handle, let offset, let progress):
+                    do {
+                        try handle.write(contentsOf: piece)
+                        progress?((status == 206 ? offset : 0) + received)
+                    } catch { stop(error) }
+                }
             }
         }
 
-        /// Decides the outcome at once and gives up the task, without waiting for the cancel to land.
-        private func stop(_ error: Error?, task: URLSessionTask) {
+        func end(_ error: Error?) {
+            lock.withLock {
+                guard !finished else { return }
+                if let error {
+                    failure = TUFError(.download, "\(name): \(Self.describe(error))")
+                    lostBeforeAnswer = status == 0
+                } else if status == 0 {
+                    failure = TUFError(.download, "\(name): the connection ended without an answer")
+                }
+                finished = true
+                done.signal()
+            }
+        }
+
+        /// The response deadline before the header, the minimum progress after it.
+        private func checkDeadlines() {
+            lock.withLock {
+                guard !finished else { return }
+                let now = DispatchTime.now()
+                if status == 0 {
+                    if seconds(from: started, to: now) >= policy.responseTimeout {
+                        stop(TUFError(.download, "\(name): no answer within \(Self.shown(policy.responseTimeout)) s (slow retrieval)"))
+                    }
+                } else if seconds(from: windowStart, to: now) >= policy.progressWindow {
+                    if windowBytes < policy.minimumBytesPerWindow {
+                        stop(TUFError(.download, "\(name): \(windowBytes) bytes in \(Self.shown(policy.progressWindow)) s, fewer than the \(policy.minimumBytesPerWindow) the client requires (slow retrieval)"))
+                    }
+                    windowStart = now
+                    windowBytes = 0
+                }
+            }
+        }
+
+        private func seconds(from start: DispatchTime, to end: DispatchTime) -> Double {
+            Double(end.uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        }
+
+        /// Decides the outcome at once and abandons the exchange. Called with `lock` held.
+        private func stop(_ error: Error?) {
             if let error { failure = error }
             finished = true
-            task.cancel()
+            if let cancel { DispatchQueue.global().async(execute: cancel) } else { cancelRequested = true }
             done.signal()
         }
 
-        func completed(_ task: URLSessionTask, error: Error?) {
-            guard !finished else { return }
-            // A declined redirect may complete without a response callback on some platforms.
-            if status == 0, let response = task.response { received(response) }
-            finished = true
-            if let error, failure == nil { failure = TUFError(.download, "\(task.originalRequest?.url?.absoluteString ?? "download"): \(error.localizedDescription)") }
-            done.signal()
+        /// The first byte of a `Content-Range: bytes a-b/n` value.
+        static func rangeStart(_ value: String?) -> Int? {
+            guard let value, let spec = value.split(separator: " ").last, let dash = spec.firstIndex(of: "-") else { return nil }
+            return Int(spec[..<dash])
+        }
+
+        static func shown(_ seconds: TimeInterval) -> String {
+            seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+        }
+
+        /// A transport's error in words (NIO's connection errors describe themselves poorly).
+        static func describe(_ error: Error) -> String {
+            let text = String(describing: error)
+            if text.contains("connectTimeout") { return "could not connect in time" }
+            if text.contains("connectionRefused") || text.contains("ECONNREFUSED") || text.contains("Connection refused") { return "connection refused" }
+            return text
         }
     }
 }

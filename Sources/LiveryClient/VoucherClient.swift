@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Crypto
 import LiveryTUF
 
@@ -98,12 +95,11 @@ extension HTTPRepository {
     /// (this device's X25519 public key) gets the content keys of encrypted bundles sealed for it.
     public func redeem(code: String, device: String, deviceKey: Curve25519.KeyAgreement.PublicKey? = nil) throws -> AccessGrant {
         let shown = Self.shown(code)
-        var request = URLRequest(url: base.appendingPathComponent("vouchers/redeem"))
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        var request = HTTPExchangeRequest(url: base.appendingPathComponent("vouchers/redeem"), method: "POST")
+        request.set("Content-Type", "application/json")
         var fields = ["code": code, "device": device]
         if let deviceKey { fields["deviceKey"] = Base64URL.encode(deviceKey.rawRepresentation) }
-        request.httpBody = try JSONSerialization.data(withJSONObject: fields)
+        request.body = try JSONSerialization.data(withJSONObject: fields)
         // The answer stays in memory, bounded: it holds the token, which is not left in a temporary file.
         let (status, body) = try perform(request, into: .memory, rangeLimit: 64 << 10, wholeLimit: 64 << 10)
         switch status {
@@ -123,11 +119,10 @@ extension HTTPRepository {
     /// Fresh signed URLs and sealed keys for a grant, with its token (`<base>/vouchers/access`): no code
     /// needed. Throws `VoucherAccessError` when the server no longer accepts the token.
     public func renew(_ grant: AccessGrant, deviceKey: Curve25519.KeyAgreement.PublicKey?) throws -> AccessGrant {
-        var request = URLRequest(url: base.appendingPathComponent("vouchers/access"))
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("Bearer \(grant.token)", forHTTPHeaderField: "Authorization")
-        request.httpBody = try JSONSerialization.data(withJSONObject: deviceKey.map { ["deviceKey": Base64URL.encode($0.rawRepresentation)] } ?? [:])
+        var request = HTTPExchangeRequest(url: base.appendingPathComponent("vouchers/access"), method: "POST")
+        request.set("Content-Type", "application/json")
+        request.set("Authorization", "Bearer \(grant.token)")
+        request.body = try JSONSerialization.data(withJSONObject: deviceKey.map { ["deviceKey": Base64URL.encode($0.rawRepresentation)] } ?? [:])
         let (status, body) = try perform(request, into: .memory, rangeLimit: 64 << 10, wholeLimit: 64 << 10)
         switch status {
         case 200: break
