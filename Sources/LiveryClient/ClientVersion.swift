@@ -105,3 +105,46 @@ extension ReleaseInstaller {
         return Int64(info.f_bavail) * Int64(info.f_frsize)
     }
 }
+
+/// The cache's disk filled up during a fetch, after the space check passed (another writer took the room, or the
+/// file system's overhead was more than the estimate). The fetch changed nothing the app can see.
+public struct CacheFull: Error, CustomStringConvertible, Sendable {
+    public var tenant: String
+    public var cache: String
+    /// Free bytes after the failure.
+    public var available: Int64?
+    /// What was being written, in the words of the error that stopped it.
+    public var writing: String
+    /// The release that stays installed, if any.
+    public var kept: Int?
+
+    public var description: String {
+        "\(tenant): the disk of \(cache) is full (\(available.map(InsufficientSpace.megabytes) ?? "?") free): \(writing): free some space"
+            + (kept.map { "; release \($0) stays installed" } ?? "; nothing was installed")
+    }
+
+    /// What `error` was writing, in words: the file (relative to `cache`) when Foundation names it, else the error's own text.
+    static func writing(_ error: Error, cache: URL) -> String {
+        let ns = error as NSError
+        let reason = String(cString: strerror((ns.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(EDQUOT) ? EDQUOT : ENOSPC))
+        guard let path = ns.userInfo[NSFilePathErrorKey] as? String ?? (ns.userInfo[NSURLErrorKey] as? URL)?.path else { return "\(error)" }
+        let root = cache.standardizedFileURL.path + "/"
+        return "writing \(path.hasPrefix(root) ? String(path.dropFirst(root.count)) : path): \(reason)"
+    }
+
+    /// Whether `error` is a write that found no room (ENOSPC) or no quota (EDQUOT). Foundation reports these typed
+    /// (`CocoaError.fileWriteOutOfSpace`, POSIX errors, wrapped in `NSUnderlyingErrorKey`); libarchive and our own
+    /// wrappers pass them on as text, so the operating system's wording is looked for too.
+    public static func isOutOfSpace(_ error: Error) -> Bool {
+        if error is CacheFull || error is InsufficientSpace { return false }
+        if let posix = error as? POSIXError, posix.code == .ENOSPC || posix.code == .EDQUOT { return true }
+        if let cocoa = error as? CocoaError, cocoa.code == .fileWriteOutOfSpace { return true }
+        let ns = error as NSError
+        if ns.domain == NSPOSIXErrorDomain, ns.code == Int(ENOSPC) || ns.code == Int(EDQUOT) { return true }
+        if ns.domain == NSCocoaErrorDomain, ns.code == CocoaError.fileWriteOutOfSpace.rawValue { return true }
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? Error, isOutOfSpace(underlying) { return true }
+        let text = String(describing: error)
+        return [String(cString: strerror(ENOSPC)), String(cString: strerror(EDQUOT)), "enough space", "out of space"]
+            .contains { text.localizedCaseInsensitiveContains($0) }
+    }
+}

@@ -143,9 +143,10 @@ struct Selection: Sendable, Equatable {
                   programs: programs.union(request.addPrograms).subtracting(request.removePrograms))
     }
 
-    func save(cache: URL) throws {
+    /// Writes the selection to `file` (a staged copy that `ReleaseInstaller.commit` renames into place).
+    func write(to file: URL) throws {
         let json = JSONValue.object(["tours": .array(tours.sorted().map(JSONValue.string)), "programs": .array(programs.sorted().map(JSONValue.string))])
-        try ReleaseInstaller.atomicWrite(json.bytes, to: Self.file(cache))
+        try json.bytes.write(to: file)
     }
 }
 

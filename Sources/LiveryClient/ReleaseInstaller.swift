@@ -118,6 +118,11 @@ public enum ReleaseInstaller {
         let result: FetchResult
         do {
             result = try fetchOrKeep(request)
+        } catch let error where CacheFull.isOutOfSpace(error) {
+            let cache = request.cache
+            let kept = (try? FileManager.default.destinationOfSymbolicLink(atPath: current(cache).path))
+                .flatMap { try? DownloadManifest(data: Data(contentsOf: cache.appendingPathComponent($0).appendingPathComponent(DownloadManifest.targetName))) }?.release
+            throw CacheFull(tenant: request.tenant, cache: cache.path, available: availableSpace(at: cache), writing: CacheFull.writing(error, cache: cache), kept: kept)
         } catch let error where seeding != nil {
             throw TUFError("\(error) (and \(seeding!))")
         }
@@ -150,7 +155,8 @@ public enum ReleaseInstaller {
             installed.flatMap { try? DownloadManifest(data: Data(contentsOf: $0.appendingPathComponent(DownloadManifest.targetName))) }
         }
         func offline(_ problem: String) throws -> FetchResult {
-            guard let installed, let manifest = installedManifest() else { throw TUFError(problem) }
+            // A full disk is not a network problem to sit out offline: the fetch fails, and says so (`CacheFull`).
+            guard let installed, let manifest = installedManifest(), !CacheFull.isOutOfSpace(TUFError(problem)) else { throw TUFError(problem) }
             return FetchResult(release: manifest.release, installed: installed, downloaded: [], reused: [], offline: true, problem: problem)
         }
 
@@ -225,8 +231,7 @@ public enum ReleaseInstaller {
             return result
         }
         var result = try install(manifest: manifest, manifestData: manifestData, prefix: prefix, wanted: wanted, signed: signed, request: request, access: access,
-                                 voucherServer: voucherServer, installed: installed, installedManifest: installedManifest(), offline: offline)
-        try remembered.save(cache: cache)
+                                 voucherServer: voucherServer, installed: installed, installedManifest: installedManifest(), selection: remembered, offline: offline)
         result.staged = !prefix.isEmpty
         return result
     }
@@ -247,10 +252,9 @@ public enum ReleaseInstaller {
                                 path: "targets/\(prefix)\(bundle.sha256).\(bundle.targetName(format: manifest.format))")
         }
         let result = try install(manifest: manifest, manifestData: manifestData, prefix: prefix, wanted: wanted, signed: signed, request: request, access: access,
-                                 voucherServer: voucherServer, installed: installed, installedManifest: manifest) { problem in
+                                 voucherServer: voucherServer, installed: installed, installedManifest: manifest, selection: remembered) { problem in
             throw TUFError("\(problem) (the installed release \(manifest.release) may no longer be on the server: fetch the current release first)")
         }
-        try remembered.save(cache: request.cache)
         return result
     }
 
@@ -267,7 +271,7 @@ public enum ReleaseInstaller {
     /// installed release already has), the switch of `current`, and garbage collection.
     static func install(manifest: DownloadManifest, manifestData: Data, prefix: String, wanted: [String], signed: [String: Signed], request: FetchRequest,
                         access: AccessTokenStore, voucherServer: HTTPRepository?, installed: URL?, installedManifest: DownloadManifest?,
-                        offline: (String) throws -> FetchResult) throws -> FetchResult {
+                        selection: Selection, offline: (String) throws -> FetchResult) throws -> FetchResult {
         let fm = FileManager.default
         let cache = request.cache
         let release = manifest.release
@@ -372,6 +376,9 @@ public enum ReleaseInstaller {
                 // Not a network problem to sit out offline: this subject cannot be had with this token.
                 if let grant = tokens[id] { try? access.remove(grant.subject) }
                 throw TUFError("\(tokens[id].map { "\($0.subject.kind.noun) '\($0.subject.id)'" } ?? "bundle '\(id)'"): \(refused)")
+            case .failure(let error) where CacheFull.isOutOfSpace(error):
+                // Not a network problem to sit out offline either: the fetch fails, and says the disk is full.
+                throw TUFError(.storage, "download of \(signed[id]?.name ?? id) failed: \(error)")
             case .failure(let error):
                 return try offline("download of \(signed[id]?.name ?? id) failed: \(error)")
             }
@@ -419,17 +426,8 @@ public enum ReleaseInstaller {
         try Data().write(to: staging.appendingPathComponent(".complete"))
         // Every installed file and folder on disk before anything points at them.
         try DurableFiles.syncTree(staging)
+        try commit(staging: staging, as: releaseName, release: release, in: cache, selection: selection)
         let previous = installed?.lastPathComponent == releaseName ? nil : installed?.lastPathComponent
-        // The same release again (bundles added or removed): the old tree moves aside, the new one takes its name.
-        let aside = cache.appendingPathComponent("releases").appendingPathComponent(".replaced-\(UUID().uuidString)")
-        defer { try? fm.removeItem(at: aside) }
-        if fm.fileExists(atPath: target.path) { guard rename(target.path, aside.path) == 0 else { throw TUFError("cannot replace release \(release)") } }
-        guard rename(staging.path, target.path) == 0 else { throw TUFError("cannot install release \(release)") }
-        try DurableFiles.sync(cache.appendingPathComponent("releases"))
-        let link = cache.appendingPathComponent("current.\(UUID().uuidString)")
-        try fm.createSymbolicLink(atPath: link.path, withDestinationPath: "releases/\(releaseName)")
-        guard rename(link.path, current(cache).path) == 0 else { throw TUFError("cannot switch to release \(release)") }
-        try DurableFiles.sync(cache)
 
         // 6. Keep the new and the previous release; remove older ones and unreferenced downloads.
         collectGarbage(cache: cache, keep: [releaseName, previous].compactMap { $0 })
@@ -441,6 +439,56 @@ public enum ReleaseInstaller {
     }
 
     static func current(_ cache: URL) -> URL { cache.appendingPathComponent("current") }
+
+    /// The install's one visible change, as a transaction: everything that takes room on disk (the release tree, the
+    /// new `current` link, the remembered selection) is written first; then only renames follow, and if one of them
+    /// fails, those already done are undone in reverse order, so the app sees the old release or the new one, whole.
+    static func commit(staging: URL, as releaseName: String, release: Int, in cache: URL, selection: Selection) throws {
+        let fm = FileManager.default
+        let releases = cache.appendingPathComponent("releases")
+        let target = releases.appendingPathComponent(releaseName)
+        let link = cache.appendingPathComponent(".current.\(UUID().uuidString)")
+        let selectionFile = Selection.file(cache)
+        let stagedSelection = cache.appendingPathComponent(".selection.\(UUID().uuidString)")
+        let aside = releases.appendingPathComponent(".replaced-\(UUID().uuidString)")
+        defer {
+            for leftover in [link, stagedSelection, aside] { try? fm.removeItem(at: leftover) }
+        }
+        try fm.createSymbolicLink(atPath: link.path, withDestinationPath: "releases/\(releaseName)")
+        let selectionChanges = (try? Selection.load(cache: cache)) != selection
+        if selectionChanges { try selection.write(to: stagedSelection) }
+
+        var undo: [() -> Void] = []
+        func step(_ what: String, _ from: URL, _ to: URL, undoneBy reverse: (() -> Void)? = nil) throws {
+            guard rename(from.path, to.path) == 0 else {
+                throw TUFError(.storage, "cannot \(what) (\(String(cString: strerror(errno)))): the fetch changed nothing")
+            }
+            if let reverse { undo.append(reverse) }
+        }
+        do {
+            // The same release again (bundles added or removed): the old tree moves aside, the new one takes its name.
+            if fm.fileExists(atPath: target.path) {
+                try step("replace release \(release)", target, aside) { _ = rename(aside.path, target.path) }
+            }
+            try step("install release \(release)", staging, target) { _ = rename(target.path, staging.path) }
+            try DurableFiles.sync(releases)
+            // `current` before the switch, to restore: the installed link's own text, or none.
+            let previousLink = try? fm.destinationOfSymbolicLink(atPath: current(cache).path)
+            try step("switch to release \(release)", link, current(cache)) {
+                if let previousLink, (try? fm.createSymbolicLink(atPath: link.path, withDestinationPath: previousLink)) != nil {
+                    _ = rename(link.path, current(cache).path)
+                } else if previousLink == nil {
+                    unlink(current(cache).path)
+                }
+            }
+            if selectionChanges { try step("save the selection", stagedSelection, selectionFile) }
+            try DurableFiles.sync(cache)
+        } catch {
+            // A failed rename, or a failed sync after them: what was renamed goes back, latest first.
+            for action in undo.reversed() { action() }
+            throw error
+        }
+    }
 
     /// Downloads one bundle into `downloads/<sha256>`, resuming a partial file, verified before it is
     /// renamed into place. A protected bundle comes through its signed URL (renewed once with the token

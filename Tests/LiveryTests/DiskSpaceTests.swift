@@ -34,4 +34,74 @@ final class DiskSpaceTests: XCTestCase {
         // The same fetch into a cache on the big disk goes through.
         XCTAssertEqual(try fetch("cache", ["--tour", "florence-renaissance"]).status, 0)
     }
+
+    /// The disk fills up during an update, after the space check passed, at every point an update writes: with
+    /// 0, 4, 8 … KiB left, the update of release 1 to release 2 either completes or fails saying the disk is full,
+    /// and then release 1 is exactly as it was (every file, `current`, the remembered selection).
+    func testAFullDiskAtAnyPointOfAnUpdateLeavesTheInstalledReleaseExactlyAsItWas() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let small = workspace.root.appendingPathComponent("small")
+        try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
+        let mounted = try LiveryProcess.tool(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", small.path])
+        guard mounted.status == 0 else { throw XCTSkip("cannot mount a small tmpfs here (needs root): \(mounted.stderr)") }
+        defer { _ = try? LiveryProcess.tool(["umount", small.path]) }
+        let cache = small.appendingPathComponent("cache")
+        func fetch() throws -> LiveryProcess.Output {
+            try LiveryProcess.run(["fetch", "sonic-walkscape", "--server", "http://127.0.0.1:\(server.port)", "--cache", cache.path,
+                                   "--root", "Output/sonic-walkscape/metadata/1.root.json", "--locale", "fr", "--progress", "none"], in: workspace.root)
+        }
+        let first = try fetch()
+        XCTAssertEqual(first.status, 0, first.stderr)
+        // Release 1 as installed, kept on the big disk to start each attempt from.
+        let pristine = workspace.root.appendingPathComponent("pristine")
+        XCTAssertEqual(try LiveryProcess.tool(["cp", "-a", cache.path, pristine.path]).status, 0)
+        let current = cache.appendingPathComponent("sonic-walkscape/current")
+        let link = try FileManager.default.destinationOfSymbolicLink(atPath: current.path)
+        let before = BuildTests.tree(cache)
+        // Release 2 changes a French string.
+        try workspace.replace("sonic-walkscape/locales/fr.yaml", "Carte", "Plan")
+        XCTAssertEqual(try workspace.build().status, 0)
+
+        let filler = small.appendingPathComponent("filler")
+        var outcomes: [String] = []
+        var successes = 0
+        for kib in stride(from: 0, through: 400, by: 4) where successes < 3 {
+            try? FileManager.default.removeItem(at: cache)
+            try? FileManager.default.removeItem(at: filler)
+            XCTAssertEqual(try LiveryProcess.tool(["cp", "-a", pristine.path, cache.path]).status, 0)
+            let free = try XCTUnwrap(ReleaseInstaller.availableSpace(at: small))
+            if free > Int64(kib) * 1024 { try Data(count: Int(free) - kib * 1024).write(to: filler) }
+            let result = try fetch()
+            if result.status == 0, result.stdout.contains("release 2 installed") {
+                successes += 1
+                outcomes.append("\(kib) KiB: installed")
+                XCTAssertTrue(FileManager.default.fileExists(atPath: current.appendingPathComponent(".complete").path))
+                continue
+            }
+            // Refused before any download (not enough room by the estimate), or failed part-way saying the disk is full.
+            let said = result.stdout + result.stderr
+            outcomes.append("\(kib) KiB: " + (said.contains("fetch refused: ") ? "refused by the estimate" : said.contains(" is full (") ? "failed part-way" : "?"))
+            XCTAssertEqual(result.status, 1, "\(kib) KiB left: \(said)")
+            if said.contains(" is full (") {
+                XCTAssertTrue(said.contains("writing ") || said.contains("cannot write "), "says what was being written: \(said)")
+            }
+            XCTAssertTrue(said.contains("free some space; release 1 stays installed"), "\(kib) KiB left: \(said)")
+            XCTAssertFalse(said.contains("keeping release 1 for offline use"), "a full disk is not an offline case: \(said)")
+            XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: current.path), link, "\(kib) KiB left")
+            XCTAssertEqual(BuildTests.tree(cache).filter { !$0.key.hasPrefix("sonic-walkscape/metadata/") && !$0.key.hasPrefix("sonic-walkscape/downloads/") }.count,
+                           before.filter { !$0.key.hasPrefix("sonic-walkscape/metadata/") && !$0.key.hasPrefix("sonic-walkscape/downloads/") }.count,
+                           "\(kib) KiB left: no file added to or removed from what the app reads")
+            XCTAssertEqual(BuildTests.tree(current.resolvingSymlinksInPath()), BuildTests.tree(pristine.appendingPathComponent("sonic-walkscape").appendingPathComponent(link)),
+                           "\(kib) KiB left: release 1 byte-identical")
+            XCTAssertEqual(try? Data(contentsOf: cache.appendingPathComponent("sonic-walkscape/selection.json")),
+                           try? Data(contentsOf: pristine.appendingPathComponent("sonic-walkscape/selection.json")))
+        }
+        XCTAssertEqual(successes, 3, "the update fits in the end: \(outcomes)")
+        // Both kinds of failure were met: refused by the estimate, and failed after it passed (the case this test is for).
+        XCTAssertTrue(outcomes.contains { $0.hasSuffix("refused by the estimate") }, "\(outcomes)")
+        XCTAssertTrue(outcomes.contains { $0.hasSuffix("failed part-way") }, "\(outcomes)")
+        print("disk-full sweep: \(outcomes.joined(separator: ", "))")
+    }
 }
