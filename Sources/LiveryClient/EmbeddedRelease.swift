@@ -42,13 +42,13 @@ public enum EmbeddedRelease {
         var request = FetchRequest(tenant: tenant, repository: source, cache: destination, locale: locale)
         request.tours = tours
         request.programs = programs
-        let wanted = ReleaseInstaller.selection(manifest.bundles, request: request)
         for tour in tours where !manifest.bundles.contains(where: { $0.kind == .tour && $0.subject == tour }) {
             throw Failure("\(tenant) release \(manifest.release) has no tour '\(tour)'")
         }
         for program in programs where !manifest.bundles.contains(where: { $0.kind == .program && $0.subject == program }) {
             throw Failure("\(tenant) release \(manifest.release) has no program '\(program)'")
         }
+        let wanted = try ReleaseInstaller.choose(manifest.bundles, release: manifest.release, request: request).wanted
         if let protected = wanted.compactMap(manifest.bundle).first(where: { $0.access == .voucher }) {
             throw Failure("bundle '\(protected.id)' is protected by a voucher: it cannot be embedded (its key comes from a voucher server when a code is redeemed)")
         }

@@ -84,6 +84,24 @@ public struct FetchResult: Sendable {
     public var deltas: [String] = []
     /// Bundles whose delta failed a check and were downloaded whole instead, with the reason.
     public var deltaFallbacks: [String: String] = [:]
+    /// What the fetch chose instead of what was asked, for the app to tell its user or log: a locale the release
+    /// does not have (and the one used), a tour without audio in the locale (and the language installed), a
+    /// remembered tour or program the release no longer has.
+    public var notes: [String] = []
+}
+
+/// A fetch asked for a tour or program the release does not have (a typo, or content withdrawn): nothing changed.
+public struct UnknownSelection: Error, CustomStringConvertible, Sendable {
+    public var release: Int
+    /// "tour" or "program".
+    public var noun: String
+    public var unknown: [String]
+    public var known: [String]
+
+    public var description: String {
+        "release \(release) has no \(noun) \(unknown.map { "'\($0)'" }.joined(separator: ", "))"
+            + (known.isEmpty ? " (it has none)" : " (its \(noun)s: \(known.joined(separator: ", ")))")
+    }
 }
 
 /// What the parallel downloads learnt about deltas: which bundles came by delta, which fell back to a full
@@ -200,7 +218,8 @@ public enum ReleaseInstaller {
                                problem: "the channel offers release \(release), older than the installed release \(kept.release) (a halted rollout); keeping \(kept.release)")
         }
         let remembered = try Selection.load(cache: cache).applying(request)
-        let wanted = selection(manifest.bundles, request: request, remembered: remembered)
+        let choice = try choose(manifest.bundles, release: manifest.release, request: request, remembered: remembered)
+        let wanted = choice.wanted
         // A release this app cannot read is not installed, and is not an offline case either: the app must be updated.
         if let app = request.appVersion {
             try checkAppVersion(app, manifest: manifest, wanted: wanted, kept: installedManifest()?.release)
@@ -228,11 +247,13 @@ public enum ReleaseInstaller {
         if installed?.standardizedFileURL.path == target.standardizedFileURL.path, everythingThere, fm.fileExists(atPath: target.appendingPathComponent(".complete").path) {
             var result = FetchResult(release: release, installed: target, downloaded: [], reused: wanted, offline: false, problem: nil)
             result.staged = !prefix.isEmpty
+            result.notes = choice.notes
             return result
         }
         var result = try install(manifest: manifest, manifestData: manifestData, prefix: prefix, wanted: wanted, signed: signed, request: request, access: access,
                                  voucherServer: voucherServer, installed: installed, installedManifest: installedManifest(), selection: remembered, offline: offline)
         result.staged = !prefix.isEmpty
+        result.notes = choice.notes
         return result
     }
 
@@ -242,7 +263,8 @@ public enum ReleaseInstaller {
     static func change(_ request: FetchRequest, installed: URL, manifest: DownloadManifest, manifestData: Data, access: AccessTokenStore,
                        voucherServer: HTTPRepository?) throws -> FetchResult {
         let remembered = try Selection.load(cache: request.cache).applying(request)
-        let wanted = selection(manifest.bundles, request: request, remembered: remembered)
+        let choice = try choose(manifest.bundles, release: manifest.release, request: request, remembered: remembered)
+        let wanted = choice.wanted
         if let app = request.appVersion { try checkAppVersion(app, manifest: manifest, wanted: wanted, kept: manifest.release) }
         let prefix = (try? String(contentsOf: installed.appendingPathComponent(".prefix"), encoding: .utf8)) ?? ""
         var signed: [String: Signed] = [:]
@@ -251,10 +273,11 @@ public enum ReleaseInstaller {
             signed[id] = Signed(name: prefix + bundle.targetName(format: manifest.format), length: bundle.size, sha256: bundle.sha256,
                                 path: "targets/\(prefix)\(bundle.sha256).\(bundle.targetName(format: manifest.format))")
         }
-        let result = try install(manifest: manifest, manifestData: manifestData, prefix: prefix, wanted: wanted, signed: signed, request: request, access: access,
+        var result = try install(manifest: manifest, manifestData: manifestData, prefix: prefix, wanted: wanted, signed: signed, request: request, access: access,
                                  voucherServer: voucherServer, installed: installed, installedManifest: manifest, selection: remembered) { problem in
             throw TUFError("\(problem) (the installed release \(manifest.release) may no longer be on the server: fetch the current release first)")
         }
+        result.notes = choice.notes
         return result
     }
 
@@ -629,12 +652,42 @@ public enum ReleaseInstaller {
 
     /// Essential bundles, the user's locale (or the default one), the requested programs and tours in
     /// that language, and every dependency of those.
-    static func selection(_ bundles: [DownloadManifest.Bundle], request: FetchRequest, remembered: Selection = Selection()) -> [String] {
-        let tours = Set(request.tours).union(remembered.tours), programs = Set(request.programs).union(remembered.programs)
+    /// The bundles of a release a fetch installs, and the notes of what it chose instead of what was asked.
+    struct BundleChoice: Sendable {
+        var wanted: [String]
+        var notes: [String]
+    }
+
+    /// What the app needs of release `release`: the essential bundles, the user's locale, the tours (with their audio in
+    /// that locale) and programs asked for now or remembered, and what those depend on. A tour or program asked for
+    /// that the release does not have is an error (`UnknownSelection`); a locale it does not have falls back (a
+    /// regional variant to its language, else the release's default locale), and a tour without audio in the locale
+    /// comes with its audio in the default locale (else the first it has), each with a note.
+    static func choose(_ bundles: [DownloadManifest.Bundle], release: Int, request: FetchRequest, remembered: Selection = Selection()) throws -> BundleChoice {
+        var notes: [String] = []
+        func subjects(_ kind: BundleKind) -> Set<String> { Set(bundles.filter { $0.kind == kind }.compactMap { $0.subject }) }
+        let knownTours = subjects(.tour), knownPrograms = subjects(.program)
+        for (asked, known, noun) in [(request.tours + request.addTours, knownTours, "tour"), (request.programs + request.addPrograms, knownPrograms, "program")] {
+            let unknown = Set(asked).subtracting(known)
+            if !unknown.isEmpty { throw UnknownSelection(release: release, noun: noun, unknown: unknown.sorted(), known: known.sorted()) }
+        }
+        for (kept, known, noun) in [(remembered.tours, knownTours, "tour"), (remembered.programs, knownPrograms, "program")] {
+            for gone in kept.subtracting(known).sorted() { notes.append("\(noun) '\(gone)' is not in release \(release) any more") }
+        }
+        let tours = Set(request.tours).union(remembered.tours).intersection(knownTours)
+        let programs = Set(request.programs).union(remembered.programs).intersection(knownPrograms)
         let byID = Dictionary(bundles.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let locales = bundles.filter { $0.kind == .locale }
-        let defaultLocale = locales.first { $0.policy == .essential }?.locale
-        let locale = request.locale.flatMap { wantedLocale in locales.contains { $0.locale == wantedLocale } ? wantedLocale : nil } ?? defaultLocale
+        let locales = bundles.filter { $0.kind == .locale }.compactMap { $0.locale }
+        let defaultLocale = bundles.first { $0.kind == .locale && $0.policy == .essential }?.locale
+        var locale = defaultLocale
+        if let asked = request.locale {
+            if let found = Self.closestLocale(asked, in: locales) {
+                locale = found
+                if found != asked { notes.append("locale '\(asked)' is not in release \(release): using '\(found)'") }
+            } else {
+                notes.append("locale '\(asked)' is not in release \(release) (it has \(locales.sorted().joined(separator: ", "))): using '\(defaultLocale ?? "none")'")
+            }
+        }
         var wanted = Set<String>()
         for bundle in bundles {
             let id = bundle.id
@@ -644,8 +697,19 @@ public enum ReleaseInstaller {
             case .locale where bundle.locale == locale: wanted.insert(id)
             case .program where programs.contains(subject): wanted.insert(id)
             case .tour where tours.contains(subject): wanted.insert(id)
-            case .tourLanguage where tours.contains(subject) && bundle.locale == locale: wanted.insert(id)
             default: break
+            }
+        }
+        // Each tour's audio: in the locale, else in the default locale, else in the first language the tour has.
+        for tour in tours.sorted() {
+            let audio = bundles.filter { $0.kind == .tourLanguage && $0.subject == tour }
+            guard !audio.isEmpty else { continue }
+            let languages = audio.compactMap { $0.locale }
+            let chosen = locale.flatMap { Self.closestLocale($0, in: languages) } ?? defaultLocale.flatMap { Self.closestLocale($0, in: languages) } ?? languages.sorted().first
+            guard let chosen, let bundle = audio.first(where: { $0.locale == chosen }) else { continue }
+            wanted.insert(bundle.id)
+            if let locale, chosen != locale, Self.closestLocale(locale, in: languages) == nil {
+                notes.append("tour '\(tour)' has no audio in '\(locale)': installing its '\(chosen)' audio")
             }
         }
         var queue = Array(wanted)
@@ -654,7 +718,20 @@ public enum ReleaseInstaller {
                 queue.append(dependency)
             }
         }
-        return wanted.sorted()
+        return BundleChoice(wanted: wanted.sorted(), notes: notes)
+    }
+
+    /// `asked` if `available` has it, else its nearest parent by BCP 47 truncation (`fr-CA` to `fr`, `zh-Hant-TW` to
+    /// `zh-Hant` to `zh`), compared without regard to case or `_`/`-`; nil when none matches.
+    static func closestLocale(_ asked: String, in available: [String]) -> String? {
+        func key(_ tag: String) -> String { tag.replacingOccurrences(of: "_", with: "-").lowercased() }
+        var parts = key(asked).split(separator: "-")
+        while !parts.isEmpty {
+            let candidate = parts.joined(separator: "-")
+            if let found = available.first(where: { key($0) == candidate }) { return found }
+            parts.removeLast()
+        }
+        return nil
     }
 
     static func verify(_ file: URL, length: Int, sha256: String, name: String) throws {

@@ -151,11 +151,14 @@ struct Fetch: ParsableCommand {
         for (bundle, reason) in result.deltaFallbacks.sorted(by: { $0.key < $1.key }) {
             FileHandle.standardError.write(Data("note: \(bundle): its delta was refused (\(reason)); downloaded whole instead\n".utf8))
         }
+        for note in result.notes { FileHandle.standardError.write(Data("warning: \(note)\n".utf8)) }
         if style == .json { return }
+        let on = channel.isStable ? "" : " (\(channel.name))"
         if result.offline {
             FileHandle.standardError.write(Data("warning: \(result.problem ?? "refresh failed"); keeping release \(result.release) for offline use\n".utf8))
+            print("\(tenant)\(on): release \(result.release) kept at \(result.installed.path) (not updated); \(repository.bytesReceived) bytes received")
+            return
         }
-        let on = channel.isStable ? "" : " (\(channel.name))"
         let staged = result.staged ? " (staged rollout)" : ""
         print("\(tenant)\(on): release \(result.release)\(staged) installed at \(result.installed.path); downloaded \(result.downloaded.count) bundle\(result.downloaded.count == 1 ? "" : "s") (\(result.downloaded.joined(separator: ", "))), reused \(result.reused.count)\(result.deltas.isEmpty ? "" : "; by delta: \(result.deltas.joined(separator: ", "))"); \(repository.bytesReceived) bytes received")
     }

@@ -45,6 +45,30 @@ final class FetchTests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: current.appendingPathComponent("bundles/locale.fr/locales/fr.json"), encoding: .utf8).contains("Plan"), true)
     }
 
+    /// No silent success: a tour or program the release lacks fails the fetch and installs nothing; a locale it lacks
+    /// installs the nearest one (its language, else the default) with a warning that says which.
+    func testAnUnknownTourFailsAndAMissingLocaleFallsBackWithAWarning() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let current = workspace.root.appendingPathComponent("cache/sonic-walkscape/current")
+        let unknownTour = try fetch(workspace, server, tenant: "sonic-walkscape", extra: ["--tour", "florence-renaisance"])
+        XCTAssertEqual(unknownTour.status, 1, unknownTour.stderr)
+        XCTAssertTrue(unknownTour.stderr.contains("fetch failed: release 1 has no tour 'florence-renaisance' (its tours: florence-renaissance, rome-trastevere)"), unknownTour.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: current.path))
+        let unknownProgram = try fetch(workspace, server, tenant: "sonic-walkscape", extra: ["--program", "yoga"])
+        XCTAssertEqual(unknownProgram.status, 1, unknownProgram.stderr)
+        XCTAssertTrue(unknownProgram.stderr.contains("release 1 has no program 'yoga' (it has none)"), unknownProgram.stderr)
+
+        let regional = try fetch(workspace, server, tenant: "sonic-walkscape", extra: ["--locale", "fr-CA"])
+        XCTAssertEqual(regional.status, 0, regional.stderr)
+        XCTAssertTrue(regional.stderr.contains("warning: locale 'fr-CA' is not in release 1: using 'fr'"), regional.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: current.appendingPathComponent("bundles/locale.fr").path))
+        let german = try fetch(workspace, server, tenant: "sonic-walkscape", extra: ["--locale", "de"])
+        XCTAssertEqual(german.status, 0, german.stderr)
+        XCTAssertTrue(german.stderr.contains("warning: locale 'de' is not in release 1 (it has en, fr, it): using 'it'"), german.stderr)
+    }
+
     func testAnotherTourOnTheSameReleaseIsInstalled() throws {
         let workspace = try BuildTests.Workspace()
         XCTAssertEqual(try workspace.build().status, 0)
