@@ -142,9 +142,8 @@ public final class S3Client: Sendable {
 
     /// GET: the object's bytes (at most `limit`), or nil for 404.
     public func get(bucket: String, key: String, limit: Int = 16 << 20) async throws -> (data: Data, etag: String)? {
-        let response = try await send("GET", bucket: bucket, key: key, allow: [404])
+        let response = try await send("GET", bucket: bucket, key: key, allow: [404], responseLimit: limit)
         guard response.status != 404 else { return nil }
-        guard response.body.count <= limit else { throw S3Error.integrity("\(key) is larger than \(limit) bytes") }
         return (response.body, Self.unquote(response.header("etag") ?? ""))
     }
 
@@ -309,7 +308,8 @@ public final class S3Client: Sendable {
     /// A response body is read up to `maximumResponse` bytes (S3's answers are small documents; GETs
     /// of metadata are bounded by their callers).
     func send(_ method: String, bucket: String, key: String?, query: [(name: String, value: String)] = [], headers: [(name: String, value: String)] = [],
-              body: S3Body? = nil, payloadHash: String = SigV4Signer.emptyPayloadHash, allow: Set<Int> = []) async throws -> Response {
+              body: S3Body? = nil, payloadHash: String = SigV4Signer.emptyPayloadHash, allow: Set<Int> = [],
+              responseLimit: Int = maximumResponse) async throws -> Response {
         let encodedQuery = SigV4Signer.canonicalQuery(query)
         let (url, path, host) = address(bucket: bucket, key: key, query: encodedQuery)
         let described = "\(method) s3://\(bucket)" + (key.map { "/\($0)" } ?? "")
@@ -323,7 +323,10 @@ public final class S3Client: Sendable {
             for (name, value) in signedHeaders + added { request.headers.replaceOrAdd(name: name, value: value) }
             let outcome: Result<Response, Error>
             do {
-                outcome = .success(try await Self.execute(&request, body: body, method: method))
+                outcome = .success(try await Self.execute(&request, body: body, method: method, limit: responseLimit))
+            } catch is NIOTooManyBytesError {
+                // Counted as the body streamed in (never held past the limit), and not worth another attempt.
+                throw S3Error.integrity("\(described) sent more than the \(responseLimit) bytes allowed")
             } catch {
                 outcome = .failure(error)
             }
@@ -346,11 +349,11 @@ public final class S3Client: Sendable {
     static let maximumResponse = 64 << 20
 
     /// One HTTP exchange: the body attached (a file opened for this attempt and streamed), the answer read whole.
-    static func execute(_ request: inout HTTPClientRequest, body: S3Body?, method: String) async throws -> Response {
+    static func execute(_ request: inout HTTPClientRequest, body: S3Body?, method: String, limit: Int = maximumResponse) async throws -> Response {
         switch body {
         case .data(let data)?:
             request.body = .bytes(ByteBuffer(data: data))
-            return try await exchange(request, method: method)
+            return try await exchange(request, method: method, limit: limit)
         case .file(let file, let range)?:
             let handle: ReadFileHandle
             do {
@@ -362,7 +365,7 @@ public final class S3Client: Sendable {
             // (1 MiB chunks measured no faster, and 8 MiB ahead per body took peak RSS past 100 MB).
             request.body = .stream(handle.readChunks(in: range, chunkLength: .kibibytes(256)), length: .known(Int64(range.count)))
             do {
-                let response = try await exchange(request, method: method)
+                let response = try await exchange(request, method: method, limit: limit)
                 try await handle.close()
                 return response
             } catch {
@@ -372,15 +375,17 @@ public final class S3Client: Sendable {
         case nil:
             // PUT and POST without a body still say so (S3 wants a Content-Length).
             if method == "PUT" || method == "POST" { request.body = .bytes(ByteBuffer()) }
-            return try await exchange(request, method: method)
+            return try await exchange(request, method: method, limit: limit)
         }
     }
 
-    static func exchange(_ request: HTTPClientRequest, method: String) async throws -> Response {
+    /// The answer's body is read as it streams in, up to `limit` bytes (more throws `NIOTooManyBytesError`); no
+    /// content coding is asked for or undone (decompression is off), and the request as a whole has 300 s.
+    static func exchange(_ request: HTTPClientRequest, method: String, limit: Int = maximumResponse) async throws -> Response {
         let response = try await transport.execute(request, timeout: .seconds(300))
         var fields: [String: String] = [:]
         for header in response.headers { fields[header.name.lowercased()] = header.value }
-        let body = method == "HEAD" ? ByteBuffer() : try await response.body.collect(upTo: maximumResponse)
+        let body = method == "HEAD" ? ByteBuffer() : try await response.body.collect(upTo: limit)
         return Response(status: Int(response.status.code), headers: fields, body: Data(buffer: body))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LiveryClient
+import LiveryObjectStore
 import XCTest
 
 /// `livery fetch` against a server that misbehaves on one file at a time (Tests/interop/hostile_http_server.py):
@@ -33,7 +34,9 @@ final class HostileServerTests: XCTestCase {
         }
 
         deinit {
-            process.terminate()
+            // SIGKILL: a process started from a thread that blocks SIGTERM (Swift concurrency's, NIO's) inherits the
+            // mask and would outlive `terminate()`.
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }
@@ -158,5 +161,26 @@ final class HostileServerTests: XCTestCase {
             }
         }
         XCTAssertEqual(errors.list, [])
+    }
+
+    /// `livery serve --releases s3://…` and `publish` read metadata from a bucket through S3Client: each GET's body
+    /// is counted as it streams in and refused past its caller's limit, without another attempt; an encoded body is
+    /// not inflated (decompression is off), so it stays the size it was sent at.
+    func testObjectStoreReadsStopAtTheirCallersLimit() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-hostile-s3-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try HostileServer(root: folder)
+        let client = S3Client(configuration: S3Configuration(endpoint: URL(string: "http://127.0.0.1:\(server.port)")!, region: "us-east-1",
+                                                             credentials: AWSCredentials(accessKeyID: "a", secretAccessKey: "b"), addressing: .path))
+        // Path addressing: bucket "endless", key "any/…" is the server's /endless/any/… (every file misbehaves).
+        let start = Date()
+        XCTAssertThrowsError(try blocking { try await client.get(bucket: "endless", key: "any/t/metadata/timestamp.json", limit: 1 << 20) }) {
+            XCTAssertTrue("\($0)".contains("sent more than the 1048576 bytes allowed"), "\($0)")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 10, "refused at once, not retried")
+        let encoded = try blocking { try await client.get(bucket: "gzip", key: "any/t/metadata/timestamp.json", limit: 1 << 20) }
+        XCTAssertLessThan(encoded?.data.count ?? 0, 1 << 20, "the gzip body is not inflated (512 MiB)")
+        XCTAssertEqual(encoded?.data.prefix(2), Data([0x1f, 0x8b]), "the bytes as sent")
     }
 }
