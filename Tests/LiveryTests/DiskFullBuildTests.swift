@@ -126,6 +126,11 @@ final class DiskFullBuildTests: XCTestCase {
         let one = try project.build("Tenants/\(project.tenant)")
         XCTAssertEqual(one.status, 2)
         XCTAssertTrue(one.stderr.hasPrefix("Error: build failed: sonic-walkscape: cannot write Output/.livery/store/"), one.stderr)
+        // The channel commands publish through the same store: a rollback names the tenant and the file too.
+        let rollback = try LiveryProcess.run(["rollback", project.tenant, "--to", "1", "--reason", "r", "--output", "Output"], in: project.root)
+        XCTAssertEqual(rollback.status, 2, rollback.stdout + rollback.stderr)
+        XCTAssertNotNil(rollback.stderr.range(of: #"^Error: sonic-walkscape: cannot write Output/\.livery/store/[a-z]+\.sqlite: no space left on the device \(SQLite: [^)]+\)\n$"#,
+                                              options: .regularExpression), rollback.stderr)
         XCTAssertEqual(project.release(), release, "the previous release is byte for byte as it was")
         XCTAssertEqual(project.outside(), outside, "nothing was written outside Output/")
 
