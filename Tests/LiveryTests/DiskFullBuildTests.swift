@@ -276,6 +276,11 @@ final class DiskFullBuildTests: XCTestCase {
             XCTAssertEqual(failure?.kind, .noSpace, "\(error)")
             XCTAssertEqual(failure?.path, folder.appendingPathComponent("vouchers.sqlite").path)
         }
+
+        // With room again, the next attempt makes the whole set of development keys.
+        disk.unfill()
+        let made = try keys.keys(for: "t", create: true, warn: { _ in })
+        XCTAssertEqual(Set(made.signers.keys), Set(TUFRole.allCases))
     }
 
     func testAWriteFailureSaysWhatWasWrittenRelativeToTheProject() {
