@@ -39,26 +39,29 @@ let package = Package(
         // The one Linux system call Foundation does not offer: an atomic exchange of two folders.
         .target(name: "CLiverySystem"),
         .target(name: "LiveryDiagnostics"),
+        // The bottom of the write side: `WriteFailure` (no space, quota, I/O error, with the file being written), raised by the
+        // SQLite wrapper and every file writer of the build and publish side, and the helpers that write whole buffers.
+        .target(name: "LiveryStorage"),
         // The one wrapper over libvips: decode PNG and SVG, resize, flatten, compose, write deterministic PNG.
         .target(name: "LiveryImage", dependencies: ["CVips"]),
         // LiverySQLite: the probe cache and MBTiles packs (read-only) are read while loading.
-        .target(name: "LiverySQLite", dependencies: ["CSQLite"]),
+        .target(name: "LiverySQLite", dependencies: ["CSQLite", "LiveryStorage"]),
         .target(name: "LiveryLoad", dependencies: ["LiveryDiagnostics", "LiverySQLite", "CYAML", "CXML2"]),
         // Crypto: `--shard` places a lineage by the SHA-256 of its root tenant id (TenantShard).
         .target(name: "LiveryResolve", dependencies: ["LiveryLoad", "LiveryL10n", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "LiveryCheck", dependencies: ["LiveryResolve", "LiveryLoad", "LiveryDiagnostics", "LiveryL10n", "LiveryRender", "LiveryInterchange", "LiverySQLite", "CLiverySystem", "LiveryImage"]),
-        .target(name: "LiveryAssets", dependencies: ["LiveryLoad", "LiverySQLite", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LiveryAssets", dependencies: ["LiveryLoad", "LiverySQLite", "LiveryStorage", .product(name: "Crypto", package: "swift-crypto")]),
         // Localization: ICU MessageFormat and CLDR plural rules (generated table, see `make cldr`).
         .target(name: "LiveryL10n", dependencies: ["LiveryDiagnostics"]),
         // `livery l10n`: XLIFF 2.0, String Catalogs and Android resources to and from locale bundles (libxml2, libyaml for in-place edits).
         .target(name: "LiveryInterchange", dependencies: ["LiveryLoad", "LiveryL10n", "LiveryDiagnostics", "CXML2", "CYAML"]),
         .target(name: "LiveryRender", dependencies: ["LiveryLoad", "LiveryResolve", "LiveryInterchange", "LiveryImage", .product(name: "Mustache", package: "swift-mustache")]),
-        .target(name: "LiveryPack", dependencies: ["LiveryResolve", "LiveryRender", "LiveryInterchange", "LiveryAssets", "LiverySQLite", "LiveryTUF", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LiveryPack", dependencies: ["LiveryResolve", "LiveryRender", "LiveryInterchange", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiveryTUF", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
         // TUF metadata, canonical JSON and signatures: shared by signing and by the client.
-        .target(name: "LiveryTUF", dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),
+        .target(name: "LiveryTUF", dependencies: ["LiveryStorage", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),
         // Signing: key files (encrypted at rest with scrypt and AES-GCM from swift-crypto's extras), PKCS#11 tokens
         // (CPKCS11), key stores' keys.yaml read through LiveryLoad's located YAML.
-        .target(name: "LiverySign", dependencies: ["LiveryTUF", "LiveryLoad", "CPKCS11", "CLiverySystem", .product(name: "Crypto", package: "swift-crypto"),
+        .target(name: "LiverySign", dependencies: ["LiveryTUF", "LiveryLoad", "LiveryStorage", "CPKCS11", "CLiverySystem", .product(name: "Crypto", package: "swift-crypto"),
                                                    .product(name: "_CryptoExtras", package: "swift-crypto")]),
         // `livery vectors`: static TUF repositories with the outcome a conforming client must reach (docs/client-vectors.md).
         // Its metadata is built by hand (hostile vectors must be exactly as hostile as needed), its zips by a small stored writer.
@@ -68,11 +71,11 @@ let package = Package(
         .target(name: "LiveryObjectStore", dependencies: ["LiveryTUF", "LiveryLoad", .product(name: "Crypto", package: "swift-crypto"),
                                                         .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                         .product(name: "_NIOFileSystem", package: "swift-nio"), .product(name: "NIOFoundationCompat", package: "swift-nio")]),
-        .target(name: "LiveryPublish", dependencies: ["LiveryCheck", "LiveryPack", "LiveryRender", "LiveryAssets", "LiverySQLite", "LiverySign", "CLiverySystem"]),
+        .target(name: "LiveryPublish", dependencies: ["LiveryCheck", "LiveryPack", "LiveryRender", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiverySign", "CLiverySystem"]),
         // `livery serve`: Output/ over HTTP (Hummingbird), and vouchers (SQLite via LiveryAssets' wrapper, or PostgreSQL via
         // PostgresNIO for several instances sharing one database; HMAC tokens).
         // Which targets are protected it reads from the release as published, through the signer's typed metadata chain (LiverySign).
-        .target(name: "LiveryServe", dependencies: ["LiveryAssets", "LiverySQLite", "LiverySign", "LiveryTUF", "LiveryObjectStore", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto"),
+        .target(name: "LiveryServe", dependencies: ["LiveryAssets", "LiverySQLite", "LiveryStorage", "LiverySign", "LiveryTUF", "LiveryObjectStore", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto"),
                                                   .product(name: "PostgresNIO", package: "postgres-nio")]),
         // The client side, the library apps embed (docs/client.md#embedding-liveryclient): TUF verification, download and
         // install. No libxml2, no pipeline, no Linux-only module. Zip bundles are read with ZIPFoundation on every platform
@@ -91,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "livery",
             dependencies: [
-                "LiveryCheck", "LiveryRender", "LiveryPublish", "LiveryPack", "LiverySign", "LiveryClient", "LiveryServe", "LiveryInterchange", "LiveryVectors", "LiveryObjectStore", "LiveryLanguageServer", "CArchive", "CXML2",
+                "LiveryCheck", "LiveryRender", "LiveryPublish", "LiveryPack", "LiverySign", "LiveryStorage", "LiveryClient", "LiveryServe", "LiveryInterchange", "LiveryVectors", "LiveryObjectStore", "LiveryLanguageServer", "CArchive", "CXML2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -100,7 +103,7 @@ let package = Package(
         .testTarget(name: "LiveryL10nTests", dependencies: ["LiveryL10n"], exclude: ["Fixtures"]),
         .testTarget(
             name: "LiveryTests",
-            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiverySQLite", "LiveryPack", "LiveryPublish", "LiveryTUF", "LiverySign", "LiveryClient", "LiveryServe", "LiveryInterchange", "LiveryVectors", "LiveryObjectStore", "LiveryImage", "LiveryJSONRPC", "LiveryLanguageServer",
+            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiveryPack", "LiveryPublish", "LiveryTUF", "LiverySign", "LiveryClient", "LiveryServe", "LiveryInterchange", "LiveryVectors", "LiveryObjectStore", "LiveryImage", "LiveryJSONRPC", "LiveryLanguageServer",
                            // `livery serve` driven in process, without a socket (ServeInProcessTests).
                            .product(name: "HummingbirdTesting", package: "hummingbird")],
             exclude: ["Fixtures"]

@@ -1,6 +1,7 @@
 import Foundation
 import LiveryLoad
 import LiverySQLite
+import LiveryStorage
 
 /// A file in the content store: its digest, size and where its bytes are kept.
 public struct StoredFile: Sendable, Hashable {
@@ -113,8 +114,9 @@ public final class ContentStore: Sendable {
         self.root = root
         objectsFolder = root.appendingPathComponent("objects", isDirectory: true)
         temporaryFolder = root.appendingPathComponent("tmp", isDirectory: true)
-        try FileManager.default.createDirectory(at: objectsFolder, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
+        for folder in [objectsFolder, temporaryFolder] {
+            try WriteFailure.writing(folder.path) { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        }
         cache = try StatCache(path: root.appendingPathComponent("cache.sqlite", isDirectory: false).path)
         objects = try SQLiteDatabase(path: root.appendingPathComponent("objects.sqlite", isDirectory: false).path)
         try objects.execute("CREATE TABLE IF NOT EXISTS objects (sha256 TEXT PRIMARY KEY, size INTEGER, mtime INTEGER, ctime INTEGER, inode INTEGER, generation INTEGER NOT NULL DEFAULT \(Self.unknownGeneration))")
@@ -137,6 +139,13 @@ public final class ContentStore: Sendable {
         let folder = object.deletingLastPathComponent().path
         guard mkdir(folder, 0o777) == 0 || errno == EEXIST else { return false }  // 0777 less the umask, as FileManager makes folders
         return rename(temporary, object.path) == 0
+    }
+
+    /// Why `place` failed (read `errno` right after it): a `WriteFailure` naming the object for lack of space, quota or
+    /// a device error (a new fan-out folder, or the folder's entries, may need a block), else in the store's words.
+    private func placeFailure(_ object: URL, of source: String) -> any Error {
+        let code = errno
+        return WriteFailure.storage(errno: code, path: object.path) ?? Failure(description: "cannot store \(source): \(String(cString: strerror(code)))")
     }
 
     /// Adds the `generation` column to a table made by a Livery without it (its rows get `unknownGeneration`:
@@ -233,11 +242,11 @@ public final class ContentStore: Sendable {
             defer { unlink(temporary.path) }
             if link(path, temporary.path) != 0 {
                 // Another file system, or hard links not allowed: copy the bytes.
-                try FileManager.default.copyItem(at: url, to: temporary)
+                try WriteFailure.writing(temporary.path, subject: "a copy of \(WriteFailure.display(path))") { try FileManager.default.copyItem(at: url, to: temporary) }
                 guard try FileDigest.sha256(of: temporary).digest == digest else { throw Failure(description: "\(path) changed while it was being copied; build again") }
                 chmod(temporary.path, 0o444)
             }
-            guard place(temporary.path, at: object) else { throw Failure(description: "cannot store \(path): \(String(cString: strerror(errno)))") }
+            guard place(temporary.path, at: object) else { throw placeFailure(object, of: path) }
             try recordObject(digest)
         }
         // Linking changes the inode's ctime: remember the stamp as it is now.
@@ -267,7 +276,7 @@ public final class ContentStore: Sendable {
             return object
         }
         chmod(temporary.path, 0o444)
-        guard place(temporary.path, at: object) else { throw Failure(description: "cannot store \(object.path): \(String(cString: strerror(errno)))") }
+        guard place(temporary.path, at: object) else { throw placeFailure(object, of: object.path) }
         confirmed[digest] = FileStamp(path: object.path)?.inode
         return object
     }
@@ -344,33 +353,21 @@ public final class ContentStore: Sendable {
     /// rest. A power cut before that sync can leave the object's name with missing or stale bytes, so
     /// an object already there is trusted only when it holds exactly `data` (a small file, read back);
     /// otherwise it is written again and renamed over the damaged one.
-    public func put(_ data: Data) throws -> StoredFile {
+    /// `subject` says what the bytes are in a `WriteFailure` ("the download manifest").
+    public func put(_ data: Data, subject: String? = nil) throws -> StoredFile {
         let digest = FileDigest.sha256(of: data)
         let object = objectURL(digest)
         if FileStamp(path: object.path)?.size != Int64(data.count) || FileManager.default.contents(atPath: object.path) != data {
             let temporary = temporaryURL()
             defer { unlink(temporary.path) }
-            try Self.writeNew(data, to: temporary.path, mode: 0o444)
-            guard place(temporary.path, at: object) else { throw Failure(description: "cannot store \(object.path): \(String(cString: strerror(errno)))") }
-        }
-        return StoredFile(sha256: digest, size: data.count, url: object)
-    }
-
-    /// Writes `data` to a new file at `path` with `mode` (read-only objects are created read-only: the
-    /// descriptor opened to create the file may still write it), without an `fsync` (see `put`).
-    private static func writeNew(_ data: Data, to path: String, mode: mode_t) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
-        guard descriptor >= 0 else { throw Failure(description: "cannot create \(path): \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
-        try data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { throw Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
-                offset += written
+            do {
+                try FileWriting.createNew(data, at: temporary.path, mode: 0o444)
+                guard place(temporary.path, at: object) else { throw placeFailure(object, of: object.path) }
+            } catch let failure as WriteFailure {
+                throw subject.map { failure.about($0) } ?? failure
             }
         }
+        return StoredFile(sha256: digest, size: data.count, url: object)
     }
 
     /// Removes temporary files left by a build that was killed.

@@ -210,11 +210,25 @@ public final class LanguageServer {
         documents.values.first { $0.path == path }?.uri ?? URL(fileURLWithPath: path).absoluteString
     }
 
-    /// The text of a file: an open document's, else the file's.
+    /// The text of a file: an open document's, else the file's, read only when it is a file of a tenant folder through
+    /// links that stay inside it (`readableFile`): a manifest that links outside is refused by the loader, and its
+    /// findings must not make the server read the file it links to.
     func source(of path: String) -> SourceDocument? {
         if let open = documents.values.first(where: { $0.path == path }) { return open.source }
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let file = Self.readableFile(path), let data = FileManager.default.contents(atPath: file.path) else { return nil }
         return SourceDocument(String(decoding: data, as: UTF8.self))
+    }
+
+    /// The file at `path` if it may be read: in a tenant folder that is not a link out of its workspace, and a
+    /// regular file whose every link stays inside that folder (the loader's check, `TenantPath.regularFile`).
+    static func readableFile(_ path: String) -> URL? {
+        guard let folder = TenantChecker.tenantFolder(containing: path) else { return nil }
+        let standardized = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard standardized.hasPrefix(folder.path + "/"),
+              let workspace = TenantPath.realpath(folder.deletingLastPathComponent().path), let real = TenantPath.realpath(folder.path),
+              real.hasPrefix(workspace == "/" ? "/" : workspace + "/"),
+              case .success(let file) = TenantPath(root: folder).regularFile(String(standardized.dropFirst(folder.path.count + 1))) else { return nil }
+        return file
     }
 
     var overlay: SourceOverlay {

@@ -181,15 +181,18 @@ extension LanguageServer {
         }
     }
 
-    /// The file an asset path written in a manifest names (relative to the manifest's folder, or the tenant's), if it exists in the tenant.
+    /// The file an asset path written in a manifest names (relative to the manifest's folder, or the tenant's), if it is a
+    /// file of the tenant: checked as the loader checks it (`TenantPath`), so a link out of the tenant folder is neither
+    /// probed for a hover nor offered as a definition.
     static func assetFile(_ path: String, from manifest: String, in tenant: ResolvedTenant) -> String? {
         let root = tenant.source.root.standardizedFileURL
-        let folder = URL(fileURLWithPath: manifest).deletingLastPathComponent()
-        for base in [folder, root] {
-            let candidate = base.appendingPathComponent(path).standardizedFileURL
-            var isDirectory: ObjCBool = false
-            guard candidate.path.hasPrefix(root.path + "/"), FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            return candidate.path
+        let standardized = URL(fileURLWithPath: manifest).standardizedFileURL.path
+        guard standardized.hasPrefix(root.path + "/") else { return nil }
+        let directory = String(standardized.dropFirst(root.path.count + 1)).split(separator: "/").dropLast().joined(separator: "/")
+        for base in [directory, ""] {
+            guard case .success(let relative) = TenantPath.normalize(path, baseDirectory: base),
+                  case .success = tenant.source.paths.regularFile(relative) else { continue }
+            return root.appendingPathComponent(relative).path
         }
         return nil
     }

@@ -20,7 +20,8 @@ public struct TenantPath: Sendable {
         realRoot = Self.realpath(path) ?? path
     }
 
-    static func realpath(_ path: String) -> String? {
+    /// `path` with every symbolic link resolved (realpath(3)), or nil when it does not exist.
+    public static func realpath(_ path: String) -> String? {
         guard let resolved = Foundation.realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import LiveryTUF
 import LiveryAssets
+import LiveryStorage
 
 /// Writes one deterministic archive with libarchive, hashing the bytes as they are written.
 ///
@@ -23,6 +24,8 @@ public final class ArchiveWriter {
     private var written = 0
     private var writeError: Error?
     private let mtime: Int
+    /// The archive file, as a `WriteFailure` names it.
+    private let path: String
 
     /// The fixed timestamp of every entry: `SOURCE_DATE_EPOCH` when set, else 2020-01-01T00:00:00Z.
     public static var entryTimestamp: Int {
@@ -42,10 +45,14 @@ public final class ArchiveWriter {
         _ = Self.environment
         self.format = format
         mtime = Self.entryTimestamp
+        path = url.path
         // A plain create: `FileManager.createFile` writes an empty file atomically (a temporary name,
         // renamed) before it is opened again here, three system calls more for every archive.
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Failure(description: "cannot create \(url.path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            let code = errno
+            throw WriteFailure.storage(errno: code, path: url.path) ?? Failure(description: "cannot create \(url.path): \(String(cString: strerror(code)))")
+        }
         output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         guard let archive = archive_write_new() else { throw Failure(description: "libarchive: out of memory") }
         self.archive = archive
@@ -79,9 +86,11 @@ public final class ArchiveWriter {
         var offset = 0
         while offset < length {
             let n = Glibc.write(output.fileDescriptor, buffer + offset, length - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                writeError = CocoaError(.fileWriteUnknown, userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(errno))])
+            if n <= 0 {
+                if n < 0 && errno == EINTR { continue }
+                // Kept for `check`, which throws it instead of libarchive's words: the file and why (a write of
+                // nothing to a regular file is a full device).
+                writeError = WriteFailure(errno: n == 0 ? ENOSPC : errno, path: path)
                 return -1
             }
             offset += n
@@ -157,7 +166,7 @@ public final class ArchiveWriter {
         try check(archive_write_close(archive))
         // No fsync: publishing is atomic against a killed build (rename), and a machine crash loses at
         // most a release that is rebuilt from the same inputs.
-        try output.close()
+        try WriteFailure.writing(path) { try output.close() }
         return (hashing.finalize(), written)
     }
 }

@@ -3,6 +3,7 @@ import LiveryLoad
 import LiverySQLite
 import LiveryTUF
 import LiveryAssets
+import LiveryStorage
 
 /// A bundle archive in the content store.
 public struct BuiltBundle: Sendable {
@@ -96,7 +97,11 @@ public final class BundleBuilder: Sendable {
         }
         let temporary = store.temporaryFile()
         defer { unlink(temporary.path) }
-        try SegmentedAEAD.encrypt(bundle.object, to: temporary, key: secret.contentKey(keyID: keyID))
+        do {
+            try SegmentedAEAD.encrypt(bundle.object, to: temporary, key: secret.contentKey(keyID: keyID))
+        } catch let failure as WriteFailure {
+            throw failure.about("the encrypted archive of bundle '\(bundle.spec.id)'")
+        }
         let (sha, size) = try FileDigest.sha256(of: temporary)
         encrypted.object = try store.adopt(temporary, sha256: sha)
         (encrypted.sha256, encrypted.size, encrypted.rebuilt) = (sha, size, true)
@@ -112,15 +117,21 @@ public final class BundleBuilder: Sendable {
         }
         let temporary = store.temporaryFile()
         defer { unlink(temporary.path) }
-        let writer = try ArchiveWriter(writingTo: temporary, format: format)
-        for entry in spec.entries {
-            switch entry.content {
-            case .file(let stored): try writer.add(entry.path, file: stored.url, size: stored.size, compress: entry.compress)
-            case .data, .deferred: try writer.add(entry.path, data: entry.bytes() ?? Data(), compress: entry.compress)
+        let sha: SHA256Hex, size: Int, object: URL
+        do {
+            let writer = try ArchiveWriter(writingTo: temporary, format: format)
+            for entry in spec.entries {
+                switch entry.content {
+                case .file(let stored): try writer.add(entry.path, file: stored.url, size: stored.size, compress: entry.compress)
+                case .data, .deferred: try writer.add(entry.path, data: entry.bytes() ?? Data(), compress: entry.compress)
+                }
             }
+            (sha, size) = try writer.finish()
+            object = try store.adopt(temporary, sha256: sha)
+        } catch let failure as WriteFailure {
+            // A full device while the archive is written names the bundle, not only its temporary file.
+            throw failure.about("the archive of bundle '\(spec.id)'")
         }
-        let (sha, size) = try writer.finish()
-        let object = try store.adopt(temporary, sha256: sha)
         try index.query("INSERT OR REPLACE INTO bundles (key, sha256, size, generation) VALUES (?, ?, ?, ?)",
                         [.text(key), .text(sha), .int(Int64(size)), .int(store.generation)])
         return try withFileIndex(BuiltBundle(spec: spec, format: format, sha256: sha, size: size, object: object, rebuilt: true))
@@ -138,7 +149,7 @@ public final class BundleBuilder: Sendable {
             return indexed
         }
         let fileIndex = try FileIndexing.index(archive: bundle.object, sha256: bundle.sha256, size: bundle.size, spec: bundle.spec)
-        let stored = try store.put(fileIndex.objectBytes)
+        let stored = try store.put(fileIndex.objectBytes, subject: "the file index of bundle '\(bundle.spec.id)'")
         let reference = fileIndex.reference
         try index.query("INSERT OR REPLACE INTO file_indexes (archive_sha, table_sha, table_size, object_sha, object_size) VALUES (?, ?, ?, ?, ?)",
                         [.text(bundle.sha256), .text(reference.sha256), .int(Int64(reference.size)), .text(stored.sha256), .int(Int64(stored.size))])

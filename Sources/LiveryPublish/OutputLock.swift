@@ -1,4 +1,5 @@
 import Foundation
+import LiveryStorage
 
 /// Serialises builds on one `Output/`: an exclusive `flock` on `Output/.livery/lock`, released
 /// by the kernel when the process ends, however it ends (so a killed build never leaves it held).
@@ -8,10 +9,13 @@ public final class OutputLock {
     /// Takes the lock; if another build holds it, calls `waiting` with a message and waits for it.
     public init(output: URL, waiting: (String) -> Void) throws {
         let folder = output.appendingPathComponent(".livery")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try WriteFailure.writing(folder.path) { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         let path = folder.appendingPathComponent("lock").path
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
+        guard descriptor >= 0 else {
+            if let failure = WriteFailure.storage(errno: errno, path: path) { throw failure }
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
+        }
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             waiting("another livery build\(holder.isEmpty ? "" : " (process \(holder))") is publishing to \(output.path); waiting for it to finish…")

@@ -4,6 +4,7 @@ import LiveryTUF
 import LiveryAssets
 import LiveryPack
 import LiverySign
+import LiveryStorage
 
 /// Publishes a tenant's release into `Output/<tenant>/` atomically.
 ///
@@ -115,15 +116,20 @@ public enum Publisher {
             let fm = FileManager.default
             if fm.fileExists(atPath: live.path) {
                 guard livery_rename_exchange(staging.path, live.path) == 0 else {
-                    throw Failure(description: "cannot switch \(live.path) to the new release: \(String(cString: strerror(errno)))")
+                    let code = errno
+                    throw WriteFailure.storage(errno: code, path: live.path)
+                        ?? Failure(description: "cannot switch \(live.path) to the new release: \(String(cString: strerror(code)))")
                 }
                 // `staging` now holds the previous tree.
                 try? fm.removeItem(at: staging)
             } else {
                 // A channel's first release in a tenant folder that may not exist yet.
-                try fm.createDirectory(at: live.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try WriteFailure.writing(live.deletingLastPathComponent().path) {
+                    try fm.createDirectory(at: live.deletingLastPathComponent(), withIntermediateDirectories: true)
+                }
                 guard rename(staging.path, live.path) == 0 else {
-                    throw Failure(description: "cannot publish \(live.path): \(String(cString: strerror(errno)))")
+                    let code = errno
+                    throw WriteFailure.storage(errno: code, path: live.path) ?? Failure(description: "cannot publish \(live.path): \(String(cString: strerror(code)))")
                 }
             }
         }
@@ -143,7 +149,7 @@ public enum Publisher {
         try makeStagingFolder(staging)
         var cleanup = true
         defer { if cleanup { try? fm.removeItem(at: staging) } }
-        try fm.createDirectory(at: staging.appendingPathComponent("targets", isDirectory: true), withIntermediateDirectories: false)
+        try createFolder(staging.appendingPathComponent("targets", isDirectory: true))
         // A channel's first release (every tenant's, in a first build): nothing to keep from a live
         // tree, and no pointer, manifest or metadata to look for in it.
         let liveExists = fm.fileExists(atPath: live.path)
@@ -153,14 +159,10 @@ public enum Publisher {
         func link(_ source: URL, as relative: String) throws {
             let destination = staging.appendingPathComponent(relative, isDirectory: false)
             if let slash = relative.lastIndex(of: "/"), case let folder = relative[..<slash], !folders.contains(folder) {
-                try fm.createDirectory(at: staging.appendingPathComponent(String(folder), isDirectory: true), withIntermediateDirectories: true)
+                try createFolder(staging.appendingPathComponent(String(folder), isDirectory: true))
                 folders.insert(folder)
             }
-            if Foundation.link(source.path, destination.path) != 0 {
-                // Already there: the same name is the same content (targets are named by their digest).
-                if errno == EEXIST { return }
-                try fm.copyItem(at: source, to: destination)
-            }
+            try linkOrCopy(source, to: destination)
         }
         // Keep the previous release's targets (clients may be downloading them), a staged release's, and any metadata.
         if liveExists, let previous = currentManifest(tenant: tenant, channel: channel, output: output) {
@@ -212,8 +214,27 @@ public enum Publisher {
     /// Makes a new staging folder: one mkdir, and `.livery/staging` itself only the first time it is missing.
     static func makeStagingFolder(_ staging: URL) throws {
         if mkdir(staging.path, 0o777) == 0 { return }  // (as FileManager makes folders: 0777 less the umask)
-        guard errno == ENOENT else { throw Failure(description: "cannot create \(staging.path): \(String(cString: strerror(errno)))") }
-        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        let code = errno
+        guard code == ENOENT else {
+            throw WriteFailure.storage(errno: code, path: staging.path) ?? Failure(description: "cannot create \(staging.path): \(String(cString: strerror(code)))")
+        }
+        try createFolder(staging)
+    }
+
+    /// Makes `folder` (and its parents), a full device or a failing one said as a `WriteFailure` naming it.
+    static func createFolder(_ folder: URL) throws {
+        try WriteFailure.writing(folder.path) { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+    }
+
+    /// Puts `source` at `destination` by a hard link (no bytes copied), or a copy across file systems. A name already
+    /// there is left alone: targets are named by their digest, so the same name is the same content.
+    static func linkOrCopy(_ source: URL, to destination: URL) throws {
+        guard Foundation.link(source.path, destination.path) != 0 else { return }
+        let code = errno
+        if code == EEXIST { return }
+        // A link needs no data blocks, but a folder's new entry may: a full device is said as such.
+        if let failure = WriteFailure.storage(errno: code, path: destination.path) { throw failure }
+        try WriteFailure.writing(destination.path) { try FileManager.default.copyItem(at: source, to: destination) }
     }
 
     /// Before a switch: everything the new trees hold (their files, their folders, the store objects
@@ -224,7 +245,9 @@ public enum Publisher {
     /// one per tenant cost a build of many tenants most of its time on a busy machine.
     public static func makeDurable(_ path: URL) throws {
         guard livery_sync_file_system(path.path) == 0 else {
-            throw Failure(description: "cannot flush \(path.path) to disk: \(String(cString: strerror(errno)))")
+            // Data written earlier that the device failed to store shows here, as EIO (or ENOSPC, on some file systems).
+            let code = errno
+            throw WriteFailure.storage(errno: code, path: path.path) ?? Failure(description: "cannot flush \(path.path) to disk: \(String(cString: strerror(code)))")
         }
     }
 
@@ -236,23 +259,26 @@ public enum Publisher {
     /// Flushes a folder's entries (a rename into it) to the disk.
     public static func syncFolder(_ folder: URL) throws {
         guard livery_sync_directory(folder.path) == 0 else {
-            throw Failure(description: "cannot flush \(folder.path) to disk: \(String(cString: strerror(errno)))")
+            let code = errno
+            throw WriteFailure.storage(errno: code, path: folder.path) ?? Failure(description: "cannot flush \(folder.path) to disk: \(String(cString: strerror(code)))")
         }
     }
 
     /// Recreates the tree under `source` at `destination` from hard links (copies across file systems).
     static func linkTree(_ source: URL, into destination: URL) throws {
         let fm = FileManager.default
-        try fm.createDirectory(at: destination, withIntermediateDirectories: true)
+        try createFolder(destination)
         let base = source.standardizedFileURL.path
         guard let walker = fm.enumerator(at: source, includingPropertiesForKeys: [.isDirectoryKey]) else { throw Failure(description: "cannot read \(source.path)") }
         for case let url as URL in walker {
             let relative = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
             let target = destination.appendingPathComponent(relative)
             if (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
-                try fm.createDirectory(at: target, withIntermediateDirectories: true)
+                try createFolder(target)
             } else if link(url.path, target.path) != 0 {
-                try fm.copyItem(at: url, to: target)
+                let code = errno
+                if let failure = WriteFailure.storage(errno: code, path: target.path) { throw failure }
+                try WriteFailure.writing(target.path) { try fm.copyItem(at: url, to: target) }
             }
         }
     }
@@ -276,7 +302,8 @@ extension Publisher {
         try makeDurable(staging)
         steps?("signed")
         guard livery_rename_exchange(staging.path, live.path) == 0 else {
-            throw Failure(description: "cannot switch \(live.path): \(String(cString: strerror(errno)))")
+            let code = errno
+            throw WriteFailure.storage(errno: code, path: live.path) ?? Failure(description: "cannot switch \(live.path): \(String(cString: strerror(code)))")
         }
         try makeSwitchDurable(live)
         steps?("switched")

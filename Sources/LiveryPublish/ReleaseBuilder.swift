@@ -69,6 +69,14 @@ public struct BuildResult: Sendable {
     public var validationFailed: Bool { validation.diagnostics.errorCount > 0 }
 }
 
+/// A tenant whose new release went live but whose build record could not be written (a full disk): the next build
+/// loads and checks the tenant again instead of trusting a record, and publishes nothing new if nothing changed.
+struct RecordFailure: Error, CustomStringConvertible {
+    var release: Int
+    var reason: any Error
+    var description: String { "release \(release) is published, but its build record is not: \(reason)" }
+}
+
 /// `livery build`: validate, plan bundles, build the archives that changed, and publish every tenant
 /// whose release changed, atomically, under one lock on `Output/`.
 public enum ReleaseBuilder {
@@ -210,7 +218,19 @@ public enum ReleaseBuilder {
                 }
             }
         }
-        try store.flush()
+        // The store's rows (digests, object stamps) are written once for every tenant packed. Should that fail (a full
+        // disk), each tenant waiting to be published fails with it, named, and none is published; with none waiting, the
+        // failure is the build's.
+        do {
+            try store.flush()
+        } catch {
+            if pending.isEmpty && failures.isEmpty && diagnostics.errorCount == 0 { throw error }
+            for prepared in pending {
+                failed.append((prepared.report.tenant, failures.count))
+                failures.append("\(prepared.report.tenant): \(error)")
+            }
+            pending = []
+        }
         let validation = ValidationResult(diagnostics: diagnostics.normalized(), tenants: [], checked: Array(Set(checked)).sorted())
         guard diagnostics.errorCount == 0 else {
             return BuildResult(validation: validation, tenants: [], failures: [])
@@ -306,9 +326,14 @@ public enum ReleaseBuilder {
                 if let recorded {
                     // The key store as it is after publishing (keys made on first use included).
                     let keyInputs = options.keys.map { BuildRecords.keyInputs($0.folder(for: tenant)) } ?? []
-                    try records.record(tenant, inputs: inputLists.paths(prepared.inputs), byContent: keyInputs, outputs: BuildRecords.outputs(tenant: tenant, channel: channel, output: output),
-                                       settings: channelSettings + channel.name + (options.channel != nil ? overrideMark : ""), manifest: recorded,
-                                       summary: (prepared.summary.release, prepared.summary.bundles, prepared.summary.bytes))
+                    do {
+                        try records.record(tenant, inputs: inputLists.paths(prepared.inputs), byContent: keyInputs, outputs: BuildRecords.outputs(tenant: tenant, channel: channel, output: output),
+                                           settings: channelSettings + channel.name + (options.channel != nil ? overrideMark : ""), manifest: recorded,
+                                           summary: (prepared.summary.release, prepared.summary.bundles, prepared.summary.bytes))
+                    } catch where prepared.manifest != nil {
+                        // The release is live by now: say so, so the failure is not read as "nothing was published".
+                        throw RecordFailure(release: prepared.summary.release, reason: error)
+                    }
                 }
                 return prepared.report
             }
@@ -541,7 +566,7 @@ public enum ReleaseBuilder {
         }
         let release = published ? try ReleaseChannels.nextRelease(tenant: tenant.id, output: output) : 1
         let manifest = DownloadManifest(tenant: tenant.id, release: release, format: format, minimumClientVersion: minimum, built: built)
-        let stored = try store.put(manifest.bytes)
+        let stored = try store.put(manifest.bytes, subject: "the download manifest")
         var report = TenantBuildReport(tenant: tenant.id, release: release, published: true, bundles: built.count, rebuilt: rebuilt, bytes: bytes)
         report.channel = channel
         if let current {

@@ -283,7 +283,7 @@ public enum ReleaseChannels {
     static func renumbered(_ release: PublishedRelease, as number: Int, store: ContentStore) throws -> PublishedRelease {
         var manifest = release.manifest
         manifest.release = number
-        let stored = try store.put(manifest.bytes)
+        let stored = try store.put(manifest.bytes, subject: "the download manifest")
         return PublishedRelease(manifest: manifest, manifestFile: stored, bundleFiles: release.bundleFiles, indexFiles: release.indexFiles)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LiveryStorage
 import LiverySign
 import LiveryTUF
 
@@ -40,7 +41,8 @@ public enum RootPublisher {
                 throw TUFError("'\(tenant)' has no published release, so its root chain starts at version 1, not \(root.signed.version)")
             }
             let file = store.initialRootFile(for: tenant)
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let folder = file.deletingLastPathComponent()
+            try WriteFailure.writing(folder.path) { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) }
             try ReplacedFile.write(root.bytes, to: file, mode: 0o644)
             outcome.keptForFirstBuild = true
             return outcome

@@ -158,7 +158,7 @@ public enum StoreDoctor {
                     let destination = staging.appendingPathComponent(relative)
                     // The staged file is a hard link to the damaged one: replace the link, never write through it.
                     unlink(destination.path)
-                    if link(source.path, destination.path) != 0 { try FileManager.default.copyItem(at: source, to: destination) }
+                    try Publisher.linkOrCopy(source, to: destination)
                     result.replacedTargets.append(problem.path)
                 }
                 for problem in droppable {

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import LiveryStorage
 
 /// A minimal, thread-safe handle on one SQLite database file.
 ///
@@ -12,17 +13,24 @@ public final class SQLiteDatabase: @unchecked Sendable {
 
     private var handle: OpaquePointer?
     private let lock = NSLock()
+    /// The database file, as opened: what a `WriteFailure` names.
+    public let path: String
     /// Set by `init(readingOnly:)`: how many virtual-machine steps one statement may take.
     private let budget: StepBudget?
 
     public init(path: String) throws {
         budget = nil
+        self.path = path
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK else {
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            let failure = Self.writeFailure(status, systemErrno: handle.map { sqlite3_system_errno($0) } ?? 0, message: message, path: path)
             sqlite3_close(handle)
-            throw Failure(description: "SQLite database \(path): \(message)")
+            throw failure ?? Failure(description: "SQLite database \(path): \(message)")
         }
+        // Extended result codes (SQLITE_IOERR_WRITE, SQLITE_IOERR_FSYNC…) say which write failed; `writeFailure` maps them.
+        sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, 10_000)
         try execute("PRAGMA journal_mode=WAL")
         try execute("PRAGMA synchronous=NORMAL")
@@ -36,6 +44,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
     /// call no function with side effects.
     public init(readingOnly path: String, stepBudget: Int = 20_000_000, maximumValueBytes: Int32 = 16 << 20) throws {
         budget = StepBudget(limit: max(1, stepBudget / StepBudget.interval))
+        self.path = path
         let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
         guard sqlite3_open_v2(Self.immutableURI(path), &handle, flags, nil) == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
@@ -77,10 +86,11 @@ public final class SQLiteDatabase: @unchecked Sendable {
         try lock.withLock {
             budget?.used = 0
             var error: UnsafeMutablePointer<CChar>?
-            guard sqlite3_exec(handle, sql, nil, nil, &error) == SQLITE_OK else {
+            let status = sqlite3_exec(handle, sql, nil, nil, &error)
+            guard status == SQLITE_OK else {
                 let message = error.map { String(cString: $0) } ?? "error"
                 sqlite3_free(error)
-                throw Failure(description: "\(message) in: \(sql)")
+                throw writeFailure(status, message: message) ?? Failure(description: "\(message) in: \(sql)")
             }
         }
     }
@@ -133,8 +143,10 @@ public final class SQLiteDatabase: @unchecked Sendable {
     public func forEachRow(_ sql: String, _ values: [Value] = [], _ body: ([Value]) throws -> Void) throws {
         try lock.withLock {
             var statement: OpaquePointer?
-            guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
-                throw Failure(description: String(cString: sqlite3_errmsg(handle)) + " in: \(sql)")
+            let prepared = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+            guard prepared == SQLITE_OK else {
+                let message = String(cString: sqlite3_errmsg(handle))
+                throw writeFailure(prepared, message: message) ?? Failure(description: message + " in: \(sql)")
             }
             defer { sqlite3_finalize(statement) }
             budget?.used = 0
@@ -154,7 +166,8 @@ public final class SQLiteDatabase: @unchecked Sendable {
                     if let budget, budget.used > budget.limit {
                         throw Failure(description: "query stopped after \(budget.limit * StepBudget.interval) steps (the file is too costly to read) in: \(sql)")
                     }
-                    throw Failure(description: String(cString: sqlite3_errmsg(handle)) + " in: \(sql)")
+                    let message = String(cString: sqlite3_errmsg(handle))
+                    throw writeFailure(step, message: message) ?? Failure(description: message + " in: \(sql)")
                 }
                 var row: [Value] = []
                 for column in 0..<sqlite3_column_count(statement) {
@@ -170,6 +183,38 @@ public final class SQLiteDatabase: @unchecked Sendable {
                 }
                 try body(row)
             }
+        }
+    }
+}
+
+extension SQLiteDatabase {
+    /// The `WriteFailure` an SQLite result stands for, or nil when it is not about space or the device: `SQLITE_FULL`
+    /// is no space; an `SQLITE_IOERR` (any extended code) is an I/O error, or no space or quota when the system error
+    /// behind it (`sqlite3_system_errno`) says so: SQLite reports a full disk met while growing the WAL index or
+    /// writing a page as "disk I/O error". Call with the lock held (the system error is the connection's last).
+    private func writeFailure(_ status: Int32, message: String) -> WriteFailure? {
+        // A read-only database (`init(readingOnly:)`) is never written: its errors are read errors.
+        guard budget == nil else { return nil }
+        return Self.writeFailure(status, systemErrno: handle.map { sqlite3_system_errno($0) } ?? 0, message: message, path: path)
+    }
+
+    static func writeFailure(_ status: Int32, systemErrno: Int32, message: String, path: String) -> WriteFailure? {
+        let primary = status & 0xFF
+        let underlying = "SQLite: \(message)"
+        switch primary {
+        case SQLITE_FULL:
+            return WriteFailure(.noSpace, path: path, underlying: underlying)
+        case SQLITE_IOERR:
+            switch systemErrno {
+            case ENOSPC: return WriteFailure(.noSpace, path: path, underlying: underlying)
+            case EDQUOT: return WriteFailure(.quota, path: path, underlying: underlying)
+            default: return WriteFailure(.io, path: path, underlying: underlying)
+            }
+        case SQLITE_CANTOPEN:
+            // A database (or its journal) that cannot be created for want of space or quota.
+            return WriteFailure.storage(errno: systemErrno, path: path).map { WriteFailure($0.kind, path: path, underlying: underlying) }
+        default:
+            return nil
         }
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveryStorage
 import LiverySQLite
 import LiveryAssets
 import LiveryTUF
@@ -29,7 +30,8 @@ public final class VoucherStore: @unchecked Sendable {
     /// Opens (and creates, with its folder) the database at `path`.
     public init(path: String) throws {
         self.path = path
-        try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try WriteFailure.writing(folder.path) { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         database = try SQLiteDatabase(path: path)
         try transaction {
             try database.execute("""

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveryStorage
 import LiveryTUF
 #if canImport(Glibc)
 import Glibc
@@ -154,7 +155,10 @@ public final class AuditLog: Sendable {
         for event in events { try check(event) }
         let path = file.path
         let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw AuditLogError(path, nil, "cannot be opened: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            let code = errno
+            throw WriteFailure.storage(errno: code, path: path) ?? AuditLogError(path, nil, "cannot be opened: \(String(cString: strerror(code)))")
+        }
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else { throw AuditLogError(path, nil, "cannot be locked: \(String(cString: strerror(errno)))") }
@@ -196,12 +200,18 @@ public final class AuditLog: Sendable {
             while offset < buffer.count {
                 let count = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { throw AuditLogError(path, nil, "cannot be written: \(String(cString: strerror(errno)))") }
+                guard count > 0 else {
+                    let code = count == 0 ? ENOSPC : errno
+                    throw WriteFailure.storage(errno: code, path: path) ?? AuditLogError(path, nil, "cannot be written: \(String(cString: strerror(code)))")
+                }
                 offset += count
             }
         }
         if flush {
-            guard fsync(descriptor) == 0 else { throw AuditLogError(path, nil, "cannot be flushed to the disk: \(String(cString: strerror(errno)))") }
+            guard fsync(descriptor) == 0 else {
+                let code = errno
+                throw WriteFailure.storage(errno: code, path: path) ?? AuditLogError(path, nil, "cannot be flushed to the disk: \(String(cString: strerror(code)))")
+            }
             if size == 0 { syncFolder() }
         }
         return entries

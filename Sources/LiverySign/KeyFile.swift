@@ -1,6 +1,7 @@
 import CLiverySystem
 import Crypto
 import Foundation
+import LiveryStorage
 import LiveryTUF
 #if canImport(Glibc)
 import Glibc
@@ -218,8 +219,9 @@ public enum KeyFile {
     private static func writeNew(_ bytes: Data, at path: String, flush: Bool = true) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
-            if errno == EEXIST { throw KeyFileError(path, .state, "already exists, and a key file is never replaced", fix: "choose another name, or move the old key away first") }
-            throw KeyFileError(path, .io, "cannot be created: \(String(cString: strerror(errno)))")
+            let code = errno
+            if code == EEXIST { throw KeyFileError(path, .state, "already exists, and a key file is never replaced", fix: "choose another name, or move the old key away first") }
+            throw WriteFailure.storage(errno: code, path: path) ?? KeyFileError(path, .io, "cannot be created: \(String(cString: strerror(code)))")
         }
         var written = false
         defer {
@@ -233,12 +235,18 @@ public enum KeyFile {
             while offset < buffer.count {
                 let count = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { throw KeyFileError(path, .io, "cannot be written: \(String(cString: strerror(errno)))") }
+                guard count > 0 else {
+                    let code = count == 0 ? ENOSPC : errno
+                    throw WriteFailure.storage(errno: code, path: path) ?? KeyFileError(path, .io, "cannot be written: \(String(cString: strerror(code)))")
+                }
                 offset += count
             }
         }
         if flush {
-            guard fsync(descriptor) == 0 else { throw KeyFileError(path, .io, "cannot be flushed to the disk: \(String(cString: strerror(errno)))") }
+            guard fsync(descriptor) == 0 else {
+                let code = errno
+                throw WriteFailure.storage(errno: code, path: path) ?? KeyFileError(path, .io, "cannot be flushed to the disk: \(String(cString: strerror(code)))")
+            }
         }
         written = true
     }
@@ -267,7 +275,10 @@ public enum KeyFile {
         let descriptor = open(path.isEmpty ? "." : path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw KeyFileError(path, .io, "cannot be opened to flush it: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw KeyFileError(path, .io, "cannot be flushed to the disk: \(String(cString: strerror(errno)))") }
+        guard fsync(descriptor) == 0 else {
+            let code = errno
+            throw WriteFailure.storage(errno: code, path: path) ?? KeyFileError(path, .io, "cannot be flushed to the disk: \(String(cString: strerror(code)))")
+        }
     }
 }
 

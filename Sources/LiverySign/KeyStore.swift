@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveryStorage
 import LiveryTUF
 
 /// The keys one tenant can sign with on this machine: for each top-level role, the signers this
@@ -311,10 +312,14 @@ public final class KeyStore: Sendable {
     /// ceremonies) keep a flush per file and folder.
     private func createDevelopmentKeys(for tenant: String, flushedBy: URL?) throws -> TenantKeys {
         let folder = folder(for: tenant)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try WriteFailure.writing(folder.path) { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) }
         chmod(root.path, 0o700)
         var keys: [TUFRole: Curve25519.Signing.PrivateKey] = [:]
         var files: [URL] = []
+        // All of a tenant's development keys or none: keys half made (a full disk after the root key) would read as a
+        // store with keys away, and the next build would not make them again. None of them has signed anything yet.
+        var complete = false
+        defer { if !complete { for file in files { unlink(file.path) } } }
         for role in TUFRole.allCases {
             let key = Curve25519.Signing.PrivateKey()
             let file = folder.appendingPathComponent("\(role.rawValue).key", isDirectory: false)
@@ -322,6 +327,7 @@ public final class KeyStore: Sendable {
             files.append(file)
             keys[role] = key
         }
+        complete = true
         let flushedLater = flushedBy.map { Self.sameFileSystem(folder, $0) } ?? false
         if !flushedLater {
             do { try KeyFile.makeDurable(folder: folder, files: files) } catch let error as KeyFileError { throw TUFError(error.description) }
@@ -361,15 +367,26 @@ public final class KeyStore: Sendable {
             return secret
         }
         guard create else { return nil }
-        try FileManager.default.createDirectory(at: folder(for: tenant), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let tenantFolder = folder(for: tenant)
+        try WriteFailure.writing(tenantFolder.path) {
+            try FileManager.default.createDirectory(at: tenantFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
         chmod(root.path, 0o700)
         let secret = ContentSecret.random()
         let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if descriptor < 0 && errno == EEXIST { return try contentSecret(for: tenant, create: false) }  // made meanwhile by another build thread
-        guard descriptor >= 0 else { throw TUFError("cannot create \(file.path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            let code = errno
+            throw WriteFailure.storage(errno: code, path: file.path) ?? TUFError("cannot create \(file.path): \(String(cString: strerror(code)))")
+        }
         defer { close(descriptor) }
-        let text = secret.rawRepresentation.hexString + "\n"
-        guard text.withCString({ Glibc.write(descriptor, $0, strlen($0)) }) == text.utf8.count else { throw TUFError("cannot write \(file.path)") }
+        do {
+            try FileWriting.writeAll(Data((secret.rawRepresentation.hexString + "\n").utf8), to: descriptor, path: file.path)
+        } catch {
+            // A half-written secret would be read as no secret at all by the next build: none is better.
+            unlink(file.path)
+            throw error
+        }
         return secret
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveryStorage
 import LiveryTUF
 
 extension KeyStore {
@@ -17,7 +18,7 @@ extension KeyStore {
             || FileManager.default.fileExists(atPath: initialRootFile(for: tenant).path) {
             throw TUFError("tenant '\(tenant)' already has keys in \(folder.path); use `livery keys rotate` or a root ceremony")
         }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try WriteFailure.writing(folder.path) { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) }
         chmod(root.path, 0o700)
         var configuration = KeyConfiguration(roles: [:])
         var keys = TenantKeys(signers: [:])

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveryStorage
 import LiveryTUF
 
 /// Key files a holder makes for a ceremony (`livery keys generate`): the private key, and its
@@ -17,10 +18,12 @@ public enum KeyFiles {
     /// Writes a public key file, never replacing one.
     public static func writePublic(_ key: TUFKey, to file: URL) throws {
         let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw TUFError("cannot create \(file.path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            let code = errno
+            throw WriteFailure.storage(errno: code, path: file.path) ?? TUFError("cannot create \(file.path): \(String(cString: strerror(code)))")
+        }
         defer { close(descriptor) }
-        let bytes = Array(key.json.bytes)
-        guard bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count else { throw TUFError("cannot write \(file.path)") }
+        try FileWriting.writeAll(key.json.bytes, to: descriptor, path: file.path)
     }
 
     /// The public key `reference` names, and whether it is a private key this machine can sign with
@@ -79,14 +82,24 @@ public enum ReplacedFile {
         let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).part")
         unlink(partial.path)
         let descriptor = open(partial.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw TUFError("cannot create \(partial.path): \(String(cString: strerror(errno)))") }
-        let written = data.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard written == data.count, synced, rename(partial.path, url.path) == 0 else {
-            unlink(partial.path)
-            throw TUFError("cannot write \(url.path): \(String(cString: strerror(errno)))")
+        guard descriptor >= 0 else {
+            let code = errno
+            throw WriteFailure.storage(errno: code, path: url.path) ?? TUFError("cannot create \(partial.path): \(String(cString: strerror(code)))")
         }
+        do {
+            try FileWriting.writeAll(data, to: descriptor, path: url.path)
+        } catch {
+            close(descriptor)
+            unlink(partial.path)
+            throw error
+        }
+        let synced = fsync(descriptor) == 0
+        var code = errno
+        close(descriptor)
+        if synced, rename(partial.path, url.path) == 0 { return }
+        if synced { code = errno }
+        unlink(partial.path)
+        throw WriteFailure.storage(errno: code, path: url.path) ?? TUFError("cannot write \(url.path): \(String(cString: strerror(code)))")
     }
 }
 
@@ -96,14 +109,11 @@ public enum ReplacedFile {
 public enum StagedFile {
     public static func write(_ data: Data, to url: URL) throws {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else { throw TUFError("cannot create \(url.path): \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
-        var offset = 0
-        while offset < data.count {
-            let written = data.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { throw TUFError("cannot write \(url.path): \(String(cString: strerror(errno)))") }
-            offset += written
+        guard descriptor >= 0 else {
+            let code = errno
+            throw WriteFailure.storage(errno: code, path: url.path) ?? TUFError("cannot create \(url.path): \(String(cString: strerror(code)))")
         }
+        defer { close(descriptor) }
+        try FileWriting.writeAll(data, to: descriptor, path: url.path)
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveryStorage
 import LiveryTUF
 
 /// How long each role's metadata stays valid (docs/signing.md).
@@ -87,7 +88,7 @@ public enum RepositorySigner {
             }
         }
         let metadata = folder.appendingPathComponent("metadata", isDirectory: true)
-        try FileManager.default.createDirectory(at: metadata, withIntermediateDirectories: true)
+        try WriteFailure.writing(metadata.path) { try FileManager.default.createDirectory(at: metadata, withIntermediateDirectories: true) }
         let (root, rootVersion) = try trustedRoot(release: folder, keys: keys, now: now, expiry: expiry)
         // Every online role's keys are checked before anything is signed: a missing or untrusted
         // key stops the release with the role and the key named, and nothing is published.

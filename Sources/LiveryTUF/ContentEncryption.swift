@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveryStorage
 
 // Encryption at rest of voucher-protected bundles (docs/vouchers.md, "Encryption at rest"). The
 // signer encrypts, the voucher server hands out content keys wrapped for one device, the client
@@ -99,12 +100,19 @@ public enum SegmentedAEAD {
         precondition(segmentSizes.contains(segmentSize))
         let input = try FileHandle(forReadingFrom: source)
         defer { try? input.close() }
-        guard FileManager.default.createFile(atPath: destination.path, contents: nil) else { throw TUFError("cannot create \(destination.path)") }
-        let output = try FileHandle(forWritingTo: destination)
-        defer { try? output.close() }
-        let header = header(segmentSize: segmentSize)
-        try output.write(contentsOf: header)
-        try eachSegment(of: input, size: segmentSize, into: output) { try seal($0, index: $1, final: $2, header: header, key: key) }
+        let descriptor = Foundation.open(destination.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            let code = errno
+            throw WriteFailure.storage(errno: code, path: destination.path) ?? TUFError("cannot create \(destination.path): \(String(cString: strerror(code)))")
+        }
+        let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        // A full device (or a failing one) while writing is said as such, naming the file being written.
+        try WriteFailure.writing(destination.path) {
+            let header = header(segmentSize: segmentSize)
+            try output.write(contentsOf: header)
+            try eachSegment(of: input, size: segmentSize, into: output) { try seal($0, index: $1, final: $2, header: header, key: key) }
+            try output.close()
+        }
     }
 
     /// Encrypts bytes in memory (small files, tests).

@@ -8,6 +8,7 @@ import LiveryPack
 import LiveryPublish
 import LiveryResolve
 import LiverySign
+import LiveryStorage
 
 struct Build: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -127,17 +128,25 @@ struct Build: AsyncParsableCommand {
             options.channel = channel
             options.rollout = rollout
             options.steps = StepReporter.make(verbose: store.verbose)
-            let result = try ReleaseBuilder.build(
-                workspace: target.workspace, displayRoot: target.displayWorkspace, output: outputURL,
-                options: options,
-                progress: { message in
-                    // Waiting for the lock is always said; progress only on a terminal, so CI logs stay quiet.
-                    if message.hasPrefix("another livery build") || message.hasPrefix("WARNING") {
-                        FileHandle.standardError.write(Data((message + "\n").utf8))
-                    } else if isatty(STDERR_FILENO) == 1 {
-                        FileHandle.standardError.write(Data(("\r\u{1B}[K" + message).utf8))
-                    }
-                })
+            let result: BuildResult
+            do {
+                result = try ReleaseBuilder.build(
+                    workspace: target.workspace, displayRoot: target.displayWorkspace, output: outputURL,
+                    options: options,
+                    progress: { message in
+                        // Waiting for the lock is always said; progress only on a terminal, so CI logs stay quiet.
+                        if message.hasPrefix("another livery build") || message.hasPrefix("WARNING") {
+                            FileHandle.standardError.write(Data((message + "\n").utf8))
+                        } else if isatty(STDERR_FILENO) == 1 {
+                            FileHandle.standardError.write(Data(("\r\u{1B}[K" + message).utf8))
+                        }
+                    })
+            } catch let failure as WriteFailure {
+                // A write the whole build needs (the output's lock, the build store) failed before any tenant's own step:
+                // said in the documented form, naming the tenant when only one was asked for.
+                if isatty(STDERR_FILENO) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+                throw Livery.Failure("build failed: " + (target.tenant.map { "\($0): " } ?? "") + "\(failure); nothing was published")
+            }
             if isatty(STDERR_FILENO) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             if result.validationFailed || !result.validation.diagnostics.isEmpty || format != .text {
                 let report = DiagnosticReport(diagnostics: result.validation.diagnostics, rules: RuleRegistry.summaries, toolVersion: Livery.version)

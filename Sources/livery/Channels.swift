@@ -3,6 +3,7 @@ import Foundation
 import LiveryAssets
 import LiveryPublish
 import LiverySign
+import LiveryStorage
 import LiveryTUF
 
 /// Parsing of channel names and rollout shares on the command line.
@@ -41,15 +42,18 @@ struct ChannelOptions: ParsableArguments {
         guard FileManager.default.fileExists(atPath: output.appendingPathComponent(tenant).path) else {
             throw Livery.Failure("'\(tenant)' has no releases in \(output.path): build it first")
         }
-        let lock = try OutputLock(output: output) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
-        defer { withExtendedLifetime(lock) {} }
-        Publisher.removeLeftovers(in: output)
-        let store = try ContentStore(root: output.appendingPathComponent(".livery/store"))
-        let tenantKeys = try KeyStore(root: URL(fileURLWithPath: keys)).keys(for: tenant, create: false) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
         do {
+            let lock = try OutputLock(output: output) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+            defer { withExtendedLifetime(lock) {} }
+            Publisher.removeLeftovers(in: output)
+            let store = try ContentStore(root: output.appendingPathComponent(".livery/store"))
+            let tenantKeys = try KeyStore(root: URL(fileURLWithPath: keys)).keys(for: tenant, create: false) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
             return try body(store, tenantKeys)
         } catch let failure as ReleaseChannels.Failure {
             throw Livery.Failure("\(tenant): \(failure.description)")
+        } catch let failure as WriteFailure {
+            // A full disk (or a failing one) names the tenant and the file; the channel stays as it was.
+            throw Livery.Failure("\(tenant): \(failure)")
         }
     }
 

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import LiveryPublish
 import LiverySign
+import LiveryStorage
 import LiveryTUF
 
 /// Parsing and checks shared by the key commands.
@@ -152,7 +153,7 @@ extension Keys {
                 let root = try Root(signed: proposal.signed)
                 let file = URL(fileURLWithPath: proposalFile ?? "\(tenant).root-v\(root.version).json")
                 guard !FileManager.default.fileExists(atPath: file.path) else { throw TUFError("\(file.path) exists: remove it or give another --file") }
-                try proposal.bytes().write(to: file)
+                try WriteFailure.writing(file.path) { try proposal.bytes().write(to: file) }
                 // Keys this machine holds sign once the new root trusts them (an untrusted key in keys.yaml is never used).
                 let configFile = store.configurationFile(for: tenant)
                 // A store with one file per role (development keys) gets its keys.yaml now: it is about to hold other kinds of

@@ -65,6 +65,7 @@ struct Validate: ParsableCommand {
         var diagnostics: [Diagnostic] = []
         var checked = 0
         var results: [ValidationResult] = []
+        var excerpts: [ExcerptSources] = []
         var isFolder: ObjCBool = false
         let media = FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) && isFolder.boolValue
             ? MediaMeasurements(output: URL(fileURLWithPath: output)) : MediaMeasurements()
@@ -82,18 +83,19 @@ struct Validate: ParsableCommand {
             let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: only, strict: strict, media: media,
                                             keepingTenants: false)
             results.append(result)
+            excerpts.append(ExcerptSources(workspace: target.workspace, displayRoot: target.displayWorkspace))
             if result.checked.isEmpty {
                 throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(path)'")
             }
             checked += result.checked.count
             diagnostics += result.diagnostics
         }
-        // Manifest texts are not kept in memory while checking; the few files with findings are read again for excerpts.
+        // Manifest texts are not kept in memory while checking; the few files with findings are read again for excerpts,
+        // each only after the loader's own check (a link out of the tenant folder is never read to show a line of it).
         var sources: [String: String] = [:]
         if format == .text {
-            for file in Set(diagnostics.map(\.location.file)) {
-                if case .success(let text) = SourceText.read(URL(fileURLWithPath: file), displayPath: file) { sources[file] = text }
-            }
+            let files = Set(diagnostics.map(\.location.file))
+            for excerpt in excerpts { sources.merge(excerpt.texts(of: files.filter { sources[$0] == nil })) { first, _ in first } }
         }
         let report = DiagnosticReport(diagnostics: diagnostics, rules: RuleRegistry.summaries, toolVersion: Livery.version, sources: sources)
         let colour = format == .text && !noColor && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
