@@ -144,7 +144,7 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
         var retried = false
         while true {
             let transfer = Transfer(sink: sink, rangeLimit: rangeLimit, wholeLimit: wholeLimit, policy: policy, counter: counter,
-                                    name: current.url.path)
+                                    name: current.url.path, address: Self.shown(current.url))
             transfer.run(current, on: transport)
             if let error = transfer.failure {
                 // A kept-alive connection that the server closed just as it was reused fails before any answer: a
@@ -159,6 +159,14 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
             hops += 1
             current = try Self.redirect(from: current, to: location, status: transfer.status, hops: hops, policy: policy)
         }
+    }
+
+    /// `url` for messages: without its query, which for a signed URL is a credential.
+    static func shown(_ url: URL) -> String {
+        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url.path }
+        parts.query = nil
+        parts.fragment = nil
+        return parts.string ?? url.path
     }
 
     /// The request a redirect asks for, or why it is refused: more than `maxRedirects` hops, a scheme other
@@ -206,8 +214,8 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
         let rangeLimit: Int, wholeLimit: Int
         let policy: TransferPolicy
         let counter: ByteCounter
-        /// The path, for messages.
-        let name: String
+        /// The path, for messages; the whole URL where the server could not be reached.
+        let name: String, address: String
         let done = DispatchSemaphore(value: 0)
         private let lock = NSLock()
         // Guarded by `lock`; read by `perform` after `done`.
@@ -226,7 +234,8 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
         private var windowStart = DispatchTime.now()
         private var windowBytes = 0
 
-        init(sink: Sink, rangeLimit: Int, wholeLimit: Int, policy: TransferPolicy, counter: ByteCounter, name: String) {
+        init(sink: Sink, rangeLimit: Int, wholeLimit: Int, policy: TransferPolicy, counter: ByteCounter, name: String, address: String) {
+            self.address = address
             self.sink = sink
             self.rangeLimit = rangeLimit
             self.wholeLimit = wholeLimit
@@ -312,7 +321,7 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
             lock.withLock {
                 guard !finished else { return }
                 if let error {
-                    failure = TUFError(.download, "\(name): \(Self.describe(error))")
+                    failure = TUFError(.download, "\(status == 0 ? address : name): \(Self.describe(error))")
                     lostBeforeAnswer = status == 0
                 } else if status == 0 {
                     failure = TUFError(.download, "\(name): the connection ended without an answer")
