@@ -32,7 +32,7 @@ BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-de
 # pkcs11-tool (makes the tests' keys on it and exports their public keys); aapt's aapt2 compiles the Android
 # icon and splash resources (`aapt2 compile` needs no Android SDK; linking would need android.jar, which Debian lacks).
 BABEL_VERSION = 2.18.0
-TEST_PACKAGES = $(BUILD_PACKAGES) strace libarchive-tools unzip curl faketime libxml2-utils php-symfony-translation chromium node-typescript nginx postgresql softhsm2 opensc ffmpeg aapt
+TEST_PACKAGES = $(BUILD_PACKAGES) strace time libarchive-tools unzip curl faketime libxml2-utils php-symfony-translation chromium node-typescript nginx postgresql softhsm2 opensc ffmpeg aapt
 
 .PHONY: run test conformance build deps test-deps test-venv generated cldr bench clean
 
