@@ -80,7 +80,7 @@ let package = Package(
         // The client side, the library apps embed (docs/client.md#embedding-liveryclient): TUF verification, download and
         // install. No libxml2, no pipeline, no Linux-only module. Zip bundles are read with ZIPFoundation on every platform
         // (libarchive is not a public library on iOS); tar.zst bundles with libarchive where it exists, on Linux.
-        .target(name: "LiveryClient", dependencies: ["LiveryTUF", .target(name: "CArchive", condition: .when(platforms: [.linux])),
+        .target(name: "LiveryClient", dependencies: ["LiveryTUF", "LiveryStorage", .target(name: "CArchive", condition: .when(platforms: [.linux])),
                                                     .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                                                     .product(name: "Crypto", package: "swift-crypto"),
                                                     // HTTP with back-pressure, no content decoding, no redirects of its own (HTTPTransport.swift).

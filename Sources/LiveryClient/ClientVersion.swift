@@ -1,4 +1,5 @@
 import Foundation
+import LiveryStorage
 import LiveryTUF
 
 /// An app version as `minimumClientVersion` writes it: `X.Y.Z`, three whole numbers, compared
@@ -132,17 +133,12 @@ public struct CacheFull: Error, CustomStringConvertible, Sendable {
         return "writing \(path.hasPrefix(root) ? String(path.dropFirst(root.count)) : path): \(reason)"
     }
 
-    /// Whether `error` is a write that found no room (ENOSPC) or no quota (EDQUOT). Foundation reports these typed
-    /// (`CocoaError.fileWriteOutOfSpace`, POSIX errors, wrapped in `NSUnderlyingErrorKey`); libarchive and our own
-    /// wrappers pass them on as text, so the operating system's wording is looked for too.
+    /// Whether `error` is a write that found no room (ENOSPC) or no quota (EDQUOT): typed, as the build side's
+    /// `WriteFailure` reads Foundation's errors; libarchive and our own wrappers pass them on as text, so the
+    /// operating system's wording is looked for too.
     public static func isOutOfSpace(_ error: Error) -> Bool {
         if error is CacheFull || error is InsufficientSpace { return false }
-        if let posix = error as? POSIXError, posix.code == .ENOSPC || posix.code == .EDQUOT { return true }
-        if let cocoa = error as? CocoaError, cocoa.code == .fileWriteOutOfSpace { return true }
-        let ns = error as NSError
-        if ns.domain == NSPOSIXErrorDomain, ns.code == Int(ENOSPC) || ns.code == Int(EDQUOT) { return true }
-        if ns.domain == NSCocoaErrorDomain, ns.code == CocoaError.fileWriteOutOfSpace.rawValue { return true }
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? Error, isOutOfSpace(underlying) { return true }
+        if let failure = WriteFailure(error, path: ""), failure.kind == .noSpace || failure.kind == .quota { return true }
         let text = String(describing: error)
         return [String(cString: strerror(ENOSPC)), String(cString: strerror(EDQUOT)), "enough space", "out of space"]
             .contains { text.localizedCaseInsensitiveContains($0) }

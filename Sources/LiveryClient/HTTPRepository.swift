@@ -20,9 +20,6 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
     /// Bytes received from the server by this repository object (for delta measurements).
     public var bytesReceived: Int { counter.value }
 
-    /// Redirects followed for one request, at most, by default (`TransferPolicy.maxRedirects`).
-    public static let maxRedirects = TransferPolicy.standard.maxRedirects
-
     public init(base: URL, policy: TransferPolicy = .standard, transport: any HTTPTransport = AsyncHTTPTransport.shared) {
         self.base = base
         self.policy = policy
@@ -321,7 +318,7 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
             lock.withLock {
                 guard !finished else { return }
                 if let error {
-                    failure = TUFError(.download, "\(status == 0 ? address : name): \(Self.describe(error))")
+                    failure = TUFError(.download, "\(status == 0 ? address : name): \(error)")
                     lostBeforeAnswer = status == 0
                 } else if status == 0 {
                     failure = TUFError(.download, "\(name): the connection ended without an answer")
@@ -370,14 +367,6 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
 
         static func shown(_ seconds: TimeInterval) -> String {
             seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
-        }
-
-        /// A transport's error in words (NIO's connection errors describe themselves poorly).
-        static func describe(_ error: Error) -> String {
-            let text = String(describing: error)
-            if text.contains("connectTimeout") { return "could not connect in time" }
-            if text.contains("connectionRefused") || text.contains("ECONNREFUSED") || text.contains("Connection refused") { return "connection refused" }
-            return text
         }
     }
 }

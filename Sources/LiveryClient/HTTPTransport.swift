@@ -121,7 +121,24 @@ public final class AsyncHTTPTransport: HTTPTransport {
         }
 
         func didReceiveError(task: HTTPClient.Task<Void>, _ error: Error) {
-            receiver.end(error)
+            receiver.end(TransportFailure(error))
         }
+    }
+}
+
+/// A transport's failure in words: NIO's and AsyncHTTPClient's errors describe themselves as type names
+/// (`connectTimeout`, `NIOConnectionError(…)`), which mean little in a fetch's message.
+struct TransportFailure: Error, CustomStringConvertible {
+    let underlying: any Error
+
+    init(_ underlying: any Error) { self.underlying = underlying }
+
+    var description: String {
+        // AsyncHTTPClient wraps the connection attempts' errors in several types across platforms and versions;
+        // their descriptions are what they share.
+        let text = String(describing: underlying)
+        if text.contains("connectTimeout") { return "could not connect in time" }
+        if text.contains("connectionRefused") || text.contains("ECONNREFUSED") || text.contains("Connection refused") { return "connection refused" }
+        return text
     }
 }

@@ -103,9 +103,9 @@ final class CDNFetchTests: XCTestCase {
         // A redirect loop ends after the bound.
         let loop = HTTPRepository(base: URL(string: server.base + "/loop/demo")!)
         XCTAssertThrowsError(try loop.fetch("metadata/timestamp.json", maxLength: 16 * 1024)) {
-            XCTAssertTrue("\($0)".contains("more than \(HTTPRepository.maxRedirects) redirects"), "\($0)")
+            XCTAssertTrue("\($0)".contains("more than \(TransferPolicy.standard.maxRedirects) redirects"), "\($0)")
         }
-        XCTAssertEqual(server.log.filter { $0.hasPrefix("GET /loop/") }.count, HTTPRepository.maxRedirects + 1)
+        XCTAssertEqual(server.log.filter { $0.hasPrefix("GET /loop/") }.count, TransferPolicy.standard.maxRedirects + 1)
         XCTAssertEqual(Set(server.log.filter { $0.hasPrefix("GET /loop/") }.map { $0.split(separator: " ")[4] }).count, 1, "the hops share a connection")
     }
 
@@ -117,7 +117,7 @@ final class CDNFetchTests: XCTestCase {
             XCTAssertTrue("\($0)".contains("refused a redirect from https to http"), "\($0)")
         }
         XCTAssertThrowsError(try HTTPRepository.redirect(from: request, to: "ftp://cdn.example/a.zip", status: 302, hops: 1))
-        XCTAssertThrowsError(try HTTPRepository.redirect(from: request, to: "/b.zip", status: 307, hops: HTTPRepository.maxRedirects + 1))
+        XCTAssertThrowsError(try HTTPRepository.redirect(from: request, to: "/b.zip", status: 307, hops: TransferPolicy.standard.maxRedirects + 1))
 
         let sameOrigin = try HTTPRepository.redirect(from: request, to: "../objects/a.zip", status: 307, hops: 1)
         XCTAssertEqual(sameOrigin.url.absoluteString, "https://cdn.example/t/objects/a.zip")

@@ -40,4 +40,19 @@ final class HTTPRepositoryTests: XCTestCase {
         // A file longer than the length allowed is refused as it arrives (endless data).
         XCTAssertThrowsError(try repository.download("targets/big.bin", to: root.appendingPathComponent("small.bin"), maxLength: 1_000))
     }
+
+    /// A server that cannot be reached is named by its URL, without a signed URL's query (a credential).
+    func testAnUnreachableServerIsNamedWithoutItsQuery() throws {
+        let repository = HTTPRepository(base: URL(string: "http://127.0.0.1:1/demo")!)
+        XCTAssertThrowsError(try repository.fetch("metadata/timestamp.json", maxLength: 16 << 10)) {
+            XCTAssertTrue("\($0)".contains("http://127.0.0.1:1/demo/metadata/timestamp.json: connection refused"), "\($0)")
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("livery-unreachable-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let signed = URL(string: "http://127.0.0.1:1/protected/a.zip?X-Amz-Signature=secret-signature")!
+        XCTAssertThrowsError(try repository.download(from: signed, named: "targets/a.zip", to: file, maxLength: 10)) {
+            XCTAssertTrue("\($0)".contains("http://127.0.0.1:1/protected/a.zip: connection refused"), "\($0)")
+            XCTAssertFalse("\($0)".contains("secret-signature"), "\($0)")
+        }
+    }
 }

@@ -11,26 +11,12 @@ import XCTest
 final class HostileServerTests: XCTestCase {
     /// The hostile server on 127.0.0.1, serving `root`; stopped on deinit.
     final class HostileServer {
-        let process = Process()
+        let process: Process
         let port: Int
 
         init(root: URL) throws {
-            let output = Pipe()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", LiveryProcess.packageRoot.appendingPathComponent("Tests/interop/hostile_http_server.py").path, root.path]
-            process.standardOutput = output
-            try process.run()
-            var line = Data()
-            while !line.contains(UInt8(ascii: "\n")) {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                line += chunk
-            }
-            guard let text = String(data: line, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines), let port = Int(text) else {
-                process.terminate()
-                throw S3ServerFixture.Failure("the hostile test server did not start")
-            }
-            self.port = port
+            (process, port) = try PortLine.start(["python3", LiveryProcess.packageRoot.appendingPathComponent("Tests/interop/hostile_http_server.py").path,
+                                                  root.path], what: "hostile test server")
         }
 
         deinit {

@@ -79,15 +79,12 @@ final class SigningTests: XCTestCase {
 
     /// A hostile server on 127.0.0.1 that answers every GET with a body that never ends; stopped on deinit.
     final class EndlessServer {
-        let process = Process()
+        let process: Process
         let port: Int
 
-        /// Binds any free port and waits for the server's own readiness line (its port, printed once it
-        /// listens): no port guessing, no sleeps, whatever the machine's load.
+        /// Binds any free port and waits for the server's own readiness line (`PortLine`).
         init() throws {
-            let output = Pipe()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-c", """
+            (process, port) = try PortLine.start(["python3", "-c", """
                 import http.server, sys
                 class Endless(http.server.BaseHTTPRequestHandler):
                     def do_GET(self):
@@ -99,20 +96,7 @@ final class SigningTests: XCTestCase {
                 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Endless)
                 print(server.server_address[1], flush=True)
                 server.serve_forever()
-                """]
-            process.standardOutput = output
-            try process.run()
-            var line = Data()
-            while !line.contains(UInt8(ascii: "\n")) {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }  // the server exited before it listened
-                line += chunk
-            }
-            guard let text = String(data: line, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines), let port = Int(text) else {
-                process.terminate()
-                throw S3ServerFixture.Failure("the endless test server did not start")
-            }
-            self.port = port
+                """], what: "endless test server")
         }
 
         deinit {
