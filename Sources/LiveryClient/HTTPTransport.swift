@@ -99,7 +99,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
 
     /// Hands the response to the receiver as NIO reads it, on the event loop: the receiver only appends to memory
     /// or writes to a file (page cache), which is quicker than a hop to another queue and back, and NIO reads no
-    /// more from the socket until it returns. (A hop per part cost the 538 MB media fetch about 15% of its time.)
+    /// more from the socket until it returns. (With a hop per part the 538 MB media fetch measured 3.47 s best,
+    /// 3.65 s median; without, 3.30 s and 3.56 s: docs/benchmarks.md.)
     final class Delegate: HTTPClientResponseDelegate, @unchecked Sendable {
         typealias Response = Void
         let receiver: any HTTPResponseReceiver
