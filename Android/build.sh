@@ -21,6 +21,9 @@ compile_main() {
     # --release 17: the language level and the Java 17 API only; Android-only limits are kept by review (README.md).
     find "$here/src/main/java" -name '*.java' > "$build/main-sources.txt"
     javac --release 17 -Xlint:all,-serial -Werror -encoding UTF-8 -cp "$runtime_jars" -d "$build/classes" @"$build/main-sources.txt"
+    # The library as an app would take it; class-data sharing also needs classes from a jar, not a folder.
+    rm -f "$build/livery-client.jar"
+    jar --create --file "$build/livery-client.jar" -C "$build/classes" .
 }
 
 compile_tests() {
@@ -31,7 +34,7 @@ compile_tests() {
     if [[ -d "$here/src/test/resources" ]]; then cp -R "$here/src/test/resources/." "$build/test-classes/"; fi
 }
 
-classpath() { echo "$build/classes:$runtime_jars"; }
+classpath() { echo "$build/livery-client.jar:$runtime_jars"; }
 
 command="${1:-test}"
 [[ $# -gt 0 ]] && shift

@@ -9,6 +9,7 @@ import com.livery.client.tuf.TargetFile;
 import com.livery.client.tuf.TufException;
 import com.livery.client.tuf.Updater;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,23 +39,27 @@ public final class TufConformanceClient {
     private TufConformanceClient() {}
 
     public static void main(String[] args) {
+        System.exit(run(args, System.err));
+    }
+
+    /** Runs one command as {@link #main} does, printing failures to {@code err}; returns the exit status. */
+    public static int run(String[] args, PrintStream err) {
         TufConformanceClient client = new TufConformanceClient();
         try {
             client.parse(args);
         } catch (IllegalArgumentException e) {
-            System.err.println("tuf-client: " + e.getMessage());
-            System.exit(2);
+            err.println("tuf-client: " + e.getMessage());
+            return 2;
         }
         try {
             client.run();
+            return 0;
         } catch (TufException e) {
-            System.err.println("tuf-client: " + e.pythonTufName() + ": " + e.getMessage());
-            System.exit(1);
+            err.println("tuf-client: " + e.pythonTufName() + ": " + e.getMessage());
         } catch (IOException | RuntimeException e) {
-            System.err.println("tuf-client: " + e);
-            System.exit(1);
+            err.println("tuf-client: " + e);
         }
-        System.exit(0);
+        return 1;
     }
 
     private void parse(String[] args) {
