@@ -119,6 +119,7 @@ final class Transfer {
                 if (n < 0) break;
                 received += n;
                 counted(n);
+                failIfRefused();
                 if (received > limit) {
                     throw new BodyTooLongException(name + " sent more than the " + limit + " bytes expected (endless data)", limit);
                 }
@@ -146,6 +147,7 @@ final class Transfer {
                 if (n < 0) break;
                 received += n;
                 counted(n);
+                failIfRefused();
                 if (received > policy.errorBodyLimit()) {
                     kept.write(buffer, 0, n - (int) (received - policy.errorBodyLimit()));
                     whole = false;
@@ -164,6 +166,16 @@ final class Transfer {
         // must never be asked to drain an endless body for the connection's sake.
         dropConnection = !whole;
         return new HttpAnswer(head, kept.toByteArray(), Math.min(received, policy.errorBodyLimit()));
+    }
+
+    /**
+     * Throws the watchdog's refusal. Checked after every read because a transport may not be able to end a read
+     * blocked in another thread at once (OpenJDK's HttpURLConnection over plain HTTP finishes the read first).
+     */
+    private void failIfRefused() throws TransferException {
+        synchronized (lock) {
+            if (failure != null) throw failure;
+        }
     }
 
     private void counted(int n) {

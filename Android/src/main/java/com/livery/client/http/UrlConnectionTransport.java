@@ -23,8 +23,9 @@ public final class UrlConnectionTransport implements Transport {
     public UrlConnectionTransport(TransferPolicy policy) {
         connectTimeoutMillis = (int) Math.min(Integer.MAX_VALUE,
                 Math.min(policy.connectTimeout().toMillis(), policy.responseTimeout().toMillis()));
-        // A backstop only: one read blocked this long means a progress window without a byte has passed, which the
-        // fetcher's watchdog refuses (and aborts) first.
+        // A backstop, never stricter than the policy: a read blocked two windows long means a whole window passed
+        // without a byte. It matters on OpenJDK over plain HTTP, where abort() cannot end a body read blocked in
+        // another thread (disconnect() waits for the read); Android's HttpURLConnection (OkHttp) cancels at once.
         long read = Math.max(policy.responseTimeout().toMillis(), 2 * policy.progressWindow().toMillis()) + 1000;
         readTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, read);
     }
