@@ -13,8 +13,10 @@ import java.io.IOException;
  *       bytes as they came);</li>
  *   <li>read from the network only as the body stream is read (no read-ahead of unbounded size), so memory stays
  *       bounded whatever a server sends;</li>
- *   <li>let {@link Exchange#abort()} be called from any thread at any time, unblocking a waiting
- *       {@link Exchange#awaitHead()} or body read.</li>
+ *   <li>let {@link Exchange#abort()} be called from any thread at any time, and end a waiting
+ *       {@link Exchange#awaitHead()} or body read as soon as it can (the fetcher also checks for a refusal after
+ *       every read, so a transport whose blocked read only ends at the next byte, or at its read timeout, is still
+ *       held to the policy, one read later).</li>
  * </ul>
  * The default is {@link UrlConnectionTransport} (HttpURLConnection, on every Android version and JVM).
  */
