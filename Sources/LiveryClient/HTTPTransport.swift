@@ -71,9 +71,13 @@ public final class AsyncHTTPTransport: HTTPTransport {
     /// `connectTimeout`: seconds for a TCP (and TLS) connection to be set up.
     public init(connectTimeout: TimeInterval) {
         let timeout = HTTPClient.Configuration.Timeout(connect: .milliseconds(Int64(connectTimeout * 1000)), read: nil)
+        var pool = HTTPClient.Configuration.ConnectionPool(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 8)
+        // A refused or unreachable connection fails the request at once. AsyncHTTPClient's default retries with
+        // backoff until the connect timeout, so a device without a server waited 10–20 s before falling back to the
+        // installed release; the caller (HTTPRepository) decides what to retry.
+        pool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: HTTPClient.Configuration(
-            redirectConfiguration: .disallow, timeout: timeout,
-            connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 8), decompression: .disabled))
+            redirectConfiguration: .disallow, timeout: timeout, connectionPool: pool, decompression: .disabled))
     }
 
     deinit {
