@@ -116,7 +116,12 @@ cldr: deps
 # (scripts/bench-scale.sh) runs 200 and 2,000 tenants; BENCH_SCALE=full adds 10,000 (about 15 minutes).
 bench: deps test-venv
 	@./scripts/install-packages.sh postgresql curl libarchive-tools time softhsm2 opensc
+	@# python-tuf with nothing optional (no cryptography): the memory floor the client library is held to.
+	@test -x .venv-tuf-minimal/bin/python && .venv-tuf-minimal/bin/python -c "import tuf.ngclient" 2>/dev/null || \
+		(python3 -m venv .venv-tuf-minimal && .venv-tuf-minimal/bin/pip install --quiet --disable-pip-version-check "tuf>=7,<8")
 	$(SWIFT) build $(RELEASE_FLAGS)
+	@# The client library alone, as an app embeds it (Examples/ClientApp), for bench-client.sh's memory figures.
+	cd Examples/ClientApp && $(SWIFT) build $(RELEASE_FLAGS)
 	./scripts/bench-validate.sh .build/release/livery
 	./scripts/bench-l10n.sh .build/release/livery
 	./scripts/bench-lsp.sh .build/release/livery
@@ -145,4 +150,4 @@ fuzz: deps
 	./scripts/fuzz-delivery.sh $$(( $(FUZZ_SECONDS) / 2 ))
 
 clean:
-	rm -rf .build .build-fuzz .venv-test .venv-conformance Examples/ClientApp/.build Android/build
+	rm -rf .build .build-fuzz .venv-test .venv-tuf-minimal .venv-conformance Examples/ClientApp/.build Android/build

@@ -24,12 +24,23 @@
 # inside its process (after imports) is printed beside its wall time, and so are the CPU seconds
 # (user + system) of each client: unlike wall time they do not grow when the machine is busy.
 # Targets: Livery at least 3x faster than python-tuf on refresh only, no slower on the media case.
-# Usage: scripts/bench-client.sh [livery binary]   (python-tuf from .venv-test: make test-venv)
+#
+# Peak memory is also measured for the library alone, as an app embeds it: Examples/ClientApp's release build
+# (`client-app`, LiveryClient and nothing else of Livery, linked as `make build CONFIG=release` links), which
+# fetches the same targets with the same voucher, and refreshes with `--refresh`. Its target is python-tuf's peak
+# in the environment python-tuf needs and no more (.venv-tuf-minimal: tuf with securesystemslib and urllib3, no
+# optional packages), measured in the same rounds; python-tuf with cryptography (.venv-test) is printed beside it.
+# Usage: scripts/bench-client.sh [livery binary]   (python-tuf from .venv-test and .venv-tuf-minimal, client-app:
+# `make bench` makes all three)
 set -euo pipefail
 livery=$(realpath "${1:-.build/release/livery}")
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 python_tuf=${PYTHON_TUF:-$repo/.venv-test/bin/python}
 "$python_tuf" -c "import tuf.ngclient" 2>/dev/null || { echo "bench-client: python-tuf is missing in $python_tuf (run make test-venv)" >&2; exit 1; }
+python_minimal=${PYTHON_TUF_MINIMAL:-$repo/.venv-tuf-minimal/bin/python}
+"$python_minimal" -c "import tuf.ngclient" 2>/dev/null || { echo "bench-client: python-tuf is missing in $python_minimal (make bench makes it)" >&2; exit 1; }
+client_app=${CLIENT_APP:-$repo/Examples/ClientApp/.build/release/client-app}
+[ -x "$client_app" ] || { echo "bench-client: $client_app is missing (make bench builds it)" >&2; exit 1; }
 work=$(mktemp -d)
 serve_pid= driver_pid=
 cleanup() {  # also on SIGTERM or Ctrl-C: the measuring driver, then the server, then the files
@@ -142,9 +153,11 @@ port=$(grep -o "127.0.0.1:[0-9]*" serve.log | head -1 | cut -d: -f2)
 server="http://127.0.0.1:$port"
 
 # The measurements, in the background so that a signal reaches the trap at once.
-python3 - "$livery" "$python_tuf" "$server" "$code" <<'PY' &
+python3 - "$livery" "$python_tuf" "$server" "$code" "$python_minimal" "$client_app" <<'PY' &
 import filecmp, json, os, resource, shutil, statistics, subprocess, sys, time
-livery, python_tuf, server, code = sys.argv[1:]
+livery, python_tuf, server, code, python_minimal, client_app = sys.argv[1:]
+packages = subprocess.run([python_minimal, "-m", "pip", "list", "--format=freeze", "--disable-pip-version-check"],
+                          stdout=subprocess.PIPE, text=True).stdout.split()
 runs = 5
 media_root = "out/sonic-walkscape/metadata/1.root.json"
 catalogue_root = "out/catalogue/metadata/1.root.json"
@@ -198,7 +211,9 @@ def step(samples, i): return statistics.median(s[1][i][1] for s in samples)
 
 # The floor: each client's process start, nothing done.
 floor = measure({"livery": (lambda: None, [[livery, "version"]]),
-                 "python": (lambda: None, [[python_tuf, "-c", "import urllib3, tuf.ngclient"]])})
+                 "app": (lambda: None, [[client_app, "--help"]]),
+                 "python": (lambda: None, [[python_tuf, "-c", "import urllib3, tuf.ngclient"]]),
+                 "python-minimal": (lambda: None, [[python_minimal, "-c", "import urllib3, tuf.ngclient"]])})
 
 # 1. Media.
 fetch = [livery, "fetch", "sonic-walkscape", "--server", server, "--cache", "fetch-cache", "--root", media_root,
@@ -219,8 +234,13 @@ def tuf_dirs(meta, dl):
     def prepare():
         fresh(meta, dl); os.makedirs(meta); os.makedirs(dl)
     return prepare
+app_fetch = [client_app, server, "sonic-walkscape", media_root, "app-cache",
+             "--locale", "fr", "--tour", "florence-renaissance", "--tour", "rome-trastevere", "--voucher", code]
+tuf_minimal = [python_minimal] + tuf_same[1:6] + ["tuf-meta-minimal", code, "tuf-targets-minimal"] + same
 media = measure({"livery": (lambda: fresh("fetch-cache"), [fetch]),
+                 "app": (lambda: fresh("app-cache"), [app_fetch]),
                  "python": (tuf_dirs("tuf-meta", "tuf-targets"), [tuf_same]),
+                 "python-minimal": (tuf_dirs("tuf-meta-minimal", "tuf-targets-minimal"), [tuf_minimal]),
                  "python-all": (tuf_dirs("tuf-meta-all", "tuf-all"), [tuf_all])})
 # Same verified bytes: every archive fetch kept against python-tuf's download of the same target.
 from urllib.parse import quote
@@ -235,6 +255,12 @@ for name, path in mine.items():
 every = int(media["python-all"][-1][1][-1][0].split()[2])
 if every < len(targets) or len(os.listdir("tuf-all")) != every:
     sys.exit(f"bench-client: python-tuf downloaded {len(os.listdir('tuf-all'))} targets, expected {every} (targets lists {len(targets)})")
+app_downloads = sorted(f for f in os.listdir("app-cache/downloads") if f in by_hash)
+if app_downloads != sorted(os.path.basename(p) for n, p in mine.items() if n != "download-manifest.json"):
+    sys.exit(f"bench-client: client-app downloaded {app_downloads}, livery fetch {sorted(mine)}")
+for name in same:
+    if not filecmp.cmp(os.path.join("tuf-targets", quote(name, safe="")), os.path.join("tuf-targets-minimal", quote(name, safe="")), shallow=False):
+        sys.exit(f"bench-client: {name}: the two python-tuf environments downloaded different bytes")
 for role in ("root", "timestamp", "snapshot", "targets"):
     if not filecmp.cmp(f"fetch-cache/sonic-walkscape/metadata/{role}.json", f"tuf-meta/{role}.json", shallow=False):
         sys.exit(f"bench-client: the two clients trust different {role} metadata")
@@ -249,9 +275,15 @@ metadata_url = f"{server}/catalogue/metadata"
 refresh = measure({
     "livery": (lambda: fresh("tuf-client-meta"), [[livery, "tuf-client", "--metadata-dir", "tuf-client-meta", "init", catalogue_root],
                                                   [livery, "tuf-client", "--metadata-dir", "tuf-client-meta", "--metadata-url", metadata_url, "refresh"]]),
+    "app": (lambda: fresh("app-meta"), [[client_app, "--refresh", server, "catalogue", catalogue_root, "app-meta"]]),
     "python": (lambda: (fresh("tuf-refresh-meta"), os.makedirs("tuf-refresh-meta")),
-               [[python_tuf, "tuf_client.py", "refresh", server, "catalogue", catalogue_root, "tuf-refresh-meta"]])})
+               [[python_tuf, "tuf_client.py", "refresh", server, "catalogue", catalogue_root, "tuf-refresh-meta"]]),
+    "python-minimal": (lambda: (fresh("tuf-refresh-minimal"), os.makedirs("tuf-refresh-minimal")),
+                       [[python_minimal, "tuf_client.py", "refresh", server, "catalogue", catalogue_root, "tuf-refresh-minimal"]])})
 for role in ("timestamp", "snapshot", "targets"):
+    if not (filecmp.cmp(f"app-meta/{role}.json", f"tuf-refresh-meta/{role}.json", shallow=False) and
+            filecmp.cmp(f"tuf-refresh-minimal/{role}.json", f"tuf-refresh-meta/{role}.json", shallow=False)):
+        sys.exit(f"bench-client: after the refresh client-app and the python-tuf environments trust different {role} metadata")
     if not filecmp.cmp(f"tuf-client-meta/{role}.json", f"tuf-refresh-meta/{role}.json", shallow=False):
         sys.exit(f"bench-client: after the refresh the two clients trust different {role} metadata")
 targets_size = os.path.getsize("tuf-refresh-meta/targets.json")
@@ -262,25 +294,39 @@ def line(label, samples, extra=""):
 
 print(f"floor, process start: livery version {median(floor['livery']):.3f} s (CPU {cpu_median(floor['livery']):.3f} s, {rss_median(floor['livery']):.0f} MB); "
       f"python-tuf, Python + import tuf.ngclient {median(floor['python']):.3f} s (CPU {cpu_median(floor['python']):.3f} s, {rss_median(floor['python']):.0f} MB)")
+print(f"  client-app --help {median(floor['app']):.3f} s ({rss_median(floor['app']):.0f} MB, binary {os.path.getsize(client_app) / 1e6:.0f} MB); "
+      f"python-tuf minimal import {median(floor['python-minimal']):.3f} s ({rss_median(floor['python-minimal']):.0f} MB); "
+      f"livery binary {os.path.getsize(livery) / 1e6:.0f} MB")
+print(f"  python-tuf minimal environment: {' '.join(p for p in packages if not p.startswith(('pip==', 'setuptools==')))}")
 print(f"1. media tenant (sonic-walkscape), cold cache, median of {runs} (best):")
 line(f"livery fetch: {len(same)} targets, extract, install", media["livery"])
 line(f"python-tuf: the same {len(same)} targets", media["python"], f" ({inside(media['python']):.3f} s inside the process)")
 line(f"python-tuf: every target ({every})", media["python-all"], f" ({inside(media['python-all']):.3f} s inside the process)")
+line(f"client-app (LiveryClient alone): the same", media["app"])
+line(f"python-tuf minimal: the same {len(same)} targets", media["python-minimal"])
 ratio = median(media["python"]) / median(media["livery"])
 print(f"  {same_bytes:,} bytes in the {len(same)} targets ({all_bytes:,} in all {len(targets)}), the same verified bytes in both clients")
 print(f"  ratio python-tuf / livery fetch, same targets: {ratio:.2f}x (best {best(media['python']) / best(media['livery']):.2f}x, "
       f"CPU {cpu_median(media['python']) / cpu_median(media['livery']):.2f}x); target: no slower (>= 1x): {'met' if ratio >= 1 else 'MISSED'}")
 rss = rss_median(media["python"]) / rss_median(media["livery"])
 print(f"  peak RSS python-tuf / livery fetch, same targets: {rss:.2f}x; target: livery at or below python-tuf (>= 1x): {'met' if rss >= 1 else 'MISSED'}")
+rss = rss_median(media["python-minimal"]) / rss_median(media["app"])
+print(f"  peak RSS python-tuf minimal / client-app (the library in an app): {rss:.2f}x; target >= 1x: {'met' if rss >= 1 else 'MISSED'}"
+      f" (python-tuf with cryptography / client-app {rss_median(media['python']) / rss_median(media['app']):.2f}x)")
 print(f"2. refresh only, {len(catalogue_targets):,} targets (targets.json {targets_size / 1e3:.0f} kB), cold metadata folder, median of {runs} (best):")
 line("livery tuf-client init + refresh", refresh["livery"],
      f" (init {step(refresh['livery'], 0):.3f} s + refresh {step(refresh['livery'], 1):.3f} s)")
 line("python-tuf Updater.refresh()", refresh["python"], f" ({inside(refresh['python']):.3f} s inside the process)")
+line("client-app --refresh (LiveryClient alone)", refresh["app"])
+line("python-tuf minimal Updater.refresh()", refresh["python-minimal"])
 ratio = median(refresh["python"]) / median(refresh["livery"])
 print(f"  ratio python-tuf / livery: {ratio:.2f}x (best {best(refresh['python']) / best(refresh['livery']):.2f}x, "
       f"CPU {cpu_median(refresh['python']) / cpu_median(refresh['livery']):.2f}x); target: >= 3x: {'met' if ratio >= 3 else 'MISSED'}")
 rss = rss_median(refresh["python"]) / rss_median(refresh["livery"])
 print(f"  peak RSS python-tuf / livery (the larger of init and refresh): {rss:.2f}x; target: livery at or below python-tuf (>= 1x): {'met' if rss >= 1 else 'MISSED'}")
+rss = rss_median(refresh["python-minimal"]) / rss_median(refresh["app"])
+print(f"  peak RSS python-tuf minimal / client-app (the library in an app): {rss:.2f}x; target >= 1x: {'met' if rss >= 1 else 'MISSED'}"
+      f" (python-tuf with cryptography / client-app {rss_median(refresh['python']) / rss_median(refresh['app']):.2f}x)")
 PY
 driver_pid=$!
 wait "$driver_pid"

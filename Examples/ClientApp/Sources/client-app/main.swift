@@ -4,7 +4,12 @@ import LiveryClient
 // What an app does at start-up to bring its tenant's content up to date, as a command:
 //
 //     client-app <server-url> <tenant> <root.json> <cache> [--locale <locale>] [--tour <id>]... [--program <id>]...
-//                [--app-version X.Y.Z] [--embedded <folder>]
+//                [--voucher <code>]... [--app-version X.Y.Z] [--embedded <folder>]
+//     client-app --refresh <server-url> <tenant> <root.json> <metadata-folder>
+//
+// --voucher redeems a code for a protected tour or program (the grant is kept in the cache). --refresh only
+// brings the signed metadata up to date (an app asking "is there new content?") and prints the release's targets
+// version, downloading nothing else.
 //
 // --embedded is the release the app ships inside its binary (`livery embed`): installed at the first
 // start with no network, and the base of the first update's delta downloads.
@@ -12,7 +17,10 @@ import LiveryClient
 // is the folder for this tenant's cache. Exit status: 0 installed (or already current), 2 offline
 // with the previous release kept, 1 nothing usable installed.
 
-let usage = "usage: client-app <server-url> <tenant> <root.json> <cache> [--locale <locale>] [--tour <id>]... [--program <id>]... [--app-version X.Y.Z] [--embedded <folder>]"
+let usage = """
+    usage: client-app <server-url> <tenant> <root.json> <cache> [--locale <locale>] [--tour <id>]... [--program <id>]... [--voucher <code>]... [--app-version X.Y.Z] [--embedded <folder>]
+           client-app --refresh <server-url> <tenant> <root.json> <metadata-folder>
+    """
 
 // This app's own version: a release (or bundle) that needs a newer app is not installed.
 var appVersion = ClientVersion("3.0.0")!
@@ -24,17 +32,21 @@ func fail(_ message: String) -> Never {
 
 var positional: [String] = []
 var locale: String?
-var tours: [String] = [], programs: [String] = []
+var tours: [String] = [], programs: [String] = [], vouchers: [String] = []
 var embedded: URL?
+var refreshOnly = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
-    case "--locale", "--tour", "--program", "--app-version", "--embedded":
+    case "--refresh":
+        refreshOnly = true
+    case "--locale", "--tour", "--program", "--voucher", "--app-version", "--embedded":
         guard let value = arguments.popFirst() else { fail(usage) }
         switch argument {
         case "--locale": locale = value
         case "--tour": tours.append(value)
         case "--program": programs.append(value)
+        case "--voucher": vouchers.append(value)
         case "--embedded": embedded = URL(fileURLWithPath: value)
         default:
             guard let version = ClientVersion(value) else { fail("--app-version: '\(value)' is not X.Y.Z") }
@@ -50,6 +62,21 @@ while let argument = arguments.popFirst() {
 guard positional.count == 4, let server = URL(string: positional[0]), server.scheme == "http" || server.scheme == "https" else { fail(usage) }
 let tenant = positional[1]
 
+if refreshOnly {
+    do {
+        let repository = HTTPRepository(base: server.appendingPathComponent(tenant))
+        let folder = URL(fileURLWithPath: positional[3])
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let updater = try TUFUpdater(source: repository, store: MetadataFolder(folder),
+                                     bootstrapRoot: try Data(contentsOf: URL(fileURLWithPath: positional[2])))
+        try updater.refresh()
+        print("targets version \(updater.trusted.targets["targets"]?.signed.version ?? 0)")
+        exit(0)
+    } catch {
+        fail("refresh failed: \(error)")
+    }
+}
+
 do {
     // The tenant's repository is <server>/<tenant>/, with metadata/ and targets/ under it.
     let repository = HTTPRepository(base: server.appendingPathComponent(tenant))
@@ -57,6 +84,7 @@ do {
                                bootstrapRoot: try Data(contentsOf: URL(fileURLWithPath: positional[2])), locale: locale)
     request.tours = tours
     request.programs = programs
+    request.vouchers = vouchers
     request.appVersion = appVersion
     request.embeddedRelease = embedded
 
