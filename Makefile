@@ -34,7 +34,7 @@ BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-de
 BABEL_VERSION = 2.18.0
 TEST_PACKAGES = $(BUILD_PACKAGES) strace time libarchive-tools unzip curl faketime libxml2-utils php-symfony-translation chromium node-typescript nginx postgresql softhsm2 opensc ffmpeg aapt
 
-.PHONY: run test conformance build deps test-deps test-venv generated cldr bench clean
+.PHONY: run test conformance build deps test-deps test-venv generated cldr bench clean test-java conformance-java java-deps
 
 run: deps build
 	$(LIVERY) validate Tenants
@@ -50,6 +50,24 @@ test: test-deps
 	cd Examples/ClientApp && $(SWIFT) build
 	$(SWIFT) test --skip-build --disable-swift-testing
 	./scripts/tuf-conformance.sh .build/debug/livery
+	@$(MAKE) --no-print-directory test-java
+	./scripts/tuf-conformance.sh --java
+
+# The Android (JVM) client library in Android/: compiled with javac and tested with JUnit 5 (Android/build.sh), its
+# vector test generating the client vectors with LIVERY (built first when missing) and its canonical JSON and key
+# tests using python-tuf and cryptography from .venv-test.
+JAVA_PACKAGES = openjdk-17-jdk-headless junit5 libjackson2-core-java faketime
+java-deps:
+	@./scripts/install-packages.sh $(JAVA_PACKAGES)
+
+test-java: java-deps test-venv
+	@test -x $(LIVERY) || $(SWIFT) build
+	LIVERY=$(abspath $(LIVERY)) ./Android/build.sh test
+
+# The TUF conformance suite against the Java client alone (part of `make test`).
+conformance-java: java-deps
+	@./scripts/tuf-conformance.sh --install
+	./scripts/tuf-conformance.sh --java
 
 # The TUF project's client conformance suite alone, against the debug build (part of `make test`).
 conformance: test-deps
@@ -127,4 +145,4 @@ fuzz: deps
 	./scripts/fuzz-delivery.sh $$(( $(FUZZ_SECONDS) / 2 ))
 
 clean:
-	rm -rf .build .build-fuzz .venv-test .venv-conformance Examples/ClientApp/.build
+	rm -rf .build .build-fuzz .venv-test .venv-conformance Examples/ClientApp/.build Android/build

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The TUF project's client conformance suite (tuf-conformance, not on PyPI: vendored beside the project
-# in ../shared/vendor, see its SOURCE.md) against `livery tuf-client`.
+# in ../shared/vendor, see its SOURCE.md) against `livery tuf-client` or the Android (Java) client.
 #   tuf-conformance.sh --install      creates .venv-conformance with the suite and its pinned python-tuf
-#   tuf-conformance.sh LIVERY [ARGS]  runs the suite (ARGS go to pytest, e.g. -k rollback)
+#   tuf-conformance.sh LIVERY [ARGS]  runs the suite against `LIVERY tuf-client` (ARGS go to pytest, e.g. -k rollback)
+#   tuf-conformance.sh --java [ARGS]  runs it against the Java client (Android/scripts/tuf-conformance-client),
+#                                     compiling it first (Android/build.sh cds: classes and a class-data archive)
 # Expected failures, each explained in docs/conformance.md, would be listed in
-# scripts/tuf-conformance-client.xfails (the suite's own mechanism); there are none.
+# <client script>.xfails beside each client's script (the suite's own mechanism); there are none.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 project="$PWD"
@@ -28,9 +30,16 @@ if [[ "${1:-}" == "--install" ]]; then
     fi
     exit 0
 fi
-export LIVERY="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
-shift
-client="$project/scripts/tuf-conformance-client"
+if [[ "${1:-}" == "--java" ]]; then
+    shift
+    # The suite starts the client once per command (hundreds of times): the archive cuts each JVM start.
+    "$project/Android/build.sh" cds >/dev/null
+    client="$project/Android/scripts/tuf-conformance-client"
+else
+    export LIVERY="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+    shift
+    client="$project/scripts/tuf-conformance-client"
+fi
 command -v faketime >/dev/null || { echo "tuf-conformance: faketime is missing (Debian package faketime)" >&2; exit 1; }
 # The suite's folder is read-only to us: no cache, no bytecode written into it.
 cd "$suite"
