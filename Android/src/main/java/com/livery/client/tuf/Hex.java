@@ -1,0 +1,43 @@
+package com.livery.client.tuf;
+
+/** Lowercase hex, as TUF writes hashes, key ids and signatures. */
+public final class Hex {
+    private static final char[] DIGITS = "0123456789abcdef".toCharArray();
+
+    private Hex() {}
+
+    public static String encode(byte[] bytes) {
+        char[] out = new char[bytes.length * 2];
+        for (int i = 0; i < bytes.length; i++) {
+            out[2 * i] = DIGITS[(bytes[i] >> 4) & 0xF];
+            out[2 * i + 1] = DIGITS[bytes[i] & 0xF];
+        }
+        return new String(out);
+    }
+
+    /** The bytes of {@code hex} (either case), or null when it is not hex. */
+    public static byte[] tryDecode(String hex) {
+        if (hex.length() % 2 != 0) return null;
+        byte[] out = new byte[hex.length() / 2];
+        for (int i = 0; i < out.length; i++) {
+            int high = digit(hex.charAt(2 * i)), low = digit(hex.charAt(2 * i + 1));
+            if (high < 0 || low < 0) return null;
+            out[i] = (byte) (high << 4 | low);
+        }
+        return out;
+    }
+
+    /** ASCII hex digits only: {@link Character#digit} also takes other scripts' digits. */
+    private static int digit(char c) {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return -1;
+    }
+
+    static byte[] decode(String hex) {
+        byte[] out = tryDecode(hex);
+        if (out == null) throw new IllegalArgumentException("not hex: " + hex);
+        return out;
+    }
+}

@@ -1,0 +1,44 @@
+package com.livery.client.tuf;
+
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * The {@code signed} part every role shares (python-tuf's {@code Signed}): type, version, spec version and expiry,
+ * read strictly, and the whole object as read, unknown fields included (its canonical form is what is signed).
+ */
+public abstract class Signed {
+    private final long version;
+    private final String specVersion;
+    private final Instant expires;
+    private final Map<String, Object> json;
+
+    protected Signed(Map<String, Object> json, String type) throws DeserializationException {
+        Object actual = Fields.required(json, "_type", "metadata");
+        if (!type.equals(actual)) throw new DeserializationException("expected " + type + " metadata, found " + actual);
+        version = Fields.integer(Fields.required(json, "version", type), type + " version");
+        if (version < 1) throw new DeserializationException(type + " version " + version + " is below 1");
+        specVersion = Fields.string(Fields.required(json, "spec_version", type), type + " spec_version");
+        String[] parts = specVersion.split("\\.", -1);
+        boolean numeric = parts.length >= 2 && parts.length <= 3;
+        for (String part : parts) numeric &= part.matches("[0-9]+");
+        if (!numeric || !parts[0].equals("1")) throw new DeserializationException("unsupported spec_version " + specVersion + " (this client reads 1.x)");
+        expires = Fields.date(Fields.required(json, "expires", type), type + " expires");
+        this.json = json;
+    }
+
+    /** {@code root}, {@code timestamp}, {@code snapshot} or {@code targets}. */
+    public abstract String type();
+
+    public long version() { return version; }
+
+    public String specVersion() { return specVersion; }
+
+    public Instant expires() { return expires; }
+
+    /** Expired at {@code now}: a role is expired from its {@code expires} instant on. */
+    public boolean isExpired(Instant now) { return !now.isBefore(expires); }
+
+    /** The {@code signed} object as read. */
+    public Map<String, Object> json() { return json; }
+}

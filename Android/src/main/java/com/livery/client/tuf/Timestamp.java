@@ -1,0 +1,20 @@
+package com.livery.client.tuf;
+
+import java.util.Map;
+
+/** Timestamp: which snapshot is current. */
+public final class Timestamp extends Signed {
+    public static final String TYPE = "timestamp";
+    private final MetaFile snapshot;
+
+    Timestamp(Map<String, Object> json) throws DeserializationException {
+        super(json, TYPE);
+        Map<String, Object> meta = Fields.object(Fields.required(json, "meta", TYPE), "timestamp meta");
+        snapshot = MetaFile.read(Fields.required(meta, "snapshot.json", "timestamp meta"), "timestamp's snapshot.json");
+    }
+
+    @Override public String type() { return TYPE; }
+
+    /** The snapshot's entry ({@code meta["snapshot.json"]}). */
+    public MetaFile snapshot() { return snapshot; }
+}
