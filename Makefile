@@ -56,7 +56,7 @@ test: test-deps
 # The Android (JVM) client library in Android/: compiled with javac and tested with JUnit 5 (Android/build.sh), its
 # vector test generating the client vectors with LIVERY (built first when missing) and its canonical JSON and key
 # tests using python-tuf and cryptography from .venv-test.
-JAVA_PACKAGES = openjdk-17-jdk-headless junit5 libjackson2-core-java faketime
+JAVA_PACKAGES = openjdk-17-jdk-headless junit5 libjackson2-core-java libzstd-jni-java faketime
 java-deps:
 	@./scripts/install-packages.sh $(JAVA_PACKAGES)
 
