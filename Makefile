@@ -128,6 +128,8 @@ bench: deps test-venv
 	./scripts/bench-client.sh .build/release/livery
 	./scripts/bench-fetch.sh .build/release/livery
 	./scripts/bench-delta.sh .build/release/livery
+	@./scripts/install-packages.sh $(JAVA_PACKAGES)
+	./scripts/bench-java-client.sh .build/release/livery
 	./scripts/bench-keys.sh .build/release/livery
 	./scripts/bench-release-json.sh .build/release/livery .build/release/livery-json-fuzz
 	./scripts/bench-vouchers.sh .build/release/livery
