@@ -61,6 +61,8 @@ java-deps:
 	@./scripts/install-packages.sh $(JAVA_PACKAGES)
 
 test-java: java-deps test-venv
+	@# The object-store end-to-end test publishes to a real S3 store: Ceph's RADOS Gateway (scripts/s3-server.sh).
+	@./scripts/s3-server.sh install
 	@test -x $(LIVERY) || $(SWIFT) build
 	LIVERY=$(abspath $(LIVERY)) ./Android/build.sh test
 

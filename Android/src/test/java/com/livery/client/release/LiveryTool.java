@@ -39,7 +39,13 @@ final class LiveryTool {
 
     /** Runs a command in {@code folder}; returns its standard output, failing on a non-zero exit. */
     static String run(Path folder, String... command) throws IOException, InterruptedException {
+        return run(folder, Map.of(), command);
+    }
+
+    /** The same with {@code environment} added to this process's. */
+    static String run(Path folder, Map<String, String> environment, String... command) throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(command).directory(folder.toFile());
+        builder.environment().putAll(environment);
         builder.redirectError(folder.resolve("command-errors.log").toFile());
         Process p = builder.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -49,10 +55,11 @@ final class LiveryTool {
         return out;
     }
 
-    /** A server process and the port it said it listens on. */
+    /** A server process, the port it said it listens on, and what it printed since (its request log). */
     static final class Server implements AutoCloseable {
         final Process process;
         final int port;
+        private final StringBuffer log = new StringBuffer();
 
         Server(Process process, int port) {
             this.process = process;
@@ -60,6 +67,9 @@ final class LiveryTool {
         }
 
         String url() { return "http://127.0.0.1:" + port; }
+
+        /** The lines the server printed after the one naming its port. */
+        String log() { return log.toString(); }
 
         @Override
         public void close() throws InterruptedException {
@@ -70,24 +80,31 @@ final class LiveryTool {
 
     /** Starts {@code command} and reads its output until a line names the port (any free one: the servers bind port 0). */
     static Server start(Path folder, Pattern portLine, String... command) throws IOException {
+        return start(folder, Map.of(), portLine, command);
+    }
+
+    static Server start(Path folder, Map<String, String> environment, Pattern portLine, String... command) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command).directory(folder.toFile()).redirectErrorStream(true);
+        builder.environment().putAll(environment);
         Process p = builder.start();
         BufferedReader lines = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line;
         while ((line = lines.readLine()) != null) {
             Matcher m = portLine.matcher(line);
             if (m.find()) {
-                // The rest of its output is drained so the server never blocks on a full pipe.
+                // The rest of its output is read as it comes, so the server never blocks on a full pipe.
+                Server server = new Server(p, Integer.parseInt(m.group(1)));
                 Thread drain = new Thread(() -> {
                     try {
-                        while (lines.readLine() != null) { /* discarded */ }
+                        String next;
+                        while ((next = lines.readLine()) != null) server.log.append(next).append('\n');
                     } catch (IOException ignored) {
                         // The server stopped.
                     }
                 });
                 drain.setDaemon(true);
                 drain.start();
-                return new Server(p, Integer.parseInt(m.group(1)));
+                return server;
             }
         }
         p.destroyForcibly();
