@@ -55,8 +55,8 @@ test: test-deps
 
 # The Android (JVM) client library in Android/: compiled with javac and tested with JUnit 5 (Android/build.sh), its
 # vector test generating the client vectors with LIVERY (built first when missing) and its canonical JSON and key
-# tests using python-tuf and cryptography from .venv-test.
-JAVA_PACKAGES = openjdk-17-jdk-headless junit5 libjackson2-core-java libzstd-jni-java faketime
+# tests using python-tuf and cryptography from .venv-test; bsdtar (libarchive-tools) and zstd make the tar.zst test archives.
+JAVA_PACKAGES = openjdk-17-jdk-headless junit5 libjackson2-core-java libzstd-jni-java faketime libarchive-tools zstd
 java-deps:
 	@./scripts/install-packages.sh $(JAVA_PACKAGES)
 

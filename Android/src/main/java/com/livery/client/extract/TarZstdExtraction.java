@@ -13,7 +13,8 @@ import java.nio.file.Path;
 /**
  * tar.zst bundles: zstd-jni decompresses, and a small ustar/pax reader walks the entries, each handed to
  * the same {@link ExtractionSink} as a zip's. Only regular files and folders (types '0', NUL and '5');
- * pax headers ('x') give long paths; every other type (links, devices, FIFOs, GNU extensions) is refused.
+ * pax headers ('x') and GNU long names ('L') give long paths; every other type (links, devices, FIFOs, GNU
+ * long link names, sparse files) is refused.
  */
 final class TarZstdExtraction {
     private static final int BLOCK = 512;
@@ -47,6 +48,18 @@ final class TarZstdExtraction {
                     skip(in, size + pad(size), name);
                     continue;
                 }
+                if (type == 'L') {
+                    // GNU tar's long name: the next entry's path, as libarchive reads it.
+                    if (size > MAX_PAX) throw new UnsafeArchive(name + ": a GNU long name of " + size + " bytes");
+                    byte[] longName = new byte[(int) size];
+                    if (!readFully(in, longName)) throw truncated(name);
+                    skip(in, pad(size), name);
+                    int end = 0;
+                    while (end < longName.length && longName[end] != 0) end++;
+                    paxPath = new String(longName, 0, end, StandardCharsets.UTF_8);
+                    continue;
+                }
+                if (type == 'K') throw new UnsafeArchive(name + ": a GNU long link name (links are refused)");
                 sink.countEntry();
                 String relative = EntryPath.normalise(entryName);
                 if (type == '5') {
