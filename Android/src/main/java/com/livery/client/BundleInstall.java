@@ -56,6 +56,8 @@ final class BundleInstall {
     private final Set<String> byDelta = ConcurrentHashMap.newKeySet();
     private final Map<String, String> fallbacks = new ConcurrentHashMap<>();
     private final Map<String, byte[]> indexes = new ConcurrentHashMap<>();
+    /** What the plan needed on disk, to download plus to install; -1 before the plan. */
+    private volatile long needed = -1;
 
     BundleInstall(FetchRequest request, DownloadManifest manifest, byte[] manifestData, String prefix, List<String> wanted, Map<String, WantedBundle> signed,
                   AccessTokenStore access, VoucherClient vouchers, Path installed, DownloadManifest installedManifest, Selection selection) {
@@ -81,6 +83,10 @@ final class BundleInstall {
         if (b == null || !b.sha256.equals(signed.get(id).sha256)) return null;
         Path folder = installed.resolve("bundles").resolve(id);
         return Files.isDirectory(folder) ? folder : null;
+    }
+
+    long needed() {
+        return needed;
     }
 
     FetchResult run() throws LiveryException {
@@ -131,6 +137,7 @@ final class BundleInstall {
         } catch (IOException ignored) {
             // Unknown free space: the plan says so, and the fetch goes on.
         }
+        needed = needDownload + needInstall;
         if (request.listener != null) request.listener.onEvent(FetchEvent.plan(needDownload, needInstall, available, planned));
         if (available >= 0 && available < needDownload + needInstall) {
             throw new InsufficientSpace(request.tenant, release, needDownload, needInstall, available, cache.toString(),
@@ -166,7 +173,7 @@ final class BundleInstall {
                         if (grant != null) access.remove(grant.subject);
                         throw new LiveryException(LiveryException.Kind.ACCESS, (grant != null ? grant.subject.noun() + " '" + grant.subject.id + "'" : "bundle '" + id + "'") + ": " + cause.getMessage());
                     }
-                    if (isDiskFull(cause)) throw new LiveryException(LiveryException.Kind.STORAGE, "download of " + signed.get(id).name + " failed: " + ReleaseInstaller.message(cause), cause);
+                    if (CacheFull.isOutOfSpace(cause)) throw new LiveryException(LiveryException.Kind.STORAGE, "download of " + signed.get(id).name + " failed: " + ReleaseInstaller.message(cause), cause);
                     return ReleaseInstaller.offline(installed, "download of " + signed.get(id).name + " failed: " + ReleaseInstaller.message(cause), cause);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
@@ -178,10 +185,10 @@ final class BundleInstall {
 
             // 5. Install into the staging folder, then switch `current` in one rename.
             for (String id : wanted) installBundle(id, staging, grants.get(id));
-            Files.write(staging.resolve(DownloadManifest.TARGET_NAME), manifestData);
+            ReleaseCommit.write(staging.resolve(DownloadManifest.TARGET_NAME), manifestData);
             // Where the bundles came from (`staged/` for a rollout), for bundles added to this release later.
-            Files.write(staging.resolve(".prefix"), prefix.getBytes(StandardCharsets.UTF_8));
-            Files.write(staging.resolve(".complete"), new byte[0]);
+            ReleaseCommit.write(staging.resolve(".prefix"), prefix.getBytes(StandardCharsets.UTF_8));
+            ReleaseCommit.write(staging.resolve(".complete"), new byte[0]);
             ReleaseCommit.syncTree(staging);
             ReleaseCommit.commit(staging, releaseName, release, cache, selection);
             String previous = installed == null || installed.getFileName().toString().equals(releaseName) ? null : installed.getFileName().toString();
@@ -199,11 +206,6 @@ final class BundleInstall {
         } finally {
             ReleaseCommit.removeTree(staging);
         }
-    }
-
-    static boolean isDiskFull(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) if (t.getMessage() != null && t.getMessage().contains("No space left")) return true;
-        return false;
     }
 
     /** One bundle: by delta straight into the staging folder when prepared (falling back to whole), else whole into downloads/. */
@@ -268,6 +270,10 @@ final class BundleInstall {
         } catch (Exception e) {
             // A failed or unverified download is deleted, as LiveryClient does, so the next attempt starts from nothing.
             Files.deleteIfExists(part);
+            if (CacheFull.isOutOfSpace(e)) {
+                throw new LiveryException(LiveryException.Kind.STORAGE, info.name + ": " + ReleaseInstaller.message(e),
+                        CacheFull.naming(part, new IOException(ReleaseInstaller.message(e), e)));
+            }
             throw e;
         }
     }
@@ -279,7 +285,7 @@ final class BundleInstall {
         Path copy = installedCopy(id);
         if (indexes.containsKey(id)) {
             Files.createDirectories(indexFile.getParent());
-            Files.write(indexFile, indexes.get(id));
+            ReleaseCommit.write(indexFile, indexes.get(id));
         } else if (copy != null && Files.exists(DeltaBase.indexFile(installed, id))) {
             Files.createDirectories(indexFile.getParent());
             try {

@@ -37,9 +37,33 @@ import java.util.stream.Stream;
 public final class ReleaseInstaller {
     private ReleaseInstaller() {}
 
-    /** Runs the whole fetch; throws when nothing usable is installed (or the request itself cannot be met). */
-    @SuppressWarnings("try")
+    /**
+     * Runs the whole fetch; throws when nothing usable is installed (or the request itself cannot be met). A disk that
+     * fills up part-way throws {@link CacheFull}, whatever was being written: never an offline keep.
+     */
     public static FetchResult fetch(FetchRequest request) throws LiveryException {
+        try {
+            return fetchOrKeep(request);
+        } catch (LiveryException | RuntimeException e) {
+            if (CacheFull.isOutOfSpace(e)) throw cacheFull(request, e, -1);
+            throw e;
+        }
+    }
+
+    /** {@code error}, a write that found the cache's disk full, as the {@link CacheFull} the app is given. */
+    static CacheFull cacheFull(FetchRequest request, Throwable error, long needed) {
+        long available = -1;
+        try {
+            available = Files.getFileStore(request.cache).getUsableSpace();
+        } catch (IOException ignored) {
+            // Unknown: the message says '?'.
+        }
+        DownloadManifest kept = manifestOf(installedRelease(request.cache));
+        return new CacheFull(request.tenant, request.cache, available, needed, CacheFull.writing(error, request.cache), kept == null ? -1 : kept.release, error);
+    }
+
+    @SuppressWarnings("try")
+    private static FetchResult fetchOrKeep(FetchRequest request) throws LiveryException {
         Path cache = request.cache;
         try {
             for (String folder : List.of("metadata", "downloads", "releases")) Files.createDirectories(cache.resolve(folder));
@@ -139,7 +163,12 @@ public final class ReleaseInstaller {
             return new FetchResult(release, target, List.of(), wanted, false, null, null, !prefix.isEmpty(), List.of(), Map.of(), choice.notes, 0, 0);
         }
         BundleInstall install = new BundleInstall(request, manifest, manifestData, prefix, wanted, signed, access, vouchers, installed, kept, remembered);
-        return install.run().withNotes(choice.notes, !prefix.isEmpty());
+        try {
+            return install.run().withNotes(choice.notes, !prefix.isEmpty());
+        } catch (LiveryException | RuntimeException e) {
+            if (CacheFull.isOutOfSpace(e)) throw cacheFull(request, e, install.needed());
+            throw e;
+        }
     }
 
     private static boolean holdsExactly(Path release, List<String> wanted) {
@@ -162,6 +191,8 @@ public final class ReleaseInstaller {
 
     /** The installed release kept for offline use, or the failure when there is none. */
     static FetchResult offline(Path installed, String problem, Throwable cause) throws LiveryException {
+        // A full disk is not a network problem to sit out offline: the fetch fails, and says so (CacheFull, above).
+        if (CacheFull.isOutOfSpace(cause)) throw new LiveryException(LiveryException.Kind.STORAGE, problem, cause);
         DownloadManifest manifest = manifestOf(installed);
         if (manifest == null) {
             if (cause instanceof LiveryException && !(cause.getMessage() != null && problem.equals(cause.getMessage()))) {

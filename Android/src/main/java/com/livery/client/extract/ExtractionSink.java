@@ -1,5 +1,6 @@
 package com.livery.client.extract;
 
+import com.livery.client.CacheFull;
 import com.livery.client.LiveryException;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -76,15 +77,17 @@ public final class ExtractionSink {
             throw new LiveryException(LiveryException.Kind.STORAGE, archiveName + ": cannot create '" + relative + "': " + e.getMessage(), e);
         }
         written.add(relative);
-        return new CountingOutput(out);
+        return new CountingOutput(out, path);
     }
 
     /** Counts bytes as they are written, so a compression bomb stops part-way, whatever the sizes the archive claims. */
     private final class CountingOutput extends OutputStream {
         private final OutputStream out;
+        private final Path path;
 
-        CountingOutput(OutputStream out) {
+        CountingOutput(OutputStream out, Path path) {
             this.out = out;
+            this.path = path;
         }
 
         @Override
@@ -96,12 +99,29 @@ public final class ExtractionSink {
         public void write(byte[] b, int off, int len) throws IOException {
             total += len;
             if (total > byteBudget) throw new BudgetExceeded(archiveName + " expands to more than " + byteBudget + " bytes (a compression bomb?)");
-            out.write(b, off, len);
+            try {
+                out.write(b, off, len);
+            } catch (IOException e) {
+                throw new WriteFailed(CacheFull.naming(path, e));
+            }
         }
 
         @Override
         public void close() throws IOException {
-            out.close();
+            try {
+                out.close();
+            } catch (IOException e) {
+                throw new WriteFailed(CacheFull.naming(path, e));
+            }
+        }
+    }
+
+    /** A write to the destination that failed (a full disk among others), as opposed to a bad archive: the readers report it as storage. */
+    static final class WriteFailed extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        WriteFailed(IOException cause) {
+            super(cause.getMessage(), cause);
         }
     }
 

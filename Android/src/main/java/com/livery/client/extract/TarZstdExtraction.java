@@ -79,6 +79,8 @@ final class TarZstdExtraction {
                     }
                 } catch (ExtractionSink.BudgetExceeded e) {
                     throw new UnsafeArchive(e.getMessage());
+                } catch (ExtractionSink.WriteFailed e) {
+                    throw new LiveryException(LiveryException.Kind.STORAGE, name + ": cannot write '" + relative + "': " + e.getMessage(), e.getCause());
                 }
                 skip(in, pad(size), name);
             }

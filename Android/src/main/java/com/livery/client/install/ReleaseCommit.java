@@ -1,5 +1,6 @@
 package com.livery.client.install;
 
+import com.livery.client.CacheFull;
 import com.livery.client.LiveryException;
 import com.livery.client.manifest.DownloadManifest;
 import com.livery.client.manifest.Selection;
@@ -100,6 +101,15 @@ public final class ReleaseCommit {
             Files.deleteIfExists(path);
         } catch (IOException ignored) {
             // A leftover temporary name: harmless, removed by nothing but costs nothing.
+        }
+    }
+
+    /** Writes {@code data} to the new or replaced {@code file}; a failure names the file (Java's write errors do not). */
+    public static void write(Path file, byte[] data) throws IOException {
+        try {
+            Files.write(file, data);
+        } catch (IOException e) {
+            throw CacheFull.naming(file, e);
         }
     }
 

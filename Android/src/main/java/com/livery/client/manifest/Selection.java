@@ -1,5 +1,6 @@
 package com.livery.client.manifest;
 
+import com.livery.client.CacheFull;
 import com.livery.client.json.Json;
 import com.livery.client.json.JsonObject;
 import java.io.IOException;
@@ -57,7 +58,11 @@ public final class Selection {
         Map<String, Object> json = new TreeMap<>();
         json.put("tours", new ArrayList<>(tours));
         json.put("programs", new ArrayList<>(programs));
-        Files.write(file, Json.write(json));
+        try {
+            Files.write(file, Json.write(json));
+        } catch (IOException e) {
+            throw CacheFull.naming(file, e);
+        }
     }
 
     @Override
