@@ -56,6 +56,8 @@ final class BundleInstall {
     private final Set<String> byDelta = ConcurrentHashMap.newKeySet();
     private final Map<String, String> fallbacks = new ConcurrentHashMap<>();
     private final Map<String, byte[]> indexes = new ConcurrentHashMap<>();
+    /** When set, a failed download fails the fetch with this said after it, instead of keeping the installed release offline. */
+    private String failureHint;
     /** What the plan needed on disk, to download plus to install; -1 before the plan. */
     private volatile long needed = -1;
 
@@ -83,6 +85,10 @@ final class BundleInstall {
         if (b == null || !b.sha256.equals(signed.get(id).sha256)) return null;
         Path folder = installed.resolve("bundles").resolve(id);
         return Files.isDirectory(folder) ? folder : null;
+    }
+
+    void failWith(String hint) {
+        failureHint = hint;
     }
 
     long needed() {
@@ -174,7 +180,9 @@ final class BundleInstall {
                         throw new LiveryException(LiveryException.Kind.ACCESS, (grant != null ? grant.subject.noun() + " '" + grant.subject.id + "'" : "bundle '" + id + "'") + ": " + cause.getMessage());
                     }
                     if (CacheFull.isOutOfSpace(cause)) throw new LiveryException(LiveryException.Kind.STORAGE, "download of " + signed.get(id).name + " failed: " + ReleaseInstaller.message(cause), cause);
-                    return ReleaseInstaller.offline(installed, "download of " + signed.get(id).name + " failed: " + ReleaseInstaller.message(cause), cause);
+                    String problem = "download of " + signed.get(id).name + " failed: " + ReleaseInstaller.message(cause);
+                    if (failureHint != null) throw new LiveryException(LiveryException.Kind.DOWNLOAD, problem + failureHint, cause);
+                    return ReleaseInstaller.offline(installed, problem, cause);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new LiveryException(LiveryException.Kind.DOWNLOAD, "the fetch was interrupted", e);

@@ -38,15 +38,31 @@ public final class FetchRequest {
     public String channel = "stable";
     /** This install's id for staged rollouts; null: the cache's device-id. */
     public String installId;
-    /** Tours and programs to add to, or take out of, the cache's remembered selection. */
+    /**
+     * Tours and programs to add to, or take out of, the cache's remembered selection (kept by every later fetch). With
+     * any of these, a fetch changes the installed release instead of updating it: added bundles come from the
+     * installed manifest (verified when it was installed), the rest stay as installed, and the metadata is not refreshed.
+     */
     public List<String> addTours = new ArrayList<>(), addPrograms = new ArrayList<>(), removeTours = new ArrayList<>(), removePrograms = new ArrayList<>();
     public int maxConcurrentDownloads = 4;
+    /**
+     * A release shipped inside the app ({@code livery embed}): installed into an empty cache before the first fetch,
+     * with no network, and the base of later deltas ({@link EmbeddedRelease}). Null: none.
+     */
+    public Path embeddedRelease;
+    /** False only while installing an embedded release, which holds the channel's release, never a staged one. */
+    boolean takesStagedRelease = true;
     /** Never download by delta: every changed bundle comes whole. */
     public boolean fullDownloadsOnly;
     /** Hears the plan, each download's start, progress and end, and the result. */
     public FetchListener listener;
     /** The time used for expiry checks of tokens and URLs; default: when the request was made. */
     public Instant now = Instant.now();
+
+    /** Whether the fetch adds to or removes from the installed release rather than updating it. */
+    public boolean changesInstalledRelease() {
+        return !(addTours.isEmpty() && addPrograms.isEmpty() && removeTours.isEmpty() && removePrograms.isEmpty());
+    }
 
     public FetchRequest(String tenant, RepositoryHttp repository, Path cache, TrustOpener trust) {
         this.tenant = tenant;

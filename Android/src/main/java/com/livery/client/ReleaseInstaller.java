@@ -42,10 +42,16 @@ public final class ReleaseInstaller {
      * fills up part-way throws {@link CacheFull}, whatever was being written: never an offline keep.
      */
     public static FetchResult fetch(FetchRequest request) throws LiveryException {
+        // An app's first start: its embedded release, if it ships one, before anything else.
+        String seeding = request.embeddedRelease != null && !request.changesInstalledRelease() ? EmbeddedRelease.seed(request, request.embeddedRelease) : null;
         try {
             return fetchOrKeep(request);
         } catch (LiveryException | RuntimeException e) {
             if (CacheFull.isOutOfSpace(e)) throw cacheFull(request, e, -1);
+            if (seeding != null) {
+                throw new LiveryException(e instanceof LiveryException ? ((LiveryException) e).kind() : LiveryException.Kind.REFRESH,
+                        message(e) + " (and " + seeding + ")", e);
+            }
             throw e;
         }
     }
@@ -63,7 +69,7 @@ public final class ReleaseInstaller {
     }
 
     @SuppressWarnings("try")
-    private static FetchResult fetchOrKeep(FetchRequest request) throws LiveryException {
+    static FetchResult fetchOrKeep(FetchRequest request) throws LiveryException {
         Path cache = request.cache;
         try {
             for (String folder : List.of("metadata", "downloads", "releases")) Files.createDirectories(cache.resolve(folder));
@@ -108,6 +114,18 @@ public final class ReleaseInstaller {
         // Vouchers first: a code that does not redeem fails the fetch before anything changes.
         for (String code : request.vouchers) access.save(vouchers.redeem(code, access.deviceId(), access.devicePublicKey()));
 
+        // Adding to or removing from the installed release: no update, no refresh.
+        if (request.changesInstalledRelease() && installed != null) {
+            byte[] installedData = null;
+            try {
+                installedData = Files.readAllBytes(installed.resolve(DownloadManifest.TARGET_NAME));
+            } catch (IOException ignored) {
+                // Unreadable: a whole fetch below.
+            }
+            DownloadManifest installedManifest = manifestOf(installed);
+            if (installedData != null && installedManifest != null) return change(request, installed, installedManifest, installedData, access, vouchers);
+        }
+
         if (!Files.exists(cache.resolve("metadata").resolve("root.json")) && request.bootstrapRoot == null) {
             throw new LiveryException(LiveryException.Kind.REQUEST, "no trusted root: pass the tenant's 1.root.json on first use");
         }
@@ -120,7 +138,7 @@ public final class ReleaseInstaller {
             SignedTarget manifestTarget = trusted.target(DownloadManifest.TARGET_NAME)
                     .orElseThrow(() -> new LiveryException(LiveryException.Kind.REFRESH, "the release has no signed download manifest"));
             Optional<SignedTarget> staged = trusted.target(RolloutBucket.STAGED_PREFIX + DownloadManifest.TARGET_NAME);
-            if (staged.isPresent() && takesStaged(staged.get(), request, access)) {
+            if (request.takesStagedRelease && staged.isPresent() && takesStaged(staged.get(), request, access)) {
                 manifestTarget = staged.get();
                 prefix = RolloutBucket.STAGED_PREFIX;
             }
@@ -163,6 +181,43 @@ public final class ReleaseInstaller {
             return new FetchResult(release, target, List.of(), wanted, false, null, null, !prefix.isEmpty(), List.of(), Map.of(), choice.notes, 0, 0);
         }
         BundleInstall install = new BundleInstall(request, manifest, manifestData, prefix, wanted, signed, access, vouchers, installed, kept, remembered);
+        try {
+            return install.run().withNotes(choice.notes, !prefix.isEmpty());
+        } catch (LiveryException | RuntimeException e) {
+            if (CacheFull.isOutOfSpace(e)) throw cacheFull(request, e, install.needed());
+            throw e;
+        }
+    }
+
+    /**
+     * Adds bundles to the installed release, or removes optional ones, without updating it (docs/client.md, "Adding and
+     * removing tours and programs"): the bundles are the installed manifest's, verified when it was installed; the
+     * others are linked from the installed tree, not downloaded or extracted again.
+     */
+    private static FetchResult change(FetchRequest request, Path installed, DownloadManifest manifest, byte[] manifestData, AccessTokenStore access,
+                                      VoucherClient vouchers) throws LiveryException {
+        Selection remembered = Selection.load(request.cache).applying(request.addTours, request.removeTours, request.addPrograms, request.removePrograms);
+        List<String> tours = new ArrayList<>(request.tours), programs = new ArrayList<>(request.programs);
+        tours.addAll(request.addTours);
+        programs.addAll(request.addPrograms);
+        BundleChoice choice = BundleChoice.choose(manifest, request.locale, tours, programs, remembered);
+        if (request.appVersion != null) checkAppVersion(request.appVersion, manifest, choice.wanted, manifest.release);
+        String prefix = "";
+        try {
+            if (Files.exists(installed.resolve(".prefix"))) prefix = Files.readString(installed.resolve(".prefix"));
+        } catch (IOException e) {
+            throw new LiveryException(LiveryException.Kind.STORAGE, "cannot read " + installed.resolve(".prefix") + ": " + e.getMessage(), e);
+        }
+        Map<String, WantedBundle> signed = new LinkedHashMap<>();
+        for (String id : choice.wanted) {
+            DownloadManifest.Bundle bundle = manifest.bundle(id);
+            if (bundle == null) continue;
+            String name = bundle.targetName(manifest.format);
+            signed.put(id, new WantedBundle(id, prefix + name, bundle.size, bundle.sha256, "targets/" + prefix + bundle.sha256 + "." + name));
+        }
+        BundleInstall install = new BundleInstall(request, manifest, manifestData, prefix, choice.wanted, signed, access, vouchers, installed, manifest, remembered);
+        // A download that fails is no offline case here: the installed release may be gone from the server.
+        install.failWith(" (the installed release " + manifest.release + " may no longer be on the server: fetch the current release first)");
         try {
             return install.run().withNotes(choice.notes, !prefix.isEmpty());
         } catch (LiveryException | RuntimeException e) {

@@ -26,7 +26,7 @@ public final class Fetch {
 
     static final String USAGE = "usage: livery-fetch-java <tenant> --server URL [--cache DIR] [--root FILE] [--locale L] [--program ID ...] [--tour ID ...]\n"
             + "       [--voucher CODE ...] [--voucher-server URL] [--app-version X.Y.Z] [--channel NAME] [--install-id ID] [--no-delta] [--parallel N]\n"
-            + "       [--progress json]";
+            + "       [--add-tour ID ...] [--remove-tour ID ...] [--add-program ID ...] [--remove-program ID ...] [--embedded DIR] [--progress json]";
 
     public static void main(String[] args) {
         System.exit(run(args));
@@ -36,6 +36,8 @@ public final class Fetch {
         String tenant = null, server = null, cache = ".livery-cache", root = null, locale = null, voucherServer = null, appVersion = null;
         String channel = "stable", installId = null, progress = null;
         List<String> programs = new ArrayList<>(), tours = new ArrayList<>(), vouchers = new ArrayList<>();
+        List<String> addTours = new ArrayList<>(), removeTours = new ArrayList<>(), addPrograms = new ArrayList<>(), removePrograms = new ArrayList<>();
+        String embedded = null;
         boolean noDelta = false;
         int parallel = 4;
         try {
@@ -49,6 +51,11 @@ public final class Fetch {
                     case "--program": programs.add(args[++i]); break;
                     case "--tour": tours.add(args[++i]); break;
                     case "--voucher": vouchers.add(args[++i]); break;
+                    case "--add-tour": addTours.add(args[++i]); break;
+                    case "--remove-tour": removeTours.add(args[++i]); break;
+                    case "--add-program": addPrograms.add(args[++i]); break;
+                    case "--remove-program": removePrograms.add(args[++i]); break;
+                    case "--embedded": embedded = args[++i]; break;
                     case "--voucher-server": voucherServer = args[++i]; break;
                     case "--app-version": appVersion = args[++i]; break;
                     case "--channel": channel = args[++i]; break;
@@ -83,6 +90,11 @@ public final class Fetch {
         request.programs = programs;
         request.tours = tours;
         request.vouchers = vouchers;
+        request.addTours = addTours;
+        request.removeTours = removeTours;
+        request.addPrograms = addPrograms;
+        request.removePrograms = removePrograms;
+        if (embedded != null) request.embeddedRelease = Path.of(embedded);
         request.voucherServer = voucherServer == null ? null : URI.create(voucherServer.replaceAll("/+$", "") + "/" + tenant + "/");
         request.appVersion = app;
         request.channel = channel;
