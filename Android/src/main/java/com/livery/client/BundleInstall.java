@@ -1,5 +1,6 @@
 package com.livery.client;
 
+import com.livery.client.files.FileErrors;
 import com.livery.client.delta.DeltaBase;
 import com.livery.client.delta.DeltaInstall;
 import com.livery.client.delta.PreparedDelta;
@@ -280,7 +281,7 @@ final class BundleInstall {
             Files.deleteIfExists(part);
             if (CacheFull.isOutOfSpace(e)) {
                 throw new LiveryException(LiveryException.Kind.STORAGE, info.name + ": " + ReleaseInstaller.message(e),
-                        CacheFull.naming(part, new IOException(ReleaseInstaller.message(e), e)));
+                        FileErrors.naming(part, new IOException(ReleaseInstaller.message(e), e)));
             }
             throw e;
         }

@@ -71,12 +71,4 @@ public final class CacheFull extends LiveryException {
         }
         return ReleaseInstaller.message(error);
     }
-
-    /** {@code e} as a {@link FileSystemException} naming {@code file}, when it is a bare I/O error that names none (Java's write(2) errors). */
-    public static java.io.IOException naming(Path file, java.io.IOException e) {
-        if (e instanceof FileSystemException && ((FileSystemException) e).getFile() != null) return e;
-        FileSystemException named = new FileSystemException(file.toString(), null, e.getMessage());
-        named.initCause(e);
-        return named;
-    }
 }

@@ -1,6 +1,6 @@
 package com.livery.client.extract;
 
-import com.livery.client.CacheFull;
+import com.livery.client.files.FileErrors;
 import com.livery.client.LiveryException;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -102,7 +102,7 @@ public final class ExtractionSink {
             try {
                 out.write(b, off, len);
             } catch (IOException e) {
-                throw new WriteFailed(CacheFull.naming(path, e));
+                throw new WriteFailed(FileErrors.naming(path, e));
             }
         }
 
@@ -111,7 +111,7 @@ public final class ExtractionSink {
             try {
                 out.close();
             } catch (IOException e) {
-                throw new WriteFailed(CacheFull.naming(path, e));
+                throw new WriteFailed(FileErrors.naming(path, e));
             }
         }
     }

@@ -1,6 +1,6 @@
 package com.livery.client.install;
 
-import com.livery.client.CacheFull;
+import com.livery.client.files.FileErrors;
 import com.livery.client.LiveryException;
 import com.livery.client.manifest.DownloadManifest;
 import com.livery.client.manifest.Selection;
@@ -109,7 +109,7 @@ public final class ReleaseCommit {
         try {
             Files.write(file, data);
         } catch (IOException e) {
-            throw CacheFull.naming(file, e);
+            throw FileErrors.naming(file, e);
         }
     }
 

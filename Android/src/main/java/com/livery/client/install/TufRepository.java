@@ -1,5 +1,6 @@
 package com.livery.client.install;
 
+import com.livery.client.files.FileErrors;
 import com.livery.client.CacheFull;
 import com.livery.client.FetchRequest;
 import com.livery.client.LiveryException;
@@ -65,7 +66,7 @@ public final class TufRepository implements TrustedRepository {
             return Files.readAllBytes(file);
         } catch (Exception e) {
             // A full disk names the file it was writing (the download's own error names the URL).
-            if (CacheFull.isOutOfSpace(e)) throw CacheFull.naming(file, new java.io.IOException(e.getMessage(), e));
+            if (CacheFull.isOutOfSpace(e)) throw FileErrors.naming(file, new java.io.IOException(e.getMessage(), e));
             throw e;
         } finally {
             Files.deleteIfExists(file);

@@ -1,6 +1,6 @@
 package com.livery.client.manifest;
 
-import com.livery.client.CacheFull;
+import com.livery.client.files.FileErrors;
 import com.livery.client.json.Json;
 import com.livery.client.json.JsonObject;
 import java.io.IOException;
@@ -61,7 +61,7 @@ public final class Selection {
         try {
             Files.write(file, Json.write(json));
         } catch (IOException e) {
-            throw CacheFull.naming(file, e);
+            throw FileErrors.naming(file, e);
         }
     }
 
