@@ -55,12 +55,14 @@ test: test-deps
 
 # The Android (JVM) client library in Android/: compiled with javac and tested with JUnit 5 (Android/build.sh), its
 # vector test generating the client vectors with LIVERY (built first when missing) and its canonical JSON and key
-# tests using python-tuf and cryptography from .venv-test.
-JAVA_PACKAGES = openjdk-17-jdk-headless junit5 libjackson2-core-java faketime
+# tests using python-tuf and cryptography from .venv-test; bsdtar (libarchive-tools) and zstd make the tar.zst test archives.
+JAVA_PACKAGES = openjdk-17-jdk-headless junit5 libjackson2-core-java libzstd-jni-java faketime libarchive-tools zstd
 java-deps:
 	@./scripts/install-packages.sh $(JAVA_PACKAGES)
 
 test-java: java-deps test-venv
+	@# The object-store end-to-end test publishes to a real S3 store: Ceph's RADOS Gateway (scripts/s3-server.sh).
+	@./scripts/s3-server.sh install
 	@test -x $(LIVERY) || $(SWIFT) build
 	LIVERY=$(abspath $(LIVERY)) ./Android/build.sh test
 
@@ -133,6 +135,8 @@ bench: deps test-venv
 	./scripts/bench-client.sh .build/release/livery
 	./scripts/bench-fetch.sh .build/release/livery
 	./scripts/bench-delta.sh .build/release/livery
+	@./scripts/install-packages.sh $(JAVA_PACKAGES)
+	./scripts/bench-java-client.sh .build/release/livery
 	./scripts/bench-keys.sh .build/release/livery
 	./scripts/bench-release-json.sh .build/release/livery .build/release/livery-json-fuzz
 	./scripts/bench-vouchers.sh .build/release/livery

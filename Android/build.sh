@@ -6,13 +6,13 @@
 #                       (e.g. --select-class com.livery.client.tuf.CanonicalJsonTest)
 #   build.sh classpath  prints the library's run-time class path (its classes and the jars it uses)
 #   build.sh cds        writes the class-data-sharing archive the conformance client starts from
-# The jars come from Debian packages (`make test-java` installs them): jackson-core for JSON, JUnit 5 for tests.
+# The jars come from Debian packages (`make test-java` installs them): jackson-core for JSON, zstd-jni for tar.zst bundles, JUnit 5 for tests.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 build="$here/build"
 jars=/usr/share/java
 # Run-time jars of the library; an app gets the same ones from Maven Central (README.md).
-runtime_jars="$jars/jackson-core.jar"
+runtime_jars="$jars/jackson-core.jar:$jars/zstd-jni.jar"
 junit="$jars/junit-platform-console-standalone.jar"
 
 compile_main() {
