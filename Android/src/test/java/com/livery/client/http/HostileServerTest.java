@@ -72,7 +72,9 @@ class HostileServerTest {
         HttpFetcher fetcher = new HttpFetcher(SHORT);
         long millis = timed(() -> assertThrows(BodyTooLongException.class, () -> fetcher.fetch(HttpRequest.get(url("endless")), LIMIT)));
         assertTrue(fetcher.bytesReceived() <= LIMIT + READ_BUFFER, fetcher.bytesReceived() + " bytes read");
-        assertTrue(millis < 3000, millis + " ms");
+        // Bounds here and below are far above the few hundred milliseconds these take, so that a busy machine (CI runs
+        // the whole suite on two cores) does not fail them; an endless or trickling answer that is not cut off would.
+        assertTrue(millis < 10_000, millis + " ms");
     }
 
     @Test
@@ -85,7 +87,9 @@ class HostileServerTest {
 
     @Test
     void refusesAContentCodingItDidNotAskFor() throws Exception {
-        HttpFetcher fetcher = new HttpFetcher(SHORT);
+        // The server makes its gzip bomb on the first request for it (about 2 s, longer on a busy machine): a header
+        // deadline of SHORT's 2 s would test the machine's load, not the refusal.
+        HttpFetcher fetcher = new HttpFetcher(SHORT.withResponseTimeout(Duration.ofSeconds(60)));
         TransferException e = assertThrows(TransferException.class, () -> fetcher.fetch(HttpRequest.get(url("gzip")), 1L << 30));
         assertTrue(e.getMessage().contains("Content-Encoding 'gzip'"), e.getMessage());
         assertEquals(0, fetcher.bytesReceived());
@@ -99,7 +103,7 @@ class HostileServerTest {
         assertEquals(404, answer[0].status());
         assertEquals(SHORT.errorBodyLimit(), answer[0].body().length);
         assertTrue(fetcher.bytesReceived() <= SHORT.errorBodyLimit() + 8192, fetcher.bytesReceived() + " bytes read");
-        assertTrue(millis < 3000, millis + " ms");
+        assertTrue(millis < 10_000, millis + " ms");
     }
 
     @Test
@@ -110,7 +114,7 @@ class HostileServerTest {
         assertTrue(e[0].getMessage().contains("slow retrieval"), e[0].getMessage());
         // One window of 1 s, the watchdog's tick of 250 ms, and the next byte (a second later at most), which is when
         // OpenJDK's connection lets the blocked read return.
-        assertTrue(millis >= 900 && millis < 2800, millis + " ms");
+        assertTrue(millis >= 900 && millis < 6000, millis + " ms");
     }
 
     @Test
@@ -121,7 +125,7 @@ class HostileServerTest {
         long millis = timed(() -> e[0] = assertThrows(TransferException.class, () -> fetcher.fetch(HttpRequest.get(signed), LIMIT)));
         assertTrue(e[0].getMessage().contains("no answer within 2 s"), e[0].getMessage());
         assertFalse(e[0].getMessage().contains("secret"), e[0].getMessage());
-        assertTrue(millis >= 1900 && millis < 3500, millis + " ms");
+        assertTrue(millis >= 1900 && millis < 6000, millis + " ms");
     }
 
     @Test
