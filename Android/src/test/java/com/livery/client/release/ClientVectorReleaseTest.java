@@ -12,7 +12,7 @@ import com.livery.client.http.HttpFetcher;
 import com.livery.client.http.TransferPolicy;
 import com.livery.client.install.RepositoryHttp;
 import com.livery.client.install.TufRepository;
-import com.livery.client.json.Json;
+import com.livery.client.json.JsonException;
 import com.livery.client.json.JsonObject;
 import com.livery.client.manifest.DownloadManifest;
 import com.livery.client.manifest.RolloutBucket;
@@ -41,7 +41,7 @@ class ClientVectorReleaseTest {
     void everyReleaseCaseIsAnsweredAsItsCaseSays(@TempDir Path work) throws Exception {
         Path vectors = work.resolve("vectors");
         LiveryTool.run(work, LiveryTool.livery().toString(), "vectors", vectors.toString());
-        JsonObject index = Json.parseObject(Files.readAllBytes(vectors.resolve("index.json")), "index.json");
+        JsonObject index = JsonObject.parse(Files.readAllBytes(vectors.resolve("index.json")), "index.json");
         Map<String, String> parents = new HashMap<>();
         for (Object e : index.list("errors")) {
             JsonObject error = JsonObject.of(e, "error");
@@ -52,7 +52,7 @@ class ClientVectorReleaseTest {
         try (LiveryTool.Server server = LiveryTool.start(work, SERVING, "python3", LiveryTool.repo().resolve("Tests/interop/range_http_server.py").toString(), vectors.toString())) {
             for (Object item : index.list("cases")) {
                 String id = JsonObject.of(item, "case").string("id");
-                JsonObject vector = Json.parseObject(Files.readAllBytes(vectors.resolve(id).resolve("case.json")), id);
+                JsonObject vector = JsonObject.parse(Files.readAllBytes(vectors.resolve(id).resolve("case.json")), id);
                 if (!Boolean.TRUE.equals(vector.raw("release"))) continue;
                 cases++;
                 Path cache = work.resolve("caches").resolve(id);
@@ -85,7 +85,7 @@ class ClientVectorReleaseTest {
         assertTrue(failures.isEmpty(), steps + " steps of " + cases + " cases; disagreements:\n" + String.join("\n", failures));
     }
 
-    private static FetchRequest request(String base, Path cache, byte[] root, JsonObject step) throws LiveryException {
+    private static FetchRequest request(String base, Path cache, byte[] root, JsonObject step) throws JsonException {
         FetchRequest r = new FetchRequest("vectors", new RepositoryHttp(URI.create(base), new HttpFetcher(TransferPolicy.STANDARD)), cache, TufRepository.opener(Clock.systemUTC()));
         r.bootstrapRoot = root;
         JsonObject asked = step.object("request");
@@ -96,7 +96,7 @@ class ClientVectorReleaseTest {
 
     /** The root version, the installed release and what it holds, as the step says. */
     private static void check(String where, JsonObject step, Path cache, List<String> failures) throws Exception {
-        JsonObject trustedRoot = JsonObject.of(Json.parseObject(Files.readAllBytes(cache.resolve("metadata/root.json")), "root.json").raw("signed"), "root signed");
+        JsonObject trustedRoot = JsonObject.of(JsonObject.parse(Files.readAllBytes(cache.resolve("metadata/root.json")), "root.json").raw("signed"), "root signed");
         if (trustedRoot.integer("version") != step.integer("rootVersion")) failures.add(where + ": trusts root v" + trustedRoot.integer("version"));
         Object expected = step.raw("installedRelease");
         Path current = cache.resolve("current");
@@ -153,7 +153,7 @@ class ClientVectorReleaseTest {
     @Test
     void everyRolloutBucketMatchesTheVectors(@TempDir Path work) throws Exception {
         LiveryTool.run(work, LiveryTool.livery().toString(), "vectors", work.resolve("v").toString());
-        JsonObject file = Json.parseObject(Files.readAllBytes(work.resolve("v/rollout-buckets.json")), "rollout-buckets.json");
+        JsonObject file = JsonObject.parse(Files.readAllBytes(work.resolve("v/rollout-buckets.json")), "rollout-buckets.json");
         int checked = 0;
         for (Object c : file.list("cases")) {
             JsonObject bucket = JsonObject.of(c, "bucket case");

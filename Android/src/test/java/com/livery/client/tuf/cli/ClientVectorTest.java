@@ -7,7 +7,7 @@ import com.livery.client.testsupport.PortServer;
 import com.livery.client.testsupport.Processes;
 import com.livery.client.testsupport.Repo;
 import com.livery.client.tuf.Hex;
-import com.livery.client.tuf.Json;
+import com.livery.client.json.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
