@@ -1,5 +1,6 @@
 package com.livery.client.tuf;
 
+import com.livery.client.digest.Hex;
 import com.livery.client.json.JsonException;
 import com.livery.client.json.JsonValues;
 import java.nio.charset.StandardCharsets;

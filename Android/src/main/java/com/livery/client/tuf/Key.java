@@ -1,5 +1,6 @@
 package com.livery.client.tuf;
 
+import com.livery.client.digest.Hex;
 import com.livery.client.json.JsonException;
 import com.livery.client.json.JsonValues;
 import java.security.GeneralSecurityException;
@@ -64,7 +65,7 @@ public final class Key {
     /** Whether {@code signatureHex} is a valid signature of {@code message} by this key. */
     public boolean verifies(String signatureHex, byte[] message) {
         PublicKey key = publicKey();
-        byte[] signature = Hex.tryDecode(signatureHex);
+        byte[] signature = Hex.decode(signatureHex);
         if (key == null || signature == null) return false;
         try {
             switch (scheme) {
@@ -109,7 +110,7 @@ public final class Key {
     private PublicKey decode() {
         try {
             if (keyType.equals("ed25519") && scheme.equals("ed25519")) {
-                byte[] raw = Hex.tryDecode(publicValue);
+                byte[] raw = Hex.decode(publicValue);
                 if (raw == null || raw.length != 32) return null;
                 byte[] spki = new byte[ED25519_SPKI_PREFIX.length + 32];
                 System.arraycopy(ED25519_SPKI_PREFIX, 0, spki, 0, ED25519_SPKI_PREFIX.length);
