@@ -12,6 +12,7 @@ import com.livery.client.http.HttpFetcher;
 import com.livery.client.http.TransferPolicy;
 import com.livery.client.install.RepositoryHttp;
 import com.livery.client.install.TufRepository;
+import com.livery.client.json.Json;
 import com.livery.client.json.JsonException;
 import com.livery.client.json.JsonObject;
 import com.livery.client.manifest.DownloadManifest;
@@ -45,7 +46,7 @@ class ClientVectorReleaseTest {
         Map<String, String> parents = new HashMap<>();
         for (Object e : index.list("errors")) {
             JsonObject error = JsonObject.of(e, "error");
-            parents.put(error.string("class"), error.has("parent") && error.raw("parent") != null ? error.string("parent") : null);
+            parents.put(error.string("class"), error.has("parent") && error.raw("parent") != Json.NULL ? error.string("parent") : null);
         }
         List<String> failures = new ArrayList<>();
         int cases = 0, steps = 0;
@@ -100,7 +101,7 @@ class ClientVectorReleaseTest {
         if (trustedRoot.integer("version") != step.integer("rootVersion")) failures.add(where + ": trusts root v" + trustedRoot.integer("version"));
         Object expected = step.raw("installedRelease");
         Path current = cache.resolve("current");
-        if (expected == null) {
+        if (expected == null || expected == Json.NULL) {
             if (Files.exists(current)) failures.add(where + ": a release is installed, none expected");
             return;
         }
