@@ -17,6 +17,8 @@ import com.livery.client.json.JsonException;
 import com.livery.client.json.JsonObject;
 import com.livery.client.manifest.DownloadManifest;
 import com.livery.client.manifest.RolloutBucket;
+import com.livery.client.testsupport.LiveryTool;
+import com.livery.client.testsupport.Repo;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,7 +43,7 @@ class ClientVectorReleaseTest {
     @Test
     void everyReleaseCaseIsAnsweredAsItsCaseSays(@TempDir Path work) throws Exception {
         Path vectors = work.resolve("vectors");
-        LiveryTool.run(work, LiveryTool.livery().toString(), "vectors", vectors.toString());
+        LiveryTool.run(work, Repo.livery().toString(), "vectors", vectors.toString());
         JsonObject index = JsonObject.parse(Files.readAllBytes(vectors.resolve("index.json")), "index.json");
         Map<String, String> parents = new HashMap<>();
         for (Object e : index.list("errors")) {
@@ -50,7 +52,7 @@ class ClientVectorReleaseTest {
         }
         List<String> failures = new ArrayList<>();
         int cases = 0, steps = 0;
-        try (LiveryTool.Server server = LiveryTool.start(work, SERVING, "python3", LiveryTool.repo().resolve("Tests/interop/range_http_server.py").toString(), vectors.toString())) {
+        try (LiveryTool.Server server = LiveryTool.start(work, SERVING, "python3", Repo.root().resolve("Tests/interop/range_http_server.py").toString(), vectors.toString())) {
             for (Object item : index.list("cases")) {
                 String id = JsonObject.of(item, "case").string("id");
                 JsonObject vector = JsonObject.parse(Files.readAllBytes(vectors.resolve(id).resolve("case.json")), id);
@@ -153,7 +155,7 @@ class ClientVectorReleaseTest {
 
     @Test
     void everyRolloutBucketMatchesTheVectors(@TempDir Path work) throws Exception {
-        LiveryTool.run(work, LiveryTool.livery().toString(), "vectors", work.resolve("v").toString());
+        LiveryTool.run(work, Repo.livery().toString(), "vectors", work.resolve("v").toString());
         JsonObject file = JsonObject.parse(Files.readAllBytes(work.resolve("v/rollout-buckets.json")), "rollout-buckets.json");
         int checked = 0;
         for (Object c : file.list("cases")) {
