@@ -4,6 +4,7 @@ import com.livery.client.LiveryException;
 import com.livery.client.http.HttpAnswer;
 import com.livery.client.http.HttpFetcher;
 import com.livery.client.http.HttpRequest;
+import com.livery.client.http.Urls;
 import com.livery.client.json.Json;
 import com.livery.client.json.JsonException;
 import com.livery.client.json.JsonObject;
@@ -20,8 +21,7 @@ public final class VoucherClient {
 
     /** @param base the tenant's voucher server, {@code <server>/<tenant>} (no trailing slash needed) */
     public VoucherClient(URI base, HttpFetcher http) {
-        String text = base.toString();
-        this.base = URI.create(text.endsWith("/") ? text : text + "/");
+        this.base = Urls.asFolder(base);
         this.http = http;
     }
 
