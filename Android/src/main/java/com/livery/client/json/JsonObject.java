@@ -1,5 +1,6 @@
 package com.livery.client.json;
 
+import java.time.Instant;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -71,7 +72,7 @@ public final class JsonObject {
     }
 
     /** The date of {@code key} ({@link JsonValues#date}), or null when the object has no {@code key}. */
-    public java.time.Instant optionalDate(String key) throws JsonException {
+    public Instant optionalDate(String key) throws JsonException {
         if (!fields.containsKey(key)) return null;
         return JsonValues.date(fields.get(key), field(key));
     }
