@@ -4,7 +4,6 @@ import com.livery.client.http.HttpFetcher;
 import com.livery.client.install.FolderTransport;
 import com.livery.client.install.RepositoryHttp;
 import com.livery.client.install.TufRepository;
-import com.livery.client.json.Json;
 import com.livery.client.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,7 +43,7 @@ public final class EmbeddedRelease {
         }
 
         public static Selection read(Path embedded) throws Exception {
-            JsonObject o = Json.parseObject(Files.readAllBytes(embedded.resolve(SELECTION_FILE)), SELECTION_FILE);
+            JsonObject o = JsonObject.parse(Files.readAllBytes(embedded.resolve(SELECTION_FILE)), SELECTION_FILE);
             return new Selection(o.string("tenant"), o.string("channel"), o.integer("release", 1), o.optionalString("locale"), o.strings("tours"), o.strings("programs"));
         }
     }

@@ -1,5 +1,7 @@
 package com.livery.client;
 
+import com.livery.client.json.JsonException;
+
 /** A typed failure of the release layer: what went wrong, as a {@link Kind}, and a message that says it for a person. */
 public class LiveryException extends Exception {
     private static final long serialVersionUID = 1L;
@@ -36,6 +38,11 @@ public class LiveryException extends Exception {
     public LiveryException(Kind kind, String message, Throwable cause) {
         super(message, cause);
         this.kind = kind;
+    }
+
+    /** A document that does not read as its format says: the JSON layer's refusal as a {@link Kind#MALFORMED} failure. */
+    public static LiveryException malformed(JsonException e) {
+        return new LiveryException(Kind.MALFORMED, e.getMessage(), e);
     }
 
     public Kind kind() {

@@ -1,8 +1,6 @@
 package com.livery.client;
 
 import com.livery.client.digest.Sha256;
-import com.livery.client.install.ProtectedBundles;
-import com.livery.client.install.ReleaseCommit;
 import com.livery.client.install.SignedTarget;
 import com.livery.client.install.TrustedRepository;
 import com.livery.client.install.WantedBundle;

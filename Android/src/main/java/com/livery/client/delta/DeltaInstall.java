@@ -49,10 +49,7 @@ public final class DeltaInstall {
         if (reference == null) throw new LiveryException(LiveryException.Kind.MALFORMED, "bundle '" + bundle.id + "' has no file index");
         String path = indexPath(bundle, prefix);
         String what = "the file index of " + bundle.id;
-        byte[] tableBytes = fetch(source, path, 0, reference.size, scratch);
-        if (!Sha256.hex(tableBytes).equals(reference.sha256)) {
-            throw new LiveryException(LiveryException.Kind.LENGTH_OR_HASH_MISMATCH, what + ": the table does not match its signed SHA-256");
-        }
+        byte[] tableBytes = fetchTable(reference, source, path, what, scratch);
         FileIndexTable table = FileIndexTable.parse(tableBytes, what);
         if (!table.bundle.equals(bundle.id) || !table.archiveSha256.equals(signedSha256) || table.archiveSize != signedLength) {
             throw new LiveryException(LiveryException.Kind.LENGTH_OR_HASH_MISMATCH, what + " describes another archive than the signed one");
@@ -98,15 +95,21 @@ public final class DeltaInstall {
         return new PreparedDelta(bundle.id, index, object.toByteArray(), Span.coalesce(wanted, Span.GAP), received);
     }
 
+    /** The index's table as the manifest signs it (its SHA-256 and length). */
+    private static byte[] fetchTable(FileIndexReference reference, RangeSource source, String path, String what, Path scratch) throws Exception {
+        byte[] tableBytes = fetch(source, path, 0, reference.size, scratch);
+        if (!Sha256.hex(tableBytes).equals(reference.sha256)) {
+            throw new LiveryException(LiveryException.Kind.LENGTH_OR_HASH_MISMATCH, what + ": the table does not match its signed SHA-256");
+        }
+        return tableBytes;
+    }
+
     /** The whole index object of a bundle downloaded whole, verified, for the next delta (the table, then its pages). */
     public static byte[] fetchIndex(DownloadManifest.Bundle bundle, String signedSha256, String prefix, RangeSource source, Path scratch) throws Exception {
         FileIndexReference reference = bundle.files;
         String path = indexPath(bundle, prefix);
         String what = "the file index of " + bundle.id;
-        byte[] tableBytes = fetch(source, path, 0, reference.size, scratch);
-        if (!Sha256.hex(tableBytes).equals(reference.sha256)) {
-            throw new LiveryException(LiveryException.Kind.LENGTH_OR_HASH_MISMATCH, what + ": the table does not match its signed SHA-256");
-        }
+        byte[] tableBytes = fetchTable(reference, source, path, what, scratch);
         FileIndexTable table = FileIndexTable.parse(tableBytes, what);
         if (!table.archiveSha256.equals(signedSha256)) throw new LiveryException(LiveryException.Kind.LENGTH_OR_HASH_MISMATCH, what + " describes another archive than the signed one");
         long total = table.objectLength(reference.size);

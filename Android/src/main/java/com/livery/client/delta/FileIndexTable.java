@@ -2,7 +2,7 @@ package com.livery.client.delta;
 
 import com.livery.client.LiveryException;
 import com.livery.client.digest.Sha256;
-import com.livery.client.json.Json;
+import com.livery.client.json.JsonException;
 import com.livery.client.json.JsonObject;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -40,28 +40,36 @@ public final class FileIndexTable {
 
     /** Reads a table strictly: unknown fields, another schemaVersion, pages out of archive order or past the caps are refused. */
     public static FileIndexTable parse(byte[] data, String what) throws LiveryException {
-        JsonObject o = Json.parseObject(data, what);
+        try {
+            return read(data, what);
+        } catch (JsonException e) {
+            throw LiveryException.malformed(e);
+        }
+    }
+
+    private static FileIndexTable read(byte[] data, String what) throws JsonException {
+        JsonObject o = JsonObject.parse(data, what);
         o.onlyKeys("schemaVersion", "bundle", "archive", "pages");
-        if (o.integer("schemaVersion") != 1) throw JsonObject.malformed(what + ": schemaVersion is not 1 (a newer client is needed)");
+        if (o.integer("schemaVersion") != 1) throw new JsonException(what + ": schemaVersion is not 1 (a newer client is needed)");
         JsonObject archive = o.object("archive");
         String archiveSha = archive.string("sha256");
-        if (!Sha256.isDigest(archiveSha)) throw JsonObject.malformed(what + ": archive.sha256 is malformed");
+        if (!Sha256.isDigest(archiveSha)) throw new JsonException(what + ": archive.sha256 is malformed");
         List<?> items = o.list("pages");
         List<Page> pages = new ArrayList<>();
         long entries = 0;
         for (int i = 0; i < items.size(); i++) {
             JsonObject p = JsonObject.of(items.get(i), what + " page " + (i + 1));
             Page page = new Page(p.string("sha256"), p.integer("length", 1), p.integer("start"), (int) Math.min(Integer.MAX_VALUE, p.integer("count", 1)));
-            if (!Sha256.isDigest(page.sha256)) throw JsonObject.malformed(what + " page " + (i + 1) + ": sha256 is malformed");
-            if (page.start > MAX_BYTES) throw JsonObject.malformed(what + " page " + (i + 1) + " starts beyond " + MAX_BYTES);
-            if (page.length > MAX_PAGE_BYTES) throw JsonObject.malformed(what + " page " + (i + 1) + " is " + page.length + " bytes (at most " + MAX_PAGE_BYTES + ")");
-            if (!pages.isEmpty() && page.start <= pages.get(pages.size() - 1).start) throw JsonObject.malformed(what + ": pages are not in archive order");
+            if (!Sha256.isDigest(page.sha256)) throw new JsonException(what + " page " + (i + 1) + ": sha256 is malformed");
+            if (page.start > MAX_BYTES) throw new JsonException(what + " page " + (i + 1) + " starts beyond " + MAX_BYTES);
+            if (page.length > MAX_PAGE_BYTES) throw new JsonException(what + " page " + (i + 1) + " is " + page.length + " bytes (at most " + MAX_PAGE_BYTES + ")");
+            if (!pages.isEmpty() && page.start <= pages.get(pages.size() - 1).start) throw new JsonException(what + ": pages are not in archive order");
             entries += page.count;
-            if (entries > MAX_ENTRIES) throw JsonObject.malformed(what + " lists more than " + MAX_ENTRIES + " files");
+            if (entries > MAX_ENTRIES) throw new JsonException(what + " lists more than " + MAX_ENTRIES + " files");
             pages.add(page);
         }
         long size = archive.integer("size");
-        if (size > MAX_BYTES) throw JsonObject.malformed(what + ": archive.size is above " + MAX_BYTES);
+        if (size > MAX_BYTES) throw new JsonException(what + ": archive.size is above " + MAX_BYTES);
         return new FileIndexTable(o.string("bundle"), archiveSha, size, Collections.unmodifiableList(pages));
     }
 

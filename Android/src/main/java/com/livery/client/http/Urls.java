@@ -16,6 +16,12 @@ public final class Urls {
         }
     }
 
+    /** {@code base} ending with {@code /}, so that relative paths resolve under it rather than beside it. */
+    public static URI asFolder(URI base) {
+        String text = base.toString();
+        return text.endsWith("/") ? base : URI.create(text + "/");
+    }
+
     /**
      * {@code path} under {@code base}, joined as text: paths arrive URL-ready (role names and target paths already
      * quoted), so resolving them would quote their {@code %} a second time or read a {@code :} as a scheme.

@@ -5,6 +5,7 @@ import com.livery.client.delta.RangeSource;
 import com.livery.client.http.HttpAnswer;
 import com.livery.client.http.HttpFetcher;
 import com.livery.client.http.HttpRequest;
+import com.livery.client.http.Urls;
 import com.livery.client.voucher.VoucherAccessException;
 import java.io.IOException;
 import java.net.URI;
@@ -24,8 +25,7 @@ public final class RepositoryHttp implements RangeSource {
 
     /** @param base the tenant's repository, {@code <server>/<tenant>/} (or a channel's), with {@code metadata/} and {@code targets/} under it */
     public RepositoryHttp(URI base, HttpFetcher http) {
-        String text = base.toString();
-        this.base = URI.create(text.endsWith("/") ? text : text + "/");
+        this.base = Urls.asFolder(base);
         this.http = http;
     }
 

@@ -1,14 +1,15 @@
 package com.livery.client.json;
 
-import com.livery.client.LiveryException;
-import java.math.BigDecimal;
-import java.util.ArrayList;
+import java.time.Instant;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** A JSON object read strictly: each accessor says what it expected, naming the document, when a field is missing or of another type. */
+/**
+ * A JSON object read strictly, naming its document ({@code what}): each accessor says what it expected when a field
+ * is missing or of another type ({@link JsonValues} does the checks).
+ */
 public final class JsonObject {
     private final Map<String, Object> fields;
     private final String what;
@@ -18,14 +19,19 @@ public final class JsonObject {
         this.what = what;
     }
 
-    @SuppressWarnings("unchecked")
-    public static JsonObject of(Object value, String what) throws LiveryException {
-        if (!(value instanceof Map)) throw malformed(what + " must be a JSON object");
-        return new JsonObject((Map<String, Object>) value, what);
+    public static JsonObject of(Object value, String what) throws JsonException {
+        return new JsonObject(JsonValues.object(value, what), what);
     }
 
-    public static LiveryException malformed(String message) {
-        return new LiveryException(LiveryException.Kind.MALFORMED, message);
+    /** Parses {@code bytes} as a JSON object; a failure's message starts with {@code what}. */
+    public static JsonObject parse(byte[] bytes, String what) throws JsonException {
+        Object value;
+        try {
+            value = Json.parse(bytes);
+        } catch (JsonException e) {
+            throw new JsonException(what + ": " + e.getMessage(), e);
+        }
+        return of(value, what);
     }
 
     public String what() { return what; }
@@ -34,64 +40,53 @@ public final class JsonObject {
     public Object raw(String key) { return fields.get(key); }
     public Map<String, Object> map() { return Collections.unmodifiableMap(fields); }
 
-    public String string(String key) throws LiveryException {
-        Object value = fields.get(key);
-        if (!(value instanceof String)) throw malformed(what + ": \"" + key + "\" must be a text");
-        return (String) value;
+    public String string(String key) throws JsonException {
+        return JsonValues.string(fields.get(key), field(key));
     }
 
-    public String optionalString(String key) throws LiveryException {
+    /** The text of {@code key}, or null when the object has no {@code key}. */
+    public String optionalString(String key) throws JsonException {
         if (!fields.containsKey(key)) return null;
         return string(key);
     }
 
-    public long integer(String key, long minimum) throws LiveryException {
-        Object value = fields.get(key);
-        long n;
-        if (value instanceof Long) {
-            n = (Long) value;
-        } else if (value instanceof BigDecimal && ((BigDecimal) value).stripTrailingZeros().scale() <= 0) {
-            try {
-                n = ((BigDecimal) value).longValueExact();
-            } catch (ArithmeticException e) {
-                throw malformed(what + ": \"" + key + "\" is out of range");
-            }
-        } else {
-            throw malformed(what + ": \"" + key + "\" must be an integer");
-        }
-        if (n < minimum) throw malformed(what + ": \"" + key + "\" must be at least " + minimum);
+    public long integer(String key, long minimum) throws JsonException {
+        long n = JsonValues.integer(fields.get(key), field(key));
+        if (n < minimum) throw new JsonException(field(key) + " must be at least " + minimum);
         return n;
     }
 
-    public long integer(String key) throws LiveryException { return integer(key, 0); }
+    /** A non-negative integer. */
+    public long integer(String key) throws JsonException { return integer(key, 0); }
 
-    public List<String> strings(String key) throws LiveryException {
-        Object value = fields.get(key);
-        if (!(value instanceof List)) throw malformed(what + ": \"" + key + "\" must be a list of texts");
-        List<String> out = new ArrayList<>();
-        for (Object item : (List<?>) value) {
-            if (!(item instanceof String)) throw malformed(what + ": \"" + key + "\" must be a list of texts");
-            out.add((String) item);
-        }
-        return out;
+    public List<String> strings(String key) throws JsonException {
+        return JsonValues.strings(fields.get(key), field(key));
     }
 
-    public List<?> list(String key) throws LiveryException {
-        Object value = fields.get(key);
-        if (!(value instanceof List)) throw malformed(what + ": \"" + key + "\" must be a list");
-        return (List<?>) value;
+    public List<?> list(String key) throws JsonException {
+        return JsonValues.array(fields.get(key), field(key));
     }
 
-    public JsonObject object(String key) throws LiveryException {
+    public JsonObject object(String key) throws JsonException {
         return of(fields.get(key), what + " " + key);
     }
 
+    /** The date of {@code key} ({@link JsonValues#date}), or null when the object has no {@code key}. */
+    public Instant optionalDate(String key) throws JsonException {
+        if (!fields.containsKey(key)) return null;
+        return JsonValues.date(fields.get(key), field(key));
+    }
+
     /** Refuses any field not in {@code allowed}. */
-    public void onlyKeys(String... allowed) throws LiveryException {
+    public void onlyKeys(String... allowed) throws JsonException {
         outer:
         for (String key : fields.keySet()) {
             for (String a : allowed) if (a.equals(key)) continue outer;
-            throw malformed(what + ": unknown field \"" + key + "\"");
+            throw new JsonException(what + ": unknown field \"" + key + "\"");
         }
+    }
+
+    private String field(String key) {
+        return what + ": \"" + key + "\"";
     }
 }

@@ -1,6 +1,6 @@
 package com.livery.client.manifest;
 
-import com.livery.client.LiveryException;
+import com.livery.client.json.JsonException;
 import com.livery.client.json.JsonObject;
 
 /** How a voucher bundle's target is encrypted: its scheme and the id of its content key (docs/vouchers.md, "Encryption at rest"). */
@@ -15,11 +15,11 @@ public final class BundleEncryption {
         this.keyId = keyId;
     }
 
-    static BundleEncryption read(Object json, String what) throws LiveryException {
+    static BundleEncryption read(Object json, String what) throws JsonException {
         JsonObject o = JsonObject.of(json, what + " encryption");
         String scheme = o.string("scheme"), keyId = o.string("keyId");
         if (keyId.length() != 32 || !keyId.chars().allMatch(c -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
-            throw JsonObject.malformed(what + ": encryption.keyId must be 32 lowercase hexadecimal digits");
+            throw new JsonException(what + ": encryption.keyId must be 32 lowercase hexadecimal digits");
         }
         return new BundleEncryption(scheme, keyId);
     }

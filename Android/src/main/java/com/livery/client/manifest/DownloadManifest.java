@@ -1,17 +1,15 @@
 package com.livery.client.manifest;
 
 import com.livery.client.LiveryException;
-import com.livery.client.json.Json;
+import com.livery.client.json.JsonException;
 import com.livery.client.json.JsonObject;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * A release's download manifest (docs/download-manifest.md), read strictly: every field present with its
@@ -24,7 +22,6 @@ public final class DownloadManifest {
     private static final Set<String> KINDS = Set.of("core", "locale", "program", "library-pack", "tour", "tour-language");
     private static final Set<String> POLICIES = Set.of("essential", "prefetch", "on-demand");
     private static final Set<String> ACCESS = Set.of("public", "voucher");
-    private static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z");
 
     /** One bundle of the release. */
     public static final class Bundle {
@@ -37,7 +34,7 @@ public final class DownloadManifest {
         public final FileIndexReference files;
         public final Instant availableFrom, availableUntil;
 
-        Bundle(JsonObject o, String what) throws LiveryException {
+        Bundle(JsonObject o, String what) throws JsonException {
             id = o.string("id");
             kind = oneOf(o, "kind", KINDS);
             subject = o.optionalString("subject");
@@ -50,12 +47,12 @@ public final class DownloadManifest {
             dependencies = Collections.unmodifiableList(o.strings("dependencies"));
             minimumClientVersion = o.string("minimumClientVersion");
             encryption = o.has("encryption") ? BundleEncryption.read(o.raw("encryption"), what) : null;
-            if (o.has("media") && !(o.raw("media") instanceof Map)) throw JsonObject.malformed(what + ": \"media\" must be an object");
+            if (o.has("media") && !(o.raw("media") instanceof Map)) throw new JsonException(what + ": \"media\" must be an object");
             installSize = o.has("installSize") ? o.integer("installSize") : -1;
-            availableFrom = date(o, "availableFrom", what);
-            availableUntil = date(o, "availableUntil", what);
+            availableFrom = o.optionalDate("availableFrom");
+            availableUntil = o.optionalDate("availableUntil");
             if (availableFrom != null && availableUntil != null && !availableUntil.isAfter(availableFrom)) {
-                throw JsonObject.malformed(what + ": \"availableUntil\" is not after \"availableFrom\"");
+                throw new JsonException(what + ": \"availableUntil\" is not after \"availableFrom\"");
             }
             files = o.has("files") ? FileIndexReference.read(o.raw("files"), what) : null;
         }
@@ -88,20 +85,28 @@ public final class DownloadManifest {
 
     /** Reads a manifest; throws a {@code MALFORMED} {@link LiveryException} naming what is wrong. */
     public static DownloadManifest parse(byte[] data) throws LiveryException {
-        JsonObject top = Json.parseObject(data, TARGET_NAME);
+        try {
+            return read(data);
+        } catch (JsonException e) {
+            throw LiveryException.malformed(e);
+        }
+    }
+
+    private static DownloadManifest read(byte[] data) throws JsonException {
+        JsonObject top = JsonObject.parse(data, TARGET_NAME);
         long schema = top.integer("schemaVersion");
-        if (schema != SCHEMA_VERSION) throw JsonObject.malformed(TARGET_NAME + ": schemaVersion " + schema + " is not 1 (a newer client is needed)");
+        if (schema != SCHEMA_VERSION) throw new JsonException(TARGET_NAME + ": schemaVersion " + schema + " is not 1 (a newer client is needed)");
         List<?> items = top.list("bundles");
         List<Bundle> bundles = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < items.size(); i++) {
             String what = TARGET_NAME + " bundle " + (i + 1);
             Bundle bundle = new Bundle(JsonObject.of(items.get(i), what), what);
-            if (!seen.add(bundle.id)) throw JsonObject.malformed(TARGET_NAME + " lists bundle '" + bundle.id + "' twice");
+            if (!seen.add(bundle.id)) throw new JsonException(TARGET_NAME + " lists bundle '" + bundle.id + "' twice");
             bundles.add(bundle);
         }
         String format = top.string("format");
-        if (!format.equals("zip") && !format.equals("tar.zst")) throw JsonObject.malformed(TARGET_NAME + ": unknown format \"" + format + "\"");
+        if (!format.equals("zip") && !format.equals("tar.zst")) throw new JsonException(TARGET_NAME + ": unknown format \"" + format + "\"");
         return new DownloadManifest(top.string("tenant"), top.integer("release", 1), format, top.string("minimumClientVersion"),
                 Collections.unmodifiableList(bundles));
     }
@@ -111,20 +116,10 @@ public final class DownloadManifest {
         return null;
     }
 
-    private static String oneOf(JsonObject o, String key, Set<String> allowed) throws LiveryException {
+    private static String oneOf(JsonObject o, String key, Set<String> allowed) throws JsonException {
         String value = o.string(key);
-        if (!allowed.contains(value)) throw JsonObject.malformed(o.what() + ": \"" + key + "\" has the unknown value \"" + value + "\"");
+        if (!allowed.contains(value)) throw new JsonException(o.what() + ": \"" + key + "\" has the unknown value \"" + value + "\"");
         return value;
     }
 
-    private static Instant date(JsonObject o, String key, String what) throws LiveryException {
-        String text = o.optionalString(key);
-        if (text == null) return null;
-        if (!DATE.matcher(text).matches()) throw JsonObject.malformed(what + ": \"" + key + "\" is not YYYY-MM-DDThh:mm:ssZ");
-        try {
-            return Instant.parse(text);
-        } catch (DateTimeParseException e) {
-            throw JsonObject.malformed(what + ": \"" + key + "\" is not a date");
-        }
-    }
 }

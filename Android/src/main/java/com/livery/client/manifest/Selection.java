@@ -31,7 +31,7 @@ public final class Selection {
     /** The remembered selection; a missing or unreadable file is an empty one, as the Swift client reads it. */
     public static Selection load(Path cache) {
         try {
-            JsonObject o = Json.parseObject(Files.readAllBytes(file(cache)), "selection.json");
+            JsonObject o = JsonObject.parse(Files.readAllBytes(file(cache)), "selection.json");
             return new Selection(names(o.raw("tours")), names(o.raw("programs")));
         } catch (Exception e) {
             return new Selection(List.of(), List.of());

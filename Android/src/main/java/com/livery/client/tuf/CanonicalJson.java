@@ -1,6 +1,8 @@
 package com.livery.client.tuf;
 
+import com.livery.client.json.Json;
 import java.io.ByteArrayOutputStream;
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -57,7 +59,7 @@ public final class CanonicalJson {
             }
             out.write('}');
         } else {
-            throw new DeserializationException("canonical JSON has no " + (value instanceof Double ? "floating-point numbers: " + value : value.getClass().getSimpleName()));
+            throw new DeserializationException("canonical JSON has no " + (value instanceof Double || value instanceof BigDecimal ? "floating-point numbers: " + value : value.getClass().getSimpleName()));
         }
     }
 

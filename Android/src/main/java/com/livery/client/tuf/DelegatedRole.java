@@ -1,5 +1,8 @@
 package com.livery.client.tuf;
 
+import com.livery.client.digest.Hex;
+import com.livery.client.json.JsonException;
+import com.livery.client.json.JsonValues;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -26,15 +29,15 @@ public final class DelegatedRole extends Role {
     }
 
     /** Reads a role strictly: a name, its keys, {@code terminating}, and exactly one of the two kinds of paths. */
-    static DelegatedRole read(Object value) throws DeserializationException {
-        Map<String, Object> json = Fields.object(value, "a delegated role");
-        String name = Fields.string(Fields.required(json, "name", "a delegated role"), "a delegated role's name");
+    static DelegatedRole read(Object value) throws JsonException {
+        Map<String, Object> json = JsonValues.object(value, "a delegated role");
+        String name = JsonValues.string(JsonValues.required(json, "name", "a delegated role"), "a delegated role's name");
         String what = "delegated role '" + name + "'";
         Role keys = Role.read(json, what);
-        boolean terminating = Fields.bool(Fields.required(json, "terminating", what), what + " terminating");
-        List<String> paths = json.containsKey("paths") ? Fields.strings(json.get("paths"), what + " paths") : null;
-        List<String> prefixes = json.containsKey("path_hash_prefixes") ? Fields.strings(json.get("path_hash_prefixes"), what + " path_hash_prefixes") : null;
-        if ((paths == null) == (prefixes == null)) throw new DeserializationException(what + " must have exactly one of paths and path_hash_prefixes");
+        boolean terminating = JsonValues.bool(JsonValues.required(json, "terminating", what), what + " terminating");
+        List<String> paths = json.containsKey("paths") ? JsonValues.strings(json.get("paths"), what + " paths") : null;
+        List<String> prefixes = json.containsKey("path_hash_prefixes") ? JsonValues.strings(json.get("path_hash_prefixes"), what + " path_hash_prefixes") : null;
+        if ((paths == null) == (prefixes == null)) throw new JsonException(what + " must have exactly one of paths and path_hash_prefixes");
         return new DelegatedRole(name, keys, terminating, paths, prefixes);
     }
 

@@ -1,5 +1,7 @@
 package com.livery.client.tuf;
 
+import com.livery.client.json.JsonException;
+import com.livery.client.json.JsonValues;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -14,18 +16,18 @@ public final class Delegations {
     private final Map<String, Key> keys;
     private final List<DelegatedRole> roles;
 
-    Delegations(Map<String, Object> json) throws DeserializationException {
+    Delegations(Map<String, Object> json) throws JsonException {
         if (json.containsKey("succinct_roles")) {
             // TAP 15's hash-bin shorthand: Livery's repositories do not use it, and it is refused rather than misread.
-            throw new DeserializationException("succinct hash-bin delegations (succinct_roles) are not supported by this client");
+            throw new JsonException("succinct hash-bin delegations (succinct_roles) are not supported by this client");
         }
-        keys = Root.readKeys(Fields.required(json, "keys", "delegations"), "delegation keys");
+        keys = Root.readKeys(JsonValues.required(json, "keys", "delegations"), "delegation keys");
         List<DelegatedRole> roles = new ArrayList<>();
         Set<String> names = new HashSet<>();
-        for (Object item : Fields.array(Fields.required(json, "roles", "delegations"), "delegations roles")) {
+        for (Object item : JsonValues.array(JsonValues.required(json, "roles", "delegations"), "delegations roles")) {
             DelegatedRole role = DelegatedRole.read(item);
-            if (!names.add(role.name())) throw new DeserializationException("delegated role '" + role.name() + "' is listed twice");
-            if (TOP_LEVEL.contains(role.name())) throw new DeserializationException("a delegated role may not be named '" + role.name() + "'");
+            if (!names.add(role.name())) throw new JsonException("delegated role '" + role.name() + "' is listed twice");
+            if (TOP_LEVEL.contains(role.name())) throw new JsonException("a delegated role may not be named '" + role.name() + "'");
             roles.add(role);
         }
         this.roles = Collections.unmodifiableList(roles);

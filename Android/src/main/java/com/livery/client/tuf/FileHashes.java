@@ -1,5 +1,8 @@
 package com.livery.client.tuf;
 
+import com.livery.client.digest.Hex;
+import com.livery.client.json.JsonException;
+import com.livery.client.json.JsonValues;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -27,20 +30,20 @@ public final class FileHashes {
     }
 
     /** Reads {@code length} and {@code hashes} (both required for a target, optional in the snapshot and timestamp). */
-    static FileHashes read(Map<String, Object> json, String what, boolean required) throws DeserializationException {
+    static FileHashes read(Map<String, Object> json, String what, boolean required) throws JsonException {
         Long length = null;
         Object lengthValue = json.get("length");
         if (lengthValue != null || required) {
-            length = Fields.integer(Fields.required(json, "length", what), what + " length");
-            if (length < 0) throw new DeserializationException(what + ": length must not be negative");
+            length = JsonValues.integer(JsonValues.required(json, "length", what), what + " length");
+            if (length < 0) throw new JsonException(what + ": length must not be negative");
         }
         Map<String, String> hashes = null;
         Object hashesValue = json.get("hashes");
         if (hashesValue != null || required) {
-            Map<String, Object> table = Fields.object(Fields.required(json, "hashes", what), what + " hashes");
-            if (table.isEmpty()) throw new DeserializationException(what + ": hashes must not be empty");
+            Map<String, Object> table = JsonValues.object(JsonValues.required(json, "hashes", what), what + " hashes");
+            if (table.isEmpty()) throw new JsonException(what + ": hashes must not be empty");
             hashes = new LinkedHashMap<>();
-            for (Map.Entry<String, Object> entry : table.entrySet()) hashes.put(entry.getKey(), Fields.string(entry.getValue(), what + " " + entry.getKey() + " hash"));
+            for (Map.Entry<String, Object> entry : table.entrySet()) hashes.put(entry.getKey(), JsonValues.string(entry.getValue(), what + " " + entry.getKey() + " hash"));
         }
         return new FileHashes(length, hashes);
     }

@@ -1,5 +1,8 @@
 package com.livery.client.tuf;
 
+import com.livery.client.digest.Hex;
+import com.livery.client.json.JsonException;
+import com.livery.client.json.JsonValues;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.PublicKey;
@@ -37,12 +40,12 @@ public final class Key {
     }
 
     /** Reads a key: {@code keytype}, {@code scheme} and {@code keyval.public} must be text; values are judged when used. */
-    static Key read(Object value, String what) throws DeserializationException {
-        Map<String, Object> json = Fields.object(value, what);
-        String type = Fields.string(Fields.required(json, "keytype", what), what + " keytype");
-        String scheme = Fields.string(Fields.required(json, "scheme", what), what + " scheme");
-        Map<String, Object> keyval = Fields.object(Fields.required(json, "keyval", what), what + " keyval");
-        String publicValue = Fields.string(Fields.required(keyval, "public", what + " keyval"), what + " keyval.public");
+    static Key read(Object value, String what) throws JsonException {
+        Map<String, Object> json = JsonValues.object(value, what);
+        String type = JsonValues.string(JsonValues.required(json, "keytype", what), what + " keytype");
+        String scheme = JsonValues.string(JsonValues.required(json, "scheme", what), what + " scheme");
+        Map<String, Object> keyval = JsonValues.object(JsonValues.required(json, "keyval", what), what + " keyval");
+        String publicValue = JsonValues.string(JsonValues.required(keyval, "public", what + " keyval"), what + " keyval.public");
         return new Key(type, scheme, publicValue, json);
     }
 
@@ -62,7 +65,7 @@ public final class Key {
     /** Whether {@code signatureHex} is a valid signature of {@code message} by this key. */
     public boolean verifies(String signatureHex, byte[] message) {
         PublicKey key = publicKey();
-        byte[] signature = Hex.tryDecode(signatureHex);
+        byte[] signature = Hex.decode(signatureHex);
         if (key == null || signature == null) return false;
         try {
             switch (scheme) {
@@ -107,7 +110,7 @@ public final class Key {
     private PublicKey decode() {
         try {
             if (keyType.equals("ed25519") && scheme.equals("ed25519")) {
-                byte[] raw = Hex.tryDecode(publicValue);
+                byte[] raw = Hex.decode(publicValue);
                 if (raw == null || raw.length != 32) return null;
                 byte[] spki = new byte[ED25519_SPKI_PREFIX.length + 32];
                 System.arraycopy(ED25519_SPKI_PREFIX, 0, spki, 0, ED25519_SPKI_PREFIX.length);

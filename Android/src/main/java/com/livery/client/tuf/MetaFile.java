@@ -1,5 +1,7 @@
 package com.livery.client.tuf;
 
+import com.livery.client.json.JsonException;
+import com.livery.client.json.JsonValues;
 import java.util.Map;
 
 /** A metadata file's entry in the timestamp or the snapshot: its version, and optionally its length and hashes. */
@@ -12,10 +14,10 @@ public final class MetaFile {
         this.file = file;
     }
 
-    static MetaFile read(Object value, String what) throws DeserializationException {
-        Map<String, Object> json = Fields.object(value, what);
-        long version = Fields.integer(Fields.required(json, "version", what), what + " version");
-        if (version < 1) throw new DeserializationException(what + ": version must be at least 1");
+    static MetaFile read(Object value, String what) throws JsonException {
+        Map<String, Object> json = JsonValues.object(value, what);
+        long version = JsonValues.integer(JsonValues.required(json, "version", what), what + " version");
+        if (version < 1) throw new JsonException(what + ": version must be at least 1");
         return new MetaFile(version, FileHashes.read(json, what, false));
     }
 

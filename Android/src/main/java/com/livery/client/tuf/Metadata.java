@@ -1,5 +1,8 @@
 package com.livery.client.tuf;
 
+import com.livery.client.json.Json;
+import com.livery.client.json.JsonException;
+import com.livery.client.json.JsonValues;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,16 +26,25 @@ public final class Metadata<T extends Signed> {
 
     /** Reads {@code data} as metadata of {@code type} (Root.class, Timestamp.class, Snapshot.class, Targets.class). */
     public static <T extends Signed> Metadata<T> fromBytes(byte[] data, Class<T> type) throws DeserializationException {
-        Map<String, Object> envelope = Fields.object(Json.parse(data), "TUF metadata");
-        Map<String, Object> signedJson = Fields.object(Fields.required(envelope, "signed", "TUF metadata"), "signed");
+        try {
+            return read(data, type);
+        } catch (JsonException e) {
+            // As python-tuf's deserializer: whatever the reading refused is a DeserializationError.
+            throw new DeserializationException(e.getMessage(), e);
+        }
+    }
+
+    private static <T extends Signed> Metadata<T> read(byte[] data, Class<T> type) throws JsonException {
+        Map<String, Object> envelope = JsonValues.object(Json.parse(data), "TUF metadata");
+        Map<String, Object> signedJson = JsonValues.object(JsonValues.required(envelope, "signed", "TUF metadata"), "signed");
         Map<String, Signature> signatures = new LinkedHashMap<>();
-        for (Object item : Fields.array(Fields.required(envelope, "signatures", "TUF metadata"), "signatures")) {
-            Map<String, Object> entry = Fields.object(item, "a signature");
-            String keyId = Fields.string(Fields.required(entry, "keyid", "a signature"), "a signature's keyid");
-            String sig = Fields.string(Fields.required(entry, "sig", "a signature"), "a signature's sig");
+        for (Object item : JsonValues.array(JsonValues.required(envelope, "signatures", "TUF metadata"), "signatures")) {
+            Map<String, Object> entry = JsonValues.object(item, "a signature");
+            String keyId = JsonValues.string(JsonValues.required(entry, "keyid", "a signature"), "a signature's keyid");
+            String sig = JsonValues.string(JsonValues.required(entry, "sig", "a signature"), "a signature's sig");
             // Two signatures under one key id could count one key twice toward a threshold.
             if (signatures.put(keyId, new Signature(keyId, sig)) != null) {
-                throw new DeserializationException("two signatures with key id " + keyId);
+                throw new JsonException("two signatures with key id " + keyId);
             }
         }
         Signed signed;

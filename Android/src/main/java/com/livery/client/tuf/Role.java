@@ -1,5 +1,7 @@
 package com.livery.client.tuf;
 
+import com.livery.client.json.JsonException;
+import com.livery.client.json.JsonValues;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -15,11 +17,11 @@ public class Role {
     }
 
     /** Reads {@code keyids} and {@code threshold}: unique ids, a threshold of at least 1. */
-    static Role read(Map<String, Object> json, String what) throws DeserializationException {
-        List<String> ids = Fields.strings(Fields.required(json, "keyids", what), what + " keyids");
-        if (new HashSet<>(ids).size() != ids.size()) throw new DeserializationException(what + " lists a key id twice");
-        long threshold = Fields.integer(Fields.required(json, "threshold", what), what + " threshold");
-        if (threshold < 1 || threshold > Integer.MAX_VALUE) throw new DeserializationException(what + " has threshold " + threshold + "; it must be at least 1");
+    static Role read(Map<String, Object> json, String what) throws JsonException {
+        List<String> ids = JsonValues.strings(JsonValues.required(json, "keyids", what), what + " keyids");
+        if (new HashSet<>(ids).size() != ids.size()) throw new JsonException(what + " lists a key id twice");
+        long threshold = JsonValues.integer(JsonValues.required(json, "threshold", what), what + " threshold");
+        if (threshold < 1 || threshold > Integer.MAX_VALUE) throw new JsonException(what + " has threshold " + threshold + "; it must be at least 1");
         return new Role(ids, (int) threshold);
     }
 

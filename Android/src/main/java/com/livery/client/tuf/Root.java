@@ -1,5 +1,7 @@
 package com.livery.client.tuf;
 
+import com.livery.client.json.JsonException;
+import com.livery.client.json.JsonValues;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -14,21 +16,21 @@ public final class Root extends Signed {
     private final Map<String, Key> keys;
     private final Map<String, Role> roles;
 
-    Root(Map<String, Object> json) throws DeserializationException {
+    Root(Map<String, Object> json) throws JsonException {
         super(json, TYPE);
         Object consistent = json.get("consistent_snapshot");
-        consistentSnapshot = consistent != null && Fields.bool(consistent, "consistent_snapshot");
-        keys = readKeys(Fields.required(json, "keys", TYPE), "root keys");
-        Map<String, Object> table = Fields.object(Fields.required(json, "roles", TYPE), "root roles");
-        if (!table.keySet().equals(ROLES)) throw new DeserializationException("root must list exactly the roles root, targets, snapshot and timestamp");
+        consistentSnapshot = consistent != null && JsonValues.bool(consistent, "consistent_snapshot");
+        keys = readKeys(JsonValues.required(json, "keys", TYPE), "root keys");
+        Map<String, Object> table = JsonValues.object(JsonValues.required(json, "roles", TYPE), "root roles");
+        if (!table.keySet().equals(ROLES)) throw new JsonException("root must list exactly the roles root, targets, snapshot and timestamp");
         Map<String, Role> roles = new LinkedHashMap<>();
-        for (String name : table.keySet()) roles.put(name, Role.read(Fields.object(table.get(name), "root's " + name + " role"), "root's " + name + " role"));
+        for (String name : table.keySet()) roles.put(name, Role.read(JsonValues.object(table.get(name), "root's " + name + " role"), "root's " + name + " role"));
         this.roles = Collections.unmodifiableMap(roles);
     }
 
-    static Map<String, Key> readKeys(Object value, String what) throws DeserializationException {
+    static Map<String, Key> readKeys(Object value, String what) throws JsonException {
         Map<String, Key> keys = new LinkedHashMap<>();
-        for (Map.Entry<String, Object> entry : Fields.object(value, what).entrySet()) {
+        for (Map.Entry<String, Object> entry : JsonValues.object(value, what).entrySet()) {
             keys.put(entry.getKey(), Key.read(entry.getValue(), what + " " + entry.getKey()));
         }
         return Collections.unmodifiableMap(keys);

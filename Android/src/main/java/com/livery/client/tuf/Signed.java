@@ -1,5 +1,7 @@
 package com.livery.client.tuf;
 
+import com.livery.client.json.JsonException;
+import com.livery.client.json.JsonValues;
 import java.time.Instant;
 import java.util.Map;
 
@@ -13,17 +15,17 @@ public abstract class Signed {
     private final Instant expires;
     private final Map<String, Object> json;
 
-    protected Signed(Map<String, Object> json, String type) throws DeserializationException {
-        Object actual = Fields.required(json, "_type", "metadata");
-        if (!type.equals(actual)) throw new DeserializationException("expected " + type + " metadata, found " + actual);
-        version = Fields.integer(Fields.required(json, "version", type), type + " version");
-        if (version < 1) throw new DeserializationException(type + " version " + version + " is below 1");
-        specVersion = Fields.string(Fields.required(json, "spec_version", type), type + " spec_version");
+    protected Signed(Map<String, Object> json, String type) throws JsonException {
+        Object actual = JsonValues.required(json, "_type", "metadata");
+        if (!type.equals(actual)) throw new JsonException("expected " + type + " metadata, found " + actual);
+        version = JsonValues.integer(JsonValues.required(json, "version", type), type + " version");
+        if (version < 1) throw new JsonException(type + " version " + version + " is below 1");
+        specVersion = JsonValues.string(JsonValues.required(json, "spec_version", type), type + " spec_version");
         String[] parts = specVersion.split("\\.", -1);
         boolean numeric = parts.length >= 2 && parts.length <= 3;
         for (String part : parts) numeric &= part.matches("[0-9]+");
-        if (!numeric || !parts[0].equals("1")) throw new DeserializationException("unsupported spec_version " + specVersion + " (this client reads 1.x)");
-        expires = Fields.date(Fields.required(json, "expires", type), type + " expires");
+        if (!numeric || !parts[0].equals("1")) throw new JsonException("unsupported spec_version " + specVersion + " (this client reads 1.x)");
+        expires = JsonValues.date(JsonValues.required(json, "expires", type), type + " expires");
         this.json = json;
     }
 

@@ -1,5 +1,7 @@
 package com.livery.client.tuf;
 
+import com.livery.client.json.JsonException;
+import com.livery.client.json.JsonValues;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -9,10 +11,10 @@ public final class Snapshot extends Signed {
     public static final String TYPE = "snapshot";
     private final Map<String, MetaFile> meta;
 
-    Snapshot(Map<String, Object> json) throws DeserializationException {
+    Snapshot(Map<String, Object> json) throws JsonException {
         super(json, TYPE);
         Map<String, MetaFile> meta = new LinkedHashMap<>();
-        for (Map.Entry<String, Object> entry : Fields.object(Fields.required(json, "meta", TYPE), "snapshot meta").entrySet()) {
+        for (Map.Entry<String, Object> entry : JsonValues.object(JsonValues.required(json, "meta", TYPE), "snapshot meta").entrySet()) {
             meta.put(entry.getKey(), MetaFile.read(entry.getValue(), "snapshot's " + entry.getKey()));
         }
         this.meta = Collections.unmodifiableMap(meta);

@@ -1,5 +1,7 @@
 package com.livery.client.tuf;
 
+import com.livery.client.json.JsonException;
+import com.livery.client.json.JsonValues;
 import java.util.Map;
 import java.util.Optional;
 
@@ -15,8 +17,8 @@ public final class TargetFile {
         this.custom = custom;
     }
 
-    static TargetFile read(String path, Object value) throws DeserializationException {
-        Map<String, Object> json = Fields.object(value, "target " + path);
+    static TargetFile read(String path, Object value) throws JsonException {
+        Map<String, Object> json = JsonValues.object(value, "target " + path);
         return new TargetFile(path, FileHashes.read(json, "target " + path, true), json.get("custom"));
     }
 

@@ -1,5 +1,7 @@
 package com.livery.client.tuf;
 
+import com.livery.client.json.JsonException;
+import com.livery.client.json.JsonValues;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -11,15 +13,15 @@ public final class Targets extends Signed {
     private final Map<String, TargetFile> targets;
     private final Delegations delegations;
 
-    Targets(Map<String, Object> json) throws DeserializationException {
+    Targets(Map<String, Object> json) throws JsonException {
         super(json, TYPE);
         Map<String, TargetFile> targets = new LinkedHashMap<>();
-        for (Map.Entry<String, Object> entry : Fields.object(Fields.required(json, "targets", TYPE), "targets").entrySet()) {
+        for (Map.Entry<String, Object> entry : JsonValues.object(JsonValues.required(json, "targets", TYPE), "targets").entrySet()) {
             targets.put(entry.getKey(), TargetFile.read(entry.getKey(), entry.getValue()));
         }
         this.targets = Collections.unmodifiableMap(targets);
         Object delegations = json.get("delegations");
-        this.delegations = delegations == null ? null : new Delegations(Fields.object(delegations, "delegations"));
+        this.delegations = delegations == null ? null : new Delegations(JsonValues.object(delegations, "delegations"));
     }
 
     @Override public String type() { return TYPE; }

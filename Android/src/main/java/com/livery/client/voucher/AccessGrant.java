@@ -1,6 +1,7 @@
 package com.livery.client.voucher;
 
-import com.livery.client.LiveryException;
+import com.livery.client.json.Json;
+import com.livery.client.json.JsonException;
 import com.livery.client.json.JsonObject;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -38,23 +39,23 @@ public final class AccessGrant {
     }
 
     /** A server's redemption (or renewal) answer as a grant, keeping {@code code}. */
-    static AccessGrant fromAnswer(JsonObject o, String code) throws LiveryException {
+    static AccessGrant fromAnswer(JsonObject o, String code) throws JsonException {
         VoucherSubject subject = o.has("subject") ? VoucherSubject.parse(o.string("subject")) : new VoucherSubject("tour", o.string("tour"));
-        if (subject == null) throw JsonObject.malformed(o.what() + ": \"subject\" is not <kind>:<id>");
+        if (subject == null) throw new JsonException(o.what() + ": \"subject\" is not <kind>:<id>");
         List<WrappedContentKey> keys = new ArrayList<>();
         if (o.has("keys")) for (Object item : o.list("keys")) keys.add(WrappedContentKey.read(item, o.what() + " key"));
         return new AccessGrant(subject, o.string("token"), date(o, "expires"), o.strings("bundles"), code, urls(o), o.has("urlsExpire") ? date(o, "urlsExpire") : null, keys);
     }
 
     /** A grant as stored by either client: keys as base64 of each key's JSON (the Swift client's Codable form). */
-    static AccessGrant fromStored(JsonObject o) throws LiveryException {
+    static AccessGrant fromStored(JsonObject o) throws JsonException {
         VoucherSubject subject = o.has("subject") ? VoucherSubject.parse(o.string("subject")) : new VoucherSubject("tour", o.string("tour"));
-        if (subject == null) throw JsonObject.malformed("a stored grant's subject is not <kind>:<id>");
+        if (subject == null) throw new JsonException("a stored grant's subject is not <kind>:<id>");
         List<WrappedContentKey> keys = new ArrayList<>();
         if (o.has("keys")) {
             for (String encoded : o.strings("keys")) {
                 byte[] json = Base64.getDecoder().decode(encoded);
-                keys.add(WrappedContentKey.read(com.livery.client.json.Json.parse(json, "a stored key"), "a stored key"));
+                keys.add(WrappedContentKey.read(Json.parse(json), "a stored key"));
             }
         }
         return new AccessGrant(subject, o.string("token"), date(o, "expires"), o.strings("bundles"), o.optionalString("code"), urls(o),
@@ -93,7 +94,7 @@ public final class AccessGrant {
         }
     }
 
-    private static Map<String, String> urls(JsonObject o) throws LiveryException {
+    private static Map<String, String> urls(JsonObject o) throws JsonException {
         Map<String, String> out = new TreeMap<>();
         if (!o.has("urls")) return out;
         JsonObject u = o.object("urls");
@@ -101,11 +102,11 @@ public final class AccessGrant {
         return out;
     }
 
-    private static Instant date(JsonObject o, String key) throws LiveryException {
+    private static Instant date(JsonObject o, String key) throws JsonException {
         try {
             return Instant.parse(o.string(key));
         } catch (DateTimeParseException e) {
-            throw JsonObject.malformed(o.what() + ": \"" + key + "\" is not a UTC date");
+            throw new JsonException(o.what() + ": \"" + key + "\" is not a UTC date");
         }
     }
 }

@@ -75,7 +75,7 @@ public final class AccessTokenStore {
     public synchronized Map<VoucherSubject, AccessGrant> grants() {
         Map<VoucherSubject, AccessGrant> out = new HashMap<>();
         try {
-            JsonObject all = Json.parseObject(Files.readAllBytes(cache.resolve("access-tokens.json")), "access-tokens.json");
+            JsonObject all = JsonObject.parse(Files.readAllBytes(cache.resolve("access-tokens.json")), "access-tokens.json");
             for (String key : all.keys()) {
                 AccessGrant g = AccessGrant.fromStored(all.object(key));
                 AccessGrant other = out.get(g.subject);

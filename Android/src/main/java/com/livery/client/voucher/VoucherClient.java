@@ -4,7 +4,9 @@ import com.livery.client.LiveryException;
 import com.livery.client.http.HttpAnswer;
 import com.livery.client.http.HttpFetcher;
 import com.livery.client.http.HttpRequest;
+import com.livery.client.http.Urls;
 import com.livery.client.json.Json;
+import com.livery.client.json.JsonException;
 import com.livery.client.json.JsonObject;
 import java.io.IOException;
 import java.net.URI;
@@ -19,8 +21,7 @@ public final class VoucherClient {
 
     /** @param base the tenant's voucher server, {@code <server>/<tenant>} (no trailing slash needed) */
     public VoucherClient(URI base, HttpFetcher http) {
-        String text = base.toString();
-        this.base = URI.create(text.endsWith("/") ? text : text + "/");
+        this.base = Urls.asFolder(base);
         this.http = http;
     }
 
@@ -43,8 +44,8 @@ public final class VoucherClient {
             default: throw refused("voucher " + shown + ": the server answered HTTP " + answer.status());
         }
         try {
-            return AccessGrant.fromAnswer(Json.parseObject(answer.body(), "the redemption answer"), code);
-        } catch (LiveryException e) {
+            return AccessGrant.fromAnswer(JsonObject.parse(answer.body(), "the redemption answer"), code);
+        } catch (JsonException e) {
             throw refused("voucher " + shown + ": the server's answer is not a grant");
         }
     }
@@ -57,8 +58,8 @@ public final class VoucherClient {
         if (answer.status() == 401 || answer.status() == 403) throw new VoucherAccessException("vouchers/access", answer.status(), true);
         if (answer.status() != 200) throw refused("the voucher server answered HTTP " + answer.status() + " when asked for fresh download URLs");
         try {
-            return AccessGrant.fromAnswer(Json.parseObject(answer.body(), "the renewal answer"), grant.code);
-        } catch (LiveryException e) {
+            return AccessGrant.fromAnswer(JsonObject.parse(answer.body(), "the renewal answer"), grant.code);
+        } catch (JsonException e) {
             throw refused("the voucher server's answer is not a grant");
         }
     }

@@ -1,6 +1,7 @@
 package com.livery.client.voucher;
 
 import com.livery.client.LiveryException;
+import com.livery.client.json.JsonException;
 import com.livery.client.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -24,11 +25,11 @@ public final class WrappedContentKey {
         this.sealed = sealed.clone();
     }
 
-    static WrappedContentKey read(Object json, String what) throws LiveryException {
+    static WrappedContentKey read(Object json, String what) throws JsonException {
         JsonObject o = JsonObject.of(json, what);
         byte[] ephemeral = Base64Url.decode(o.string("ephemeral")), sealed = Base64Url.decode(o.string("sealed"));
         if (ephemeral == null || ephemeral.length != 32 || sealed == null || sealed.length != 12 + 32 + 16) {
-            throw JsonObject.malformed(what + ": \"ephemeral\" and \"sealed\" must be base64url keys of 32 and 60 bytes");
+            throw new JsonException(what + ": \"ephemeral\" and \"sealed\" must be base64url keys of 32 and 60 bytes");
         }
         return new WrappedContentKey(o.string("bundle"), o.string("keyId"), ephemeral, sealed);
     }

@@ -9,22 +9,14 @@ import com.livery.client.FetchRequest;
 import com.livery.client.FetchResult;
 import com.livery.client.LiveryException;
 import com.livery.client.ReleaseInstaller;
-import com.livery.client.http.HttpFetcher;
-import com.livery.client.http.TransferPolicy;
-import com.livery.client.install.RepositoryHttp;
-import com.livery.client.install.TufRepository;
-import java.net.URI;
+import com.livery.client.testsupport.LiveryTool;
+import com.livery.client.testsupport.SampleRelease;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,24 +29,22 @@ import org.junit.jupiter.api.io.TempDir;
  * leaves the installed release as it was.
  */
 class AddRemoveTourTest {
-    private static final Pattern LISTENING = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)/");
     private static final String TOUR = "florence-renaissance";
 
     @Test
     void aTourIsAddedToAndRemovedFromTheInstalledReleaseAsLiveryFetchDoes(@TempDir Path work) throws Exception {
-        Path livery = LiveryTool.livery();
-        EndToEndTest.copyTree(LiveryTool.repo().resolve("Tenants/sonic-walkscape"), work.resolve("Tenants/sonic-walkscape"));
-        LiveryTool.run(work, livery.toString(), "build");
-        Path root = work.resolve("Output/sonic-walkscape/metadata/1.root.json");
-        Path java = work.resolve("java-cache/sonic-walkscape"), swift = work.resolve("swift-cache/sonic-walkscape");
+        SampleRelease sample = SampleRelease.copied(work);
+        sample.livery("build");
+        Path root = sample.root();
+        Path java = sample.javaCache(), swift = sample.swiftCache();
         Path strings = work.resolve("Tenants/sonic-walkscape/locales/fr.yaml");
-        try (LiveryTool.Server server = LiveryTool.start(work, LISTENING, livery.toString(), "serve", "--port", "0")) {
+        try (LiveryTool.Server server = sample.serve()) {
             FetchResult first = fetch(server, java, root, r -> { });
             assertEquals(1, first.release);
-            liveryFetch(work, livery, server, "--root", root.toString());
+            sample.liveryFetch(server.url(), "--locale", "fr", "--root", root.toString());
             // Release 2 is on the server: the add does not take it, nor look at the metadata.
             Files.writeString(strings, Files.readString(strings).replace("map: Carte", "map: Plan"));
-            LiveryTool.run(work, livery.toString(), "build");
+            sample.livery("build");
 
             int before = server.log().length();
             FetchResult added = fetch(server, java, root, r -> r.addTours = List.of(TOUR));
@@ -65,17 +55,17 @@ class AddRemoveTourTest {
             assertTrue(added.reused.containsAll(List.of("core", "locale.fr", "locale.it")), added.reused.toString());
             assertFalse(requests.contains("/metadata/"), "no refresh: " + requests);
             // The two archives, and the file index of the indexed one (kept for its next delta): nothing but targets.
-            assertEquals(2, count(requests, ".zip 200"), requests);
-            assertEquals(count(requests, "\n"), count(requests, "GET /sonic-walkscape/targets/"), requests);
+            assertEquals(2, SampleRelease.occurrences(requests, ".zip 200"), requests);
+            assertEquals(SampleRelease.occurrences(requests, "\n"), SampleRelease.occurrences(requests, "GET /sonic-walkscape/targets/"), requests);
             assertTrue(Files.readString(java.resolve("selection.json")).contains(TOUR));
-            liveryFetch(work, livery, server, "--add-tour", TOUR);
+            sample.liveryFetch(server.url(), "--locale", "fr", "--add-tour", TOUR);
             assertSameCaches(java, swift);
 
             // The next update keeps the remembered tour.
             FetchResult updated = fetch(server, java, root, r -> { });
             assertEquals(2, updated.release);
             assertTrue(updated.reused.containsAll(List.of("tour." + TOUR, "tour." + TOUR + ".fr")), updated.reused.toString());
-            liveryFetch(work, livery, server);
+            sample.liveryFetch(server.url(), "--locale", "fr");
             assertSameCaches(java, swift);
 
             // Removed: out of the installed release 2, and its downloads out of the cache.
@@ -87,15 +77,14 @@ class AddRemoveTourTest {
             assertFalse(Files.exists(java.resolve("current/bundles/tour." + TOUR)));
             assertFalse(Files.exists(java.resolve("downloads/" + tourSha)), "the removed tour's download goes");
             assertFalse(Files.readString(java.resolve("selection.json")).contains(TOUR));
-            liveryFetch(work, livery, server, "--remove-tour", TOUR);
+            sample.liveryFetch(server.url(), "--locale", "fr", "--remove-tour", TOUR);
             assertSameCaches(java, swift);
 
             // Two releases later, in which the tour's French audio changed, release 2's tour files are gone from the server:
             // adding the tour to release 2 fails, and nothing changes.
-            Path audio = work.resolve("Tenants/sonic-walkscape/tours/" + TOUR + "/audio");
             for (String language : List.of("it", "en")) {
-                Files.copy(audio.resolve(language + "/03-signoria.mp3"), audio.resolve("fr/03-signoria.mp3"), StandardCopyOption.REPLACE_EXISTING);
-                LiveryTool.run(work, livery.toString(), "build");
+                sample.changeFrenchAudio(language);
+                sample.livery("build");
             }
             Map<String, String> release2 = LiveryTool.treeDigests(java.resolve("current"));
             Path link = Files.readSymbolicLink(java.resolve("current"));
@@ -112,39 +101,21 @@ class AddRemoveTourTest {
         return com.livery.client.manifest.DownloadManifest.parse(Files.readAllBytes(cache.resolve("current/download-manifest.json"))).bundle(id).sha256;
     }
 
-    private static int count(String text, String what) {
-        int n = 0;
-        for (int at = text.indexOf(what); at >= 0; at = text.indexOf(what, at + 1)) n++;
-        return n;
-    }
 
     private static FetchResult fetch(LiveryTool.Server server, Path cache, Path root, Consumer<FetchRequest> more) throws Exception {
-        FetchRequest request = new FetchRequest("sonic-walkscape", new RepositoryHttp(URI.create(server.url() + "/sonic-walkscape/"), new HttpFetcher(TransferPolicy.STANDARD)),
-                cache, TufRepository.opener(Clock.systemUTC()));
-        request.bootstrapRoot = Files.readAllBytes(root);
-        request.locale = "fr";
+        FetchRequest request = SampleRelease.request(server.url(), cache, root);
         more.accept(request);
         return ReleaseInstaller.fetch(request);
     }
 
-    private static void liveryFetch(Path work, Path livery, LiveryTool.Server server, String... more) throws Exception {
-        List<String> command = new ArrayList<>(List.of(livery.toString(), "fetch", "sonic-walkscape", "--server", server.url(), "--cache", "swift-cache", "--locale", "fr"));
-        command.addAll(List.of(more));
-        LiveryTool.run(work, command.toArray(new String[0]));
-    }
 
     /** The same installed tree, the same releases kept, the same downloads and the same remembered selection. */
     private static void assertSameCaches(Path java, Path swift) throws Exception {
         assertEquals(LiveryTool.treeDigests(swift.resolve("current")), LiveryTool.treeDigests(java.resolve("current")));
         assertEquals(Files.readSymbolicLink(swift.resolve("current")), Files.readSymbolicLink(java.resolve("current")));
-        assertEquals(names(swift.resolve("releases")), names(java.resolve("releases")));
-        assertEquals(names(swift.resolve("downloads")), names(java.resolve("downloads")));
+        assertEquals(SampleRelease.names(swift.resolve("releases")), SampleRelease.names(java.resolve("releases")));
+        assertEquals(SampleRelease.names(swift.resolve("downloads")), SampleRelease.names(java.resolve("downloads")));
         assertEquals(Files.readString(swift.resolve("selection.json")), Files.readString(java.resolve("selection.json")));
     }
 
-    private static List<String> names(Path folder) throws Exception {
-        try (Stream<Path> all = Files.list(folder)) {
-            return all.map(p -> p.getFileName().toString()).sorted().collect(Collectors.toList());
-        }
-    }
 }

@@ -13,9 +13,12 @@ import com.livery.client.http.TransferPolicy;
 import com.livery.client.install.RepositoryHttp;
 import com.livery.client.install.TufRepository;
 import com.livery.client.json.Json;
+import com.livery.client.json.JsonException;
 import com.livery.client.json.JsonObject;
 import com.livery.client.manifest.DownloadManifest;
 import com.livery.client.manifest.RolloutBucket;
+import com.livery.client.testsupport.LiveryTool;
+import com.livery.client.testsupport.Repo;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,19 +43,19 @@ class ClientVectorReleaseTest {
     @Test
     void everyReleaseCaseIsAnsweredAsItsCaseSays(@TempDir Path work) throws Exception {
         Path vectors = work.resolve("vectors");
-        LiveryTool.run(work, LiveryTool.livery().toString(), "vectors", vectors.toString());
-        JsonObject index = Json.parseObject(Files.readAllBytes(vectors.resolve("index.json")), "index.json");
+        LiveryTool.run(work, Repo.livery().toString(), "vectors", vectors.toString());
+        JsonObject index = JsonObject.parse(Files.readAllBytes(vectors.resolve("index.json")), "index.json");
         Map<String, String> parents = new HashMap<>();
         for (Object e : index.list("errors")) {
             JsonObject error = JsonObject.of(e, "error");
-            parents.put(error.string("class"), error.has("parent") && error.raw("parent") != null ? error.string("parent") : null);
+            parents.put(error.string("class"), error.has("parent") && error.raw("parent") != Json.NULL ? error.string("parent") : null);
         }
         List<String> failures = new ArrayList<>();
         int cases = 0, steps = 0;
-        try (LiveryTool.Server server = LiveryTool.start(work, SERVING, "python3", LiveryTool.repo().resolve("Tests/interop/range_http_server.py").toString(), vectors.toString())) {
+        try (LiveryTool.Server server = LiveryTool.start(work, SERVING, "python3", Repo.root().resolve("Tests/interop/range_http_server.py").toString(), vectors.toString())) {
             for (Object item : index.list("cases")) {
                 String id = JsonObject.of(item, "case").string("id");
-                JsonObject vector = Json.parseObject(Files.readAllBytes(vectors.resolve(id).resolve("case.json")), id);
+                JsonObject vector = JsonObject.parse(Files.readAllBytes(vectors.resolve(id).resolve("case.json")), id);
                 if (!Boolean.TRUE.equals(vector.raw("release"))) continue;
                 cases++;
                 Path cache = work.resolve("caches").resolve(id);
@@ -85,7 +88,7 @@ class ClientVectorReleaseTest {
         assertTrue(failures.isEmpty(), steps + " steps of " + cases + " cases; disagreements:\n" + String.join("\n", failures));
     }
 
-    private static FetchRequest request(String base, Path cache, byte[] root, JsonObject step) throws LiveryException {
+    private static FetchRequest request(String base, Path cache, byte[] root, JsonObject step) throws JsonException {
         FetchRequest r = new FetchRequest("vectors", new RepositoryHttp(URI.create(base), new HttpFetcher(TransferPolicy.STANDARD)), cache, TufRepository.opener(Clock.systemUTC()));
         r.bootstrapRoot = root;
         JsonObject asked = step.object("request");
@@ -96,11 +99,11 @@ class ClientVectorReleaseTest {
 
     /** The root version, the installed release and what it holds, as the step says. */
     private static void check(String where, JsonObject step, Path cache, List<String> failures) throws Exception {
-        JsonObject trustedRoot = JsonObject.of(Json.parseObject(Files.readAllBytes(cache.resolve("metadata/root.json")), "root.json").raw("signed"), "root signed");
+        JsonObject trustedRoot = JsonObject.of(JsonObject.parse(Files.readAllBytes(cache.resolve("metadata/root.json")), "root.json").raw("signed"), "root signed");
         if (trustedRoot.integer("version") != step.integer("rootVersion")) failures.add(where + ": trusts root v" + trustedRoot.integer("version"));
         Object expected = step.raw("installedRelease");
         Path current = cache.resolve("current");
-        if (expected == null) {
+        if (expected == null || expected == Json.NULL) {
             if (Files.exists(current)) failures.add(where + ": a release is installed, none expected");
             return;
         }
@@ -152,8 +155,8 @@ class ClientVectorReleaseTest {
 
     @Test
     void everyRolloutBucketMatchesTheVectors(@TempDir Path work) throws Exception {
-        LiveryTool.run(work, LiveryTool.livery().toString(), "vectors", work.resolve("v").toString());
-        JsonObject file = Json.parseObject(Files.readAllBytes(work.resolve("v/rollout-buckets.json")), "rollout-buckets.json");
+        LiveryTool.run(work, Repo.livery().toString(), "vectors", work.resolve("v").toString());
+        JsonObject file = JsonObject.parse(Files.readAllBytes(work.resolve("v/rollout-buckets.json")), "rollout-buckets.json");
         int checked = 0;
         for (Object c : file.list("cases")) {
             JsonObject bucket = JsonObject.of(c, "bucket case");

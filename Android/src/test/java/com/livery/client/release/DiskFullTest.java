@@ -7,26 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.livery.client.CacheFull;
-import com.livery.client.FetchRequest;
 import com.livery.client.FetchResult;
 import com.livery.client.InsufficientSpace;
 import com.livery.client.LiveryException;
 import com.livery.client.ReleaseInstaller;
 import com.livery.client.extract.ArchiveExtractor;
-import com.livery.client.http.HttpFetcher;
-import com.livery.client.http.TransferPolicy;
-import com.livery.client.install.RepositoryHttp;
-import com.livery.client.install.TufRepository;
-import java.net.URI;
+import com.livery.client.testsupport.LiveryTool;
+import com.livery.client.testsupport.SampleRelease;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,13 +30,11 @@ import org.junit.jupiter.api.io.TempDir;
  * (never an offline keep), or installs; whenever it does not install, release 1 is byte-identical and still current.
  */
 class DiskFullTest {
-    private static final Pattern LISTENING = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)/");
 
     @Test
     void aFullDiskAtAnyPointOfAnUpdateIsCacheFullAndLeavesReleaseOneAsItWas(@TempDir Path work) throws Exception {
-        Path livery = LiveryTool.livery();
-        EndToEndTest.copyTree(LiveryTool.repo().resolve("Tenants/sonic-walkscape"), work.resolve("Tenants/sonic-walkscape"));
-        LiveryTool.run(work, livery.toString(), "build");
+        SampleRelease sample = SampleRelease.copied(work);
+        sample.livery("build");
         Path small = work.resolve("small");
         Files.createDirectories(small);
         Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", small.toString()).redirectErrorStream(true).start();
@@ -52,9 +42,9 @@ class DiskFullTest {
         boolean root = "0".equals(LiveryTool.run(work, "id", "-u").trim());
         Assumptions.assumeTrue(root, "mounting a small tmpfs needs root");
         assertEquals(0, mount.waitFor(), "mount a 2 MiB tmpfs: " + said);
-        try (LiveryTool.Server server = LiveryTool.start(work, LISTENING, livery.toString(), "serve", "--port", "0")) {
+        try (LiveryTool.Server server = sample.serve()) {
             Path cache = small.resolve("cache/sonic-walkscape");
-            Path root1 = work.resolve("Output/sonic-walkscape/metadata/1.root.json");
+            Path root1 = sample.root();
             FetchResult first = fetch(server.url(), cache, root1);
             assertEquals(1, first.release);
             Path pristine = work.resolve("pristine");
@@ -64,7 +54,7 @@ class DiskFullTest {
 
             Path strings = work.resolve("Tenants/sonic-walkscape/locales/fr.yaml");
             Files.writeString(strings, Files.readString(strings).replace("map: Carte", "map: Plan"));
-            LiveryTool.run(work, livery.toString(), "build");
+            sample.livery("build");
 
             Path filler = small.resolve("filler");
             List<String> outcomes = new ArrayList<>();
@@ -98,7 +88,7 @@ class DiskFullTest {
                 // Release 1 exactly as it was: still current, the same files, the same selection, nothing staged left.
                 assertEquals(link, Files.readSymbolicLink(cache.resolve("current")), kib + " KiB free");
                 assertEquals(release1, LiveryTool.treeDigests(cache.resolve("current")), kib + " KiB free: release 1 byte-identical");
-                assertEquals(names(pristine.resolve("sonic-walkscape/releases")), names(cache.resolve("releases")), kib + " KiB free");
+                assertEquals(SampleRelease.names(pristine.resolve("sonic-walkscape/releases")), SampleRelease.names(cache.resolve("releases")), kib + " KiB free");
                 assertEquals(Files.exists(pristine.resolve("sonic-walkscape/selection.json")), Files.exists(cache.resolve("selection.json")));
             }
             assertEquals(2, successes, "the update fits in the end: " + outcomes);
@@ -108,10 +98,7 @@ class DiskFullTest {
 
             // Extraction onto the full disk: a storage failure naming the file, never taken for a bad archive (zip and tar.zst).
             LiveryTool.run(work, "bsdtar", "--zstd", "-cf", "assets.tar.zst", "-C", "Tenants/sonic-walkscape", "assets");
-            Path zip;
-            try (Stream<Path> files = Files.list(work.resolve("Output/sonic-walkscape/targets"))) {
-                zip = files.filter(p -> p.toString().endsWith(".core.zip")).findFirst().orElseThrow();
-            }
+            Path zip = sample.targets(".core.zip").get(0);
             for (Path archive : List.of(zip, work.resolve("assets.tar.zst"))) {
                 Files.deleteIfExists(filler);
                 Files.write(filler, new byte[(int) Files.getFileStore(small).getUsableSpace()]);
@@ -124,17 +111,8 @@ class DiskFullTest {
         }
     }
 
-    private static List<String> names(Path folder) throws Exception {
-        try (Stream<Path> all = Files.list(folder)) {
-            return all.map(p -> p.getFileName().toString()).sorted().collect(Collectors.toList());
-        }
-    }
 
     private static FetchResult fetch(String server, Path cache, Path root) throws Exception {
-        FetchRequest request = new FetchRequest("sonic-walkscape", new RepositoryHttp(URI.create(server + "/sonic-walkscape/"), new HttpFetcher(TransferPolicy.STANDARD)),
-                cache, TufRepository.opener(Clock.systemUTC()));
-        request.bootstrapRoot = Files.readAllBytes(root);
-        request.locale = "fr";
-        return ReleaseInstaller.fetch(request);
+        return ReleaseInstaller.fetch(SampleRelease.request(server, cache, root));
     }
 }

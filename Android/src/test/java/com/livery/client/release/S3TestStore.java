@@ -1,5 +1,7 @@
 package com.livery.client.release;
 
+import com.livery.client.testsupport.LiveryTool;
+import com.livery.client.testsupport.Repo;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -38,7 +40,7 @@ final class S3TestStore implements AutoCloseable {
 
     /** Starts a store; fails (never skips) when Ceph is not installed: `make test-java` installs it. */
     static S3TestStore start(Path folder) throws IOException, InterruptedException {
-        String script = LiveryTool.repo().resolve("scripts/s3-server.sh").toString();
+        String script = Repo.root().resolve("scripts/s3-server.sh").toString();
         Files.createDirectories(folder);
         String out;
         try {
@@ -117,6 +119,6 @@ final class S3TestStore implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        LiveryTool.run(folder, "bash", LiveryTool.repo().resolve("scripts/s3-server.sh").toString(), "stop", folder.resolve("rgw").toString());
+        LiveryTool.run(folder, "bash", Repo.root().resolve("scripts/s3-server.sh").toString(), "stop", folder.resolve("rgw").toString());
     }
 }

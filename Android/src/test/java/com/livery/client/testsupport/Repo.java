@@ -2,6 +2,7 @@ package com.livery.client.testsupport;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /** Where the tests find the repository, its Python environment and the livery binary. */
 public final class Repo {
@@ -15,14 +16,14 @@ public final class Repo {
         return Files.isDirectory(here.resolve("Android")) ? here : here.getParent();
     }
 
-    /** The livery binary: LIVERY, else the debug build in the repository. */
+    /** The livery binary: LIVERY, else the repository's release build, else its debug build, else /tmp/livery-ref. */
     public static Path livery() {
         String env = System.getenv("LIVERY");
-        Path path = env != null ? Path.of(env) : root().resolve(".build/debug/livery");
-        if (!Files.isExecutable(path)) {
-            throw new IllegalStateException("no livery binary at " + path + ": build it (swift build) or set LIVERY");
+        if (env != null) return Path.of(env);
+        for (Path p : List.of(root().resolve(".build/release/livery"), root().resolve(".build/debug/livery"), Path.of("/tmp/livery-ref"))) {
+            if (Files.isExecutable(p)) return p;
         }
-        return path;
+        throw new IllegalStateException("no livery binary: build it (make build) or set LIVERY");
     }
 
     /** python-tuf, securesystemslib and cryptography's Python: LIVERY_PYTHON, else .venv-test (make test-venv). */

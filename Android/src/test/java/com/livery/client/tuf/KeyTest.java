@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.livery.client.json.Json;
+import com.livery.client.json.JsonException;
 import com.livery.client.testsupport.Processes;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -39,7 +41,7 @@ class KeyTest {
         samples = (List<?>) Json.parse(Processes.python(script, null, MESSAGE).getBytes(StandardCharsets.UTF_8));
     }
 
-    private static Key key(String name) throws DeserializationException {
+    private static Key key(String name) throws JsonException {
         return Key.read(sample(name).get("key"), name);
     }
 

@@ -1,5 +1,6 @@
 package com.livery.client.tuf;
 
+import com.livery.client.digest.Hex;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;

@@ -3,11 +3,11 @@ package com.livery.client.tuf.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.livery.client.digest.Hex;
+import com.livery.client.json.Json;
 import com.livery.client.testsupport.PortServer;
 import com.livery.client.testsupport.Processes;
 import com.livery.client.testsupport.Repo;
-import com.livery.client.tuf.Hex;
-import com.livery.client.tuf.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -1,5 +1,6 @@
-package com.livery.client.release;
+package com.livery.client.testsupport;
 
+import com.livery.client.digest.Sha256;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -9,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,32 +18,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** What the release layer's live tests share: the livery binary, servers started on free ports, and tree digests. */
-final class LiveryTool {
+/** What the live tests share: commands run to their end, servers started on free ports, and tree digests. */
+public final class LiveryTool {
     private LiveryTool() {}
 
-    static Path repo() {
-        String env = System.getenv("LIVERY_REPO");
-        return Path.of(env != null ? env : "..").toAbsolutePath().normalize();
-    }
 
-    /** The livery binary: $LIVERY, else the repository's release build, else its debug build, else /tmp/livery-ref. */
-    static Path livery() {
-        String env = System.getenv("LIVERY");
-        if (env != null) return Path.of(env);
-        for (Path p : List.of(repo().resolve(".build/release/livery"), repo().resolve(".build/debug/livery"), Path.of("/tmp/livery-ref"))) {
-            if (Files.isExecutable(p)) return p;
-        }
-        throw new IllegalStateException("no livery binary: build it (make build) or set LIVERY");
-    }
 
     /** Runs a command in {@code folder}; returns its standard output, failing on a non-zero exit. */
-    static String run(Path folder, String... command) throws IOException, InterruptedException {
+    public static String run(Path folder, String... command) throws IOException, InterruptedException {
         return run(folder, Map.of(), command);
     }
 
     /** The same with {@code environment} added to this process's. */
-    static String run(Path folder, Map<String, String> environment, String... command) throws IOException, InterruptedException {
+    public static String run(Path folder, Map<String, String> environment, String... command) throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(command).directory(folder.toFile());
         builder.environment().putAll(environment);
         builder.redirectError(folder.resolve("command-errors.log").toFile());
@@ -56,9 +43,9 @@ final class LiveryTool {
     }
 
     /** A server process, the port it said it listens on, and what it printed since (its request log). */
-    static final class Server implements AutoCloseable {
+    public static final class Server implements AutoCloseable {
         final Process process;
-        final int port;
+        public final int port;
         private final StringBuffer log = new StringBuffer();
 
         Server(Process process, int port) {
@@ -66,10 +53,10 @@ final class LiveryTool {
             this.port = port;
         }
 
-        String url() { return "http://127.0.0.1:" + port; }
+        public String url() { return "http://127.0.0.1:" + port; }
 
         /** The lines the server printed after the one naming its port. */
-        String log() { return log.toString(); }
+        public String log() { return log.toString(); }
 
         @Override
         public void close() throws InterruptedException {
@@ -79,11 +66,11 @@ final class LiveryTool {
     }
 
     /** Starts {@code command} and reads its output until a line names the port (any free one: the servers bind port 0). */
-    static Server start(Path folder, Pattern portLine, String... command) throws IOException {
+    public static Server start(Path folder, Pattern portLine, String... command) throws IOException {
         return start(folder, Map.of(), portLine, command);
     }
 
-    static Server start(Path folder, Map<String, String> environment, Pattern portLine, String... command) throws IOException {
+    public static Server start(Path folder, Map<String, String> environment, Pattern portLine, String... command) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command).directory(folder.toFile()).redirectErrorStream(true);
         builder.environment().putAll(environment);
         Process p = builder.start();
@@ -112,26 +99,19 @@ final class LiveryTool {
     }
 
     /** Every file under {@code root} (hidden ones included, links not followed) by relative path, with its SHA-256. */
-    static Map<String, String> treeDigests(Path root) throws IOException {
+    public static Map<String, String> treeDigests(Path root) throws IOException {
         Map<String, String> out = new TreeMap<>();
         Files.walkFileTree(root.toRealPath(), new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                try {
-                    byte[] digest = MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file));
-                    StringBuilder hex = new StringBuilder();
-                    for (byte b : digest) hex.append(String.format("%02x", b));
-                    out.put(root.toRealPath().relativize(file).toString() + (attrs.isSymbolicLink() ? " (link)" : ""), hex.toString());
-                } catch (java.security.NoSuchAlgorithmException e) {
-                    throw new IOException(e);
-                }
+                out.put(root.toRealPath().relativize(file).toString() + (attrs.isSymbolicLink() ? " (link)" : ""), Sha256.hex(Files.readAllBytes(file)));
                 return FileVisitResult.CONTINUE;
             }
         });
         return out;
     }
 
-    static List<String> lines(String text) {
+    public static List<String> lines(String text) {
         List<String> out = new ArrayList<>();
         for (String l : text.split("\n")) if (!l.isBlank()) out.add(l.trim());
         return out;
