@@ -180,7 +180,7 @@ struct Build: AsyncParsableCommand {
         if publish {
             let (client, location) = try store.resolved()
             let outcomes = try await Publish.publish(tenants: built, output: URL(fileURLWithPath: output).standardizedFileURL, client: client,
-                                                     location: location, options: store.publisherOptions)
+                                                     location: location, options: store.publisherOptions, bucket: store.bucketSetup)
             for outcome in outcomes {
                 let line = "\(outcome.tenant): " + (outcome.unchanged ? "already in \(location)" : "\(outcome.uploaded) objects uploaded to \(location)") + "\n"
                 (format == .text ? FileHandle.standardOutput : FileHandle.standardError).write(Data(line.utf8))
@@ -236,11 +236,5 @@ extension ArchiveFormat: ExpressibleByArgument {}
 
 extension Build {
     /// A byte count as people read it: `512 bytes`, `31.4 KB`, `10.5 MB` (decimal units, as `du -h --si`).
-    static func bytes(_ count: Int) -> String {
-        switch count {
-        case ..<1000: return "\(count) bytes"
-        case ..<1_000_000: return String(format: "%.1f KB", Double(count) / 1000)
-        default: return String(format: "%.1f MB", Double(count) / 1_000_000)
-        }
-    }
+    static func bytes(_ count: Int) -> String { ByteCount.text(count) }
 }
