@@ -40,8 +40,8 @@ struct Build: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "How validation findings are shown: text, json or sarif.")
     var format: ReportFormat = .text
 
-    @Option(help: "The signing key store (one folder per tenant). Development keys are created there on first use, with a warning.")
-    var keys = ".livery-keys"
+    @Option(help: "The signing key store (one folder per tenant; default: .livery-keys beside the workspace folder, so ./.livery-keys for ./Tenants wherever the command runs). Development keys are created there on first use, with a warning.")
+    var keys: String?
 
     @Flag(help: "Publish unsigned releases (no TUF metadata).")
     var unsigned = false
@@ -124,7 +124,7 @@ struct Build: AsyncParsableCommand {
                 continue
             }
             var options = BuildOptions(format: archiveFormat, only: only, strict: strict,
-                                       keys: unsigned ? nil : KeyStore(root: URL(fileURLWithPath: keys)), refreshTimestamp: refreshTimestamp)
+                                       keys: unsigned ? nil : KeyStore(root: keyStore(for: target)), refreshTimestamp: refreshTimestamp)
             options.channel = channel
             options.rollout = rollout
             options.steps = StepReporter.make(verbose: store.verbose)
@@ -190,6 +190,13 @@ struct Build: AsyncParsableCommand {
 }
 
 extension Build {
+    /// `--keys`, else `.livery-keys` beside the workspace folder: the store belongs to the workspace it signs, so a
+    /// build of `/path/to/Tenants/x` run from another folder never makes a second store (of new keys) there.
+    func keyStore(for target: WorkspaceTarget) -> URL {
+        keys.map { URL(fileURLWithPath: $0).standardizedFileURL }
+            ?? target.workspace.deletingLastPathComponent().appendingPathComponent(".livery-keys", isDirectory: true)
+    }
+
     /// `--as-of`: validates a group of lineages at a time and prints each clean tenant's schedule at `date`;
     /// false when validation found errors (then nothing is printed for the workspace).
     static func showSchedule(_ target: WorkspaceTarget, only: Set<String>?, at date: Date, strict: Bool, format: ReportFormat) throws -> Bool {

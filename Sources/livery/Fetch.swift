@@ -167,7 +167,8 @@ struct Fetch: ParsableCommand {
     /// that was already installed is "up to date", not "installed"; a list of bundles is shown only when there is one.
     static func summary(_ result: FetchResult, tenant: String, received: Int) -> String {
         let staged = result.staged ? " (staged rollout)" : ""
-        let received = "\(ByteCount.text(received)) received"
+        // Exact: scripts (bench-delta.sh) compare it across runs.
+        let received = "\(received) bytes received"
         guard result.changed else {
             return "\(tenant): release \(result.release)\(staged) kept at \(result.installed.path) (already installed; nothing downloaded); \(received)"
         }
