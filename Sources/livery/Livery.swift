@@ -40,6 +40,7 @@ struct Livery: AsyncParsableCommand {
     /// and `livery fetch`'s 3: the release needs a newer app (docs/client.md).
     static func main() async {
         do {
+            try checkHelpTopic(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -52,6 +53,26 @@ struct Livery: AsyncParsableCommand {
             if exitCode(for: error) == .success { exit(withError: error) }
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
             Foundation.exit(2)
+        }
+    }
+}
+
+extension Livery {
+    /// `livery help TOPIC…`: ArgumentParser's help command shows the top-level help, and succeeds, for a topic that
+    /// names no command; a usage error instead (exit 2, as for any unknown subcommand), naming the topic and the
+    /// commands there are. Options after `help` (such as `--help`) are left to ArgumentParser.
+    static func checkHelpTopic(_ arguments: [String]) throws {
+        guard arguments.first == "help" else { return }
+        var command: any ParsableCommand.Type = Livery.self
+        for topic in arguments.dropFirst() where !topic.hasPrefix("-") {
+            let children = command.configuration.subcommands
+            guard let child = children.first(where: { $0._commandName == topic || $0.configuration.aliases.contains(topic) }) else {
+                let path = ([Livery._commandName] + arguments.dropFirst().prefix { $0 != topic }).joined(separator: " ")
+                let names = children.map(\._commandName)
+                throw ValidationError("no help topic '\(topic)': "
+                                      + (names.isEmpty ? "'\(path)' has no subcommands" : "the commands of '\(path)' are \(names.joined(separator: ", "))"))
+            }
+            command = child
         }
     }
 }

@@ -96,6 +96,24 @@ final class BuildTests: XCTestCase {
         XCTAssertEqual(Self.tree(workspace.output), before)
     }
 
+    /// `livery keys list TENANT…` lists only those tenants; a tenant the store has no keys for is an error naming the ones it has.
+    func testKeysListTakesTenantsAndRefusesOnesWithoutKeys() throws {
+        let workspace = try Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let all = try LiveryProcess.run(["keys", "list", "--output", "Output"], in: workspace.root)
+        XCTAssertEqual(all.status, 0, all.stderr)
+        XCTAssertTrue(all.stdout.contains("\ncompanero  ") || all.stdout.hasPrefix("companero  "), all.stdout)
+        let one = try LiveryProcess.run(["keys", "list", "urbannest", "--output", "Output"], in: workspace.root)
+        XCTAssertEqual(one.status, 0, one.stderr)
+        let lines = one.stdout.split(separator: "\n")
+        XCTAssertFalse(lines.isEmpty)
+        XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("urbannest  ") }, one.stdout)
+        XCTAssertEqual(lines.count, all.stdout.split(separator: "\n").filter { $0.hasPrefix("urbannest  ") }.count)
+        let typo = try LiveryProcess.run(["keys", "list", "urbannets", "--output", "Output"], in: workspace.root)
+        XCTAssertEqual(typo.status, 2)
+        XCTAssertTrue(typo.stderr.hasPrefix("Error: no keys for 'urbannets' in \(workspace.root.path)/.livery-keys (it holds keys for companero, "), typo.stderr)
+    }
+
     func testBuildPublishesEveryTenantAsATUFStyleTargetsTree() throws {
         let workspace = try Workspace()
         let output = try workspace.build()
