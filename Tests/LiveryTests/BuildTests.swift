@@ -111,7 +111,7 @@ final class BuildTests: XCTestCase {
         XCTAssertEqual(lines.count, all.stdout.split(separator: "\n").filter { $0.hasPrefix("urbannest  ") }.count)
         let typo = try LiveryProcess.run(["keys", "list", "urbannets", "--output", "Output"], in: workspace.root)
         XCTAssertEqual(typo.status, 2)
-        XCTAssertTrue(typo.stderr.hasPrefix("Error: no keys for 'urbannets' in \(workspace.root.path)/.livery-keys (it holds keys for companero, "), typo.stderr)
+        XCTAssertTrue(typo.stderr.hasPrefix("Error: no keys for 'urbannets' in ") && typo.stderr.contains(".livery-keys (it holds keys for companero, "), typo.stderr)
     }
 
     func testBuildPublishesEveryTenantAsATUFStyleTargetsTree() throws {
