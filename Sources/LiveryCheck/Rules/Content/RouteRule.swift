@@ -68,6 +68,14 @@ struct RouteRule: Rule {
         }
     }
 
+    /// A coordinate as written in a manifest: no trailing zeros, no exponent.
+    static func degrees(_ value: Double) -> String {
+        var text = String(format: "%.6f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
     func check(_ context: RuleContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for tour in context.source.manifests(.tour) {
@@ -92,11 +100,20 @@ struct RouteRule: Rule {
             }
             for stop in tour.node["stops"]?.items ?? [] {
                 guard let lat = stop["latitude"]?.number, let lon = stop["longitude"]?.number else { continue }
-                let nearest = zip(points, points.dropFirst()).map { Geo.distance(from: (lat, lon), toSegment: $0.0, $0.1) }.min() ?? .infinity
+                func distance(_ lat: Double, _ lon: Double) -> Double {
+                    zip(points, points.dropFirst()).map { Geo.distance(from: (lat, lon), toSegment: $0.0, $0.1) }.min() ?? .infinity
+                }
+                let nearest = distance(lat, lon)
                 let radius = Double(stop["triggerRadius"]?.int ?? 100)
                 if nearest > radius {
+                    // The commonest way to put a stop thousands of kilometres away: latitude and longitude written the
+                    // other way round (x, y order, as GeoJSON and many map tools give them). Said when swapping them puts
+                    // the stop within its trigger radius.
+                    let swapped = abs(lon) <= 90 && distance(lon, lat) <= radius
                     diagnostics.append(Diagnostic(.error, Message.stopOffRoute(stop: stop["id"]?.string ?? "", distance: Int(nearest), radius: Int(radius)),
-                                                  at: stop["latitude"]?.location ?? stop.location, rule: Self.description.id))
+                                                  at: stop["latitude"]?.location ?? stop.location, rule: Self.description.id,
+                                                  hint: swapped ? "latitude and longitude swapped? (latitude \(Self.degrees(lon)), longitude \(Self.degrees(lat))) is on the route" : nil,
+                                                  related: swapped ? (stop["longitude"].map { [RelatedLocation("the longitude, which reads as a latitude", at: $0.location)] } ?? []) : []))
                 }
             }
         }
