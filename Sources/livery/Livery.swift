@@ -63,16 +63,25 @@ extension Livery {
     /// commands there are. Options after `help` (such as `--help`) are left to ArgumentParser.
     static func checkHelpTopic(_ arguments: [String]) throws {
         guard arguments.first == "help" else { return }
-        var command: any ParsableCommand.Type = Livery.self
+        var path = ["livery"]
+        var children: [any ParsableCommand.Type] = Livery.configuration.subcommands
         for topic in arguments.dropFirst() where !topic.hasPrefix("-") {
-            let children = command.configuration.subcommands
-            guard let child = children.first(where: { $0._commandName == topic || $0.configuration.aliases.contains(topic) }) else {
-                let path = ([Livery._commandName] + arguments.dropFirst().prefix { $0 != topic }).joined(separator: " ")
-                let names = children.map(\._commandName)
-                throw ValidationError("no help topic '\(topic)': "
-                                      + (names.isEmpty ? "'\(path)' has no subcommands" : "the commands of '\(path)' are \(names.joined(separator: ", "))"))
+            var names: [String] = []
+            var found: (any ParsableCommand.Type)?
+            for child in children {
+                let configuration = child.configuration
+                // Every Livery command names itself (see `configuration` above).
+                let name = configuration.commandName ?? ""
+                names.append(name)
+                if found == nil && (name == topic || configuration.aliases.contains(topic)) { found = child }
             }
-            command = child
+            guard let found else {
+                throw ValidationError("no help topic '\(topic)': "
+                                      + (names.isEmpty ? "'\(path.joined(separator: " "))' has no subcommands"
+                                         : "the commands of '\(path.joined(separator: " "))' are \(names.joined(separator: ", "))"))
+            }
+            path.append(topic)
+            children = found.configuration.subcommands
         }
     }
 }

@@ -109,9 +109,9 @@ struct Preview: ParsableCommand {
             return
         }
         guard let files else { throw ExitCode(1) }
-        let destination = URL(fileURLWithPath: siteFolder ?? "\(id).preview").standardizedFileURL
-        try Self.write(files, to: destination)
-        print("wrote \(WorkspaceTarget.display(destination))/ (\(files.count) files; open index.html)")
+        let siteURL = URL(fileURLWithPath: siteFolder ?? "\(id).preview").standardizedFileURL
+        try Self.write(files, to: siteURL)
+        print("wrote \(WorkspaceTarget.display(siteURL))/ (\(files.count) files; open index.html)")
     }
 
     /// Writes the site into a staging folder beside `destination`, then puts it in place of an earlier
