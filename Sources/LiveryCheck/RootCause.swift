@@ -7,24 +7,36 @@ import LiveryLoad
 /// notes under it, not three errors with the cause last.
 ///
 /// A cause is a finding that a value is not what its field allows (`structure.range`, `structure.type`,
-/// `structure.enum`). A finding of another rule follows from it when it is about the same value: at the same
-/// place, or naming that place among its own related places.
+/// `structure.enum`): a finding of any other family follows from it when it is about the same value, at the same
+/// place or naming that place among its own related places. A few rules' findings are causes of some others'
+/// in the same way (`causedBy`): a stop far from its route is in the wrong place (swapped coordinates, a typo),
+/// and the tile the pack lacks for it follows from that.
 public enum RootCause {
     /// The rules whose findings say a value itself is wrong: anything worked out from that value follows from them.
     static let causes: Set<RuleID> = [ShapeRule.range, ShapeRule.type, ShapeRule.choice]
+    /// Rules whose findings follow from another rule's finding about the same place.
+    static let causedBy: [RuleID: Set<RuleID>] = ["content.route": ["content.tile-coverage"]]
 
     /// `found` with every follow-on finding folded into its cause (the first one, in report order).
     public static func fold(_ found: [Diagnostic]) -> [Diagnostic] {
         var causeAt: [SourceLocation: Int] = [:]
-        for (index, diagnostic) in found.enumerated() where causes.contains(diagnostic.ruleID) && diagnostic.severity == .error {
-            if causeAt[diagnostic.location] == nil { causeAt[diagnostic.location] = index }
+        var narrowCauseAt: [SourceLocation: [(index: Int, follows: Set<RuleID>)]] = [:]
+        for (index, diagnostic) in found.enumerated() where diagnostic.severity == .error {
+            if causes.contains(diagnostic.ruleID) {
+                if causeAt[diagnostic.location] == nil { causeAt[diagnostic.location] = index }
+            } else if let follows = causedBy[diagnostic.ruleID] {
+                narrowCauseAt[diagnostic.location, default: []].append((index, follows))
+            }
         }
-        guard !causeAt.isEmpty else { return found }
+        guard !causeAt.isEmpty || !narrowCauseAt.isEmpty else { return found }
         var result = found
         var folded = Set<Int>()
         for (index, diagnostic) in found.enumerated() where diagnostic.ruleID.family != "structure" {
             let places = [diagnostic.location] + diagnostic.related.map(\.location)
-            guard let cause = places.lazy.compactMap({ causeAt[$0] }).first else { continue }
+            let cause = places.lazy.compactMap { causeAt[$0] }.first
+                ?? places.lazy.compactMap { narrowCauseAt[$0]?.first { $0.follows.contains(diagnostic.ruleID) && $0.index != index }?.index }.first
+            // A cause that was itself folded keeps its notes with it.
+            guard let cause, !folded.contains(cause) else { continue }
             result[cause].related.append(note(for: diagnostic))
             folded.insert(index)
         }
