@@ -8,14 +8,14 @@ import LiveryLoad
 ///
 /// A cause is a finding that a value is not what its field allows (`structure.range`, `structure.type`,
 /// `structure.enum`): a finding of any other family follows from it when it is about the same value, at the same
-/// place or naming that place among its own related places. A few rules' findings are causes of some others'
-/// in the same way (`causedBy`): a stop far from its route is in the wrong place (swapped coordinates, a typo),
-/// and the tile the pack lacks for it follows from that.
+/// place or naming that place among its own related places. A few findings are causes of some others' in the
+/// same way (`causedBy`): a stop whose latitude and longitude read the other way round is on its route is in the
+/// wrong place, and the tile its pack lacks for it follows from that.
 public enum RootCause {
     /// The rules whose findings say a value itself is wrong: anything worked out from that value follows from them.
     static let causes: Set<RuleID> = [ShapeRule.range, ShapeRule.type, ShapeRule.choice]
-    /// Rules whose findings follow from another rule's finding about the same place.
-    static let causedBy: [RuleID: Set<RuleID>] = ["content.route": ["content.tile-coverage"]]
+    /// Findings (rule and message id) that other rules' findings about the same place follow from.
+    static let causedBy: [String: Set<RuleID>] = ["content.route/stop-swapped": ["content.tile-coverage"]]
 
     /// `found` with every follow-on finding folded into its cause (the first one, in report order).
     public static func fold(_ found: [Diagnostic]) -> [Diagnostic] {
@@ -24,7 +24,7 @@ public enum RootCause {
         for (index, diagnostic) in found.enumerated() where diagnostic.severity == .error {
             if causes.contains(diagnostic.ruleID) {
                 if causeAt[diagnostic.location] == nil { causeAt[diagnostic.location] = index }
-            } else if let follows = causedBy[diagnostic.ruleID] {
+            } else if let follows = causedBy["\(diagnostic.ruleID)/\(diagnostic.messageID ?? "")"] {
                 narrowCauseAt[diagnostic.location, default: []].append((index, follows))
             }
         }

@@ -44,15 +44,19 @@ final class RootCauseTests: XCTestCase {
         let (files, binary) = tour(latitude: "11.25", longitude: "43.77")
         let route = try errors(files, binary: binary).filter { $0.ruleID == "content.route" }
         XCTAssertEqual(route.count, 1, route.map(\.line).joined(separator: "\n"))
+        XCTAssertEqual(route.first?.message, "stop 'stop-1' is \(route.first?.arguments[1] ?? "?") m from the route, beyond its 150 m trigger radius; with latitude and longitude swapped it is on the route")
         XCTAssertEqual(route.first?.hint, "latitude and longitude swapped? (latitude 43.77, longitude 11.25) is on the route")
         // The tile the pack lacks for the misplaced stop follows from it: a note, not an error before it.
         XCTAssertEqual(try errors(files, binary: binary).map(\.ruleID), ["content.route"])
         XCTAssertTrue(route.first?.related.contains { $0.message.hasPrefix("follows from this: the tile pack has no tile ") } ?? false, "\(route.first?.related ?? [])")
-        // A stop far away for another reason gets no such guess.
+        // A stop far away for another reason gets no such guess, and the tile its pack lacks stands as an error of its own
+        // (the stop may be right and the pack wrong).
         let (far, farBinary) = tour(latitude: "43.9", longitude: "11.25")
-        let other = try errors(far, binary: farBinary).filter { $0.ruleID == "content.route" }
-        XCTAssertEqual(other.count, 1)
-        XCTAssertNil(other.first?.hint)
+        let other = try errors(far, binary: farBinary)
+        XCTAssertEqual(other.filter { $0.ruleID == "content.route" }.count, 1)
+        XCTAssertNil(other.first { $0.ruleID == "content.route" }?.hint)
+        XCTAssertEqual(other.first { $0.ruleID == "content.route" }?.messageID, "stop-off-route")
+        XCTAssertTrue(other.contains { $0.ruleID == "content.tile-coverage" }, other.map(\.line).joined(separator: "\n"))
     }
 
     /// Store (and every family worked out from the tenant manifest): a tenant.yaml that does not parse gives its
