@@ -311,7 +311,7 @@ final class ChannelTests: XCTestCase {
                                    "--root", "Output/\(Self.tenant)/metadata/1.root.json"], workspace).status, 0)
         // Nothing left to free; --keep 1 still keeps the previous release.
         XCTAssertTrue(try livery(["gc", "--output", "Output", "--keep", "1"], workspace).stdout.contains("\(Self.tenant): kept releases 4, 5"))
-        XCTAssertTrue(try livery(["gc", "--output", "Output"], workspace).stdout.contains("freed 0.0 MB: 0 objects removed"))
+        XCTAssertTrue(try livery(["gc", "--output", "Output"], workspace).stdout.contains("freed 0 bytes: 0 objects removed"))
         XCTAssertTrue(try livery(["gc", Self.tenant, "--output", "Output"], workspace, expect: 2).stderr.contains("collect it whole"))
     }
 
