@@ -18,9 +18,8 @@ cd "$work"
 python3 "$here/bench-corpus.py"
 "$livery" build Tenants --output Output >/dev/null 2>&1
 # Twelve copies of the media tenant are kept (warm-up, five rounds of two, the no-change bucket): 10 GiB of memory store.
-S3_SERVER_BYTES=10737418240 "$here/s3-server.sh" start "$work/rgw" >/dev/null
-. "$work/rgw/env"
-export AWS_ACCESS_KEY_ID="$access_key" AWS_SECRET_ACCESS_KEY="$secret_key" AWS_ENDPOINT_URL="$endpoint" AWS_REGION=us-east-1
+S3_SERVER_PORT=0 S3_SERVER_BYTES=10737418240 "$here/s3-server.sh" start "$work/rgw" >/dev/null
+. "$work/rgw/env"   # exports AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION
 export AWS_CONFIG_FILE=/nonexistent AWS_SHARED_CREDENTIALS_FILE=/nonexistent
 "$python" -c "
 import boto3

@@ -3,8 +3,9 @@
 # (Debian's radosgw) on a single-node cluster (one monitor, one OSD with the in-memory object
 # store), everything in one folder, nothing in /etc or /var, no systemd.
 #
-#   scripts/s3-server.sh start DIR   starts it; prints `endpoint=… access_key=… secret_key=…` lines
-#                                    and writes the same to DIR/env (shell syntax)
+#   scripts/s3-server.sh start DIR   starts it on port 7480 (RGW's default; S3_SERVER_PORT=N for another,
+#                                    0 for any free one); prints the `export AWS_…=…` lines Livery (and the
+#                                    AWS tools) read, and writes the same to DIR/env: `eval "$(… start DIR)"`
 #   scripts/s3-server.sh stop DIR    stops it (radosgw, osd, mon, by the PIDs recorded at start)
 #   scripts/s3-server.sh install     installs the Debian packages if missing
 #
@@ -47,7 +48,13 @@ start)
     done
     mkdir -p "$dir"/{log,run,mon,osd}
     dir="$(cd "$dir" && pwd)"
-    mon_v2=$(free_port); mon_v1=$(free_port); rgw=$(free_port)
+    rgw=${S3_SERVER_PORT:-7480}
+    if [[ "$rgw" == 0 ]]; then
+        rgw=$(free_port)
+    elif ! python3 -c 'import socket,sys; s=socket.socket(); s.bind(("127.0.0.1",int(sys.argv[1])))' "$rgw" 2>/dev/null; then
+        echo "s3-server: port $rgw is taken (another store running?): stop it, or set S3_SERVER_PORT to another port (0: any free one)" >&2; exit 1
+    fi
+    mon_v2=$(free_port); mon_v1=$(free_port)
     fsid=$(python3 -c 'import uuid; print(uuid.uuid4())')
     conf="$dir/ceph.conf"
     cat > "$conf" <<EOF
@@ -105,7 +112,9 @@ EOF
     access=$(python3 -c 'import secrets,string; print("".join(secrets.choice(string.ascii_uppercase+string.digits) for _ in range(20)))')
     secret=$(python3 -c 'import secrets; print(secrets.token_urlsafe(30))')
     radosgw-admin -c "$conf" --admin-socket "" user create --uid livery --display-name livery --access-key "$access" --secret "$secret" >/dev/null
-    printf 'endpoint=http://127.0.0.1:%s\naccess_key=%s\nsecret_key=%s\n' "$rgw" "$access" "$secret" | tee "$dir/env"
+    # The names Livery reads (docs/operations.md, "Where and as whom"); us-east-1 is the gateway's own zone group.
+    printf 'export AWS_ENDPOINT_URL=http://127.0.0.1:%s\nexport AWS_ACCESS_KEY_ID=%s\nexport AWS_SECRET_ACCESS_KEY=%s\nexport AWS_REGION=us-east-1\n' \
+        "$rgw" "$access" "$secret" | tee "$dir/env"
     ;;
 stop)
     dir="${2:?usage: s3-server.sh stop DIR}"

@@ -112,7 +112,9 @@ public enum Validator {
             collected += resolveDiagnostics.filter { $0.location.file.hasPrefix(prefix) }
             collected += AssetCheck.run(tenant.source, media: media, limits: MediaLimits(tenant.tenant))
             let context = RuleContext(tenant: tenant, workspace: workspace, collected: Dictionary(grouping: collected, by: \.ruleID), media: media)
-            let found = Cascade.filter(RuleEngine.run(context), tenant: tenant)
+            // Follow-on findings are folded into their cause: first those of a manifest that did not load, then
+            // those of a value its field does not allow.
+            let found = RootCause.fold(Cascade.filter(RuleEngine.run(context), tenant: tenant).normalized())
             // The message facts of the tenant's own bundles are needed again only by tenants that extend it.
             if !extended.contains(tenant.id) {
                 for bundle in tenant.locales.values where context.owns(bundle.location) { bundle.forgetFacts() }

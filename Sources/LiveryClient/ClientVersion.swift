@@ -95,7 +95,8 @@ public struct InsufficientSpace: Error, CustomStringConvertible, Sendable {
             + (kept.map { "; release \($0) stays installed" } ?? "; nothing was installed")
     }
 
-    public static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1e6) }
+    /// `bytes` in the unit that fits (`52.3 KB`, `1.2 MB`): a small download never reads `0.0 MB`.
+    public static func megabytes(_ bytes: Int64) -> String { ByteCount.text(bytes) }
 }
 
 extension ReleaseInstaller {

@@ -4,8 +4,8 @@ import LiveryTUF
 /// A tenant's repository on an HTTP server (`livery serve`, a CDN, object storage).
 ///
 /// It asks nothing of the server but GET: redirects are followed (a few, never from https to http),
-/// a `403` for a metadata file counts as missing (object storage answers 403 for a missing key when
-/// listing is not public), a server that ignores `Range` is fine, and ETags are never read: the TUF
+/// a `403` for the next root version counts as missing (object storage answers 403 for a missing key when
+/// listing is not public) while any other 401 or 403 is an `AccessRefused`, a server that ignores `Range` is fine, and ETags are never read: the TUF
 /// lengths and hashes decide. Every answer is held to `policy` (`TransferPolicy`): a byte budget counted
 /// as the body arrives (endless-data protection), a deadline for the answer to start and a minimum
 /// progress after that (slow-retrieval protection), and no content coding. Metadata stays in memory;
@@ -26,11 +26,20 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
         self.transport = transport
     }
 
-    /// A file in memory, at most `maxLength` bytes. Missing (nil): a 404, or a 403 under `metadata/`.
-    /// A 403 for anything else (a target) is an error that says so: it is access refused, and a target the
-    /// signed metadata lists should be there.
+    /// A file in memory, at most `maxLength` bytes. Missing (nil): a 404, or a 403 for the next root version
+    /// the client probes for. Any other 401 or 403 is an `AccessRefused`: a file the client must have (the
+    /// timestamp, a versioned file the snapshot names, a target) that the server will not give is refused
+    /// access, whether the store hides a missing key behind the 403 or its policy does not let anyone read it,
+    /// and calling it missing sends the operator looking in the wrong place.
     public func fetch(_ path: String, maxLength: Int) throws -> Data? {
-        try fetch(path, maxLength: maxLength, forbiddenIsMissing: path.hasPrefix("metadata/"))
+        try fetch(path, maxLength: maxLength, forbiddenIsMissing: Self.isRootProbe(path))
+    }
+
+    /// `metadata/<N>.root.json`: the one file a client asks for without knowing that it exists (TUF §5.3.3).
+    static func isRootProbe(_ path: String) -> Bool {
+        guard path.hasPrefix("metadata/"), path.hasSuffix(".root.json") else { return false }
+        let version = path.dropFirst("metadata/".count).dropLast(".root.json".count)
+        return !version.isEmpty && version.allSatisfy(\.isASCII) && version.allSatisfy(\.isNumber)
     }
 
     /// `fetch(_:maxLength:)`, saying whether a 403 means "not there": true for TUF metadata, where the
@@ -42,7 +51,7 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
         case 200: return answer.body
         case 404: return nil
         case 403 where forbiddenIsMissing: return nil
-        case 403: throw TUFError(.download, "\(path): HTTP 403 Forbidden: the server refuses this file (access denied, or a missing object on storage that hides which keys exist)")
+        case 401, 403: throw AccessRefused(status: answer.status, address: Self.shown(url(of: path)))
         default: throw TUFError(.download, "\(path): HTTP \(answer.status)")
         }
     }
@@ -83,7 +92,7 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
         switch status {
         case 401: throw VoucherAccessError(path: path, status: status, hadToken: bearer != nil || signed)
         case 403 where bearer != nil || signed: throw VoucherAccessError(path: path, status: status, hadToken: true)
-        case 403: throw TUFError(.download, "\(path): HTTP 403 Forbidden: the server refuses this target (access denied, or a missing object on storage that hides which keys exist)")
+        case 403: throw AccessRefused(status: status, address: Self.shown(address))
         case 404: return false
         case 200, 206: return true
         case 416: return existing > 0
@@ -106,7 +115,7 @@ public final class HTTPRepository: RepositorySource, @unchecked Sendable {
             case 206 where answer.body.count == end - at: try handle.write(contentsOf: answer.body)
             case 206: throw TUFError(.download, "\(path): asked for \(end - at) bytes at \(at), the server sent \(answer.body.count)")
             case 200: throw TUFError(.download, "\(path): the server ignores range requests")
-            case 403: throw TUFError(.download, "\(path): HTTP 403 Forbidden: the server refuses this file")
+            case 401, 403: throw AccessRefused(status: answer.status, address: Self.shown(request.url))
             default: throw TUFError(.download, "\(path): HTTP \(answer.status)")
             }
             at = end

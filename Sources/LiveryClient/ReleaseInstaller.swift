@@ -75,6 +75,9 @@ public struct FetchResult: Sendable {
     public var reused: [String]
     /// True when the refresh failed and the previously installed release is kept for offline use.
     public var offline: Bool
+    /// False when the fetch left the installed release as it was: it is the channel's current one (and has every
+    /// bundle asked for), or the channel offers an older one after a halted rollout. An app says "up to date", not "installed".
+    public var changed = true
     public var problem: String?
     /// What the fetch needed on disk before it started (zero when nothing had to change).
     public var needed = SpaceNeeded(download: 0, install: 0)
@@ -214,8 +217,10 @@ public enum ReleaseInstaller {
         // Never back to an older release: after a halted rollout, an install that took the staged
         // release keeps it until the channel has a newer one.
         if let kept = installedManifest(), kept.release > release, let installed {
-            return FetchResult(release: kept.release, installed: installed, downloaded: [], reused: [], offline: false,
-                               problem: "the channel offers release \(release), older than the installed release \(kept.release) (a halted rollout); keeping \(kept.release)")
+            var result = FetchResult(release: kept.release, installed: installed, downloaded: [], reused: [], offline: false,
+                                     problem: "the channel offers release \(release), older than the installed release \(kept.release) (a halted rollout); keeping \(kept.release)")
+            result.changed = false
+            return result
         }
         let remembered = try Selection.load(cache: cache).applying(request)
         let choice = try choose(manifest.bundles, release: manifest.release, request: request, remembered: remembered)
@@ -246,6 +251,7 @@ public enum ReleaseInstaller {
             && (try? fm.contentsOfDirectory(atPath: target.appendingPathComponent("bundles").path))?.count == wanted.count
         if installed?.standardizedFileURL.path == target.standardizedFileURL.path, everythingThere, fm.fileExists(atPath: target.appendingPathComponent(".complete").path) {
             var result = FetchResult(release: release, installed: target, downloaded: [], reused: wanted, offline: false, problem: nil)
+            result.changed = false
             result.staged = !prefix.isEmpty
             result.notes = choice.notes
             return result

@@ -217,11 +217,26 @@ public final class S3Client: Sendable {
     }
 
     /// Creates the bucket (tests and first-time setup); an existing bucket owned by the caller is fine.
+    /// Outside `us-east-1` AWS wants the region named in the request (a `LocationConstraint`); other stores
+    /// accept it when it names their own zone group or region.
     public func createBucket(_ bucket: String) async throws {
         do {
-            _ = try await send("PUT", bucket: bucket, key: nil)
+            if configuration.region == "us-east-1" {
+                _ = try await send("PUT", bucket: bucket, key: nil)
+            } else {
+                let body = Data(("<CreateBucketConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><LocationConstraint>"
+                                 + configuration.region + "</LocationConstraint></CreateBucketConfiguration>").utf8)
+                _ = try await send("PUT", bucket: bucket, key: nil, headers: [("content-type", "application/xml")], body: .data(body),
+                                   payloadHash: SigV4Signer.hex(SHA256.hash(data: body)))
+            }
         } catch let error as S3Error where error.code == "BucketAlreadyOwnedByYou" {
         }
+    }
+
+    /// HEAD of the bucket: true when it exists and these credentials may use it, false on 404. A 403 (the
+    /// bucket is someone else's, or the keys are refused) is an error: creating it would not help.
+    public func bucketExists(_ bucket: String) async throws -> Bool {
+        try await send("HEAD", bucket: bucket, key: nil, allow: [404]).status != 404
     }
 
     /// Sets a bucket policy (JSON).

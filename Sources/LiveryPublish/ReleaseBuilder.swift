@@ -140,6 +140,17 @@ public enum ReleaseBuilder {
                 toBuild.insert(id)
             }
         }
+        // Before anything is packed, stored or signed: a tenant whose output holds a signed release needs the keys
+        // that release's root trusts, and a key store with none for it is the wrong store (or the wrong folder). New
+        // development keys would only be refused by that root later, after being written.
+        if let keyStore = options.keys {
+            let orphaned = toBuild.sorted().compactMap { id in
+                PublishedRootWithoutKeys.publishedRoot(tenant: id, output: output).flatMap { keyStore.hasKeys(for: id) ? nil : (id, $0) }
+            }
+            if !orphaned.isEmpty {
+                throw PublishedRootWithoutKeys(tenants: orphaned.map(\.0), roots: orphaned.map(\.1), keyStore: keyStore.root)
+            }
+        }
         // Tenants are validated and packed in groups so memory stays bounded by a group, not the
         // workspace; nothing is published until every group has validated clean.
         let builder = try BundleBuilder(store: store)
@@ -580,5 +591,34 @@ public enum ReleaseBuilder {
         var prepared = PreparedRelease(report: report, manifest: (stored.sha256, stored.size), summary: ReleaseSummary(manifest), unchangedSHA256: nil, inputs: inputs)
         for bundle in built { if let object = bundle.filesObject { prepared.indexFiles[bundle.spec.id] = object } }
         return prepared
+    }
+}
+
+/// A build refused before it wrote anything: the output holds releases of these tenants signed under a root, and
+/// the key store has no keys for them (a build run from another folder, or with the wrong `--keys`).
+public struct PublishedRootWithoutKeys: Error, CustomStringConvertible, Sendable {
+    public var tenants: [String]
+    /// The newest published root of each tenant, in the order of `tenants`.
+    public var roots: [URL]
+    public var keyStore: URL
+
+    public var description: String {
+        let named = tenants.count == 1 ? "'\(tenants[0])' has" : "\(tenants.count) tenants (\(tenants.joined(separator: ", "))) have"
+        return "\(named) a published root (\(roots[0].path)\(tenants.count > 1 ? ", …" : "")) and no keys in \(keyStore.path)/: "
+            + "give --keys the key store that signed \(tenants.count == 1 ? "it" : "them") (docs/keys.md); nothing was written"
+    }
+
+    /// The newest `N.root.json` of the tenant's stable repository, else of its first channel that has one; nil for a
+    /// tenant never published signed.
+    static func publishedRoot(tenant: String, output: URL) -> URL? {
+        for channel in Publisher.channels(tenant: tenant, output: output) {
+            let metadata = channel.repository(in: output.appendingPathComponent(tenant, isDirectory: true)).appendingPathComponent("metadata", isDirectory: true)
+            let versions = ((try? FileManager.default.contentsOfDirectory(atPath: metadata.path)) ?? []).compactMap { name -> Int? in
+                guard name.hasSuffix(".root.json") else { return nil }
+                return Int(name.dropLast(".root.json".count))
+            }
+            if let newest = versions.max() { return metadata.appendingPathComponent("\(newest).root.json", isDirectory: false) }
+        }
+        return nil
     }
 }

@@ -219,6 +219,8 @@ public enum ReleaseChannels {
         public var release: Int
         /// True when the manifest is byte for byte the source release's (false: renumbered, same bundles).
         public var sameManifest: Bool
+        /// The release it came from (a promotion's source release, whether named or the channel's current one).
+        public var source: Int?
     }
 
     /// `livery promote`: publishes a release of `from` (its current one, or `release`) on `to`, the
@@ -249,7 +251,7 @@ public enum ReleaseChannels {
         try publish(release, tenant: tenant, channel: to, exposure: exposure,
                     provenance: ReleaseProvenance(channel: to.name, origin: .promotion, fromChannel: from.name, fromRelease: entry.release, reason: reason),
                     keys: keys, output: output, steps: steps, warn: warn)
-        return Outcome(release: release.manifest.release, sameManifest: same)
+        return Outcome(release: release.manifest.release, sameManifest: same, source: entry.release)
     }
 
     /// `livery rollback`: publishes the content of an earlier release of the channel (or of any of the

@@ -147,6 +147,11 @@ public final class KeyStore: Sendable {
     /// The tenant's first root before the first build publishes it.
     public func initialRootFile(for tenant: String) -> URL { folder(for: tenant).appendingPathComponent("1.root.json", isDirectory: false) }
 
+    /// Whether the store has anything for `tenant`: a `keys.yaml` (even one naming keys elsewhere), or a key file of a role.
+    public func hasKeys(for tenant: String) -> Bool {
+        FileManager.default.fileExists(atPath: configurationFile(for: tenant).path) || ((try? configuration(for: tenant)) ?? nil) != nil
+    }
+
     /// The tenant's key configuration: `keys.yaml`, or the one-file-per-role layout without it.
     public func configuration(for tenant: String) throws -> KeyConfiguration? {
         let file = configurationFile(for: tenant)

@@ -40,8 +40,8 @@ struct Build: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "How validation findings are shown: text, json or sarif.")
     var format: ReportFormat = .text
 
-    @Option(help: "The signing key store (one folder per tenant). Development keys are created there on first use, with a warning.")
-    var keys = ".livery-keys"
+    @Option(help: "The signing key store (one folder per tenant; default: .livery-keys beside the workspace folder, so ./.livery-keys for ./Tenants wherever the command runs). Development keys are created there on first use, with a warning.")
+    var keys: String?
 
     @Flag(help: "Publish unsigned releases (no TUF metadata).")
     var unsigned = false
@@ -124,7 +124,7 @@ struct Build: AsyncParsableCommand {
                 continue
             }
             var options = BuildOptions(format: archiveFormat, only: only, strict: strict,
-                                       keys: unsigned ? nil : KeyStore(root: URL(fileURLWithPath: keys)), refreshTimestamp: refreshTimestamp)
+                                       keys: unsigned ? nil : KeyStore(root: keyStore(for: target)), refreshTimestamp: refreshTimestamp)
             options.channel = channel
             options.rollout = rollout
             options.steps = StepReporter.make(verbose: store.verbose)
@@ -180,7 +180,7 @@ struct Build: AsyncParsableCommand {
         if publish {
             let (client, location) = try store.resolved()
             let outcomes = try await Publish.publish(tenants: built, output: URL(fileURLWithPath: output).standardizedFileURL, client: client,
-                                                     location: location, options: store.publisherOptions)
+                                                     location: location, options: store.publisherOptions, bucket: store.bucketSetup)
             for outcome in outcomes {
                 let line = "\(outcome.tenant): " + (outcome.unchanged ? "already in \(location)" : "\(outcome.uploaded) objects uploaded to \(location)") + "\n"
                 (format == .text ? FileHandle.standardOutput : FileHandle.standardError).write(Data(line.utf8))
@@ -190,6 +190,13 @@ struct Build: AsyncParsableCommand {
 }
 
 extension Build {
+    /// `--keys`, else `.livery-keys` beside the workspace folder: the store belongs to the workspace it signs, so a
+    /// build of `/path/to/Tenants/x` run from another folder never makes a second store (of new keys) there.
+    func keyStore(for target: WorkspaceTarget) -> URL {
+        keys.map { URL(fileURLWithPath: $0).standardizedFileURL }
+            ?? target.workspace.deletingLastPathComponent().appendingPathComponent(".livery-keys", isDirectory: true)
+    }
+
     /// `--as-of`: validates a group of lineages at a time and prints each clean tenant's schedule at `date`;
     /// false when validation found errors (then nothing is printed for the workspace).
     static func showSchedule(_ target: WorkspaceTarget, only: Set<String>?, at date: Date, strict: Bool, format: ReportFormat) throws -> Bool {
@@ -236,11 +243,5 @@ extension ArchiveFormat: ExpressibleByArgument {}
 
 extension Build {
     /// A byte count as people read it: `512 bytes`, `31.4 KB`, `10.5 MB` (decimal units, as `du -h --si`).
-    static func bytes(_ count: Int) -> String {
-        switch count {
-        case ..<1000: return "\(count) bytes"
-        case ..<1_000_000: return String(format: "%.1f KB", Double(count) / 1000)
-        default: return String(format: "%.1f MB", Double(count) / 1_000_000)
-        }
-    }
+    static func bytes(_ count: Int) -> String { ByteCount.text(count) }
 }

@@ -105,7 +105,9 @@ struct Promote: ParsableCommand {
         }
         let share = rollout.map { " to \($0.percentText) of devices" } ?? ""
         let how = outcome.sameManifest ? "the same manifest" : "the same bundles, renumbered: \(to.name) had a release as new"
-        print("\(tenant): promoted \(from.name) release \(release.map(String.init) ?? "(current)") to \(to.name)\(share) as release \(outcome.release) (\(how))")
+        // The number promoted, also when it was the channel's current one (not "(current)").
+        let source = outcome.source ?? release
+        print("\(tenant): promoted \(from.name) release \(source.map(String.init) ?? "?") to \(to.name)\(share) as release \(outcome.release) (\(how))")
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LiveryClient
+import LiveryStorage
 import LiveryTUF
 
 struct Fetch: ParsableCommand {
@@ -159,8 +160,23 @@ struct Fetch: ParsableCommand {
             print("\(tenant)\(on): release \(result.release) kept at \(result.installed.path) (not updated); \(repository.bytesReceived) bytes received")
             return
         }
+        print(Self.summary(result, tenant: tenant + on, received: repository.bytesReceived))
+    }
+
+    /// The one line a fetch prints: what happened to the installed release, then what came over the wire. A release
+    /// that was already installed is "up to date", not "installed"; a list of bundles is shown only when there is one.
+    static func summary(_ result: FetchResult, tenant: String, received: Int) -> String {
         let staged = result.staged ? " (staged rollout)" : ""
-        print("\(tenant)\(on): release \(result.release)\(staged) installed at \(result.installed.path); downloaded \(result.downloaded.count) bundle\(result.downloaded.count == 1 ? "" : "s") (\(result.downloaded.joined(separator: ", "))), reused \(result.reused.count)\(result.deltas.isEmpty ? "" : "; by delta: \(result.deltas.joined(separator: ", "))"); \(repository.bytesReceived) bytes received")
+        // Exact: scripts (bench-delta.sh) compare it across runs.
+        let received = "\(received) bytes received"
+        guard result.changed else {
+            return "\(tenant): release \(result.release)\(staged) kept at \(result.installed.path) (already installed; nothing downloaded); \(received)"
+        }
+        let downloaded = result.downloaded.isEmpty
+            ? "no bundle downloaded"
+            : "downloaded \(result.downloaded.count) bundle\(result.downloaded.count == 1 ? "" : "s") (\(result.downloaded.joined(separator: ", ")))"
+        return "\(tenant): release \(result.release)\(staged) installed at \(result.installed.path); \(downloaded), reused \(result.reused.count)"
+            + (result.deltas.isEmpty ? "" : "; by delta: \(result.deltas.joined(separator: ", "))") + "; \(received)"
     }
 }
 

@@ -97,13 +97,23 @@ struct Keys: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "List every tenant's keys: where each is, its id, and whether the published root trusts it.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List each tenant's keys: where each is, its id, and whether the published root trusts it.")
+
+        @Argument(help: "The tenants whose keys to list (default: every tenant of the key store).")
+        var tenants: [String] = []
 
         @OptionGroup var options: Options
 
         func run() throws {
             let root = options.store.root
-            let tenants = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+            let stored = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+            // Named tenants must all be there: a typo lists nothing, and would read as "no keys" for a tenant that has them.
+            let missing = tenants.filter { !stored.contains($0) }
+            if !missing.isEmpty {
+                throw Livery.Failure("no keys for \(missing.map { "'\($0)'" }.joined(separator: ", ")) in \(root.path)"
+                                     + (stored.isEmpty ? " (it holds none)" : " (it holds keys for \(stored.joined(separator: ", ")))"))
+            }
+            let tenants = self.tenants.isEmpty ? stored : Array(Set(self.tenants)).sorted()
             if tenants.isEmpty { print("no keys in \(root.path)") }
             let output = URL(fileURLWithPath: options.output)
             for tenant in tenants {

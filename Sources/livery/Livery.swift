@@ -40,6 +40,7 @@ struct Livery: AsyncParsableCommand {
     /// and `livery fetch`'s 3: the release needs a newer app (docs/client.md).
     static func main() async {
         do {
+            try checkHelpTopic(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -52,6 +53,35 @@ struct Livery: AsyncParsableCommand {
             if exitCode(for: error) == .success { exit(withError: error) }
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
             Foundation.exit(2)
+        }
+    }
+}
+
+extension Livery {
+    /// `livery help TOPIC…`: ArgumentParser's help command shows the top-level help, and succeeds, for a topic that
+    /// names no command; a usage error instead (exit 2, as for any unknown subcommand), naming the topic and the
+    /// commands there are. Options after `help` (such as `--help`) are left to ArgumentParser.
+    static func checkHelpTopic(_ arguments: [String]) throws {
+        guard arguments.first == "help" else { return }
+        var path = ["livery"]
+        var children: [any ParsableCommand.Type] = Livery.configuration.subcommands
+        for topic in arguments.dropFirst() where !topic.hasPrefix("-") {
+            var names: [String] = []
+            var found: (any ParsableCommand.Type)?
+            for child in children {
+                let configuration = child.configuration
+                // Every Livery command names itself (see `configuration` above).
+                let name = configuration.commandName ?? ""
+                names.append(name)
+                if found == nil && (name == topic || configuration.aliases.contains(topic)) { found = child }
+            }
+            guard let found else {
+                throw ValidationError("no help topic '\(topic)': "
+                                      + (names.isEmpty ? "'\(path.joined(separator: " "))' has no subcommands"
+                                         : "the commands of '\(path.joined(separator: " "))' are \(names.joined(separator: ", "))"))
+            }
+            path.append(topic)
+            children = found.configuration.subcommands
         }
     }
 }

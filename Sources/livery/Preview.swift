@@ -15,8 +15,9 @@ struct Preview: ParsableCommand {
             (index.html is the default locale's) with the tabs' labels, every program as a calendar of weeks \
             and days, the library by category and the tours; and a page per tour and locale with its route, \
             stops and trigger circles drawn over the tour's own MBTiles pack, each stop's audio and its \
-            subtitles. Drafts and availability windows are marked. No network, no JavaScript. With --output \
-            only the brand sheet is written, to a file or (-) standard output. Templates come from \
+            subtitles. Drafts and availability windows are marked. No network, no JavaScript. -o/--output names \
+            the site's folder, as it names the output folder of build and generate; with --brand-sheet only the \
+            brand sheet is written, to a file or (-) standard output. Templates come from \
             Templates/preview/. See docs/preview.md. Exit status: 0 on success, 1 when the tenant has \
             errors, 2 on a usage or internal error.
             """
@@ -25,11 +26,35 @@ struct Preview: ParsableCommand {
     @Argument(help: "The tenant folder, or a tenant id in Tenants/.", completion: .directory)
     var tenant: String
 
-    @Option(name: .shortAndLong, help: "Write only the brand sheet, to this HTML file (- for standard output).")
+    @Option(name: .shortAndLong, help: "The folder to write the site into (default: <tenant>.preview). A folder that exists is replaced only if it is an earlier preview.")
     var output: String?
 
-    @Option(help: "The folder to write the site into (default: <tenant>.preview). A folder that exists is replaced only if it is an earlier preview.")
+    @Option(help: ArgumentHelp("Write only the brand sheet, to this HTML file (- for standard output).", valueName: "file"))
+    var brandSheet: String?
+
+    @Option(help: ArgumentHelp("Deprecated: the site's folder, now --output.", visibility: .hidden))
     var site: String?
+
+    /// What to write where, after the deprecated forms are read: `--output FILE.html` or `--output -` (the brand
+    /// sheet alone, before --output named the site's folder as it does for build and generate) and `--site DIR`.
+    enum Destination: Equatable {
+        case site(String?)
+        case brandSheet(String)
+    }
+
+    /// The destination, and a deprecation warning when an old form was used.
+    func destination() throws -> (Destination, warning: String?) {
+        let given = [output, brandSheet, site].compactMap { $0 }
+        guard given.count <= 1 else { throw ValidationError("--output (the site's folder) and --brand-sheet (the brand sheet alone) are one or the other: give one") }
+        if let brandSheet { return (.brandSheet(brandSheet), nil) }
+        if let site { return (.site(site), "warning: --site is deprecated: use --output \(site)") }
+        if let output, output == "-" || output.lowercased().hasSuffix(".html") {
+            return (.brandSheet(output), "warning: --output \(output) for the brand sheet alone is deprecated: use --brand-sheet \(output) (--output names the site's folder, as for build and generate)")
+        }
+        return (.site(output), nil)
+    }
+
+    func validate() throws { _ = try destination() }
 
     @Option(help: "The templates folder holding preview/ (default: $LIVERY_TEMPLATES, else Templates/ beside the workspace or in the current folder).")
     var templates: String?
@@ -45,8 +70,15 @@ struct Preview: ParsableCommand {
             return ContentPreview.TemplateSource(text: text, path: WorkspaceTarget.display(url))
         }
         let sheet = try template("brand-sheet.html.mustache")
-        if output != nil && site != nil { throw ValidationError("--output writes the brand sheet alone and --site the whole site: give one") }
-        let pages = output == nil ? (try template("locale.html.mustache"), try template("tour.html.mustache")) : nil
+        let (destination, deprecation) = try destination()
+        if let deprecation { FileHandle.standardError.write(Data((deprecation + "\n").utf8)) }
+        var sheetFile: String?
+        var siteFolder: String?
+        switch destination {
+        case .brandSheet(let file): sheetFile = file
+        case .site(let folder): siteFolder = folder
+        }
+        let pages = sheetFile == nil ? (try template("locale.html.mustache"), try template("tour.html.mustache")) : nil
 
         let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: [id])
         var diagnostics = result.diagnostics
@@ -67,19 +99,19 @@ struct Preview: ParsableCommand {
             FileHandle.standardError.write(Data(report.text(colour: false).utf8))
         }
         guard diagnostics.errorCount == 0, let html else { throw ExitCode(1) }
-        if let output {
-            if output == "-" {
+        if let sheetFile {
+            if sheetFile == "-" {
                 FileHandle.standardOutput.write(Data(html.utf8))
             } else {
-                try Data(html.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-                print("wrote \(output)")
+                try Data(html.utf8).write(to: URL(fileURLWithPath: sheetFile), options: .atomic)
+                print("wrote \(sheetFile)")
             }
             return
         }
         guard let files else { throw ExitCode(1) }
-        let destination = URL(fileURLWithPath: site ?? "\(id).preview").standardizedFileURL
-        try Self.write(files, to: destination)
-        print("wrote \(WorkspaceTarget.display(destination))/ (\(files.count) files; open index.html)")
+        let siteURL = URL(fileURLWithPath: siteFolder ?? "\(id).preview").standardizedFileURL
+        try Self.write(files, to: siteURL)
+        print("wrote \(WorkspaceTarget.display(siteURL))/ (\(files.count) files; open index.html)")
     }
 
     /// Writes the site into a staging folder beside `destination`, then puts it in place of an earlier
@@ -91,7 +123,7 @@ struct Preview: ParsableCommand {
         if exists {
             let entries = (try? manager.contentsOfDirectory(atPath: destination.path)) ?? []
             guard isFolder.boolValue, entries.isEmpty || (entries.contains("brand.html") && entries.contains("index.html")) else {
-                throw Livery.Failure("'\(destination.path)' exists and is not an earlier preview: choose another --site")
+                throw Livery.Failure("'\(destination.path)' exists and is not an earlier preview: choose another --output")
             }
         }
         let staging = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).writing-\(UUID().uuidString)")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LiveryObjectStore
 import LiveryPublish
+import LiveryStorage
 
 /// Where and how to reach an object store: shared by `publish`, `build --publish` and `gc --remote`.
 struct ObjectStoreOptions: ParsableArguments {
@@ -19,6 +20,20 @@ struct ObjectStoreOptions: ParsableArguments {
 
     @Flag(help: "Take over another publisher's lock (only when it died; see docs/operations.md).")
     var breakLock = false
+
+    @Flag(help: "Create the bucket when it does not exist (without this a missing bucket stops the publish before any upload).")
+    var createBucket = false
+
+    @Flag(help: "With --create-bucket: also give the new bucket the policy that lets anyone read releases (metadata, targets, release.json; never protected/), as docs/operations.md shows.")
+    var publicRead = false
+
+    var bucketSetup: BucketSetup { BucketSetup(create: createBucket, publicRead: publicRead) }
+
+    func validate() throws {
+        if publicRead && !createBucket {
+            throw ValidationError("--public-read sets the policy of a bucket --create-bucket creates; an existing bucket keeps its own policy (docs/operations.md#making-the-bucket-readable)")
+        }
+    }
 
     enum AddressingChoice: String, EnumerableFlag {
         case pathStyle, virtualHost
@@ -75,35 +90,46 @@ struct Publish: AsyncParsableCommand {
         var options = store.publisherOptions
         options.dryRun = dryRun
         let outputURL = URL(fileURLWithPath: output).standardizedFileURL
-        let outcomes = try await Self.publish(tenants: tenants, output: outputURL, client: client, location: location, options: options)
+        let outcomes = try await Self.publish(tenants: tenants, output: outputURL, client: client, location: location, options: options, bucket: store.bucketSetup)
         let uploaded = outcomes.reduce(0) { $0 + $1.uploaded }
         let bytes = outcomes.reduce(Int64(0)) { $0 + $1.uploadedBytes }
         let tenantCount = Set(outcomes.map { $0.tenant.split(separator: "/").first.map(String.init) ?? $0.tenant }).count
         print("\(dryRun ? "would publish" : "published") \(tenantCount) tenant\(tenantCount == 1 ? "" : "s") to \(location): "
-              + "\(uploaded) object\(uploaded == 1 ? "" : "s") uploaded (\(String(format: "%.1f", Double(bytes) / 1e6)) MB), "
+              + "\(uploaded) object\(uploaded == 1 ? "" : "s") uploaded (\(ByteCount.text(bytes))), "
               + "\(outcomes.filter(\.unchanged).count) unchanged")
     }
 
     /// Publishes each tenant folder of `output` (or the named ones), several tenants at once.
-    static func publish(tenants: [String], output: URL, client: S3Client, location: S3Location, options: RemotePublisher.Options) async throws -> [RemotePublisher.Outcome] {
+    /// The bucket is checked (and created, when `bucket` says so) first, once: a missing bucket is one refusal, not one per tenant.
+    static func publish(tenants: [String], output: URL, client: S3Client, location: S3Location, options: RemotePublisher.Options,
+                        bucket: BucketSetup) async throws -> [RemotePublisher.Outcome] {
         let names = try repositories(tenants: tenants, output: output)
+        do {
+            if case .created(let publicRead) = try await bucket.prepare(client: client, location: location, dryRun: options.dryRun) {
+                FileHandle.standardError.write(Data("created bucket '\(location.bucket)'\(publicRead ? " with the anonymous-read policy of docs/operations.md" : "")\n".utf8))
+            }
+        } catch let missing as MissingBucket {
+            throw Livery.Failure("\(missing)")
+        } catch {
+            throw Livery.Failure("s3://\(location.bucket): \(error)")
+        }
         // The build lock on the output folder, so that no build swaps a release folder while it is read.
         let lock = try OutputLock(output: output, waiting: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
         defer { withExtendedLifetime(lock) {} }
         let publisher = RemotePublisher(client: client, location: location, options: options, progress: isatty(STDERR_FILENO) == 1)
         // Tenants side by side (each tenant's own uploads share the publisher's request limit). One tenant's
         // failure stops only that tenant: the others publish, then the failures are reported (exit 1).
-        let results = try await withThrowingTaskGroup(of: Result<RemotePublisher.Outcome, Livery.Failure>.self) { group in
+        let results = try await withThrowingTaskGroup(of: (String, Result<RemotePublisher.Outcome, any Error>).self) { group in
             var pending = names.makeIterator()
             var running = 0
-            var results: [Result<RemotePublisher.Outcome, Livery.Failure>] = []
+            var results: [(String, Result<RemotePublisher.Outcome, any Error>)] = []
             while true {
                 while running < max(1, options.concurrency), let name = pending.next() {
                     group.addTask {
                         do {
-                            return .success(try await publisher.publish(tenant: name, folder: output.appendingPathComponent(name)))
+                            return (name, .success(try await publisher.publish(tenant: name, folder: output.appendingPathComponent(name))))
                         } catch {
-                            return .failure(Livery.Failure("\(name): \(error)"))
+                            return (name, .failure(error))
                         }
                     }
                     running += 1
@@ -114,12 +140,15 @@ struct Publish: AsyncParsableCommand {
             }
             return results
         }
-        let failures = results.compactMap { if case .failure(let failure) = $0 { return failure.description } else { return nil } }
+        let failures = results.compactMap { name, result -> (tenant: String, error: any Error)? in
+            if case .failure(let error) = result { return (name, error) } else { return nil }
+        }
         if !failures.isEmpty {
-            FileHandle.standardError.write(Data(("publishing failed; the store keeps each failed tenant's previous release:\n" + failures.sorted().joined(separator: "\n") + "\n").utf8))
+            FileHandle.standardError.write(Data(("publishing failed; the store keeps each failed tenant's previous release:\n"
+                                                 + PublishFailures.lines(failures).joined(separator: "\n") + "\n").utf8))
             throw ExitCode(1)
         }
-        return results.compactMap { try? $0.get() }.sorted { $0.tenant < $1.tenant }
+        return results.compactMap { try? $0.1.get() }.sorted { $0.tenant < $1.tenant }
     }
 
     /// Tenant folders: the folders of `output` that hold a release.json (never `.livery`).
@@ -196,7 +225,7 @@ struct GarbageCollect: AsyncParsableCommand {
             for (name, releases) in collection.keptReleases.sorted(by: { $0.key < $1.key }) {
                 print("\(name): kept release\(releases.count == 1 ? "" : "s") \(releases.map(String.init).joined(separator: ", "))")
             }
-            print("\(dryRun ? "would free" : "freed") \(String(format: "%.1f", Double(collection.freed) / 1e6)) MB: \(collection.removed.count) object\(collection.removed.count == 1 ? "" : "s") "
+            print("\(dryRun ? "would free" : "freed") \(ByteCount.text(collection.freed)): \(collection.removed.count) object\(collection.removed.count == 1 ? "" : "s") "
                   + "\(dryRun ? "removable" : "removed"), \(collection.keptObjects) kept")
             return
         }

@@ -69,6 +69,51 @@ final class BuildTests: XCTestCase {
         return out
     }
 
+    /// `livery build /path/to/Tenants/x -o /path/to/Output` run from another folder signs with the workspace's own
+    /// key store (beside `Tenants/`), never a new `.livery-keys/` in the current folder; a key store with no keys for a
+    /// tenant whose output holds a signed release is refused by name, saying where Livery looked, before anything is written.
+    func testABuildFromAnotherFolderSignsWithTheWorkspacesKeysAndAStoreWithoutThemIsRefusedBeforeAnyWrite() throws {
+        let workspace = try Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let elsewhere = workspace.root.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try workspace.replace("urbannest/locales/en.yaml", "Home", "Start")
+        let tenant = workspace.tenants.appendingPathComponent("urbannest").path
+        let built = try LiveryProcess.run(["build", tenant, "-o", workspace.output.path], in: elsewhere)
+        XCTAssertEqual(built.status, 0, built.stdout + built.stderr)
+        XCTAssertTrue(built.stdout.contains("urbannest: published release 2"), built.stdout)
+        XCTAssertFalse(built.stderr.contains("development"), built.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path), [])
+
+        try workspace.replace("urbannest/locales/en.yaml", "Start", "Begin")
+        let before = Self.tree(workspace.output)
+        let wrongStore = elsewhere.appendingPathComponent("other-keys")
+        let refused = try LiveryProcess.run(["build", tenant, "-o", workspace.output.path, "--keys", wrongStore.path], in: elsewhere)
+        XCTAssertEqual(refused.status, 2, refused.stdout + refused.stderr)
+        XCTAssertEqual(refused.stderr, "Error: 'urbannest' has a published root (\(workspace.output.path)/urbannest/metadata/1.root.json) and no keys in "
+                       + "\(wrongStore.path)/: give --keys the key store that signed it (docs/keys.md); nothing was written\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: wrongStore.path), "no development keys were made")
+        XCTAssertEqual(Self.tree(workspace.output), before)
+    }
+
+    /// `livery keys list TENANT…` lists only those tenants; a tenant the store has no keys for is an error naming the ones it has.
+    func testKeysListTakesTenantsAndRefusesOnesWithoutKeys() throws {
+        let workspace = try Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let all = try LiveryProcess.run(["keys", "list", "--output", "Output"], in: workspace.root)
+        XCTAssertEqual(all.status, 0, all.stderr)
+        XCTAssertTrue(all.stdout.contains("\ncompanero  ") || all.stdout.hasPrefix("companero  "), all.stdout)
+        let one = try LiveryProcess.run(["keys", "list", "urbannest", "--output", "Output"], in: workspace.root)
+        XCTAssertEqual(one.status, 0, one.stderr)
+        let lines = one.stdout.split(separator: "\n")
+        XCTAssertFalse(lines.isEmpty)
+        XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("urbannest  ") }, one.stdout)
+        XCTAssertEqual(lines.count, all.stdout.split(separator: "\n").filter { $0.hasPrefix("urbannest  ") }.count)
+        let typo = try LiveryProcess.run(["keys", "list", "urbannets", "--output", "Output"], in: workspace.root)
+        XCTAssertEqual(typo.status, 2)
+        XCTAssertTrue(typo.stderr.hasPrefix("Error: no keys for 'urbannets' in ") && typo.stderr.contains(".livery-keys (it holds keys for companero, "), typo.stderr)
+    }
+
     func testBuildPublishesEveryTenantAsATUFStyleTargetsTree() throws {
         let workspace = try Workspace()
         let output = try workspace.build()

@@ -56,13 +56,14 @@ final class CDNFetchTests: XCTestCase {
         XCTAssertTrue(second.stdout.contains("downloaded 1 bundle (locale.fr), reused 4"), second.stdout)
         XCTAssertTrue(try String(contentsOf: workspace.root.appendingPathComponent("cache/sonic-walkscape/current/bundles/locale.fr/locales/fr.json"), encoding: .utf8).contains("Plan"))
 
-        // A target the signed metadata lists but the bucket refuses (403) is an error that says so, not "missing".
+        // A target the signed metadata lists but the bucket refuses (403) is access refused, with its address, not "missing".
         let targets = bucket.appendingPathComponent("sonic-walkscape/targets")
         let locale = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: targets.path).first { $0.hasSuffix(".locale.fr.zip") })
         try FileManager.default.removeItem(at: targets.appendingPathComponent(locale))
         let refused = try fetch(cache: "fresh-cache")
         XCTAssertEqual(refused.status, 1, refused.stdout)
-        XCTAssertTrue(refused.stderr.contains("fetch failed: download of locale.fr.zip failed: targets/\(locale): HTTP 403 Forbidden"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("fetch failed: download of locale.fr.zip failed: access refused: the server answered HTTP 403 Forbidden for "
+                                              + "\(server.base)/repo/sonic-walkscape/targets/\(locale) ("), refused.stderr)
     }
 
     func testLargeTargetsComeWholeFromAServerWithoutRangesAndRedirectLoopsEnd() throws {
@@ -94,11 +95,16 @@ final class CDNFetchTests: XCTestCase {
         }
         XCTAssertThrowsError(try repository.fetch("targets/big.bin", maxLength: 1_000))
 
-        // 403 for missing metadata is "not there"; for a target it is an error.
+        // 403 for the next root version (which may not exist) is "not there"; for any file the client must have
+        // (the timestamp, a versioned file, a target) it is access refused, naming the address.
         XCTAssertNil(try repository.fetch("metadata/9.root.json", maxLength: 512 * 1024))
-        XCTAssertThrowsError(try repository.fetch("targets/nothing.bin", maxLength: 1_000)) { XCTAssertTrue("\($0)".contains("HTTP 403 Forbidden"), "\($0)") }
+        for path in ["metadata/timestamp.json", "metadata/3.snapshot.json", "metadata/root.json", "targets/nothing.bin"] {
+            XCTAssertThrowsError(try repository.fetch(path, maxLength: 16 * 1024), path) {
+                XCTAssertEqual($0 as? AccessRefused, AccessRefused(status: 403, address: "\(server.base)/repo/demo/\(path)"), "\($0)")
+            }
+        }
         XCTAssertThrowsError(try repository.download("targets/nothing.bin", to: bucket.appendingPathComponent("nothing.bin"), maxLength: 1_000)) {
-            XCTAssertTrue("\($0)".contains("HTTP 403 Forbidden"), "\($0)")
+            XCTAssertEqual($0 as? AccessRefused, AccessRefused(status: 403, address: "\(server.base)/repo/demo/targets/nothing.bin"), "\($0)")
         }
         // A redirect loop ends after the bound.
         let loop = HTTPRepository(base: URL(string: server.base + "/loop/demo")!)

@@ -66,7 +66,9 @@ final class ChannelTests: XCTestCase {
                        "a beta build does not touch stable")
 
         // Promotion: the same manifest, the same target files, a root chain shared with beta.
-        XCTAssertTrue(try livery(["promote", Self.tenant, "--from", "beta", "--to", "stable"], workspace).stdout.contains("as release 1 (the same manifest)"))
+        // The line names the release promoted, also when it is the channel's current one (not "(current)").
+        XCTAssertEqual(try livery(["promote", Self.tenant, "--from", "beta", "--to", "stable"], workspace).stdout,
+                       "\(Self.tenant): promoted beta release 1 to stable as release 1 (the same manifest)\n")
         let beta = try pointer(workspace, ReleaseChannel("beta")!), stable = try pointer(workspace, .stable)
         XCTAssertEqual(beta.sha256, stable.sha256)
         let betaFolder = Publisher.repository(tenant: Self.tenant, channel: ReleaseChannel("beta")!, output: workspace.output)
@@ -129,7 +131,7 @@ final class ChannelTests: XCTestCase {
         XCTAssertEqual(try pointer(workspace, .stable).release, 3)
         // A promotion to a channel whose number is already higher renumbers: same bundles, next number.
         let renumbered = try livery(["promote", Self.tenant, "--from", "beta", "--to", "stable"], workspace)
-        XCTAssertTrue(renumbered.stdout.contains("as release 4 (the same bundles, renumbered"), renumbered.stdout)
+        XCTAssertTrue(renumbered.stdout.contains(": promoted beta release 2 to stable as release 4 (the same bundles, renumbered"), renumbered.stdout)
         XCTAssertEqual(try XCTUnwrap(Publisher.currentManifest(tenant: Self.tenant, output: workspace.output)?.manifest).bundles,
                        try XCTUnwrap(Publisher.currentManifest(tenant: Self.tenant, channel: ReleaseChannel("beta")!, output: workspace.output)?.manifest).bundles)
     }
@@ -309,7 +311,7 @@ final class ChannelTests: XCTestCase {
                                    "--root", "Output/\(Self.tenant)/metadata/1.root.json"], workspace).status, 0)
         // Nothing left to free; --keep 1 still keeps the previous release.
         XCTAssertTrue(try livery(["gc", "--output", "Output", "--keep", "1"], workspace).stdout.contains("\(Self.tenant): kept releases 4, 5"))
-        XCTAssertTrue(try livery(["gc", "--output", "Output"], workspace).stdout.contains("freed 0.0 MB: 0 objects removed"))
+        XCTAssertTrue(try livery(["gc", "--output", "Output"], workspace).stdout.contains("freed 0 bytes: 0 objects removed"))
         XCTAssertTrue(try livery(["gc", Self.tenant, "--output", "Output"], workspace, expect: 2).stderr.contains("collect it whole"))
     }
 

@@ -212,6 +212,21 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try LiveryProcess.run(["--help"]).status, 0)
     }
 
+    /// `livery help TOPIC` shows the topic's help (exit 0); a topic that names no command is a usage error (exit 2)
+    /// naming it and the commands there are, not the top-level help with exit 0.
+    func testAnUnknownHelpTopicIsAUsageError() throws {
+        let unknown = try LiveryProcess.run(["help", "nosuch"])
+        XCTAssertEqual(unknown.status, 2, unknown.stdout)
+        XCTAssertEqual(unknown.stdout, "")
+        XCTAssertTrue(unknown.stderr.hasPrefix("Error: no help topic 'nosuch': the commands of 'livery' are validate, tokens, build, publish, "), unknown.stderr)
+        let nested = try LiveryProcess.run(["help", "keys", "nosuch"])
+        XCTAssertEqual(nested.status, 2, nested.stdout)
+        XCTAssertTrue(nested.stderr.hasPrefix("Error: no help topic 'nosuch': the commands of 'livery keys' are "), nested.stderr)
+        let known = try LiveryProcess.run(["help", "keys", "list"])
+        XCTAssertEqual(known.status, 0, known.stderr)
+        XCTAssertTrue(known.stdout.contains("USAGE: livery keys list"), known.stdout)
+    }
+
     func testAnyWayOfNamingATenantFolderWorks() throws {
         let workspace = try ExampleWorkspace(RuleExample("unknown key", files: ["example/tenant.yaml": RuleExample.tenant(appending: "featurs: {}\n")]))
         let inside = workspace.tenants.appendingPathComponent("example")

@@ -12,6 +12,30 @@ final class FetchTests: XCTestCase {
                                "--root", "Output/\(tenant)/metadata/1.root.json"] + extra, in: workspace.root)
     }
 
+    /// A second fetch of the release already installed says so ("kept … already installed"), never "installed" with
+    /// "downloaded 0 bundles ()"; the plan line gives sizes in the unit that fits (kilobytes here, not "0.0 MB").
+    func testARefetchSaysTheReleaseIsAlreadyInstalledAndSizesReadInTheirUnit() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let first = try fetch(workspace, server, tenant: "urbannest")
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let plan = try XCTUnwrap(first.stderr.split(separator: "\n").first { $0.hasPrefix("urbannest: ") && $0.contains(" to download") }, first.stderr)
+        let match = try XCTUnwrap(plan.wholeMatch(of: /urbannest: ([0-9]+\.[0-9]) KB to download, ([0-9]+\.[0-9]) KB to install, .* free/), String(plan))
+        XCTAssertGreaterThan(Double(match.1)!, 0)
+        XCTAssertTrue(first.stdout.hasPrefix("urbannest: release 1 installed at "), first.stdout)
+        // The bytes received cover what the plan said to download (shown to 0.1 KB), plus the metadata.
+        let received = try XCTUnwrap(first.stdout.firstMatch(of: /; ([0-9]+) bytes received\n$/), first.stdout)
+        XCTAssertGreaterThanOrEqual(Double(received.1)!, Double(match.1)! * 1000 - 50, first.stdout)
+
+        let second = try fetch(workspace, server, tenant: "urbannest")
+        XCTAssertEqual(second.status, 0, second.stderr)
+        let installed = try FileManager.default.destinationOfSymbolicLink(atPath: workspace.root.appendingPathComponent("cache/urbannest/current").path)
+        XCTAssertNotNil(second.stdout.wholeMatch(of: try Regex("urbannest: release 1 kept at .*\(NSRegularExpression.escapedPattern(for: installed)) \\(already installed; nothing downloaded\\); [0-9]+ bytes received\n")),
+                        second.stdout)
+        XCTAssertFalse(second.stdout.contains("()"), second.stdout)
+    }
+
     func testFetchInstallsWhatTheAppNeedsAndAfterAOneStringChangeDownloadsOnlyThatLocale() throws {
         let workspace = try BuildTests.Workspace()
         XCTAssertEqual(try workspace.build().status, 0)

@@ -91,6 +91,7 @@ final class HostileServerTests: XCTestCase {
 
     func testEndlessEncodedOversizedLyingAndRedirectingAnswersAreRefusedWithBoundedMemoryAndTheInstalledReleaseIntact() throws {
         let setup = try Setup()
+        let base = "http://127.0.0.1:\(setup.server.port)"
         // (route, the reason the refusal gives); every file a fetch reads, in turn.
         let cases: [(String, String)] = [
             ("endless/root", "2.root.json sent more than the 524288 bytes expected (endless data)"),
@@ -113,12 +114,27 @@ final class HostileServerTests: XCTestCase {
             ("tampered/snapshot", "snapshot"),
             ("tampered/manifest", "does not match its signed sha256 hash"),
             ("tampered/bundle", "does not match its signed SHA-256"),
+            // A refusal (a bucket policy not set yet, a server that wants credentials) is named as one, with the address.
+            ("forbidden/timestamp", "access refused: the server answered HTTP 403 Forbidden for \(base)/forbidden/timestamp/sonic-walkscape/metadata/timestamp.json ("),
+            ("forbidden/snapshot", "access refused: the server answered HTTP 403 Forbidden for \(base)/forbidden/snapshot/sonic-walkscape/metadata/"),
+            ("unauthorized/timestamp", "access refused: the server answered HTTP 401 Unauthorized for \(base)/unauthorized/timestamp/sonic-walkscape/metadata/timestamp.json ("),
+            ("forbidden/bundle", "access refused: the server answered HTTP 403 Forbidden for \(base)/forbidden/bundle/sonic-walkscape/targets/"),
         ]
         for installed in [false, true] {
             for (route, reason) in cases {
                 try setup.refuses(route, installed: installed, saying: reason, within: 15)
             }
         }
+    }
+
+    /// A 403 for the next root version is the one refusal that means "not there" (object storage hides missing keys
+    /// behind 403, and the client probes for a root that usually does not exist): the fetch goes on.
+    func testAForbiddenNextRootIsNoRootRotationAndTheFetchSucceeds() throws {
+        let setup = try Setup()
+        let cache = try setup.cache(installed: false)
+        let (output, _, _) = try Setup.fetch(setup.workspace, setup.server, "forbidden/root", cache: cache)
+        XCTAssertEqual(output.status, 0, output.stderr)
+        XCTAssertTrue(output.stdout.contains("release 2 installed"), output.stdout)
     }
 
     /// The TUF specification's slow-retrieval attack: a server that trickles its header or its body is cut off

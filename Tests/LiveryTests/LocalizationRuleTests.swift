@@ -32,10 +32,13 @@ final class LocalizationRuleTests: XCTestCase {
         let polish = try findings(LocaleExample.files(locale: "pl", text: "nav:\n  home: \"{n, plural, one {# plik} other {# plików}}\"\n  profile: Profil\n", english: en),
                                   rule: "localization.plural-categories")
         XCTAssertEqual(polish.map(\.message), ["the plural on {n} in 'nav.home' lacks few, many; 'pl' needs one, few, many, other"])
+        // The hint says which numbers each missing form is for, as a translator would check it (not "(CLDR 41)").
+        XCTAssertEqual(polish.map(\.hint), ["add few {…} many {…}: in 'pl', few for numbers such as 2, 3, 4; many for numbers such as 0, 5, 6"])
         let arabic = try findings(LocaleExample.files(locale: "ar", text: "nav:\n  home: \"{n, plural, one {ملف} two {ملفان} few {# ملفات} other {# ملف}}\"\n  profile: ملف\n", english: en),
                                   rule: "localization.plural-categories")
         XCTAssertEqual(arabic.map(\.message), ["the plural on {n} in 'nav.home' lacks zero, many; 'ar' needs zero, one, two, few, many, other"])
         XCTAssertEqual(arabic.first?.location.description, "Tenants/example/locales/ar.yaml:2:10")
+        XCTAssertEqual(arabic.map(\.hint), ["add zero {…} many {…}: in 'ar', zero for numbers such as 0; many for numbers such as 11, 12, 13"])
     }
 
     func testExplicitValuesDoNotStandInForCategories() throws {

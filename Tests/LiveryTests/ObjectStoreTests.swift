@@ -43,6 +43,85 @@ final class ObjectStoreTests: XCTestCase {
 
     static let tenants = ["companero", "companero-lucia", "physio-clinic", "sonic-walkscape", "travel-experiences", "urbannest"]
 
+    /// The first publish to an empty server: a missing bucket is one refusal (not one line per tenant) that says how
+    /// to create it, and nothing is written; `--create-bucket --public-read` creates it with the policy
+    /// docs/operations.md gives, after which apps read it anonymously. A bucket created without the policy refuses
+    /// anonymous reads, and `livery fetch` says so ("access refused", with the address), not "timestamp.json is missing".
+    func testAMissingBucketIsOneRefusalAndCreateBucketWithPublicReadMakesItReadable() throws {
+        let server = try server()
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+
+        let missing = try publish(workspace, server, to: "s3://first-hour/apps")
+        XCTAssertEqual(missing.status, 2, missing.stdout + missing.stderr)
+        XCTAssertEqual(missing.stderr.split(separator: "\n").map(String.init),
+                       ["Error: bucket 'first-hour' does not exist on \(server.endpoint): add --create-bucket to create it "
+                        + "(and --public-read to let apps read releases anonymously, docs/operations.md#making-the-bucket-readable)"])
+        XCTAssertFalse(try blocking { try await server.client().bucketExists("first-hour") })
+        // --dry-run never creates it either.
+        let dry = try publish(workspace, server, to: "s3://first-hour/apps", ["--create-bucket", "--dry-run"])
+        XCTAssertEqual(dry.status, 2, dry.stderr)
+        XCTAssertFalse(try blocking { try await server.client().bucketExists("first-hour") })
+        // --public-read alone would change an existing bucket's policy: refused as a usage error.
+        let policyOnly = try publish(workspace, server, to: "s3://first-hour/apps", ["--public-read"])
+        XCTAssertEqual(policyOnly.status, 2, policyOnly.stderr)
+        XCTAssertTrue(policyOnly.stderr.contains("--public-read sets the policy of a bucket --create-bucket creates"), policyOnly.stderr)
+
+        let created = try publish(workspace, server, to: "s3://first-hour/apps", ["--create-bucket", "--public-read"])
+        XCTAssertEqual(created.status, 0, created.stderr)
+        XCTAssertEqual(created.stderr, "created bucket 'first-hour' with the anonymous-read policy of docs/operations.md\n")
+        XCTAssertTrue(created.stdout.hasPrefix("published 6 tenants to s3://first-hour/apps: "), created.stdout)
+        let fetched = try LiveryProcess.run(["fetch", "urbannest", "--server", "\(server.endpoint)/first-hour/apps", "--cache", "cache",
+                                             "--root", "Output/urbannest/metadata/1.root.json"], in: workspace.root)
+        XCTAssertEqual(fetched.status, 0, fetched.stderr)
+        XCTAssertTrue(fetched.stdout.contains("release 1 installed"), fetched.stdout)
+        // The policy lets anyone read releases, never list the bucket.
+        XCTAssertEqual(try Self.get(URL(string: "\(server.endpoint)/first-hour?list-type=2")!).status, 403)
+        // Once created, a second publish needs no flag and changes nothing about the bucket.
+        let again = try publish(workspace, server, to: "s3://first-hour/apps", ["--create-bucket"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.stderr, "")
+
+        // Created without the policy: anonymous reads are refused, and the fetch names the refusal and the address.
+        let privateBucket = try publish(workspace, server, to: "s3://first-hour-private/apps", ["--create-bucket"])
+        XCTAssertEqual(privateBucket.status, 0, privateBucket.stderr)
+        XCTAssertEqual(privateBucket.stderr, "created bucket 'first-hour-private'\n")
+        let refused = try LiveryProcess.run(["fetch", "urbannest", "--server", "\(server.endpoint)/first-hour-private/apps", "--cache", "cache-private",
+                                             "--root", "Output/urbannest/metadata/1.root.json"], in: workspace.root)
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("access refused: the server answered HTTP 403 Forbidden for \(server.endpoint)/first-hour-private/apps/urbannest/metadata/timestamp.json ("),
+                      refused.stderr)
+        XCTAssertFalse(refused.stderr.contains("missing"), refused.stderr)
+    }
+
+    /// The policy `--public-read` sets is the one docs/operations.md shows (for its example bucket and prefix).
+    func testThePublicReadPolicyIsTheOneTheOperationsPageShows() throws {
+        let page = try String(contentsOf: LiveryProcess.packageRoot.appendingPathComponent("docs/operations.md"), encoding: .utf8)
+        let block = try XCTUnwrap(page.components(separatedBy: "```json\n").dropFirst().first?.components(separatedBy: "```").first)
+        let documented = try JSONSerialization.jsonObject(with: Data(block.utf8)) as? NSDictionary
+        let made = try JSONSerialization.jsonObject(with: BucketSetup.anonymousReadPolicy(for: S3Location(bucket: "example-livery", prefix: "apps"))) as? NSDictionary
+        XCTAssertEqual(made, documented)
+        let unprefixed = String(decoding: BucketSetup.anonymousReadPolicy(for: S3Location(bucket: "b", prefix: "")), as: UTF8.self)
+        XCTAssertTrue(unprefixed.contains(#""arn:aws:s3:::b/*/metadata/*""#), unprefixed)
+    }
+
+    /// Tenants that fail for one cause share one line that names them; other causes keep a line each.
+    func testPublishFailuresAreOneLinePerCause() {
+        let denied = { (tenant: String) in
+            S3Error.status(403, code: "AccessDenied", message: "", request: "PUT s3://b/apps/\(tenant)/.livery-publish.lock")
+        }
+        let lines = PublishFailures.lines([
+            (tenant: "urbannest", error: denied("urbannest")),
+            (tenant: "companero", error: denied("companero")),
+            (tenant: "sonic-walkscape", error: S3Error.integrity("s3://b/apps/sonic-walkscape/metadata/timestamp.json is at version 7")),
+            (tenant: "physio-clinic", error: denied("physio-clinic")),
+        ])
+        XCTAssertEqual(lines, [
+            "HTTP 403 AccessDenied, for 3 tenants (companero, physio-clinic, urbannest); the first request refused: PUT s3://b/apps/companero/.livery-publish.lock",
+            "sonic-walkscape: s3://b/apps/sonic-walkscape/metadata/timestamp.json is at version 7",
+        ])
+    }
+
     func testPublishedSamplesAreWhatBoto3ReadsAndPythonTUFVerifiesFromTheBucket() throws {
         let server = try server()
         try blocking { try await server.makePublicBucket("samples", prefix: "apps") }
@@ -60,7 +139,7 @@ final class ObjectStoreTests: XCTestCase {
         // Unchanged: nothing is uploaded.
         let again = try publish(workspace, server, to: "s3://samples/apps")
         XCTAssertEqual(again.status, 0, again.stderr)
-        XCTAssertTrue(again.stdout.contains("0 objects uploaded (0.0 MB), 6 unchanged"), again.stdout)
+        XCTAssertTrue(again.stdout.contains("0 objects uploaded (0 bytes), 6 unchanged"), again.stdout)
 
         // A one-string change: only that tenant's new files travel, and clients see release 2.
         try workspace.replace("urbannest/locales/en.yaml", "Home", "Start")

@@ -88,8 +88,9 @@ final class PlatformCommandTests: XCTestCase {
         let folder = try PlatformFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let page = folder.appendingPathComponent("sheet.html")
-        let result = try LiveryProcess.run(["preview", "Tenants/physio-clinic", "--output", page.path])
+        let result = try LiveryProcess.run(["preview", "Tenants/physio-clinic", "--brand-sheet", page.path])
         XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "")
         let html = try String(contentsOf: page, encoding: .utf8)
         XCTAssertFalse(html.contains("<script"), "no JavaScript")
         XCTAssertFalse(html.contains("http://") || html.contains("https://") || html.contains("@import"), "no external fetches")
@@ -98,8 +99,14 @@ final class PlatformCommandTests: XCTestCase {
         XCTAssertTrue(html.contains("<td class=\"ratio\">17.73:1</td>"), "gray-900 on white, rounded down")
         XCTAssertTrue(html.contains("Lively: overshoots 7 % and settles in about 0.43 s"), "the smooth slide spring, damping 18, stiffness 200")
         XCTAssertTrue(html.contains("box-shadow: 0 4px 12px 0 #00000026"), "the Standard level: 0.15, radius 6")
-        let byID = try LiveryProcess.run(["preview", "physio-clinic", "--output", "-"])
+        let byID = try LiveryProcess.run(["preview", "physio-clinic", "--brand-sheet", "-"])
         XCTAssertEqual(byID.stdout, html, "a tenant id in Tenants/ works the same, to standard output")
+        // The form from before --output named the site's folder still writes the brand sheet alone, with a warning.
+        let old = try LiveryProcess.run(["preview", "physio-clinic", "--output", "-"])
+        XCTAssertEqual(old.stdout, html)
+        XCTAssertEqual(old.stderr, "warning: --output - for the brand sheet alone is deprecated: use --brand-sheet - (--output names the site's folder, as for build and generate)\n")
+        let both = try LiveryProcess.run(["preview", "physio-clinic", "--output", "site", "--brand-sheet", "-"])
+        XCTAssertEqual(both.status, 2, both.stderr)
     }
 
     /// Chromium (Debian `chromium`, in the Makefile's TEST_PACKAGES) renders the brand sheet to a
@@ -109,7 +116,7 @@ final class PlatformCommandTests: XCTestCase {
         let folder = try PlatformFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let page = folder.appendingPathComponent("sheet.html"), png = folder.appendingPathComponent("sheet.png")
-        let preview = try LiveryProcess.run(["preview", "Tenants/physio-clinic", "--output", page.path])
+        let preview = try LiveryProcess.run(["preview", "Tenants/physio-clinic", "--brand-sheet", page.path])
         XCTAssertEqual(preview.status, 0, preview.stderr)
         let chromium = try PlatformFixtures.tool([
             "chromium", "--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars", "--no-first-run",

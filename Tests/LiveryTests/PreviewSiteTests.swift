@@ -20,8 +20,9 @@ final class PreviewSiteTests: XCTestCase {
         let folder = try PlatformFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let site = folder.appendingPathComponent("site")
-        let result = try LiveryProcess.run(["preview", "Tenants/sonic-walkscape", "--site", site.path])
+        let result = try LiveryProcess.run(["preview", "Tenants/sonic-walkscape", "-o", site.path])
         XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "", "-o names the site's folder, with no warning")
         for page in ["index.html", "brand.html", "it.html", "en.html", "fr.html"] + ["florence-renaissance", "rome-trastevere"].flatMap { tour in
             ["it", "en", "fr"].map { "tours/\(tour).\($0).html" }
         } {
@@ -41,11 +42,14 @@ final class PreviewSiteTests: XCTestCase {
         XCTAssertEqual(copied, try Data(contentsOf: LiveryProcess.packageRoot.appendingPathComponent("Tenants/sonic-walkscape/tours/florence-renaissance/audio/fr/01-duomo.mp3")))
 
         // Again into the same folder: replaced. A folder that is not a preview is refused, and left alone.
-        XCTAssertEqual(try LiveryProcess.run(["preview", "Tenants/sonic-walkscape", "--site", site.path]).status, 0)
+        // (--site, the site's folder before --output named it as for build and generate, still works, with a warning.)
+        let again = try LiveryProcess.run(["preview", "Tenants/sonic-walkscape", "--site", site.path])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.stderr, "warning: --site is deprecated: use --output \(site.path)\n")
         let other = folder.appendingPathComponent("notes")
         try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
         try "mine".write(to: other.appendingPathComponent("todo.txt"), atomically: true, encoding: .utf8)
-        let refused = try LiveryProcess.run(["preview", "Tenants/sonic-walkscape", "--site", other.path])
+        let refused = try LiveryProcess.run(["preview", "Tenants/sonic-walkscape", "--output", other.path])
         XCTAssertEqual(refused.status, 2, refused.stderr)
         XCTAssertTrue(refused.stderr.contains("is not an earlier preview"), refused.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: other.path), ["todo.txt"])
@@ -56,7 +60,7 @@ final class PreviewSiteTests: XCTestCase {
         let folder = try PlatformFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let site = folder.appendingPathComponent("site")
-        XCTAssertEqual(try LiveryProcess.run(["preview", "Tenants/sonic-walkscape", "--site", site.path]).status, 0)
+        XCTAssertEqual(try LiveryProcess.run(["preview", "Tenants/sonic-walkscape", "--output", site.path]).status, 0)
         let png = try screenshot(site.appendingPathComponent("tours/florence-renaissance.en.html"), in: folder)
         // Tile colours: the sample pack's synthetic tiles are pale blue-grey gradients (R 207–242, G 224–238, B 230–234),
         // which nothing else on the page uses. Route #E0115F, stops #1E6FD9.
@@ -87,7 +91,7 @@ final class PreviewSiteTests: XCTestCase {
         let folder = try PlatformFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let site = folder.appendingPathComponent("site")
-        XCTAssertEqual(try LiveryProcess.run(["preview", "Tenants/companero", "--site", site.path]).status, 0)
+        XCTAssertEqual(try LiveryProcess.run(["preview", "Tenants/companero", "--output", site.path]).status, 0)
         let page = try String(contentsOf: site.appendingPathComponent("en.html"), encoding: .utf8)
         let bar = try XCTUnwrap(page.components(separatedBy: "<div class=\"tabs\">").dropFirst().first?.components(separatedBy: "</div></div>").first)
         let labels = bar.components(separatedBy: "<div class=\"tab").dropFirst().map { $0.components(separatedBy: "<small>")[0] }
@@ -98,7 +102,7 @@ final class PreviewSiteTests: XCTestCase {
         let folder = try PlatformFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let site = folder.appendingPathComponent("site")
-        XCTAssertEqual(try LiveryProcess.run(["preview", "Tenants/physio-clinic", "--site", site.path]).status, 0)
+        XCTAssertEqual(try LiveryProcess.run(["preview", "Tenants/physio-clinic", "--output", site.path]).status, 0)
         let russian = site.appendingPathComponent("ru.html")
         let dom = try PlatformFixtures.tool(["chromium", "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
                                              "--user-data-dir=" + folder.appendingPathComponent("profile").path, "--dump-dom", russian.absoluteString], timeout: 240)
@@ -125,7 +129,7 @@ final class PreviewSiteTests: XCTestCase {
         try workspace.replace("companero-lucia/library/library.yaml", "  - id: breathing\n    kind: audio\n", "  - id: breathing\n    kind: audio\n    status: draft\n")
         try workspace.replace("companero-lucia/programs/30-day-fitness-foundation.yaml", "difficulty: beginner\n",
                               "difficulty: beginner\navailableFrom: 2027-01-04T06:00:00+01:00\n")
-        let result = try LiveryProcess.run(["preview", "Tenants/companero-lucia", "--site", "site"], in: workspace.root)
+        let result = try LiveryProcess.run(["preview", "Tenants/companero-lucia", "--output", "site"], in: workspace.root)
         XCTAssertEqual(result.status, 0, result.stderr)
         let page = try String(contentsOf: workspace.root.appendingPathComponent("site/es.html"), encoding: .utf8)
         XCTAssertTrue(page.contains("Base de fitness en 30 días"))

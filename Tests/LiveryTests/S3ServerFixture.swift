@@ -14,16 +14,18 @@ final class S3ServerFixture: @unchecked Sendable { // immutable after init
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-rgw-\(UUID().uuidString.prefix(8))")
         let script = LiveryProcess.packageRoot.appendingPathComponent("scripts/s3-server.sh").path
-        let started = try LiveryProcess.tool(["bash", script, "start", folder.path])
+        // Any free port: test classes may each run a store at once, and 7480 may be a developer's own.
+        let started = try LiveryProcess.tool(["bash", script, "start", folder.path], environment: ["S3_SERVER_PORT": "0"])
         guard started.status == 0 else {
             throw Failure("the S3 test server did not start (run `make test-deps` to install Ceph's radosgw): \(started.stderr)")
         }
+        // The script prints the variables Livery itself reads, as `export NAME=value` lines.
         var values: [String: String] = [:]
-        for line in started.stdout.split(separator: "\n") {
-            let parts = line.split(separator: "=", maxSplits: 1)
+        for line in started.stdout.split(separator: "\n") where line.hasPrefix("export ") {
+            let parts = line.dropFirst("export ".count).split(separator: "=", maxSplits: 1)
             if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
         }
-        guard let endpoint = values["endpoint"], let access = values["access_key"], let secret = values["secret_key"] else {
+        guard let endpoint = values["AWS_ENDPOINT_URL"], let access = values["AWS_ACCESS_KEY_ID"], let secret = values["AWS_SECRET_ACCESS_KEY"] else {
             throw Failure("scripts/s3-server.sh printed no endpoint: \(started.stdout)")
         }
         self.endpoint = endpoint
@@ -58,11 +60,8 @@ final class S3ServerFixture: @unchecked Sendable { // immutable after init
     func makePublicBucket(_ name: String, prefix: String) async throws {
         let client = client()
         try await client.createBucket(name)
-        let resources = ["*/metadata/*", "*/targets/*", "*/release.json", "*/channels/*/metadata/*", "*/channels/*/targets/*", "*/channels/*/release.json"].map { "\"arn:aws:s3:::\(name)/\(prefix)/\($0)\"" }.joined(separator: ",")
-        let policy = """
-            {"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":["s3:GetObject"],"Resource":[\(resources)]}]}
-            """
-        try await client.putBucketPolicy(name, policy: Data(policy.utf8))
+        // `livery publish --public-read`'s policy, which ObjectStoreTests checks against the page.
+        try await client.putBucketPolicy(name, policy: BucketSetup.anonymousReadPolicy(for: S3Location(bucket: name, prefix: prefix)))
     }
 
     /// Runs scripts/s3-oracle.py (boto3 and python-tuf from .venv-test) with this store's credentials.

@@ -19,6 +19,8 @@ mode:
   tampered        the file with its bytes changed, same length (a lying server)
   redirect-loop   302 to the same address, for ever
   redirect-endless 302 to the same file in endless mode
+  forbidden       403 with object storage's AccessDenied body (a bucket whose policy does not allow reads)
+  unauthorized    401 with a WWW-Authenticate challenge
 """
 import http.server
 import os
@@ -173,6 +175,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         parts = self.path.lstrip("/").split("/", 1)
         self.send_response(302)
         self.send_header("Location", "/endless/" + parts[1])
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def mode_forbidden(self, data):
+        self.plain(403, b'<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code></Error>')
+
+    def mode_unauthorized(self, data):
+        self.send_response(401)
+        self.send_header("WWW-Authenticate", 'Basic realm="releases"')
         self.send_header("Content-Length", "0")
         self.end_headers()
 

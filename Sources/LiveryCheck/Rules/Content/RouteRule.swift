@@ -29,7 +29,7 @@ struct RouteRule: Rule {
     static let description = RuleDescription(
         id: "content.route", name: "Tour route", family: .content,
         rationale: "A tour's GPX route has valid points, matches the declared distance within 25 %, and passes within each stop's trigger radius.",
-        messages: [declare(Message.notGPX), declare(Message.badPoint), declare(Message.tooFewPoints), declare(Message.distance), declare(Message.stopOffRoute)],
+        messages: [declare(Message.notGPX), declare(Message.badPoint), declare(Message.tooFewPoints), declare(Message.distance), declare(Message.stopOffRoute), declare(Message.stopSwapped)],
         triggering: [
             RuleExample("declared distance far from the route's", files: TourExample.files(languages: "[en]").mapValues { $0.replacingOccurrences(of: "distanceKm: 1.2", with: "distanceKm: ↓1.2") }
                 .merging(["example/tours/walk/route.gpx": TourExample.route(points: [(43.77, 11.25), (43.7705, 11.2505)])]) { _, new in new },
@@ -37,6 +37,9 @@ struct RouteRule: Rule {
             RuleExample("a stop far from the route", files: TourExample.files(languages: "[en]")
                 .merging(["example/tours/walk/route.gpx": TourExample.route(points: [(43.76, 11.24), (43.7605, 11.2405), (43.7688, 11.2475)])]) { _, new in new },
                 binaryFiles: TourExample.media),
+            RuleExample("a stop with its latitude and longitude swapped", files: TourExample.files(languages: "[en]").mapValues {
+                $0.replacingOccurrences(of: "latitude: 43.77\n", with: "latitude: ↓11.25\n").replacingOccurrences(of: "longitude: 11.25\n", with: "longitude: 43.77\n")
+            }, binaryFiles: TourExample.media),
             RuleExample("a track point with a latitude beyond the pole", files: TourExample.files(languages: "[en]").merging([
                 "example/tours/walk/route.gpx": TourExample.route(points: [(43.77, 11.25), (95.0, 11.25), (43.775, 11.25), (43.78, 11.25)])
                     .replacingOccurrences(of: "<trkpt lat=\"95.0\"", with: "↓<trkpt lat=\"95.0\""),
@@ -66,6 +69,18 @@ struct RouteRule: Rule {
         static func stopOffRoute(stop: String, distance: Int, radius: Int) -> DiagnosticMessage {
             DiagnosticMessage("stop-off-route", "stop '\(stop)' is \(distance) m from the route, beyond its \(radius) m trigger radius")
         }
+        /// Its own message (and id): the stop is misplaced, so what follows from its place (a tile its pack lacks) is folded under it.
+        static func stopSwapped(stop: String, distance: Int, radius: Int) -> DiagnosticMessage {
+            DiagnosticMessage("stop-swapped", "stop '\(stop)' is \(distance) m from the route, beyond its \(radius) m trigger radius; with latitude and longitude swapped it is on the route")
+        }
+    }
+
+    /// A coordinate as written in a manifest: no trailing zeros, no exponent.
+    static func degrees(_ value: Double) -> String {
+        var text = String(format: "%.6f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 
     func check(_ context: RuleContext) -> [Diagnostic] {
@@ -92,11 +107,22 @@ struct RouteRule: Rule {
             }
             for stop in tour.node["stops"]?.items ?? [] {
                 guard let lat = stop["latitude"]?.number, let lon = stop["longitude"]?.number else { continue }
-                let nearest = zip(points, points.dropFirst()).map { Geo.distance(from: (lat, lon), toSegment: $0.0, $0.1) }.min() ?? .infinity
+                func distance(_ lat: Double, _ lon: Double) -> Double {
+                    zip(points, points.dropFirst()).map { Geo.distance(from: (lat, lon), toSegment: $0.0, $0.1) }.min() ?? .infinity
+                }
+                let nearest = distance(lat, lon)
                 let radius = Double(stop["triggerRadius"]?.int ?? 100)
                 if nearest > radius {
-                    diagnostics.append(Diagnostic(.error, Message.stopOffRoute(stop: stop["id"]?.string ?? "", distance: Int(nearest), radius: Int(radius)),
-                                                  at: stop["latitude"]?.location ?? stop.location, rule: Self.description.id))
+                    // The commonest way to put a stop thousands of kilometres away: latitude and longitude written the
+                    // other way round (x, y order, as GeoJSON and many map tools give them). Said when swapping them puts
+                    // the stop within its trigger radius.
+                    let swapped = abs(lon) <= 90 && distance(lon, lat) <= radius
+                    let id = stop["id"]?.string ?? ""
+                    diagnostics.append(Diagnostic(.error, swapped ? Message.stopSwapped(stop: id, distance: Int(nearest), radius: Int(radius))
+                                                            : Message.stopOffRoute(stop: id, distance: Int(nearest), radius: Int(radius)),
+                                                  at: stop["latitude"]?.location ?? stop.location, rule: Self.description.id,
+                                                  hint: swapped ? "latitude and longitude swapped? (latitude \(Self.degrees(lon)), longitude \(Self.degrees(lat))) is on the route" : nil,
+                                                  related: swapped ? (stop["longitude"].map { [RelatedLocation("the longitude, which reads as a latitude", at: $0.location)] } ?? []) : []))
                 }
             }
         }

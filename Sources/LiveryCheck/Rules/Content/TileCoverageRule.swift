@@ -94,8 +94,8 @@ private struct TourTileCheck {
         self.display = display
     }
 
-    private mutating func report(_ message: DiagnosticMessage, at location: SourceLocation? = nil, hint: String? = nil) {
-        diagnostics.append(Diagnostic(.error, message, at: location ?? tilesNode.location, rule: TileCoverageRule.description.id, hint: hint))
+    private mutating func report(_ message: DiagnosticMessage, at location: SourceLocation? = nil, hint: String? = nil, related: [RelatedLocation] = []) {
+        diagnostics.append(Diagnostic(.error, message, at: location ?? tilesNode.location, rule: TileCoverageRule.description.id, hint: hint, related: related))
     }
 
     mutating func run(url: URL, route: TourRoute?) {
@@ -165,13 +165,16 @@ private struct TourTileCheck {
     private struct Place {
         var latitude: Double, longitude: Double
         var name: String
+        /// Where a stop's latitude is written: a finding about the stop names it, so that one that follows from a
+        /// latitude out of range is folded into that finding (`RootCause`).
+        var location: SourceLocation?
     }
 
     private mutating func checkCoverage(_ pack: MBTilesPack, zooms: ClosedRange<Int>, route: TourRoute?) {
         var places: [Place] = []
         for stop in tour.node["stops"]?.items ?? [] {
             guard let lat = stop["latitude"]?.number, let lon = stop["longitude"]?.number else { continue }
-            places.append(Place(latitude: lat, longitude: lon, name: "stop '\(stop["id"]?.string ?? "")'"))
+            places.append(Place(latitude: lat, longitude: lon, name: "stop '\(stop["id"]?.string ?? "")'", location: stop["latitude"]?.location))
         }
         for point in route?.points ?? [] {
             places.append(Place(latitude: point.latitude, longitude: point.longitude, name: "the route point at \(route!.display):\(point.line)"))
@@ -202,7 +205,8 @@ private struct TourTileCheck {
             } else {
                 hint += "; add the missing tiles to the pack, or narrow the zooms (offlineZoom, or the pack's minzoom and maxzoom)"
             }
-            report(TileCoverageRule.Message.missingTile(tile: "\(tile)", place: place.name), hint: hint)
+            report(TileCoverageRule.Message.missingTile(tile: "\(tile)", place: place.name), hint: hint,
+                   related: place.location.map { [RelatedLocation("\(place.name) is here", at: $0)] } ?? [])
         }
     }
 }

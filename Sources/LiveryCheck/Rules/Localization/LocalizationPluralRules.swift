@@ -27,6 +27,19 @@ private func list(_ categories: [PluralCategory]) -> String {
     categories.map(\.rawValue).joined(separator: ", ")
 }
 
+/// The hint for missing categories, in the words a translator uses: which numbers each category is for in
+/// this locale (the first three whole numbers, else "fractions such as 1.5"), not the CLDR version they come from.
+private func examplesHint(_ missing: [PluralCategory], rules: PluralRules, locale: String, ordinal: Bool) -> String {
+    let add = "add " + missing.map { "\($0.rawValue) {…}" }.joined(separator: " ")
+    let uses = missing.map { category -> String in
+        let whole = (0...1000).filter { rules.category($0) == category }.prefix(3).map(String.init)
+        if !whole.isEmpty { return "\(category.rawValue) for \(ordinal ? "positions" : "numbers") such as \(whole.joined(separator: ", "))" }
+        let fractions = ["0.5", "1.5", "2.5", "0.1", "1.1"].filter { rules.category($0) == category }.prefix(2)
+        return fractions.isEmpty ? "\(category.rawValue) for some numbers" : "\(category.rawValue) for fractions such as \(fractions.joined(separator: ", "))"
+    }
+    return "\(add): in '\(locale)', \(uses.joined(separator: "; "))"
+}
+
 struct PluralCategoriesRule: Rule {
     static let description = RuleDescription(
         id: "localization.plural-categories", name: "Plural categories the locale needs", family: .localization,
@@ -65,7 +78,7 @@ struct PluralCategoriesRule: Rule {
                     .error, Message.lacks(kind: kind, argument: "\(selection.name)", key: message.key, missing: list(missing), locale: bundle.locale, needed: list(rules.categories)),
                     at: message.location(atOffset: selection.offset), rule: Self.description.id,
                     hint: missing == [.other] ? "add other {…}: ICU requires it, and =N options do not count as categories"
-                        : "add \(missing.map { "\($0.rawValue) {…}" }.joined(separator: " ")) (CLDR \(PluralRules.cldrVersion))"))
+                        : examplesHint(missing, rules: rules, locale: bundle.locale, ordinal: selection.type == .selectordinal)))
             }
         }
         return diagnostics

@@ -23,21 +23,37 @@ enum Cascade {
         case "localization": return [.locale]
         case "voice": return [.voice, .locale]
         case "content": return [.program, .library, .tour]
+        // A listing is worked out from the tenant manifest's app: (names, identifiers) as much as from store.yaml:
+        // with a tenant.yaml that does not parse, "the tenant has no app" would be false.
+        case "store": return [.store, .tenant]
         default: return nil
         }
     }
 
     /// `found` without the findings that depend on a kind of manifest that did not load in the tenant
-    /// or one of its ancestors (every non-structural finding, when a tenant manifest did not load).
+    /// or one of its ancestors (every non-structural finding, when a tenant manifest did not load). When the
+    /// manifest is the tenant's own, they are folded into the finding that says why it did not load, as
+    /// `related` notes (`RootCause.note`); a base's are summed up by `BaseUnloadedRule`'s note instead.
     static func filter(_ found: [Diagnostic], tenant: ResolvedTenant) -> [Diagnostic] {
         // A resolver document that does not parse, or is not there, leaves its tenant without tokens, as a
         // token file that does not load does: its own findings stand, the "not a token" ones that follow go.
         let unloaded = Set(((tenant.ancestors + [tenant.source]).flatMap(\.unloaded) + tenant.unloadedResolvers.values).map(\.kind))
         guard !unloaded.isEmpty else { return found }
-        return found.filter { diagnostic in
-            guard diagnostic.ruleID != BaseUnloadedRule.description.id, let inputs = inputs(of: diagnostic.ruleID) else { return true }
-            return !unloaded.contains(.tenant) && inputs.isDisjoint(with: unloaded)
+        let follows = { (diagnostic: Diagnostic) -> Bool in
+            guard diagnostic.ruleID != BaseUnloadedRule.description.id, let inputs = inputs(of: diagnostic.ruleID) else { return false }
+            return unloaded.contains(.tenant) || !inputs.isDisjoint(with: unloaded)
         }
+        // The tenant's own first unloaded manifest (the tenant manifest before others) takes the notes.
+        let own = tenant.source.unloaded.sorted { ($0.kind == .tenant ? 0 : 1) < ($1.kind == .tenant ? 0 : 1) }.first?.reason
+        var kept: [Diagnostic] = []
+        var notes: [RelatedLocation] = []
+        for diagnostic in found {
+            if follows(diagnostic) { notes.append(RootCause.note(for: diagnostic)) } else { kept.append(diagnostic) }
+        }
+        if let own, !notes.isEmpty, let cause = kept.firstIndex(where: { $0.location == own.location && $0.ruleID == own.ruleID && $0.message == own.message }) {
+            kept[cause].related += notes.sorted { $0.location < $1.location }
+        }
+        return kept
     }
 }
 
