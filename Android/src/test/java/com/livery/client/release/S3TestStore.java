@@ -33,9 +33,9 @@ final class S3TestStore implements AutoCloseable {
 
     private S3TestStore(Path folder, Map<String, String> values) {
         this.folder = folder;
-        this.endpoint = values.get("endpoint");
-        this.accessKey = values.get("access_key");
-        this.secretKey = values.get("secret_key");
+        this.endpoint = values.get("AWS_ENDPOINT_URL");
+        this.accessKey = values.get("AWS_ACCESS_KEY_ID");
+        this.secretKey = values.get("AWS_SECRET_ACCESS_KEY");
     }
 
     /** Starts a store; fails (never skips) when Ceph is not installed: `make test-java` installs it. */
@@ -44,16 +44,22 @@ final class S3TestStore implements AutoCloseable {
         Files.createDirectories(folder);
         String out;
         try {
-            out = LiveryTool.run(folder, "bash", script, "start", folder.resolve("rgw").toString());
+            // Any free port: 7480 (the script's default, RGW's own) may be a developer's store or another test's.
+            out = LiveryTool.run(folder, Map.of("S3_SERVER_PORT", "0"), "bash", script, "start", folder.resolve("rgw").toString());
         } catch (IOException e) {
             throw new IOException("the S3 test store (Ceph RGW) did not start: run `make test-java`, which installs it: " + e.getMessage(), e);
         }
+        // The script prints the variables Livery reads, as `export NAME=value` lines.
         Map<String, String> values = new HashMap<>();
         for (String line : LiveryTool.lines(out)) {
+            if (!line.startsWith("export ")) continue;
             int equals = line.indexOf('=');
-            if (equals > 0) values.put(line.substring(0, equals), line.substring(equals + 1));
+            if (equals > 0) values.put(line.substring("export ".length(), equals), line.substring(equals + 1));
         }
-        if (!values.keySet().containsAll(List.of("endpoint", "access_key", "secret_key"))) throw new IOException("s3-server.sh printed no endpoint: " + out);
+        if (!values.keySet().containsAll(List.of("AWS_ENDPOINT_URL", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"))) {
+            LiveryTool.run(folder, "bash", script, "stop", folder.resolve("rgw").toString());  // started, but unusable: not left running
+            throw new IOException("s3-server.sh printed no endpoint: " + out);
+        }
         return new S3TestStore(folder, values);
     }
 
