@@ -40,7 +40,7 @@ final class PlatformOutputTests: XCTestCase {
         // And the colour assets (ColorAssetTests): the catalog and one set per colour of Theme.swift.
         XCTAssertEqual(files.filter { $0.path.hasPrefix(ColorAssets.catalog + "/") }, ColorAssets.files(tenant))
         let theme = String(decoding: try XCTUnwrap(files.first { $0.path == "swiftui/Theme.swift" }).contents, as: UTF8.self)
-        XCTAssertEqual(ColorAssets.files(tenant).count - 1, theme.components(separatedBy: "Color { adaptive(light:").count - 1, "a set per colour of Theme.swift")
+        XCTAssertEqual(ColorAssets.files(tenant).count - 1, theme.components(separatedBy: ": Color = adaptive(light:").count - 1, "a set per colour of Theme.swift")
         let dark = try XCTUnwrap(files.first { $0.path == "tokens/dark.tokens.json" })
         let document = try XCTUnwrap(ManifestParser.parse(String(decoding: dark.contents, as: UTF8.self), format: .json, file: "dark").0)
         XCTAssertEqual(document["color"]?["text"]?["primary"]?["$value"]?["hex"]?.string, "#f9fafb", "dark mode's value, no reference left")
@@ -102,6 +102,21 @@ final class PlatformOutputTests: XCTestCase {
         let check = try PlatformFixtures.tool(["swiftc", "-typecheck", "-parse-as-library", "-swift-version", "6", "-module-name", "Themes",
                                               "-I", modules.path] + files)
         XCTAssertEqual(check.status, 0, check.stderr)
+    }
+
+    /// What an iOS engineer would flag in review, on every sample brand: a colour rebuilt on each access (a computed
+    /// `static var`), and an enum with nothing in it (a mode that changes no colour still had `Modes.Dark.Spacing {}`).
+    func testGeneratedSwiftStoresItsColoursAndDeclaresNoEmptyEnum() throws {
+        let (root, tenants) = try generateSamples()
+        var checkedModes = 0
+        for id in tenants {
+            let text = try String(contentsOf: root.appendingPathComponent("\(id)/swiftui/Theme.swift"), encoding: .utf8)
+            XCTAssertNil(text.firstMatch(of: try Regex(#"static var \w+: Color\b"#)), "\(id): a colour is a computed property")
+            XCTAssertGreaterThan(text.matches(of: try Regex(#"public static let \w+: Color = "#)).count, 0, id)
+            XCTAssertNil(text.firstMatch(of: try Regex(#"enum \w+ \{\s*\}"#)), "\(id): an empty enum")
+            checkedModes += text.matches(of: try Regex(#"public enum Modes \{"#)).count
+        }
+        XCTAssertGreaterThan(checkedModes, 0, "a sample brand has modes")
     }
 
     func testGeneratedAndroidResourcesAreWellFormedXML() throws {
