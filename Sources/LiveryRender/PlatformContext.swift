@@ -78,8 +78,11 @@ public struct PlatformContext: Encodable, Sendable {
         public var lineHeight: String
         public var lineHeightRatio: String
         public var letterSpacing: String
-        /// `.system(size: 15, weight: .regular)` or `.custom("Inter", size: 15).weight(.regular)`.
+        /// `.system(size: 15, weight: .regular)` or `.custom("Inter", size: 15, relativeTo: .subheadline).weight(.regular)`.
         public var swiftFont: String
+        /// `TypeTier(size: 15, weight: .regular, design: .default, textStyle: .subheadline, family: nil)`: what
+        /// `.typeTier(_:)` scales with Dynamic Type.
+        public var swiftTier: String
         /// `FontFamily.SansSerif`, `FontFamily.Serif`, `FontFamily.Monospace` or `FontFamily.Default`.
         public var kotlinFamily: String
     }

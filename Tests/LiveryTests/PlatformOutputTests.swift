@@ -1,6 +1,6 @@
 import Foundation
 import LiveryLoad
-import LiveryRender
+@testable import LiveryRender
 import XCTest
 
 /// Layer 2 → 3: the committed context → the rendered files (snapshots), and every sample tenant's
@@ -115,8 +115,23 @@ final class PlatformOutputTests: XCTestCase {
             XCTAssertGreaterThan(text.matches(of: try Regex(#"public static let \w+: Color = "#)).count, 0, id)
             XCTAssertNil(text.firstMatch(of: try Regex(#"enum \w+ \{\s*\}"#)), "\(id): an empty enum")
             checkedModes += text.matches(of: try Regex(#"public enum Modes \{"#)).count
+            // Dynamic Type: every tier of Typography has a TypeTier with the text style it scales as, and a bundled
+            // family's Font scales on its own (relativeTo:); nothing is a fixed-size custom font.
+            let tiers = text.matches(of: try Regex(#"\n        public static let (\w+): Font = "#)).count
+            XCTAssertGreaterThan(tiers, 0, id)
+            XCTAssertEqual(text.matches(of: try Regex(#"public static let \w+ = TypeTier\(size: [0-9.]+, weight: \.\w+, design: \.\w+, textStyle: \.\w+, family: "#)).count,
+                           tiers, "\(id): a TypeTier per tier")
+            XCTAssertNil(text.firstMatch(of: try Regex(#"\.custom\("[^"]*", size: [0-9.]+\)"#)), "\(id): a custom font that ignores Dynamic Type")
+            XCTAssertTrue(text.contains("@ScaledMetric private var size: CGFloat"), id)
         }
         XCTAssertGreaterThan(checkedModes, 0, "a sample brand has modes")
+    }
+
+    /// Each tier scales as the iOS text style whose default size is nearest (ties to the larger style).
+    func testTypeTiersTakeTheNearestTextStyle() {
+        XCTAssertEqual([34, 32, 28, 25, 22, 20, 18, 17, 16, 15, 14, 13, 12, 11, 9].map { PlatformValues.swiftTextStyle(Double($0)) },
+                       ["largeTitle", "largeTitle", "title", "title", "title2", "title3", "body", "body", "callout", "subheadline", "subheadline",
+                        "footnote", "caption", "caption2", "caption2"])
     }
 
     func testGeneratedAndroidResourcesAreWellFormedXML() throws {

@@ -212,26 +212,68 @@ public enum PhysioClinicTheme {
         public static let iconInactive: Color = adaptive(light: RGBA(red: 0.392, green: 0.455, blue: 0.545, opacity: 1), dark: RGBA(red: 0.392, green: 0.455, blue: 0.545, opacity: 1))
     }
 
-    /// Type tiers. Named families must be bundled by the app; "SF Pro" and generic families use the system font.
+    /// Type tiers as fonts. Named families must be bundled by the app, and scale with Dynamic Type; "SF Pro" and
+    /// generic families are the system font at the tier's size: `.typeTier(TypeTiers.x)` scales those too.
     public enum Typography {
         /// `typography.screen-hero`: SF Pro 32/38.4, weight 700
-        public static var screenHero: Font { .system(size: 32, weight: .bold) }
+        public static let screenHero: Font = .system(size: 32, weight: .bold)
         /// `typography.screen-title`: SF Pro 30/36, weight 700
-        public static var screenTitle: Font { .system(size: 30, weight: .bold) }
+        public static let screenTitle: Font = .system(size: 30, weight: .bold)
         /// `typography.feature-title`: SF Pro 22/27.5, weight 700
-        public static var featureTitle: Font { .system(size: 22, weight: .bold) }
+        public static let featureTitle: Font = .system(size: 22, weight: .bold)
         /// `typography.section-header`: SF Pro 18/23.4, weight 700
-        public static var sectionHeader: Font { .system(size: 18, weight: .bold) }
+        public static let sectionHeader: Font = .system(size: 18, weight: .bold)
         /// `typography.card-title`: SF Pro 16/21.6, weight 600
-        public static var cardTitle: Font { .system(size: 16, weight: .semibold) }
+        public static let cardTitle: Font = .system(size: 16, weight: .semibold)
         /// `typography.input-text`: SF Pro 16/22.4, weight 500
-        public static var inputText: Font { .system(size: 16, weight: .medium) }
+        public static let inputText: Font = .system(size: 16, weight: .medium)
         /// `typography.body`: SF Pro 14/21, weight 500
-        public static var body: Font { .system(size: 14, weight: .medium) }
+        public static let body: Font = .system(size: 14, weight: .medium)
         /// `typography.input-label`: SF Pro 14/19.6, weight 600
-        public static var inputLabel: Font { .system(size: 14, weight: .semibold) }
+        public static let inputLabel: Font = .system(size: 14, weight: .semibold)
         /// `typography.caption`: SF Pro 12/16.8, weight 600
-        public static var caption: Font { .system(size: 12, weight: .semibold) }
+        public static let caption: Font = .system(size: 12, weight: .semibold)
+    }
+
+    /// A type tier as Dynamic Type scales it: `size` at the default text size, grown or shrunk as `textStyle` is.
+    public struct TypeTier: Sendable, Hashable {
+        public let size: CGFloat, weight: Font.Weight, design: Font.Design, textStyle: Font.TextStyle
+        /// A family the app bundles; nil for the system font.
+        public let family: String?
+
+        /// The tier's font at `size` points (a size already scaled).
+        public func font(size: CGFloat) -> Font {
+            family.map { Font.custom($0, fixedSize: size).weight(weight) } ?? .system(size: size, weight: weight, design: design)
+        }
+    }
+
+    /// Each tier with the text style it scales as, for `.typeTier(_:)`.
+    public enum TypeTiers {
+        public static let screenHero = TypeTier(size: 32, weight: .bold, design: .default, textStyle: .largeTitle, family: nil)
+        public static let screenTitle = TypeTier(size: 30, weight: .bold, design: .default, textStyle: .title, family: nil)
+        public static let featureTitle = TypeTier(size: 22, weight: .bold, design: .default, textStyle: .title2, family: nil)
+        public static let sectionHeader = TypeTier(size: 18, weight: .bold, design: .default, textStyle: .body, family: nil)
+        public static let cardTitle = TypeTier(size: 16, weight: .semibold, design: .default, textStyle: .callout, family: nil)
+        public static let inputText = TypeTier(size: 16, weight: .medium, design: .default, textStyle: .callout, family: nil)
+        public static let body = TypeTier(size: 14, weight: .medium, design: .default, textStyle: .subheadline, family: nil)
+        public static let inputLabel = TypeTier(size: 14, weight: .semibold, design: .default, textStyle: .subheadline, family: nil)
+        public static let caption = TypeTier(size: 12, weight: .semibold, design: .default, textStyle: .caption, family: nil)
+    }
+
+    /// Sets a tier's font at the user's text size (`Text("Hi").typeTier(PhysioClinicTheme.TypeTiers.x)`), as the
+    /// tier's text style grows and shrinks.
+    public struct ScaledTypeTier: ViewModifier {
+        @ScaledMetric private var size: CGFloat
+        private let tier: TypeTier
+
+        public init(_ tier: TypeTier) {
+            self.tier = tier
+            _size = ScaledMetric(wrappedValue: tier.size, relativeTo: tier.textStyle)
+        }
+
+        public func body(content: Content) -> some View {
+            content.font(tier.font(size: size))
+        }
     }
 
     /// Size, line height and tracking of each type tier (`lineSpacing` is what `.lineSpacing(_:)` takes).
@@ -426,6 +468,13 @@ public enum PhysioClinicTheme {
                 public static let componentCardBackground: Color = RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1).color
             }
         }
+    }
+}
+
+extension View {
+    /// The tier's font at the user's text size (Dynamic Type).
+    public func typeTier(_ tier: PhysioClinicTheme.TypeTier) -> some View {
+        modifier(PhysioClinicTheme.ScaledTypeTier(tier))
     }
 }
 
