@@ -185,7 +185,9 @@ extension PlatformContext {
         let durations = named.durations.compactMap { path, names in base.values[path].flatMap { PlatformValues.duration($0, names: names) } }
 
         let manifest = tenant.tenant
-        let name = manifest?["app"]?["displayName"]?.string ?? manifest?["name"]?.string ?? tenant.id
+        // A creator is shown under its own name: the app: it inherits is its platform's (Compañero for Lucía Moreno).
+        let ownName = manifest?["kind"]?.string == "creator" ? manifest?["name"]?.string : nil
+        let name = ownName ?? manifest?["app"]?["displayName"]?.string ?? manifest?["name"]?.string ?? tenant.id
         let applicationID = manifest?["app"]?["bundleIds"]?["android"]?.string ?? "com.example.\(PlatformNames.words(tenant.id).joined())"
         let kotlinPackage = applicationID.split(separator: ".").map { PlatformNames.kotlin(PlatformNames.words(String($0))) }.joined(separator: ".") + ".theme"
         let context = PlatformContext(
