@@ -60,6 +60,12 @@ extension PlatformContext {
         public var swiftFeedback: String
         /// `android.view.HapticFeedbackConstants` (the nearest constant).
         public var androidConstant: String
+        /// The API level that added `androidConstant`.
+        public var androidAPI: Int
+        /// The Kotlin expression to use: the constant, or, when it is newer than `PlatformBrand.androidMinimumSdk`, the
+        /// constant behind a `Build.VERSION.SDK_INT` check with an older one for older devices (what Android lint's
+        /// NewApi check accepts).
+        public var androidExpression: String
     }
 
     public struct CSSDeclaration: Encodable, Sendable, Hashable {
@@ -130,7 +136,12 @@ extension PlatformContext {
         let styles = hapticStyles(tenant)
         return named.haptics.compactMap { path, names in
             guard let style = styles[path], let feedback = hapticFeedback[style] else { return nil }
-            return HapticToken(names: names, style: style, swiftFeedback: feedback.swift, androidConstant: feedback.android)
+            let api = androidHapticAPI[feedback.android] ?? 1
+            var expression = "HapticFeedbackConstants.\(feedback.android)"
+            if api > androidMinimumSdk, let fallback = androidHapticFallback[feedback.android] {
+                expression = "if (Build.VERSION.SDK_INT >= \(api)) \(expression) else HapticFeedbackConstants.\(fallback)"
+            }
+            return HapticToken(names: names, style: style, swiftFeedback: feedback.swift, androidConstant: feedback.android, androidAPI: api, androidExpression: expression)
         }
     }
 
@@ -144,6 +155,18 @@ extension PlatformContext {
         }
         return styles
     }
+
+    /// The lowest Android API level generated Compose code must run on: Jetpack Compose's own minimum. A constant
+    /// added later is used behind an API-level check (`HapticToken.androidExpression`).
+    public static let androidMinimumSdk = 21
+
+    /// The API level that added each `HapticFeedbackConstants` constant the table below names (Android's reference).
+    public static let androidHapticAPI: [String: Int] = [
+        "LONG_PRESS": 3, "VIRTUAL_KEY": 5, "KEYBOARD_TAP": 8, "CLOCK_TICK": 21, "CONTEXT_CLICK": 23, "CONFIRM": 30, "REJECT": 30,
+    ]
+
+    /// What a device older than a constant's API level gets instead: the nearest constant it has.
+    static let androidHapticFallback: [String: String] = ["CONTEXT_CLICK": "VIRTUAL_KEY", "CONFIRM": "VIRTUAL_KEY", "REJECT": "LONG_PRESS"]
 
     /// Each style in SwiftUI's `SensoryFeedback` and Android's nearest `HapticFeedbackConstants`
     /// (KEYBOARD_TAP, VIRTUAL_KEY and LONG_PRESS by strength; CONFIRM and REJECT are API 30).

@@ -78,8 +78,11 @@ public struct PlatformContext: Encodable, Sendable {
         public var lineHeight: String
         public var lineHeightRatio: String
         public var letterSpacing: String
-        /// `.system(size: 15, weight: .regular)` or `.custom("Inter", size: 15).weight(.regular)`.
+        /// `.system(size: 15, weight: .regular)` or `.custom("Inter", size: 15, relativeTo: .subheadline).weight(.regular)`.
         public var swiftFont: String
+        /// `TypeTier(size: 15, weight: .regular, design: .default, textStyle: .subheadline, family: nil)`: what
+        /// `.typeTier(_:)` scales with Dynamic Type.
+        public var swiftTier: String
         /// `FontFamily.SansSerif`, `FontFamily.Serif`, `FontFamily.Monospace` or `FontFamily.Default`.
         public var kotlinFamily: String
     }
@@ -182,7 +185,9 @@ extension PlatformContext {
         let durations = named.durations.compactMap { path, names in base.values[path].flatMap { PlatformValues.duration($0, names: names) } }
 
         let manifest = tenant.tenant
-        let name = manifest?["app"]?["displayName"]?.string ?? manifest?["name"]?.string ?? tenant.id
+        // A creator is shown under its own name: the app: it inherits is its platform's (Compañero for Lucía Moreno).
+        let ownName = manifest?["kind"]?.string == "creator" ? manifest?["name"]?.string : nil
+        let name = ownName ?? manifest?["app"]?["displayName"]?.string ?? manifest?["name"]?.string ?? tenant.id
         let applicationID = manifest?["app"]?["bundleIds"]?["android"]?.string ?? "com.example.\(PlatformNames.words(tenant.id).joined())"
         let kotlinPackage = applicationID.split(separator: ".").map { PlatformNames.kotlin(PlatformNames.words(String($0))) }.joined(separator: ".") + ".theme"
         let context = PlatformContext(

@@ -86,19 +86,32 @@ enum PlatformValues {
         let family = families.first ?? "system-ui"
         let generic = genericFamily(family)
         let swiftWeight = "." + swiftWeightName(weight)
+        let textStyle = "." + swiftTextStyle(size)
         let swiftFont: String
+        let swiftDesign: String
         switch generic {
-        case "sans-serif": swiftFont = ".system(size: \(number(size)), weight: \(swiftWeight))"
-        case "serif": swiftFont = ".system(size: \(number(size)), weight: \(swiftWeight), design: .serif)"
-        case "monospace": swiftFont = ".system(size: \(number(size)), weight: \(swiftWeight), design: .monospaced)"
-        default: swiftFont = ".custom(\(swiftString(family)), size: \(number(size))).weight(\(swiftWeight))"
+        case "sans-serif": (swiftFont, swiftDesign) = (".system(size: \(number(size)), weight: \(swiftWeight))", ".default")
+        case "serif": (swiftFont, swiftDesign) = (".system(size: \(number(size)), weight: \(swiftWeight), design: .serif)", ".serif")
+        case "monospace": (swiftFont, swiftDesign) = (".system(size: \(number(size)), weight: \(swiftWeight), design: .monospaced)", ".monospaced")
+        // A bundled family scales with Dynamic Type on its own, relative to the tier's text style.
+        default: (swiftFont, swiftDesign) = (".custom(\(swiftString(family)), size: \(number(size)), relativeTo: \(textStyle)).weight(\(swiftWeight))", ".default")
         }
+        let swiftTier = "TypeTier(size: \(number(size)), weight: \(swiftWeight), design: \(swiftDesign), textStyle: \(textStyle), family: "
+            + (generic == nil ? swiftString(family) : "nil") + ")"
         let kotlinFamily = ["sans-serif": "FontFamily.SansSerif", "serif": "FontFamily.Serif", "monospace": "FontFamily.Monospace"][generic ?? ""] ?? "FontFamily.Default"
         let stack = families.map { genericFamily($0) == $0 || ["system-ui", "ui-sans-serif", "ui-serif", "ui-monospace"].contains($0) ? $0 : cssString($0) }
         return PlatformContext.TypographyToken(
             names: names, family: commentText(family), familyLiteral: PrettyJSON.string(family), cssFamily: stack.isEmpty ? "system-ui" : stack.joined(separator: ", "), size: number(size),
             weight: String(weight), lineHeight: number((size * ratio * 100).rounded() / 100), lineHeightRatio: number(ratio),
-            letterSpacing: number(tracking), swiftFont: swiftFont, kotlinFamily: kotlinFamily)
+            letterSpacing: number(tracking), swiftFont: swiftFont, swiftTier: swiftTier, kotlinFamily: kotlinFamily)
+    }
+
+    /// The iOS text style whose size at the default text size (Apple's Human Interface Guidelines, "Large") is nearest
+    /// to `size`, the larger one on a tie: the tier grows and shrinks with Dynamic Type as that style does.
+    static func swiftTextStyle(_ size: Double) -> String {
+        let styles: [(String, Double)] = [("largeTitle", 34), ("title", 28), ("title2", 22), ("title3", 20), ("body", 17), ("callout", 16),
+                                          ("subheadline", 15), ("footnote", 13), ("caption", 12), ("caption2", 11)]
+        return styles.min { abs($0.1 - size) < abs($1.1 - size) }?.0 ?? "body"
     }
 
     /// The system families Apple and Android map to their own fonts; nil for a named family that apps

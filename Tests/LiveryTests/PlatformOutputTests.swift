@@ -1,6 +1,6 @@
 import Foundation
 import LiveryLoad
-import LiveryRender
+@testable import LiveryRender
 import XCTest
 
 /// Layer 2 → 3: the committed context → the rendered files (snapshots), and every sample tenant's
@@ -40,7 +40,7 @@ final class PlatformOutputTests: XCTestCase {
         // And the colour assets (ColorAssetTests): the catalog and one set per colour of Theme.swift.
         XCTAssertEqual(files.filter { $0.path.hasPrefix(ColorAssets.catalog + "/") }, ColorAssets.files(tenant))
         let theme = String(decoding: try XCTUnwrap(files.first { $0.path == "swiftui/Theme.swift" }).contents, as: UTF8.self)
-        XCTAssertEqual(ColorAssets.files(tenant).count - 1, theme.components(separatedBy: "Color { adaptive(light:").count - 1, "a set per colour of Theme.swift")
+        XCTAssertEqual(ColorAssets.files(tenant).count - 1, theme.components(separatedBy: ": Color = adaptive(light:").count - 1, "a set per colour of Theme.swift")
         let dark = try XCTUnwrap(files.first { $0.path == "tokens/dark.tokens.json" })
         let document = try XCTUnwrap(ManifestParser.parse(String(decoding: dark.contents, as: UTF8.self), format: .json, file: "dark").0)
         XCTAssertEqual(document["color"]?["text"]?["primary"]?["$value"]?["hex"]?.string, "#f9fafb", "dark mode's value, no reference left")
@@ -102,6 +102,36 @@ final class PlatformOutputTests: XCTestCase {
         let check = try PlatformFixtures.tool(["swiftc", "-typecheck", "-parse-as-library", "-swift-version", "6", "-module-name", "Themes",
                                               "-I", modules.path] + files)
         XCTAssertEqual(check.status, 0, check.stderr)
+    }
+
+    /// What an iOS engineer would flag in review, on every sample brand: a colour rebuilt on each access (a computed
+    /// `static var`), and an enum with nothing in it (a mode that changes no colour still had `Modes.Dark.Spacing {}`).
+    func testGeneratedSwiftStoresItsColoursAndDeclaresNoEmptyEnum() throws {
+        let (root, tenants) = try generateSamples()
+        var checkedModes = 0
+        for id in tenants {
+            let text = try String(contentsOf: root.appendingPathComponent("\(id)/swiftui/Theme.swift"), encoding: .utf8)
+            XCTAssertNil(text.firstMatch(of: try Regex(#"static var \w+: Color\b"#)), "\(id): a colour is a computed property")
+            XCTAssertGreaterThan(text.matches(of: try Regex(#"public static let \w+: Color = "#)).count, 0, id)
+            XCTAssertNil(text.firstMatch(of: try Regex(#"enum \w+ \{\s*\}"#)), "\(id): an empty enum")
+            checkedModes += text.matches(of: try Regex(#"public enum Modes \{"#)).count
+            // Dynamic Type: every tier of Typography has a TypeTier with the text style it scales as, and a bundled
+            // family's Font scales on its own (relativeTo:); nothing is a fixed-size custom font.
+            let tiers = text.matches(of: try Regex(#"\n        public static let (\w+): Font = "#)).count
+            XCTAssertGreaterThan(tiers, 0, id)
+            XCTAssertEqual(text.matches(of: try Regex(#"public static let \w+ = TypeTier\(size: [0-9.]+, weight: \.\w+, design: \.\w+, textStyle: \.\w+, family: "#)).count,
+                           tiers, "\(id): a TypeTier per tier")
+            XCTAssertNil(text.firstMatch(of: try Regex(#"\.custom\("[^"]*", size: [0-9.]+\)"#)), "\(id): a custom font that ignores Dynamic Type")
+            XCTAssertTrue(text.contains("@ScaledMetric private var size: CGFloat"), id)
+        }
+        XCTAssertGreaterThan(checkedModes, 0, "a sample brand has modes")
+    }
+
+    /// Each tier scales as the iOS text style whose default size is nearest (ties to the larger style).
+    func testTypeTiersTakeTheNearestTextStyle() {
+        XCTAssertEqual([34, 32, 28, 25, 22, 20, 18, 17, 16, 15, 14, 13, 12, 11, 9].map { PlatformValues.swiftTextStyle(Double($0)) },
+                       ["largeTitle", "largeTitle", "title", "title", "title2", "title3", "body", "body", "callout", "subheadline", "subheadline",
+                        "footnote", "caption", "caption2", "caption2"])
     }
 
     func testGeneratedAndroidResourcesAreWellFormedXML() throws {

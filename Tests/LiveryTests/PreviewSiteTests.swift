@@ -133,6 +133,10 @@ final class PreviewSiteTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let page = try String(contentsOf: workspace.root.appendingPathComponent("site/es.html"), encoding: .utf8)
         XCTAssertTrue(page.contains("Base de fitness en 30 días"))
+        // The creator's brand sheet is hers by name, not her platform's (Compañero, whose app she is listed in).
+        let sheet = try String(contentsOf: workspace.root.appendingPathComponent("site/brand.html"), encoding: .utf8)
+        XCTAssertTrue(sheet.contains("<title>Lucía Moreno · brand sheet</title>") && sheet.contains("<h1>Lucía Moreno</h1>"), String(sheet.prefix(3000)))
+        XCTAssertFalse(sheet.contains("<h1>Compañero</h1>"))
         XCTAssertEqual(page.components(separatedBy: "<div class=\"day\">").count - 1, 30, "one cell per day of the program")
         XCTAssertTrue(page.contains("<b>Week 5</b> Termina con fuerza"))
         XCTAssertTrue(page.contains("<a href=\"#item-morning-routine\">Crea tu rutina de movimiento matutina</a>"), "a lesson links to its library item, titled in Spanish")

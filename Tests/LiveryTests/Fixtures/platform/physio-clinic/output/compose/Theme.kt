@@ -2,6 +2,7 @@
 // resolved tokens; edit the tokens or Templates/platform/compose/Theme.kt.mustache, not this file.
 package com.example.physioclinic.theme
 
+import android.os.Build
 import android.view.HapticFeedbackConstants
 import androidx.compose.animation.core.SpringSpec
 import androidx.compose.animation.core.spring
@@ -492,21 +493,25 @@ object PhysioClinicThemeHitAreas {
     val buttonHeightCompact = 44.dp
 }
 
-/** Haptic feedback per interaction, for `view.performHapticFeedback(…)` (the nearest HapticFeedbackConstants; CONFIRM and REJECT need API 30). */
+/**
+ * Haptic feedback per interaction, for `view.performHapticFeedback(…)`: the nearest HapticFeedbackConstants. A constant
+ * newer than API 21 (Compose's minimum; CONTEXT_CLICK is 23, CONFIRM and REJECT 30) is checked against the device's
+ * API level, with an older constant below it.
+ */
 object PhysioClinicThemeHaptics {
-    // light
+    // light (HapticFeedbackConstants.KEYBOARD_TAP: API 8)
     val cardPress = HapticFeedbackConstants.KEYBOARD_TAP
-    // medium
+    // medium (HapticFeedbackConstants.VIRTUAL_KEY: API 5)
     val formSubmit = HapticFeedbackConstants.VIRTUAL_KEY
-    // medium
+    // medium (HapticFeedbackConstants.VIRTUAL_KEY: API 5)
     val significant = HapticFeedbackConstants.VIRTUAL_KEY
-    // success
-    val success = HapticFeedbackConstants.CONFIRM
-    // light
+    // success (HapticFeedbackConstants.CONFIRM: API 30)
+    val success = if (Build.VERSION.SDK_INT >= 30) HapticFeedbackConstants.CONFIRM else HapticFeedbackConstants.VIRTUAL_KEY
+    // light (HapticFeedbackConstants.KEYBOARD_TAP: API 8)
     val tabSwitch = HapticFeedbackConstants.KEYBOARD_TAP
-    // light
+    // light (HapticFeedbackConstants.KEYBOARD_TAP: API 8)
     val tap = HapticFeedbackConstants.KEYBOARD_TAP
-    // light
+    // light (HapticFeedbackConstants.KEYBOARD_TAP: API 8)
     val toggle = HapticFeedbackConstants.KEYBOARD_TAP
 }
 

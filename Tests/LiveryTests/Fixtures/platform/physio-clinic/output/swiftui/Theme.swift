@@ -39,198 +39,241 @@ public enum PhysioClinicTheme {
         #endif
     }
 
-    /// Colours; the dark values are the tenant's "dark" mode.
+    /// Colours; the dark values are the tenant's "dark" mode. Each is made once: the colour itself resolves
+    /// light or dark whenever it is drawn.
     public enum Colors {
         /// `color.palette.primary`: #0066CC / #0066CC
-        public static var palettePrimary: Color { adaptive(light: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1), dark: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1)) }
+        public static let palettePrimary: Color = adaptive(light: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1), dark: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1))
         /// `color.palette.primary-pressed`: #0052A3 / #0052A3
-        public static var palettePrimaryPressed: Color { adaptive(light: RGBA(red: 0, green: 0.322, blue: 0.639, opacity: 1), dark: RGBA(red: 0, green: 0.322, blue: 0.639, opacity: 1)) }
+        public static let palettePrimaryPressed: Color = adaptive(light: RGBA(red: 0, green: 0.322, blue: 0.639, opacity: 1), dark: RGBA(red: 0, green: 0.322, blue: 0.639, opacity: 1))
         /// `color.palette.primary-subtle`: #E6F0FA / #E6F0FA
-        public static var palettePrimarySubtle: Color { adaptive(light: RGBA(red: 0.902, green: 0.941, blue: 0.98, opacity: 1), dark: RGBA(red: 0.902, green: 0.941, blue: 0.98, opacity: 1)) }
+        public static let palettePrimarySubtle: Color = adaptive(light: RGBA(red: 0.902, green: 0.941, blue: 0.98, opacity: 1), dark: RGBA(red: 0.902, green: 0.941, blue: 0.98, opacity: 1))
         /// `color.palette.primary-deep`: #0A2A4D / #0A2A4D
-        public static var palettePrimaryDeep: Color { adaptive(light: RGBA(red: 0.039, green: 0.165, blue: 0.302, opacity: 1), dark: RGBA(red: 0.039, green: 0.165, blue: 0.302, opacity: 1)) }
+        public static let palettePrimaryDeep: Color = adaptive(light: RGBA(red: 0.039, green: 0.165, blue: 0.302, opacity: 1), dark: RGBA(red: 0.039, green: 0.165, blue: 0.302, opacity: 1))
         /// `color.palette.primary-on-dark`: #4DA3FF / #4DA3FF
-        public static var palettePrimaryOnDark: Color { adaptive(light: RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1), dark: RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1)) }
+        public static let palettePrimaryOnDark: Color = adaptive(light: RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1), dark: RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1))
         /// `color.palette.emerald`: #10B981 / #10B981
-        public static var paletteEmerald: Color { adaptive(light: RGBA(red: 0.063, green: 0.725, blue: 0.506, opacity: 1), dark: RGBA(red: 0.063, green: 0.725, blue: 0.506, opacity: 1)) }
+        public static let paletteEmerald: Color = adaptive(light: RGBA(red: 0.063, green: 0.725, blue: 0.506, opacity: 1), dark: RGBA(red: 0.063, green: 0.725, blue: 0.506, opacity: 1))
         /// `color.palette.coral`: #FF6B6B / #FF6B6B
-        public static var paletteCoral: Color { adaptive(light: RGBA(red: 1, green: 0.42, blue: 0.42, opacity: 1), dark: RGBA(red: 1, green: 0.42, blue: 0.42, opacity: 1)) }
+        public static let paletteCoral: Color = adaptive(light: RGBA(red: 1, green: 0.42, blue: 0.42, opacity: 1), dark: RGBA(red: 1, green: 0.42, blue: 0.42, opacity: 1))
         /// `color.palette.gold`: #FFC800 / #FFC800
-        public static var paletteGold: Color { adaptive(light: RGBA(red: 1, green: 0.784, blue: 0, opacity: 1), dark: RGBA(red: 1, green: 0.784, blue: 0, opacity: 1)) }
+        public static let paletteGold: Color = adaptive(light: RGBA(red: 1, green: 0.784, blue: 0, opacity: 1), dark: RGBA(red: 1, green: 0.784, blue: 0, opacity: 1))
         /// `color.palette.gold-dark`: #E6B800 / #E6B800
-        public static var paletteGoldDark: Color { adaptive(light: RGBA(red: 0.902, green: 0.722, blue: 0, opacity: 1), dark: RGBA(red: 0.902, green: 0.722, blue: 0, opacity: 1)) }
+        public static let paletteGoldDark: Color = adaptive(light: RGBA(red: 0.902, green: 0.722, blue: 0, opacity: 1), dark: RGBA(red: 0.902, green: 0.722, blue: 0, opacity: 1))
         /// `color.palette.purple`: #A560E8 / #A560E8
-        public static var palettePurple: Color { adaptive(light: RGBA(red: 0.647, green: 0.376, blue: 0.91, opacity: 1), dark: RGBA(red: 0.647, green: 0.376, blue: 0.91, opacity: 1)) }
+        public static let palettePurple: Color = adaptive(light: RGBA(red: 0.647, green: 0.376, blue: 0.91, opacity: 1), dark: RGBA(red: 0.647, green: 0.376, blue: 0.91, opacity: 1))
         /// `color.palette.ai`: #667EEA / #667EEA
-        public static var paletteAi: Color { adaptive(light: RGBA(red: 0.4, green: 0.494, blue: 0.918, opacity: 1), dark: RGBA(red: 0.4, green: 0.494, blue: 0.918, opacity: 1)) }
+        public static let paletteAi: Color = adaptive(light: RGBA(red: 0.4, green: 0.494, blue: 0.918, opacity: 1), dark: RGBA(red: 0.4, green: 0.494, blue: 0.918, opacity: 1))
         /// `color.palette.amber-500`: #F59E0B / #F59E0B
-        public static var paletteAmber500: Color { adaptive(light: RGBA(red: 0.961, green: 0.62, blue: 0.043, opacity: 1), dark: RGBA(red: 0.961, green: 0.62, blue: 0.043, opacity: 1)) }
+        public static let paletteAmber500: Color = adaptive(light: RGBA(red: 0.961, green: 0.62, blue: 0.043, opacity: 1), dark: RGBA(red: 0.961, green: 0.62, blue: 0.043, opacity: 1))
         /// `color.palette.red-500`: #EF4444 / #EF4444
-        public static var paletteRed500: Color { adaptive(light: RGBA(red: 0.937, green: 0.267, blue: 0.267, opacity: 1), dark: RGBA(red: 0.937, green: 0.267, blue: 0.267, opacity: 1)) }
+        public static let paletteRed500: Color = adaptive(light: RGBA(red: 0.937, green: 0.267, blue: 0.267, opacity: 1), dark: RGBA(red: 0.937, green: 0.267, blue: 0.267, opacity: 1))
         /// `color.palette.green-700`: #15803D / #15803D
-        public static var paletteGreen700: Color { adaptive(light: RGBA(red: 0.082, green: 0.502, blue: 0.239, opacity: 1), dark: RGBA(red: 0.082, green: 0.502, blue: 0.239, opacity: 1)) }
+        public static let paletteGreen700: Color = adaptive(light: RGBA(red: 0.082, green: 0.502, blue: 0.239, opacity: 1), dark: RGBA(red: 0.082, green: 0.502, blue: 0.239, opacity: 1))
         /// `color.palette.green-400`: #4ADE80 / #4ADE80
-        public static var paletteGreen400: Color { adaptive(light: RGBA(red: 0.29, green: 0.871, blue: 0.502, opacity: 1), dark: RGBA(red: 0.29, green: 0.871, blue: 0.502, opacity: 1)) }
+        public static let paletteGreen400: Color = adaptive(light: RGBA(red: 0.29, green: 0.871, blue: 0.502, opacity: 1), dark: RGBA(red: 0.29, green: 0.871, blue: 0.502, opacity: 1))
         /// `color.palette.amber-700`: #B45309 / #B45309
-        public static var paletteAmber700: Color { adaptive(light: RGBA(red: 0.706, green: 0.325, blue: 0.035, opacity: 1), dark: RGBA(red: 0.706, green: 0.325, blue: 0.035, opacity: 1)) }
+        public static let paletteAmber700: Color = adaptive(light: RGBA(red: 0.706, green: 0.325, blue: 0.035, opacity: 1), dark: RGBA(red: 0.706, green: 0.325, blue: 0.035, opacity: 1))
         /// `color.palette.amber-400`: #FBBF24 / #FBBF24
-        public static var paletteAmber400: Color { adaptive(light: RGBA(red: 0.984, green: 0.749, blue: 0.141, opacity: 1), dark: RGBA(red: 0.984, green: 0.749, blue: 0.141, opacity: 1)) }
+        public static let paletteAmber400: Color = adaptive(light: RGBA(red: 0.984, green: 0.749, blue: 0.141, opacity: 1), dark: RGBA(red: 0.984, green: 0.749, blue: 0.141, opacity: 1))
         /// `color.palette.red-600`: #DC2626 / #DC2626
-        public static var paletteRed600: Color { adaptive(light: RGBA(red: 0.863, green: 0.149, blue: 0.149, opacity: 1), dark: RGBA(red: 0.863, green: 0.149, blue: 0.149, opacity: 1)) }
+        public static let paletteRed600: Color = adaptive(light: RGBA(red: 0.863, green: 0.149, blue: 0.149, opacity: 1), dark: RGBA(red: 0.863, green: 0.149, blue: 0.149, opacity: 1))
         /// `color.palette.red-400`: #F87171 / #F87171
-        public static var paletteRed400: Color { adaptive(light: RGBA(red: 0.973, green: 0.443, blue: 0.443, opacity: 1), dark: RGBA(red: 0.973, green: 0.443, blue: 0.443, opacity: 1)) }
+        public static let paletteRed400: Color = adaptive(light: RGBA(red: 0.973, green: 0.443, blue: 0.443, opacity: 1), dark: RGBA(red: 0.973, green: 0.443, blue: 0.443, opacity: 1))
         /// `color.palette.sky-700`: #0369A1 / #0369A1
-        public static var paletteSky700: Color { adaptive(light: RGBA(red: 0.012, green: 0.412, blue: 0.631, opacity: 1), dark: RGBA(red: 0.012, green: 0.412, blue: 0.631, opacity: 1)) }
+        public static let paletteSky700: Color = adaptive(light: RGBA(red: 0.012, green: 0.412, blue: 0.631, opacity: 1), dark: RGBA(red: 0.012, green: 0.412, blue: 0.631, opacity: 1))
         /// `color.palette.sky-400`: #38BDF8 / #38BDF8
-        public static var paletteSky400: Color { adaptive(light: RGBA(red: 0.22, green: 0.741, blue: 0.973, opacity: 1), dark: RGBA(red: 0.22, green: 0.741, blue: 0.973, opacity: 1)) }
+        public static let paletteSky400: Color = adaptive(light: RGBA(red: 0.22, green: 0.741, blue: 0.973, opacity: 1), dark: RGBA(red: 0.22, green: 0.741, blue: 0.973, opacity: 1))
         /// `color.palette.white`: #FFFFFF / #FFFFFF
-        public static var paletteWhite: Color { adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 1, green: 1, blue: 1, opacity: 1)) }
+        public static let paletteWhite: Color = adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 1, green: 1, blue: 1, opacity: 1))
         /// `color.palette.black`: #000000 / #000000
-        public static var paletteBlack: Color { adaptive(light: RGBA(red: 0, green: 0, blue: 0, opacity: 1), dark: RGBA(red: 0, green: 0, blue: 0, opacity: 1)) }
+        public static let paletteBlack: Color = adaptive(light: RGBA(red: 0, green: 0, blue: 0, opacity: 1), dark: RGBA(red: 0, green: 0, blue: 0, opacity: 1))
         /// `color.palette.gray-50`: #F9FAFB / #F9FAFB
-        public static var paletteGray50: Color { adaptive(light: RGBA(red: 0.976, green: 0.98, blue: 0.984, opacity: 1), dark: RGBA(red: 0.976, green: 0.98, blue: 0.984, opacity: 1)) }
+        public static let paletteGray50: Color = adaptive(light: RGBA(red: 0.976, green: 0.98, blue: 0.984, opacity: 1), dark: RGBA(red: 0.976, green: 0.98, blue: 0.984, opacity: 1))
         /// `color.palette.gray-100`: #F3F4F6 / #F3F4F6
-        public static var paletteGray100: Color { adaptive(light: RGBA(red: 0.953, green: 0.957, blue: 0.965, opacity: 1), dark: RGBA(red: 0.953, green: 0.957, blue: 0.965, opacity: 1)) }
+        public static let paletteGray100: Color = adaptive(light: RGBA(red: 0.953, green: 0.957, blue: 0.965, opacity: 1), dark: RGBA(red: 0.953, green: 0.957, blue: 0.965, opacity: 1))
         /// `color.palette.gray-200`: #E5E7EB / #E5E7EB
-        public static var paletteGray200: Color { adaptive(light: RGBA(red: 0.898, green: 0.906, blue: 0.922, opacity: 1), dark: RGBA(red: 0.898, green: 0.906, blue: 0.922, opacity: 1)) }
+        public static let paletteGray200: Color = adaptive(light: RGBA(red: 0.898, green: 0.906, blue: 0.922, opacity: 1), dark: RGBA(red: 0.898, green: 0.906, blue: 0.922, opacity: 1))
         /// `color.palette.gray-300`: #D1D5DB / #D1D5DB
-        public static var paletteGray300: Color { adaptive(light: RGBA(red: 0.82, green: 0.835, blue: 0.859, opacity: 1), dark: RGBA(red: 0.82, green: 0.835, blue: 0.859, opacity: 1)) }
+        public static let paletteGray300: Color = adaptive(light: RGBA(red: 0.82, green: 0.835, blue: 0.859, opacity: 1), dark: RGBA(red: 0.82, green: 0.835, blue: 0.859, opacity: 1))
         /// `color.palette.gray-400`: #9CA3AF / #9CA3AF
-        public static var paletteGray400: Color { adaptive(light: RGBA(red: 0.612, green: 0.639, blue: 0.686, opacity: 1), dark: RGBA(red: 0.612, green: 0.639, blue: 0.686, opacity: 1)) }
+        public static let paletteGray400: Color = adaptive(light: RGBA(red: 0.612, green: 0.639, blue: 0.686, opacity: 1), dark: RGBA(red: 0.612, green: 0.639, blue: 0.686, opacity: 1))
         /// `color.palette.gray-500`: #6B7280 / #6B7280
-        public static var paletteGray500: Color { adaptive(light: RGBA(red: 0.42, green: 0.447, blue: 0.502, opacity: 1), dark: RGBA(red: 0.42, green: 0.447, blue: 0.502, opacity: 1)) }
+        public static let paletteGray500: Color = adaptive(light: RGBA(red: 0.42, green: 0.447, blue: 0.502, opacity: 1), dark: RGBA(red: 0.42, green: 0.447, blue: 0.502, opacity: 1))
         /// `color.palette.gray-600`: #4B5563 / #4B5563
-        public static var paletteGray600: Color { adaptive(light: RGBA(red: 0.294, green: 0.333, blue: 0.388, opacity: 1), dark: RGBA(red: 0.294, green: 0.333, blue: 0.388, opacity: 1)) }
+        public static let paletteGray600: Color = adaptive(light: RGBA(red: 0.294, green: 0.333, blue: 0.388, opacity: 1), dark: RGBA(red: 0.294, green: 0.333, blue: 0.388, opacity: 1))
         /// `color.palette.gray-700`: #374151 / #374151
-        public static var paletteGray700: Color { adaptive(light: RGBA(red: 0.216, green: 0.255, blue: 0.318, opacity: 1), dark: RGBA(red: 0.216, green: 0.255, blue: 0.318, opacity: 1)) }
+        public static let paletteGray700: Color = adaptive(light: RGBA(red: 0.216, green: 0.255, blue: 0.318, opacity: 1), dark: RGBA(red: 0.216, green: 0.255, blue: 0.318, opacity: 1))
         /// `color.palette.gray-800`: #1F2937 / #1F2937
-        public static var paletteGray800: Color { adaptive(light: RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1), dark: RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1)) }
+        public static let paletteGray800: Color = adaptive(light: RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1), dark: RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1))
         /// `color.palette.gray-900`: #111827 / #111827
-        public static var paletteGray900: Color { adaptive(light: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1), dark: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1)) }
+        public static let paletteGray900: Color = adaptive(light: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1), dark: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1))
         /// `color.palette.slate-50`: #F8FAFC / #F8FAFC
-        public static var paletteSlate50: Color { adaptive(light: RGBA(red: 0.973, green: 0.98, blue: 0.988, opacity: 1), dark: RGBA(red: 0.973, green: 0.98, blue: 0.988, opacity: 1)) }
+        public static let paletteSlate50: Color = adaptive(light: RGBA(red: 0.973, green: 0.98, blue: 0.988, opacity: 1), dark: RGBA(red: 0.973, green: 0.98, blue: 0.988, opacity: 1))
         /// `color.palette.slate-200`: #E2E8F0 / #E2E8F0
-        public static var paletteSlate200: Color { adaptive(light: RGBA(red: 0.886, green: 0.91, blue: 0.941, opacity: 1), dark: RGBA(red: 0.886, green: 0.91, blue: 0.941, opacity: 1)) }
+        public static let paletteSlate200: Color = adaptive(light: RGBA(red: 0.886, green: 0.91, blue: 0.941, opacity: 1), dark: RGBA(red: 0.886, green: 0.91, blue: 0.941, opacity: 1))
         /// `color.palette.slate-400`: #94A3B8 / #94A3B8
-        public static var paletteSlate400: Color { adaptive(light: RGBA(red: 0.58, green: 0.639, blue: 0.722, opacity: 1), dark: RGBA(red: 0.58, green: 0.639, blue: 0.722, opacity: 1)) }
+        public static let paletteSlate400: Color = adaptive(light: RGBA(red: 0.58, green: 0.639, blue: 0.722, opacity: 1), dark: RGBA(red: 0.58, green: 0.639, blue: 0.722, opacity: 1))
         /// `color.palette.slate-500`: #64748B / #64748B
-        public static var paletteSlate500: Color { adaptive(light: RGBA(red: 0.392, green: 0.455, blue: 0.545, opacity: 1), dark: RGBA(red: 0.392, green: 0.455, blue: 0.545, opacity: 1)) }
+        public static let paletteSlate500: Color = adaptive(light: RGBA(red: 0.392, green: 0.455, blue: 0.545, opacity: 1), dark: RGBA(red: 0.392, green: 0.455, blue: 0.545, opacity: 1))
         /// `color.palette.shadow-10`: #000000 / #000000
-        public static var paletteShadow10: Color { adaptive(light: RGBA(red: 0, green: 0, blue: 0, opacity: 0.1), dark: RGBA(red: 0, green: 0, blue: 0, opacity: 0.1)) }
+        public static let paletteShadow10: Color = adaptive(light: RGBA(red: 0, green: 0, blue: 0, opacity: 0.1), dark: RGBA(red: 0, green: 0, blue: 0, opacity: 0.1))
         /// `color.palette.shadow-12`: #000000 / #000000
-        public static var paletteShadow12: Color { adaptive(light: RGBA(red: 0, green: 0, blue: 0, opacity: 0.12), dark: RGBA(red: 0, green: 0, blue: 0, opacity: 0.12)) }
+        public static let paletteShadow12: Color = adaptive(light: RGBA(red: 0, green: 0, blue: 0, opacity: 0.12), dark: RGBA(red: 0, green: 0, blue: 0, opacity: 0.12))
         /// `color.palette.shadow-15`: #000000 / #000000
-        public static var paletteShadow15: Color { adaptive(light: RGBA(red: 0, green: 0, blue: 0, opacity: 0.15), dark: RGBA(red: 0, green: 0, blue: 0, opacity: 0.15)) }
+        public static let paletteShadow15: Color = adaptive(light: RGBA(red: 0, green: 0, blue: 0, opacity: 0.15), dark: RGBA(red: 0, green: 0, blue: 0, opacity: 0.15))
         /// `color.palette.shadow-20`: #000000 / #000000
-        public static var paletteShadow20: Color { adaptive(light: RGBA(red: 0, green: 0, blue: 0, opacity: 0.2), dark: RGBA(red: 0, green: 0, blue: 0, opacity: 0.2)) }
+        public static let paletteShadow20: Color = adaptive(light: RGBA(red: 0, green: 0, blue: 0, opacity: 0.2), dark: RGBA(red: 0, green: 0, blue: 0, opacity: 0.2))
         /// `color.palette.shadow-05`: #000000 / #000000
-        public static var paletteShadow05: Color { adaptive(light: RGBA(red: 0, green: 0, blue: 0, opacity: 0.05), dark: RGBA(red: 0, green: 0, blue: 0, opacity: 0.05)) }
+        public static let paletteShadow05: Color = adaptive(light: RGBA(red: 0, green: 0, blue: 0, opacity: 0.05), dark: RGBA(red: 0, green: 0, blue: 0, opacity: 0.05))
         /// `color.palette.shadow-25`: #000000 / #000000
-        public static var paletteShadow25: Color { adaptive(light: RGBA(red: 0, green: 0, blue: 0, opacity: 0.25), dark: RGBA(red: 0, green: 0, blue: 0, opacity: 0.25)) }
+        public static let paletteShadow25: Color = adaptive(light: RGBA(red: 0, green: 0, blue: 0, opacity: 0.25), dark: RGBA(red: 0, green: 0, blue: 0, opacity: 0.25))
         /// `color.palette.primary-30`: #0066CC / #0066CC
-        public static var palettePrimary30: Color { adaptive(light: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 0.3), dark: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 0.3)) }
+        public static let palettePrimary30: Color = adaptive(light: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 0.3), dark: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 0.3))
         /// `color.brand.primary`: #0066CC / #0066CC
-        public static var brandPrimary: Color { adaptive(light: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1), dark: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1)) }
+        public static let brandPrimary: Color = adaptive(light: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1), dark: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1))
         /// `color.brand.primary-pressed`: #0052A3 / #0052A3
-        public static var brandPrimaryPressed: Color { adaptive(light: RGBA(red: 0, green: 0.322, blue: 0.639, opacity: 1), dark: RGBA(red: 0, green: 0.322, blue: 0.639, opacity: 1)) }
+        public static let brandPrimaryPressed: Color = adaptive(light: RGBA(red: 0, green: 0.322, blue: 0.639, opacity: 1), dark: RGBA(red: 0, green: 0.322, blue: 0.639, opacity: 1))
         /// `color.brand.primary-subtle`: #E6F0FA / #E6F0FA
-        public static var brandPrimarySubtle: Color { adaptive(light: RGBA(red: 0.902, green: 0.941, blue: 0.98, opacity: 1), dark: RGBA(red: 0.902, green: 0.941, blue: 0.98, opacity: 1)) }
+        public static let brandPrimarySubtle: Color = adaptive(light: RGBA(red: 0.902, green: 0.941, blue: 0.98, opacity: 1), dark: RGBA(red: 0.902, green: 0.941, blue: 0.98, opacity: 1))
         /// `color.text.primary`: #111827 / #F9FAFB
-        public static var textPrimary: Color { adaptive(light: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1), dark: RGBA(red: 0.976, green: 0.98, blue: 0.984, opacity: 1)) }
+        public static let textPrimary: Color = adaptive(light: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1), dark: RGBA(red: 0.976, green: 0.98, blue: 0.984, opacity: 1))
         /// `color.text.secondary`: #374151 / #D1D5DB
-        public static var textSecondary: Color { adaptive(light: RGBA(red: 0.216, green: 0.255, blue: 0.318, opacity: 1), dark: RGBA(red: 0.82, green: 0.835, blue: 0.859, opacity: 1)) }
+        public static let textSecondary: Color = adaptive(light: RGBA(red: 0.216, green: 0.255, blue: 0.318, opacity: 1), dark: RGBA(red: 0.82, green: 0.835, blue: 0.859, opacity: 1))
         /// `color.text.tertiary`: #6B7280 / #9CA3AF
-        public static var textTertiary: Color { adaptive(light: RGBA(red: 0.42, green: 0.447, blue: 0.502, opacity: 1), dark: RGBA(red: 0.612, green: 0.639, blue: 0.686, opacity: 1)) }
+        public static let textTertiary: Color = adaptive(light: RGBA(red: 0.42, green: 0.447, blue: 0.502, opacity: 1), dark: RGBA(red: 0.612, green: 0.639, blue: 0.686, opacity: 1))
         /// `color.text.disabled`: #94A3B8 / #4B5563
-        public static var textDisabled: Color { adaptive(light: RGBA(red: 0.58, green: 0.639, blue: 0.722, opacity: 1), dark: RGBA(red: 0.294, green: 0.333, blue: 0.388, opacity: 1)) }
+        public static let textDisabled: Color = adaptive(light: RGBA(red: 0.58, green: 0.639, blue: 0.722, opacity: 1), dark: RGBA(red: 0.294, green: 0.333, blue: 0.388, opacity: 1))
         /// `color.text.on-primary`: #FFFFFF / #FFFFFF
-        public static var textOnPrimary: Color { adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 1, green: 1, blue: 1, opacity: 1)) }
+        public static let textOnPrimary: Color = adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 1, green: 1, blue: 1, opacity: 1))
         /// `color.text.inverse`: #FFFFFF / #111827
-        public static var textInverse: Color { adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1)) }
+        public static let textInverse: Color = adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1))
         /// `color.text.link`: #0066CC / #4DA3FF
-        public static var textLink: Color { adaptive(light: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1), dark: RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1)) }
+        public static let textLink: Color = adaptive(light: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1), dark: RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1))
         /// `color.text.placeholder`: #9CA3AF / #9CA3AF
-        public static var textPlaceholder: Color { adaptive(light: RGBA(red: 0.612, green: 0.639, blue: 0.686, opacity: 1), dark: RGBA(red: 0.612, green: 0.639, blue: 0.686, opacity: 1)) }
+        public static let textPlaceholder: Color = adaptive(light: RGBA(red: 0.612, green: 0.639, blue: 0.686, opacity: 1), dark: RGBA(red: 0.612, green: 0.639, blue: 0.686, opacity: 1))
         /// `color.background.default`: #FFFFFF / #111827
-        public static var backgroundDefault: Color { adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1)) }
+        public static let backgroundDefault: Color = adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1))
         /// `color.background.subtle`: #F9FAFB / #1F2937
-        public static var backgroundSubtle: Color { adaptive(light: RGBA(red: 0.976, green: 0.98, blue: 0.984, opacity: 1), dark: RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1)) }
+        public static let backgroundSubtle: Color = adaptive(light: RGBA(red: 0.976, green: 0.98, blue: 0.984, opacity: 1), dark: RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1))
         /// `color.background.screen`: #F8FAFC / #111827
-        public static var backgroundScreen: Color { adaptive(light: RGBA(red: 0.973, green: 0.98, blue: 0.988, opacity: 1), dark: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1)) }
+        public static let backgroundScreen: Color = adaptive(light: RGBA(red: 0.973, green: 0.98, blue: 0.988, opacity: 1), dark: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1))
         /// `color.surface.default`: #FFFFFF / #1F2937
-        public static var surfaceDefault: Color { adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1)) }
+        public static let surfaceDefault: Color = adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1))
         /// `color.surface.elevated`: #FFFFFF / #374151
-        public static var surfaceElevated: Color { adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 0.216, green: 0.255, blue: 0.318, opacity: 1)) }
+        public static let surfaceElevated: Color = adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 0.216, green: 0.255, blue: 0.318, opacity: 1))
         /// `color.surface.sunken`: #F3F4F6 / #111827
-        public static var surfaceSunken: Color { adaptive(light: RGBA(red: 0.953, green: 0.957, blue: 0.965, opacity: 1), dark: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1)) }
+        public static let surfaceSunken: Color = adaptive(light: RGBA(red: 0.953, green: 0.957, blue: 0.965, opacity: 1), dark: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1))
         /// `color.surface.subtle`: #F9FAFB / #F9FAFB
-        public static var surfaceSubtle: Color { adaptive(light: RGBA(red: 0.976, green: 0.98, blue: 0.984, opacity: 1), dark: RGBA(red: 0.976, green: 0.98, blue: 0.984, opacity: 1)) }
+        public static let surfaceSubtle: Color = adaptive(light: RGBA(red: 0.976, green: 0.98, blue: 0.984, opacity: 1), dark: RGBA(red: 0.976, green: 0.98, blue: 0.984, opacity: 1))
         /// `color.border.default`: #E5E7EB / #374151
-        public static var borderDefault: Color { adaptive(light: RGBA(red: 0.898, green: 0.906, blue: 0.922, opacity: 1), dark: RGBA(red: 0.216, green: 0.255, blue: 0.318, opacity: 1)) }
+        public static let borderDefault: Color = adaptive(light: RGBA(red: 0.898, green: 0.906, blue: 0.922, opacity: 1), dark: RGBA(red: 0.216, green: 0.255, blue: 0.318, opacity: 1))
         /// `color.border.strong`: #D1D5DB / #4B5563
-        public static var borderStrong: Color { adaptive(light: RGBA(red: 0.82, green: 0.835, blue: 0.859, opacity: 1), dark: RGBA(red: 0.294, green: 0.333, blue: 0.388, opacity: 1)) }
+        public static let borderStrong: Color = adaptive(light: RGBA(red: 0.82, green: 0.835, blue: 0.859, opacity: 1), dark: RGBA(red: 0.294, green: 0.333, blue: 0.388, opacity: 1))
         /// `color.border.focus`: #0066CC / #4DA3FF
-        public static var borderFocus: Color { adaptive(light: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1), dark: RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1)) }
+        public static let borderFocus: Color = adaptive(light: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1), dark: RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1))
         /// `color.border.subtle`: #E2E8F0 / #E2E8F0
-        public static var borderSubtle: Color { adaptive(light: RGBA(red: 0.886, green: 0.91, blue: 0.941, opacity: 1), dark: RGBA(red: 0.886, green: 0.91, blue: 0.941, opacity: 1)) }
+        public static let borderSubtle: Color = adaptive(light: RGBA(red: 0.886, green: 0.91, blue: 0.941, opacity: 1), dark: RGBA(red: 0.886, green: 0.91, blue: 0.941, opacity: 1))
         /// `color.semantic.success`: #10B981 / #4ADE80
-        public static var semanticSuccess: Color { adaptive(light: RGBA(red: 0.063, green: 0.725, blue: 0.506, opacity: 1), dark: RGBA(red: 0.29, green: 0.871, blue: 0.502, opacity: 1)) }
+        public static let semanticSuccess: Color = adaptive(light: RGBA(red: 0.063, green: 0.725, blue: 0.506, opacity: 1), dark: RGBA(red: 0.29, green: 0.871, blue: 0.502, opacity: 1))
         /// `color.semantic.ai`: #667EEA / #667EEA
-        public static var semanticAi: Color { adaptive(light: RGBA(red: 0.4, green: 0.494, blue: 0.918, opacity: 1), dark: RGBA(red: 0.4, green: 0.494, blue: 0.918, opacity: 1)) }
+        public static let semanticAi: Color = adaptive(light: RGBA(red: 0.4, green: 0.494, blue: 0.918, opacity: 1), dark: RGBA(red: 0.4, green: 0.494, blue: 0.918, opacity: 1))
         /// `color.semantic.warning`: #F59E0B / #FBBF24
-        public static var semanticWarning: Color { adaptive(light: RGBA(red: 0.961, green: 0.62, blue: 0.043, opacity: 1), dark: RGBA(red: 0.984, green: 0.749, blue: 0.141, opacity: 1)) }
+        public static let semanticWarning: Color = adaptive(light: RGBA(red: 0.961, green: 0.62, blue: 0.043, opacity: 1), dark: RGBA(red: 0.984, green: 0.749, blue: 0.141, opacity: 1))
         /// `color.semantic.error`: #EF4444 / #F87171
-        public static var semanticError: Color { adaptive(light: RGBA(red: 0.937, green: 0.267, blue: 0.267, opacity: 1), dark: RGBA(red: 0.973, green: 0.443, blue: 0.443, opacity: 1)) }
+        public static let semanticError: Color = adaptive(light: RGBA(red: 0.937, green: 0.267, blue: 0.267, opacity: 1), dark: RGBA(red: 0.973, green: 0.443, blue: 0.443, opacity: 1))
         /// `color.semantic.info`: #0369A1 / #38BDF8
-        public static var semanticInfo: Color { adaptive(light: RGBA(red: 0.012, green: 0.412, blue: 0.631, opacity: 1), dark: RGBA(red: 0.22, green: 0.741, blue: 0.973, opacity: 1)) }
+        public static let semanticInfo: Color = adaptive(light: RGBA(red: 0.012, green: 0.412, blue: 0.631, opacity: 1), dark: RGBA(red: 0.22, green: 0.741, blue: 0.973, opacity: 1))
         /// `color.tab.emerald`: #10B981 / #10B981
-        public static var tabEmerald: Color { adaptive(light: RGBA(red: 0.063, green: 0.725, blue: 0.506, opacity: 1), dark: RGBA(red: 0.063, green: 0.725, blue: 0.506, opacity: 1)) }
+        public static let tabEmerald: Color = adaptive(light: RGBA(red: 0.063, green: 0.725, blue: 0.506, opacity: 1), dark: RGBA(red: 0.063, green: 0.725, blue: 0.506, opacity: 1))
         /// `color.tab.coral`: #FF6B6B / #FF6B6B
-        public static var tabCoral: Color { adaptive(light: RGBA(red: 1, green: 0.42, blue: 0.42, opacity: 1), dark: RGBA(red: 1, green: 0.42, blue: 0.42, opacity: 1)) }
+        public static let tabCoral: Color = adaptive(light: RGBA(red: 1, green: 0.42, blue: 0.42, opacity: 1), dark: RGBA(red: 1, green: 0.42, blue: 0.42, opacity: 1))
         /// `color.tab.gold`: #FFC800 / #FFC800
-        public static var tabGold: Color { adaptive(light: RGBA(red: 1, green: 0.784, blue: 0, opacity: 1), dark: RGBA(red: 1, green: 0.784, blue: 0, opacity: 1)) }
+        public static let tabGold: Color = adaptive(light: RGBA(red: 1, green: 0.784, blue: 0, opacity: 1), dark: RGBA(red: 1, green: 0.784, blue: 0, opacity: 1))
         /// `color.tab.purple`: #A560E8 / #A560E8
-        public static var tabPurple: Color { adaptive(light: RGBA(red: 0.647, green: 0.376, blue: 0.91, opacity: 1), dark: RGBA(red: 0.647, green: 0.376, blue: 0.91, opacity: 1)) }
+        public static let tabPurple: Color = adaptive(light: RGBA(red: 0.647, green: 0.376, blue: 0.91, opacity: 1), dark: RGBA(red: 0.647, green: 0.376, blue: 0.91, opacity: 1))
         /// `color.component.button.primary.background`: #0066CC / #0066CC
-        public static var componentButtonPrimaryBackground: Color { adaptive(light: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1), dark: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1)) }
+        public static let componentButtonPrimaryBackground: Color = adaptive(light: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1), dark: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1))
         /// `color.component.button.primary.background-pressed`: #0052A3 / #0052A3
-        public static var componentButtonPrimaryBackgroundPressed: Color { adaptive(light: RGBA(red: 0, green: 0.322, blue: 0.639, opacity: 1), dark: RGBA(red: 0, green: 0.322, blue: 0.639, opacity: 1)) }
+        public static let componentButtonPrimaryBackgroundPressed: Color = adaptive(light: RGBA(red: 0, green: 0.322, blue: 0.639, opacity: 1), dark: RGBA(red: 0, green: 0.322, blue: 0.639, opacity: 1))
         /// `color.component.button.primary.text`: #FFFFFF / #FFFFFF
-        public static var componentButtonPrimaryText: Color { adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 1, green: 1, blue: 1, opacity: 1)) }
+        public static let componentButtonPrimaryText: Color = adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 1, green: 1, blue: 1, opacity: 1))
         /// `color.component.button.secondary.background`: #E6F0FA / #0A2A4D
-        public static var componentButtonSecondaryBackground: Color { adaptive(light: RGBA(red: 0.902, green: 0.941, blue: 0.98, opacity: 1), dark: RGBA(red: 0.039, green: 0.165, blue: 0.302, opacity: 1)) }
+        public static let componentButtonSecondaryBackground: Color = adaptive(light: RGBA(red: 0.902, green: 0.941, blue: 0.98, opacity: 1), dark: RGBA(red: 0.039, green: 0.165, blue: 0.302, opacity: 1))
         /// `color.component.button.secondary.text`: #0066CC / #4DA3FF
-        public static var componentButtonSecondaryText: Color { adaptive(light: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1), dark: RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1)) }
+        public static let componentButtonSecondaryText: Color = adaptive(light: RGBA(red: 0, green: 0.4, blue: 0.8, opacity: 1), dark: RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1))
         /// `color.component.tab-bar.background`: #FFFFFF / #111827
-        public static var componentTabBarBackground: Color { adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1)) }
+        public static let componentTabBarBackground: Color = adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1))
         /// `color.component.tab-bar.inactive`: #94A3B8 / #64748B
-        public static var componentTabBarInactive: Color { adaptive(light: RGBA(red: 0.58, green: 0.639, blue: 0.722, opacity: 1), dark: RGBA(red: 0.392, green: 0.455, blue: 0.545, opacity: 1)) }
+        public static let componentTabBarInactive: Color = adaptive(light: RGBA(red: 0.58, green: 0.639, blue: 0.722, opacity: 1), dark: RGBA(red: 0.392, green: 0.455, blue: 0.545, opacity: 1))
         /// `color.component.card.background`: #FFFFFF / #1F2937
-        public static var componentCardBackground: Color { adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1)) }
+        public static let componentCardBackground: Color = adaptive(light: RGBA(red: 1, green: 1, blue: 1, opacity: 1), dark: RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1))
         /// `color.icon.inactive`: #64748B / #64748B
-        public static var iconInactive: Color { adaptive(light: RGBA(red: 0.392, green: 0.455, blue: 0.545, opacity: 1), dark: RGBA(red: 0.392, green: 0.455, blue: 0.545, opacity: 1)) }
+        public static let iconInactive: Color = adaptive(light: RGBA(red: 0.392, green: 0.455, blue: 0.545, opacity: 1), dark: RGBA(red: 0.392, green: 0.455, blue: 0.545, opacity: 1))
     }
 
-    /// Type tiers. Named families must be bundled by the app; "SF Pro" and generic families use the system font.
+    /// Type tiers as fonts. Named families must be bundled by the app, and scale with Dynamic Type; "SF Pro" and
+    /// generic families are the system font at the tier's size: `.typeTier(TypeTiers.x)` scales those too.
     public enum Typography {
         /// `typography.screen-hero`: SF Pro 32/38.4, weight 700
-        public static var screenHero: Font { .system(size: 32, weight: .bold) }
+        public static let screenHero: Font = .system(size: 32, weight: .bold)
         /// `typography.screen-title`: SF Pro 30/36, weight 700
-        public static var screenTitle: Font { .system(size: 30, weight: .bold) }
+        public static let screenTitle: Font = .system(size: 30, weight: .bold)
         /// `typography.feature-title`: SF Pro 22/27.5, weight 700
-        public static var featureTitle: Font { .system(size: 22, weight: .bold) }
+        public static let featureTitle: Font = .system(size: 22, weight: .bold)
         /// `typography.section-header`: SF Pro 18/23.4, weight 700
-        public static var sectionHeader: Font { .system(size: 18, weight: .bold) }
+        public static let sectionHeader: Font = .system(size: 18, weight: .bold)
         /// `typography.card-title`: SF Pro 16/21.6, weight 600
-        public static var cardTitle: Font { .system(size: 16, weight: .semibold) }
+        public static let cardTitle: Font = .system(size: 16, weight: .semibold)
         /// `typography.input-text`: SF Pro 16/22.4, weight 500
-        public static var inputText: Font { .system(size: 16, weight: .medium) }
+        public static let inputText: Font = .system(size: 16, weight: .medium)
         /// `typography.body`: SF Pro 14/21, weight 500
-        public static var body: Font { .system(size: 14, weight: .medium) }
+        public static let body: Font = .system(size: 14, weight: .medium)
         /// `typography.input-label`: SF Pro 14/19.6, weight 600
-        public static var inputLabel: Font { .system(size: 14, weight: .semibold) }
+        public static let inputLabel: Font = .system(size: 14, weight: .semibold)
         /// `typography.caption`: SF Pro 12/16.8, weight 600
-        public static var caption: Font { .system(size: 12, weight: .semibold) }
+        public static let caption: Font = .system(size: 12, weight: .semibold)
+    }
+
+    /// A type tier as Dynamic Type scales it: `size` at the default text size, grown or shrunk as `textStyle` is.
+    public struct TypeTier: Sendable, Hashable {
+        public let size: CGFloat, weight: Font.Weight, design: Font.Design, textStyle: Font.TextStyle
+        /// A family the app bundles; nil for the system font.
+        public let family: String?
+
+        /// The tier's font at `size` points (a size already scaled).
+        public func font(size: CGFloat) -> Font {
+            family.map { Font.custom($0, fixedSize: size).weight(weight) } ?? .system(size: size, weight: weight, design: design)
+        }
+    }
+
+    /// Each tier with the text style it scales as, for `.typeTier(_:)`.
+    public enum TypeTiers {
+        public static let screenHero = TypeTier(size: 32, weight: .bold, design: .default, textStyle: .largeTitle, family: nil)
+        public static let screenTitle = TypeTier(size: 30, weight: .bold, design: .default, textStyle: .title, family: nil)
+        public static let featureTitle = TypeTier(size: 22, weight: .bold, design: .default, textStyle: .title2, family: nil)
+        public static let sectionHeader = TypeTier(size: 18, weight: .bold, design: .default, textStyle: .body, family: nil)
+        public static let cardTitle = TypeTier(size: 16, weight: .semibold, design: .default, textStyle: .callout, family: nil)
+        public static let inputText = TypeTier(size: 16, weight: .medium, design: .default, textStyle: .callout, family: nil)
+        public static let body = TypeTier(size: 14, weight: .medium, design: .default, textStyle: .subheadline, family: nil)
+        public static let inputLabel = TypeTier(size: 14, weight: .semibold, design: .default, textStyle: .subheadline, family: nil)
+        public static let caption = TypeTier(size: 12, weight: .semibold, design: .default, textStyle: .caption, family: nil)
+    }
+
+    /// Sets a tier's font at the user's text size (`Text("Hi").typeTier(PhysioClinicTheme.TypeTiers.x)`), as the
+    /// tier's text style grows and shrinks.
+    public struct ScaledTypeTier: ViewModifier {
+        @ScaledMetric private var size: CGFloat
+        private let tier: TypeTier
+
+        public init(_ tier: TypeTier) {
+            self.tier = tier
+            _size = ScaledMetric(wrappedValue: tier.size, relativeTo: tier.textStyle)
+        }
+
+        public func body(content: Content) -> some View {
+            content.font(tier.font(size: size))
+        }
     }
 
     /// Size, line height and tracking of each type tier (`lineSpacing` is what `.lineSpacing(_:)` takes).
@@ -352,16 +395,9 @@ public enum PhysioClinicTheme {
         public static let skeletonHigh: Double = 0.85
     }
 
-    /// Gradient stops, top to bottom: `LinearGradient(stops: Gradients.x, startPoint: .top, endPoint: .bottom)`.
-    public enum Gradients {
-    }
-
     /// A frosted-glass surface: fill (at its opacity) over a backdrop blur of `blur` points, with a border.
     public struct GlassStyle: Sendable, Hashable {
         public let fill: RGBA, blur: CGFloat, border: RGBA
-    }
-
-    public enum Glass {
     }
 
     /// A tab's identity: its colour, the tint wash behind it (the colour at `tint` opacity) and its header colour.
@@ -400,60 +436,45 @@ public enum PhysioClinicTheme {
         public static var toggle: SensoryFeedback { .impact(weight: .light) }
     }
 
-    /// What each mode other than the default changes, by category; everything else is the default's.
-    /// (Colours already follow the system appearance through `Colors`.)
+    /// What each mode other than the default changes, by category (a category it does not change has no enum);
+    /// everything else is the default's. (Colours already follow the system appearance through `Colors`.)
     public enum Modes {
         /// Mode "dark".
         public enum Dark {
             public enum Colors {
-                public static var textPrimary: Color { RGBA(red: 0.976, green: 0.98, blue: 0.984, opacity: 1).color }
-                public static var textSecondary: Color { RGBA(red: 0.82, green: 0.835, blue: 0.859, opacity: 1).color }
-                public static var textTertiary: Color { RGBA(red: 0.612, green: 0.639, blue: 0.686, opacity: 1).color }
-                public static var textDisabled: Color { RGBA(red: 0.294, green: 0.333, blue: 0.388, opacity: 1).color }
-                public static var textInverse: Color { RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1).color }
-                public static var textLink: Color { RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1).color }
-                public static var backgroundDefault: Color { RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1).color }
-                public static var backgroundSubtle: Color { RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1).color }
-                public static var backgroundScreen: Color { RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1).color }
-                public static var surfaceDefault: Color { RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1).color }
-                public static var surfaceElevated: Color { RGBA(red: 0.216, green: 0.255, blue: 0.318, opacity: 1).color }
-                public static var surfaceSunken: Color { RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1).color }
-                public static var borderDefault: Color { RGBA(red: 0.216, green: 0.255, blue: 0.318, opacity: 1).color }
-                public static var borderStrong: Color { RGBA(red: 0.294, green: 0.333, blue: 0.388, opacity: 1).color }
-                public static var borderFocus: Color { RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1).color }
-                public static var semanticSuccess: Color { RGBA(red: 0.29, green: 0.871, blue: 0.502, opacity: 1).color }
-                public static var semanticWarning: Color { RGBA(red: 0.984, green: 0.749, blue: 0.141, opacity: 1).color }
-                public static var semanticError: Color { RGBA(red: 0.973, green: 0.443, blue: 0.443, opacity: 1).color }
-                public static var semanticInfo: Color { RGBA(red: 0.22, green: 0.741, blue: 0.973, opacity: 1).color }
-                public static var componentButtonSecondaryBackground: Color { RGBA(red: 0.039, green: 0.165, blue: 0.302, opacity: 1).color }
-                public static var componentButtonSecondaryText: Color { RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1).color }
-                public static var componentTabBarBackground: Color { RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1).color }
-                public static var componentTabBarInactive: Color { RGBA(red: 0.392, green: 0.455, blue: 0.545, opacity: 1).color }
-                public static var componentCardBackground: Color { RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1).color }
-            }
-            public enum Typography {
-            }
-            public enum TypeScale {
-            }
-            public enum Spacing {
-            }
-            public enum Radius {
-            }
-            public enum Size {
-            }
-            public enum Shadows {
-            }
-            public enum Durations {
-            }
-            public enum Opacity {
-            }
-            public enum Gradients {
-            }
-            public enum Glass {
-            }
-            public enum Tabs {
+                public static let textPrimary: Color = RGBA(red: 0.976, green: 0.98, blue: 0.984, opacity: 1).color
+                public static let textSecondary: Color = RGBA(red: 0.82, green: 0.835, blue: 0.859, opacity: 1).color
+                public static let textTertiary: Color = RGBA(red: 0.612, green: 0.639, blue: 0.686, opacity: 1).color
+                public static let textDisabled: Color = RGBA(red: 0.294, green: 0.333, blue: 0.388, opacity: 1).color
+                public static let textInverse: Color = RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1).color
+                public static let textLink: Color = RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1).color
+                public static let backgroundDefault: Color = RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1).color
+                public static let backgroundSubtle: Color = RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1).color
+                public static let backgroundScreen: Color = RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1).color
+                public static let surfaceDefault: Color = RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1).color
+                public static let surfaceElevated: Color = RGBA(red: 0.216, green: 0.255, blue: 0.318, opacity: 1).color
+                public static let surfaceSunken: Color = RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1).color
+                public static let borderDefault: Color = RGBA(red: 0.216, green: 0.255, blue: 0.318, opacity: 1).color
+                public static let borderStrong: Color = RGBA(red: 0.294, green: 0.333, blue: 0.388, opacity: 1).color
+                public static let borderFocus: Color = RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1).color
+                public static let semanticSuccess: Color = RGBA(red: 0.29, green: 0.871, blue: 0.502, opacity: 1).color
+                public static let semanticWarning: Color = RGBA(red: 0.984, green: 0.749, blue: 0.141, opacity: 1).color
+                public static let semanticError: Color = RGBA(red: 0.973, green: 0.443, blue: 0.443, opacity: 1).color
+                public static let semanticInfo: Color = RGBA(red: 0.22, green: 0.741, blue: 0.973, opacity: 1).color
+                public static let componentButtonSecondaryBackground: Color = RGBA(red: 0.039, green: 0.165, blue: 0.302, opacity: 1).color
+                public static let componentButtonSecondaryText: Color = RGBA(red: 0.302, green: 0.639, blue: 1, opacity: 1).color
+                public static let componentTabBarBackground: Color = RGBA(red: 0.067, green: 0.094, blue: 0.153, opacity: 1).color
+                public static let componentTabBarInactive: Color = RGBA(red: 0.392, green: 0.455, blue: 0.545, opacity: 1).color
+                public static let componentCardBackground: Color = RGBA(red: 0.122, green: 0.161, blue: 0.216, opacity: 1).color
             }
         }
+    }
+}
+
+extension View {
+    /// The tier's font at the user's text size (Dynamic Type).
+    public func typeTier(_ tier: PhysioClinicTheme.TypeTier) -> some View {
+        modifier(PhysioClinicTheme.ScaledTypeTier(tier))
     }
 }
 
