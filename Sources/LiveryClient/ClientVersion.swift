@@ -90,13 +90,10 @@ public struct InsufficientSpace: Error, CustomStringConvertible, Sendable {
     public var kept: Int?
 
     public var description: String {
-        "\(tenant) release \(release) needs \(Self.megabytes(needed.total)) on the disk of \(cache) (\(Self.megabytes(needed.download)) to download, "
-            + "\(Self.megabytes(needed.install)) to install), and \(Self.megabytes(available)) is free: free some space"
+        "\(tenant) release \(release) needs \(ByteCount.text(needed.total)) on the disk of \(cache) (\(ByteCount.text(needed.download)) to download, "
+            + "\(ByteCount.text(needed.install)) to install), and \(ByteCount.text(available)) is free: free some space"
             + (kept.map { "; release \($0) stays installed" } ?? "; nothing was installed")
     }
-
-    /// `bytes` in the unit that fits (`52.3 KB`, `1.2 MB`): a small download never reads `0.0 MB`.
-    public static func megabytes(_ bytes: Int64) -> String { ByteCount.text(bytes) }
 }
 
 extension ReleaseInstaller {
@@ -121,7 +118,7 @@ public struct CacheFull: Error, CustomStringConvertible, Sendable {
     public var kept: Int?
 
     public var description: String {
-        "\(tenant): the disk of \(cache) is full (\(available.map(InsufficientSpace.megabytes) ?? "?") free): \(writing): free some space"
+        "\(tenant): the disk of \(cache) is full (\(available.map(ByteCount.text) ?? "?") free): \(writing): free some space"
             + (kept.map { "; release \($0) stays installed" } ?? "; nothing was installed")
     }
 

@@ -166,7 +166,7 @@ struct Build: AsyncParsableCommand {
                 let share = tenant.rollout.map { " to \($0.percentText) of devices" } ?? ""
                 let what = tenant.published
                     ? "published release \(tenant.release)\(on)\(share): \(tenant.bundles) bundles, \(tenant.rebuilt.count) rebuilt"
-                        + (tenant.updateDelta.map { delta in "; an update from the previous release downloads \(Self.bytes(delta))\(delta < (tenant.updateWhole ?? 0) ? " by delta (\(Self.bytes(tenant.updateWhole ?? 0)) whole)" : "")" } ?? "")
+                        + (tenant.updateDelta.map { delta in "; an update from the previous release downloads \(ByteCount.text(delta))\(delta < (tenant.updateWhole ?? 0) ? " by delta (\(ByteCount.text(tenant.updateWhole ?? 0)) whole)" : "")" } ?? "")
                     : "unchanged (release \(tenant.release)\(on)\(tenant.untouched ? ", inputs untouched" : "")\(tenant.timestampRefreshed ? ", timestamp re-signed" : ""))"
                 // With --format json or sarif, stdout carries only the report.
                 let line = "\(tenant.tenant): \(what)\n"
@@ -240,8 +240,3 @@ extension Build {
 }
 
 extension ArchiveFormat: ExpressibleByArgument {}
-
-extension Build {
-    /// A byte count as people read it: `512 bytes`, `31.4 KB`, `10.5 MB` (decimal units, as `du -h --si`).
-    static func bytes(_ count: Int) -> String { ByteCount.text(count) }
-}

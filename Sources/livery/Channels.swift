@@ -271,7 +271,7 @@ struct Releases: ParsableCommand {
                 let date = TUFDate.string(entry.signed)
                 let bytes = size(entry).map { String(format: "%.1f MB", Double($0) / 1_000_000) } ?? "-"
                 let mark = entry.state == .current ? "*" : entry.state == .staged ? "~" : " "
-                let change = update(entry, in: history).map { "  update \(Build.bytes($0.delta)) by delta (\(Build.bytes($0.whole)) whole)" } ?? ""
+                let change = update(entry, in: history).map { "  update \(ByteCount.text($0.delta)) by delta (\(ByteCount.text($0.whole)) whole)" } ?? ""
                 var line = "\(mark) \(entry.release)  \(date)  \(bytes)  \(rollout(entry))  \(origin(entry))\(change)"
                 if let reason = entry.provenance?.reason { line += "  \"\(reason)\"" }
                 print(line)

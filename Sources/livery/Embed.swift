@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LiveryClient
+import LiveryStorage
 import LiveryPublish
 import LiveryTUF
 
@@ -47,7 +48,7 @@ struct Embed: ParsableCommand {
         do {
             let written = try EmbeddedRelease.write(repository: repository, tenant: tenant, channel: channel.name, locale: locale, tours: tour, programs: program,
                                                     to: URL(fileURLWithPath: destination).standardizedFileURL)
-            print("\(tenant): release \(written.selection.release) embedded in \(destination): \(written.bundles.count) bundles (\(written.bundles.joined(separator: ", "))), \(Build.bytes(written.bytes))")
+            print("\(tenant): release \(written.selection.release) embedded in \(destination): \(written.bundles.count) bundles (\(written.bundles.joined(separator: ", "))), \(ByteCount.text(written.bytes))")
         } catch let failure as EmbeddedRelease.Failure {
             throw Livery.Failure(failure.description)
         }

@@ -129,8 +129,8 @@ struct Fetch: ParsableCommand {
         let name = tenant
         request.onPlan = { needed, available in
             // On standard error: standard output keeps its one line per fetch.
-            let free = available.map { ", \(InsufficientSpace.megabytes($0)) free" } ?? ""
-            FileHandle.standardError.write(Data("\(name): \(InsufficientSpace.megabytes(needed.download)) to download, \(InsufficientSpace.megabytes(needed.install)) to install\(free)\n".utf8))
+            let free = available.map { ", \(ByteCount.text($0)) free" } ?? ""
+            FileHandle.standardError.write(Data("\(name): \(ByteCount.text(needed.download)) to download, \(ByteCount.text(needed.install)) to install\(free)\n".utf8))
         }
         let result: FetchResult
         do {
