@@ -41,12 +41,11 @@ python_minimal=${PYTHON_TUF_MINIMAL:-$repo/.venv-tuf-minimal/bin/python}
 "$python_minimal" -c "import tuf.ngclient" 2>/dev/null || { echo "bench-client: python-tuf is missing in $python_minimal (make bench makes it)" >&2; exit 1; }
 client_app=${CLIENT_APP:-$repo/Examples/ClientApp/.build/release/client-app}
 [ -x "$client_app" ] || { echo "bench-client: $client_app is missing (make bench builds it)" >&2; exit 1; }
-work=$(mktemp -d)
-serve_pid= driver_pid=
+. "$repo/scripts/bench-serve.sh"
+driver_pid=
 cleanup() {  # also on SIGTERM or Ctrl-C: the measuring driver, then the server, then the files
     if [ -n "$driver_pid" ]; then kill -TERM "$driver_pid" 2>/dev/null || true; wait "$driver_pid" 2>/dev/null || true; fi
-    if [ -n "$serve_pid" ]; then kill -TERM "$serve_pid" 2>/dev/null || true; wait "$serve_pid" 2>/dev/null || true; fi
-    rm -rf "$work"
+    stop_serve_and_clean
 }
 trap cleanup EXIT
 cd "$work"
@@ -145,12 +144,7 @@ print(f"{time.perf_counter() - imported:.4f} {time.perf_counter() - start:.4f} {
 PY
 
 # One livery serve for everything.
-"$livery" serve --output out --port 0 > serve.log 2>&1 &
-serve_pid=$!
-for _ in $(seq 200); do grep -q "listening on" serve.log 2>/dev/null && break; sleep 0.05; done
-port=$(grep -o "127.0.0.1:[0-9]*" serve.log | head -1 | cut -d: -f2)
-[ -n "$port" ] || { echo "bench-client: livery serve did not start" >&2; cat serve.log >&2; exit 1; }
-server="http://127.0.0.1:$port"
+start_serve --output out
 
 # The measurements, in the background so that a signal reaches the trap at once.
 python3 - "$livery" "$python_tuf" "$server" "$code" "$python_minimal" "$client_app" <<'PY' &

@@ -16,24 +16,14 @@
 set -euo pipefail
 livery=$(realpath "${1:-.build/release/livery}")
 here="$(cd "$(dirname "$0")" && pwd)"
-work=$(mktemp -d)
-serve_pid=
-cleanup() {
-    if [ -n "$serve_pid" ]; then kill -TERM "$serve_pid" 2>/dev/null || true; wait "$serve_pid" 2>/dev/null || true; fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
+. "$here/bench-serve.sh"
 cd "$work"
 python3 "$here/bench-corpus.py"
 # Only the media tenant matters here.
 find Tenants -mindepth 1 -maxdepth 1 -name 't[0-9]*' -exec rm -rf {} +
 "$livery" build Tenants --output Output >/dev/null 2>&1
 
-"$livery" serve --output Output --port 0 > serve.log 2>&1 &
-serve_pid=$!
-until grep -q "listening on" serve.log 2>/dev/null; do kill -0 "$serve_pid" 2>/dev/null || { cat serve.log; exit 1; }; sleep 0.05; done
-port=$(grep -o '127.0.0.1:[0-9]*' serve.log | head -1 | cut -d: -f2)
-server="http://127.0.0.1:$port"
+start_serve --output Output
 root=Output/media/metadata/1.root.json
 
 fetch() {  # $1 = cache, $2.. = extra options; prints "seconds peak-KiB bytes-received"

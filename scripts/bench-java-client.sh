@@ -19,21 +19,12 @@ python_tuf=${PYTHON_TUF:-$repo/.venv-test/bin/python}
 "$python_tuf" -c "import tuf.ngclient" 2>/dev/null || { echo "bench-java-client: python-tuf is missing in $python_tuf (run make test-venv)" >&2; exit 1; }
 "$repo/Android/build.sh" compile >/dev/null
 java_fetch="$repo/Android/scripts/livery-fetch-java"
-work=$(mktemp -d)
-serve_pid=
-cleanup() {
-    if [ -n "$serve_pid" ]; then kill -TERM "$serve_pid" 2>/dev/null || true; wait "$serve_pid" 2>/dev/null || true; fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
+. "$repo/scripts/bench-serve.sh"
 cd "$work"
 mkdir Tenants && cp -R "$repo/Tenants/sonic-walkscape" Tenants/
 "$livery" build >/dev/null 2>&1
 root=Output/sonic-walkscape/metadata/1.root.json
-"$livery" serve --port 0 --content-keys .livery-keys > serve.log 2>&1 &
-serve_pid=$!
-for _ in $(seq 50); do grep -q "listening on" serve.log && break; sleep 0.1; done
-server=$(sed -n 's|.*listening on \(http://127.0.0.1:[0-9]*\)/.*|\1|p' serve.log)
+start_serve --content-keys .livery-keys
 codes=$("$livery" vouchers issue sonic-walkscape --tour rome-trastevere --devices 100 --count 20 2>/dev/null)
 selection=(--locale fr --tour florence-renaissance --tour rome-trastevere)
 
