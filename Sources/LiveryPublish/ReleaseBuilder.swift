@@ -608,16 +608,14 @@ public struct PublishedRootWithoutKeys: Error, CustomStringConvertible, Sendable
             + "give --keys the key store that signed \(tenants.count == 1 ? "it" : "them") (docs/keys.md); nothing was written"
     }
 
-    /// The newest `N.root.json` of the tenant's stable repository, else of its first channel that has one; nil for a
-    /// tenant never published signed.
+    /// The newest `N.root.json` of the tenant's stable repository, else of its first channel that has one (the file
+    /// `RootPublisher.current` reads); nil for a tenant never published signed.
     static func publishedRoot(tenant: String, output: URL) -> URL? {
         for channel in Publisher.channels(tenant: tenant, output: output) {
-            let metadata = channel.repository(in: output.appendingPathComponent(tenant, isDirectory: true)).appendingPathComponent("metadata", isDirectory: true)
-            let versions = ((try? FileManager.default.contentsOfDirectory(atPath: metadata.path)) ?? []).compactMap { name -> Int? in
-                guard name.hasSuffix(".root.json") else { return nil }
-                return Int(name.dropLast(".root.json".count))
+            let metadata = Publisher.repository(tenant: tenant, channel: channel, output: output).appendingPathComponent("metadata", isDirectory: true)
+            if let newest = RepositorySigner.latestVersion(of: .root, in: metadata) {
+                return metadata.appendingPathComponent("\(newest).root.json", isDirectory: false)
             }
-            if let newest = versions.max() { return metadata.appendingPathComponent("\(newest).root.json", isDirectory: false) }
         }
         return nil
     }
