@@ -8,8 +8,11 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "livery", targets: ["livery"]),
+        .executable(name: "livery-network", targets: ["livery-network"]),
         .library(name: "LiveryCheck", targets: ["LiveryCheck"]),
         .library(name: "LiveryClient", targets: ["LiveryClient"]),
+        // The client without a network stack of its own, for an app that brings its `HTTPTransport`.
+        .library(name: "LiveryClientCore", targets: ["LiveryClientCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -80,10 +83,13 @@ let package = Package(
         // The client side, the library apps embed (docs/client.md#embedding-liveryclient): TUF verification, download and
         // install. No libxml2, no pipeline, no Linux-only module. Zip bundles are read with ZIPFoundation on every platform
         // (libarchive is not a public library on iOS); tar.zst bundles with libarchive where it exists, on Linux.
-        .target(name: "LiveryClient", dependencies: ["LiveryTUF", "LiveryStorage", .target(name: "CArchive", condition: .when(platforms: [.linux])),
-                                                    .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-                                                    .product(name: "Crypto", package: "swift-crypto"),
-                                                    // HTTP with back-pressure, no content decoding, no redirects of its own (HTTPTransport.swift).
+        // LiveryClientCore has no network stack: HTTP goes through the `HTTPTransport` it is given.
+        .target(name: "LiveryClientCore", dependencies: ["LiveryTUF", "LiveryStorage", .target(name: "CArchive", condition: .when(platforms: [.linux])),
+                                                        .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                                                        .product(name: "Crypto", package: "swift-crypto")]),
+        // LiveryClient: LiveryClientCore (re-exported) and its default transport, HTTP with back-pressure, no content
+        // decoding and no redirects of its own on AsyncHTTPClient (AsyncHTTPTransport.swift).
+        .target(name: "LiveryClient", dependencies: ["LiveryClientCore",
                                                     .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                     .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                                                     .product(name: "NIOFoundationCompat", package: "swift-nio")]),
@@ -91,19 +97,26 @@ let package = Package(
         // target takes it alone), and the server on top, which validates editors' unsaved texts through the pipeline.
         .target(name: "LiveryJSONRPC"),
         .target(name: "LiveryLanguageServer", dependencies: ["LiveryJSONRPC", "LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryInterchange"]),
-        .executableTarget(
-            name: "livery",
-            dependencies: [
-                "LiveryCheck", "LiveryRender", "LiveryPublish", "LiveryPack", "LiverySign", "LiveryStorage", "LiveryClient", "LiveryServe", "LiveryInterchange", "LiveryVectors", "LiveryObjectStore", "LiveryLanguageServer", "CArchive", "CXML2",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
+        // The command line: every command's arguments and output, over the libraries above (SwiftNIO-free: see below).
+        .target(name: "LiveryCommands", dependencies: [
+            "LiveryCheck", "LiveryRender", "LiveryPublish", "LiveryPack", "LiverySign", "LiveryStorage", "LiveryClientCore", "LiveryInterchange", "LiveryVectors",
+            "LiveryLanguageServer", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryTUF", "LiveryAssets", "CArchive", "CXML2",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // Two executables, one command line. `livery` (what `make run` builds) has every command but those that open
+        // connections or run a server, which are in livery-network with SwiftNIO, AsyncHTTPClient, Hummingbird and
+        // PostgresNIO; `livery` runs it in its place for them (Sources/LiveryCommands/NetworkCommand.swift).
+        .executableTarget(name: "livery", dependencies: ["LiveryCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "livery-network", dependencies: [
+            "LiveryCommands", "LiveryClient", "LiveryServe", "LiveryObjectStore", "LiveryPublish", "LiveryStorage", "LiveryTUF", "LiveryDiagnostics",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // Regenerates LiveryL10n's plural rule table from CLDR's XML (`make cldr`).
         .executableTarget(name: "livery-cldr", dependencies: ["LiveryL10n", "CXML2"]),
         .testTarget(name: "LiveryL10nTests", dependencies: ["LiveryL10n"], exclude: ["Fixtures"]),
         .testTarget(
             name: "LiveryTests",
-            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiveryPack", "LiveryPublish", "LiveryTUF", "LiverySign", "LiveryClient", "LiveryServe", "LiveryInterchange", "LiveryVectors", "LiveryObjectStore", "LiveryImage", "LiveryJSONRPC", "LiveryLanguageServer",
+            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiveryPack", "LiveryPublish", "LiveryTUF", "LiverySign", "LiveryClient", "LiveryClientCore", "LiveryServe", "LiveryInterchange", "LiveryVectors", "LiveryObjectStore", "LiveryImage", "LiveryJSONRPC", "LiveryLanguageServer", "LiveryCommands",
                            // `livery serve` driven in process, without a socket (ServeInProcessTests).
                            .product(name: "HummingbirdTesting", package: "hummingbird")],
             exclude: ["Fixtures"]

@@ -1,5 +1,6 @@
 import Foundation
-@testable import LiveryClient
+import LiveryClient
+@testable import LiveryClientCore
 import LiveryTUF
 import XCTest
 

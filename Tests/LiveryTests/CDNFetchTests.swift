@@ -2,7 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import LiveryClient
+import LiveryClient
+@testable import LiveryClientCore
 import XCTest
 
 /// `livery fetch` and `HTTPRepository` against a server that is not `livery serve`: nginx set up like

@@ -1,5 +1,6 @@
 import Foundation
-@testable import LiveryClient
+import LiveryClient
+@testable import LiveryClientCore
 import XCTest
 
 /// Large targets come from a real `livery serve` in one response, resume where a partial download

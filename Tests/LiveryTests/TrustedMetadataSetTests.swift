@@ -2,7 +2,8 @@ import Crypto
 import Foundation
 import XCTest
 import _CryptoExtras
-@testable import LiveryClient
+import LiveryClient
+@testable import LiveryClientCore
 @testable import LiveryTUF
 
 /// The client's trust logic fed bytes and a clock: no server, no disk (the sans-I/O shape).

@@ -14,13 +14,14 @@ import LiveryTUF
 public final class HTTPRepository: RepositorySource, @unchecked Sendable {
     public let base: URL
     public let policy: TransferPolicy
-    let transport: any HTTPTransport
+    /// How this repository reaches its server (the default, with `import LiveryClient`, is `AsyncHTTPTransport.shared`).
+    public let transport: any HTTPTransport
     private let counter = ByteCounter()
 
     /// Bytes received from the server by this repository object (for delta measurements).
     public var bytesReceived: Int { counter.value }
 
-    public init(base: URL, policy: TransferPolicy = .standard, transport: any HTTPTransport = AsyncHTTPTransport.shared) {
+    public init(base: URL, policy: TransferPolicy = .standard, transport: any HTTPTransport) {
         self.base = base
         self.policy = policy
         self.transport = transport

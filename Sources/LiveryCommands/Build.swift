@@ -178,15 +178,18 @@ struct Build: AsyncParsableCommand {
         }
         if failed { throw ExitCode(1) }
         if publish {
-            let (client, location) = try store.resolved()
-            let outcomes = try await Publish.publish(tenants: built, output: URL(fileURLWithPath: output).standardizedFileURL, client: client,
-                                                     location: location, options: store.publisherOptions, bucket: store.bucketSetup)
-            for outcome in outcomes {
-                let line = "\(outcome.tenant): " + (outcome.unchanged ? "already in \(location)" : "\(outcome.uploaded) objects uploaded to \(location)") + "\n"
-                (format == .text ? FileHandle.standardOutput : FileHandle.standardError).write(Data(line.utf8))
-            }
+            guard let publishStep = Livery.publishStep else { throw Livery.Failure("--publish is run by livery-network") }
+            try await publishStep(built, outputURL, store, format)
         }
     }
+}
+
+extension Livery {
+    /// What `build --publish` does after the build: upload `tenants` from the output folder to the store `ObjectStoreOptions`
+    /// name, reporting on standard output (standard error when the report format is not text). livery-network sets
+    /// it before parsing; `livery` hands `build --publish` to livery-network (NetworkCommand), so never calls it.
+    package typealias PublishStep = @Sendable (_ tenants: [String], _ output: URL, _ store: ObjectStoreOptions, _ format: ReportFormat) async throws -> Void
+    package nonisolated(unsafe) static var publishStep: PublishStep?
 }
 
 extension Build {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LiveryCommands
 import LiveryTUF
 import LiveryServe
 
@@ -7,7 +8,7 @@ import LiveryServe
 struct Vouchers: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vouchers",
-        abstract: "Issue, list and revoke voucher codes for protected tours, programs, library items and packs (redeemed through `livery serve`).",
+        abstract: NetworkCommand.vouchers.abstract,
         discussion: """
             Codes are random (100 bits), shown as five groups of four Crockford base32 characters; only their \
             SHA-256 is stored, in the voucher database (default <output>/.livery/vouchers.sqlite, never served; \

@@ -19,6 +19,9 @@ public struct FetchRequest: Sendable {
     /// The voucher server of this tenant (`<server>/<tenant>`: redemption, fresh signed URLs and keys)
     /// when it is not the repository's server, as when the repository is a bucket or a CDN.
     public var voucherServer: URL?
+    /// How `voucherServer` is reached. nil: as the repository is, when it is an `HTTPRepository`; a request
+    /// with a voucher server and a repository of another kind must name one (`AsyncHTTPTransport.shared`).
+    public var transport: (any HTTPTransport)?
     /// The app's version, checked against the release's and each wanted bundle's
     /// `minimumClientVersion` before anything is downloaded (`AppUpdateRequired`). nil skips the check:
     /// set it in an app; `livery fetch` sets it with `--app-version`.
@@ -164,7 +167,13 @@ public enum ReleaseInstaller {
         let installed = (try? fm.destinationOfSymbolicLink(atPath: current.path)).map { cache.appendingPathComponent($0) }
         // Vouchers first: a code that does not redeem fails the fetch before anything changes.
         let access = AccessTokenStore(cache: cache)
-        let voucherServer = request.voucherServer.map { HTTPRepository(base: $0) } ?? (request.repository as? HTTPRepository)
+        var voucherServer = request.repository as? HTTPRepository
+        if let url = request.voucherServer {
+            guard let transport = request.transport ?? voucherServer?.transport else {
+                throw TUFError("a voucher server is reached over HTTP: set FetchRequest.transport when the repository is not an HTTPRepository")
+            }
+            voucherServer = HTTPRepository(base: url, transport: transport)
+        }
         if !request.vouchers.isEmpty {
             guard let voucherServer else { throw TUFError("vouchers are redeemed with a server: use an HTTP repository, or name the voucher server") }
             let device = try access.deviceID()

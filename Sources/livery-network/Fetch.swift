@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LiveryCommands
 import LiveryClient
 import LiveryStorage
 import LiveryTUF
@@ -7,7 +8,7 @@ import LiveryTUF
 struct Fetch: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch",
-        abstract: "The reference client: refresh, download, verify and install a tenant's release into a local cache.",
+        abstract: NetworkCommand.fetch.abstract,
         discussion: """
             Downloads what an app needs (the essential bundles, the user's locale, and the programs and tours \
             asked for), each verified against the signed TUF metadata before use, extracts them safely and \

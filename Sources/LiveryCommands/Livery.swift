@@ -3,14 +3,28 @@ import Foundation
 import LiveryCheck
 import LiveryDiagnostics
 
-@main
-struct Livery: AsyncParsableCommand {
-    static let version = LiveryVersion.current
+package struct Livery: AsyncParsableCommand {
+    package static let version = LiveryVersion.current
+
+    package init() {}
+
+    /// The commands, in the order `livery --help` lists them: those of `livery` itself, and those of livery-network
+    /// (NetworkCommand) as each executable has them, the real ones in livery-network, forwarders in livery. Set by
+    /// each executable's main before anything is parsed, and never after.
+    package nonisolated(unsafe) static var commands: [any ParsableCommand.Type] = []
+
+    /// The list of `commands` with `network`'s types in their places.
+    package static func commands(network: [NetworkCommand: any ParsableCommand.Type]) -> [any ParsableCommand.Type] {
+        func the(_ command: NetworkCommand) -> any ParsableCommand.Type { network[command]! }
+        return [Validate.self, Tokens.self, Build.self, the(.publish), Promote.self, Rollback.self, Rollout.self, Releases.self, Diff.self, StoreCommand.self,
+                the(.gc), L10n.self, Verify.self, Inspect.self, Keys.self, TimestampCommand.self, the(.serve), the(.vouchers), the(.fetch), Embed.self,
+                the(.tufClient), Vectors.self, Rules.self, Schema.self, Init.self, Generate.self, Preview.self, Watch.self, LSP.self, Version.self]
+    }
 
     // Every command names itself: without a `commandName`, ArgumentParser derives the name from
     // the type's name by reflection, which scans every protocol conformance in the binary, once
     // per command, at every launch (about 2 ms of each start).
-    static let configuration = CommandConfiguration(
+    package static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "livery",
         abstract: "Validate, build and publish multi-tenant white-label app content.",
         discussion: """
@@ -19,13 +33,13 @@ struct Livery: AsyncParsableCommand {
             Start with `livery validate`; `livery rules` lists every check.
             """,
         version: version,
-        subcommands: [Validate.self, Tokens.self, Build.self, Publish.self, Promote.self, Rollback.self, Rollout.self, Releases.self, Diff.self, StoreCommand.self, GarbageCollect.self, L10n.self, Verify.self, Inspect.self, Keys.self, TimestampCommand.self, Serve.self, Vouchers.self, Fetch.self, Embed.self, TUFClient.self, Vectors.self, Rules.self, Schema.self, Init.self, Generate.self, Preview.self, Watch.self, LSP.self, Version.self]
-    )
+        subcommands: commands
+    ) }
 
     /// A failure found while running a command (not a mistake in its arguments): printed without the usage text.
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+        package init(_ description: String) { self.description = description }
     }
 
     /// Ends the process with `status`, leaving `value` (a checked workspace, a resolved token set) to the
@@ -38,7 +52,7 @@ struct Livery: AsyncParsableCommand {
 
     /// Exit codes of PRODUCT.md §3: 0 clean, 1 findings at error level, 2 usage or internal error;
     /// and `livery fetch`'s 3: the release needs a newer app (docs/client.md).
-    static func main() async {
+    package static func runCommandLine() async {
         do {
             try checkHelpTopic(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()

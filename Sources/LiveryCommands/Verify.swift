@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LiveryClient
+import LiveryClientCore
 import LiveryPublish
 import LiveryTUF
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LiveryClient
+import LiveryClientCore
 import LiveryStorage
 import LiveryPublish
 import LiveryTUF

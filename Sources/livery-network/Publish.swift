@@ -1,43 +1,14 @@
 import ArgumentParser
 import Foundation
+import LiveryCommands
+import LiveryDiagnostics
 import LiveryObjectStore
 import LiveryPublish
 import LiveryStorage
 
-/// Where and how to reach an object store: shared by `publish`, `build --publish` and `gc --remote`.
-struct ObjectStoreOptions: ParsableArguments {
-    @Option(name: .customLong("to"), help: "Where to publish: s3://bucket/prefix (each tenant under prefix/<tenant>/).")
-    var destination: String?
-
-    @Option(help: "The store's endpoint, e.g. http://127.0.0.1:7480 (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the profile's endpoint_url, else AWS).")
-    var endpoint: String?
-
-    @Flag(help: "Address the bucket in the path (https://endpoint/bucket/key) or in the host name (https://bucket.endpoint/key). Default: virtual-host for AWS, path-style for any other endpoint.")
-    var addressing: AddressingChoice?
-
-    @Option(help: "Objects in flight at once.")
-    var concurrency = 8
-
-    @Flag(help: "Take over another publisher's lock (only when it died; see docs/operations.md).")
-    var breakLock = false
-
-    @Flag(help: "Create the bucket when it does not exist (without this a missing bucket stops the publish before any upload).")
-    var createBucket = false
-
-    @Flag(help: "With --create-bucket: also give the new bucket the policy that lets anyone read releases (metadata, targets, release.json; never protected/), as docs/operations.md shows.")
-    var publicRead = false
-
+/// What only livery-network can do with `ObjectStoreOptions`: reach the store.
+extension ObjectStoreOptions {
     var bucketSetup: BucketSetup { BucketSetup(create: createBucket, publicRead: publicRead) }
-
-    func validate() throws {
-        if publicRead && !createBucket {
-            throw ValidationError("--public-read sets the policy of a bucket --create-bucket creates; an existing bucket keeps its own policy (docs/operations.md#making-the-bucket-readable)")
-        }
-    }
-
-    enum AddressingChoice: String, EnumerableFlag {
-        case pathStyle, virtualHost
-    }
 
     func resolved() throws -> (S3Client, S3Location) {
         guard let destination else { throw ValidationError("give the destination: --to s3://bucket/prefix") }
@@ -45,9 +16,6 @@ struct ObjectStoreOptions: ParsableArguments {
         let configuration = try S3Configuration.resolve(endpoint: endpoint, addressing: addressing.map { $0 == .pathStyle ? .path : .virtualHost })
         return (S3Client(configuration: configuration, connections: max(concurrency, 1) * 2), location)
     }
-
-    @Flag(help: "Print each step on standard output as it ends: a build's `<tenant> assembled|signed|switched`, a publish's `<tenant> targets|metadata|snapshot|timestamp|pointer`.")
-    var verbose = false
 
     var publisherOptions: RemotePublisher.Options {
         var options = RemotePublisher.Options()
@@ -61,7 +29,7 @@ struct ObjectStoreOptions: ParsableArguments {
 struct Publish: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",
-        abstract: "Upload built releases from Output/ to S3-compatible object storage.",
+        abstract: NetworkCommand.publish.abstract,
         discussion: """
             Each tenant's folder Output/<tenant>/ goes to prefix/<tenant>/ in the bucket, with the same \
             layout, in an order that keeps every client consistent at every moment: targets, then \
@@ -174,7 +142,7 @@ struct Publish: AsyncParsableCommand {
 struct GarbageCollect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gc",
-        abstract: "Delete stored objects and published targets that no kept release references.",
+        abstract: NetworkCommand.gc.abstract,
         discussion: """
             Without --remote, collects the output folder's content store (Output/.livery/store) under the \
             build lock: kept are, for every channel of every tenant, the current release, the one before it \
@@ -250,6 +218,18 @@ struct GarbageCollect: AsyncParsableCommand {
             for key in result.deleted { print("\(dryRun ? "would delete" : "deleted") \(location.key(name))/\(key)") }
             print("\(name): kept \(result.kept) target\(result.kept == 1 ? "" : "s") of \(result.releases.count) release\(result.releases.count == 1 ? "" : "s") (snapshot "
                   + result.releases.sorted().map(String.init).joined(separator: ", ") + "), \(dryRun ? "would delete" : "deleted") \(result.deleted.count)")
+        }
+    }
+}
+
+extension Publish {
+    /// `build --publish`'s last step (Livery.publishStep): the built tenants to the store, one line each.
+    @Sendable static func afterBuild(tenants: [String], output: URL, store: ObjectStoreOptions, format: ReportFormat) async throws {
+        let (client, location) = try store.resolved()
+        let outcomes = try await publish(tenants: tenants, output: output, client: client, location: location, options: store.publisherOptions, bucket: store.bucketSetup)
+        for outcome in outcomes {
+            let line = "\(outcome.tenant): " + (outcome.unchanged ? "already in \(location)" : "\(outcome.uploaded) objects uploaded to \(location)") + "\n"
+            (format == .text ? FileHandle.standardOutput : FileHandle.standardError).write(Data(line.utf8))
         }
     }
 }

@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
+import LiveryCommands
 import LiveryObjectStore
 import LiveryServe
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve Output/ over HTTP (range requests, ETags), as a CDN would, for apps and `livery fetch`; redeem vouchers for protected tours.",
+        abstract: NetworkCommand.serve.abstract,
         discussion: """
             Prints the address it listens on, then one line per request. Stop it with Ctrl-C or SIGTERM (graceful). \
             Bundles with access `voucher` need a token from POST /<tenant>/vouchers/redeem (see `livery vouchers`).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Crypto
 import Foundation
+import LiveryCommands
 import LiveryClient
 import LiveryTUF
 
@@ -8,7 +9,7 @@ import LiveryTUF
 struct TUFClient: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tuf-client",
-        abstract: "The TUF conformance-suite client contract: init, refresh and download.",
+        abstract: NetworkCommand.tufClient.abstract,
         discussion: """
             livery tuf-client --metadata-dir DIR init ROOT
             livery tuf-client --metadata-dir DIR --metadata-url URL refresh

@@ -7,15 +7,15 @@ import LiveryStorage
 import LiveryTUF
 
 /// Parsing of channel names and rollout shares on the command line.
-enum ChannelArgument {
-    static func parse(_ text: String) throws -> ReleaseChannel {
+package enum ChannelArgument {
+    package static func parse(_ text: String) throws -> ReleaseChannel {
         guard let channel = ReleaseChannel(text) else {
             throw ValidationError("'\(text)' is not a channel name: a lower-case letter, then lower-case letters, digits and hyphens (at most 32)")
         }
         return channel
     }
 
-    static func parseShare(_ text: String) throws -> RolloutStage {
+    package static func parseShare(_ text: String) throws -> RolloutStage {
         guard let points = RolloutStage.basisPoints(percent: text) else {
             throw ValidationError("'\(text)' is not a share of devices: give a percentage such as 10% or 12.5% (at most two decimals)")
         }
@@ -443,8 +443,8 @@ struct StoreCommand: ParsableCommand {
 /// `--verbose` step lines (`step: …` on standard output, written at once) and the tests' fail point:
 /// with `LIVERY_STOP_AFTER_STEP=<step>` the process stops itself (SIGSTOP) right after saying that
 /// step, so that a test's kill lands exactly there.
-enum StepReporter {
-    static func make(verbose: Bool) -> (@Sendable (String) -> Void)? {
+package enum StepReporter {
+    package static func make(verbose: Bool) -> (@Sendable (String) -> Void)? {
         guard verbose else { return nil }
         let stopAt = ProcessInfo.processInfo.environment["LIVERY_STOP_AFTER_STEP"]
         return { step in
