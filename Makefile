@@ -66,7 +66,8 @@ java-deps:
 test-java: java-deps test-venv
 	@# The object-store end-to-end test publishes to a real S3 store: Ceph's RADOS Gateway (scripts/s3-server.sh).
 	@./scripts/s3-server.sh install
-	@test -x $(LIVERY) || $(SWIFT) build
+	@# Its end-to-end tests run `livery serve` and `livery publish`, which are livery-network's (after `make run` alone it is not built).
+	@test -x $(LIVERY) -a -x $(LIVERY)-network || $(SWIFT) build
 	LIVERY=$(abspath $(LIVERY)) ./Android/build.sh test
 
 # The TUF conformance suite against the Java client alone (part of `make test`).
