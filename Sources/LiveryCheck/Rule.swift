@@ -10,7 +10,7 @@ public protocol Rule: Sendable {
     func check(_ context: RuleContext) -> [Diagnostic]
 }
 
-/// The families of PRODUCT.md §3.
+/// The families of docs/rules.md.
 public enum RuleFamily: String, Sendable, CaseIterable {
     case structure, references, branding, localization, voice, content, assets, store
 }

@@ -50,7 +50,7 @@ package struct Livery: AsyncParsableCommand {
         withExtendedLifetime(value) { Foundation.exit(status) }
     }
 
-    /// Exit codes of PRODUCT.md §3: 0 clean, 1 findings at error level, 2 usage or internal error;
+    /// Exit codes of docs/diagnostics.md#exit-codes-and---strict: 0 clean, 1 findings at error level, 2 usage or internal error;
     /// and `livery fetch`'s 3: the release needs a newer app (docs/client.md).
     package static func runCommandLine() async {
         do {

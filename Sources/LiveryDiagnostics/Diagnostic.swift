@@ -65,7 +65,7 @@ public struct Diagnostic: Hashable, Sendable {
         arguments = []
     }
 
-    /// The one-line form of PRODUCT.md §3: `file:line:col: severity: message [rule-id]`.
+    /// The one-line form of docs/diagnostics.md#text-output: `file:line:col: severity: message [rule-id]`.
     public var line: String {
         "\(location): \(severity.rawValue): \(message) [\(ruleID)]"
     }

@@ -5,7 +5,7 @@ import Foundation
 // all read and write them through these types (docs/download-manifest.md, docs/output.md,
 // docs/vouchers.md); readers are strict, writers deterministic (`JSONValue.bytes`).
 
-/// What a bundle is for (PRODUCT.md §4).
+/// What a bundle is for (docs/bundles.md#the-bundles-of-a-release).
 public enum BundleKind: String, Sendable, Codable, CaseIterable {
     case core, locale, program
     case libraryPack = "library-pack"
