@@ -400,7 +400,7 @@ struct StoreCommand: ParsableCommand {
                 """
         )
 
-        @Argument(help: "The workspace the tenants are built from (default: Tenants).", completion: .directory)
+        @Argument(help: "The workspace the tenants are built from.", completion: .directory)
         var workspace = "Tenants"
 
         @Option(name: .shortAndLong, help: "The output folder.")

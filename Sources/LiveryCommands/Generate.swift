@@ -23,7 +23,7 @@ struct Generate: ParsableCommand {
             """
     )
 
-    @Argument(help: "Workspace or tenant folder (default: Tenants).", completion: .directory)
+    @Argument(help: "Workspace or tenant folder.", completion: .directory)
     var path = "Tenants"
 
     @Option(name: .shortAndLong, help: "The folder to write into (one subfolder per tenant).")

@@ -19,7 +19,7 @@ struct Watch: ParsableCommand {
             """
     )
 
-    @Argument(help: "Workspace or tenant folder (default: Tenants).", completion: .directory)
+    @Argument(help: "Workspace or tenant folder.", completion: .directory)
     var path = "Tenants"
 
     @Flag(help: "After each check without errors, build and publish the changed tenants (as `livery build` does).")

@@ -15,7 +15,7 @@ struct TUFClient: ParsableCommand {
             livery tuf-client --metadata-dir DIR --metadata-url URL refresh
             livery tuf-client --metadata-dir DIR --metadata-url URL --target-name NAME… --target-base-url URL --target-dir DIR download
             Trusted metadata is kept in DIR under unversioned names (root.json, timestamp.json, snapshot.json, \
-            targets.json). Exit 0 on full success, 1 otherwise. Delegated targets are not supported yet.
+            targets.json); a download searches delegated targets roles in the specification's order. Exit 0 on full success, 1 otherwise.
             """
     )
 
