@@ -84,8 +84,6 @@ final class PreviewSiteTests: XCTestCase {
         XCTAssertGreaterThan(counts[2], 5 * 200, "five stop markers are painted")
     }
 
-    /// A Russian page shows Russian: its tab labels come from ru.yaml, and Chromium paints them (the
-    /// screenshot differs from the English page's where the labels are).
     /// Six tabs with an overflow 'More' tab (branding.tabs): the bar shows the first four and More, and the rest are marked as listed by More.
     func testSixTabsShowFourAndMoreWithTheRestInMore() throws {
         let folder = try PlatformFixtures.temporaryFolder()
@@ -98,6 +96,8 @@ final class PreviewSiteTests: XCTestCase {
         XCTAssertEqual(labels, ["\">Home", "\">Chat", "\">Progress", "\">Programs", "\">More", " in-more\">Library", " in-more\">Profile"])
     }
 
+    /// A Russian page shows Russian: its tab labels come from ru.yaml, and Chromium paints them (the
+    /// screenshot differs from the English page's where the labels are).
     func testARussianPageShowsRussian() throws {
         let folder = try PlatformFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
