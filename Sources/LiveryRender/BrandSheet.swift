@@ -4,7 +4,8 @@ import LiveryLoad
 import LiveryResolve
 
 /// What the brand sheet template (`Templates/preview/brand-sheet.html.mustache`) sees: swatches per
-/// mode, the type scale, radii, shadows, springs in words and the contrast matrix, all measured here.
+/// mode, the type scale, radii, shadows, springs in words and the contrast matrix, all measured here,
+/// in the words of the tenant's default locale.
 public struct BrandSheetContext: Encodable, Sendable {
     public struct Swatch: Encodable, Sendable {
         public var path: String
@@ -26,6 +27,8 @@ public struct BrandSheetContext: Encodable, Sendable {
 
     public struct Mode: Encodable, Sendable {
         public var name: String
+        /// "mode “dark”", in the page's words.
+        public var title: String
         public var groups: [SwatchGroup]
         public var contrast: [ContrastPair]
         public var hasContrast: Bool
@@ -40,6 +43,10 @@ public struct BrandSheetContext: Encodable, Sendable {
         public var backgroundHex: String
         /// `body` (AA 4.5:1, AAA 7:1) or `ui` (large text and UI: AA 3:1, AAA 4.5:1).
         public var usage: String
+        /// The usage, and whether AA and AAA pass, in the page's words.
+        public var usageLabel: String
+        public var aaLabel: String
+        public var aaaLabel: String
         /// Rounded down, so a pair shown as 4.50:1 really reaches 4.5:1.
         public var ratio: String
         public var aa: String
@@ -75,6 +82,11 @@ public struct BrandSheetContext: Encodable, Sendable {
     }
 
     public var tenant: PlatformContext.Tenant
+    /// The tenant's default locale: the page's `lang` and the language of its words.
+    public var locale: String
+    public var direction: String
+    /// The sheet's own words (`PreviewWords`), by key.
+    public var words: [String: String]
     public var modes: [Mode]
     public var typography: [TypeTier]
     public var spacing: [Measure]
@@ -92,6 +104,8 @@ extension BrandSheetContext {
     public static func make(_ tenant: ResolvedTenant) -> BrandSheetContext {
         let platform = PlatformContext.make(tenant).context
         let defaults = tenant.tokens["default"]
+        let locale = tenant.defaultLocale ?? "en"
+        let words = PreviewWords(locale: locale)
         var modes: [Mode] = []
         for mode in platform.modes {
             guard let tokens = tenant.tokens[mode] else { continue }
@@ -106,10 +120,11 @@ extension BrandSheetContext {
                                     alpha: value.isOpaque ? "" : "\(Int((value.alpha * 100).rounded())) %", changed: mode != "default" && original != value)
                 if groups.last?.name == group { groups[groups.count - 1].swatches.append(swatch) } else { groups.append(SwatchGroup(name: group, swatches: [swatch])) }
             }
-            let pairs = contrastPairs(tenant, tokens: tokens)
+            let pairs = contrastPairs(tenant, tokens: tokens, words: words)
             let passing = pairs.filter { $0.aa == "pass" }.count
-            modes.append(Mode(name: mode, groups: groups, contrast: pairs, hasContrast: !pairs.isEmpty,
-                              contrastSummary: pairs.isEmpty ? "No contrast pairs declared" : "\(passing) of \(pairs.count) pairs meet AA"))
+            modes.append(Mode(name: mode, title: words(.mode, ["name": mode]), groups: groups, contrast: pairs, hasContrast: !pairs.isEmpty,
+                              contrastSummary: pairs.isEmpty ? words(.noContrast)
+                                  : words(.contrastSummary, ["passing": String(passing), "total": String(pairs.count)])))
         }
         let typography = platform.typography.map {
             TypeTier(name: $0.names.path.split(separator: ".").dropFirst().joined(separator: "."), cssFamily: $0.cssFamily, size: $0.size,
@@ -123,21 +138,36 @@ extension BrandSheetContext {
             guard let damping = Double(spring.damping), let stiffness = Double(spring.stiffness), let mass = Double(spring.mass) else { return nil }
             let motion = SpringConfig(damping: damping, stiffness: stiffness, mass: mass)
             let curve = motion.curve(width: 240, height: 86)
-            return Spring(name: label(spring.names.path), summary: spring.summary,
-                          parameters: "damping \(spring.damping), stiffness \(spring.stiffness), mass \(spring.mass) · damping ratio \(spring.dampingRatio)",
+            return Spring(name: label(spring.names.path), summary: summary(motion, words: words),
+                          parameters: words(.springParameters, ["damping": spring.damping, "stiffness": spring.stiffness, "mass": spring.mass,
+                                                                "ratio": spring.dampingRatio]),
                           curve: curve.points, targetY: PlatformColor.decimal(curve.targetY, places: 1))
         }
-        let context = BrandSheetContext(tenant: platform.tenant, modes: modes, typography: typography, spacing: spacing, radii: radii,
-                                        shadows: shadows, springs: springs, sample: "The quick brown fox jumps over the lazy dog")
+        let context = BrandSheetContext(tenant: platform.tenant, locale: locale, direction: ContentPreview.Site.direction(locale),
+                                        words: words.templateWords, modes: modes, typography: typography, spacing: spacing, radii: radii,
+                                        shadows: shadows, springs: springs, sample: words(.sampleSentence))
         return context
     }
 
+    /// `SpringConfig.summary` in the page's words.
+    static func summary(_ motion: SpringConfig, words: PreviewWords) -> String {
+        switch motion.feel {
+        case .bouncy, .lively, .smooth:
+            let feel: PreviewWords.Key = motion.feel == .bouncy ? .bouncy : motion.feel == .lively ? .lively : .smooth
+            return words(.springOvershoots, ["feel": words(feel), "amount": motion.overshootText, "time": motion.settleText])
+        case .criticallyDamped: return words(.springCritical, ["time": motion.settleText])
+        case .overdamped: return words(.springOverdamped, ["time": motion.settleText])
+        }
+    }
+
     /// The declared pairs (`$extensions.com.livery.contrast` at a token file's top level) measured in one mode.
-    static func contrastPairs(_ tenant: ResolvedTenant, tokens: ResolvedTokens) -> [ContrastPair] {
+    static func contrastPairs(_ tenant: ResolvedTenant, tokens: ResolvedTokens, words: PreviewWords) -> [ContrastPair] {
         let declared = tenant.tokenGroupExtensions[""]?["com.livery"]?["contrast"]?.items ?? []
         return declared.compactMap { pair -> ContrastPair? in
             guard let foreground = pair["foreground"]?.string, let background = pair["background"]?.string else { return nil }
             let usage = pair["usage"]?.string ?? "body"
+            let usageLabel = usage == "body" ? words(.body) : usage == "ui" ? words(.ui) : usage
+            func verdict(_ passes: Bool) -> (String, String) { passes ? ("pass", words(.pass)) : ("fail", words(.fail)) }
             func color(_ reference: String) -> PlatformColor? {
                 let path = reference.hasPrefix("{") && reference.hasSuffix("}") ? String(reference.dropFirst().dropLast()) : reference
                 return tokens.values[path].flatMap(PlatformColor.from)
@@ -145,13 +175,16 @@ extension BrandSheetContext {
             let strip = { (text: String) in text.trimmingCharacters(in: CharacterSet(charactersIn: "{}")) }
             guard let front = color(foreground), let back = color(background) else {
                 return ContrastPair(foreground: strip(foreground), background: strip(background), foregroundHex: "?", backgroundHex: "?",
-                                    usage: usage, ratio: "not a colour", aa: "fail", aaa: "fail", acknowledged: pair["acknowledged"]?.string)
+                                    usage: usage, usageLabel: usageLabel, aaLabel: words(.fail), aaaLabel: words(.fail),
+                                    ratio: words(.notAColour), aa: "fail", aaa: "fail", acknowledged: pair["acknowledged"]?.string)
             }
             let ratio = WCAGContrast.ratio(front, on: back)
             let (aa, aaa) = thresholds[usage] ?? thresholds["body"]!
+            let (aaClass, aaLabel) = verdict(ratio >= aa), (aaaClass, aaaLabel) = verdict(ratio >= aaa)
             return ContrastPair(foreground: strip(foreground), background: strip(background), foregroundHex: front.cssHex, backgroundHex: back.cssHex,
-                                usage: usage, ratio: String(format: "%.2f:1", (ratio * 100).rounded(.down) / 100),
-                                aa: ratio >= aa ? "pass" : "fail", aaa: ratio >= aaa ? "pass" : "fail", acknowledged: pair["acknowledged"]?.string)
+                                usage: usage, usageLabel: usageLabel, aaLabel: aaLabel, aaaLabel: aaaLabel,
+                                ratio: String(format: "%.2f:1", (ratio * 100).rounded(.down) / 100),
+                                aa: aaClass, aaa: aaaClass, acknowledged: pair["acknowledged"]?.string)
         }
     }
 

@@ -138,11 +138,11 @@ final class PreviewSiteTests: XCTestCase {
         XCTAssertTrue(sheet.contains("<title>Lucía Moreno · brand sheet</title>") && sheet.contains("<h1>Lucía Moreno</h1>"), String(sheet.prefix(3000)))
         XCTAssertFalse(sheet.contains("<h1>Compañero</h1>"))
         XCTAssertEqual(page.components(separatedBy: "<div class=\"day\">").count - 1, 30, "one cell per day of the program")
-        XCTAssertTrue(page.contains("<b>Week 5</b> Termina con fuerza"))
+        XCTAssertTrue(page.contains("<b>Semana 5</b> Termina con fuerza"), "the page's own words in Spanish too")
         XCTAssertTrue(page.contains("<a href=\"#item-morning-routine\">Crea tu rutina de movimiento matutina</a>"), "a lesson links to its library item, titled in Spanish")
-        XCTAssertTrue(page.contains("Bebe agua <small>target 6 glasses</small>"))
-        XCTAssertTrue(page.contains("<span class=\"badge\">from 2027-01-04T05:00:00Z</span>"), "the program's window")
-        XCTAssertTrue(page.contains("<li id=\"item-breathing\">Respiración tranquila <span class=\"muted\">audio · 6 s</span><span class=\"badge\">draft: not in releases</span>"),
+        XCTAssertTrue(page.contains("Bebe agua <small>objetivo: 6 vasos</small>"))
+        XCTAssertTrue(page.contains("<span class=\"badge\">desde 2027-01-04T05:00:00Z</span>"), "the program's window")
+        XCTAssertTrue(page.contains("<li id=\"item-breathing\">Respiración tranquila <span class=\"muted\">audio · 6 s</span><span class=\"badge\">borrador: no entra en las versiones</span>"),
                       page)
     }
 }

@@ -1,0 +1,92 @@
+import Foundation
+@testable import LiveryRender
+import XCTest
+
+/// Creator previews (issue 36): every word of the pages' own in the page's locale. Each page is loaded
+/// in headless Chromium and read as it built it: the DOM, its text and the computed colours.
+final class CreatorPreviewTests: XCTestCase {
+    /// The preview's own words on a Spanish page are Spanish: none of the English table's words that Spanish
+    /// says otherwise is left in its headings, labels and badges; the page says it is Spanish.
+    func testASpanishPageHasNoEnglishHeadings() throws {
+        let workspace = try BuildTests.Workspace()
+        try workspace.replace("companero-lucia/library/library.yaml", "  - id: breathing\n    kind: audio\n", "  - id: breathing\n    kind: audio\n    status: draft\n")
+        let result = try LiveryProcess.run(["preview", "Tenants/companero-lucia", "--output", "site"], in: workspace.root)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let probe = """
+            const texts = selector => [...document.querySelectorAll(selector)].map(element => element.textContent.trim());
+            return {lang: document.documentElement.lang, headings: texts("h2"),
+                    words: texts("h1, h2, h3, nav a, .week > b, .day > b, .item small, .tab small, .badge, ul.library .muted, .program > p.muted")};
+            """
+        let found = try XCTUnwrap(PlatformFixtures.inspect(workspace.root.appendingPathComponent("site/es.html"), in: workspace.root, probe: probe) as? [String: Any])
+        XCTAssertEqual(found["lang"] as? String, "es")
+        XCTAssertEqual(found["headings"] as? [String], ["Pestañas", "Programas", "Biblioteca"])
+        let shown = (found["words"] as? [String] ?? []).joined(separator: "\n")
+        XCTAssertTrue(shown.contains("Semana 1") && shown.contains("Día 30") && shown.contains("objetivo: 6 vasos") && shown.contains("hoja de marca")
+                      && shown.contains("borrador: no entra en las versiones") && shown.contains("en «Más»") && shown.contains("30 días · principiante"), shown)
+        // Every word of the table that Spanish says differently, with its placeholders taken out: none is on the page.
+        for key in PreviewWords.Key.allCases {
+            guard case .text(let english) = PreviewWords.phrase(key, "en"), case .text(let spanish) = PreviewWords.phrase(key, "es"), english != spanish else { continue }
+            for fragment in english.replacingOccurrences(of: "\\{[a-z]+\\}", with: "\n", options: .regularExpression).split(separator: "\n")
+                .map({ $0.trimmingCharacters(in: .whitespacesAndNewlines.union(.punctuationCharacters)) }) where fragment.count >= 3 {
+                XCTAssertNil(shown.range(of: "\\b\(NSRegularExpression.escapedPattern(for: fragment))\\b", options: .regularExpression),
+                             "“\(fragment)” (\(key)) on the Spanish page:\n\(shown)")
+            }
+        }
+        for english in ["target 6 glasses", "Week", "Day 1", "lesson", "binary", "check-in", "beginner", "draft: not in releases", "in More", "brand sheet"] {
+            XCTAssertFalse(shown.contains(english), english)
+        }
+    }
+
+    /// The brand sheet speaks the tenant's default locale: Sonic Walkscape's is Italian.
+    func testTheBrandSheetIsInTheTenantsDefaultLocale() throws {
+        let folder = try PlatformFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let site = folder.appendingPathComponent("site")
+        XCTAssertEqual(try LiveryProcess.run(["preview", "Tenants/sonic-walkscape", "-o", site.path]).status, 0)
+        let probe = """
+            const texts = selector => [...document.querySelectorAll(selector)].map(element => element.textContent.trim());
+            return {lang: document.documentElement.lang, headings: texts("h2"), columns: texts("th"), springs: texts(".spring p:not(.params)"),
+                    verdicts: texts("td .pass, td .fail")};
+            """
+        let found = try XCTUnwrap(PlatformFixtures.inspect(site.appendingPathComponent("brand.html"), in: folder, probe: probe) as? [String: Any])
+        XCTAssertEqual(found["lang"] as? String, "it")
+        XCTAssertEqual(found["headings"] as? [String], ["Tavolozza modalità «default»", "Scala tipografica", "Spaziature", "Raggi", "Ombre", "Molle"])
+        XCTAssertEqual(found["columns"] as? [String], ["Esempio", "Primo piano", "Sfondo", "Uso", "Rapporto", "AA", "AAA"])
+        XCTAssertTrue((found["springs"] as? [String] ?? []).allSatisfy { $0.contains("si assesta in circa") }, "\(found["springs"] ?? "")")
+        XCTAssertTrue((found["verdicts"] as? [String] ?? []).allSatisfy { $0 == "superato" || $0 == "non superato" })
+        let tour = try String(contentsOf: site.appendingPathComponent("tours/florence-renaissance.fr.html"), encoding: .utf8)
+        XCTAssertTrue(tour.contains("Florence · 18 min · 1.16 km · 5 étapes"), "a French tour page's facts")
+        XCTAssertTrue(tour.contains("démarre à 120 m"))
+        XCTAssertTrue(tour.contains("tuiles hors ligne au zoom 15"))
+    }
+
+    /// The table is whole: every word in every language, with the English placeholders; an unknown language reads English.
+    func testEveryPreviewWordHasEveryLanguage() {
+        func placeholders(_ phrase: PreviewWords.Phrase) -> Set<String> {
+            let texts: [String]
+            switch phrase {
+            case .text(let text): texts = [text]
+            case .plural(let forms): texts = Array(forms.values)
+            }
+            return Set(texts.flatMap { text in
+                text.matches(of: #/\{[a-z]+\}/#).map { String(text[$0.range]) }
+            })
+        }
+        for key in PreviewWords.Key.allCases {
+            let phrases = PreviewWords.phrases(key)
+            XCTAssertEqual(Set(phrases.keys), Set(PreviewWords.languages), "\(key)")
+            guard let english = phrases["en"] else { continue }
+            for (language, phrase) in phrases {
+                XCTAssertEqual(placeholders(phrase), placeholders(english), "\(key) in \(language)")
+                if case .plural(let forms) = phrase { XCTAssertNotNil(forms[.other], "\(key) in \(language) needs its 'other' form") }
+            }
+        }
+        XCTAssertEqual(PreviewWords(locale: "es-419").language, "es")
+        XCTAssertEqual(PreviewWords(locale: "fr_CA").language, "fr")
+        XCTAssertEqual(PreviewWords(locale: "pt-BR").language, "en")
+        XCTAssertEqual(PreviewWords(locale: "ru")(.days, count: 21), "21 день")
+        XCTAssertEqual(PreviewWords(locale: "ru")(.days, count: 3), "3 дня")
+        XCTAssertEqual(PreviewWords(locale: "ru")(.days, count: 30), "30 дней")
+        XCTAssertEqual(PreviewWords(locale: "en")(.minutes, count: 1), "1 minute")
+    }
+}
