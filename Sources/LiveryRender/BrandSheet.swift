@@ -5,7 +5,8 @@ import LiveryResolve
 
 /// What the brand sheet template (`Templates/preview/brand-sheet.html.mustache`) sees: swatches per
 /// mode, the type scale, radii, shadows, springs in words and the contrast matrix, all measured here,
-/// in the words of the tenant's default locale.
+/// in the words of the tenant's default locale. A tenant that extends another (a creator) has every
+/// colour once, in its base's place, its own values marked with its name and the base's value struck.
 public struct BrandSheetContext: Encodable, Sendable {
     public struct Swatch: Encodable, Sendable {
         public var path: String
@@ -18,6 +19,16 @@ public struct BrandSheetContext: Encodable, Sendable {
         public var alpha: String
         /// Whether the value differs from the default mode's.
         public var changed: Bool
+        /// The tenant's name when it sets this colour itself (a creator's override or addition), for its badge.
+        public var mark: String? = nil
+        /// "set by Lucía Moreno" or "added by Lucía Moreno": the swatch's accessible label.
+        public var markLabel: String? = nil
+        /// A colour the base does not have.
+        public var added = false
+        /// The base's value this one replaces (`#007BFF`), when the tenant's differs.
+        public var replaces: String? = nil
+        /// "through color.palette.primary": an inherited token that takes the tenant's value through an alias.
+        public var through: String? = nil
     }
 
     public struct SwatchGroup: Encodable, Sendable {
@@ -87,6 +98,8 @@ public struct BrandSheetContext: Encodable, Sendable {
     public var direction: String
     /// The sheet's own words (`PreviewWords`), by key.
     public var words: [String: String]
+    /// For a tenant that extends another: what its marks mean.
+    public var oursNote: String?
     public var modes: [Mode]
     public var typography: [TypeTier]
     public var spacing: [Measure]
@@ -106,19 +119,38 @@ extension BrandSheetContext {
         let defaults = tenant.tokens["default"]
         let locale = tenant.defaultLocale ?? "en"
         let words = PreviewWords(locale: locale)
+        let lineage = TokenLineage(tenant, name: platform.tenant.name)
+        let paths = platform.colors.map(\.names.path)
         var modes: [Mode] = []
         for mode in platform.modes {
             guard let tokens = tenant.tokens[mode] else { continue }
+            let base = lineage?.base.tokens[mode]
             var groups: [SwatchGroup] = []
-            for color in platform.colors {
-                guard let value = tokens.values[color.names.path].flatMap(PlatformColor.from) else { continue }
-                let parts = color.names.path.split(separator: ".").map(String.init)
+            for path in lineage?.baseOrder(paths) ?? paths {
+                guard let value = tokens.values[path].flatMap(PlatformColor.from) else { continue }
+                let parts = path.split(separator: ".").map(String.init)
                 let group = parts.count > 2 ? parts[1] : parts.first ?? ""
                 let name = parts.dropFirst(parts.count > 2 ? 2 : 1).joined(separator: ".")
-                let original = defaults?.values[color.names.path].flatMap(PlatformColor.from)
-                let swatch = Swatch(path: color.names.path, name: name, hex: value.hex, css: value.cssHex, ink: ink(on: value),
+                let original = defaults?.values[path].flatMap(PlatformColor.from)
+                var swatch = Swatch(path: path, name: name, hex: value.hex, css: value.cssHex, ink: ink(on: value),
                                     alpha: value.isOpaque ? "" : "\(Int((value.alpha * 100).rounded())) %", changed: mode != "default" && original != value)
-                if groups.last?.name == group { groups[groups.count - 1].swatches.append(swatch) } else { groups.append(SwatchGroup(name: group, swatches: [swatch])) }
+                if let lineage {
+                    let was = base?.values[path].flatMap(PlatformColor.from)
+                    if was != nil && was != value { swatch.replaces = was?.cssHex }
+                    if lineage.isOwn(path, in: tokens) {
+                        swatch.added = base?.tokens[path] == nil
+                        swatch.mark = lineage.name
+                        swatch.markLabel = words(swatch.added ? .addedBy : .setBy, ["name": lineage.name])
+                    } else if swatch.replaces != nil {
+                        swatch.through = lineage.ownTarget(of: path, in: tokens).map { words(.through, ["path": $0]) }
+                    }
+                }
+                // A creator's additions join their group in the base's order, rather than a second group of that name.
+                if let index = groups.firstIndex(where: { $0.name == group }) {
+                    groups[index].swatches.append(swatch)
+                } else {
+                    groups.append(SwatchGroup(name: group, swatches: [swatch]))
+                }
             }
             let pairs = contrastPairs(tenant, tokens: tokens, words: words)
             let passing = pairs.filter { $0.aa == "pass" }.count
@@ -144,7 +176,8 @@ extension BrandSheetContext {
                           curve: curve.points, targetY: PlatformColor.decimal(curve.targetY, places: 1))
         }
         let context = BrandSheetContext(tenant: platform.tenant, locale: locale, direction: ContentPreview.Site.direction(locale),
-                                        words: words.templateWords, modes: modes, typography: typography, spacing: spacing, radii: radii,
+                                        words: words.templateWords, oursNote: lineage.map { words(.oursNote, ["name": $0.name, "base": $0.baseName]) },
+                                        modes: modes, typography: typography, spacing: spacing, radii: radii,
                                         shadows: shadows, springs: springs, sample: words(.sampleSentence))
         return context
     }

@@ -79,7 +79,7 @@ public struct PreviewWords: Sendable {
         // Tour pages
         case startsWithin, noAudio, audioIn, mapNothing, mapNoPack, mapZoom, mapMissing
         // Brand sheet
-        case sheetFor, sheetContents, palette, mode, changed
+        case sheetFor, sheetContents, palette, mode, changed, setBy, addedBy, new, was, through, oursNote
         case contrast, contrastSummary, noContrast, contrastNote, sample, foreground, background, usage, ratio
         case acknowledged, body, ui, pass, fail, notAColour
         case typeScale, typeNote, sampleSentence, spacing, radii, shadows, springs, springsNote
@@ -231,6 +231,27 @@ public struct PreviewWords: Sendable {
                     "ru": "режим «{name}»", "hi": "मोड “{name}”"]
         case .changed:
             return ["en": "changed", "es": "cambia", "fr": "modifié", "de": "geändert", "it": "cambia", "ru": "иначе", "hi": "बदला"]
+        case .setBy:
+            return ["en": "set by {name}", "es": "definido por {name}", "fr": "défini par {name}", "de": "festgelegt von {name}", "it": "impostato da {name}",
+                    "ru": "задано: {name}", "hi": "{name} द्वारा तय"]
+        case .addedBy:
+            return ["en": "added by {name}", "es": "añadido por {name}", "fr": "ajouté par {name}", "de": "hinzugefügt von {name}", "it": "aggiunto da {name}",
+                    "ru": "добавлено: {name}", "hi": "{name} द्वारा जोड़ा गया"]
+        case .new:
+            return ["en": "new", "es": "nuevo", "fr": "nouveau", "de": "neu", "it": "nuovo", "ru": "новый", "hi": "नया"]
+        case .was:
+            return ["en": "was", "es": "antes", "fr": "avant", "de": "vorher", "it": "prima", "ru": "было", "hi": "पहले"]
+        case .through:
+            return ["en": "through {path}", "es": "a través de {path}", "fr": "via {path}", "de": "über {path}", "it": "tramite {path}", "ru": "через {path}",
+                    "hi": "{path} के ज़रिए"]
+        case .oursNote:
+            return ["en": "Colours marked “{name}” are set by {name}; where one replaces a value of {base}, that value is struck through.",
+                    "es": "Los colores marcados «{name}» los define {name}; cuando uno sustituye un valor de {base}, ese valor aparece tachado.",
+                    "fr": "Les couleurs marquées «\u{00A0}{name}\u{00A0}» sont définies par {name}\u{00A0}; quand l’une remplace une valeur de {base}, celle-ci est barrée.",
+                    "de": "Mit „{name}“ markierte Farben legt {name} fest; ersetzt eine davon einen Wert von {base}, ist dieser durchgestrichen.",
+                    "it": "I colori contrassegnati «{name}» sono impostati da {name}; quando uno sostituisce un valore di {base}, quel valore appare barrato.",
+                    "ru": "Цвета с пометкой «{name}» задаёт {name}; если цвет заменяет значение {base}, прежнее значение зачёркнуто.",
+                    "hi": "“{name}” चिह्न वाले रंग {name} ने तय किए हैं; जहाँ कोई रंग {base} के मान की जगह लेता है, वह मान कटा हुआ दिखता है।"]
         case .contrast:
             return ["en": "Contrast (WCAG 2.x)", "es": "Contraste (WCAG 2.x)", "fr": "Contraste (WCAG 2.x)", "de": "Kontrast (WCAG 2.x)",
                     "it": "Contrasto (WCAG 2.x)", "ru": "Контраст (WCAG 2.x)", "hi": "कंट्रास्ट (WCAG 2.x)"]

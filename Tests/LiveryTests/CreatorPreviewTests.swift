@@ -2,9 +2,78 @@ import Foundation
 @testable import LiveryRender
 import XCTest
 
-/// Creator previews (issue 36): every word of the pages' own in the page's locale. Each page is loaded
+/// Creator previews (issue 36): a creator's overrides in their base's places, marked as hers; every
+/// word of the pages' own in the page's locale. Each page is loaded
 /// in headless Chromium and read as it built it: the DOM, its text and the computed colours.
 final class CreatorPreviewTests: XCTestCase {
+    /// Every swatch of the first mode as the browser shows it.
+    private static let swatchProbe = """
+        const out = {groups: [], swatches: []};
+        const mode = document.querySelector("section.mode");
+        for (const heading of mode.querySelectorAll("h3")) out.groups.push(heading.textContent);
+        for (const swatch of mode.querySelectorAll(".swatch")) {
+          const mark = swatch.querySelector(".mark"), struck = swatch.querySelector(".was s"), was = swatch.querySelector(".was");
+          out.swatches.push({
+            path: swatch.querySelector("code").textContent, ours: swatch.classList.contains("ours"),
+            label: swatch.getAttribute("aria-label"), mark: mark ? mark.textContent : null,
+            markColour: mark ? window.getComputedStyle(mark).backgroundColor : null,
+            colour: window.getComputedStyle(swatch.querySelector(".chip > div")).backgroundColor,
+            struck: struck ? struck.textContent : null,
+            strike: struck ? window.getComputedStyle(struck).textDecorationLine : null,
+            wasColour: was ? window.getComputedStyle(was.querySelector("i")).backgroundColor : null,
+            was: was ? was.textContent : null,
+          });
+        }
+        return out;
+        """
+
+    private func swatches(_ tenant: String, in folder: URL) throws -> (groups: [String], swatches: [[String: Any]]) {
+        let site = folder.appendingPathComponent(tenant)
+        let result = try LiveryProcess.run(["preview", "Tenants/" + tenant, "-o", site.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let found = try XCTUnwrap(PlatformFixtures.inspect(site.appendingPathComponent("brand.html"), in: folder, probe: Self.swatchProbe) as? [String: Any])
+        return (found["groups"] as? [String] ?? [], found["swatches"] as? [[String: Any]] ?? [])
+    }
+
+    /// Lucía Moreno's sheet lists each colour once, the base's colours in Compañero's own order, hers marked
+    /// with her name and the value of Compañero's she replaces struck through beside it.
+    func testACreatorsOverridesStandInTheBasesPlacesMarkedAsHers() throws {
+        let folder = try PlatformFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let base = try swatches("companero", in: folder), creator = try swatches("companero-lucia", in: folder)
+        let basePaths = base.swatches.compactMap { $0["path"] as? String }, paths = creator.swatches.compactMap { $0["path"] as? String }
+        XCTAssertFalse(basePaths.isEmpty)
+        XCTAssertEqual(Set(paths).count, paths.count, "each colour once: \(paths)")
+        XCTAssertEqual(Set(creator.groups).count, creator.groups.count, "each group once: \(creator.groups)")
+        XCTAssertEqual(creator.groups, base.groups, "her additions join the base's groups")
+        XCTAssertEqual(paths.filter(basePaths.contains), basePaths, "the base's colours in the base's order")
+        XCTAssertEqual(paths.filter { !basePaths.contains($0) }, ["color.palette.coral", "color.palette.sand", "color.component.streak.flame", "color.component.streak.track"])
+        XCTAssertFalse(base.swatches.contains { $0["ours"] as? Bool == true || $0["struck"] is String }, "a brand's own sheet marks nothing")
+
+        func swatch(_ path: String) throws -> [String: Any] { try XCTUnwrap(creator.swatches.first { $0["path"] as? String == path }, path) }
+        let primary = try swatch("color.palette.primary")
+        XCTAssertEqual(primary["ours"] as? Bool, true)
+        XCTAssertEqual(primary["mark"] as? String, "Lucía Moreno")
+        XCTAssertEqual(primary["label"] as? String, "primary: set by Lucía Moreno")
+        XCTAssertEqual(primary["colour"] as? String, "rgb(194, 69, 47)", "her deep coral, #C2452F")
+        XCTAssertEqual(primary["struck"] as? String, "#007BFF", "Compañero's primary, replaced")
+        XCTAssertEqual(primary["strike"] as? String, "line-through")
+        XCTAssertEqual(primary["wasColour"] as? String, "rgb(0, 123, 255)", "and drawn")
+        XCTAssertEqual(primary["markColour"] as? String, "rgb(179, 84, 30)")
+        let coral = try swatch("color.palette.coral")
+        XCTAssertEqual(coral["mark"] as? String, "Lucía Moreno · new")
+        XCTAssertEqual(coral["label"] as? String, "coral: added by Lucía Moreno")
+        XCTAssertNil(coral["struck"] as? String, "nothing of the base's to replace")
+        // An inherited alias that reaches her colour is not hers, but says what it was and through what it changed.
+        let brand = try swatch("color.brand.primary")
+        XCTAssertEqual(brand["ours"] as? Bool, false)
+        XCTAssertEqual(brand["struck"] as? String, "#007BFF")
+        XCTAssertTrue((brand["was"] as? String ?? "").hasSuffix("through color.palette.primary"), "\(brand)")
+        let accent = try swatch("color.palette.accent")
+        XCTAssertEqual(accent["ours"] as? Bool, false)
+        XCTAssertNil(accent["struck"] as? String, "a colour she leaves alone is shown as the base's, unmarked")
+    }
+
     /// The preview's own words on a Spanish page are Spanish: none of the English table's words that Spanish
     /// says otherwise is left in its headings, labels and badges; the page says it is Spanish.
     func testASpanishPageHasNoEnglishHeadings() throws {
