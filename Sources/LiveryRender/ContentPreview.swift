@@ -75,6 +75,12 @@ public enum ContentPreview {
         public var id: String
         public var label: String
         public var icon: String
+        /// The icon's image in the site (`media/assets/icons/…`); nil when the tenant has only the symbol name.
+        public var image: String?
+        /// What the placeholder drawn instead of a missing image says.
+        public var symbolNote: String
+        /// The tab's identity colour (`color`), drawn; nil when it has none.
+        public var colour: ColourChip?
         /// Listed by the overflow 'More' tab rather than shown in the bar (branding.tabs).
         public var inMore: Bool = false
         /// "in More", with the tenant's label of its More tab.
@@ -143,6 +149,8 @@ public enum ContentPreview {
         /// The page's own words (`PreviewWords`), by key.
         public var words: [String: String]
         public var locales: [LocaleLink]
+        public var brandColours: [ColourChip]
+        public var hasBrandColours: Bool
         public var tabs: [Tab]
         public var programs: [Program]
         public var categories: [Category]
@@ -264,7 +272,7 @@ public enum ContentPreview {
 
         // Written with loops rather than nested `map` closures: Swift 6.3.1's optimizer crashed
         // ("Found ownership error", CopyPropagation) on the closure-heavy form in release builds.
-        func localePage(_ locale: String, locales: [String]) -> LocalePage {
+        mutating func localePage(_ locale: String, locales: [String]) -> LocalePage {
             let words = PreviewWords(locale: locale)
             var links: [LocaleLink] = []
             for code in locales { links.append(LocaleLink(code: code, href: "\(code).html", current: code == locale)) }
@@ -313,15 +321,20 @@ public enum ContentPreview {
                 tours.append(TourLink(title: text(manifest.node["title"], locale), summary: text(manifest.node["summary"], locale),
                                       facts: Self.tourFacts(manifest.node, words), href: "tours/\(id).\(locale).html", badges: Self.badges(manifest.node, words)))
             }
+            let colours = brandColours()
             return LocalePage(tenantID: tenant.id, tenantName: tenant.tenant?["name"]?.string ?? tenant.id, locale: locale, direction: Self.direction(locale),
-                              words: words.templateWords, locales: links, tabs: tabs, programs: programs, categories: categories, tours: tours,
-                              hasTabs: !tabs.isEmpty,
+                              words: words.templateWords, locales: links, brandColours: colours, hasBrandColours: !colours.isEmpty, tabs: tabs,
+                              programs: programs, categories: categories, tours: tours, hasTabs: !tabs.isEmpty,
                               hasPrograms: !programs.isEmpty, hasLibrary: !categories.isEmpty, hasTours: !tours.isEmpty)
         }
 
-        /// A tab (or the More tab) with its label in the page's locale.
-        func tab(_ node: Node, locale: String, words: PreviewWords) -> Tab {
-            Tab(id: node["id"]?.string ?? "", label: message(node["label"]?.string, locale), icon: node["icon"]?.string ?? "")
+        /// A tab (or the More tab) with its label in the page's locale, its colour and its icon.
+        mutating func tab(_ node: Node, locale: String, words: PreviewWords) -> Tab {
+            let icon = node["icon"]?.string ?? ""
+            return Tab(id: node["id"]?.string ?? "", label: message(node["label"]?.string, locale), icon: icon, image: tabIcon(icon),
+                       symbolNote: words(.symbolNote, ["name": icon]), colour: tabColour(node["color"]?.string).map {
+                           ContentPreview.chip((node["color"]?.string ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "{}")), $0)
+                       })
         }
 
         /// A program as a calendar: its weeks, their days, each day's items in the page's locale.

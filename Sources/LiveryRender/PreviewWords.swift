@@ -70,7 +70,7 @@ public struct PreviewWords: Sendable {
     /// The words by where they are used. Raw values are the templates' names.
     public enum Key: String, CaseIterable, Sendable {
         // Site and locale pages
-        case brandSheet, tabs, programs, library, tours, other, inMore
+        case brandSheet, tabs, brandColours, programs, library, tours, other, inMore, symbolNote
         case week, day, days, lesson, habit, checkIn, target
         case beginner, intermediate, advanced, binary, incremental, timeBased
         case glasses, minutes, reps, steps
@@ -95,6 +95,9 @@ public struct PreviewWords: Sendable {
                     "ru": "лист бренда", "hi": "ब्रांड शीट"]
         case .tabs:
             return ["en": "Tabs", "es": "Pestañas", "fr": "Onglets", "de": "Tabs", "it": "Schede", "ru": "Вкладки", "hi": "टैब"]
+        case .brandColours:
+            return ["en": "Brand colours", "es": "Colores de marca", "fr": "Couleurs de la marque", "de": "Markenfarben", "it": "Colori del brand",
+                    "ru": "Цвета бренда", "hi": "ब्रांड के रंग"]
         case .programs:
             return ["en": "Programs", "es": "Programas", "fr": "Programmes", "de": "Programme", "it": "Programmi", "ru": "Программы", "hi": "प्रोग्राम"]
         case .library:
@@ -107,6 +110,14 @@ public struct PreviewWords: Sendable {
             // {more}: the tenant's own label of its overflow tab.
             return ["en": "in {more}", "es": "en «{more}»", "fr": "dans «\u{00A0}{more}\u{00A0}»", "de": "unter „{more}“", "it": "in «{more}»",
                     "ru": "в разделе «{more}»", "hi": "“{more}” में"]
+        case .symbolNote:
+            return ["en": "{name}: a system symbol; no image in assets/icons/ to draw",
+                    "es": "{name}: un símbolo del sistema; no hay imagen en assets/icons/ para dibujarlo",
+                    "fr": "{name}\u{00A0}: un symbole du système\u{00A0}; aucune image dans assets/icons/ pour le dessiner",
+                    "de": "{name}: ein Systemsymbol; kein Bild in assets/icons/ zum Zeichnen",
+                    "it": "{name}: un simbolo di sistema; nessuna immagine in assets/icons/ da disegnare",
+                    "ru": "{name}: системный символ; в assets/icons/ нет изображения для него",
+                    "hi": "{name}: सिस्टम सिंबल; assets/icons/ में इसकी कोई इमेज नहीं"]
         case .week:
             return ["en": "Week {n}", "es": "Semana {n}", "fr": "Semaine {n}", "de": "Woche {n}", "it": "Settimana {n}", "ru": "Неделя {n}", "hi": "सप्ताह {n}"]
         case .day:

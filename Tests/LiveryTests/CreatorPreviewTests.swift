@@ -2,8 +2,8 @@ import Foundation
 @testable import LiveryRender
 import XCTest
 
-/// Creator previews (issue 36): a creator's overrides in their base's places, marked as hers; every
-/// word of the pages' own in the page's locale. Each page is loaded
+/// Creator previews (issue 36): a creator's overrides in their base's places, marked as hers; brand
+/// colours and tab icons drawn; every word of the pages' own in the page's locale. Each page is loaded
 /// in headless Chromium and read as it built it: the DOM, its text and the computed colours.
 final class CreatorPreviewTests: XCTestCase {
     /// Every swatch of the first mode as the browser shows it.
@@ -74,6 +74,81 @@ final class CreatorPreviewTests: XCTestCase {
         XCTAssertNil(accent["struck"] as? String, "a colour she leaves alone is shown as the base's, unmarked")
     }
 
+    /// Tab icons are drawn from assets/icons/<name>.svg or .png of the tenant or, nearest first, its ancestors;
+    /// an icon with only a symbol name is a placeholder saying so. The brand colours and each tab's colour are drawn.
+    func testBrandColoursAndTabIconsAreDrawn() throws {
+        let workspace = try BuildTests.Workspace()
+        func icon(_ tenant: String, _ name: String, fill: String) throws {
+            let url = workspace.tenants.appendingPathComponent("\(tenant)/assets/icons/\(name)")
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"28\" height=\"28\"><rect width=\"28\" height=\"28\" fill=\"\(fill)\"/></svg>".utf8).write(to: url)
+        }
+        try icon("companero", "house.svg", fill: "#13A88A")
+        try icon("companero-lucia", "house.svg", fill: "#7A1FA2")
+        let png = workspace.tenants.appendingPathComponent("companero/assets/icons/chart.line.uptrend.xyaxis.png")
+        let drawn = try PlatformFixtures.tool(["python3", "-c", "import sys\nfrom PIL import Image\nImage.new('RGB', (28, 28), (0x1F, 0x6F, 0xB2)).save(sys.argv[1])", png.path])
+        XCTAssertEqual(drawn.status, 0, drawn.stderr)
+        let result = try LiveryProcess.run(["preview", "Tenants/companero-lucia", "--output", "site"], in: workspace.root)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let site = workspace.root.appendingPathComponent("site"), page = site.appendingPathComponent("en.html")
+        XCTAssertEqual(try Data(contentsOf: site.appendingPathComponent("media/assets/icons/house.svg")),
+                       try Data(contentsOf: workspace.tenants.appendingPathComponent("companero-lucia/assets/icons/house.svg")), "her own house, not the base's")
+
+        let probe = """
+            const style = (element, property) => element ? window.getComputedStyle(element)[property] : null;
+            const chips = [...document.querySelectorAll(".chips .chip")].map(chip => ({
+              name: chip.querySelector("b").textContent, background: style(chip, "backgroundColor"), ink: style(chip, "color")}));
+            const tabs = [...document.querySelectorAll(".tab")].map(tab => {
+              const image = tab.querySelector("img.icon"), symbol = tab.querySelector(".icon.symbol");
+              return {label: tab.querySelector(".label").textContent, line: style(tab, "borderTopColor"), labelColour: style(tab.querySelector(".label"), "color"),
+                      image: image ? image.getAttribute("src") : null, drawn: image ? image.complete && image.naturalWidth > 0 : false,
+                      symbol: symbol ? symbol.textContent : null, note: symbol ? symbol.getAttribute("aria-label") : null};
+            });
+            return {headings: [...document.querySelectorAll("h2")].map(h => h.textContent), chips, tabs};
+            """
+        let found = try XCTUnwrap(PlatformFixtures.inspect(page, in: workspace.root, probe: probe) as? [String: Any])
+        XCTAssertEqual((found["headings"] as? [String])?.first, "Brand colours")
+        let chips = found["chips"] as? [[String: String]] ?? []
+        XCTAssertEqual(chips.map { $0["name"] ?? "" }, ["primary", "primary-pressed", "primary-subtle", "secondary", "secondary-subtle", "accent"])
+        XCTAssertEqual(chips.first?["background"], "rgb(194, 69, 47)", "her primary, drawn")
+        XCTAssertEqual(chips.first?["ink"], "rgb(255, 255, 255)", "white reads on deep coral")
+        XCTAssertEqual(chips.last?["background"], "rgb(232, 90, 69)", "her accent is coral")
+        XCTAssertEqual(chips.first { $0["name"] == "primary-subtle" }?["ink"], "rgb(0, 0, 0)", "black reads on the pale tint")
+
+        let tabs = found["tabs"] as? [[String: Any]] ?? []
+        func tab(_ label: String) throws -> [String: Any] { try XCTUnwrap(tabs.first { $0["label"] as? String == label }, label) }
+        let home = try tab("Home"), chat = try tab("Chat"), progress = try tab("Progress")
+        XCTAssertEqual(home["image"] as? String, "media/assets/icons/house.svg")
+        XCTAssertEqual(home["drawn"] as? Bool, true)
+        XCTAssertEqual(progress["image"] as? String, "media/assets/icons/chart.line.uptrend.xyaxis.png", "the base's icon, inherited")
+        XCTAssertEqual(progress["drawn"] as? Bool, true)
+        XCTAssertNil(chat["image"] as? String)
+        XCTAssertEqual(chat["symbol"] as? String, "bubble.left.and.bubble.right", "a symbol name alone is shown as the name")
+        XCTAssertEqual(chat["note"] as? String, "bubble.left.and.bubble.right: a system symbol; no image in assets/icons/ to draw")
+        XCTAssertEqual(home["line"] as? String, "rgb(194, 69, 47)", "home's colour is {color.brand.primary}, hers")
+        XCTAssertEqual(home["labelColour"] as? String, "rgb(194, 69, 47)")
+        XCTAssertEqual(progress["line"] as? String, "rgb(232, 90, 69)", "progress's is {color.brand.accent}")
+
+        // Painted, not only in the DOM: her house icon's purple and the base's progress blue.
+        let shot = workspace.root.appendingPathComponent("en.png")
+        let chromium = try PlatformFixtures.tool([
+            "chromium", "--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars", "--no-first-run",
+            "--user-data-dir=" + workspace.root.appendingPathComponent("profile").path, "--screenshot=" + shot.path, "--window-size=1100,700", page.absoluteString,
+        ], timeout: 240)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: shot.path), "chromium wrote no screenshot (status \(chromium.status)): \(chromium.stderr.suffix(2000))")
+        let count = """
+            import sys
+            from PIL import Image
+            pixels = list(Image.open(sys.argv[1]).convert("RGB").getdata())
+            print(sum(1 for p in pixels if p == (0x7A, 0x1F, 0xA2)), sum(1 for p in pixels if p == (0x1F, 0x6F, 0xB2)))
+            """
+        let counted = try PlatformFixtures.tool(["python3", "-c", count, shot.path])
+        let numbers = counted.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        XCTAssertEqual(numbers.count, 2, counted.stdout + counted.stderr)
+        XCTAssertGreaterThan(numbers.first ?? 0, 600, "her house icon (28 × 28) is painted")
+        XCTAssertGreaterThan(numbers.last ?? 0, 600, "the inherited progress icon is painted")
+    }
+
     /// The preview's own words on a Spanish page are Spanish: none of the English table's words that Spanish
     /// says otherwise is left in its headings, labels and badges; the page says it is Spanish.
     func testASpanishPageHasNoEnglishHeadings() throws {
@@ -88,7 +163,7 @@ final class CreatorPreviewTests: XCTestCase {
             """
         let found = try XCTUnwrap(PlatformFixtures.inspect(workspace.root.appendingPathComponent("site/es.html"), in: workspace.root, probe: probe) as? [String: Any])
         XCTAssertEqual(found["lang"] as? String, "es")
-        XCTAssertEqual(found["headings"] as? [String], ["Pestañas", "Programas", "Biblioteca"])
+        XCTAssertEqual(found["headings"] as? [String], ["Colores de marca", "Pestañas", "Programas", "Biblioteca"])
         let shown = (found["words"] as? [String] ?? []).joined(separator: "\n")
         XCTAssertTrue(shown.contains("Semana 1") && shown.contains("Día 30") && shown.contains("objetivo: 6 vasos") && shown.contains("hoja de marca")
                       && shown.contains("borrador: no entra en las versiones") && shown.contains("en «Más»") && shown.contains("30 días · principiante"), shown)
