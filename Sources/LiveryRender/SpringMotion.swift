@@ -35,18 +35,35 @@ extension SpringConfig {
         return log(1 / threshold) / slowPole
     }
 
-    /// "Bouncy: overshoots 12 % and settles in about 0.51 s" — for the brand sheet.
-    public var summary: String {
+    /// How the motion feels, by its damping ratio: what `summary` says (and the brand sheet in the page's language).
+    public enum Feel: Sendable {
+        case bouncy, lively, smooth, criticallyDamped, overdamped
+    }
+
+    public var feel: Feel {
         let zeta = dampingRatio
-        let settle = String(format: "%.2f s", settleTime)
-        if zeta < 1 {
-            let percent = overshoot * 100
-            let feel = zeta < 0.4 ? "Bouncy" : zeta < 0.8 ? "Lively" : "Smooth"
-            let amount = percent < 1 ? String(format: "%.1f %%", percent) : String(format: "%.0f %%", percent)
-            return "\(feel): overshoots \(amount) and settles in about \(settle)"
+        if zeta < 1 { return zeta < 0.4 ? .bouncy : zeta < 0.8 ? .lively : .smooth }
+        return zeta == 1 ? .criticallyDamped : .overdamped
+    }
+
+    /// The overshoot as people read it: "12 %", "0.4 %".
+    public var overshootText: String {
+        let percent = overshoot * 100
+        return percent < 1 ? String(format: "%.1f %%", percent) : String(format: "%.0f %%", percent)
+    }
+
+    /// "0.51 s".
+    public var settleText: String { String(format: "%.2f s", settleTime) }
+
+    /// "Bouncy: overshoots 12 % and settles in about 0.51 s" — for the generated files' comments.
+    public var summary: String {
+        switch feel {
+        case .bouncy, .lively, .smooth:
+            let name = feel == .bouncy ? "Bouncy" : feel == .lively ? "Lively" : "Smooth"
+            return "\(name): overshoots \(overshootText) and settles in about \(settleText)"
+        case .criticallyDamped: return "Critically damped: no overshoot, settles in about \(settleText)"
+        case .overdamped: return "Overdamped: no overshoot, creeps to rest in about \(settleText)"
         }
-        return zeta == 1 ? "Critically damped: no overshoot, settles in about \(settle)"
-                         : "Overdamped: no overshoot, creeps to rest in about \(settle)"
     }
 }
 

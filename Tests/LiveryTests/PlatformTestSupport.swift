@@ -54,6 +54,37 @@ enum PlatformFixtures {
         return url
     }
 
+    /// Loads `page` in headless Chromium inside a harness page of the test's and returns what `probe` found
+    /// there, parsed from JSON. `probe` is the body of a JavaScript function given the page's `document` (and
+    /// `window`, for `getComputedStyle`) once the page and its images have loaded; it returns a value JSON can
+    /// hold. The previews run no script of their own: only the harness does, so the checks can read the DOM as
+    /// Chromium built it and the styles it computed.
+    static func inspect(_ page: URL, in folder: URL, probe: String, width: Int = 1200, height: Int = 1600) throws -> Any {
+        let harness = folder.appendingPathComponent("harness-\(UUID().uuidString).html")
+        let html = """
+            <!DOCTYPE html><html><body><pre id="out">no result</pre>
+            <script>
+            function probe(document, window) { \(probe) }
+            function run(frame) {
+              let text;
+              try { text = JSON.stringify(probe(frame.contentDocument, frame.contentWindow)); } catch (error) { text = JSON.stringify({error: String(error)}); }
+              // Base64 of the UTF-8 bytes: --dump-dom writes text with entities (&nbsp;, &amp;) that JSON would not read.
+              document.getElementById("out").textContent = btoa(String.fromCharCode(...new TextEncoder().encode(text)));
+            }
+            </script>
+            <iframe src="\(page.absoluteString)" width="\(width)" height="\(height)" onload="run(this)"></iframe>
+            </body></html>
+            """
+        try Data(html.utf8).write(to: harness)
+        let chromium = try tool(["chromium", "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--allow-file-access-from-files",
+                                 "--user-data-dir=" + folder.appendingPathComponent("profile").path, "--dump-dom", harness.absoluteString], timeout: 240)
+        let encoded = chromium.stdout.components(separatedBy: "<pre id=\"out\">").dropFirst().first?.components(separatedBy: "</pre>").first ?? ""
+        let data = try XCTUnwrap(Data(base64Encoded: encoded), "chromium gave no result (status \(chromium.status)): \(chromium.stdout.prefix(300)) \(chromium.stderr.suffix(1000))")
+        let result = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        if let failure = (result as? [String: Any])?["error"] as? String { XCTFail("the probe failed in Chromium: \(failure)") }
+        return result
+    }
+
     /// Runs an external tool with its output in files (chromium writes a lot to stderr, which a pipe
     /// read after stdout could block on).
     static func tool(_ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 300) throws -> LiveryProcess.Output {

@@ -84,8 +84,6 @@ final class PreviewSiteTests: XCTestCase {
         XCTAssertGreaterThan(counts[2], 5 * 200, "five stop markers are painted")
     }
 
-    /// A Russian page shows Russian: its tab labels come from ru.yaml, and Chromium paints them (the
-    /// screenshot differs from the English page's where the labels are).
     /// Six tabs with an overflow 'More' tab (branding.tabs): the bar shows the first four and More, and the rest are marked as listed by More.
     func testSixTabsShowFourAndMoreWithTheRestInMore() throws {
         let folder = try PlatformFixtures.temporaryFolder()
@@ -94,10 +92,14 @@ final class PreviewSiteTests: XCTestCase {
         XCTAssertEqual(try LiveryProcess.run(["preview", "Tenants/companero", "--output", site.path]).status, 0)
         let page = try String(contentsOf: site.appendingPathComponent("en.html"), encoding: .utf8)
         let bar = try XCTUnwrap(page.components(separatedBy: "<div class=\"tabs\">").dropFirst().first?.components(separatedBy: "</div></div>").first)
-        let labels = bar.components(separatedBy: "<div class=\"tab").dropFirst().map { $0.components(separatedBy: "<small>")[0] }
-        XCTAssertEqual(labels, ["\">Home", "\">Chat", "\">Progress", "\">Programs", "\">More", " in-more\">Library", " in-more\">Profile"])
+        let labels = bar.components(separatedBy: "<div class=\"tab").dropFirst().map { tab in
+            (tab.hasPrefix(" in-more") ? "in More: " : "") + (tab.components(separatedBy: "<span class=\"label\">").dropFirst().first?.components(separatedBy: "<")[0] ?? "")
+        }
+        XCTAssertEqual(labels, ["Home", "Chat", "Progress", "Programs", "More", "in More: Library", "in More: Profile"])
     }
 
+    /// A Russian page shows Russian: its tab labels come from ru.yaml, and Chromium paints them (the
+    /// screenshot differs from the English page's where the labels are).
     func testARussianPageShowsRussian() throws {
         let folder = try PlatformFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -138,11 +140,11 @@ final class PreviewSiteTests: XCTestCase {
         XCTAssertTrue(sheet.contains("<title>Lucía Moreno · brand sheet</title>") && sheet.contains("<h1>Lucía Moreno</h1>"), String(sheet.prefix(3000)))
         XCTAssertFalse(sheet.contains("<h1>Compañero</h1>"))
         XCTAssertEqual(page.components(separatedBy: "<div class=\"day\">").count - 1, 30, "one cell per day of the program")
-        XCTAssertTrue(page.contains("<b>Week 5</b> Termina con fuerza"))
+        XCTAssertTrue(page.contains("<b>Semana 5</b> Termina con fuerza"), "the page's own words in Spanish too")
         XCTAssertTrue(page.contains("<a href=\"#item-morning-routine\">Crea tu rutina de movimiento matutina</a>"), "a lesson links to its library item, titled in Spanish")
-        XCTAssertTrue(page.contains("Bebe agua <small>target 6 glasses</small>"))
-        XCTAssertTrue(page.contains("<span class=\"badge\">from 2027-01-04T05:00:00Z</span>"), "the program's window")
-        XCTAssertTrue(page.contains("<li id=\"item-breathing\">Respiración tranquila <span class=\"muted\">audio · 6 s</span><span class=\"badge\">draft: not in releases</span>"),
+        XCTAssertTrue(page.contains("Bebe agua <small>objetivo: 6 vasos</small>"))
+        XCTAssertTrue(page.contains("<span class=\"badge\">desde 2027-01-04T05:00:00Z</span>"), "the program's window")
+        XCTAssertTrue(page.contains("<li id=\"item-breathing\">Respiración tranquila <span class=\"muted\">audio · 6 s</span><span class=\"badge\">borrador: no entra en las versiones</span>"),
                       page)
     }
 }
