@@ -26,6 +26,9 @@ public struct PlatformContext: Encodable, Sendable {
         public var typeName: String
         /// `com.example.physioclinic.theme` (the Android application id plus `.theme`).
         public var kotlinPackage: String
+        /// The oldest Android API level the app runs on (`app.android.minSdk`, else `androidMinimumSdk`): generated
+        /// Kotlin checks `Build.VERSION.SDK_INT` only for APIs newer than this.
+        public var androidMinSdk: Int
     }
 
     /// Names every platform file uses for one token.
@@ -190,8 +193,10 @@ extension PlatformContext {
         let name = ownName ?? manifest?["app"]?["displayName"]?.string ?? manifest?["name"]?.string ?? tenant.id
         let applicationID = manifest?["app"]?["bundleIds"]?["android"]?.string ?? "com.example.\(PlatformNames.words(tenant.id).joined())"
         let kotlinPackage = applicationID.split(separator: ".").map { PlatformNames.kotlin(PlatformNames.words(String($0))) }.joined(separator: ".") + ".theme"
+        let minSdk = androidMinSdk(tenant)
         let context = PlatformContext(
-            tenant: Tenant(id: tenant.id, name: name, typeName: PlatformNames.pascalCase(PlatformNames.words(tenant.id)) + "Theme", kotlinPackage: kotlinPackage),
+            tenant: Tenant(id: tenant.id, name: name, typeName: PlatformNames.pascalCase(PlatformNames.words(tenant.id)) + "Theme", kotlinPackage: kotlinPackage,
+                           androidMinSdk: minSdk),
             modes: ["default"] + tenant.tokens.keys.filter { $0 != "default" }.sorted(),
             darkMode: darkName,
             colors: colors,
@@ -201,7 +206,7 @@ extension PlatformContext {
         var full = context
         let extras = brand(base, resolved: tenant.tokens["default"], named: named)
         (full.opacity, full.gradients, full.glass, full.tabs) = (extras.opacity, extras.gradients, extras.glass, extras.tabs)
-        full.haptics = haptics(tenant, named: named)
+        full.haptics = haptics(tenant, named: named, minSdk: minSdk)
         full.modeStyles = modeStyles(tenant, named: named)
         full.modeChanges = modeChanges(tenant, named: named)
         full.springEasings = springEasings(tenant, named: named)

@@ -495,8 +495,8 @@ object PhysioClinicThemeHitAreas {
 
 /**
  * Haptic feedback per interaction, for `view.performHapticFeedback(…)`: the nearest HapticFeedbackConstants. A constant
- * newer than API 21 (Compose's minimum; CONTEXT_CLICK is 23, CONFIRM and REJECT 30) is checked against the device's
- * API level, with an older constant below it.
+ * newer than the app's minSdk, API 21 (CONTEXT_CLICK is 23, CONFIRM and REJECT 30), is checked
+ * against the device's API level, with an older constant below it.
  */
 object PhysioClinicThemeHaptics {
     // light (HapticFeedbackConstants.KEYBOARD_TAP: API 8)
