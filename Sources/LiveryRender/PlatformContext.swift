@@ -153,6 +153,11 @@ public struct PlatformContext: Encodable, Sendable {
     /// Springs as CSS easings, and component sizes with a larger touchable area.
     public var springEasings: [SpringEasing] = []
     public var hitAreas: [HitAreaToken] = []
+    /// Material 3 for Compose (`MaterialTheme.swift`): the colour roles of the light and dark appearances, and the
+    /// tier standing for each text style.
+    public var materialLight: [MaterialColor] = []
+    public var materialDark: [MaterialColor] = []
+    public var materialTypography: [MaterialTypeStyle] = []
 }
 
 extension PlatformContext {
@@ -211,6 +216,9 @@ extension PlatformContext {
         full.modeChanges = modeChanges(tenant, named: named)
         full.springEasings = springEasings(tenant, named: named)
         full.hitAreas = hitAreas(tenant, named: named)
+        full.materialLight = materialColors(base, named: named)
+        full.materialDark = materialColors(dark, named: named, lightTable: darkName == "default" ? nil : base)
+        full.materialTypography = materialTypography(typography)
         return (full, named.collisions)
     }
 

@@ -6,8 +6,195 @@ import LiveryLoad
 import LiveryResolve
 import XCTest
 
-/// The Compose theme as an Android app consumes it (issue 36): API-level checks for the tenant's own minSdk.
+/// The Compose theme as an Android app consumes it (issue 36): Material 3's `ColorScheme` and `Typography` from the
+/// tenant's tokens behind one `<Tenant>Theme { }`, and API-level checks for the tenant's own minSdk.
 final class ComposeThemeTests: XCTestCase {
+    // MARK: Material 3 colours
+
+    /// physio-clinic, role by role: each takes the first token of the table that the tenant has, or the role's
+    /// documented fallback; the dark scheme takes the same tokens' dark values.
+    func testMaterialRolesTakeTheirTokenOrTheDocumentedFallback() throws {
+        let (context, _) = PlatformContext.make(try PlatformFixtures.sample("physio-clinic"))
+        let sources = Dictionary(uniqueKeysWithValues: context.materialLight.map { ($0.role, $0.source) })
+        XCTAssertEqual(sources["primary"], "color.brand.primary")
+        XCTAssertEqual(sources["onPrimary"], "color.text.on-primary")
+        XCTAssertEqual(sources["primaryContainer"], "color.brand.primary-subtle")
+        XCTAssertEqual(sources["onPrimaryContainer"], "no token: legible on primaryContainer, color.text.primary")
+        XCTAssertEqual(sources["secondary"], "no token: as primary", "physio-clinic has no secondary brand colour")
+        XCTAssertEqual(sources["background"], "color.background.default")
+        XCTAssertEqual(sources["surface"], "color.surface.default")
+        XCTAssertEqual(sources["surfaceVariant"], "color.surface.subtle")
+        XCTAssertEqual(sources["onSurfaceVariant"], "color.text.secondary")
+        XCTAssertEqual(sources["inverseOnSurface"], "color.text.inverse")
+        XCTAssertEqual(sources["error"], "color.semantic.error")
+        XCTAssertEqual(sources["outline"], "color.border.strong")
+        XCTAssertEqual(sources["outlineVariant"], "color.border.subtle")
+        XCTAssertEqual(sources["surfaceContainerHigh"], "color.surface.elevated")
+        XCTAssertNil(sources["scrim"], "scrim keeps Material's baseline")
+        // physio-clinic's dark file sets background.subtle and border.default but not surface.subtle or border.subtle:
+        // the dark scheme takes the tokens the dark mode sets rather than light values left in it.
+        let darkSources = Dictionary(uniqueKeysWithValues: context.materialDark.map { ($0.role, $0.source) })
+        XCTAssertEqual(darkSources["surfaceVariant"], "color.background.subtle")
+        XCTAssertEqual(darkSources["outlineVariant"], "color.border.default")
+        XCTAssertEqual(darkSources["primary"], "color.brand.primary", "no token of the role changes: the first")
+        // Every role of Material 3's ColorScheme but scrim, in the table's order, in both appearances.
+        XCTAssertEqual(context.materialLight.map(\.role), PlatformContext.materialColorRoles.map(\.role).filter { $0 != "scrim" })
+        XCTAssertEqual(context.materialDark.map(\.role), context.materialLight.map(\.role))
+
+        func color(_ path: String) throws -> PlatformContext.ColorToken { try XCTUnwrap(context.colors.first { $0.names.path == path }, path) }
+        func role(_ scheme: [PlatformContext.MaterialColor], _ name: String) throws -> PlatformContext.ColorValue {
+            try XCTUnwrap(scheme.first { $0.role == name }, name).color
+        }
+        XCTAssertEqual(try role(context.materialLight, "primary"), try color("color.brand.primary").light)
+        XCTAssertEqual(try role(context.materialDark, "primary"), try color("color.brand.primary").dark)
+        XCTAssertEqual(try role(context.materialLight, "onSurface"), try color("color.text.primary").light)
+        XCTAssertEqual(try role(context.materialDark, "onSurface"), try color("color.text.primary").dark)
+        XCTAssertNotEqual(try role(context.materialLight, "surface"), try role(context.materialDark, "surface"))
+        XCTAssertEqual(try role(context.materialLight, "secondary"), try role(context.materialLight, "primary"))
+    }
+
+    /// A tenant with only a brand colour and a background: `on` roles are black or white, whichever is more legible;
+    /// the other roles follow the table's fallbacks; error has no token and keeps Material's baseline.
+    func testRolesWithoutTokensAreFilledAsDocumented() throws {
+        let tenant = try exampleTenant(tokens: """
+            {"color": {"$type": "color",
+              "brand": {"primary": {"$value": {"colorSpace": "srgb", "components": [0, 0.2, 0.6], "hex": "#003399"}}},
+              "background": {"default": {"$value": {"colorSpace": "srgb", "components": [1, 1, 0.8], "hex": "#ffffcc"}}}}}
+            """)
+        let (context, _) = PlatformContext.make(tenant)
+        let scheme = Dictionary(uniqueKeysWithValues: context.materialLight.map { ($0.role, $0) })
+        XCTAssertEqual(scheme["primary"]?.color.hex, "#003399")
+        XCTAssertEqual(scheme["onPrimary"]?.color.hex, "#FFFFFF")
+        XCTAssertEqual(scheme["onPrimary"]?.source, "no token: legible on primary, white")
+        XCTAssertEqual(scheme["surface"]?.color.hex, "#FFFFCC", "surface falls back to the background")
+        XCTAssertEqual(scheme["onSurface"]?.color.hex, "#000000")
+        XCTAssertEqual(scheme["tertiary"]?.source, "no token: as secondary")
+        XCTAssertEqual(scheme["tertiary"]?.color.hex, "#003399")
+        XCTAssertEqual(scheme["surfaceTint"]?.color.hex, "#003399")
+        XCTAssertNil(scheme["error"])
+        XCTAssertNil(scheme["onError"], "a role whose fallback names a baseline role is left to Material too")
+        XCTAssertEqual(context.materialDark.map(\.color), context.materialLight.map(\.color), "no dark mode: one palette for both")
+    }
+
+    // MARK: Material 3 typography
+
+    /// Each Material style takes the tier nearest in size (then in weight, then the larger): physio-clinic's nine tiers.
+    func testMaterialTypographyTakesTheNearestTier() throws {
+        let (context, _) = PlatformContext.make(try PlatformFixtures.sample("physio-clinic"))
+        let chosen = context.materialTypography.map { "\($0.role)=\($0.names.path.replacingOccurrences(of: "typography.", with: ""))" }
+        XCTAssertEqual(chosen, [
+            "displayLarge=screen-hero", "displayMedium=screen-hero", "displaySmall=screen-hero",
+            "headlineLarge=screen-hero", "headlineMedium=screen-title", "headlineSmall=feature-title",
+            "titleLarge=feature-title", "titleMedium=input-text", "titleSmall=body",
+            "bodyLarge=input-text", "bodyMedium=body", "bodySmall=caption",
+            "labelLarge=body", "labelMedium=caption", "labelSmall=caption",
+        ])
+        // No tiers: Material's own styles.
+        XCTAssertEqual(PlatformContext.materialTypography([]).count, 0)
+    }
+
+    /// Every sample's Compose theme, parsed by tree-sitter-kotlin: `lightColorScheme`/`darkColorScheme` name only
+    /// Material 3's roles (listed here from androidx.compose.material3, not from Livery), once each, with the
+    /// colours of the resolved token documents where a token feeds them; `Typography(…)` names only Material's text
+    /// styles and refers to tiers the file declares; `<Tenant>Theme` calls `MaterialTheme` with both.
+    func testEverySampleWrapsMaterialThemeWithItsSchemesAndTypography() throws {
+        let root = try generateSamples()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let script = #"""
+import json, os, sys, tree_sitter_kotlin
+from tree_sitter import Language, Parser
+out = sys.argv[1]
+parser = Parser(Language(tree_sitter_kotlin.language()))
+ROLES = {"primary", "onPrimary", "primaryContainer", "onPrimaryContainer", "inversePrimary", "secondary", "onSecondary",
+         "secondaryContainer", "onSecondaryContainer", "tertiary", "onTertiary", "tertiaryContainer", "onTertiaryContainer",
+         "background", "onBackground", "surface", "onSurface", "surfaceVariant", "onSurfaceVariant", "surfaceTint",
+         "inverseSurface", "inverseOnSurface", "error", "onError", "errorContainer", "onErrorContainer", "outline",
+         "outlineVariant", "scrim", "surfaceBright", "surfaceContainer", "surfaceContainerHigh", "surfaceContainerHighest",
+         "surfaceContainerLow", "surfaceContainerLowest", "surfaceDim"}
+STYLES = {"displayLarge", "displayMedium", "displaySmall", "headlineLarge", "headlineMedium", "headlineSmall", "titleLarge",
+          "titleMedium", "titleSmall", "bodyLarge", "bodyMedium", "bodySmall", "labelLarge", "labelMedium", "labelSmall"}
+problems = []
+def check(ok, message):
+    if not ok: problems.append(message)
+def calls(node, name, found):
+    if node.type == "call_expression" and node.children[0].text.decode() == name: found.append(node)
+    for child in node.children: calls(child, name, found)
+    return found
+def arguments(call):
+    args = {}
+    # Grammar versions differ: value_arguments under the call, or under its call_suffix.
+    holders = [call] + [c for c in call.children if c.type == "call_suffix"]
+    value_arguments = next(c for h in holders for c in h.children if c.type == "value_arguments")
+    for argument in value_arguments.children:
+        if argument.type != "value_argument": continue
+        named = [c for c in argument.children if c.type in ("simple_identifier", "identifier")]
+        name = named[0].text.decode() if named and any(c.type == "=" for c in argument.children) else None
+        check(name is not None, f"a positional argument: {argument.text.decode()}")
+        check(name not in args, f"{name} given twice")
+        args[name] = argument.children[-1].text.decode()
+    return args
+def hexes(tenant, mode):
+    path = f"{out}/{tenant}/tokens/{mode}.tokens.json"
+    document = json.load(open(path))
+    def walk(node, parts, found):
+        if isinstance(node, dict):
+            if "$value" in node and node.get("$type") == "color":
+                value = node["$value"]
+                found[".".join(parts)] = value
+                return found
+            for key, child in node.items():
+                if not key.startswith("$"): walk(child, parts + [key], found)
+        return found
+    return walk(document, [], {})
+def srgb_hex(value):
+    if value.get("colorSpace") == "srgb" and "alpha" not in value:
+        return "0xFF" + "".join(f"{round(c * 255):02X}" for c in value["components"])
+    return None
+checked = 0
+for tenant in sorted(os.listdir(out)):
+    theme = f"{out}/{tenant}/compose/Theme.kt"
+    if not os.path.exists(theme): continue
+    source = open(theme, "rb").read()
+    tree = parser.parse(source)
+    lines = source.decode().split("\n")
+    type_name = next(l.split("(")[0].split()[-1] for l in lines if l.startswith("fun ") and "darkTheme: Boolean" in l)
+    modes = sorted(f[:-len(".tokens.json")] for f in os.listdir(f"{out}/{tenant}/tokens"))
+    for builder, mode in (("lightColorScheme", "default"), ("darkColorScheme", "dark" if "dark" in modes else "default")):
+        found = calls(tree.root_node, builder, [])
+        check(len(found) == 1, f"{tenant}: {len(found)} calls of {builder}")
+        if not found: continue
+        args = arguments(found[0])
+        check(set(args) <= ROLES, f"{tenant}: {builder} names {set(args) - ROLES}, not Material 3 roles")
+        check({"primary", "onPrimary", "background", "onBackground", "surface", "onSurface", "error"} <= set(args), f"{tenant}: {builder} misses core roles")
+        colours = hexes(tenant, mode)
+        # Each role fed by a token (its comment names it) has that token's colour in this mode.
+        for line in lines[found[0].start_point[0]:found[0].end_point[0]]:
+            line = line.strip()
+            if "= Color(" not in line or "// color." not in line: continue
+            role, literal, token = line.split(" = ")[0], line.split("Color(")[1].split(")")[0], line.split("// ")[1]
+            expected = srgb_hex(colours.get(token, {}))
+            if expected: check(literal == expected, f"{tenant} {builder} {role}: {literal}, {token} is {expected}")
+            checked += 1
+    typography = calls(tree.root_node, "Typography", [])
+    check(len(typography) == 1, f"{tenant}: {len(typography)} Typography calls")
+    tiers = {l.strip().split(" = ")[0][4:] for l in lines if l.startswith("    val ") and "TextStyle(" in l}
+    for style, value in arguments(typography[0]).items() if typography else []:
+        check(style in STYLES, f"{tenant}: Typography names {style}")
+        check(value.startswith(f"{type_name}Typography.") and value.split(".", 1)[1] in tiers, f"{tenant}: {style} = {value} is not a declared tier")
+    material = calls(tree.root_node, "MaterialTheme", [])
+    check(len(material) == 1, f"{tenant}: {len(material)} MaterialTheme calls")
+    if material:
+        args = arguments(material[0])
+        check(args.get("colorScheme") == f"if (darkTheme) {type_name}DarkColorScheme else {type_name}LightColorScheme", f"{tenant}: colorScheme {args.get('colorScheme')}")
+        check(args.get("typography") == f"{type_name}MaterialTypography", f"{tenant}: typography {args.get('typography')}")
+        check(args.get("content") == "content", f"{tenant}: content")
+check(checked > 100, f"only {checked} token-fed roles checked")
+if problems: sys.exit("\n".join(problems))
+"""#
+        let result = try PlatformFixtures.tool(["python3", "-c", script, root.path])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+    }
+
     // MARK: minSdk
 
     /// Android's API reference: the level that added every platform class, field and constant the Compose template
@@ -153,6 +340,18 @@ if problems: sys.exit("\n".join(problems))
             try BuildSettingsTests.write(files, to: root.appendingPathComponent(tenant.id))
         }
         return root
+    }
+
+    /// The example tenant with one token file.
+    private func tokenFiles(_ tokens: String) -> [String: String] {
+        ["example/tenant.yaml": RuleExample.tenant(appending: "branding:\n  tokens: [branding/tokens.json]\n"), "example/branding/tokens.json": tokens]
+    }
+
+    /// A one-tenant workspace with the given base token file.
+    private func exampleTenant(tokens: String) throws -> ResolvedTenant {
+        let workspace = try ExampleWorkspace(RuleExample("material", files: tokenFiles(tokens)))
+        let result = workspace.validate()
+        return try XCTUnwrap(result.tenants.first { $0.id == "example" })
     }
 }
 
