@@ -192,7 +192,7 @@ extension PlatformContext {
         func add(_ name: String, _ value: String) { out.append(CSSDeclaration(name: name, value: value)) }
         for (path, names) in named.colors { if let color = table.values[path].flatMap(PlatformColor.from) { add(names.cssName, color.cssHex) } }
         for (path, names) in named.typography {
-            guard let value = table.values[path], let type = PlatformValues.typography(value, names: names) else { continue }
+            guard let value = table.values[path], let type = PlatformValues.typography(value, names: names, bundledFonts: named.bundledFonts) else { continue }
             add(names.cssName, "\(type.weight) \(type.size)px/\(type.lineHeightRatio) \(type.cssFamily)")
             add(names.cssName + "-font-family", type.cssFamily)
             add(names.cssName + "-font-size", type.size + "px")
@@ -291,7 +291,7 @@ extension PlatformContext {
         var out = ModeTokens(mode: PlatformValues.commentText(mode), tsKey: "'" + mode.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'",
                              camelName: PlatformNames.swift(words), pascalName: PlatformNames.pascalCase(words))
         out.colors = named.colors.compactMap { path, names in table.values[path].flatMap(PlatformColor.from).map { ModeColor(names: names, value: PlatformValues.color($0)) } }
-        out.typography = named.typography.compactMap { path, names in table.values[path].flatMap { PlatformValues.typography($0, names: names) } }
+        out.typography = named.typography.compactMap { path, names in table.values[path].flatMap { PlatformValues.typography($0, names: names, bundledFonts: named.bundledFonts) } }
         func dimensions(_ named: [(path: String, names: Names)]) -> [DimensionToken] {
             named.compactMap { path, names in
                 table.values[path].flatMap(PlatformValues.points).map { DimensionToken(names: names, points: PlatformValues.number($0), css: PlatformValues.css(table.values[path]!)) }

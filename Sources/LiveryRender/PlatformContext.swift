@@ -7,6 +7,8 @@ import LiveryResolve
 public enum PlatformRule {
     /// Two tokens of one category that would get the same name in a generated file.
     public static let nameCollision: RuleID = "branding.platform-name"
+    /// A typography family Android neither has nor gets from the tenant's font files, so Compose draws another.
+    public static let fontFallback: RuleID = "branding.font-fallback"
     /// A platform or brand-sheet template that does not parse.
     public static let template: RuleID = "render.template"
     /// The findings made while rendering that no validation rule declares (`livery generate`, `build`, `preview` report them).
@@ -86,8 +88,11 @@ public struct PlatformContext: Encodable, Sendable {
         /// `TypeTier(size: 15, weight: .regular, design: .default, textStyle: .subheadline, family: nil)`: what
         /// `.typeTier(_:)` scales with Dynamic Type.
         public var swiftTier: String
-        /// `FontFamily.SansSerif`, `FontFamily.Serif`, `FontFamily.Monospace` or `FontFamily.Default`.
+        /// `FontFamily.SansSerif`, `FontFamily.Serif`, `FontFamily.Monospace`, `FontFamily.Cursive` or `FontFamily.Default`:
+        /// the first family of the stack Android can draw (`AndroidFonts.resolve`).
         public var kotlinFamily: String
+        /// The family Android draws (`Roboto`, or a bundled family's name), for the generated comment.
+        public var androidFamily: String
     }
 
     public struct ShadowToken: Encodable, Sendable {
@@ -183,7 +188,7 @@ extension PlatformContext {
             }
         }
         let spacing = dimensions(named.spacing), radii = dimensions(named.radii), sizes = dimensions(named.sizes)
-        let typography = named.typography.compactMap { path, names in base.values[path].flatMap { PlatformValues.typography($0, names: names) } }
+        let typography = named.typography.compactMap { path, names in base.values[path].flatMap { PlatformValues.typography($0, names: names, bundledFonts: named.bundledFonts) } }
         let shadows = named.shadows.compactMap { path, names in
             base.values[path].flatMap { PlatformValues.shadow($0, extensions: base.tokens[path]?.extensions, names: names) }
         }
@@ -236,8 +241,11 @@ extension PlatformContext {
         var springs: [(path: String, names: Names)] = [], durations: [(path: String, names: Names)] = []
         var opacity: [(path: String, names: Names)] = [], gradients: [(path: String, names: Names)] = [], haptics: [(path: String, names: Names)] = []
         var collisions: [Diagnostic] = []
+        /// The font files of `assets.fonts`, which decide the families Android draws (`AndroidFonts.resolve`).
+        var bundledFonts: [String] = []
 
         init(_ tenant: ResolvedTenant, base: TokenTable) {
+            bundledFonts = AndroidFonts.bundledFiles(tenant)
             let lineage = (tenant.ancestors + [tenant.source]).map(\.displayRoot)
             func ordered(_ paths: [String]) -> [String] { PlatformValues.sourceOrder(paths, tokens: base.tokens, lineage: lineage) }
             func paths(_ type: String, where include: (String) -> Bool = { _ in true }) -> [String] {

@@ -7,7 +7,8 @@ import LiveryResolve
 import XCTest
 
 /// The Compose theme as an Android app consumes it (issue 36): Material 3's `ColorScheme` and `Typography` from the
-/// tenant's tokens behind one `<Tenant>Theme { }`, and API-level checks for the tenant's own minSdk.
+/// tenant's tokens behind one `<Tenant>Theme { }`, API-level checks for the tenant's own minSdk, and a warning for a
+/// font family Android cannot draw.
 final class ComposeThemeTests: XCTestCase {
     // MARK: Material 3 colours
 
@@ -329,6 +330,65 @@ if problems: sys.exit("\n".join(problems))
         XCTAssertEqual(minSdk?["maximum"]?.int, 36)
     }
 
+    // MARK: Fonts
+
+    /// Android walks a family stack as a browser does.
+    func testAndroidDrawsTheFirstFamilyOfTheStackItHas() {
+        func resolve(_ families: [String], bundled: [String] = []) -> String {
+            let font = AndroidFonts.resolve(families, bundled: bundled)
+            return font.kotlinFamily + " " + font.drawn + (font.unavailable.map { ", not \($0)" } ?? "")
+        }
+        XCTAssertEqual(resolve(["SF Pro", "Roboto", "system-ui", "sans-serif"]), "FontFamily.SansSerif Roboto")
+        XCTAssertEqual(resolve(["SF Pro Display", "system-ui", "sans-serif"]), "FontFamily.SansSerif Roboto, not SF Pro Display")
+        XCTAssertEqual(resolve(["Menlo", "monospace"]), "FontFamily.Monospace Droid Sans Mono, not Menlo")
+        XCTAssertEqual(resolve(["Inter"]), "FontFamily.Default Roboto, not Inter")
+        XCTAssertEqual(resolve(["Inter", "sans-serif"], bundled: ["assets/fonts/Inter-Regular.ttf"]), "FontFamily.Default Inter")
+        XCTAssertEqual(resolve(["Open Sans", "serif"], bundled: ["assets/fonts/open-sans-bold.woff2"]), "FontFamily.Default Open Sans")
+        XCTAssertEqual(resolve(["Open Sans", "serif"], bundled: ["assets/fonts/inter-regular.ttf"]), "FontFamily.Serif Noto Serif, not Open Sans")
+        XCTAssertEqual(resolve(["system-ui", "sans-serif"]), "FontFamily.SansSerif Roboto", "the system font, asked for by name")
+        XCTAssertEqual(resolve([]), "FontFamily.Default Roboto")
+    }
+
+    /// `livery generate` says which family falls back to what, at the family's name in the token file, with a hint;
+    /// the Compose file uses what the warning names. Without the rule this example generated silently.
+    func testGenerateWarnsWhereAFamilyFallsBack() throws {
+        let workspace = try ExampleWorkspace(RuleExample("fonts", files: tokenFiles("""
+            {"font": {"family": {"$type": "fontFamily", "heading": {"$value": ["SF Pro Display", "system-ui", "sans-serif"]},
+                      "body": {"$value": "{font.family.heading}"}, "brand": {"$value": ["Inter", "Roboto"]}}},
+             "typography": {"$type": "typography",
+               "title": {"$value": {"fontFamily": "{font.family.heading}", "fontSize": {"value": 20, "unit": "px"}, "fontWeight": 700,
+                 "letterSpacing": {"value": 0, "unit": "px"}, "lineHeight": 1.2}},
+               "body": {"$value": {"fontFamily": "{font.family.body}", "fontSize": {"value": 16, "unit": "px"}, "fontWeight": 400,
+                 "letterSpacing": {"value": 0, "unit": "px"}, "lineHeight": 1.5}},
+               "quote": {"$value": {"fontFamily": ["Playfair Display"], "fontSize": {"value": 18, "unit": "px"}, "fontWeight": 400,
+                 "letterSpacing": {"value": 0, "unit": "px"}, "lineHeight": 1.5}},
+               "brand": {"$value": {"fontFamily": "{font.family.brand}", "fontSize": {"value": 14, "unit": "px"}, "fontWeight": 400,
+                 "letterSpacing": {"value": 0, "unit": "px"}, "lineHeight": 1.5}}}}
+
+            """)))
+        let output = try PlatformFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try LiveryProcess.run(["generate", workspace.tenants.appendingPathComponent("example").path, "--output", output.path, "--templates", PlatformFixtures.templates.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        // Two families fall back, each reported once where its name is written: SF Pro Display at its place in the
+        // heading stack (both tiers reach it), Playfair Display inside the typography value. Inter is followed by Roboto.
+        let warnings = result.stderr.split(separator: "\n").filter { $0.contains("[branding.font-fallback]") }
+        XCTAssertEqual(warnings, [
+            "\(workspace.tenants.path)/example/branding/tokens.json:1:68: warning: 'SF Pro Display' is neither bundled (assets.fonts) nor an Android system font: Compose draws it as FontFamily.SansSerif (Roboto) [branding.font-fallback]",
+            "\(workspace.tenants.path)/example/branding/tokens.json:8:40: warning: 'Playfair Display' is neither bundled (assets.fonts) nor an Android system font: Compose draws it as FontFamily.Default (Roboto) [branding.font-fallback]",
+        ], result.stderr)
+        XCTAssertTrue(result.stderr.contains("hint: an Apple system font cannot ship with an Android app"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("hint: bundle the family: list its font files in assets.fonts, named after it (playfairdisplay-regular.ttf)"), result.stderr)
+        let kotlin = try String(contentsOf: output.appendingPathComponent("example/compose/Theme.kt"), encoding: .utf8)
+        XCTAssertTrue(kotlin.contains("    // SF Pro Display (Android: Roboto)\n    val title = TextStyle(\n        fontFamily = FontFamily.SansSerif,"), kotlin)
+        XCTAssertTrue(kotlin.contains("    // Inter (Android: Roboto)\n    val brand = TextStyle(\n        fontFamily = FontFamily.SansSerif,"), kotlin)
+
+        // A tenant may lower or silence the warning like any rule's.
+        try workspace.write("example/tenant.yaml", try String(contentsOf: workspace.tenants.appendingPathComponent("example/tenant.yaml"), encoding: .utf8)
+                            + "rules:\n  branding.font-fallback: off\n")
+        XCTAssertEqual(workspace.validate().diagnostics.filter { $0.ruleID == PlatformRule.fontFallback }.count, 0)
+    }
+
     // MARK: Support
 
     private func generateSamples() throws -> URL {
@@ -354,4 +414,3 @@ if problems: sys.exit("\n".join(problems))
         return try XCTUnwrap(result.tenants.first { $0.id == "example" })
     }
 }
-

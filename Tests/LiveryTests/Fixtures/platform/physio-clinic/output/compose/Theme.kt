@@ -388,9 +388,12 @@ fun PhysioClinicTheme(darkTheme: Boolean = isSystemInDarkTheme(), content: @Comp
     }
 }
 
-/** Type tiers. Named families must be bundled by the app and mapped to a FontFamily; generic ones use the system's. */
+/**
+ * Type tiers. Android draws the first family of each stack it has: a system family, or one the tenant bundles
+ * (assets.fonts), which the app maps to a FontFamily; `livery validate` warns when it falls back (branding.font-fallback).
+ */
 object PhysioClinicThemeTypography {
-    // SF Pro
+    // SF Pro (Android: Roboto)
     val screenHero = TextStyle(
         fontFamily = FontFamily.SansSerif,
         fontWeight = FontWeight(700),
@@ -398,7 +401,7 @@ object PhysioClinicThemeTypography {
         lineHeight = 38.4.sp,
         letterSpacing = (0).sp,
     )
-    // SF Pro
+    // SF Pro (Android: Roboto)
     val screenTitle = TextStyle(
         fontFamily = FontFamily.SansSerif,
         fontWeight = FontWeight(700),
@@ -406,7 +409,7 @@ object PhysioClinicThemeTypography {
         lineHeight = 36.sp,
         letterSpacing = (0.3).sp,
     )
-    // SF Pro
+    // SF Pro (Android: Roboto)
     val featureTitle = TextStyle(
         fontFamily = FontFamily.SansSerif,
         fontWeight = FontWeight(700),
@@ -414,7 +417,7 @@ object PhysioClinicThemeTypography {
         lineHeight = 27.5.sp,
         letterSpacing = (0).sp,
     )
-    // SF Pro
+    // SF Pro (Android: Roboto)
     val sectionHeader = TextStyle(
         fontFamily = FontFamily.SansSerif,
         fontWeight = FontWeight(700),
@@ -422,7 +425,7 @@ object PhysioClinicThemeTypography {
         lineHeight = 23.4.sp,
         letterSpacing = (0).sp,
     )
-    // SF Pro
+    // SF Pro (Android: Roboto)
     val cardTitle = TextStyle(
         fontFamily = FontFamily.SansSerif,
         fontWeight = FontWeight(600),
@@ -430,7 +433,7 @@ object PhysioClinicThemeTypography {
         lineHeight = 21.6.sp,
         letterSpacing = (0).sp,
     )
-    // SF Pro
+    // SF Pro (Android: Roboto)
     val inputText = TextStyle(
         fontFamily = FontFamily.SansSerif,
         fontWeight = FontWeight(500),
@@ -438,7 +441,7 @@ object PhysioClinicThemeTypography {
         lineHeight = 22.4.sp,
         letterSpacing = (0).sp,
     )
-    // SF Pro
+    // SF Pro (Android: Roboto)
     val body = TextStyle(
         fontFamily = FontFamily.SansSerif,
         fontWeight = FontWeight(500),
@@ -446,7 +449,7 @@ object PhysioClinicThemeTypography {
         lineHeight = 21.sp,
         letterSpacing = (0).sp,
     )
-    // SF Pro
+    // SF Pro (Android: Roboto)
     val inputLabel = TextStyle(
         fontFamily = FontFamily.SansSerif,
         fontWeight = FontWeight(600),
@@ -454,7 +457,7 @@ object PhysioClinicThemeTypography {
         lineHeight = 19.6.sp,
         letterSpacing = (0).sp,
     )
-    // SF Pro
+    // SF Pro (Android: Roboto)
     val caption = TextStyle(
         fontFamily = FontFamily.SansSerif,
         fontWeight = FontWeight(600),
