@@ -13,7 +13,7 @@ public enum RuleRegistry {
         LibraryReferenceRule.self, LessonAvailabilityRule.self, LocaleKeyReferenceRule.self, LocaleBundleRule.self, TourLanguageRule.self, TokenReferenceRule.self,
         // branding
         TokenStructureRule.self, TokenTypeRule.self, TokenPropertyRule.self, TokenValueRule.self, AliasUnknownRule.self, AliasCycleRule.self, AliasTypeRule.self, ResolverRule.self, BrandingModeRule.self,
-        ExtensionValueRule.self, ColorHexFallbackRule.self, PaletteOnlyRule.self, PlatformNameRule.self, CanonicalScaleRule.self, ContrastRule.self, TouchTargetRule.self,
+        ExtensionValueRule.self, ColorHexFallbackRule.self, PaletteOnlyRule.self, PlatformNameRule.self, FontFallbackRule.self, CanonicalScaleRule.self, ContrastRule.self, TouchTargetRule.self,
         TabIdentityRule.self, DarkCoverageRule.self, LaunchScreenColorRule.self,
         // localization
         MissingTranslationRule.self, ExtraTranslationRule.self, UnsupportedLocaleFileRule.self, MessageSyntaxRule.self, PlaceholderMismatchRule.self, PluralCategoriesRule.self,

@@ -27,6 +27,10 @@ public enum ManifestShapes {
         ])), "Android adaptive icon layers; without them the master stands in (docs/app-icons.md#android)."),
     ]))
 
+    /// The API levels `app.android.minSdk` may name: from Jetpack Compose's minimum to the newest Android release
+    /// Livery knows (36, Android 16).
+    public static let androidMinSdkRange = 21...36
+
     public static let tenant: Shape = .object(ObjectShape("A tenant: one branded app, or one creator inside a platform app.", [
         .required("id", .string(.slug), "Stable tenant id; must equal the folder name."),
         .required("kind", .choice(["brand", "creator"]), "A brand is an app of its own; a creator publishes inside a platform app."),
@@ -41,6 +45,10 @@ public enum ManifestShapes {
             .optional("version", .string(.version), "The version people see (iOS MARKETING_VERSION, Android versionName)."),
             .optional("build", .integer(min: 1, max: 2_100_000_000), "The build number (iOS CURRENT_PROJECT_VERSION, Android versionCode; Google Play's limit is 2100000000)."),
             .optional("icon", appIcon, "The app icon: a master image and optional variants and layers (docs/app-icons.md)."),
+            .optional("android", .object(ObjectShape("Android build settings.", [
+                .optional("minSdk", .integer(min: androidMinSdkRange.lowerBound, max: androidMinSdkRange.upperBound),
+                          "The oldest Android API level the app runs on (default 21, Jetpack Compose's minimum; at most 36, Android 16): generated Compose code checks the device's level only for APIs newer than this."),
+            ])), "Android build settings (docs/platform-files.md#android-api-levels)."),
             .optional("launchScreen", .object(ObjectShape("Launch screen colours (docs/app-icons.md#launch-screens).", [
                 .optional("background", .string(.tokenReference), "Colour token of the launch screen (default {color.background.default})."),
                 .optional("iconBackground", .string(.tokenReference), "Colour token behind the Android 12+ splash icon (default {color.brand.primary})."),

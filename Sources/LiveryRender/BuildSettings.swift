@@ -110,6 +110,8 @@ public enum BuildSettings {
         if let id = identity.androidApplicationID { lines.append("applicationId=\(propertiesValue(id))") }
         if let version = identity.version { lines.append("versionName=\(propertiesValue(version))") }
         if let build = identity.build { lines.append("versionCode=\(build)") }
+        // The level compose/Theme.kt's API checks assume: the app's build takes it from the same place.
+        if let minSdk = identity.androidMinSdk { lines.append("minSdk=\(minSdk)") }
         return lines.joined(separator: "\n") + "\n"
     }
 

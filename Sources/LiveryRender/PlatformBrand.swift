@@ -62,9 +62,9 @@ extension PlatformContext {
         public var androidConstant: String
         /// The API level that added `androidConstant`.
         public var androidAPI: Int
-        /// The Kotlin expression to use: the constant, or, when it is newer than `PlatformBrand.androidMinimumSdk`, the
-        /// constant behind a `Build.VERSION.SDK_INT` check with an older one for older devices (what Android lint's
-        /// NewApi check accepts).
+        /// The Kotlin expression to use: the constant, or, when it is newer than the tenant's minSdk
+        /// (`Tenant.androidMinSdk`), the constant behind a `Build.VERSION.SDK_INT` check with an older one for older
+        /// devices (what Android lint's NewApi check accepts).
         public var androidExpression: String
     }
 
@@ -132,13 +132,13 @@ extension PlatformContext {
     }
 
     /// Every interaction's haptic style, from the `com.livery.haptics` of the tenant's token groups.
-    static func haptics(_ tenant: ResolvedTenant, named: Naming) -> [HapticToken] {
+    static func haptics(_ tenant: ResolvedTenant, named: Naming, minSdk: Int) -> [HapticToken] {
         let styles = hapticStyles(tenant)
         return named.haptics.compactMap { path, names in
             guard let style = styles[path], let feedback = hapticFeedback[style] else { return nil }
             let api = androidHapticAPI[feedback.android] ?? 1
             var expression = "HapticFeedbackConstants.\(feedback.android)"
-            if api > androidMinimumSdk, let fallback = androidHapticFallback[feedback.android] {
+            if api > minSdk, let fallback = androidHapticFallback[feedback.android] {
                 expression = "if (Build.VERSION.SDK_INT >= \(api)) \(expression) else HapticFeedbackConstants.\(fallback)"
             }
             return HapticToken(names: names, style: style, swiftFeedback: feedback.swift, androidConstant: feedback.android, androidAPI: api, androidExpression: expression)
@@ -156,9 +156,16 @@ extension PlatformContext {
         return styles
     }
 
-    /// The lowest Android API level generated Compose code must run on: Jetpack Compose's own minimum. A constant
-    /// added later is used behind an API-level check (`HapticToken.androidExpression`).
+    /// The Android API level generated Compose code runs on when the tenant declares none (`app.android.minSdk`):
+    /// Jetpack Compose's own minimum. A constant added later is used behind an API-level check
+    /// (`HapticToken.androidExpression`).
     public static let androidMinimumSdk = 21
+
+    /// The tenant's `app.android.minSdk` (its own or inherited: a creator runs inside its platform's app), else
+    /// `androidMinimumSdk`. Validation refuses a value outside `ManifestShapes.androidMinSdkRange`.
+    public static func androidMinSdk(_ tenant: ResolvedTenant) -> Int {
+        tenant.tenant?["app"]?["android"]?["minSdk"]?.int ?? androidMinimumSdk
+    }
 
     /// The API level that added each `HapticFeedbackConstants` constant the table below names (Android's reference).
     public static let androidHapticAPI: [String: Int] = [
@@ -185,7 +192,7 @@ extension PlatformContext {
         func add(_ name: String, _ value: String) { out.append(CSSDeclaration(name: name, value: value)) }
         for (path, names) in named.colors { if let color = table.values[path].flatMap(PlatformColor.from) { add(names.cssName, color.cssHex) } }
         for (path, names) in named.typography {
-            guard let value = table.values[path], let type = PlatformValues.typography(value, names: names) else { continue }
+            guard let value = table.values[path], let type = PlatformValues.typography(value, names: names, bundledFonts: named.bundledFonts) else { continue }
             add(names.cssName, "\(type.weight) \(type.size)px/\(type.lineHeightRatio) \(type.cssFamily)")
             add(names.cssName + "-font-family", type.cssFamily)
             add(names.cssName + "-font-size", type.size + "px")
@@ -284,7 +291,7 @@ extension PlatformContext {
         var out = ModeTokens(mode: PlatformValues.commentText(mode), tsKey: "'" + mode.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'",
                              camelName: PlatformNames.swift(words), pascalName: PlatformNames.pascalCase(words))
         out.colors = named.colors.compactMap { path, names in table.values[path].flatMap(PlatformColor.from).map { ModeColor(names: names, value: PlatformValues.color($0)) } }
-        out.typography = named.typography.compactMap { path, names in table.values[path].flatMap { PlatformValues.typography($0, names: names) } }
+        out.typography = named.typography.compactMap { path, names in table.values[path].flatMap { PlatformValues.typography($0, names: names, bundledFonts: named.bundledFonts) } }
         func dimensions(_ named: [(path: String, names: Names)]) -> [DimensionToken] {
             named.compactMap { path, names in
                 table.values[path].flatMap(PlatformValues.points).map { DimensionToken(names: names, points: PlatformValues.number($0), css: PlatformValues.css(table.values[path]!)) }

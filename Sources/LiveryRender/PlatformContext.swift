@@ -7,6 +7,8 @@ import LiveryResolve
 public enum PlatformRule {
     /// Two tokens of one category that would get the same name in a generated file.
     public static let nameCollision: RuleID = "branding.platform-name"
+    /// A typography family Android neither has nor gets from the tenant's font files, so Compose draws another.
+    public static let fontFallback: RuleID = "branding.font-fallback"
     /// A platform or brand-sheet template that does not parse.
     public static let template: RuleID = "render.template"
     /// The findings made while rendering that no validation rule declares (`livery generate`, `build`, `preview` report them).
@@ -26,6 +28,9 @@ public struct PlatformContext: Encodable, Sendable {
         public var typeName: String
         /// `com.example.physioclinic.theme` (the Android application id plus `.theme`).
         public var kotlinPackage: String
+        /// The oldest Android API level the app runs on (`app.android.minSdk`, else `androidMinimumSdk`): generated
+        /// Kotlin checks `Build.VERSION.SDK_INT` only for APIs newer than this.
+        public var androidMinSdk: Int
     }
 
     /// Names every platform file uses for one token.
@@ -83,8 +88,11 @@ public struct PlatformContext: Encodable, Sendable {
         /// `TypeTier(size: 15, weight: .regular, design: .default, textStyle: .subheadline, family: nil)`: what
         /// `.typeTier(_:)` scales with Dynamic Type.
         public var swiftTier: String
-        /// `FontFamily.SansSerif`, `FontFamily.Serif`, `FontFamily.Monospace` or `FontFamily.Default`.
+        /// `FontFamily.SansSerif`, `FontFamily.Serif`, `FontFamily.Monospace`, `FontFamily.Cursive` or `FontFamily.Default`:
+        /// the first family of the stack Android can draw (`AndroidFonts.resolve`).
         public var kotlinFamily: String
+        /// The family Android draws (`Roboto`, or a bundled family's name), for the generated comment.
+        public var androidFamily: String
     }
 
     public struct ShadowToken: Encodable, Sendable {
@@ -150,6 +158,11 @@ public struct PlatformContext: Encodable, Sendable {
     /// Springs as CSS easings, and component sizes with a larger touchable area.
     public var springEasings: [SpringEasing] = []
     public var hitAreas: [HitAreaToken] = []
+    /// Material 3 for Compose (`MaterialTheme.swift`): the colour roles of the light and dark appearances, and the
+    /// tier standing for each text style.
+    public var materialLight: [MaterialColor] = []
+    public var materialDark: [MaterialColor] = []
+    public var materialTypography: [MaterialTypeStyle] = []
 }
 
 extension PlatformContext {
@@ -175,7 +188,7 @@ extension PlatformContext {
             }
         }
         let spacing = dimensions(named.spacing), radii = dimensions(named.radii), sizes = dimensions(named.sizes)
-        let typography = named.typography.compactMap { path, names in base.values[path].flatMap { PlatformValues.typography($0, names: names) } }
+        let typography = named.typography.compactMap { path, names in base.values[path].flatMap { PlatformValues.typography($0, names: names, bundledFonts: named.bundledFonts) } }
         let shadows = named.shadows.compactMap { path, names in
             base.values[path].flatMap { PlatformValues.shadow($0, extensions: base.tokens[path]?.extensions, names: names) }
         }
@@ -190,8 +203,10 @@ extension PlatformContext {
         let name = ownName ?? manifest?["app"]?["displayName"]?.string ?? manifest?["name"]?.string ?? tenant.id
         let applicationID = manifest?["app"]?["bundleIds"]?["android"]?.string ?? "com.example.\(PlatformNames.words(tenant.id).joined())"
         let kotlinPackage = applicationID.split(separator: ".").map { PlatformNames.kotlin(PlatformNames.words(String($0))) }.joined(separator: ".") + ".theme"
+        let minSdk = androidMinSdk(tenant)
         let context = PlatformContext(
-            tenant: Tenant(id: tenant.id, name: name, typeName: PlatformNames.pascalCase(PlatformNames.words(tenant.id)) + "Theme", kotlinPackage: kotlinPackage),
+            tenant: Tenant(id: tenant.id, name: name, typeName: PlatformNames.pascalCase(PlatformNames.words(tenant.id)) + "Theme", kotlinPackage: kotlinPackage,
+                           androidMinSdk: minSdk),
             modes: ["default"] + tenant.tokens.keys.filter { $0 != "default" }.sorted(),
             darkMode: darkName,
             colors: colors,
@@ -201,11 +216,14 @@ extension PlatformContext {
         var full = context
         let extras = brand(base, resolved: tenant.tokens["default"], named: named)
         (full.opacity, full.gradients, full.glass, full.tabs) = (extras.opacity, extras.gradients, extras.glass, extras.tabs)
-        full.haptics = haptics(tenant, named: named)
+        full.haptics = haptics(tenant, named: named, minSdk: minSdk)
         full.modeStyles = modeStyles(tenant, named: named)
         full.modeChanges = modeChanges(tenant, named: named)
         full.springEasings = springEasings(tenant, named: named)
         full.hitAreas = hitAreas(tenant, named: named)
+        full.materialLight = materialColors(base, named: named)
+        full.materialDark = materialColors(dark, named: named, lightTable: darkName == "default" ? nil : base)
+        full.materialTypography = materialTypography(typography)
         return (full, named.collisions)
     }
 
@@ -223,8 +241,11 @@ extension PlatformContext {
         var springs: [(path: String, names: Names)] = [], durations: [(path: String, names: Names)] = []
         var opacity: [(path: String, names: Names)] = [], gradients: [(path: String, names: Names)] = [], haptics: [(path: String, names: Names)] = []
         var collisions: [Diagnostic] = []
+        /// The font files of `assets.fonts`, which decide the families Android draws (`AndroidFonts.resolve`).
+        var bundledFonts: [String] = []
 
         init(_ tenant: ResolvedTenant, base: TokenTable) {
+            bundledFonts = AndroidFonts.bundledFiles(tenant)
             let lineage = (tenant.ancestors + [tenant.source]).map(\.displayRoot)
             func ordered(_ paths: [String]) -> [String] { PlatformValues.sourceOrder(paths, tokens: base.tokens, lineage: lineage) }
             func paths(_ type: String, where include: (String) -> Bool = { _ in true }) -> [String] {

@@ -77,9 +77,11 @@ enum PlatformValues {
     /// A number in the plainest form every target language reads: `12`, `0.5`, `-0.25`.
     static func number(_ value: Double) -> String { PlatformColor.decimal(value, places: 4) }
 
-    static func typography(_ value: Node, names: PlatformContext.Names) -> PlatformContext.TypographyToken? {
+    /// A typography token in every target's syntax; `bundledFonts` (the files of `assets.fonts`) decide which family of
+    /// the stack Android draws.
+    static func typography(_ value: Node, names: PlatformContext.Names, bundledFonts: [String]) -> PlatformContext.TypographyToken? {
         guard let sizeNode = value["fontSize"], let size = points(sizeNode) else { return nil }
-        let families = value["fontFamily"]?.items?.compactMap(\.string) ?? value["fontFamily"]?.string.map { [$0] } ?? []
+        let families = AndroidFonts.families(value["fontFamily"])
         let weight = fontWeight(value["fontWeight"])
         let ratio = value["lineHeight"]?.number ?? 1.2
         let tracking = value["letterSpacing"].flatMap(points) ?? 0
@@ -98,12 +100,14 @@ enum PlatformValues {
         }
         let swiftTier = "TypeTier(size: \(number(size)), weight: \(swiftWeight), design: \(swiftDesign), textStyle: \(textStyle), family: "
             + (generic == nil ? swiftString(family) : "nil") + ")"
-        let kotlinFamily = ["sans-serif": "FontFamily.SansSerif", "serif": "FontFamily.Serif", "monospace": "FontFamily.Monospace"][generic ?? ""] ?? "FontFamily.Default"
+        // Android walks the stack as a browser does: "SF Pro" is Apple's, so ["SF Pro", "Roboto"] is Roboto there.
+        let android = AndroidFonts.resolve(families, bundled: bundledFonts)
         let stack = families.map { genericFamily($0) == $0 || ["system-ui", "ui-sans-serif", "ui-serif", "ui-monospace"].contains($0) ? $0 : cssString($0) }
         return PlatformContext.TypographyToken(
             names: names, family: commentText(family), familyLiteral: PrettyJSON.string(family), cssFamily: stack.isEmpty ? "system-ui" : stack.joined(separator: ", "), size: number(size),
             weight: String(weight), lineHeight: number((size * ratio * 100).rounded() / 100), lineHeightRatio: number(ratio),
-            letterSpacing: number(tracking), swiftFont: swiftFont, swiftTier: swiftTier, kotlinFamily: kotlinFamily)
+            letterSpacing: number(tracking), swiftFont: swiftFont, swiftTier: swiftTier, kotlinFamily: android.kotlinFamily,
+            androidFamily: commentText(android.drawn))
     }
 
     /// The iOS text style whose size at the default text size (Apple's Human Interface Guidelines, "Large") is nearest
@@ -114,8 +118,8 @@ enum PlatformValues {
         return styles.min { abs($0.1 - size) < abs($1.1 - size) }?.0 ?? "body"
     }
 
-    /// The system families Apple and Android map to their own fonts; nil for a named family that apps
-    /// must bundle. "SF Pro" is Apple's system font, so it is the system font there.
+    /// The system families Apple maps to its own fonts; nil for a named family that apps must bundle. "SF Pro" is
+    /// Apple's system font, so it is the system font there (Android's side is `AndroidFonts`).
     static func genericFamily(_ family: String) -> String? {
         switch family.lowercased() {
         case "sans-serif", "system-ui", "ui-sans-serif", "-apple-system", "sf pro", "sf pro text", "sf pro display", "roboto": return "sans-serif"

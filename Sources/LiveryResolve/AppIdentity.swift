@@ -15,6 +15,8 @@ public struct AppIdentity: Sendable, Equatable {
     public var version: String?
     /// `app.build`: the build number (`CURRENT_PROJECT_VERSION`, `versionCode`).
     public var build: Int?
+    /// `app.android.minSdk`: the oldest Android API level the app runs on, when the tenant declares it.
+    public var androidMinSdk: Int? = nil
     /// The display name of the default locale (a literal, or the default locale's message).
     public var displayName: String
     /// The message key of the display name; nil when `app.displayName` is a literal.
@@ -25,7 +27,7 @@ public struct AppIdentity: Sendable, Equatable {
 
     public static func == (lhs: AppIdentity, rhs: AppIdentity) -> Bool {
         lhs.iosBundleID == rhs.iosBundleID && lhs.androidApplicationID == rhs.androidApplicationID && lhs.version == rhs.version
-            && lhs.build == rhs.build && lhs.displayName == rhs.displayName && lhs.displayNameKey == rhs.displayNameKey
+            && lhs.build == rhs.build && lhs.androidMinSdk == rhs.androidMinSdk && lhs.displayName == rhs.displayName && lhs.displayNameKey == rhs.displayNameKey
             && lhs.defaultLocale == rhs.defaultLocale && lhs.localizedNames.map(\.locale) == rhs.localizedNames.map(\.locale)
             && lhs.localizedNames.map(\.name) == rhs.localizedNames.map(\.name)
     }
@@ -47,7 +49,7 @@ public struct AppIdentity: Sendable, Equatable {
         let fallback = name(defaultLocale) ?? declared
         return AppIdentity(
             iosBundleID: app["bundleIds"]?["ios"]?.string, androidApplicationID: app["bundleIds"]?["android"]?.string,
-            version: app["version"]?.string, build: app["build"]?.int, displayName: fallback, displayNameKey: key,
+            version: app["version"]?.string, build: app["build"]?.int, androidMinSdk: app["android"]?["minSdk"]?.int, displayName: fallback, displayNameKey: key,
             localizedNames: locales.map { ($0, name($0) ?? fallback) }, defaultLocale: defaultLocale)
     }
 

@@ -285,31 +285,7 @@ for name, token in tokens["opacity"].items():
 for interaction in tokens["haptics"]["$extensions"]["com.livery"]["haptics"]:
     check("HapticFeedbackConstants." in physio.get(f"PhysioClinicThemeHaptics.{camel(interaction)}", ""), f"haptic {interaction}")
 
-# Android lint's NewApi, for an app at Compose's minimum (API 21): every HapticFeedbackConstants constant newer than that is
-# used only behind a Build.VERSION.SDK_INT check at least its own level, with an older constant otherwise. The API levels
-# are Android's reference documentation's, written out here rather than taken from Livery's table.
-import os, re
-API = {"LONG_PRESS": 3, "VIRTUAL_KEY": 5, "KEYBOARD_TAP": 8, "CLOCK_TICK": 21, "CONTEXT_CLICK": 23, "GESTURE_START": 30, "GESTURE_END": 30,
-       "CONFIRM": 30, "REJECT": 30, "TEXT_HANDLE_MOVE": 27, "KEYBOARD_PRESS": 27, "KEYBOARD_RELEASE": 27, "VIRTUAL_KEY_RELEASE": 27}
-MIN_SDK = 21
-guarded = re.compile(r"if \(Build\.VERSION\.SDK_INT >= (\d+)\) HapticFeedbackConstants\.(\w+) else HapticFeedbackConstants\.(\w+)")
-plain = re.compile(r"HapticFeedbackConstants\.(\w+)")
-seen_guard = False
-for tenant in sorted(os.listdir(out)):
-    if not os.path.exists(f"{out}/{tenant}/compose/Theme.kt"): continue
-    # The code alone: comments may name constants.
-    text = re.sub(r"/\*.*?\*/", "", re.sub(r"//[^\n]*", "", open(f"{out}/{tenant}/compose/Theme.kt").read()), flags=re.S)
-    accounted = 0
-    for level, newer, older in guarded.findall(text):
-        seen_guard = True
-        accounted += 2
-        check(newer in API and int(level) >= API[newer], f"{tenant}: {newer} (API {API.get(newer)}) behind SDK_INT >= {level}")
-        check(older in API and API[older] <= MIN_SDK, f"{tenant}: the fallback {older} (API {API.get(older)}) is above API {MIN_SDK}")
-    for name in plain.findall(guarded.sub("", text)):
-        accounted += 1
-        check(name in API and API[name] <= MIN_SDK, f"{tenant}: HapticFeedbackConstants.{name} (API {API.get(name)}) is used without an API-level check")
-    check(accounted == text.count("HapticFeedbackConstants."), f"{tenant}: every use is checked")
-check(seen_guard, "a sample brand uses an API 30 haptic (CONFIRM or REJECT)")
+# API levels and minSdk: ComposeThemeTests.apiLevelCheck.
 for tab, token in tokens["color"]["tab"].items():
     if tab.startswith("$"): continue
     value = physio.get(f"PhysioClinicThemeTabs.tab{tab.capitalize()}", "")

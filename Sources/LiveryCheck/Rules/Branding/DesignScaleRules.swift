@@ -32,7 +32,7 @@ struct CanonicalScaleRule: Rule {
                 {"$extensions": {"com.livery": {"canonical": {"fontSizes": [15], "radii": [8], "springs": [{"damping": 15, "stiffness": 150, "mass": 1}]}}},
                  "radius": {"$type": "dimension", "md": {"$value": {"value": 0.5, "unit": "rem"}}},
                  "component": {"$type": "dimension", "card": {"radius": {"$value": "{radius.md}"}}},
-                 "typography": {"$type": "typography", "body": {"$value": {"fontFamily": "Inter", "fontSize": {"value": 15, "unit": "px"},
+                 "typography": {"$type": "typography", "body": {"$value": {"fontFamily": "Roboto", "fontSize": {"value": 15, "unit": "px"},
                    "fontWeight": 400, "letterSpacing": {"value": 0, "unit": "px"}, "lineHeight": 1.5}}},
                  "motion": {"$type": "number", "default": {"$value": 15, "$extensions": {"com.livery": {"spring": {"damping": 15, "stiffness": 150}}}}}}
 

@@ -7,6 +7,11 @@ import android.view.HapticFeedbackConstants
 import androidx.compose.animation.core.SpringSpec
 import androidx.compose.animation.core.spring
 import androidx.compose.foundation.isSystemInDarkTheme
+import androidx.compose.material3.ColorScheme
+import androidx.compose.material3.MaterialTheme
+import androidx.compose.material3.Typography
+import androidx.compose.material3.darkColorScheme
+import androidx.compose.material3.lightColorScheme
 import androidx.compose.runtime.Composable
 import androidx.compose.runtime.CompositionLocalProvider
 import androidx.compose.runtime.Immutable
@@ -285,16 +290,110 @@ val PhysioClinicThemeDarkColors = PhysioClinicThemeColors(
 
 val LocalPhysioClinicThemeColors = staticCompositionLocalOf { PhysioClinicThemeLightColors }
 
-/** Provides the colours for the system appearance; read them with `LocalPhysioClinicThemeColors.current`. */
+/**
+ * Material 3's colour roles in the default mode, from the tenant's semantic colours (docs/platform-files.md#material-3).
+ * Each comment names the token a role comes from, or how a role the tenant has no token for is filled; a role not
+ * listed keeps Material's baseline.
+ */
+val PhysioClinicThemeLightColorScheme: ColorScheme = lightColorScheme(
+    primary = Color(0xFF0066CC), // color.brand.primary
+    onPrimary = Color(0xFFFFFFFF), // color.text.on-primary
+    primaryContainer = Color(0xFFE6F0FA), // color.brand.primary-subtle
+    onPrimaryContainer = Color(0xFF111827), // no token: legible on primaryContainer, color.text.primary
+    inversePrimary = Color(0xFFE6F0FA), // color.brand.primary-subtle
+    secondary = Color(0xFF0066CC), // no token: as primary
+    onSecondary = Color(0xFFFFFFFF), // no token: legible on secondary, color.text.on-primary
+    secondaryContainer = Color(0xFF0066CC), // no token: as secondary
+    onSecondaryContainer = Color(0xFFFFFFFF), // no token: legible on secondaryContainer, color.text.on-primary
+    tertiary = Color(0xFF0066CC), // no token: as secondary
+    onTertiary = Color(0xFFFFFFFF), // no token: legible on tertiary, color.text.on-primary
+    tertiaryContainer = Color(0xFF0066CC), // no token: as tertiary
+    onTertiaryContainer = Color(0xFFFFFFFF), // no token: legible on tertiaryContainer, color.text.on-primary
+    background = Color(0xFFFFFFFF), // color.background.default
+    onBackground = Color(0xFF111827), // color.text.primary
+    surface = Color(0xFFFFFFFF), // color.surface.default
+    onSurface = Color(0xFF111827), // color.text.primary
+    surfaceVariant = Color(0xFFF9FAFB), // color.surface.subtle
+    onSurfaceVariant = Color(0xFF374151), // color.text.secondary
+    surfaceTint = Color(0xFF0066CC), // no token: as primary
+    inverseSurface = Color(0xFF111827), // no token: as onSurface
+    inverseOnSurface = Color(0xFFFFFFFF), // color.text.inverse
+    error = Color(0xFFEF4444), // color.semantic.error
+    onError = Color(0xFF111827), // no token: legible on error, color.text.primary
+    errorContainer = Color(0xFFEF4444), // no token: as error
+    onErrorContainer = Color(0xFF111827), // no token: legible on errorContainer, color.text.primary
+    outline = Color(0xFFD1D5DB), // color.border.strong
+    outlineVariant = Color(0xFFE2E8F0), // color.border.subtle
+    surfaceBright = Color(0xFFFFFFFF), // no token: as surface
+    surfaceDim = Color(0xFFF9FAFB), // no token: as surfaceVariant
+    surfaceContainerLowest = Color(0xFFFFFFFF), // no token: as surface
+    surfaceContainerLow = Color(0xFFFFFFFF), // no token: as surface
+    surfaceContainer = Color(0xFFFFFFFF), // no token: as surface
+    surfaceContainerHigh = Color(0xFFFFFFFF), // color.surface.elevated
+    surfaceContainerHighest = Color(0xFFF9FAFB), // no token: as surfaceVariant
+)
+
+/** Material 3's colour roles in the tenant's "dark" mode, mapped as the light ones. */
+val PhysioClinicThemeDarkColorScheme: ColorScheme = darkColorScheme(
+    primary = Color(0xFF0066CC), // color.brand.primary
+    onPrimary = Color(0xFFFFFFFF), // color.text.on-primary
+    primaryContainer = Color(0xFFE6F0FA), // color.brand.primary-subtle
+    onPrimaryContainer = Color(0xFF111827), // no token: legible on primaryContainer, color.text.inverse
+    inversePrimary = Color(0xFFE6F0FA), // color.brand.primary-subtle
+    secondary = Color(0xFF0066CC), // no token: as primary
+    onSecondary = Color(0xFFFFFFFF), // no token: legible on secondary, color.text.on-primary
+    secondaryContainer = Color(0xFF0066CC), // no token: as secondary
+    onSecondaryContainer = Color(0xFFFFFFFF), // no token: legible on secondaryContainer, color.text.on-primary
+    tertiary = Color(0xFF0066CC), // no token: as secondary
+    onTertiary = Color(0xFFFFFFFF), // no token: legible on tertiary, color.text.on-primary
+    tertiaryContainer = Color(0xFF0066CC), // no token: as tertiary
+    onTertiaryContainer = Color(0xFFFFFFFF), // no token: legible on tertiaryContainer, color.text.on-primary
+    background = Color(0xFF111827), // color.background.default
+    onBackground = Color(0xFFF9FAFB), // color.text.primary
+    surface = Color(0xFF1F2937), // color.surface.default
+    onSurface = Color(0xFFF9FAFB), // color.text.primary
+    surfaceVariant = Color(0xFF1F2937), // color.background.subtle
+    onSurfaceVariant = Color(0xFFD1D5DB), // color.text.secondary
+    surfaceTint = Color(0xFF0066CC), // no token: as primary
+    inverseSurface = Color(0xFFF9FAFB), // no token: as onSurface
+    inverseOnSurface = Color(0xFF111827), // color.text.inverse
+    error = Color(0xFFF87171), // color.semantic.error
+    onError = Color(0xFF111827), // no token: legible on error, color.text.inverse
+    errorContainer = Color(0xFFF87171), // no token: as error
+    onErrorContainer = Color(0xFF111827), // no token: legible on errorContainer, color.text.inverse
+    outline = Color(0xFF4B5563), // color.border.strong
+    outlineVariant = Color(0xFF374151), // color.border.default
+    surfaceBright = Color(0xFF1F2937), // no token: as surface
+    surfaceDim = Color(0xFF1F2937), // no token: as surfaceVariant
+    surfaceContainerLowest = Color(0xFF1F2937), // no token: as surface
+    surfaceContainerLow = Color(0xFF1F2937), // no token: as surface
+    surfaceContainer = Color(0xFF1F2937), // no token: as surface
+    surfaceContainerHigh = Color(0xFF374151), // color.surface.elevated
+    surfaceContainerHighest = Color(0xFF1F2937), // no token: as surfaceVariant
+)
+
+/**
+ * The tenant's theme for the system appearance: `MaterialTheme` with the colour scheme and typography above and below,
+ * and every colour of `PhysioClinicThemeColors` as `LocalPhysioClinicThemeColors.current`.
+ */
 @Composable
 fun PhysioClinicTheme(darkTheme: Boolean = isSystemInDarkTheme(), content: @Composable () -> Unit) {
     val colors = if (darkTheme) PhysioClinicThemeDarkColors else PhysioClinicThemeLightColors
-    CompositionLocalProvider(LocalPhysioClinicThemeColors provides colors, content = content)
+    CompositionLocalProvider(LocalPhysioClinicThemeColors provides colors) {
+        MaterialTheme(
+            colorScheme = if (darkTheme) PhysioClinicThemeDarkColorScheme else PhysioClinicThemeLightColorScheme,
+            typography = PhysioClinicThemeMaterialTypography,
+            content = content,
+        )
+    }
 }
 
-/** Type tiers. Named families must be bundled by the app and mapped to a FontFamily; generic ones use the system's. */
+/**
+ * Type tiers. Android draws the first family of each stack it has: a system family, or one the tenant bundles
+ * (assets.fonts), which the app maps to a FontFamily; `livery validate` warns when it falls back (branding.font-fallback).
+ */
 object PhysioClinicThemeTypography {
-    // SF Pro
+    // SF Pro (Android: Roboto)
     val screenHero = TextStyle(
         fontFamily = FontFamily.SansSerif,
         fontWeight = FontWeight(700),
@@ -302,7 +401,7 @@ object PhysioClinicThemeTypography {
         lineHeight = 38.4.sp,
         letterSpacing = (0).sp,
     )
-    // SF Pro
+    // SF Pro (Android: Roboto)
     val screenTitle = TextStyle(
         fontFamily = FontFamily.SansSerif,
         fontWeight = FontWeight(700),
@@ -310,7 +409,7 @@ object PhysioClinicThemeTypography {
         lineHeight = 36.sp,
         letterSpacing = (0.3).sp,
     )
-    // SF Pro
+    // SF Pro (Android: Roboto)
     val featureTitle = TextStyle(
         fontFamily = FontFamily.SansSerif,
         fontWeight = FontWeight(700),
@@ -318,7 +417,7 @@ object PhysioClinicThemeTypography {
         lineHeight = 27.5.sp,
         letterSpacing = (0).sp,
     )
-    // SF Pro
+    // SF Pro (Android: Roboto)
     val sectionHeader = TextStyle(
         fontFamily = FontFamily.SansSerif,
         fontWeight = FontWeight(700),
@@ -326,7 +425,7 @@ object PhysioClinicThemeTypography {
         lineHeight = 23.4.sp,
         letterSpacing = (0).sp,
     )
-    // SF Pro
+    // SF Pro (Android: Roboto)
     val cardTitle = TextStyle(
         fontFamily = FontFamily.SansSerif,
         fontWeight = FontWeight(600),
@@ -334,7 +433,7 @@ object PhysioClinicThemeTypography {
         lineHeight = 21.6.sp,
         letterSpacing = (0).sp,
     )
-    // SF Pro
+    // SF Pro (Android: Roboto)
     val inputText = TextStyle(
         fontFamily = FontFamily.SansSerif,
         fontWeight = FontWeight(500),
@@ -342,7 +441,7 @@ object PhysioClinicThemeTypography {
         lineHeight = 22.4.sp,
         letterSpacing = (0).sp,
     )
-    // SF Pro
+    // SF Pro (Android: Roboto)
     val body = TextStyle(
         fontFamily = FontFamily.SansSerif,
         fontWeight = FontWeight(500),
@@ -350,7 +449,7 @@ object PhysioClinicThemeTypography {
         lineHeight = 21.sp,
         letterSpacing = (0).sp,
     )
-    // SF Pro
+    // SF Pro (Android: Roboto)
     val inputLabel = TextStyle(
         fontFamily = FontFamily.SansSerif,
         fontWeight = FontWeight(600),
@@ -358,7 +457,7 @@ object PhysioClinicThemeTypography {
         lineHeight = 19.6.sp,
         letterSpacing = (0).sp,
     )
-    // SF Pro
+    // SF Pro (Android: Roboto)
     val caption = TextStyle(
         fontFamily = FontFamily.SansSerif,
         fontWeight = FontWeight(600),
@@ -367,6 +466,25 @@ object PhysioClinicThemeTypography {
         letterSpacing = (0).sp,
     )
 }
+
+/** Material 3's text styles, each the tier whose size is nearest to the style's default (docs/platform-files.md#material-3). */
+val PhysioClinicThemeMaterialTypography = Typography(
+    displayLarge = PhysioClinicThemeTypography.screenHero, // 32 sp; Material's is 57 sp
+    displayMedium = PhysioClinicThemeTypography.screenHero, // 32 sp; Material's is 45 sp
+    displaySmall = PhysioClinicThemeTypography.screenHero, // 32 sp; Material's is 36 sp
+    headlineLarge = PhysioClinicThemeTypography.screenHero, // 32 sp; Material's is 32 sp
+    headlineMedium = PhysioClinicThemeTypography.screenTitle, // 30 sp; Material's is 28 sp
+    headlineSmall = PhysioClinicThemeTypography.featureTitle, // 22 sp; Material's is 24 sp
+    titleLarge = PhysioClinicThemeTypography.featureTitle, // 22 sp; Material's is 22 sp
+    titleMedium = PhysioClinicThemeTypography.inputText, // 16 sp; Material's is 16 sp
+    titleSmall = PhysioClinicThemeTypography.body, // 14 sp; Material's is 14 sp
+    bodyLarge = PhysioClinicThemeTypography.inputText, // 16 sp; Material's is 16 sp
+    bodyMedium = PhysioClinicThemeTypography.body, // 14 sp; Material's is 14 sp
+    bodySmall = PhysioClinicThemeTypography.caption, // 12 sp; Material's is 12 sp
+    labelLarge = PhysioClinicThemeTypography.body, // 14 sp; Material's is 14 sp
+    labelMedium = PhysioClinicThemeTypography.caption, // 12 sp; Material's is 12 sp
+    labelSmall = PhysioClinicThemeTypography.caption, // 12 sp; Material's is 11 sp
+)
 
 object PhysioClinicThemeSpacing {
     val none = 0.dp
@@ -495,8 +613,8 @@ object PhysioClinicThemeHitAreas {
 
 /**
  * Haptic feedback per interaction, for `view.performHapticFeedback(…)`: the nearest HapticFeedbackConstants. A constant
- * newer than API 21 (Compose's minimum; CONTEXT_CLICK is 23, CONFIRM and REJECT 30) is checked against the device's
- * API level, with an older constant below it.
+ * newer than the app's minSdk, API 21 (CONTEXT_CLICK is 23, CONFIRM and REJECT 30), is checked
+ * against the device's API level, with an older constant below it.
  */
 object PhysioClinicThemeHaptics {
     // light (HapticFeedbackConstants.KEYBOARD_TAP: API 8)
