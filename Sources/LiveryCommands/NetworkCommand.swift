@@ -44,13 +44,22 @@ package enum NetworkCommand: String, CaseIterable, Sendable {
     /// livery-network, beside the running executable (symbolic links resolved, so a `livery` linked onto the
     /// PATH finds the one it was built with).
     package static var executable: URL? {
-        Bundle.main.executableURL.map { $0.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("livery-network") }
+        runningExecutable.map { $0.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("livery-network") }
+    }
+
+    /// This process's executable. On Linux `/proc/self/exe`, read directly: `Bundle.main` gets there too, but
+    /// scans the folder for a bundle first (1.5 ms of every network command's start).
+    private static var runningExecutable: URL? {
+        #if os(Linux)
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return URL(fileURLWithPath: path) }
+        #endif
+        return Bundle.main.executableURL
     }
 
     /// Replaces this process with livery-network run on `arguments`; when it is not there, says how to build it
     /// and exits with status 2 (a usage error: nothing was done).
     package static func run(_ arguments: [String], for command: String) -> Never {
-        guard let executable, FileManager.default.isExecutableFile(atPath: executable.path) else {
+        guard let executable, access(executable.path, X_OK) == 0 else {
             let path = executable?.path ?? "livery-network"
             FileHandle.standardError.write(Data("""
                 Error: `livery \(command)` is run by livery-network, which is not built (looked for \(path)): \
