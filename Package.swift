@@ -84,7 +84,10 @@ let package = Package(
         // install. No libxml2, no pipeline, no Linux-only module. Zip bundles are read with ZIPFoundation on every platform
         // (libarchive is not a public library on iOS); tar.zst bundles with libarchive where it exists, on Linux.
         // LiveryClientCore has no network stack: HTTP goes through the `HTTPTransport` it is given.
-        .target(name: "LiveryClientCore", dependencies: ["LiveryTUF", "LiveryStorage", .target(name: "CArchive", condition: .when(platforms: [.linux])),
+        // CArchiveReader: the few libarchive functions the client reads tar.zst with, loaded with dlopen on the first
+        // such bundle, so an app does not load libarchive (and libxml2, ICU…) at start (Sources/CArchiveReader).
+        .target(name: "CArchiveReader", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        .target(name: "LiveryClientCore", dependencies: ["LiveryTUF", "LiveryStorage", .target(name: "CArchiveReader", condition: .when(platforms: [.linux])),
                                                         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                                                         .product(name: "Crypto", package: "swift-crypto")]),
         // LiveryClient: LiveryClientCore (re-exported) and its default transport, HTTP with back-pressure, no content

@@ -33,7 +33,7 @@ public enum ArchiveExtractor {
         case .zip:
             try ZipExtraction.extract(archive, size: UInt64(archiveSize), into: &sink)
         case .tarZstd:
-            #if canImport(CArchive)
+            #if canImport(CArchiveReader)
             try TarZstdExtraction.extract(archive, into: &sink)
             #else
             throw TUFError("\(archive.lastPathComponent): tar.zst bundles need libarchive, which this platform lacks: publish zip (livery build --archive-format zip)")

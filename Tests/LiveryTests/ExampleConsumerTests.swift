@@ -116,6 +116,32 @@ final class ExampleConsumerTests: XCTestCase {
         #endif
     }
 
+    /// An app loads libarchive (and libxml2 and ICU with it) only when a tar.zst bundle comes: a zip release, the
+    /// usual kind, installs without it (CArchiveReader). glibc's loader names each library it maps with LD_DEBUG=files.
+    func testLibarchiveIsLoadedOnlyForATarZstdBundle() throws {
+        #if os(Linux)
+        let app = try clientApp()
+        for format in ["zip", "tar.zst"] {
+            let workspace = try BuildTests.Workspace()
+            XCTAssertEqual(try workspace.build(["--archive-format", format]).status, 0)
+            let server = try SigningTests.FileServer(root: workspace.output)
+            let root = workspace.output.appendingPathComponent("physio-clinic/metadata/1.root.json").path
+            let cache = workspace.root.appendingPathComponent("app-cache/physio-clinic").path
+            let result = try LiveryProcess.tool([app.path, "http://127.0.0.1:\(server.port)", "physio-clinic", root, cache], environment: ["LD_DEBUG": "files"])
+            XCTAssertEqual(result.status, 0, result.stderr.suffix(2000) + "")
+            let loads = result.stderr.split(separator: "\n").filter { $0.contains("file=libarchive.so") }
+            if format == "zip" {
+                XCTAssertEqual(loads, [], "a zip release loaded libarchive")
+            } else {
+                XCTAssertTrue(loads.contains { $0.contains("dynamically loaded by") }, "libarchive was not loaded on demand: \(loads)")
+                XCTAssertFalse(loads.contains { $0.contains("needed by") && $0.contains("client-app") }, "client-app links libarchive: \(loads)")
+            }
+        }
+        #else
+        throw XCTSkip("glibc's LD_DEBUG names the libraries a process loads")
+        #endif
+    }
+
     func testTheExampleAppRefusesAReleaseThatNeedsANewerApp() throws {
         let app = try clientApp()
         let workspace = try BuildTests.Workspace()
