@@ -23,6 +23,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        // Already in the graph through the packages above; named because Livery's own targets import them
+        // (the graph test holds every import to a declared dependency: Tests/LiveryTests/ModuleGraphTests.swift).
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         // System libraries, installed from Debian by the Makefile.
@@ -51,20 +56,20 @@ let package = Package(
         .target(name: "LiverySQLite", dependencies: ["CSQLite", "LiveryStorage"]),
         .target(name: "LiveryLoad", dependencies: ["LiveryDiagnostics", "LiverySQLite", "CYAML", "CXML2"]),
         // Crypto: `--shard` places a lineage by the SHA-256 of its root tenant id (TenantShard).
-        .target(name: "LiveryResolve", dependencies: ["LiveryLoad", "LiveryL10n", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LiveryResolve", dependencies: ["LiveryLoad", "LiveryL10n", "LiveryDiagnostics", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "LiveryCheck", dependencies: ["LiveryResolve", "LiveryLoad", "LiveryDiagnostics", "LiveryL10n", "LiveryRender", "LiveryInterchange", "LiverySQLite", "CLiverySystem", "LiveryImage"]),
         .target(name: "LiveryAssets", dependencies: ["LiveryLoad", "LiverySQLite", "LiveryStorage", .product(name: "Crypto", package: "swift-crypto")]),
         // Localization: ICU MessageFormat and CLDR plural rules (generated table, see `make cldr`).
         .target(name: "LiveryL10n", dependencies: ["LiveryDiagnostics"]),
         // `livery l10n`: XLIFF 2.0, String Catalogs and Android resources to and from locale bundles (libxml2, libyaml for in-place edits).
         .target(name: "LiveryInterchange", dependencies: ["LiveryLoad", "LiveryL10n", "LiveryDiagnostics", "CXML2", "CYAML"]),
-        .target(name: "LiveryRender", dependencies: ["LiveryLoad", "LiveryResolve", "LiveryL10n", "LiveryInterchange", "LiveryImage", .product(name: "Mustache", package: "swift-mustache")]),
-        .target(name: "LiveryPack", dependencies: ["LiveryResolve", "LiveryRender", "LiveryInterchange", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiveryTUF", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LiveryRender", dependencies: ["LiveryDiagnostics", "LiveryLoad", "LiveryResolve", "LiveryL10n", "LiveryInterchange", "LiveryImage", .product(name: "Mustache", package: "swift-mustache")]),
+        .target(name: "LiveryPack", dependencies: ["LiveryDiagnostics", "LiveryLoad", "LiveryResolve", "LiveryRender", "LiveryInterchange", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiveryTUF", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
         // TUF metadata, canonical JSON and signatures: shared by signing and by the client.
         .target(name: "LiveryTUF", dependencies: ["LiveryStorage", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),
         // Signing: key files (encrypted at rest with scrypt and AES-GCM from swift-crypto's extras), PKCS#11 tokens
         // (CPKCS11), key stores' keys.yaml read through LiveryLoad's located YAML.
-        .target(name: "LiverySign", dependencies: ["LiveryTUF", "LiveryLoad", "LiveryStorage", "CPKCS11", "CLiverySystem", .product(name: "Crypto", package: "swift-crypto"),
+        .target(name: "LiverySign", dependencies: ["LiveryTUF", "LiveryDiagnostics", "LiveryLoad", "LiveryStorage", "CPKCS11", "CLiverySystem", .product(name: "Crypto", package: "swift-crypto"),
                                                    .product(name: "_CryptoExtras", package: "swift-crypto")]),
         // `livery vectors`: static TUF repositories with the outcome a conforming client must reach (docs/client-vectors.md).
         // Its metadata is built by hand (hostile vectors must be exactly as hostile as needed), its zips by a small stored writer.
@@ -73,13 +78,17 @@ let package = Package(
         // client resolves here; see SigV4.swift), and presigned URLs for protected content.
         .target(name: "LiveryObjectStore", dependencies: ["LiveryTUF", "LiveryLoad", .product(name: "Crypto", package: "swift-crypto"),
                                                         .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                                                        .product(name: "_NIOFileSystem", package: "swift-nio"), .product(name: "NIOFoundationCompat", package: "swift-nio")]),
-        .target(name: "LiveryPublish", dependencies: ["LiveryCheck", "LiveryPack", "LiveryRender", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiverySign", "CLiverySystem"]),
+                                                        .product(name: "_NIOFileSystem", package: "swift-nio"), .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                                                        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                                                        .product(name: "NIOPosix", package: "swift-nio")]),
+        .target(name: "LiveryPublish", dependencies: ["LiveryDiagnostics", "LiveryLoad", "LiveryResolve", "LiveryTUF", "LiveryCheck", "LiveryPack", "LiveryRender", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiverySign", "CLiverySystem"]),
         // `livery serve`: Output/ over HTTP (Hummingbird), and vouchers (SQLite via LiveryAssets' wrapper, or PostgreSQL via
         // PostgresNIO for several instances sharing one database; HMAC tokens).
         // Which targets are protected it reads from the release as published, through the signer's typed metadata chain (LiverySign).
         .target(name: "LiveryServe", dependencies: ["LiveryAssets", "LiverySQLite", "LiveryStorage", "LiverySign", "LiveryTUF", "LiveryObjectStore", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto"),
-                                                  .product(name: "PostgresNIO", package: "postgres-nio")]),
+                                                  .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+                                                  .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                                                  .product(name: "NIOSSL", package: "swift-nio-ssl")]),
         // The client side, the library apps embed (docs/client.md#embedding-liveryclient): TUF verification, download and
         // install. No libxml2, no pipeline, no Linux-only module. Zip bundles are read with ZIPFoundation on every platform
         // (libarchive is not a public library on iOS); tar.zst bundles with libarchive where it exists, on Linux.
@@ -116,10 +125,12 @@ let package = Package(
         ]),
         // Regenerates LiveryL10n's plural rule table from CLDR's XML (`make cldr`).
         .executableTarget(name: "livery-cldr", dependencies: ["LiveryL10n", "CXML2"]),
-        .testTarget(name: "LiveryL10nTests", dependencies: ["LiveryL10n"], exclude: ["Fixtures"]),
+        .testTarget(name: "LiveryL10nTests", dependencies: ["LiveryL10n", "LiveryDiagnostics"], exclude: ["Fixtures"]),
         .testTarget(
             name: "LiveryTests",
-            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiveryPack", "LiveryPublish", "LiveryTUF", "LiverySign", "LiveryClient", "LiveryClientCore", "LiveryServe", "LiveryInterchange", "LiveryVectors", "LiveryObjectStore", "LiveryImage", "LiveryJSONRPC", "LiveryLanguageServer", "LiveryCommands",
+            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiveryPack", "LiveryPublish", "LiveryTUF", "LiverySign", "LiveryClient", "LiveryClientCore", "LiveryServe", "LiveryInterchange", "LiveryVectors", "LiveryObjectStore", "LiveryImage", "LiveryJSONRPC", "LiveryLanguageServer", "LiveryCommands", "LiveryL10n", "CLiverySystem",
+                           .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+                           .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
                            // `livery serve` driven in process, without a socket (ServeInProcessTests).
                            .product(name: "HummingbirdTesting", package: "hummingbird")],
             exclude: ["Fixtures"]

@@ -68,37 +68,12 @@ final class NetworkCommandTests: XCTestCase {
     /// What `make run` builds (`swift build --product livery`): the closure of the livery target in Package.swift,
     /// read by SwiftPM itself, holds no SwiftNIO, AsyncHTTPClient, Hummingbird or PostgresNIO; livery-network does.
     func testLiveryLinksNoNetworkStack() throws {
-        // A scratch folder of its own: `swift test` holds the lock of the package's .build while this runs.
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("livery-dump-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let dump = try LiveryProcess.tool(["swift", "package", "dump-package", "--package-path", LiveryProcess.packageRoot.path, "--scratch-path", scratch.path])
-        XCTAssertEqual(dump.status, 0, dump.stderr)
-        // Each dependency is {"byName"|"target": [name, condition]} or {"product": [name, package, …]}.
-        let manifest = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
-        var targets: [String: [(package: String?, name: String)]] = [:]
-        for target in try XCTUnwrap(manifest["targets"] as? [[String: Any]]) {
-            let dependencies = (target["dependencies"] as? [[String: [Any]]] ?? []).compactMap { dependency -> (package: String?, name: String)? in
-                if let product = dependency["product"], let name = product.first as? String { return (product.dropFirst().first as? String, name) }
-                if let named = dependency["byName"] ?? dependency["target"], let name = named.first as? String { return (nil, name) }
-                return nil
-            }
-            targets[try XCTUnwrap(target["name"] as? String)] = dependencies
-        }
-        func closure(_ root: String) -> (targets: Set<String>, packages: Set<String>) {
-            var seen: Set<String> = [], packages: Set<String> = [], queue = [root]
-            while let name = queue.popLast() {
-                guard seen.insert(name).inserted, let dependencies = targets[name] else { continue }
-                for (package, dependencyName) in dependencies {
-                    if let package { packages.insert(package) } else { queue.append(dependencyName) }
-                }
-            }
-            return (seen, packages)
-        }
+        let graph = try PackageGraph.load()
         let network: Set<String> = ["swift-nio", "async-http-client", "hummingbird", "postgres-nio"]
-        let livery = closure("livery")
+        let livery = graph.closure(of: "livery")
         XCTAssertTrue(livery.targets.contains("LiveryClientCore") && livery.targets.contains("LiveryPublish"))
         XCTAssertEqual(livery.packages.intersection(network), [], "make run would build \(livery.packages.intersection(network).sorted())")
         XCTAssertFalse(livery.targets.contains("LiveryClient") || livery.targets.contains("LiveryServe") || livery.targets.contains("LiveryObjectStore"))
-        XCTAssertEqual(closure("livery-network").packages.intersection(network), network)
+        XCTAssertEqual(graph.closure(of: "livery-network").packages.intersection(network), network)
     }
 }

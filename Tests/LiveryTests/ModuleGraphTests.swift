@@ -1,0 +1,149 @@
+import Foundation
+import XCTest
+
+/// Package.swift's targets as SwiftPM reads them (`swift package dump-package`), with each target's declared
+/// dependencies: other targets by name, and products with their package.
+struct PackageGraph {
+    struct Target {
+        var name: String
+        var isTest: Bool
+        var targets: [String]
+        var products: [(package: String, name: String)]
+    }
+
+    var targets: [String: Target]
+
+    static func load() throws -> PackageGraph {
+        // A scratch folder of its own: `swift test` holds the lock of the package's .build while this runs.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("livery-dump-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let dump = try LiveryProcess.tool(["swift", "package", "dump-package", "--package-path", LiveryProcess.packageRoot.path, "--scratch-path", scratch.path])
+        guard dump.status == 0 else { throw XCTSkip("swift package dump-package failed: \(dump.stderr)") }
+        // Each dependency is {"byName"|"target": [name, condition]} or {"product": [name, package, …]}.
+        let manifest = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
+        var targets: [String: Target] = [:]
+        for entry in try XCTUnwrap(manifest["targets"] as? [[String: Any]]) {
+            let name = try XCTUnwrap(entry["name"] as? String)
+            var target = Target(name: name, isTest: entry["type"] as? String == "test", targets: [], products: [])
+            for dependency in entry["dependencies"] as? [[String: [Any]]] ?? [] {
+                if let product = dependency["product"], let productName = product.first as? String {
+                    target.products.append((product.dropFirst().first as? String ?? "", productName))
+                } else if let named = dependency["byName"] ?? dependency["target"], let dependencyName = named.first as? String {
+                    target.targets.append(dependencyName)
+                }
+            }
+            targets[name] = target
+        }
+        return PackageGraph(targets: targets)
+    }
+
+    /// The targets `root` depends on, directly or not (itself included), and the packages their products come from.
+    func closure(of root: String) -> (targets: Set<String>, packages: Set<String>) {
+        var seen: Set<String> = [], packages: Set<String> = [], queue = [root]
+        while let name = queue.popLast() {
+            guard seen.insert(name).inserted, let target = targets[name] else { continue }
+            packages.formUnion(target.products.map(\.package))
+            queue.append(contentsOf: target.targets)
+        }
+        return (seen, packages)
+    }
+}
+
+/// The shape of the package (docs/architecture.md): the stages in pipeline order, every arrow between Livery's
+/// modules pointing down it, and every module a file imports declared in Package.swift.
+final class ModuleGraphTests: XCTestCase {
+    /// Each library module's stage, earliest first: a module may depend on modules of its own stage or earlier ones.
+    /// The client side (LiveryClientCore, LiveryClient) stands apart: it may use the foundation and the release format only.
+    static let stages: [(name: String, modules: [String])] = [
+        ("foundation", ["LiveryDiagnostics", "LiveryStorage", "LiverySQLite", "LiveryImage", "LiveryJSONRPC",
+                        "CYAML", "CXML2", "CArchive", "CSQLite", "CVips", "CPKCS11", "CLiverySystem", "CArchiveReader"]),
+        ("load", ["LiveryLoad", "LiveryL10n"]),
+        ("resolve", ["LiveryResolve"]),
+        ("check", ["LiveryCheck"]),
+        ("assets", ["LiveryAssets"]),
+        ("render", ["LiveryRender", "LiveryInterchange"]),
+        ("pack", ["LiveryPack"]),
+        ("sign", ["LiveryTUF", "LiverySign", "LiveryVectors"]),
+        ("publish and serve", ["LiveryPublish", "LiveryObjectStore", "LiveryServe"]),
+        ("composition", ["LiveryLanguageServer", "LiveryCommands", "livery", "livery-network", "livery-cldr", "livery-json-fuzz"]),
+    ]
+    static let client: Set<String> = ["LiveryClientCore", "LiveryClient"]
+    /// What the client may use: the foundation's storage helpers and the release format (metadata, signatures).
+    static let clientMayUse: Set<String> = ["LiveryStorage", "LiveryTUF", "CArchiveReader", "LiveryClientCore"]
+
+    /// Arrows against the stage order that are known and not yet moved (issue 34: the rule registry, which lists
+    /// later stages' rules, and the download manifest, which lives with TUF). The test fails on any other, and
+    /// when one of these goes, so that the list only shrinks.
+    static let knownAgainstTheFlow: Set<String> = [
+        "LiveryCheck -> LiveryRender", "LiveryCheck -> LiveryInterchange", "LiveryPack -> LiveryTUF",
+    ]
+
+    /// Modules of the platform, not of a package.
+    static let system: Set<String> = ["Foundation", "FoundationNetworking", "FoundationEssentials", "Glibc", "Musl", "Darwin", "Dispatch",
+                                      "XCTest", "Android", "os", "Synchronization", "WinSDK", "ucrt"]
+    /// Products whose modules have other names than the product.
+    static let productModules: [String: [String]] = ["_NIOFileSystem": ["_NIOFileSystem", "NIOFileSystem"]]
+
+    func testEveryArrowPointsDownThePipeline() throws {
+        let graph = try PackageGraph.load()
+        var stageOf: [String: Int] = [:]
+        for (index, stage) in Self.stages.enumerated() { for module in stage.modules { stageOf[module] = index } }
+        var against: Set<String> = []
+        for target in graph.targets.values where !target.isTest {
+            if Self.client.contains(target.name) {
+                for dependency in target.targets where !Self.clientMayUse.contains(dependency) {
+                    XCTFail("\(target.name) -> \(dependency): the client may use only \(Self.clientMayUse.sorted())")
+                }
+                continue
+            }
+            guard let from = stageOf[target.name] else {
+                XCTFail("\(target.name) has no stage: add it to ModuleGraphTests.stages and docs/architecture.md")
+                continue
+            }
+            for dependency in target.targets {
+                if Self.client.contains(dependency) {
+                    XCTAssertEqual(Self.stages[from].name, "composition", "\(target.name) -> \(dependency): only the composition layer uses the client")
+                    continue
+                }
+                guard let to = stageOf[dependency] else { XCTFail("\(dependency) has no stage"); continue }
+                if to > from { against.insert("\(target.name) -> \(dependency)") }
+            }
+        }
+        XCTAssertEqual(against.subtracting(Self.knownAgainstTheFlow).sorted(), [], "arrows against the pipeline (stage order in docs/architecture.md)")
+        XCTAssertEqual(Self.knownAgainstTheFlow.subtracting(against).sorted(), [], "moved: take these out of knownAgainstTheFlow")
+    }
+
+    /// A module a file imports is one its target declares (a target, or a product's module), the target's own, or
+    /// the platform's: nothing is reached through another target's dependencies.
+    func testEveryImportIsDeclared() throws {
+        let graph = try PackageGraph.load()
+        let root = LiveryProcess.packageRoot
+        let pattern = try NSRegularExpression(pattern: #"^(?:@testable |@_exported |@preconcurrency )?(?:public |package |internal |private |fileprivate )?import (?:(?:struct|class|enum|func|protocol|typealias|var|let) )?([A-Za-z_][A-Za-z0-9_]*)"#,
+                                              options: .anchorsMatchLines)
+        var undeclared: [String] = []
+        for target in graph.targets.values.sorted(by: { $0.name < $1.name }) {
+            let folder = root.appendingPathComponent(target.isTest ? "Tests" : "Sources").appendingPathComponent(target.name)
+            var allowed = Set(target.targets).union(Self.system).union([target.name])
+            for product in target.products { allowed.formUnion(Self.productModules[product.name] ?? [product.name]) }
+            guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { continue }
+            for case let file as URL in files {
+                // Fixtures are inputs of the tests (generated SwiftUI, sample apps), not the target's code.
+                if file.lastPathComponent == "Fixtures" { files.skipDescendants(); continue }
+                guard file.pathExtension == "swift", let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
+                // The imports at the head of the file (with comments and #if around them): further down, a line
+                // that reads like one is in a string (the Python the tests run).
+                for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+                    let trimmed = line.trimmingCharacters(in: .whitespaces)
+                    if let match = pattern.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)), let range = Range(match.range(at: 1), in: line) {
+                        let module = String(line[range])
+                        if !allowed.contains(module) { undeclared.append("\(target.name): \(file.lastPathComponent) imports \(module)") }
+                        continue
+                    }
+                    let preamble = trimmed.isEmpty || ["//", "/*", "*", "#if", "#else", "#elseif", "#endif"].contains { trimmed.hasPrefix($0) }
+                    if !preamble { break }
+                }
+            }
+        }
+        XCTAssertEqual(undeclared, [], "declare these in Package.swift")
+    }
+}
