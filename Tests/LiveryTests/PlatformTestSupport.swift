@@ -85,9 +85,20 @@ enum PlatformFixtures {
         return result
     }
 
+    /// Skips the test when `name` (chromium, tsc…) is not on the PATH, naming the Debian package that has it; under
+    /// `make test`, which installs them all and sets LIVERY_REQUIRE_TOOLS, a missing tool fails the test instead.
+    static func requireTool(_ name: String) throws {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        if name.contains("/") || path.split(separator: ":").contains(where: { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }) { return }
+        let message = "\(name) is not installed (make test-deps installs it)"
+        if ProcessInfo.processInfo.environment["LIVERY_REQUIRE_TOOLS"] != nil { XCTFail(message); throw CocoaError(.executableNotLoadable) }
+        throw XCTSkip(message)
+    }
+
     /// Runs an external tool with its output in files (chromium writes a lot to stderr, which a pipe
     /// read after stdout could block on).
     static func tool(_ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 300) throws -> LiveryProcess.Output {
+        if let name = arguments.first { try requireTool(name) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
