@@ -153,17 +153,20 @@ final class AuditLogTests: XCTestCase {
 
     func testAppendWaitsForTheLockOfAnotherProcess() throws {
         try AuditLog(file: url, tenant: tenant).append([event(version: 1)])
+        // The other process writes `released` while it still holds the lock: an append that waited for the lock
+        // finds it there when it returns; one that did not returns while the other process is still asleep.
+        let released = url.deletingLastPathComponent().appendingPathComponent("released")
         let holder = Process()
         let output = Pipe()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        holder.arguments = ["python3", "-c", "import fcntl, sys, time\nf = open(sys.argv[1], 'rb')\nfcntl.flock(f, fcntl.LOCK_EX)\nprint('locked', flush=True)\ntime.sleep(0.8)\n", url.path]
+        holder.arguments = ["python3", "-c", "import fcntl, sys, time\nf = open(sys.argv[1], 'rb')\nfcntl.flock(f, fcntl.LOCK_EX)\nprint('locked', flush=True)\n"
+                            + "time.sleep(0.5)\nopen(sys.argv[2], 'w').close()\n", url.path, released.path]
         holder.standardOutput = output
         try holder.run()
         // Waits until the other process holds the lock.
         XCTAssertTrue(String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("locked"))
-        let start = Date()
         try AuditLog(file: url, tenant: tenant).append([event(version: 2)])
-        XCTAssertGreaterThan(Date().timeIntervalSince(start), 0.5, "the append did not wait for the other process's lock")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: released.path), "the append did not wait for the other process's lock")
         holder.waitUntilExit()
         XCTAssertEqual(try AuditLog(file: url, tenant: tenant).verify().count, 2)
     }

@@ -95,7 +95,9 @@ final class WatchTests: XCTestCase {
         try edit(workspace, "physio-clinic/locales/en.yaml", "  home: Start\n", "  home: \"{count, plural, one {#}}\"\n")
         let failed = lines(watch, until: isStatus)
         XCTAssertTrue(failed.contains { $0.hasPrefix("+ Tenants/physio-clinic/locales/en.yaml:") }, failed.joined(separator: "\n"))
-        Thread.sleep(forTimeInterval: 0.5)
+        // The check's findings come before the build's refusal: wait for that line (a deadline, not a pause).
+        let deadline = Date().addingTimeInterval(30)
+        while !watch.stderr.contains("not built: ") && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         XCTAssertTrue(watch.stderr.contains("not built: "), watch.stderr)
         let pointer = try String(contentsOf: workspace.output.appendingPathComponent("physio-clinic/release.json"), encoding: .utf8)
         XCTAssertTrue(pointer.contains("\"release\":2"), pointer)
