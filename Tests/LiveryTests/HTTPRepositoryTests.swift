@@ -43,6 +43,23 @@ final class HTTPRepositoryTests: XCTestCase {
     }
 
     /// A server that cannot be reached is named by its URL, without a signed URL's query (a credential).
+    /// LiveryClientCore has no transport of its own: a voucher server named for a repository that is not HTTP must come
+    /// with one, and the fetch says so before anything is read or written; with one it goes on to the server.
+    func testAVoucherServerBesideALocalRepositoryNeedsATransport() throws {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("livery-transport-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        var request = FetchRequest(tenant: "demo", repository: LocalRepository(root: cache.appendingPathComponent("nothing")), cache: cache)
+        request.voucherServer = URL(string: "http://127.0.0.1:1/demo")
+        request.vouchers = ["CODE-1"]
+        XCTAssertThrowsError(try ReleaseInstaller.fetch(request)) { error in
+            XCTAssertEqual("\(error)", "a voucher server is reached over HTTP: set FetchRequest.transport when the repository is not an HTTPRepository")
+        }
+        request.transport = AsyncHTTPTransport.shared
+        XCTAssertThrowsError(try ReleaseInstaller.fetch(request)) { error in
+            XCTAssertTrue("\(error)".contains("127.0.0.1:1"), "\(error)")
+        }
+    }
+
     func testAnUnreachableServerIsNamedWithoutItsQuery() throws {
         let repository = HTTPRepository(base: URL(string: "http://127.0.0.1:1/demo")!)
         // A refused connection is not retried until the connect timeout (10 s; AsyncHTTPClient's default retried with
