@@ -391,16 +391,7 @@ if problems: sys.exit("\n".join(problems))
 
     // MARK: Support
 
-    private func generateSamples() throws -> URL {
-        let root = try PlatformFixtures.temporaryFolder()
-        let templates = try PlatformFixtures.platformTemplates()
-        for tenant in PlatformFixtures.samples {
-            let (files, diagnostics) = PlatformFiles.generate(tenant, templates: templates)
-            XCTAssertEqual(diagnostics.filter { $0.severity == .error }, [], tenant.id)
-            try BuildSettingsTests.write(files, to: root.appendingPathComponent(tenant.id))
-        }
-        return root
-    }
+    private func generateSamples() throws -> URL { try PlatformFixtures.generateSamples() }
 
     /// The example tenant with one token file.
     private func tokenFiles(_ tokens: String) -> [String: String] {

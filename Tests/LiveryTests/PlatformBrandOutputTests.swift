@@ -7,16 +7,7 @@ import XCTest
 /// identities and haptics, and every mode (density, contrast…), checked by parsing each output with
 /// an independent parser and comparing with the tenants' own token files, read by Python's json.
 final class PlatformBrandOutputTests: XCTestCase {
-    private func generateSamples() throws -> URL {
-        let root = try PlatformFixtures.temporaryFolder()
-        let templates = try PlatformFixtures.platformTemplates()
-        for tenant in PlatformFixtures.samples {
-            let (files, diagnostics) = PlatformFiles.generate(tenant, templates: templates)
-            XCTAssertEqual(diagnostics.filter { $0.severity == .error }, [], tenant.id)
-            try BuildSettingsTests.write(files, to: root.appendingPathComponent(tenant.id))
-        }
-        return root
-    }
+    private func generateSamples() throws -> URL { try PlatformFixtures.generateSamples() }
 
     /// tinycss2 parses every stylesheet; the custom properties carry the token files' opacity values,
     /// every haptics entry, each tab's tint at its opacity and header colour, the glass values and

@@ -85,6 +85,19 @@ enum PlatformFixtures {
         return result
     }
 
+    /// Every sample tenant's platform files, generated into a temporary folder (one subfolder per tenant), with no
+    /// error-level finding.
+    static func generateSamples() throws -> URL {
+        let root = try temporaryFolder()
+        let templates = try platformTemplates()
+        for tenant in samples {
+            let (files, diagnostics) = PlatformFiles.generate(tenant, templates: templates)
+            XCTAssertEqual(diagnostics.filter { $0.severity == .error }, [], tenant.id)
+            try BuildSettingsTests.write(files, to: root.appendingPathComponent(tenant.id))
+        }
+        return root
+    }
+
     /// Skips the test when `name` (chromium, tsc…) is not on the PATH, naming the Debian package that has it; under
     /// `make test`, which installs them all and sets LIVERY_REQUIRE_TOOLS, a missing tool fails the test instead.
     static func requireTool(_ name: String) throws {
