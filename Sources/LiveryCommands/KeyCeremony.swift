@@ -272,7 +272,15 @@ extension Keys {
                 let keys = try? store.keys(for: tenant, create: false, warn: { _ in })
                 try AuditTrail.recordCeremony(root, store: store, tenant: tenant)
                 let outcome = try RootPublisher.publish(root, tenant: tenant, output: output, store: store, keys: keys)
-                try store.forgetUntrustedKeys(tenant: tenant, root: root.signed)
+                for (role, keys, dropped) in try store.forgetUntrustedKeys(tenant: tenant, root: root.signed) {
+                    let lines = keys.map { "    \($0)" }.joined(separator: "\n")
+                    FileHandle.standardError.write(Data(("""
+                        WARNING: \(tenant): keys.yaml lists \(keys.count) \(role.rawValue) key\(keys.count == 1 ? "" : "s") that \(keys.count == 1 ? "is" : "are") not on this machine, \
+                        and root version \(root.signed.version) trusts \(dropped == keys.count ? "none of them" : "at most \(keys.count - dropped)"): \
+                        remove the line\(dropped == 1 ? "" : "s") of the dropped key\(dropped == 1 ? "" : "s") from \(store.configurationFile(for: tenant).path)
+                        \(lines)\n
+                        """).utf8))
+                }
                 if outcome.keptForFirstBuild {
                     print("\(tenant): root version 1 checked and kept in \(store.initialRootFile(for: tenant).path); the first build publishes it")
                 }

@@ -46,18 +46,35 @@ extension KeyStore {
     /// After a new root is published: keys.yaml keeps only the keys it trusts for each role (a
     /// key that cannot be opened now is kept, to be judged at its next use); the store's own key
     /// files it drops are renamed `<file>.retired-<n>`.
-    public func forgetUntrustedKeys(tenant: String, root: Root) throws {
+    /// Returns, role by role, the keys kept unjudged (their file is not here, or they cannot be opened now) where
+    /// there are more of them than keys of the new root that no judged line matched: then at least `dropped` of
+    /// them name a key the new root no longer trusts, which only their holder can tell apart (keys.yaml records
+    /// URIs, not key ids). An away key the root may still trust is not reported.
+    @discardableResult
+    public func forgetUntrustedKeys(tenant: String, root: Root) throws -> [(role: TUFRole, keys: [KeyReference], dropped: Int)] {
         let configFile = configurationFile(for: tenant)
-        guard FileManager.default.fileExists(atPath: configFile.path) else { return }
+        guard FileManager.default.fileExists(atPath: configFile.path) else { return [] }
         var configuration = try KeyConfiguration.load(configFile)
         var changed = false
-        for (role, references) in configuration.roles {
-            let trusted = root.roles[role]?.keyIDs ?? []
+        var stale: [(role: TUFRole, keys: [KeyReference], dropped: Int)] = []
+        for (role, references) in configuration.roles.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let trusted = Set(root.roles[role]?.keyIDs ?? [])
+            var matched = Set<String>()
+            var unjudged: [KeyReference] = []
             let kept = references.filter { reference in
-                if let file = reference.fileURL(relativeTo: folder(for: tenant)), !FileManager.default.fileExists(atPath: file.path) { return true }
-                guard let id = try? signer(reference, tenant: tenant).publicKey().keyID else { return true }
+                if let file = reference.fileURL(relativeTo: folder(for: tenant)), !FileManager.default.fileExists(atPath: file.path) {
+                    unjudged.append(reference)
+                    return true
+                }
+                guard let id = try? signer(reference, tenant: tenant).publicKey().keyID else {
+                    unjudged.append(reference)
+                    return true
+                }
+                if trusted.contains(id) { matched.insert(id) }
                 return trusted.contains(id)
             }
+            let dropped = unjudged.count - trusted.subtracting(matched).count
+            if dropped > 0 { stale.append((role, unjudged, dropped)) }
             if kept != references {
                 configuration.roles[role] = kept
                 changed = true
@@ -71,6 +88,7 @@ extension KeyStore {
             }
         }
         if changed { try configuration.write(to: configFile) }
+        return stale
     }
 }
 

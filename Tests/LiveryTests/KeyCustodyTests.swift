@@ -369,6 +369,40 @@ final class KeyCustodyTests: XCTestCase {
         }
     }
 
+    /// After a new root, keys.yaml keeps a key it cannot open (its file is away): only its holder can tell whether the root
+    /// still trusts it. When there are more such lines for a role than keys of the root that no other line matched, some
+    /// of them name a dropped key, and finish-root says so; an away key the root may still trust is not reported.
+    func testAnAwayKeyTheNewRootMayHaveDroppedIsNamed() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("livery-away-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = KeyStore(root: root)
+        let folder = store.folder(for: "acme")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let here = Curve25519.Signing.PrivateKey(), away = Curve25519.Signing.PrivateKey(), other = Curve25519.Signing.PrivateKey()
+        try KeyFiles.create(here, at: folder.appendingPathComponent("timestamp-2.key"))
+        try "timestamp:\n  - file:timestamp-2.key\n  - file:timestamp-1.key\n".write(to: store.configurationFile(for: "acme"), atomically: true, encoding: .utf8)
+        func newRoot(timestamp: [Curve25519.Signing.PrivateKey]) throws -> Root {
+            let signer = TUFKey(Curve25519.Signing.PrivateKey().publicKey)
+            return try Root(signed: TUFDocument.root(version: 2, expires: Date().addingTimeInterval(86_400), keys: [.root: [signer], .targets: [signer], .snapshot: [signer],
+                                                                                                             .timestamp: timestamp.map { TUFKey($0.publicKey) }],
+                                                     thresholds: [.root: 1, .targets: 1, .snapshot: 1, .timestamp: 1]))
+        }
+        // The new root trusts the key here and one other: the away line may be that other key.
+        XCTAssertTrue(try store.forgetUntrustedKeys(tenant: "acme", root: newRoot(timestamp: [here, away])).isEmpty)
+        // The new root trusts only the key here: the away line names a dropped key, and stays until its holder removes it.
+        let stale = try store.forgetUntrustedKeys(tenant: "acme", root: newRoot(timestamp: [here]))
+        XCTAssertEqual(stale.map(\.role), [.timestamp])
+        XCTAssertEqual(stale.first?.keys, [.file(path: "timestamp-1.key", passphrase: nil)])
+        XCTAssertEqual(stale.first?.dropped, 1)
+        XCTAssertTrue(try String(contentsOf: store.configurationFile(for: "acme"), encoding: .utf8).contains("timestamp-1.key"))
+        // A root that trusts another key only: the key here is dropped and its file retired; the away line may be
+        // that other key, so it is not named.
+        XCTAssertTrue(try store.forgetUntrustedKeys(tenant: "acme", root: newRoot(timestamp: [other])).isEmpty)
+        let left = try String(contentsOf: store.configurationFile(for: "acme"), encoding: .utf8)
+        XCTAssertFalse(left.contains("timestamp-2.key"), left)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("timestamp-2.key.retired-1").path))
+    }
+
     func testKeysYAMLMistakesAreLocated() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-keys-yaml-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
