@@ -276,7 +276,7 @@ extension Keys {
                     let lines = keys.map { "    \($0)" }.joined(separator: "\n")
                     FileHandle.standardError.write(Data(("""
                         WARNING: \(tenant): keys.yaml lists \(keys.count) \(role.rawValue) key\(keys.count == 1 ? "" : "s") that \(keys.count == 1 ? "is" : "are") not on this machine, \
-                        and root version \(root.signed.version) trusts \(dropped == keys.count ? "none of them" : "at most \(keys.count - dropped)"): \
+                        and root version \(root.signed.version) trusts \(dropped == keys.count ? "none of them" : "at most \(keys.count - dropped) of them"): \
                         remove the line\(dropped == 1 ? "" : "s") of the dropped key\(dropped == 1 ? "" : "s") from \(store.configurationFile(for: tenant).path)
                         \(lines)\n
                         """).utf8))
