@@ -269,7 +269,7 @@ struct Releases: ParsableCommand {
             print("\(history.channel.name):")
             for entry in history.entries.reversed() {
                 let date = TUFDate.string(entry.signed)
-                let bytes = size(entry).map { String(format: "%.1f MB", Double($0) / 1_000_000) } ?? "-"
+                let bytes = size(entry).map { ByteCount.text($0) } ?? "-"
                 let mark = entry.state == .current ? "*" : entry.state == .staged ? "~" : " "
                 let change = update(entry, in: history).map { "  update \(ByteCount.text($0.delta)) by delta (\(ByteCount.text($0.whole)) whole)" } ?? ""
                 var line = "\(mark) \(entry.release)  \(date)  \(bytes)  \(rollout(entry))  \(origin(entry))\(change)"
@@ -362,7 +362,7 @@ struct StoreCommand: ParsableCommand {
 
     static func printReport(_ report: StoreDoctor.Report) {
         for problem in report.problems { print(problem) }
-        print("checked \(report.objectsChecked) stored objects and \(report.targetsChecked) published targets (\(String(format: "%.1f", Double(report.bytesRead) / 1e6)) MB): "
+        print("checked \(report.objectsChecked) stored objects and \(report.targetsChecked) published targets (\(ByteCount.text(report.bytesRead))): "
               + "\(report.damaged.count) damaged, \(report.problems.count - report.damaged.count) stale")
     }
 

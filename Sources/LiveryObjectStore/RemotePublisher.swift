@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveryStorage
 import LiveryTUF
 
 /// Publishes tenants' release folders (`Output/<tenant>/`, each a TUF repository plus `release.json`)
@@ -557,7 +558,7 @@ actor PublishProgress {
         let now = Date()
         guard force || now.timeIntervalSince(drawn) >= 0.1 else { return }
         drawn = now
-        let line = String(format: "\r\u{1B}[Kpublishing %@: %d/%d objects, %.1f/%.1f MB", tenant, done, objects, Double(sent) / 1e6, Double(bytes) / 1e6)
+        let line = "\r\u{1B}[Kpublishing \(tenant): \(done)/\(objects) objects, \(ByteCount.text(sent))/\(ByteCount.text(bytes))"
         FileHandle.standardError.write(Data(line.utf8))
     }
 }

@@ -191,7 +191,7 @@ final class ProgressBar: @unchecked Sendable {
         let width = 30
         let filled = Int(fraction * Double(width))
         let line = "\r\u{1B}[K[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
-            + String(format: "%3.0f%% %.1f/%.1f MB ", fraction * 100, Double(all) / 1e6, Double(total) / 1e6) + bundle
+            + String(format: "%3.0f%% ", fraction * 100) + "\(ByteCount.text(all))/\(ByteCount.text(total)) " + bundle
         lock.withLock { FileHandle.standardError.write(Data(line.utf8)) }
     }
 }

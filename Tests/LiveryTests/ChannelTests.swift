@@ -136,6 +136,18 @@ final class ChannelTests: XCTestCase {
                        try XCTUnwrap(Publisher.currentManifest(tenant: Self.tenant, channel: ReleaseChannel("beta")!, output: workspace.output)?.manifest).bundles)
     }
 
+    /// `livery releases` gives each size in the unit that fits: a release of a few hundred kilobytes is not "0.2 MB".
+    func testReleasesGiveSizesInTheUnitThatFits() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try build(workspace).status, 0)
+        try workspace.replace("\(Self.tenant)/locales/en.yaml", "Home", "Start")
+        XCTAssertEqual(try build(workspace).status, 0)
+        let history = try livery(["releases", Self.tenant, "--output", "Output"], workspace).stdout
+        let sizes = history.split(separator: "\n").filter { !$0.hasSuffix(":") }.compactMap { $0.firstMatch(of: #/^[*~ ] [0-9]+  [^ ]+  ([^ ]+ [^ ]+)  /#)?.1 }
+        XCTAssertEqual(sizes.count, 2, history)
+        for size in sizes { XCTAssertNotNil(size.wholeMatch(of: /[1-9][0-9]{0,2}\.[0-9] (KB|MB)/), history) }
+    }
+
     func testAStagedRolloutReachesTheBucketedDevicesGrowsWithoutFlippingBackAndAHaltKeepsWhatWasTaken() throws {
         let workspace = try BuildTests.Workspace()
         XCTAssertEqual(try build(workspace).status, 0)

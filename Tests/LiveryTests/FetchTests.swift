@@ -36,6 +36,17 @@ final class FetchTests: XCTestCase {
         XCTAssertFalse(second.stdout.contains("()"), second.stdout)
     }
 
+    /// The progress bar (`--progress bar`, or a terminal) counts in the unit that fits, not "0.0/0.0 MB" for kilobytes.
+    func testTheProgressBarCountsInTheUnitThatFits() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let fetched = try fetch(workspace, server, tenant: "urbannest", extra: ["--progress", "bar"])
+        XCTAssertEqual(fetched.status, 0, fetched.stderr)
+        XCTAssertNotNil(fetched.stderr.firstMatch(of: #/\] 100% [1-9][0-9]{0,2}\.[0-9] KB/[1-9][0-9]{0,2}\.[0-9] KB /#), fetched.stderr)
+        XCTAssertFalse(fetched.stderr.contains("0.0/"), fetched.stderr)
+    }
+
     func testFetchInstallsWhatTheAppNeedsAndAfterAOneStringChangeDownloadsOnlyThatLocale() throws {
         let workspace = try BuildTests.Workspace()
         XCTAssertEqual(try workspace.build().status, 0)
