@@ -103,11 +103,12 @@ struct Promote: ParsableCommand {
             try ReleaseChannels.promote(tenant: tenant, from: from, to: to, release: release, exposure: rollout.map { .rollout($0) } ?? .everyone,
                                         reason: reason, keys: keys, output: options.outputURL, store: store, steps: options.steps, warn: ChannelOptions.warn)
         }
-        let share = rollout.map { " to \($0.percentText) of devices" } ?? ""
+        // "to 10% of stable's devices", as `livery rollout` says it (not "to stable to 10% of devices").
+        let destination = rollout.map { "\($0.percentText) of \(to.name)'s devices" } ?? to.name
         let how = outcome.sameManifest ? "the same manifest" : "the same bundles, renumbered: \(to.name) had a release as new"
         // The number promoted, also when it was the channel's current one (not "(current)").
         let source = outcome.source ?? release
-        print("\(tenant): promoted \(from.name) release \(source.map(String.init) ?? "?") to \(to.name)\(share) as release \(outcome.release) (\(how))")
+        print("\(tenant): promoted \(from.name) release \(source.map(String.init) ?? "?") to \(destination) as release \(outcome.release) (\(how))")
     }
 }
 

@@ -172,6 +172,17 @@ final class ChannelTests: XCTestCase {
         for size in sizes { XCTAssertNotNil(size.wholeMatch(of: /[1-9][0-9]{0,2}\.[0-9] (KB|MB)/), history) }
     }
 
+    /// Promoting to a share of devices says it as `livery rollout` does: "to 10% of stable's devices".
+    func testPromotingToAShareNamesTheShareOfTheChannelsDevices() throws {
+        let workspace = try betaWorkspace()
+        XCTAssertEqual(try build(workspace).status, 0)
+        _ = try livery(["promote", Self.tenant, "--from", "beta", "--to", "stable"], workspace)
+        try workspace.replace("\(Self.tenant)/locales/en.yaml", "Home", "Start")
+        XCTAssertEqual(try build(workspace).status, 0)
+        XCTAssertEqual(try livery(["promote", Self.tenant, "--from", "beta", "--to", "stable", "--rollout", "10%"], workspace).stdout,
+                       "\(Self.tenant): promoted beta release 2 to 10% of stable's devices as release 2 (the same manifest)\n")
+    }
+
     func testAStagedRolloutReachesTheBucketedDevicesGrowsWithoutFlippingBackAndAHaltKeepsWhatWasTaken() throws {
         let workspace = try BuildTests.Workspace()
         XCTAssertEqual(try build(workspace).status, 0)
