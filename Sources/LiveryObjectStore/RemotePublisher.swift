@@ -228,8 +228,7 @@ public final class RemotePublisher: Sendable {
             let theirs = try Metadata<Timestamp>(data: remoteTimestamp.data).signed
             let ours = try Metadata<Timestamp>(data: Data(contentsOf: local.url)).signed
             if theirs.version > ours.version || (theirs.version == ours.version && SigV4Signer.hex(SHA256.hash(data: remoteTimestamp.data)) != localDigests[local.relative]) {
-                throw S3Error.integrity("s3://\(location.bucket)/\(timestampKey) is at version \(theirs.version), and this release's timestamp is at \(ours.version): "
-                                        + "another build published a newer or different release of this tenant; publish from the folder that made it, or build again after fetching its metadata")
+                throw ForeignRelease(timestamp: "s3://\(location.bucket)/\(timestampKey)", storeVersion: theirs.version, localVersion: ours.version)
             }
         }
         let listed = try await client.list(bucket: location.bucket, prefix: base + "/")

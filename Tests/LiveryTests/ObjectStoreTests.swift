@@ -120,6 +120,20 @@ final class ObjectStoreTests: XCTestCase {
             "HTTP 403 AccessDenied, for 3 tenants (companero, physio-clinic, urbannest); the first request refused: PUT s3://b/apps/companero/.livery-publish.lock",
             "sonic-walkscape: s3://b/apps/sonic-walkscape/metadata/timestamp.json is at version 7",
         ])
+        // A store holding another build's releases (a fresh folder's first build published over the bucket) is one
+        // cause, whatever the versions; a single tenant keeps the whole message.
+        let foreign = { (tenant: String, store: Int, local: Int) in
+            ForeignRelease(timestamp: "s3://b/apps/\(tenant)/metadata/timestamp.json", storeVersion: store, localVersion: local)
+        }
+        XCTAssertEqual(PublishFailures.lines([(tenant: "urbannest", error: foreign("urbannest", 3, 1)), (tenant: "companero", error: foreign("companero", 1, 1))]), [
+            "another build published newer or different releases than this output folder holds, for 2 tenants (companero, urbannest): "
+                + "publish from the folder that made them, or build again after fetching their metadata; "
+                + "the first: s3://b/apps/companero/metadata/timestamp.json is at version 1, as this release's timestamp is, with other bytes",
+        ])
+        XCTAssertEqual(PublishFailures.lines([(tenant: "urbannest", error: foreign("urbannest", 7, 6))]), [
+            "urbannest: s3://b/apps/urbannest/metadata/timestamp.json is at version 7, and this release's timestamp is at 6: "
+                + "another build published a newer or different release of this tenant; publish from the folder that made it, or build again after fetching its metadata",
+        ])
     }
 
     func testPublishedSamplesAreWhatBoto3ReadsAndPythonTUFVerifiesFromTheBucket() throws {
@@ -314,7 +328,14 @@ final class ObjectStoreTests: XCTestCase {
         XCTAssertEqual(try publish(one, server, to: "s3://forked/x", ["physio-clinic"]).status, 0)
         let refused = try publish(two, server, to: "s3://forked/x", ["physio-clinic"])
         XCTAssertEqual(refused.status, 1)
-        XCTAssertTrue(refused.stderr.contains("another build published a newer or different release of this tenant"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("physio-clinic: s3://forked/x/physio-clinic/metadata/timestamp.json is at version 1, as this release's timestamp is, with other bytes: "
+                                              + "another build published a newer or different release of this tenant"), refused.stderr)
+        // Two tenants refused for it: one line.
+        XCTAssertEqual(try publish(one, server, to: "s3://forked/x", ["urbannest"]).status, 0)
+        let both = try publish(two, server, to: "s3://forked/x", ["physio-clinic", "urbannest"])
+        XCTAssertEqual(both.status, 1)
+        XCTAssertEqual(both.stderr.split(separator: "\n").count, 2, both.stderr)
+        XCTAssertTrue(both.stderr.contains("another build published newer or different releases than this output folder holds, for 2 tenants (physio-clinic, urbannest): "), both.stderr)
         let check = try server.oracle(["check", server.endpoint, "forked", "x", one.output.path, "physio-clinic"])
         XCTAssertEqual(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines), #"{"problems": []}"#, "the first release is intact")
     }
