@@ -136,6 +136,23 @@ final class ObjectStoreTests: XCTestCase {
         ])
     }
 
+    /// Credentials the store does not accept (an earlier run's keys of the test store) make its HEAD of the bucket a 403
+    /// with no body: one line that says what it may mean, not "HEAD s3://bucket: HTTP 403".
+    func testABucketTheStoreWillNotDescribeIsOneLineNamingTheCredentials() throws {
+        let server = try server()
+        try blocking { try await server.makePublicBucket("guarded", prefix: "apps") }
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        var environment = server.environment
+        environment["AWS_SECRET_ACCESS_KEY"] = "not-the-secret"
+        let refused = try LiveryProcess.run(["publish", "--output", "Output", "--to", "s3://guarded/apps"], in: workspace.root, environment: environment)
+        XCTAssertEqual(refused.status, 2, refused.stdout + refused.stderr)
+        XCTAssertEqual(refused.stderr, "Error: \(server.endpoint) refused to say whether bucket 'guarded' exists (HTTP 403, which gives no reason): either it does not accept "
+                       + "these credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or the profile's; docs/operations.md#publishing-to-object-storage-livery-publish), "
+                       + "or the bucket belongs to another account\n")
+        XCTAssertEqual(try blocking { try await server.client().list(bucket: "guarded", prefix: "apps/") }.count, 0, "nothing was uploaded")
+    }
+
     func testPublishedSamplesAreWhatBoto3ReadsAndPythonTUFVerifiesFromTheBucket() throws {
         let server = try server()
         try blocking { try await server.makePublicBucket("samples", prefix: "apps") }
