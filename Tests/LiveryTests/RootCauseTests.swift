@@ -71,6 +71,35 @@ final class RootCauseTests: XCTestCase {
         XCTAssertTrue(cause.related.contains { $0.message.hasPrefix("follows from this: store.yaml describes store listings, but the tenant has no app") }, "\(cause.related)")
     }
 
+    /// Every finding, errors and warnings, in report order.
+    private func findings(_ files: [String: String]) throws -> [Diagnostic] {
+        try ExampleWorkspace(RuleExample("root cause", files: files)).validate().diagnostics
+    }
+
+    /// Localization: a translation left empty (`profile:` with nothing after it is null, not text) is one
+    /// `structure.type` error; "missing in 'ru'", which follows from it, is a note under it, not an error before it.
+    func testAnEmptyTranslationIsOneErrorWithTheMissingKeyFoldedIntoIt() throws {
+        let found = try findings(LocaleExample.files(russian: "nav:\n  home: Главная\n  profile:\n"))
+        XCTAssertEqual(found.map(\.ruleID), [ShapeRule.type], found.map(\.line).joined(separator: "\n"))
+        let cause = try XCTUnwrap(found.first)
+        XCTAssertTrue(cause.location.file.hasSuffix("example/locales/ru.yaml") && cause.location.line == 3, "\(cause.location)")
+        XCTAssertEqual(cause.related.map(\.message), ["follows from this: key 'nav.profile' of the default locale 'en' is missing in 'ru' [localization.missing-key]"])
+    }
+
+    /// References (and localization): a message of the default locale left empty is one error; the tab label that names
+    /// it ("not in the default locale") and the translation that has it ("does not exist in the default locale") follow
+    /// from it, and are notes under it.
+    func testAnEmptyDefaultMessageIsOneErrorWithTheLabelAndTranslationFindingsFoldedIntoIt() throws {
+        let found = try findings(LocaleExample.files(locale: "ru", text: "nav:\n  home: Главная\n  profile: Профиль\n", english: "nav:\n  home: Home\n  profile:\n"))
+        XCTAssertEqual(found.map(\.ruleID), [ShapeRule.type], found.map(\.line).joined(separator: "\n"))
+        let cause = try XCTUnwrap(found.first)
+        XCTAssertTrue(cause.location.file.hasSuffix("example/locales/en.yaml"), "\(cause.location)")
+        XCTAssertEqual(cause.related.map(\.message).sorted(), [
+            "follows from this: key 'nav.profile' in 'ru' does not exist in the default locale 'en' [localization.extra-key]",
+            "follows from this: key 'nav.profile' is not in the default locale 'en' [references.locale-key]",
+        ])
+    }
+
     /// Every family: a finding at the place of a value its field does not allow is folded into that finding; one at
     /// another place stands, and a structure finding is never folded (it is a cause of its own).
     func testFoldingAppliesToEveryRuleFamily() {
