@@ -100,6 +100,42 @@ final class RootCauseTests: XCTestCase {
         ])
     }
 
+    /// Branding (and references): a token file that does not parse (a trailing comma) is its syntax error alone; the
+    /// colours the launch screens and the adaptive icon need, and the tab colour naming a token, follow from it.
+    func testATokenFileThatDoesNotParseIsOneErrorWithTheBrandingFindingsFoldedIntoIt() throws {
+        var files = StoreExample.files()
+        files["example/tenant.yaml"] = files["example/tenant.yaml"]!.replacingOccurrences(of: "label: nav.home}", with: "label: nav.home, color: \"{color.brand.primary}\"}")
+        files["example/branding/tokens.json"] = IconExample.tokens.replacingOccurrences(of: "\"hex\": \"#ffffff\"}}\n", with: "\"hex\": \"#ffffff\"}},\n")
+        let found = try findings(files)
+        XCTAssertEqual(found.map(\.ruleID), [LoadRule.syntax], found.map(\.line).joined(separator: "\n"))
+        let cause = try XCTUnwrap(found.first)
+        XCTAssertTrue(cause.location.file.hasSuffix("example/branding/tokens.json"), "\(cause.location)")
+        let notes = cause.related.map(\.message)
+        XCTAssertTrue(notes.contains { $0.hasPrefix("follows from this: the default colour token '{color.brand.primary}' is not a colour token of this tenant") && $0.hasSuffix("[branding.launch-screen-color]") }, "\(notes)")
+        XCTAssertTrue(notes.contains("follows from this: tab 'home' uses token '{color.brand.primary}', which the tenant's branding does not define [references.token]"), "\(notes)")
+    }
+
+    /// Voice: a tenant manifest that does not parse (a colon in the name) leaves the brand's name unknown, so the voice
+    /// rules would call its words in a heading capitalised by mistake; those findings are notes under the syntax error.
+    func testATenantManifestThatDoesNotParseFoldsTheVoiceFindingsAboutItsName() throws {
+        let files = [
+            "example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "name: Example", with: "name: Acme Fitness: Coaching"),
+            "example/voice.yaml": "labels:\n  sentenceCase: true\nwelcome: [welcome.title]\n",
+            "example/locales/en.yaml": "nav:\n  home: Home\n  profile: Profile\nwelcome:\n  title: Welcome to Acme Fitness\n",
+        ]
+        let found = try findings(files)
+        XCTAssertEqual(found.map(\.ruleID), [LoadRule.syntax], found.map(\.line).joined(separator: "\n"))
+        let notes = try XCTUnwrap(found.first).related.map(\.message)
+        XCTAssertTrue(notes.contains { $0.hasPrefix("follows from this: 'Acme' is capitalised in 'welcome.title'") && $0.hasSuffix("[voice.sentence-case]") }, "\(notes)")
+    }
+
+    // Assets: no finding of the assets family follows from another. Each is about one file as it is on disk (missing,
+    // of another type than its extension, a header cut short, too many pixels), which no other mistake changes, so
+    // assets findings stand whatever else is wrong (docs/diagnostics.md); a value that is not a path is a
+    // `structure.type` error and is never looked up as a file.
+    // Structure: structure findings are causes (the manifest's shape); none follows from another finding, so none is
+    // folded (`testFoldingAppliesToEveryRuleFamily` checks a structure finding at a cause's place stands).
+
     /// Every family: a finding at the place of a value its field does not allow is folded into that finding; one at
     /// another place stands, and a structure finding is never folded (it is a cause of its own).
     func testFoldingAppliesToEveryRuleFamily() {
