@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "LiveryVectors", dependencies: ["LiveryTUF", .product(name: "Crypto", package: "swift-crypto")]),
         // `livery publish`: releases to S3-compatible object storage (SigV4 by hand with swift-crypto: no maintained S3
         // client resolves here; see SigV4.swift), and presigned URLs for protected content.
-        .target(name: "LiveryObjectStore", dependencies: ["LiveryTUF", "LiveryLoad", .product(name: "Crypto", package: "swift-crypto"),
+        .target(name: "LiveryObjectStore", dependencies: ["LiveryTUF", "LiveryLoad", "LiveryStorage", .product(name: "Crypto", package: "swift-crypto"),
                                                         .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                         .product(name: "_NIOFileSystem", package: "swift-nio"), .product(name: "NIOFoundationCompat", package: "swift-nio"),
                                                         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -103,11 +103,12 @@ struct Promote: ParsableCommand {
             try ReleaseChannels.promote(tenant: tenant, from: from, to: to, release: release, exposure: rollout.map { .rollout($0) } ?? .everyone,
                                         reason: reason, keys: keys, output: options.outputURL, store: store, steps: options.steps, warn: ChannelOptions.warn)
         }
-        let share = rollout.map { " to \($0.percentText) of devices" } ?? ""
+        // "to 10% of stable's devices", as `livery rollout` says it (not "to stable to 10% of devices").
+        let destination = rollout.map { "\($0.percentText) of \(to.name)'s devices" } ?? to.name
         let how = outcome.sameManifest ? "the same manifest" : "the same bundles, renumbered: \(to.name) had a release as new"
         // The number promoted, also when it was the channel's current one (not "(current)").
         let source = outcome.source ?? release
-        print("\(tenant): promoted \(from.name) release \(source.map(String.init) ?? "?") to \(to.name)\(share) as release \(outcome.release) (\(how))")
+        print("\(tenant): promoted \(from.name) release \(source.map(String.init) ?? "?") to \(destination) as release \(outcome.release) (\(how))")
     }
 }
 
@@ -269,7 +270,7 @@ struct Releases: ParsableCommand {
             print("\(history.channel.name):")
             for entry in history.entries.reversed() {
                 let date = TUFDate.string(entry.signed)
-                let bytes = size(entry).map { String(format: "%.1f MB", Double($0) / 1_000_000) } ?? "-"
+                let bytes = size(entry).map { ByteCount.text($0) } ?? "-"
                 let mark = entry.state == .current ? "*" : entry.state == .staged ? "~" : " "
                 let change = update(entry, in: history).map { "  update \(ByteCount.text($0.delta)) by delta (\(ByteCount.text($0.whole)) whole)" } ?? ""
                 var line = "\(mark) \(entry.release)  \(date)  \(bytes)  \(rollout(entry))  \(origin(entry))\(change)"
@@ -362,7 +363,7 @@ struct StoreCommand: ParsableCommand {
 
     static func printReport(_ report: StoreDoctor.Report) {
         for problem in report.problems { print(problem) }
-        print("checked \(report.objectsChecked) stored objects and \(report.targetsChecked) published targets (\(String(format: "%.1f", Double(report.bytesRead) / 1e6)) MB): "
+        print("checked \(report.objectsChecked) stored objects and \(report.targetsChecked) published targets (\(ByteCount.text(report.bytesRead))): "
               + "\(report.damaged.count) damaged, \(report.problems.count - report.damaged.count) stale")
     }
 

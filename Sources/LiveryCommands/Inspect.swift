@@ -11,7 +11,8 @@ struct Inspect: ParsableCommand {
         commandName: "inspect",
         abstract: "Show a published release or one of its bundles.",
         discussion: """
-            `livery inspect <tenant>` lists the bundles of the tenant's current release with their kind, \
+            `livery inspect <tenant>` lists the bundles of the tenant's current release (on stable, or on \
+            --channel; a tenant that has published on one other channel only is shown there) with their kind, \
             locale, policy, access, size and SHA-256. `livery inspect <tenant> <bundle>` lists the files in \
             that bundle with what Livery measured in each (audio and video length and format, image size, \
             subtitle cues), an encrypted one decrypted with the tenant's content.key from --keys. \
@@ -28,6 +29,10 @@ struct Inspect: ParsableCommand {
     @Option(name: .shortAndLong, help: "The output folder.")
     var output = "Output"
 
+    @Option(help: ArgumentHelp("The channel whose current release to show (default stable; for a tenant that has published on one other channel only, that one).",
+                               valueName: "NAME"), transform: ChannelArgument.parse)
+    var channel: ReleaseChannel?
+
     @Option(help: "The key store holding the tenant's content.key, to list an encrypted bundle's files.")
     var keys = ".livery-keys"
 
@@ -37,14 +42,18 @@ struct Inspect: ParsableCommand {
             return
         }
         let outputURL = URL(fileURLWithPath: output)
-        guard let (pointer, manifest) = Publisher.currentManifest(tenant: target, output: outputURL) else {
-            throw Livery.Failure("'\(target)' has no release in \(output)/ (run `livery build` first)")
+        let published = Publisher.channels(tenant: target, output: outputURL)
+        let channel = try self.channel ?? Self.defaultChannel(tenant: target, published: published, output: output)
+        guard let (pointer, manifest) = Publisher.currentManifest(tenant: target, channel: channel, output: outputURL) else {
+            // "Run `livery build`" only when nothing is published: a tenant whose builds go to another channel has releases.
+            guard !published.isEmpty else { throw Livery.Failure("'\(target)' has no release in \(output)/ (run `livery build` first)") }
+            throw Livery.Failure("'\(target)' has no release on \(channel.name) in \(output)/; it has releases on \(published.map(\.name).joined(separator: ", ")) (name one with --channel)")
         }
         if let bundle {
             guard let entry = manifest.bundles.first(where: { $0.id == bundle }) else {
                 throw Livery.Failure("release \(manifest.release) of '\(target)' has no bundle '\(bundle)'; it has: \(manifest.bundles.map(\.id).joined(separator: ", "))")
             }
-            let file = outputURL.appendingPathComponent(target).appendingPathComponent(entry.path)
+            let file = Publisher.repository(tenant: target, channel: channel, output: outputURL).appendingPathComponent(entry.path)
             guard let encryption = entry.encryption else {
                 try list(file)
                 return
@@ -62,7 +71,7 @@ struct Inspect: ParsableCommand {
             try list(plain)
             return
         }
-        var out = "\(manifest.tenant) release \(manifest.release) (\(manifest.format.rawValue), minimum client \(manifest.minimumClientVersion))\n"
+        var out = "\(manifest.tenant) release \(manifest.release)\(channel.isStable ? "" : " on \(channel.name)") (\(manifest.format.rawValue), minimum client \(manifest.minimumClientVersion))\n"
         out += "manifest \(pointer.manifest)\n\n"
         let rows = manifest.bundles.map { b in
             [b.id, b.kind.rawValue, b.locale ?? "-", b.policy.rawValue, b.access.rawValue + (b.encryption == nil ? "" : ", encrypted"), Self.size(b.size),
@@ -71,6 +80,14 @@ struct Inspect: ParsableCommand {
         out += Self.table(["bundle", "kind", "locale", "policy", "access", "size", "plays", "sha256", "depends on"], rows)
         out += "\n\(manifest.bundles.count) bundle\(manifest.bundles.count == 1 ? "" : "s"), \(Self.size(manifest.bundles.reduce(0) { $0 + $1.size })) in all\n"
         FileHandle.standardOutput.write(Data(out.utf8))
+    }
+
+    /// Without --channel: stable, unless the tenant has published on one other channel only (a new tenant of
+    /// `livery init` builds to `internal` until it is promoted), which is then the one to show.
+    static func defaultChannel(tenant: String, published: [ReleaseChannel], output: String) throws -> ReleaseChannel {
+        if published.isEmpty || published.contains(.stable) { return .stable }
+        if published.count == 1 { return published[0] }
+        throw Livery.Failure("'\(tenant)' has no stable release in \(output)/; it has releases on \(published.map(\.name).joined(separator: ", ")): name one with --channel")
     }
 
     private func list(_ url: URL) throws {

@@ -29,6 +29,10 @@ public struct LocaleBundle: Sendable {
     /// What later stages compute from these messages (parsed MessageFormat trees), kept once for
     /// every rule that asks; copies of an unchanged bundle share it.
     public private(set) var derived = DerivedValues()
+    /// Keys written in the file whose value is not text (a number, a list: `structure.type`), with the value's place.
+    /// They are not messages, but they are not missing either: findings about such a key (missing in a translation,
+    /// absent from the default locale) name this place, so they are folded under the type error (`RootCause`).
+    public var refused: [String: SourceLocation] = [:]
 
     /// The message of `key` (its first definition), through an index kept in `derived`: callers ask
     /// for every key of every locale, and scanning the messages each time was quadratic in a bundle's size.
@@ -56,6 +60,7 @@ public struct LocaleBundle: Sendable {
     /// Flattens a locale manifest; values must be strings or groups of strings.
     public static func parse(_ manifest: Manifest) -> (LocaleBundle, [Diagnostic]) {
         var messages: [Message] = []
+        var refused: [String: SourceLocation] = [:]
         var diagnostics: [Diagnostic] = []
         if manifest.node.entries == nil {
             diagnostics.append(Diagnostic(.error, ShapeMessage.notMapping(found: manifest.node.typeDescription), at: manifest.node.location, rule: ShapeRule.type))
@@ -89,6 +94,7 @@ public struct LocaleBundle: Sendable {
                 case .mapping(let children):
                     flatten(children, prefix: key)
                 default:
+                    if refused[key] == nil { refused[key] = entries[i].value.location }
                     diagnostics.append(Diagnostic(.error, ShapeMessage.messageType(key: key, found: entries[i].value.typeDescription),
                                                   at: entries[i].value.location, rule: ShapeRule.type,
                                                   hint: "quote the value, e.g. \"\(key.split(separator: ".").last ?? ""): '…'\""))
@@ -96,7 +102,9 @@ public struct LocaleBundle: Sendable {
             }
         }
         flatten(entries, prefix: "")
-        return (LocaleBundle(locale: manifest.stem, file: manifest.displayPath, location: manifest.node.location, messages: messages), diagnostics)
+        var bundle = LocaleBundle(locale: manifest.stem, file: manifest.displayPath, location: manifest.node.location, messages: messages)
+        bundle.refused = refused
+        return (bundle, diagnostics)
     }
 }
 

@@ -45,6 +45,10 @@ struct YAMLComposer {
     /// A place in the input as libyaml counts it (`mark.index`, in Unicode scalars) and as a byte offset.
     /// Scalars arrive in document order, so slicing their source only ever moves this forward.
     private var cursor = (scalars: 0, byte: 0)
+    /// The last event, when it was a quoted scalar that ran over several lines: where it opened and where its
+    /// closing quote is. A parse error right after it on that line is most likely a quote left open at its start
+    /// and closed by the next quote in the file (the opening quote of a later value).
+    private var quotedAcrossLines: (opened: SourceLocation, closed: SourceLocation)?
 
     struct Stop: Error { let diagnostic: Diagnostic }
 
@@ -99,6 +103,7 @@ struct YAMLComposer {
                 }
                 defer { yaml_event_delete(&event) }
                 let start = Self.location(event.start_mark, in: file)
+                quotedAcrossLines = nil
                 switch event.type {
                 case YAML_STREAM_END_EVENT:
                     return
@@ -116,6 +121,11 @@ struct YAMLComposer {
                     try count(1, at: start)
                     var node = Node(value, at: start)
                     if case .string = value { node.scalar = source(of: event, in: buffer) }
+                    if scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE || scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE,
+                       event.end_mark.line > event.start_mark.line, event.end_mark.column > 0 {
+                        // end_mark is just after the closing quote.
+                        quotedAcrossLines = (start, SourceLocation(file: file, line: Int(event.end_mark.line) + 1, column: Int(event.end_mark.column)))
+                    }
                     register(Self.string(scalar.anchor), node, weight: 1)
                     try complete(node, keyText: text)
                 case YAML_ALIAS_EVENT:
@@ -217,6 +227,14 @@ struct YAMLComposer {
         else if message.contains("mapping values are not allowed") { hint = "quote a value that contains ': ', or fix the indentation" }
         else if message.contains("could not find expected ':'") { hint = "a key needs ': ' after it, or a multi-line string needs quotes or '|'" }
         let stopped = location(parser.problem_mark), began = location(parser.context_mark)
+        if let quoted = quotedAcrossLines, parser.problem != nil, stopped.line == quoted.closed.line, stopped.column > quoted.closed.column {
+            // `displayName: "Acme` with no closing quote: the string runs on to the next quote in the file, and the parser
+            // gives up after that one, lines below the mistake. The mistake is at the opening quote.
+            return Diagnostic(.error, "this quoted string is not closed on its line: it runs on to the quote at line \(quoted.closed.line), column \(quoted.closed.column), "
+                              + "and the parser gave up after it (\(message))", at: quoted.opened, rule: LoadRule.syntax,
+                              hint: "end the string with the quote it starts with (a ' inside '…' is written ''), or write a long text as a '|' block",
+                              related: [RelatedLocation("the parser gave up here", at: stopped)])
+        }
         guard let context, parser.problem != nil, began != stopped, began.line >= 1 else {
             return Diagnostic(.error, message, at: location(mark), rule: LoadRule.syntax, hint: hint)
         }

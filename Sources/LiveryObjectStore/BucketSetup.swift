@@ -23,7 +23,11 @@ public struct BucketSetup: Sendable, Equatable {
 
     /// Makes sure `location`'s bucket exists. `dryRun` creates nothing (a missing bucket is then reported).
     public func prepare(client: S3Client, location: S3Location, dryRun: Bool = false) async throws -> Outcome {
-        if try await client.bucketExists(location.bucket) { return .existed }
+        do {
+            if try await client.bucketExists(location.bucket) { return .existed }
+        } catch S3Error.status(let status, _, _, _) where status == 401 || status == 403 {
+            throw BucketRefused(bucket: location.bucket, endpoint: client.configuration.endpoint.absoluteString, status: status)
+        }
         guard create, !dryRun else { throw MissingBucket(bucket: location.bucket, endpoint: client.configuration.endpoint.absoluteString) }
         try await client.createBucket(location.bucket)
         if publicRead {
@@ -52,5 +56,20 @@ public struct MissingBucket: Error, CustomStringConvertible, Sendable, Equatable
     public var description: String {
         "bucket '\(bucket)' does not exist on \(endpoint): add --create-bucket to create it "
             + "(and --public-read to let apps read releases anonymously, docs/operations.md#making-the-bucket-readable)"
+    }
+}
+
+/// The store refused to say whether the bucket exists (401 or 403 to its HEAD, which carries no body saying
+/// why): the credentials are not valid there (keys of another store, or of an earlier run of the test store),
+/// or the bucket is another account's.
+public struct BucketRefused: Error, CustomStringConvertible, Sendable, Equatable {
+    public var bucket: String
+    public var endpoint: String
+    public var status: Int
+
+    public var description: String {
+        "\(endpoint) refused to say whether bucket '\(bucket)' exists (HTTP \(status), which gives no reason): either it does not accept these "
+            + "credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or the profile's; docs/operations.md#publishing-to-object-storage-livery-publish), "
+            + "or the bucket belongs to another account"
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveryStorage
 import LiveryTUF
 
 /// Publishes tenants' release folders (`Output/<tenant>/`, each a TUF repository plus `release.json`)
@@ -227,8 +228,7 @@ public final class RemotePublisher: Sendable {
             let theirs = try Metadata<Timestamp>(data: remoteTimestamp.data).signed
             let ours = try Metadata<Timestamp>(data: Data(contentsOf: local.url)).signed
             if theirs.version > ours.version || (theirs.version == ours.version && SigV4Signer.hex(SHA256.hash(data: remoteTimestamp.data)) != localDigests[local.relative]) {
-                throw S3Error.integrity("s3://\(location.bucket)/\(timestampKey) is at version \(theirs.version), and this release's timestamp is at \(ours.version): "
-                                        + "another build published a newer or different release of this tenant; publish from the folder that made it, or build again after fetching its metadata")
+                throw ForeignRelease(timestamp: "s3://\(location.bucket)/\(timestampKey)", storeVersion: theirs.version, localVersion: ours.version)
             }
         }
         let listed = try await client.list(bucket: location.bucket, prefix: base + "/")
@@ -557,7 +557,7 @@ actor PublishProgress {
         let now = Date()
         guard force || now.timeIntervalSince(drawn) >= 0.1 else { return }
         drawn = now
-        let line = String(format: "\r\u{1B}[Kpublishing %@: %d/%d objects, %.1f/%.1f MB", tenant, done, objects, Double(sent) / 1e6, Double(bytes) / 1e6)
+        let line = "\r\u{1B}[Kpublishing \(tenant): \(done)/\(objects) objects, \(ByteCount.text(sent))/\(ByteCount.text(bytes))"
         FileHandle.standardError.write(Data(line.utf8))
     }
 }

@@ -147,6 +147,8 @@ public enum TenantResolver {
                     guard var merged = locales[locale] else { locales[locale] = bundle; continue }
                     let own = bundle.keys
                     merged.messages = merged.messages.filter { !own.contains($0.key) } + bundle.messages
+                    // A key the child writes with a value that is not text is the child's (refused) key, not a gap.
+                    merged.refused = merged.refused.filter { !own.contains($0.key) }.merging(bundle.refused) { _, child in child }
                     merged.file = bundle.file
                     merged.location = bundle.location
                     locales[locale] = merged

@@ -101,7 +101,7 @@ struct Fetch: ParsableCommand {
         let repository = HTTPRepository(base: channel.isStable ? tenantBase : tenantBase.appendingPathComponent(channel.relativeFolder))
         let cacheName = channel.isStable ? tenant : "\(tenant).\(channel.name)"
         var request = FetchRequest(tenant: tenant, repository: repository, cache: URL(fileURLWithPath: cache).appendingPathComponent(cacheName),
-                                   bootstrapRoot: try root.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }, locale: locale)
+                                   bootstrapRoot: try root.map { try Self.trustedRoot($0, channel: channel) }, locale: locale)
         request.programs = program
         request.tours = tour
         request.vouchers = voucher
@@ -164,6 +164,30 @@ struct Fetch: ParsableCommand {
         print(Self.summary(result, tenant: tenant + on, received: repository.bytesReceived))
     }
 
+    /// The bytes of `--root`. A file that is not there is said as such, and when the output folder it points into
+    /// holds the tenant's releases on other channels only (a new tenant of `livery init` builds to `internal`),
+    /// with the channel and root to give instead.
+    static func trustedRoot(_ path: String, channel: ReleaseChannel) throws -> Data {
+        let file = URL(fileURLWithPath: path)
+        if let data = FileManager.default.contents(atPath: file.path) { return data }
+        guard !FileManager.default.fileExists(atPath: file.path) else { throw Livery.Failure("--root \(path) cannot be read") }
+        var message = "--root \(path): no such file"
+        let metadata = file.deletingLastPathComponent()
+        if channel.isStable, metadata.lastPathComponent == "metadata" {
+            let tenantFolder = metadata.deletingLastPathComponent()
+            let channels = ((try? FileManager.default.contentsOfDirectory(atPath: tenantFolder.appendingPathComponent(ReleaseChannel.folderName).path)) ?? [])
+                .compactMap(ReleaseChannel.init).sorted()
+                .filter { FileManager.default.fileExists(atPath: $0.repository(in: tenantFolder).appendingPathComponent("metadata/\(file.lastPathComponent)").path) }
+            if let first = channels.first {
+                let relative = (path as NSString).deletingLastPathComponent
+                let folder = ((relative as NSString).deletingLastPathComponent as NSString).appendingPathComponent(first.relativeFolder)
+                message += "; this tenant publishes on \(channels.map(\.name).joined(separator: ", ")) there, not stable: "
+                    + "--channel \(first.name) --root \(folder)/metadata/\(file.lastPathComponent)"
+            }
+        }
+        throw Livery.Failure(message)
+    }
+
     /// The one line a fetch prints: what happened to the installed release, then what came over the wire. A release
     /// that was already installed is "up to date", not "installed"; a list of bundles is shown only when there is one.
     static func summary(_ result: FetchResult, tenant: String, received: Int) -> String {
@@ -191,7 +215,7 @@ final class ProgressBar: @unchecked Sendable {
         let width = 30
         let filled = Int(fraction * Double(width))
         let line = "\r\u{1B}[K[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
-            + String(format: "%3.0f%% %.1f/%.1f MB ", fraction * 100, Double(all) / 1e6, Double(total) / 1e6) + bundle
+            + String(format: "%3.0f%% ", fraction * 100) + "\(ByteCount.text(all))/\(ByteCount.text(total)) " + bundle
         lock.withLock { FileHandle.standardError.write(Data(line.utf8)) }
     }
 }

@@ -78,6 +78,8 @@ struct Publish: AsyncParsableCommand {
             }
         } catch let missing as MissingBucket {
             throw Livery.Failure("\(missing)")
+        } catch let refused as BucketRefused {
+            throw Livery.Failure("\(refused)")
         } catch {
             throw Livery.Failure("s3://\(location.bucket): \(error)")
         }

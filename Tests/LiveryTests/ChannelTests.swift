@@ -136,6 +136,53 @@ final class ChannelTests: XCTestCase {
                        try XCTUnwrap(Publisher.currentManifest(tenant: Self.tenant, channel: ReleaseChannel("beta")!, output: workspace.output)?.manifest).bundles)
     }
 
+    /// `livery inspect` of a tenant whose builds go to another channel (as a new tenant of `livery init` builds to
+    /// internal) shows that channel's release and names it, never "no release (run `livery build` first)"; a channel it
+    /// lacks, or several and no stable, are refused with the channels it has.
+    func testInspectShowsTheOnlyChannelATenantPublishesAndNamesTheOthers() throws {
+        let workspace = try betaWorkspace()
+        XCTAssertEqual(try build(workspace).status, 0)
+        XCTAssertTrue(try livery(["inspect", Self.tenant, "--output", "Output"], workspace).stdout.hasPrefix("\(Self.tenant) release 1 on beta ("))
+        let files = try livery(["inspect", Self.tenant, "core", "--output", "Output"], workspace).stdout
+        XCTAssertTrue(files.contains("tenant.json"), files)
+        XCTAssertEqual(try livery(["inspect", Self.tenant, "--channel", "stable", "--output", "Output"], workspace, expect: 2).stderr,
+                       "Error: '\(Self.tenant)' has no release on stable in Output/; it has releases on beta (name one with --channel)\n")
+        _ = try livery(["promote", Self.tenant, "--from", "beta", "--to", "stable"], workspace)
+        XCTAssertTrue(try livery(["inspect", Self.tenant, "--output", "Output"], workspace).stdout.hasPrefix("\(Self.tenant) release 1 (zip"))
+        XCTAssertTrue(try livery(["inspect", Self.tenant, "--channel", "beta", "--output", "Output"], workspace).stdout.hasPrefix("\(Self.tenant) release 1 on beta ("))
+
+        let two = try BuildTests.Workspace()
+        try two.replace("\(Self.tenant)/tenant.yaml", "  channel: stable\n", "  channel: beta\n  channels: [beta, internal]\n")
+        _ = try build(two)
+        _ = try build(two, ["--channel", "internal"])
+        XCTAssertEqual(try livery(["inspect", Self.tenant, "--output", "Output"], two, expect: 2).stderr,
+                       "Error: '\(Self.tenant)' has no stable release in Output/; it has releases on beta, internal: name one with --channel\n")
+        XCTAssertEqual(try livery(["inspect", "nobody", "--output", "Output"], two, expect: 2).stderr, "Error: 'nobody' has no release in Output/ (run `livery build` first)\n")
+    }
+
+    /// `livery releases` gives each size in the unit that fits: a release of a few hundred kilobytes is not "0.2 MB".
+    func testReleasesGiveSizesInTheUnitThatFits() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try build(workspace).status, 0)
+        try workspace.replace("\(Self.tenant)/locales/en.yaml", "Home", "Start")
+        XCTAssertEqual(try build(workspace).status, 0)
+        let history = try livery(["releases", Self.tenant, "--output", "Output"], workspace).stdout
+        let sizes = history.split(separator: "\n").filter { !$0.hasSuffix(":") }.compactMap { $0.firstMatch(of: #/^[*~ ] [0-9]+  [^ ]+  ([^ ]+ [^ ]+)  /#)?.1 }
+        XCTAssertEqual(sizes.count, 2, history)
+        for size in sizes { XCTAssertNotNil(size.wholeMatch(of: /[1-9][0-9]{0,2}\.[0-9] (KB|MB)/), history) }
+    }
+
+    /// Promoting to a share of devices says it as `livery rollout` does: "to 10% of stable's devices".
+    func testPromotingToAShareNamesTheShareOfTheChannelsDevices() throws {
+        let workspace = try betaWorkspace()
+        XCTAssertEqual(try build(workspace).status, 0)
+        _ = try livery(["promote", Self.tenant, "--from", "beta", "--to", "stable"], workspace)
+        try workspace.replace("\(Self.tenant)/locales/en.yaml", "Home", "Start")
+        XCTAssertEqual(try build(workspace).status, 0)
+        XCTAssertEqual(try livery(["promote", Self.tenant, "--from", "beta", "--to", "stable", "--rollout", "10%"], workspace).stdout,
+                       "\(Self.tenant): promoted beta release 2 to 10% of stable's devices as release 2 (the same manifest)\n")
+    }
+
     func testAStagedRolloutReachesTheBucketedDevicesGrowsWithoutFlippingBackAndAHaltKeepsWhatWasTaken() throws {
         let workspace = try BuildTests.Workspace()
         XCTAssertEqual(try build(workspace).status, 0)

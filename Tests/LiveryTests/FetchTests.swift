@@ -36,6 +36,38 @@ final class FetchTests: XCTestCase {
         XCTAssertFalse(second.stdout.contains("()"), second.stdout)
     }
 
+    /// A `--root` that is not there is said so (not as Foundation's error domain), and when the tenant's output folder
+    /// holds its releases on another channel only (a new tenant of `livery init` builds to internal), with the channel
+    /// and root to give.
+    func testAMissingRootIsSaidWithTheChannelAndRootToGive() throws {
+        let workspace = try BuildTests.Workspace()
+        try workspace.replace("urbannest/tenant.yaml", "  channel: stable\n", "  channel: beta\n  channels: [beta]\n")
+        XCTAssertEqual(try workspace.build().status, 0)
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let stableRoot = try fetch(workspace, server, tenant: "urbannest")
+        XCTAssertEqual(stableRoot.status, 2, stableRoot.stdout)
+        XCTAssertEqual(stableRoot.stderr, "Error: --root Output/urbannest/metadata/1.root.json: no such file; this tenant publishes on beta there, not stable: "
+                       + "--channel beta --root Output/urbannest/channels/beta/metadata/1.root.json\n")
+        let nowhere = try LiveryProcess.run(["fetch", "urbannest", "--server", "http://127.0.0.1:\(server.port)", "--root", "nowhere/1.root.json"], in: workspace.root)
+        XCTAssertEqual(nowhere.status, 2)
+        XCTAssertEqual(nowhere.stderr, "Error: --root nowhere/1.root.json: no such file\n")
+        let beta = try LiveryProcess.run(["fetch", "urbannest", "--server", "http://127.0.0.1:\(server.port)", "--cache", "cache", "--channel", "beta",
+                                          "--root", "Output/urbannest/channels/beta/metadata/1.root.json"], in: workspace.root)
+        XCTAssertEqual(beta.status, 0, beta.stderr)
+        XCTAssertTrue(beta.stdout.hasPrefix("urbannest (beta): release 1 installed at "), beta.stdout)
+    }
+
+    /// The progress bar (`--progress bar`, or a terminal) counts in the unit that fits, not "0.0/0.0 MB" for kilobytes.
+    func testTheProgressBarCountsInTheUnitThatFits() throws {
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        let server = try SigningTests.FileServer(root: workspace.output)
+        let fetched = try fetch(workspace, server, tenant: "urbannest", extra: ["--progress", "bar"])
+        XCTAssertEqual(fetched.status, 0, fetched.stderr)
+        XCTAssertNotNil(fetched.stderr.firstMatch(of: #/\] 100% [1-9][0-9]{0,2}\.[0-9] KB/[1-9][0-9]{0,2}\.[0-9] KB /#), fetched.stderr)
+        XCTAssertFalse(fetched.stderr.contains("0.0/"), fetched.stderr)
+    }
+
     func testFetchInstallsWhatTheAppNeedsAndAfterAOneStringChangeDownloadsOnlyThatLocale() throws {
         let workspace = try BuildTests.Workspace()
         XCTAssertEqual(try workspace.build().status, 0)

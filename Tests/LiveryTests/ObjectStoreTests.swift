@@ -120,6 +120,37 @@ final class ObjectStoreTests: XCTestCase {
             "HTTP 403 AccessDenied, for 3 tenants (companero, physio-clinic, urbannest); the first request refused: PUT s3://b/apps/companero/.livery-publish.lock",
             "sonic-walkscape: s3://b/apps/sonic-walkscape/metadata/timestamp.json is at version 7",
         ])
+        // A store holding another build's releases (a fresh folder's first build published over the bucket) is one
+        // cause, whatever the versions; a single tenant keeps the whole message.
+        let foreign = { (tenant: String, store: Int, local: Int) in
+            ForeignRelease(timestamp: "s3://b/apps/\(tenant)/metadata/timestamp.json", storeVersion: store, localVersion: local)
+        }
+        XCTAssertEqual(PublishFailures.lines([(tenant: "urbannest", error: foreign("urbannest", 3, 1)), (tenant: "companero", error: foreign("companero", 1, 1))]), [
+            "another build published newer or different releases than this output folder holds, for 2 tenants (companero, urbannest): "
+                + "publish from the folder that made them, or build again after fetching their metadata; "
+                + "the first: s3://b/apps/companero/metadata/timestamp.json is at version 1, as this release's timestamp is, with other bytes",
+        ])
+        XCTAssertEqual(PublishFailures.lines([(tenant: "urbannest", error: foreign("urbannest", 7, 6))]), [
+            "urbannest: s3://b/apps/urbannest/metadata/timestamp.json is at version 7, and this release's timestamp is at 6: "
+                + "another build published a newer or different release of this tenant; publish from the folder that made it, or build again after fetching its metadata",
+        ])
+    }
+
+    /// Credentials the store does not accept (an earlier run's keys of the test store) make its HEAD of the bucket a 403
+    /// with no body: one line that says what it may mean, not "HEAD s3://bucket: HTTP 403".
+    func testABucketTheStoreWillNotDescribeIsOneLineNamingTheCredentials() throws {
+        let server = try server()
+        try blocking { try await server.makePublicBucket("guarded", prefix: "apps") }
+        let workspace = try BuildTests.Workspace()
+        XCTAssertEqual(try workspace.build().status, 0)
+        var environment = server.environment
+        environment["AWS_SECRET_ACCESS_KEY"] = "not-the-secret"
+        let refused = try LiveryProcess.run(["publish", "--output", "Output", "--to", "s3://guarded/apps"], in: workspace.root, environment: environment)
+        XCTAssertEqual(refused.status, 2, refused.stdout + refused.stderr)
+        XCTAssertEqual(refused.stderr, "Error: \(server.endpoint) refused to say whether bucket 'guarded' exists (HTTP 403, which gives no reason): either it does not accept "
+                       + "these credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or the profile's; docs/operations.md#publishing-to-object-storage-livery-publish), "
+                       + "or the bucket belongs to another account\n")
+        XCTAssertEqual(try blocking { try await server.client().list(bucket: "guarded", prefix: "apps/") }.count, 0, "nothing was uploaded")
     }
 
     func testPublishedSamplesAreWhatBoto3ReadsAndPythonTUFVerifiesFromTheBucket() throws {
@@ -314,7 +345,14 @@ final class ObjectStoreTests: XCTestCase {
         XCTAssertEqual(try publish(one, server, to: "s3://forked/x", ["physio-clinic"]).status, 0)
         let refused = try publish(two, server, to: "s3://forked/x", ["physio-clinic"])
         XCTAssertEqual(refused.status, 1)
-        XCTAssertTrue(refused.stderr.contains("another build published a newer or different release of this tenant"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("physio-clinic: s3://forked/x/physio-clinic/metadata/timestamp.json is at version 1, as this release's timestamp is, with other bytes: "
+                                              + "another build published a newer or different release of this tenant"), refused.stderr)
+        // Two tenants refused for it: one line.
+        XCTAssertEqual(try publish(one, server, to: "s3://forked/x", ["urbannest"]).status, 0)
+        let both = try publish(two, server, to: "s3://forked/x", ["physio-clinic", "urbannest"])
+        XCTAssertEqual(both.status, 1)
+        XCTAssertEqual(both.stderr.split(separator: "\n").count, 2, both.stderr)
+        XCTAssertTrue(both.stderr.contains("another build published newer or different releases than this output folder holds, for 2 tenants (physio-clinic, urbannest): "), both.stderr)
         let check = try server.oracle(["check", server.endpoint, "forked", "x", one.output.path, "physio-clinic"])
         XCTAssertEqual(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines), #"{"problems": []}"#, "the first release is intact")
     }

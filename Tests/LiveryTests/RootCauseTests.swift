@@ -71,6 +71,71 @@ final class RootCauseTests: XCTestCase {
         XCTAssertTrue(cause.related.contains { $0.message.hasPrefix("follows from this: store.yaml describes store listings, but the tenant has no app") }, "\(cause.related)")
     }
 
+    /// Every finding, errors and warnings, in report order.
+    private func findings(_ files: [String: String]) throws -> [Diagnostic] {
+        try ExampleWorkspace(RuleExample("root cause", files: files)).validate().diagnostics
+    }
+
+    /// Localization: a translation left empty (`profile:` with nothing after it is null, not text) is one
+    /// `structure.type` error; "missing in 'ru'", which follows from it, is a note under it, not an error before it.
+    func testAnEmptyTranslationIsOneErrorWithTheMissingKeyFoldedIntoIt() throws {
+        let found = try findings(LocaleExample.files(russian: "nav:\n  home: Главная\n  profile:\n"))
+        XCTAssertEqual(found.map(\.ruleID), [ShapeRule.type], found.map(\.line).joined(separator: "\n"))
+        let cause = try XCTUnwrap(found.first)
+        XCTAssertTrue(cause.location.file.hasSuffix("example/locales/ru.yaml") && cause.location.line == 3, "\(cause.location)")
+        XCTAssertEqual(cause.related.map(\.message), ["follows from this: key 'nav.profile' of the default locale 'en' is missing in 'ru' [localization.missing-key]"])
+    }
+
+    /// References (and localization): a message of the default locale left empty is one error; the tab label that names
+    /// it ("not in the default locale") and the translation that has it ("does not exist in the default locale") follow
+    /// from it, and are notes under it.
+    func testAnEmptyDefaultMessageIsOneErrorWithTheLabelAndTranslationFindingsFoldedIntoIt() throws {
+        let found = try findings(LocaleExample.files(locale: "ru", text: "nav:\n  home: Главная\n  profile: Профиль\n", english: "nav:\n  home: Home\n  profile:\n"))
+        XCTAssertEqual(found.map(\.ruleID), [ShapeRule.type], found.map(\.line).joined(separator: "\n"))
+        let cause = try XCTUnwrap(found.first)
+        XCTAssertTrue(cause.location.file.hasSuffix("example/locales/en.yaml"), "\(cause.location)")
+        XCTAssertEqual(cause.related.map(\.message).sorted(), [
+            "follows from this: key 'nav.profile' in 'ru' does not exist in the default locale 'en' [localization.extra-key]",
+            "follows from this: key 'nav.profile' is not in the default locale 'en' [references.locale-key]",
+        ])
+    }
+
+    /// Branding (and references): a token file that does not parse (a trailing comma) is its syntax error alone; the
+    /// colours the launch screens and the adaptive icon need, and the tab colour naming a token, follow from it.
+    func testATokenFileThatDoesNotParseIsOneErrorWithTheBrandingFindingsFoldedIntoIt() throws {
+        var files = StoreExample.files()
+        files["example/tenant.yaml"] = files["example/tenant.yaml"]!.replacingOccurrences(of: "label: nav.home}", with: "label: nav.home, color: \"{color.brand.primary}\"}")
+        files["example/branding/tokens.json"] = IconExample.tokens.replacingOccurrences(of: "\"hex\": \"#ffffff\"}}\n", with: "\"hex\": \"#ffffff\"}},\n")
+        let found = try findings(files)
+        XCTAssertEqual(found.map(\.ruleID), [LoadRule.syntax], found.map(\.line).joined(separator: "\n"))
+        let cause = try XCTUnwrap(found.first)
+        XCTAssertTrue(cause.location.file.hasSuffix("example/branding/tokens.json"), "\(cause.location)")
+        let notes = cause.related.map(\.message)
+        XCTAssertTrue(notes.contains { $0.hasPrefix("follows from this: the default colour token '{color.brand.primary}' is not a colour token of this tenant") && $0.hasSuffix("[branding.launch-screen-color]") }, "\(notes)")
+        XCTAssertTrue(notes.contains("follows from this: tab 'home' uses token '{color.brand.primary}', which the tenant's branding does not define [references.token]"), "\(notes)")
+    }
+
+    /// Voice: a tenant manifest that does not parse (a colon in the name) leaves the brand's name unknown, so the voice
+    /// rules would call its words in a heading capitalised by mistake; those findings are notes under the syntax error.
+    func testATenantManifestThatDoesNotParseFoldsTheVoiceFindingsAboutItsName() throws {
+        let files = [
+            "example/tenant.yaml": RuleExample.base["example/tenant.yaml"]!.replacingOccurrences(of: "name: Example", with: "name: Acme Fitness: Coaching"),
+            "example/voice.yaml": "labels:\n  sentenceCase: true\nwelcome: [welcome.title]\n",
+            "example/locales/en.yaml": "nav:\n  home: Home\n  profile: Profile\nwelcome:\n  title: Welcome to Acme Fitness\n",
+        ]
+        let found = try findings(files)
+        XCTAssertEqual(found.map(\.ruleID), [LoadRule.syntax], found.map(\.line).joined(separator: "\n"))
+        let notes = try XCTUnwrap(found.first).related.map(\.message)
+        XCTAssertTrue(notes.contains { $0.hasPrefix("follows from this: 'Acme' is capitalised in 'welcome.title'") && $0.hasSuffix("[voice.sentence-case]") }, "\(notes)")
+    }
+
+    // Assets: no finding of the assets family follows from another. Each is about one file as it is on disk (missing,
+    // of another type than its extension, a header cut short, too many pixels), which no other mistake changes, so
+    // assets findings stand whatever else is wrong (docs/diagnostics.md); a value that is not a path is a
+    // `structure.type` error and is never looked up as a file.
+    // Structure: structure findings are causes (the manifest's shape); none follows from another finding, so none is
+    // folded (`testFoldingAppliesToEveryRuleFamily` checks a structure finding at a cause's place stands).
+
     /// Every family: a finding at the place of a value its field does not allow is folded into that finding; one at
     /// another place stands, and a structure finding is never folded (it is a cause of its own).
     func testFoldingAppliesToEveryRuleFamily() {

@@ -36,6 +36,30 @@ final class SyntaxContextTests: XCTestCase {
         }
     }
 
+    /// A quote left open is closed by the next quote in the file, often the opening quote of a value lines below, and
+    /// the parser gives up just after that one: the finding is at the quote left open, naming both places.
+    func testAQuoteClosedByALaterValuesQuoteIsReportedWhereItOpens() throws {
+        let text = """
+            app:
+              displayName: "Acme Fitness
+              bundleIds:
+                ios: com.example.acme
+            navigation:
+              tabs:
+                - {id: home, color: "{color.brand.primary}"}
+
+            """
+        let diagnostic = try only(text, .yaml)
+        XCTAssertEqual(diagnostic.location, at(2, 16))
+        XCTAssertEqual(diagnostic.message, "this quoted string is not closed on its line: it runs on to the quote at line 7, column 25, "
+                       + "and the parser gave up after it (did not find expected key while parsing a block mapping)")
+        XCTAssertEqual(diagnostic.related, [RelatedLocation("the parser gave up here", at: at(7, 26))])
+        // A string that rightly runs over two lines, followed by an error elsewhere, keeps that error where it is.
+        let fine = try only("title: \"one\n  two\"\nemoji: [a, b\nmax: 1\n", .yaml)
+        XCTAssertEqual(fine.location, at(3, 8))
+        XCTAssertTrue(fine.message.hasPrefix("this '[' is not closed: "), fine.message)
+    }
+
     func testOtherYAMLErrorsStayWhereParsingStoppedAndNameWhereTheConstructBegan() throws {
         let diagnostic = try only("labels:\n  maxWords: 3\n tones: 2\n", .yaml)
         XCTAssertEqual(diagnostic.location, at(3, 2))

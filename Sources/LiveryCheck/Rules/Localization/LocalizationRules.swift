@@ -43,7 +43,8 @@ struct MissingTranslationRule: Rule {
                 }
                 diagnostics.append(Diagnostic(.error, Message.missing(key: message.key, defaultLocale: defaultLocale, locale: locale),
                                               at: bundle.location, rule: Self.description.id,
-                                              hint: "translate \(message.location): \"\(message.text.prefix(60))\""))
+                                              hint: "translate \(message.location): \"\(message.text.prefix(60))\"",
+                                              related: RefusedMessage.note(message.key, in: bundle)))
             }
         }
         return diagnostics
@@ -75,9 +76,18 @@ struct ExtraTranslationRule: Rule {
                 let message = messages[i]
                 diagnostics.append(Diagnostic(.warning, Message.extraKey(key: message.key, locale: translation.bundle.locale, defaultLocale: defaultLocale),
                                               at: message.keyLocation, rule: Self.description.id,
-                                              hint: DidYouMean.hint(for: message.key, among: source.keyIndex.keys) ?? "add it to \(source.file) or remove it"))
+                                              hint: DidYouMean.hint(for: message.key, among: source.keyIndex.keys) ?? "add it to \(source.file) or remove it",
+                                              related: RefusedMessage.note(message.key, in: source)))
             }
         }
         return diagnostics
+    }
+}
+
+/// A key whose value in a bundle is not text (`LocaleBundle.refused`) is not missing from it: a finding that says so
+/// names the refused value as its second place, which folds it under that value's type error (`RootCause`).
+enum RefusedMessage {
+    static func note(_ key: String, in bundle: LocaleBundle) -> [RelatedLocation] {
+        bundle.refused[key].map { [RelatedLocation("'\(key)' is written here, with a value that is not text", at: $0)] } ?? []
     }
 }

@@ -253,7 +253,8 @@ struct LocaleKeyReferenceRule: Rule {
         return references.compactMap { node in
             guard node.location.file.hasPrefix(prefix), let key = node.string, !keys.contains(key) else { return nil }
             return Diagnostic(.error, Message.unknownKey(key: key, locale: locale), at: node.location, rule: Self.description.id,
-                              hint: DidYouMean.hint(for: key, among: keys) ?? "add it to \(bundle.file)", fixes: DidYouMean.fix(for: node, among: keys))
+                              hint: DidYouMean.hint(for: key, among: keys) ?? "add it to \(bundle.file)", related: RefusedMessage.note(key, in: bundle),
+                              fixes: DidYouMean.fix(for: node, among: keys))
         }
     }
 }

@@ -26,7 +26,7 @@ public final class CacheFull extends LiveryException {
 
     CacheFull(String tenant, Path cache, long available, long needed, String writing, long kept, Throwable cause) {
         super(Kind.STORAGE, String.format(Locale.ROOT, "%s: the disk of %s is full (%s free): %s: free some space%s", tenant, cache,
-                available < 0 ? "?" : String.format(Locale.ROOT, "%.1f MB", available / 1e6), writing,
+                available < 0 ? "?" : ByteCount.text(available), writing,
                 kept >= 0 ? "; release " + kept + " stays installed" : "; nothing was installed"), cause);
         this.tenant = tenant;
         this.cache = cache.toString();

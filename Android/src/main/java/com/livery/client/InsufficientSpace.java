@@ -8,8 +8,8 @@ public final class InsufficientSpace extends LiveryException {
     public final long download, install, available;
 
     public InsufficientSpace(String tenant, long release, long download, long install, long available, String cache, long kept) {
-        super(Kind.STORAGE, String.format(Locale.ROOT, "%s release %d needs %.1f MB on the disk of %s (%.1f MB to download, %.1f MB to install), and %.1f MB is free: free some space%s",
-                tenant, release, (download + install) / 1e6, cache, download / 1e6, install / 1e6, available / 1e6,
+        super(Kind.STORAGE, String.format(Locale.ROOT, "%s release %d needs %s on the disk of %s (%s to download, %s to install), and %s is free: free some space%s",
+                tenant, release, ByteCount.text(download + install), cache, ByteCount.text(download), ByteCount.text(install), ByteCount.text(available),
                 kept >= 0 ? "; release " + kept + " stays installed" : "; nothing was installed"));
         this.download = download;
         this.install = install;
