@@ -111,7 +111,8 @@ enum PlatformFixtures {
     /// Runs an external tool with its output in files (chromium writes a lot to stderr, which a pipe
     /// read after stdout could block on).
     static func tool(_ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 300) throws -> LiveryProcess.Output {
-        if let name = arguments.first { try requireTool(name) }
+        // The program `env` runs: the first argument that is not a variable assignment (`NAME=value`).
+        if let name = arguments.first(where: { !$0.contains("=") }) { try requireTool(name) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
