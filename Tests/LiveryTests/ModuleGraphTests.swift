@@ -13,7 +13,11 @@ struct PackageGraph {
 
     var targets: [String: Target]
 
-    static func load() throws -> PackageGraph {
+    /// The package's graph, read once per test run (three tests read it).
+    static func load() throws -> PackageGraph { try read.get() }
+    private static let read = Result { try dump() }
+
+    private static func dump() throws -> PackageGraph {
         // A scratch folder of its own: `swift test` holds the lock of the package's .build while this runs.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("livery-dump-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
