@@ -115,9 +115,7 @@ extension KeyStore {
         guard FileManager.default.fileExists(atPath: record.path) else { throw TUFError("'\(tenant)' has no delegated role '\(name)'") }
         let keyFile = folder.appendingPathComponent("\(name).key")
         if FileManager.default.fileExists(atPath: keyFile.path) {
-            var n = 1
-            while FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(name).key.retired-\(n)").path) { n += 1 }
-            guard rename(keyFile.path, folder.appendingPathComponent("\(name).key.retired-\(n)").path) == 0 else { throw TUFError("cannot retire \(keyFile.path)") }
+            guard KeyStore.retire(keyFile) else { throw TUFError("cannot retire \(keyFile.path)") }
         }
         guard unlink(record.path) == 0 else { throw TUFError("cannot remove \(record.path)") }
     }

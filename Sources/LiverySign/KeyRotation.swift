@@ -43,11 +43,9 @@ extension KeyStore {
     public func install(_ role: TUFRole, tenant: String) throws {
         let folder = folder(for: tenant)
         let file = folder.appendingPathComponent("\(role.rawValue).key")
-        var n = 1
-        while FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(role.rawValue).key.retired-\(n)").path) { n += 1 }
         let pending = folder.appendingPathComponent("\(role.rawValue).key.new")
         if FileManager.default.fileExists(atPath: file.path) {
-            guard rename(file.path, folder.appendingPathComponent("\(role.rawValue).key.retired-\(n)").path) == 0 else { throw TUFError("cannot retire \(file.path)") }
+            guard KeyStore.retire(file) else { throw TUFError("cannot retire \(file.path)") }
         }
         guard rename(pending.path, file.path) == 0 else { throw TUFError("cannot install \(file.path)") }
     }

@@ -101,12 +101,22 @@ extension KeyStore {
         let old = (configuration.roles[role] ?? []).filter { $0 != reference }
         configuration.roles[role] = [reference]
         try configuration.write(to: configFile)
-        for retired in old {
-            guard case .file(let path, _) = retired, !path.hasPrefix("/"), let file = retired.fileURL(relativeTo: folder(for: tenant)) else { continue }
-            var n = 1
-            while FileManager.default.fileExists(atPath: file.path + ".retired-\(n)") { n += 1 }
-            rename(file.path, file.path + ".retired-\(n)")
-        }
+        for retired in old { retireStoreFile(of: retired, tenant: tenant) }
+    }
+
+    /// Keeps the key file `reference` names as `<file>.retired-<n>`, when it is a file of the tenant's folder of the
+    /// store (a key elsewhere, on a USB stick or in a token, is its holder's to keep).
+    func retireStoreFile(of reference: KeyReference, tenant: String) {
+        guard case .file(let path, _) = reference, !path.hasPrefix("/"), let file = reference.fileURL(relativeTo: folder(for: tenant)) else { return }
+        KeyStore.retire(file)
+    }
+
+    /// Renames `file` to `<file>.retired-<n>`, the first `n` not taken; false when the rename failed.
+    @discardableResult
+    static func retire(_ file: URL) -> Bool {
+        var n = 1
+        while FileManager.default.fileExists(atPath: file.path + ".retired-\(n)") { n += 1 }
+        return rename(file.path, file.path + ".retired-\(n)") == 0
     }
 }
 

@@ -46,6 +46,7 @@ extension KeyStore {
     /// After a new root is published: keys.yaml keeps only the keys it trusts for each role (a
     /// key that cannot be opened now is kept, to be judged at its next use); the store's own key
     /// files it drops are renamed `<file>.retired-<n>`.
+    ///
     /// Returns, role by role, the keys kept unjudged (their file is not here, or they cannot be opened now) where
     /// there are more of them than keys of the new root that no judged line matched: then at least `dropped` of
     /// them name a key the new root no longer trusts, which only their holder can tell apart (keys.yaml records
@@ -79,12 +80,7 @@ extension KeyStore {
                 configuration.roles[role] = kept
                 changed = true
                 // A key file of the store that no root trusts any more is kept, renamed, as `keys rotate` does.
-                for retired in references where !kept.contains(retired) {
-                    guard case .file(let path, _) = retired, !path.hasPrefix("/"), let file = retired.fileURL(relativeTo: folder(for: tenant)) else { continue }
-                    var n = 1
-                    while FileManager.default.fileExists(atPath: file.path + ".retired-\(n)") { n += 1 }
-                    rename(file.path, file.path + ".retired-\(n)")
-                }
+                for retired in references where !kept.contains(retired) { retireStoreFile(of: retired, tenant: tenant) }
             }
         }
         if changed { try configuration.write(to: configFile) }
