@@ -101,11 +101,24 @@ enum PlatformFixtures {
     /// Skips the test when `name` (chromium, tsc…) is not on the PATH, naming the Debian package that has it; under
     /// `make test`, which installs them all and sets LIVERY_REQUIRE_TOOLS, a missing tool fails the test instead.
     static func requireTool(_ name: String) throws {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        if name.contains("/") || path.split(separator: ":").contains(where: { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }) { return }
+        switch missingTool(name, environment: ProcessInfo.processInfo.environment) {
+        case nil: return
+        case .skip(let message)?: throw XCTSkip(message)
+        case .fail(let message)?: XCTFail(message); throw CocoaError(.executableNotLoadable)
+        }
+    }
+
+    enum MissingTool: Equatable {
+        case skip(String), fail(String)
+    }
+
+    /// What a test does about `name` under `environment`: nil when it is on the PATH (or is a path), else skip, or
+    /// fail when LIVERY_REQUIRE_TOOLS is set.
+    static func missingTool(_ name: String, environment: [String: String]) -> MissingTool? {
+        let path = environment["PATH"] ?? "/usr/bin:/bin"
+        if name.contains("/") || path.split(separator: ":").contains(where: { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }) { return nil }
         let message = "\(name) is not installed (make test-deps installs it)"
-        if ProcessInfo.processInfo.environment["LIVERY_REQUIRE_TOOLS"] != nil { XCTFail(message); throw CocoaError(.executableNotLoadable) }
-        throw XCTSkip(message)
+        return environment["LIVERY_REQUIRE_TOOLS"] != nil ? .fail(message) : .skip(message)
     }
 
     /// Runs an external tool with its output in files (chromium writes a lot to stderr, which a pipe

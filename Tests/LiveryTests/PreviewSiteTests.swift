@@ -148,3 +148,16 @@ final class PreviewSiteTests: XCTestCase {
                       page)
     }
 }
+
+/// A Debian tool a test runs (chromium, tsc…) that is not installed skips the test, except under `make test`, which
+/// installs them all and sets LIVERY_REQUIRE_TOOLS: there it fails.
+final class MissingToolTests: XCTestCase {
+    func testAMissingToolSkipsOutsideMakeTestAndFailsInIt() {
+        let path = ["PATH": "/usr/bin:/bin"]
+        XCTAssertNil(PlatformFixtures.missingTool("sh", environment: path))
+        XCTAssertNil(PlatformFixtures.missingTool("/opt/anything/tool", environment: path), "a path is run as given")
+        XCTAssertEqual(PlatformFixtures.missingTool("livery-no-such-tool", environment: path), .skip("livery-no-such-tool is not installed (make test-deps installs it)"))
+        XCTAssertEqual(PlatformFixtures.missingTool("livery-no-such-tool", environment: path.merging(["LIVERY_REQUIRE_TOOLS": "1"]) { $1 }),
+                       .fail("livery-no-such-tool is not installed (make test-deps installs it)"))
+    }
+}
