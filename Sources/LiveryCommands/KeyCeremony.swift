@@ -139,14 +139,14 @@ extension Keys {
                 }
                 let current = try RootPublisher.current(tenant: tenant, output: output, store: store)
                 var change = RootCeremony.Change(thresholds: thresholds)
-                var local: [TUFRole: [KeyReference]] = [:]
+                var local: [TUFRole: [(reference: KeyReference, keyID: String)]] = [:]
                 for (role, references) in given {
                     for reference in references {
                         let (publicKey, isPrivate) = try KeyFiles.publicKey(of: reference)
                         change.keys[role, default: []].append(publicKey)
                         // Online keys this machine holds sign once the new root trusts them. Root keys are never
                         // added: they stay with their holders and sign only in ceremonies.
-                        if isPrivate && role != .root { local[role, default: []].append(reference) }
+                        if isPrivate && role != .root { local[role, default: []].append((reference, publicKey.keyID)) }
                     }
                 }
                 let proposal = try RootCeremony.propose(after: current?.signed, change: change)
@@ -168,8 +168,8 @@ extension Keys {
                     let folder = store.folder(for: tenant)
                     for (role, references) in local {
                         let listed = (configuration.roles[role] ?? []).map { $0.fileURL(relativeTo: folder)?.standardizedFileURL.path ?? $0.description }
-                        for reference in references where !listed.contains(reference.fileURL(relativeTo: folder)?.standardizedFileURL.path ?? reference.description) {
-                            configuration.roles[role, default: []].append(reference)
+                        for (reference, keyID) in references where !listed.contains(reference.fileURL(relativeTo: folder)?.standardizedFileURL.path ?? reference.description) {
+                            configuration.add(reference, for: role, keyID: keyID)
                         }
                     }
                     try configuration.write(to: configFile)

@@ -123,6 +123,8 @@ struct Keys: ParsableCommand {
                     continue
                 }
                 let published = try? RootPublisher.current(tenant: tenant, output: output, store: options.store)
+                // Ids recorded in keys.yaml tell whether a key that is away is trusted, without its file.
+                let recorded = (try? options.store.configuration(for: tenant))?.keyIDs ?? [:]
                 let pad = { (role: String) in role.padding(toLength: 9, withPad: " ", startingAt: 0) }
                 for role in TUFRole.allCases {
                     if let published, let listed = published.signed.roles[role] {
@@ -146,7 +148,12 @@ struct Keys: ParsableCommand {
                         print("\(tenant)  \(pad(role.rawValue))  \(id)  \(state)  \(signer.uri)")
                     }
                     for uri in keys.away[role] ?? [] {
-                        print("\(tenant)  \(pad(role.rawValue))  (not on this machine: kept offline?)  \(uri)")
+                        guard let id = recorded[uri] else {
+                            print("\(tenant)  \(pad(role.rawValue))  (not on this machine: kept offline?)  \(uri)")
+                            continue
+                        }
+                        let trusted = published.map { ($0.signed.roles[role]?.keyIDs ?? []).contains(id) ? ", trusted by root v\($0.signed.version)" : ", NOT trusted by root v\($0.signed.version)" } ?? ""
+                        print("\(tenant)  \(pad(role.rawValue))  \(id)  not on this machine\(trusted)  \(uri)")
                     }
                 }
                 // Delegated roles: whether the published targets delegate to this key, and what it may sign.

@@ -72,13 +72,29 @@ public struct KeyConfigurationError: Error, CustomStringConvertible, Sendable {
 /// ```
 ///
 /// Thresholds are not here: the published root says how many signatures each role needs.
+///
+/// A line may also record the key's id, as `{uri: "file:/media/usb/root-2.key", keyid: "4e7f…"}`: Livery
+/// writes it whenever it knows the key, so that a ceremony can tell whether a new root still trusts a key
+/// that is away (its file on a holder's stick, its token unplugged) without opening it.
 public struct KeyConfiguration: Sendable, Equatable {
     /// Each role's keys on this machine, in the order they sign.
     public var roles: [TUFRole: [KeyReference]]
+    /// The key id recorded for a key, by the key's URI (`KeyReference.description`).
+    public var keyIDs: [String: String]
 
     /// A role not given has no key on this machine (`[]`).
-    public init(roles: [TUFRole: [KeyReference]]) {
+    public init(roles: [TUFRole: [KeyReference]], keyIDs: [String: String] = [:]) {
         self.roles = Dictionary(uniqueKeysWithValues: TUFRole.allCases.map { ($0, roles[$0] ?? []) })
+        self.keyIDs = keyIDs
+    }
+
+    /// The key id recorded for `reference`, if any.
+    public func keyID(of reference: KeyReference) -> String? { keyIDs[reference.description] }
+
+    /// Lists `reference` for `role` (once), recording its key id when known.
+    public mutating func add(_ reference: KeyReference, for role: TUFRole, keyID: String?) {
+        if !(roles[role] ?? []).contains(reference) { roles[role, default: []].append(reference) }
+        if let keyID { keyIDs[reference.description] = keyID }
     }
 
     public static let fileName = "keys.yaml"
@@ -93,6 +109,7 @@ public struct KeyConfiguration: Sendable, Equatable {
             throw KeyConfigurationError("\(url.path): expected a mapping of roles (root, targets, snapshot, timestamp) to lists of key URIs")
         }
         var roles: [TUFRole: [KeyReference]] = [:]
+        var keyIDs: [String: String] = [:]
         func fail(_ location: SourceLocation, _ message: String) -> KeyConfigurationError {
             KeyConfigurationError("\(location): \(message)")
         }
@@ -105,25 +122,56 @@ public struct KeyConfiguration: Sendable, Equatable {
             }
             var keys: [KeyReference] = []
             for item in items {
-                guard let text = item.string else { throw fail(item.location, "a key is a URI (file:… or pkcs11:…), not \(item.typeDescription)") }
+                let (uri, keyID) = try Self.entry(item, fail: fail)
+                let text = uri.string!
                 do { keys.append(try KeyReference(parsing: text)) } catch let error as KeyConfigurationError {
-                    throw fail(item.location, error.description)
+                    throw fail(uri.location, error.description)
                 } catch let error as SecretSourceError {
-                    throw fail(item.location, error.description)
+                    throw fail(uri.location, error.description)
                 }
-                if keys.dropLast().contains(keys.last!) { throw fail(item.location, "\(text) is listed twice") }
+                if keys.dropLast().contains(keys.last!) { throw fail(uri.location, "\(text) is listed twice") }
+                if let keyID { keyIDs[keys.last!.description] = keyID }
             }
             roles[role] = keys
         }
-        return KeyConfiguration(roles: roles)
+        return KeyConfiguration(roles: roles, keyIDs: keyIDs)
     }
 
-    /// The file's text: every role in TUF order (`[]` for none), each URI quoted (pkcs11 URIs hold `;`, `?` and `&`).
+    /// One line of a role: a URI, or `{uri: URI, keyid: ID}`. Returns the URI's node and the key id.
+    private static func entry(_ item: Node, fail: (SourceLocation, String) -> KeyConfigurationError) throws -> (uri: Node, keyID: String?) {
+        if item.string != nil { return (item, nil) }
+        guard let fields = item.entries else {
+            throw fail(item.location, "a key is a URI (file:… or pkcs11:…) or {uri: URI, keyid: ID}, not \(item.typeDescription)")
+        }
+        var uri: Node?, keyID: String?
+        for field in fields {
+            switch field.key {
+            case "uri":
+                guard field.value.string != nil else { throw fail(field.value.location, "uri is a key URI (file:… or pkcs11:…), not \(field.value.typeDescription)") }
+                uri = field.value
+            case "keyid":
+                // A TUF key id: the SHA-256 of the key's canonical JSON, in lowercase hex.
+                guard let id = field.value.string, id.count == 64, id.allSatisfy({ "0123456789abcdef".contains($0) }) else {
+                    throw fail(field.value.location, "keyid is a key id (64 lowercase hex digits, as `livery keys list` shows it)")
+                }
+                keyID = id
+            default:
+                throw fail(field.keyLocation, "'\(field.key)' is not a field of a key: use uri, and keyid")
+            }
+        }
+        guard let uri else { throw fail(item.location, "this key has no uri") }
+        return (uri, keyID)
+    }
+
+    /// The file's text: every role in TUF order (`[]` for none), each URI quoted (pkcs11 URIs hold `;`, `?` and `&`),
+    /// with its key id when one is recorded. Ids of keys no longer listed are not written.
     public var yaml: String {
         var text = "# Which keys sign each role of this tenant on this machine (docs/keys.md#keysyaml).\n"
         for role in TUFRole.allCases {
             let keys = roles[role] ?? []
-            text += keys.isEmpty ? "\(role.rawValue): []\n" : "\(role.rawValue):\n" + keys.map { "  - \"\($0.description)\"\n" }.joined()
+            text += keys.isEmpty ? "\(role.rawValue): []\n" : "\(role.rawValue):\n" + keys.map { key in
+                keyID(of: key).map { "  - {uri: \"\(key.description)\", keyid: \"\($0)\"}\n" } ?? "  - \"\(key.description)\"\n"
+            }.joined()
         }
         return text
     }

@@ -45,10 +45,14 @@ extension KeyStore {
         try keys.journal.flush()
         let file = initialRootFile(for: tenant)
         try ReplacedFile.write(root.bytes, to: file, mode: 0o644)
-        // keys.yaml last: its presence means the tenant's keys are complete.
-        try configuration.write(to: configurationFile(for: tenant))
         var made: [TUFRole: [(uri: String, id: String)]] = [:]
         for (role, signers) in keys.signers { made[role] = try signers.map { ($0.uri, try $0.publicKey().keyID) } }
+        // Each key's id beside it, so a later ceremony can judge a key whose file has gone to its holder.
+        for (reference, signer) in TUFRole.allCases.flatMap({ zip(configuration.roles[$0] ?? [], keys.signers[$0] ?? []) }) {
+            configuration.keyIDs[reference.description] = try signer.publicKey().keyID
+        }
+        // keys.yaml last: its presence means the tenant's keys are complete.
+        try configuration.write(to: configurationFile(for: tenant))
         return made
     }
 
@@ -70,7 +74,7 @@ extension KeyStore {
         let reference = KeyReference.file(path: name, passphrase: nil)
         // Listed before the root that trusts it is published (a key the root does not trust is never used), so a crash cannot lose it.
         var configuration = try KeyConfiguration.load(configFile)
-        configuration.roles[role, default: []].append(reference)
+        configuration.add(reference, for: role, keyID: TUFKey(key.publicKey).keyID)
         try configuration.write(to: configFile)
         return PendingKey(signer: Ed25519Signer(key, uri: reference.description), reference: reference)
     }

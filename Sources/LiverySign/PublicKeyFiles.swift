@@ -43,14 +43,14 @@ public enum KeyFiles {
 }
 
 extension KeyStore {
-    /// After a new root is published: keys.yaml keeps only the keys it trusts for each role (a
-    /// key that cannot be opened now is kept, to be judged at its next use); the store's own key
-    /// files it drops are renamed `<file>.retired-<n>`.
+    /// After a new root is published: keys.yaml keeps only the keys it trusts for each role; the store's own key
+    /// files it drops are renamed `<file>.retired-<n>`. A key that opens is judged by its id, and that id is recorded
+    /// beside it; a key that is away (its file not here, its token not reachable) by the id recorded for it. An away
+    /// key with no recorded id (a line written by hand, or before ids were recorded) is kept, to be judged at its next use.
     ///
-    /// Returns, role by role, the keys kept unjudged (their file is not here, or they cannot be opened now) where
-    /// there are more of them than keys of the new root that no judged line matched: then at least `dropped` of
-    /// them name a key the new root no longer trusts, which only their holder can tell apart (keys.yaml records
-    /// URIs, not key ids). An away key the root may still trust is not reported.
+    /// Returns, role by role, the keys kept unjudged where there are more of them than keys of the new root that no
+    /// judged line matched: then at least `dropped` of them name a key the new root no longer trusts, which only
+    /// their holder can tell apart. An away key the root may still trust is not reported.
     @discardableResult
     public func forgetUntrustedKeys(tenant: String, root: Root) throws -> [(role: TUFRole, keys: [KeyReference], dropped: Int)] {
         let configFile = configurationFile(for: tenant)
@@ -63,13 +63,15 @@ extension KeyStore {
             var matched = Set<String>()
             var unjudged: [KeyReference] = []
             let kept = references.filter { reference in
-                if let file = reference.fileURL(relativeTo: folder(for: tenant)), !FileManager.default.fileExists(atPath: file.path) {
+                let present = reference.fileURL(relativeTo: folder(for: tenant)).map { FileManager.default.fileExists(atPath: $0.path) } ?? true
+                // A key that opens is judged by its own id (and that id recorded); one that is away, by the id recorded for it.
+                guard let id = (present ? try? signer(reference, tenant: tenant).publicKey().keyID : nil) ?? configuration.keyID(of: reference) else {
                     unjudged.append(reference)
                     return true
                 }
-                guard let id = try? signer(reference, tenant: tenant).publicKey().keyID else {
-                    unjudged.append(reference)
-                    return true
+                if configuration.keyID(of: reference) != id {
+                    configuration.keyIDs[reference.description] = id
+                    changed = true
                 }
                 if trusted.contains(id) { matched.insert(id) }
                 return trusted.contains(id)

@@ -195,6 +195,11 @@ final class KeyCustodyTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains("the targets role needs 2 signatures by keys the published root (version 1) trusts, and this key store has 1"), refused.stderr)
         XCTAssertTrue(refused.stderr.contains("not on this machine: file:targets-2.key"), refused.stderr)
         XCTAssertEqual(BuildTests.tree(workspace.output), before)
+        // `keys list` still tells the away key by the id keys.yaml recorded for it.
+        let awayID = try XCTUnwrap(KeyConfiguration.load(keys.appendingPathComponent("keys.yaml")).keyID(of: .file(path: "targets-2.key", passphrase: nil)))
+        XCTAssertTrue(targets.signatures.keys.contains(awayID), "the recorded id is the key that signed")
+        let list = try livery(["keys", "list", Self.tenant, "--output", "Output"], workspace)
+        XCTAssertTrue(list.stdout.contains("\(awayID)  not on this machine, trusted by root v1  file:targets-2.key"), list.stdout)
 
         // Without its first root, a keys.yaml store is never given one by a build.
         let other = try BuildTests.Workspace()
@@ -252,6 +257,12 @@ final class KeyCustodyTests: XCTestCase {
         let keys = workspace.root.appendingPathComponent(".livery-keys/\(Self.tenant)")
         let configuration = try String(contentsOf: keys.appendingPathComponent("keys.yaml"), encoding: .utf8)
         XCTAssertTrue(configuration.contains("file:targets.key?passphrase-source=env:LIVERY_KEY_PASSPHRASE"), configuration)
+        // Each key's id is recorded beside it: the ids of the first root.
+        let firstRoot = try Metadata<Root>(data: Data(contentsOf: keys.appendingPathComponent("1.root.json")))
+        let listed = try KeyConfiguration.load(keys.appendingPathComponent("keys.yaml"))
+        for role in TUFRole.allCases {
+            XCTAssertEqual(Set(try XCTUnwrap(listed.roles[role]).compactMap { listed.keyID(of: $0) }), Set(firstRoot.signed.roles[role]?.keyIDs ?? []), "\(role)")
+        }
         let targetsFile = try String(contentsOf: keys.appendingPathComponent("targets.key"), encoding: .utf8)
         XCTAssertTrue(targetsFile.contains("\"kdf\"") || targetsFile.contains("scrypt"), "the key file is encrypted: \(targetsFile)")
         XCTAssertEqual(try run(["build", "Tenants/\(Self.tenant)", "--output", "Output"]).status, 0)
@@ -403,6 +414,43 @@ final class KeyCustodyTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("timestamp-2.key.retired-1").path))
     }
 
+    /// A key judged once has its id recorded in keys.yaml; when its file has since gone to its holder, the next root that
+    /// drops that id drops its line (and no warning is needed), while a root that still trusts it keeps it.
+    func testAnAwayKeyWithARecordedIDIsJudgedByIt() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("livery-away-id-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = KeyStore(root: root)
+        let folder = store.folder(for: "acme")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let first = Curve25519.Signing.PrivateKey(), second = Curve25519.Signing.PrivateKey(), other = Curve25519.Signing.PrivateKey()
+        try KeyFiles.create(first, at: folder.appendingPathComponent("timestamp-1.key"))
+        try KeyFiles.create(second, at: folder.appendingPathComponent("timestamp-2.key"))
+        try "timestamp:\n  - file:timestamp-1.key\n  - file:timestamp-2.key\n".write(to: store.configurationFile(for: "acme"), atomically: true, encoding: .utf8)
+        func newRoot(_ version: Int, timestamp: [Curve25519.Signing.PrivateKey]) throws -> Root {
+            let signer = TUFKey(Curve25519.Signing.PrivateKey().publicKey)
+            return try Root(signed: TUFDocument.root(version: version, expires: Date().addingTimeInterval(86_400),
+                                                     keys: [.root: [signer], .targets: [signer], .snapshot: [signer], .timestamp: timestamp.map { TUFKey($0.publicKey) }],
+                                                     thresholds: [.root: 1, .targets: 1, .snapshot: 1, .timestamp: 1]))
+        }
+        // Both keys are here and trusted: their ids are recorded beside their URIs.
+        XCTAssertTrue(try store.forgetUntrustedKeys(tenant: "acme", root: newRoot(2, timestamp: [first, second])).isEmpty)
+        let recorded = try KeyConfiguration.load(store.configurationFile(for: "acme"))
+        XCTAssertEqual(recorded.keyID(of: .file(path: "timestamp-1.key", passphrase: nil)), TUFKey(first.publicKey).keyID)
+        XCTAssertEqual(recorded.keyID(of: .file(path: "timestamp-2.key", passphrase: nil)), TUFKey(second.publicKey).keyID)
+        // Both files go to their holders. A root that still trusts both keeps both lines.
+        for name in ["timestamp-1.key", "timestamp-2.key"] {
+            try FileManager.default.moveItem(at: folder.appendingPathComponent(name), to: root.appendingPathComponent(name))
+        }
+        XCTAssertTrue(try store.forgetUntrustedKeys(tenant: "acme", root: newRoot(3, timestamp: [first, second])).isEmpty)
+        XCTAssertEqual(try KeyConfiguration.load(store.configurationFile(for: "acme")).roles[.timestamp]?.count, 2)
+        // A root that drops the first key (and trusts one this machine never listed): its line goes, with no warning to give.
+        XCTAssertTrue(try store.forgetUntrustedKeys(tenant: "acme", root: newRoot(4, timestamp: [second, other])).isEmpty)
+        let left = try KeyConfiguration.load(store.configurationFile(for: "acme"))
+        XCTAssertEqual(left.roles[.timestamp], [.file(path: "timestamp-2.key", passphrase: nil)])
+        XCTAssertEqual(left.keyID(of: .file(path: "timestamp-2.key", passphrase: nil)), TUFKey(second.publicKey).keyID)
+        XCTAssertFalse(try String(contentsOf: store.configurationFile(for: "acme"), encoding: .utf8).contains(TUFKey(first.publicKey).keyID))
+    }
+
     func testKeysYAMLMistakesAreLocated() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-keys-yaml-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -416,6 +464,11 @@ final class KeyCustodyTests: XCTestCase {
             ("snapshot: [\"file:s.key?passphrase=hunter2\"]\n", "never the passphrase itself"),
             ("snapshot: [\"file:s.key?passphrase-source=hunter2\"]\n", "is not a secret source"),
             ("root: [file:root.key\n", "keys.yaml:"),
+            ("targets:\n  - {uri: file:t.key, keyid: 4e7f}\n", "keys.yaml:2:30: keyid is a key id (64 lowercase hex digits"),
+            ("targets:\n  - {url: file:t.key}\n", "keys.yaml:2:6: 'url' is not a field of a key: use uri, and keyid"),
+            ("targets:\n  - {keyid: \(String(repeating: "a", count: 64))}\n", "keys.yaml:2:5: this key has no uri"),
+            ("targets:\n  - {uri: [file:t.key]}\n", "keys.yaml:2:11: uri is a key URI"),
+            ("targets:\n  - {uri: \"http://example.com/key\"}\n", "keys.yaml:2:11: 'http://example.com/key' is not a key URI"),
         ]
         for (text, expected) in cases {
             try Data(text.utf8).write(to: file)
@@ -427,6 +480,10 @@ final class KeyCustodyTests: XCTestCase {
                                             .timestamp: [.pkcs11("pkcs11:token=livery;object=ts?module-path=/usr/lib/softhsm/libsofthsm2.so&pin-source=env:PIN")]])
         try good.write(to: file)
         XCTAssertEqual(try KeyConfiguration.load(file), good, "keys.yaml round-trips")
+        var withIDs = good
+        withIDs.keyIDs = ["file:targets.key?passphrase-source=env:TARGETS_PASSPHRASE": String(repeating: "0f", count: 32)]
+        try withIDs.write(to: file)
+        XCTAssertEqual(try KeyConfiguration.load(file), withIDs, "keys.yaml round-trips with a key id")
     }
 }
 
