@@ -65,7 +65,7 @@ struct PlatformStrings: Sendable {
         let folder = AndroidResources.folder(of: locale, defaultLocale: catalog.defaultLocale)
         return [
             messages,
-            BundleEntry(path: "platform/ios/\(locale)/Localizable.xcstrings", data: try Self.data(StringCatalogFormat.export(catalog, locales: [locale]))),
+            BundleEntry(path: "platform/ios/\(locale)/Localizable.xcstrings", data: try Self.data(StringCatalogFormat.export(catalog, locales: [locale], compact: true))),
             BundleEntry(path: "platform/android/\(folder)/strings.xml", data: try Self.data(AndroidFormat.export(catalog, locale: locale))),
         ]
     }

@@ -202,6 +202,25 @@ final class InterchangeRoundTripTests: XCTestCase {
             XCTAssertTrue(listing.contains("platform/ios/\(locale)/Localizable.xcstrings"), listing)
             let xml = try InterchangeFixture.tool(["unzip", "-p", targets.appendingPathComponent(bundle).path, "platform/android/\(folder)/strings.xml"]).output
             XCTAssertEqual(try InterchangeFixture.tool(["xmllint", "--noout", "-"], input: Data(xml.utf8)).status, 0, xml)
+            // The bundle's catalog is the export's document for that locale, without Xcode's whitespace.
+            let bundled = try InterchangeFixture.write(Data(try InterchangeFixture.tool(["unzip", "-p", targets.appendingPathComponent(bundle).path,
+                                                                                         "platform/ios/\(locale)/Localizable.xcstrings"]).output.utf8),
+                                                       root, "bundled-\(locale).xcstrings")
+            let catalog = try InterchangeFixture.catalog(root, "physio-clinic")
+            let exported = try InterchangeFixture.write(try XCTUnwrap(StringCatalogFormat.export(catalog, locales: [locale]).value), root, "exported-\(locale).xcstrings")
+            let script = """
+                import json, sys
+                bundled = open(sys.argv[1], encoding="utf-8").read()
+                exported = json.load(open(sys.argv[2], encoding="utf-8"))
+                # Store listing text stays out of a release (docs/l10n.md#in-a-release).
+                exported["strings"] = {k: v for k, v in exported["strings"].items() if not k.startswith("store.")}
+                ours = json.loads(bundled)
+                diff = sorted(set(ours["strings"]) ^ set(exported["strings"]))
+                assert ours == exported, f"the bundle's catalog is not the export's: {diff[:5]}"
+                assert bundled == json.dumps(exported, sort_keys=True, ensure_ascii=False, separators=(",", ":")), "not compact, or not in Xcode's key order"
+                """
+            let checked = try InterchangeFixture.tool(["python3", "-c", script, bundled.path, exported.path])
+            XCTAssertEqual(checked.status, 0, checked.output)
         }
     }
 }
