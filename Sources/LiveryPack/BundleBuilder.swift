@@ -51,6 +51,20 @@ public struct BuiltBundle: Sendable {
 public final class BundleBuilder: Sendable {
     private let store: ContentStore
     private let index: SQLiteDatabase
+    /// The bundle keys and encryption key ids whose archives this builder made. A tenant whose bundle another
+    /// tenant made moments earlier in the same build reports it as rebuilt too: otherwise which of the two
+    /// said "rebuilt" would depend on which thread got there first, and the build's output would change from
+    /// run to run.
+    private let made = MadeKeys()
+
+    /// A set behind a lock (`Mutex` needs macOS 15; the package supports 14).
+    private final class MadeKeys: @unchecked Sendable {
+        // The lock guards `keys`.
+        private let lock = NSLock()
+        private var keys: Set<String> = []
+        func insert(_ key: String) { lock.withLock { _ = keys.insert(key) } }
+        func contains(_ key: String) -> Bool { lock.withLock { keys.contains(key) } }
+    }
 
     public init(store: ContentStore) throws {
         self.store = store
@@ -93,6 +107,7 @@ public final class BundleBuilder: Sendable {
         encrypted.encryption = BundleEncryption(keyID: keyID)
         if let (sha, size) = try indexed("encrypted", "key_id", keyID) {
             (encrypted.sha256, encrypted.size, encrypted.object) = (sha, size, store.objectURL(sha))
+            encrypted.rebuilt = made.contains("encrypted:" + keyID)
             return encrypted
         }
         let temporary = store.temporaryFile()
@@ -107,13 +122,15 @@ public final class BundleBuilder: Sendable {
         (encrypted.sha256, encrypted.size, encrypted.rebuilt) = (sha, size, true)
         try index.query("INSERT OR REPLACE INTO encrypted (key_id, sha256, size, generation) VALUES (?, ?, ?, ?)",
                         [.text(keyID), .text(sha), .int(Int64(size)), .int(store.generation)])
+        made.insert("encrypted:" + keyID)
         return encrypted
     }
 
     public func build(_ spec: BundleSpec, format: ArchiveFormat) throws -> BuiltBundle {
         let key = spec.key(format)
         if let (sha, size) = try indexed("bundles", "key", key) {
-            return try withFileIndex(BuiltBundle(spec: spec, format: format, sha256: sha, size: size, object: store.objectURL(sha), rebuilt: false))
+            let rebuilt = made.contains(key)
+            return try withFileIndex(BuiltBundle(spec: spec, format: format, sha256: sha, size: size, object: store.objectURL(sha), rebuilt: rebuilt))
         }
         let temporary = store.temporaryFile()
         defer { unlink(temporary.path) }
@@ -134,6 +151,7 @@ public final class BundleBuilder: Sendable {
         }
         try index.query("INSERT OR REPLACE INTO bundles (key, sha256, size, generation) VALUES (?, ?, ?, ?)",
                         [.text(key), .text(sha), .int(Int64(size)), .int(store.generation)])
+        made.insert(key)
         return try withFileIndex(BuiltBundle(spec: spec, format: format, sha256: sha, size: size, object: object, rebuilt: true))
     }
 

@@ -64,6 +64,23 @@ final class BundleBuilderTests: XCTestCase {
         XCTAssertEqual(reused.sha256, built.sha256)
     }
 
+    /// Two tenants of one build with the same bundle: the second finds the archive the first made, and both say it
+    /// was rebuilt, whichever thread came first; the next build made neither, and says so.
+    func testABundleMadeEarlierInTheSameBuildIsReportedRebuiltByEveryTenantThatHasIt() throws {
+        let secret = ContentSecret.random()
+        let build = try BundleBuilder(store: ContentStore(root: storeRoot))
+        let first = try build.build(spec, format: .zip), second = try build.build(spec, format: .zip)
+        XCTAssertEqual([first.rebuilt, second.rebuilt], [true, true])
+        XCTAssertEqual(first.sha256, second.sha256)
+        let sealed = try build.encrypt(first, secret: secret), sealedAgain = try build.encrypt(second, secret: secret)
+        XCTAssertEqual([sealed.rebuilt, sealedAgain.rebuilt], [true, true])
+        try build.markDurable()
+        let next = try BundleBuilder(store: ContentStore(root: storeRoot))
+        let reused = try next.build(spec, format: .zip)
+        XCTAssertFalse(reused.rebuilt)
+        XCTAssertFalse(try next.encrypt(reused, secret: secret).rebuilt)
+    }
+
     func testAnEncryptedArchiveIndexedByABuildThatNeverFlushedIsCheckedBeforeItIsReused() throws {
         let secret = ContentSecret.random()
         let cutOff = try BundleBuilder(store: ContentStore(root: storeRoot))
