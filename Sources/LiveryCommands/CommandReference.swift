@@ -31,7 +31,11 @@ package enum CommandReference {
     static func help(_ root: any ParsableCommand.Type, for command: any ParsableCommand.Type) -> String {
         root.helpMessage(for: command, includeHidden: false, columns: columns)
             .split(separator: "\n", omittingEmptySubsequences: false)
-            .map { line in String(line.reversed().drop { $0 == " " }.reversed()) }
+            .map { line in
+                var line = line
+                while line.last == " " { line.removeLast() }
+                return String(line)
+            }
             .joined(separator: "\n")
             .trimmingCharacters(in: .newlines)
     }

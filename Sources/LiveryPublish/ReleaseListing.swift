@@ -130,7 +130,7 @@ extension ReleaseListing.Release {
     }
 
     var rollout: String {
-        let stage = rolloutBasisPoints.map(RolloutStage.percentText)
+        let stage = rolloutBasisPoints.map { RolloutStage.percentText($0) }
         switch state {
         case .staged: return stage.map { "\($0) (in progress)" } ?? "staged"
         case .halted: return "halted at \(stage ?? "?")"
@@ -139,10 +139,10 @@ extension ReleaseListing.Release {
     }
 
     var originText: String {
-        switch ReleaseProvenance.Origin(rawValue: origin) {
+        switch ReleaseProvenance.Origin(rawValue: origin) ?? .build {
         case .promotion: return "promoted from \(fromChannel ?? "?") \(fromRelease.map(String.init) ?? "")"
         case .rollback: return "rollback to \(fromRelease.map(String.init) ?? "?")"
-        case .build, nil: return "build"
+        case .build: return "build"
         }
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-@testable import LiveryCommands
+import LiveryCommands
 import XCTest
 
 /// docs/cli.md's command reference is every command's `--help` (CommandReference): generated, and held to the
