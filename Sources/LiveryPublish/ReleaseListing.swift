@@ -17,6 +17,11 @@ public struct ReleaseListing: Codable, Sendable, Equatable {
         public var channel: String
         /// Newest first.
         public var releases: [Release]
+
+        public init(channel: String, releases: [Release]) {
+            self.channel = channel
+            self.releases = releases
+        }
     }
 
     /// One release as the channel signed it.
@@ -37,12 +42,32 @@ public struct ReleaseListing: Codable, Sendable, Equatable {
         public var fromChannel: String?
         public var fromRelease: Int?
         public var reason: String?
+
+        public init(release: Int, manifestSha256: String, state: ReleaseHistory.Entry.State, origin: String, published: String, bytes: Int?,
+                    update: Update?, rolloutBasisPoints: Int?, fromChannel: String?, fromRelease: Int?, reason: String?) {
+            self.release = release
+            self.manifestSha256 = manifestSha256
+            self.state = state
+            self.origin = origin
+            self.published = published
+            self.bytes = bytes
+            self.update = update
+            self.rolloutBasisPoints = rolloutBasisPoints
+            self.fromChannel = fromChannel
+            self.fromRelease = fromRelease
+            self.reason = reason
+        }
     }
 
     /// Bytes to update: every changed bundle whole, and by delta (docs/deltas.md).
     public struct Update: Codable, Sendable, Equatable {
         public var whole: Int
         public var delta: Int
+
+        public init(whole: Int, delta: Int) {
+            self.whole = whole
+            self.delta = delta
+        }
     }
 
     public init(tenant: String, channels: [Channel]) {

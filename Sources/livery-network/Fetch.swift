@@ -67,7 +67,7 @@ struct Fetch: ParsableCommand {
     @Option(help: ArgumentHelp("Remove an added program from the installed release (repeatable).", valueName: "ID"))
     var removeProgram: [String] = []
 
-    @Option(help: "Bundles downloaded at once, at most.")
+    @Option(help: "Bundles downloaded at once, at most (1 to 32).")
     var parallel = 4
 
     @Option(help: ArgumentHelp("A release embedded in the app (livery embed), installed first when the cache is empty, with no network.", valueName: "DIR"))

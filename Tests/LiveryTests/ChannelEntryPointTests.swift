@@ -1,5 +1,5 @@
 import Foundation
-import LiveryPublish
+@testable import LiveryPublish
 import LiverySign
 import LiveryTUF
 import XCTest
