@@ -18,7 +18,7 @@ final class CommandReferenceTests: XCTestCase {
         for command in ["promote", "releases", "store verify", "fetch", "publish", "tuf-client"] {
             XCTAssertTrue(committed.contains("### `livery \(command)`"), "the reference has `livery \(command)`")
         }
-        XCTAssertTrue(committed.contains("USAGE: livery fetch <tenant> --server <server>"), "fetch's real help, not its forwarder's")
+        XCTAssertTrue(committed.contains("USAGE: livery fetch [<options>] <tenant> --server <server>"), "fetch's real help, not its forwarder's")
         XCTAssertFalse(committed.contains("cli-reference"), "hidden commands are left out")
     }
 
