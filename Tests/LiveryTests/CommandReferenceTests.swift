@@ -22,6 +22,44 @@ final class CommandReferenceTests: XCTestCase {
         XCTAssertFalse(committed.contains("cli-reference"), "hidden commands are left out")
     }
 
+    /// The hand-written sections before the reference explain and give examples; every option their synopses and
+    /// option tables name must be one the command's help has (a renamed or removed option fails here).
+    func testTheHandWrittenSectionsNameOnlyOptionsTheCommandsHave() throws {
+        let page = try String(contentsOf: LiveryProcess.packageRoot.appendingPathComponent("docs/cli.md"), encoding: .utf8)
+        let reference = try XCTUnwrap(CommandReference.reference(in: page))
+        let start = try XCTUnwrap(page.range(of: CommandReference.begin))
+        let prose = String(page[..<start.lowerBound])
+        // Each reference section: its command line (`livery keys rotate`) and the options its help lists.
+        var helps: [(command: String, options: Set<Substring>)] = []
+        for section in reference.split(separator: "### `").dropFirst() {
+            let command = String(section.prefix { $0 != "`" })
+            helps.append((command, Set(section.matches(of: Self.option).map { $0.output.1 })))
+        }
+        var checked = 0
+        for section in prose.split(separator: "\n## ").dropFirst() where section.hasPrefix("`livery") {
+            let heading = section.prefix { $0 != "\n" }
+            let commands = heading.matches(of: /`(livery [^`]+)`/).map { String($0.output.1) }
+            // A section covers its commands and their subcommands (`livery keys` the keys subcommands).
+            let known = helps.filter { help in commands.contains { help.command == $0 || help.command.hasPrefix($0 + " ") } }
+                .reduce(into: Set<Substring>()) { $0.formUnion($1.options) }
+            var named: [Substring] = []
+            for line in section.split(separator: "\n") where line.hasPrefix("| `-") {
+                named += line.split(separator: "|").first.map { $0.matches(of: Self.option).map { $0.output.1 } } ?? []
+            }
+            for block in section.matches(of: #/```text\n(livery [^`]*?)\n```/#) {
+                named += block.output.1.matches(of: Self.option).map { $0.output.1 }
+            }
+            for option in named {
+                checked += 1
+                XCTAssertTrue(known.contains(option), "docs/cli.md's section \(heading) names \(option), which \(commands.joined(separator: ", ")) --help does not list")
+            }
+        }
+        XCTAssertGreaterThan(checked, 100, "the synopses and option tables were found")
+    }
+
+    /// A long option where it stands alone (not inside a word such as `a--b`).
+    nonisolated(unsafe) private static let option = #/(?:^|[^\w-])(--[a-z][a-z0-9-]*)/#
+
     private struct Tool: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "tool", abstract: "A tool.", subcommands: [Group.self, Hidden.self])
     }
