@@ -34,7 +34,7 @@ BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-de
 BABEL_VERSION = 2.18.0
 TEST_PACKAGES = $(BUILD_PACKAGES) strace time libarchive-tools unzip curl faketime libxml2-utils php-symfony-translation chromium node-typescript nginx postgresql softhsm2 opensc ffmpeg aapt
 
-.PHONY: run test conformance build deps test-deps test-venv generated cldr bench clean test-java conformance-java java-deps
+.PHONY: run test conformance build deps test-deps test-venv generated docs cldr bench clean test-java conformance-java java-deps
 
 # The main job needs `livery` alone: the commands that open connections or run a server are in livery-network
 # (SwiftNIO, AsyncHTTPClient, Hummingbird, PostgresNIO), which `make build` and `make test` build as well.
@@ -106,10 +106,15 @@ test-venv:
 	@test -x .venv-test/bin/python && .venv-test/bin/python -c "import tuf.ngclient, coloraide, boto3, cryptography, pytest_lsp" 2>/dev/null || \
 		(python3 -m venv .venv-test && .venv-test/bin/pip install --quiet --disable-pip-version-check "tuf>=7,<8" coloraide boto3 cryptography "pytest-lsp>=1,<2")
 
-# Regenerates the committed JSON Schemas and rule reference (a test checks they are current).
-generated: build
+# Regenerates the committed JSON Schemas, rule reference and command reference (tests check they are current).
+generated: build docs
 	$(LIVERY) schema --write schemas
 	$(LIVERY) rules --markdown > docs/rules.md
+
+# docs/cli.md's command reference, between its markers, from every command's --help (livery-network's too:
+# `livery` hands `cli-reference` to it). CommandReferenceTests fails when the page holds another one.
+docs: build
+	$(LIVERY) cli-reference --update docs/cli.md
 
 # Regenerates the CLDR plural rule table and its sample fixture from Debian's CLDR data
 # (Sources/LiveryL10n/PluralRulesTable.swift, Tests/LiveryL10nTests/Fixtures/plural-samples.txt).

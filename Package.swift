@@ -132,7 +132,9 @@ let package = Package(
                            .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
                            // `livery serve` driven in process, without a socket (ServeInProcessTests).
-                           .product(name: "HummingbirdTesting", package: "hummingbird")],
+                           .product(name: "HummingbirdTesting", package: "hummingbird"),
+                           // CommandReferenceTests renders the help of a small command tree of its own.
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             exclude: ["Fixtures"]
         ),
     ]

@@ -18,7 +18,7 @@ package struct Livery: AsyncParsableCommand {
         func the(_ command: NetworkCommand) -> any ParsableCommand.Type { network[command]! }
         return [Validate.self, Tokens.self, Build.self, the(.publish), Promote.self, Rollback.self, Rollout.self, Releases.self, Diff.self, StoreCommand.self,
                 the(.gc), L10n.self, Verify.self, Inspect.self, Keys.self, TimestampCommand.self, the(.serve), the(.vouchers), the(.fetch), Embed.self,
-                the(.tufClient), Vectors.self, Rules.self, Schema.self, Init.self, Generate.self, Preview.self, Watch.self, LSP.self, Version.self]
+                the(.tufClient), Vectors.self, Rules.self, Schema.self, Init.self, Generate.self, Preview.self, Watch.self, LSP.self, Version.self, CLIReference.self]
     }
 
     // Every command names itself: without a `commandName`, ArgumentParser derives the name from

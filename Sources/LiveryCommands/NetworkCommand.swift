@@ -31,11 +31,13 @@ package enum NetworkCommand: String, CaseIterable, Sendable {
     }
 
     /// The command `arguments` (the process's, without its name) run, when it is one of livery-network's:
-    /// a network command, `help` about one, or `build --publish`.
+    /// a network command, `help` about one, `build --publish`, or `cli-reference`.
     package static func asked(in arguments: [String]) -> String? {
         guard let first = arguments.first else { return nil }
         if first == "help", let topic = arguments.dropFirst().first, NetworkCommand(rawValue: topic) != nil { return topic }
         if NetworkCommand(rawValue: first) != nil { return first }
+        // The command reference documents these commands as livery-network has them (livery has forwarders only).
+        if first == CLIReference.name { return first }
         // `--publish` is a flag (it takes no value), so it is never the value of another option.
         if first == "build" && arguments.contains("--publish") { return "build --publish" }
         return nil

@@ -36,6 +36,9 @@ public final class RemotePublisher: Sendable {
         /// Told `<tenant> <phase>` when a phase is done (targets, metadata, snapshot, timestamp, pointer):
         /// `livery publish --verbose`, and the kill tests' stopping points.
         public var steps: (@Sendable (String) -> Void)?
+        /// Told how the uploads go (`PublishEvent`), from the uploading tasks: keep it quick. `livery publish`
+        /// draws a progress line on a terminal from these.
+        public var onEvent: (@Sendable (PublishEvent) -> Void)?
 
         public init() {}
     }
@@ -61,14 +64,12 @@ public final class RemotePublisher: Sendable {
     public let location: S3Location
     public let options: Options
     let limiter: AsyncLimiter
-    let progress: PublishProgress?
 
-    public init(client: S3Client, location: S3Location, options: Options = Options(), progress: Bool = false) {
+    public init(client: S3Client, location: S3Location, options: Options = Options()) {
         self.client = client
         self.location = location
         self.options = options
         limiter = AsyncLimiter(options.concurrency)
-        self.progress = progress ? PublishProgress() : nil
     }
 
     // MARK: The local release
@@ -235,7 +236,8 @@ public final class RemotePublisher: Sendable {
         let remote = Dictionary(listed.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
 
         let total = files.reduce(into: (count: 0, bytes: Int64(0))) { if !$1.immutable || remote[base + "/" + $1.remote] == nil { $0.count += 1; $0.bytes += $1.size } }
-        await progress?.start(tenant: String(base.split(separator: "/").last ?? ""), objects: total.count, bytes: total.bytes)
+        let tenant = outcome.tenant
+        options.onEvent?(.started(tenant: tenant, objects: total.count, bytes: total.bytes))
         for phase in [LocalFile.Phase.target, .metadata, .snapshot, .timestamp, .pointer] {
             let batch = files.filter { $0.phase == phase }
             let results = try await withThrowingTaskGroup(of: (Bool, Int64).self) { group in
@@ -252,7 +254,7 @@ public final class RemotePublisher: Sendable {
                             return (false, 0)
                         }
                         let ifMatch = file.phase == .timestamp ? remote[key]?.etag : nil
-                        try await self.put(file, key: key, ifMatch: ifMatch, createOnly: file.immutable || (file.phase == .timestamp && remote[key] == nil))
+                        try await self.put(file, key: key, tenant: tenant, ifMatch: ifMatch, createOnly: file.immutable || (file.phase == .timestamp && remote[key] == nil))
                         return (true, file.size)
                     }
                 }
@@ -263,7 +265,7 @@ public final class RemotePublisher: Sendable {
             }
             options.steps?("\(outcome.tenant) \(phase.name)")
         }
-        await progress?.finish()
+        options.onEvent?(.finished(tenant: tenant))
         return outcome
     }
 
@@ -285,12 +287,12 @@ public final class RemotePublisher: Sendable {
     }
 
     /// Uploads one file: checked against its name first (content-addressed targets), in one PUT or in parts.
-    private func put(_ file: LocalFile, key: String, ifMatch: String?, createOnly: Bool) async throws {
+    private func put(_ file: LocalFile, key: String, tenant: String, ifMatch: String?, createOnly: Bool) async throws {
         let cacheControl = file.isProtected ? Self.protectedCacheControl : file.immutable ? Self.immutableCacheControl : Self.pointerCacheControl
         let options = S3PutOptions(contentType: file.contentType, cacheControl: cacheControl,
                                    metadata: [:], createOnly: createOnly, ifMatch: ifMatch)
         if file.size >= Int64(self.options.multipartThreshold) {
-            try await putInParts(file, key: key, options: options)
+            try await putInParts(file, key: key, tenant: tenant, options: options)
             return
         }
         try await limiter.run {
@@ -312,7 +314,7 @@ public final class RemotePublisher: Sendable {
             } catch let error as S3Error where error.status == 412 {
                 throw S3Error.integrity("s3://\(self.location.bucket)/\(key) changed while publishing: another publish of this tenant ran at the same time; run again")
             }
-            await self.progress?.advance(bytes: file.size, objects: 1)
+            self.options.onEvent?(.sent(tenant: tenant, bytes: file.size, objects: 1))
         }
     }
 
@@ -330,7 +332,7 @@ public final class RemotePublisher: Sendable {
     /// name, recorded when the upload starts; the file's real digest is computed while the parts go
     /// up and checked before the upload is completed (an uncompleted upload is never visible), so
     /// hashing does not hold the upload back. Other files are hashed first.
-    private func putInParts(_ file: LocalFile, key: String, options: S3PutOptions) async throws {
+    private func putInParts(_ file: LocalFile, key: String, tenant: String, options: S3PutOptions) async throws {
         let named = file.phase == .target ? String(file.url.lastPathComponent.prefix(64)) : nil
         let partSize = Int64(self.options.partSize)
         let count = Int((file.size + partSize - 1) / partSize)
@@ -360,7 +362,7 @@ public final class RemotePublisher: Sendable {
                             let sha = try await digests.digest(number)
                             let etag = try await self.client.uploadPart(bucket: bucket, key: key, uploadID: uploadID, number: number,
                                                                         body: .file(file.url, range: range), sha256: sha)
-                            await self.progress?.advance(bytes: Int64(range.count), objects: 0)
+                            self.options.onEvent?(.sent(tenant: tenant, bytes: Int64(range.count), objects: 0))
                             return (number, etag)
                         }
                     }
@@ -369,7 +371,7 @@ public final class RemotePublisher: Sendable {
             }
             try Self.checkName(file, digest: try await hashing.value)
             try await limiter.run { try await self.client.completeMultipartUpload(bucket: bucket, key: key, uploadID: uploadID, parts: (1...count).map { etags[$0]! }) }
-            await progress?.advance(bytes: 0, objects: 1)
+            self.options.onEvent?(.sent(tenant: tenant, bytes: 0, objects: 1))
         } catch {
             try? await client.abortMultipartUpload(bucket: bucket, key: key, uploadID: uploadID)
             throw error
@@ -526,38 +528,13 @@ actor AsyncLimiter {
     }
 }
 
-/// Progress on a terminal (standard error), redrawn at most ten times a second.
-actor PublishProgress {
-    private var tenant = ""
-    private var objects = 0, done = 0
-    private var bytes: Int64 = 0, sent: Int64 = 0
-    private var drawn = Date.distantPast
-
-    func start(tenant: String, objects: Int, bytes: Int64) {
-        self.tenant = tenant
-        self.objects = objects
-        self.bytes = bytes
-        done = 0
-        sent = 0
-        draw(force: true)
-    }
-
-    func advance(bytes: Int64, objects: Int) {
-        sent += bytes
-        done += objects
-        draw(force: false)
-    }
-
-    func finish() {
-        draw(force: true)
-        FileHandle.standardError.write(Data("\n".utf8))
-    }
-
-    private func draw(force: Bool) {
-        let now = Date()
-        guard force || now.timeIntervalSince(drawn) >= 0.1 else { return }
-        drawn = now
-        let line = "\r\u{1B}[Kpublishing \(tenant): \(done)/\(objects) objects, \(ByteCount.text(sent))/\(ByteCount.text(bytes))"
-        FileHandle.standardError.write(Data(line.utf8))
-    }
+/// What a publish reports as it uploads (`RemotePublisher.Options.onEvent`).
+public enum PublishEvent: Sendable, Equatable {
+    /// A tenant's uploads begin: the objects and bytes to send (those the store does not hold yet).
+    case started(tenant: String, objects: Int, bytes: Int64)
+    /// Bytes sent and objects completed: a whole object, a part of a large one (no object yet), or the completion
+    /// of a multipart upload (no bytes).
+    case sent(tenant: String, bytes: Int64, objects: Int)
+    /// A tenant's uploads are done (its lock is released after).
+    case finished(tenant: String)
 }

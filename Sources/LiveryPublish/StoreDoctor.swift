@@ -3,6 +3,7 @@ import LiveryLoad
 import LiveryAssets
 import LiverySign
 import LiveryTUF
+import LiveryStorage
 
 /// `livery store verify` and `livery store repair`: re-hash the content store and every channel's
 /// published targets, and put back what a crash, a bad disk or a stray edit damaged.
@@ -34,6 +35,13 @@ public enum StoreDoctor {
         public var targetsChecked = 0
         public var bytesRead: Int64 = 0
         public var damaged: [Problem] { problems.filter { $0.kind != .staleObject } }
+
+        /// `livery store verify`'s text: each problem, then the count of what was checked and found.
+        public var text: String {
+            problems.map { "\($0)\n" }.joined()
+                + "checked \(objectsChecked) stored objects and \(targetsChecked) published targets (\(ByteCount.text(bytesRead))): "
+                + "\(damaged.count) damaged, \(problems.count - damaged.count) stale\n"
+        }
     }
 
     /// Re-hashes every store object and every file in each channel's `targets/`.
@@ -80,6 +88,30 @@ public enum StoreDoctor {
         public var droppedTargets: [String] = []
         /// Targets of a current or staged release no intact copy was found for, even after rebuilding.
         public var unrepaired: [Problem] = []
+
+        /// One line per thing done or left undone.
+        public var text: String {
+            (removedObjects.map { "removed \($0)" } + replacedTargets.map { "replaced \($0)" }
+                + droppedTargets.map { "dropped \($0) (a previous release's; the sources now build the current one)" }
+                + unrepaired.map { "NOT REPAIRED \($0)" }).map { $0 + "\n" }.joined()
+        }
+    }
+
+    /// `livery store repair`: what was done (nil when the check found nothing to do), and the check after it.
+    public struct Checkup: Sendable {
+        public var repair: Repair?
+        public var report: Report
+        /// Damage left, or something that could not be repaired.
+        public var failed: Bool { !report.damaged.isEmpty || !(repair?.unrepaired.isEmpty ?? true) }
+        public var text: String { (repair?.text ?? "") + report.text }
+    }
+
+    /// Verifies the output folder, repairs what it found (`repair`), and verifies again.
+    public static func verifyAndRepair(output: URL, rebuild: (Set<String>) throws -> Void) throws -> Checkup {
+        let report = try verify(output: output)
+        guard !report.problems.isEmpty else { return Checkup(repair: nil, report: report) }
+        let result = try repair(output: output, report: report, rebuild: rebuild)
+        return Checkup(repair: result, report: try verify(output: output))
     }
 
     /// Removes damaged and stale store objects, rebuilds what `rebuild` can (it is given the tenants

@@ -23,7 +23,7 @@ public struct ReleaseHistory: Sendable {
         /// Where it stands in the newest targets metadata.
         public var state: State
 
-        public enum State: String, Sendable {
+        public enum State: String, Sendable, Codable {
             /// The channel's release (every device, or every device outside a rollout).
             case current
             /// Being rolled out to part of the devices.

@@ -67,7 +67,7 @@ struct Fetch: ParsableCommand {
     @Option(help: ArgumentHelp("Remove an added program from the installed release (repeatable).", valueName: "ID"))
     var removeProgram: [String] = []
 
-    @Option(help: "Bundles downloaded at once, at most.")
+    @Option(help: "Bundles downloaded at once, at most (1 to 32).")
     var parallel = 4
 
     @Option(help: ArgumentHelp("A release embedded in the app (livery embed), installed first when the cache is empty, with no network.", valueName: "DIR"))
@@ -97,16 +97,14 @@ struct Fetch: ParsableCommand {
         if let voucherServer {
             guard let url = URL(string: voucherServer), url.scheme == "http" || url.scheme == "https" else { throw ValidationError("--voucher-server must be an http(s) URL") }
         }
-        let tenantBase = base.appendingPathComponent(tenant)
-        let repository = HTTPRepository(base: channel.isStable ? tenantBase : tenantBase.appendingPathComponent(channel.relativeFolder))
-        let cacheName = channel.isStable ? tenant : "\(tenant).\(channel.name)"
-        var request = FetchRequest(tenant: tenant, repository: repository, cache: URL(fileURLWithPath: cache).appendingPathComponent(cacheName),
+        let location = ChannelLocation(tenant: tenant, channel: channel)
+        let repository = HTTPRepository(base: location.repositoryURL(server: base))
+        var request = FetchRequest(tenant: tenant, repository: repository, cache: location.cache(in: URL(fileURLWithPath: cache)),
                                    bootstrapRoot: try root.map { try Self.trustedRoot($0, channel: channel) }, locale: locale)
         request.programs = program
         request.tours = tour
         request.vouchers = voucher
-        // Vouchers are per tenant, whatever the channel: redeemed at <server>/<tenant>.
-        request.voucherServer = voucherServer.flatMap { URL(string: $0)?.appendingPathComponent(tenant) } ?? (channel.isStable ? nil : tenantBase)
+        request.voucherServer = location.voucherServer(server: base, separate: voucherServer.flatMap { URL(string: $0) })
         request.channel = channel
         request.installID = installId
         request.addTours = addTour

@@ -86,7 +86,12 @@ struct Publish: AsyncParsableCommand {
         // The build lock on the output folder, so that no build swaps a release folder while it is read.
         let lock = try OutputLock(output: output, waiting: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
         defer { withExtendedLifetime(lock) {} }
-        let publisher = RemotePublisher(client: client, location: location, options: options, progress: isatty(STDERR_FILENO) == 1)
+        var options = options
+        if isatty(STDERR_FILENO) == 1 {
+            let line = PublishProgressLine()
+            options.onEvent = { line.show($0) }
+        }
+        let publisher = RemotePublisher(client: client, location: location, options: options)
         // Tenants side by side (each tenant's own uploads share the publisher's request limit). One tenant's
         // failure stops only that tenant: the others publish, then the failures are reported (exit 1).
         let results = try await withThrowingTaskGroup(of: (String, Result<RemotePublisher.Outcome, any Error>).self) { group in
@@ -233,5 +238,44 @@ extension Publish {
             let line = "\(outcome.tenant): " + (outcome.unchanged ? "already in \(location)" : "\(outcome.uploaded) objects uploaded to \(location)") + "\n"
             (format == .text ? FileHandle.standardOutput : FileHandle.standardError).write(Data(line.utf8))
         }
+    }
+}
+
+/// `livery publish`'s progress on a terminal (standard error), redrawn at most ten times a second. One line for
+/// all tenants: a tenant that starts resets the counts (tenants publish side by side; the line follows the latest).
+final class PublishProgressLine: @unchecked Sendable {
+    private let lock = NSLock()
+    private var tenant = ""
+    private var objects = 0, done = 0
+    private var bytes: Int64 = 0, sent: Int64 = 0
+    private var drawn = Date.distantPast
+
+    func show(_ event: PublishEvent) {
+        lock.withLock {
+            switch event {
+            case .started(let name, let objects, let bytes):
+                // A channel's repository (`<tenant>/channels/<name>`) is shown by its last component, as it always was.
+                tenant = String(name.split(separator: "/").last ?? "")
+                self.objects = objects
+                self.bytes = bytes
+                done = 0
+                sent = 0
+                draw(force: true)
+            case .sent(_, let bytes, let objects):
+                sent += bytes
+                done += objects
+                draw(force: false)
+            case .finished:
+                draw(force: true)
+                FileHandle.standardError.write(Data("\n".utf8))
+            }
+        }
+    }
+
+    private func draw(force: Bool) {
+        let now = Date()
+        guard force || now.timeIntervalSince(drawn) >= 0.1 else { return }
+        drawn = now
+        FileHandle.standardError.write(Data("\r\u{1B}[Kpublishing \(tenant): \(done)/\(objects) objects, \(ByteCount.text(sent))/\(ByteCount.text(bytes))".utf8))
     }
 }

@@ -11,6 +11,7 @@ final class NetworkCommandTests: XCTestCase {
         XCTAssertEqual(NetworkCommand.asked(in: ["tuf-client", "init"]), "tuf-client")
         XCTAssertEqual(NetworkCommand.asked(in: ["help", "fetch"]), "fetch")
         XCTAssertEqual(NetworkCommand.asked(in: ["build", "Tenants", "--publish", "--to", "s3://b/p"]), "build --publish")
+        XCTAssertEqual(NetworkCommand.asked(in: ["cli-reference"]), "cli-reference", "the reference documents the network commands as livery-network has them")
         XCTAssertNil(NetworkCommand.asked(in: []))
         XCTAssertNil(NetworkCommand.asked(in: ["build", "Tenants"]))
         XCTAssertNil(NetworkCommand.asked(in: ["validate", "serve"]), "only the command's own name counts")

@@ -371,9 +371,19 @@ final class ObjectStoreTests: XCTestCase {
         var options = RemotePublisher.Options()
         options.multipartThreshold = 5 << 20
         options.partSize = 5 << 20
+        let events = EventLog()
+        options.onEvent = { events.append($0) }
         let publisher = RemotePublisher(client: server.client(), location: S3Location(bucket: "large", prefix: "m"), options: options)
         let outcome = try blocking { try await publisher.publish(tenant: "t", folder: folder.appendingPathComponent("t")) }
         XCTAssertEqual(outcome.uploaded, 2)
+        // The progress a terminal line is drawn from: the totals first, then every byte and object sent, each part on its own.
+        let seen = events.all
+        XCTAssertEqual(seen.first, .started(tenant: "t", objects: 2, bytes: Int64(bytes.count) + 13))
+        XCTAssertEqual(seen.last, .finished(tenant: "t"))
+        let sent = seen.compactMap { event -> (Int64, Int)? in if case .sent(_, let bytes, let objects) = event { (bytes, objects) } else { nil } }
+        XCTAssertEqual(sent.reduce(0) { $0 + $1.0 }, Int64(bytes.count) + 13)
+        XCTAssertEqual(sent.reduce(0) { $0 + $1.1 }, 2)
+        XCTAssertEqual(sent.filter { $0.1 == 0 && $0.0 > 0 }.count, 3, "three parts, each reported as it goes up")
         let head = try blocking { try await server.client().head(bucket: "large", key: "m/t/targets/\(digest).tour.big.zip") }
         XCTAssertEqual(head?.metadata["sha256"], digest)
         XCTAssertTrue(head?.etag.hasSuffix("-3") == true, "three parts: \(head?.etag ?? "none")")
@@ -547,4 +557,12 @@ extension ObjectStoreTests {
                                       "\(tenant)/channels/beta"])
         XCTAssertEqual(beta.status, 0, "a client still installs beta's current release after collection: \(beta.stderr)")
     }
+}
+
+/// The events a publish reported, in order (from the uploading tasks).
+private final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [PublishEvent] = []
+    func append(_ event: PublishEvent) { lock.withLock { events.append(event) } }
+    var all: [PublishEvent] { lock.withLock { events } }
 }
