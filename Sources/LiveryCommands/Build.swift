@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import LiveryTUF
 import LiveryCheck
 import LiveryDiagnostics
 import LiveryLoad
@@ -9,6 +8,8 @@ import LiveryPublish
 import LiveryResolve
 import LiverySign
 import LiveryStorage
+import LiveryTUF
+import LiveryWorkflow
 
 struct Build: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -149,7 +150,7 @@ struct Build: AsyncParsableCommand {
             }
             if isatty(STDERR_FILENO) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             if result.validationFailed || !result.validation.diagnostics.isEmpty || format != .text {
-                let report = DiagnosticReport(diagnostics: result.validation.diagnostics, rules: RuleRegistry.summaries, toolVersion: Livery.version)
+                let report = DiagnosticReport(diagnostics: result.validation.diagnostics, rules: RuleSet.all.summaries, toolVersion: Livery.version)
                 FileHandle.standardOutput.write(Data(report.render(format).utf8))
             }
             if result.tenants.isEmpty && !result.validationFailed && result.failures.isEmpty {
@@ -209,7 +210,7 @@ extension Build {
         var checked = 0
         for group in Validator.groups(of: discovered, only: only) {
             let names = Set(group.map(\.lastPathComponent))
-            let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: only?.intersection(names) ?? names,
+            let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, rules: .all, only: only?.intersection(names) ?? names,
                                             strict: strict, discovered: discovered)
             checked += result.checked.count
             diagnostics += result.diagnostics
@@ -229,7 +230,7 @@ extension Build {
         guard checked > 0 else { throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(target.displayWorkspace)'") }
         let failed = diagnostics.errorCount > 0 || (strict && !diagnostics.isEmpty)
         if !diagnostics.isEmpty || format != .text {
-            let report = DiagnosticReport(diagnostics: diagnostics.normalized(), rules: RuleRegistry.summaries, toolVersion: Livery.version)
+            let report = DiagnosticReport(diagnostics: diagnostics.normalized(), rules: RuleSet.all.summaries, toolVersion: Livery.version)
             FileHandle.standardOutput.write(Data(report.render(format).utf8))
         }
         if failed {

@@ -3,6 +3,7 @@ import Foundation
 import LiveryCheck
 import LiveryDiagnostics
 import LiveryRender
+import LiveryWorkflow
 
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -57,7 +58,7 @@ struct Generate: ParsableCommand {
         var generated: [(tenant: String, files: [String])] = []
         for group in Validator.groups(of: discovered, only: only) {
             let names = Set(group.map(\.lastPathComponent))
-            let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: only?.intersection(names) ?? names,
+            let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, rules: .all, only: only?.intersection(names) ?? names,
                                             discovered: discovered)
             checked += result.checked.count
             diagnostics += result.diagnostics
@@ -83,7 +84,7 @@ struct Generate: ParsableCommand {
         guard checked > 0 else { throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(path)'") }
         diagnostics = diagnostics.normalized()
         if !diagnostics.isEmpty {
-            let report = DiagnosticReport(diagnostics: diagnostics, rules: RuleRegistry.summaries, toolVersion: Livery.version)
+            let report = DiagnosticReport(diagnostics: diagnostics, rules: RuleSet.all.summaries, toolVersion: Livery.version)
             FileHandle.standardError.write(Data(report.text(colour: false).utf8))
         }
         if diagnostics.errorCount > 0 {

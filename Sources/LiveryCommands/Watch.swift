@@ -5,6 +5,7 @@ import LiveryDiagnostics
 import LiveryLoad
 import LiveryPublish
 import LiverySign
+import LiveryWorkflow
 
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -59,7 +60,7 @@ struct Watch: ParsableCommand {
         let scope = target.tenant.map { Set([$0]) }
 
         let start = DispatchTime.now()
-        let first = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: scope, strict: strict, media: media,
+        let first = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, rules: .all, only: scope, strict: strict, media: media,
                                        discovered: discovered)
         let everyone = Set(discovered.names).union(discovered.refused.map(\.name))
         let initial = ledger.replace(scope ?? everyone, with: first.diagnostics)
@@ -78,7 +79,7 @@ struct Watch: ParsableCommand {
             let now = WorkspaceFolders(discovering: target.workspace)
             let present = affected.intersection(now.names.union(now.refused.map(\.name)))
             let result = present.isEmpty ? nil
-                : Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: present, strict: strict, media: media, discovered: now)
+                : Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, rules: .all, only: present, strict: strict, media: media, discovered: now)
             // A tenant folder that was removed takes its findings with it.
             let change = ledger.replace(affected, with: result?.diagnostics ?? [])
             report(change, checked: present.count, changed: paths.filter { !$0.isEmpty }.sorted(), since: start, ledger: ledger, initial: false)

@@ -5,6 +5,7 @@ import LiveryCheck
 import LiveryLoad
 import LiveryDiagnostics
 import LiveryPack
+import LiveryPublish
 import LiveryRender
 import LiveryResolve
 import LiverySign
@@ -89,7 +90,7 @@ public enum ReleaseBuilder {
         store.removeLeftovers()
         let records = try BuildRecords(store: store)
         // The platform templates' digest is a setting: an edited template rebuilds every tenant.
-        let baseSettings = "livery \(LiveryVersion.current) rules \(RuleRegistry.all.count) format \(options.format.rawValue) strict \(options.strict) mtime \(ArchiveWriter.entryTimestamp) signed \(options.keys != nil)"
+        let baseSettings = "livery \(LiveryVersion.current) rules \(RuleSet.all.rules.count) format \(options.format.rawValue) strict \(options.strict) mtime \(ArchiveWriter.entryTimestamp) signed \(options.keys != nil)"
             + " templates \(BuildRecords.templatesDigest(workspace: workspace.standardizedFileURL))"
 
         // Tenants whose inputs are all as they were at their last build are not even loaded.
@@ -169,7 +170,7 @@ public enum ReleaseBuilder {
         // built, but its error stops the build, as it fails `livery validate`.
         let refused = Set(discovered.refused.map(\.name).filter { options.only?.contains($0) ?? true })
         if !refused.isEmpty {
-            let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, only: refused, strict: options.strict, discovered: discovered)
+            let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, rules: .all, only: refused, strict: options.strict, discovered: discovered)
             diagnostics += validation.diagnostics
             checked += validation.checked
         }
@@ -193,7 +194,7 @@ public enum ReleaseBuilder {
         let trimEvery = max(1, trimTenants / unitSize)
         typealias UnitOutcome = (diagnostics: [Diagnostic], checked: [String], packed: [(tenant: String, outcome: Result<PreparedRelease, any Error>)])
         @Sendable func validateAndPack(_ unit: Set<String>) -> UnitOutcome {
-            let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, only: unit, strict: options.strict, media: media,
+            let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, rules: .all, only: unit, strict: options.strict, media: media,
                                                 discovered: discovered)
             guard validation.diagnostics.errorCount == 0 else {
                 invalid.set()
