@@ -1,4 +1,3 @@
-import CLiverySystem
 import Foundation
 import LiveryAssets
 import LiveryCheck
@@ -81,316 +80,31 @@ struct RecordFailure: Error, CustomStringConvertible {
 /// `livery build`: validate, plan bundles, build the archives that changed, and publish every tenant
 /// whose release changed, atomically, under one lock on `Output/`.
 public enum ReleaseBuilder {
+    /// One step per stage (`ReleaseBuild`): find what changed since the build records (load), validate and pack it
+    /// (resolve, check, render, pack), sign and stage it, switch it in and record it (publish).
     public static func build(workspace: URL, displayRoot: String, output: URL, options: BuildOptions = BuildOptions(),
                              progress: @escaping @Sendable (String) -> Void = { _ in }) throws -> BuildResult {
         let lock = try OutputLock(output: output, waiting: progress)
         defer { withExtendedLifetime(lock) {} }
-        Publisher.removeLeftovers(in: output)
-        let store = try ContentStore(root: output.appendingPathComponent(".livery/store"))
-        store.removeLeftovers()
-        let records = try BuildRecords(store: store)
-        // The platform templates' digest is a setting: an edited template rebuilds every tenant.
-        let baseSettings = "livery \(LiveryVersion.current) rules \(RuleSet.all.rules.count) format \(options.format.rawValue) strict \(options.strict) mtime \(ArchiveWriter.entryTimestamp) signed \(options.keys != nil)"
-            + " templates \(BuildRecords.templatesDigest(workspace: workspace.standardizedFileURL))"
-
-        // Tenants whose inputs are all as they were at their last build are not even loaded.
-        let discovered = WorkspaceFolders(discovering: workspace)
-        let folders = discovered.folders.map(\.lastPathComponent)
-        let wanted = folders.filter { options.only?.contains($0) ?? true }
-        var unchanged: [TenantBuildReport] = []
-        var toBuild = Set<String>()
-        // The record's settings end with the channel the tenant built to (its own, or --channel's).
-        let channelSettings = baseSettings + " channel "
-        // A build without --channel publishes to the tenant's own channel, so it takes only a record made
-        // without --channel: one of `--channel beta` says nothing about the tenant's stable release.
-        func accepts(_ recorded: String) -> Bool {
-            guard let channel = recordedChannel(recorded, after: channelSettings) else { return false }
-            guard let wanted = options.channel else { return !recorded.hasSuffix(overrideMark) }
-            return channel == wanted
+        let build = try ReleaseBuild(workspace: workspace, displayRoot: displayRoot, output: output, options: options, progress: progress)
+        let (unchanged, changed) = build.findChanges()
+        try build.refuseReleasesWithoutKeys(changed)
+        var packed = try build.checkAndPack(changed)
+        guard packed.validation.diagnostics.errorCount == 0 else {
+            return BuildResult(validation: packed.validation, tenants: [], failures: [])
         }
-        // Every record in one query, read one at a time; a tenant whose inputs and output files are as its
-        // record saw them is reported from the record alone, without opening its folder or its release.
-        let wantedSet = Set(wanted)
-        var current: [String: TenantBuildReport] = [:]
-        records.forEach { id, record in
-            guard wantedSet.contains(id), accepts(record.settings), let summary = record.summary,
-                  let channel = recordedChannel(record.settings, after: channelSettings), records.isCurrent(record) else { return }
-            var report = TenantBuildReport(tenant: id, release: summary.release, published: false, bundles: summary.bundles,
-                                           rebuilt: [], bytes: summary.bytes, untouched: true)
-            report.channel = channel
-            current[id] = report
-        }
-        for id in wanted {
-            if let report = current[id] {
-                unchanged.append(report)
-                continue
-            }
-            // Untouched when its inputs are as built last time and that build's release was published; a
-            // release the channel has since rolled back from is not published again while nothing changes.
-            let channels = Publisher.channels(tenant: id, output: output)
-            let signedAsAsked = options.keys == nil || channels.allSatisfy { Publisher.signaturesCover(tenant: id, channel: $0, output: output) }
-            if !channels.isEmpty, signedAsAsked, records.isUnchanged(id, settings: accepts, published: { _ in true }),
-               let recorded = records.recorded(id), let channel = recordedChannel(recorded.settings, after: channelSettings),
-               channels.contains(channel),
-               let data = FileManager.default.contents(atPath: store.objectURL(recorded.manifest).path), let manifest = DownloadManifest.parse(data) {
-                var report = TenantBuildReport(tenant: id, release: manifest.release, published: false, bundles: manifest.bundles.count,
-                                               rebuilt: [], bytes: manifest.bundles.reduce(0) { $0 + $1.size }, untouched: true)
-                report.channel = channel
-                unchanged.append(report)
-            } else {
-                toBuild.insert(id)
-            }
-        }
-        // Before anything is packed, stored or signed: a tenant whose output holds a signed release needs the keys
-        // that release's root trusts, and a key store with none for it is the wrong store (or the wrong folder). New
-        // development keys would only be refused by that root later, after being written.
-        if let keyStore = options.keys {
-            let orphaned = toBuild.sorted().compactMap { id in
-                PublishedRootWithoutKeys.publishedRoot(tenant: id, output: output).flatMap { keyStore.hasKeys(for: id) ? nil : (id, $0) }
-            }
-            if !orphaned.isEmpty {
-                throw PublishedRootWithoutKeys(tenants: orphaned.map(\.0), roots: orphaned.map(\.1), keyStore: keyStore.root)
-            }
-        }
-        // Tenants are validated and packed in groups so memory stays bounded by a group, not the
-        // workspace; nothing is published until every group has validated clean.
-        let builder = try BundleBuilder(store: store)
-        // Audio and video are measured once: by validation, into the probe cache the next build (and
-        // `livery validate`) reads, and again by the planner for the download manifest's durations.
-        let media = MediaMeasurements(output: output)
-        let ordered = wanted.filter { toBuild.contains($0) }
-        var diagnostics: [Diagnostic] = []
-        var checked: [String] = []
-        var pending: [PreparedRelease] = []
-        let inputLists = InputLists()
-        var failures: [String] = []
-        // Tenants whose new release failed, with the index of their message in `failures`.
-        var failed: [(tenant: String, failure: Int)] = []
-        // A tenant folder the loader refuses (a symbolic link out of the workspace) is never loaded or
-        // built, but its error stops the build, as it fails `livery validate`.
-        let refused = Set(discovered.refused.map(\.name).filter { options.only?.contains($0) ?? true })
-        if !refused.isEmpty {
-            let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, rules: .all, only: refused, strict: options.strict, discovered: discovered)
-            diagnostics += validation.diagnostics
-            checked += validation.checked
-        }
-        // The platform templates are read and parsed once for every tenant of the build (when they cannot
-        // be, each tenant's planning reports why).
-        let templates = ordered.isEmpty ? nil : try? BundlePlanner.templates(workspace: workspace.standardizedFileURL)
-        // Tenants with the same strings share their locale bundles' generated files (GeneratedFileMemo).
-        let generated = GeneratedFileMemo()
-        // Tenants are validated and packed in small units, each unit on one thread from its validation to
-        // its packing, several units at once: a barrier after each phase of a group (load, check, pack)
-        // left a core idle while the other finished the phase's last tenant. Memory stays bounded by the
-        // units in flight (one per worker). A unit packs nothing once any unit has failed validation, and
-        // nothing is published until every unit has validated clean. Results are gathered in unit order,
-        // so the outcome is the same for any number of workers.
-        let unitSize = max(1, min(groupSize, ordered.count / (4 * ParallelMap.workers)))
-        let units = stride(from: 0, to: ordered.count, by: unitSize).map { Set(ordered[$0..<min($0 + unitSize, ordered.count)]) }
-        let invalid = InvalidFlag()
-        let packedCount = Counter(), unitsDone = Counter()
-        // Freed memory goes back to the system every few units: after each one, the pages it handed back were
-        // faulted in again by the next (a few percent of a 200-tenant build's time), for about the same peak.
-        let trimEvery = max(1, trimTenants / unitSize)
-        typealias UnitOutcome = (diagnostics: [Diagnostic], checked: [String], packed: [(tenant: String, outcome: Result<PreparedRelease, any Error>)])
-        @Sendable func validateAndPack(_ unit: Set<String>) -> UnitOutcome {
-            let validation = Validator.validate(workspace: workspace, displayRoot: displayRoot, rules: .all, only: unit, strict: options.strict, media: media,
-                                                discovered: discovered)
-            guard validation.diagnostics.errorCount == 0 else {
-                invalid.set()
-                return (validation.diagnostics, validation.checked, [])
-            }
-            guard !invalid.isSet else { return (validation.diagnostics, validation.checked, []) }
-            let packed = validation.tenants.filter { unit.contains($0.id) }.map { tenant in
-                (tenant.id, Result { try prepare(tenant, store: store, builder: builder, output: output, options: options, records: records,
-                                                 channelSettings: channelSettings, media: validation.media, templates: templates, generated: generated,
-                                                 inputLists: inputLists) })
-            }
-            // Said under the count's lock, so the counts a terminal shows only go up.
-            packedCount.add(unit.count) { done in progress("packed \(done) of \(ordered.count) changed tenant\(ordered.count == 1 ? "" : "s")") }
-            return (validation.diagnostics, validation.checked, packed)
-        }
-        let unitOutcomes = ParallelMap.map(units) { unit in
-            let outcome = validateAndPack(unit)
-            // Give freed memory back to the system (this unit's tenants are released by now).
-            if unitsDone.add(1) % trimEvery == 0 { livery_release_free_memory() }
-            return outcome
-        }
-        for (unitDiagnostics, unitChecked, packed) in unitOutcomes {
-            diagnostics += unitDiagnostics
-            checked += unitChecked
-            // Packed units before the first invalid one are dropped with it: nothing is published.
-            guard diagnostics.errorCount == 0 else { continue }
-            for (tenant, outcome) in packed {
-                switch outcome {
-                case .success(let prepared): pending.append(prepared)
-                case .failure(let error):
-                    failed.append((tenant, failures.count))
-                    failures.append("\(tenant): \(error)")
-                }
-            }
-        }
-        // The store's rows (digests, object stamps) are written once for every tenant packed. Should that fail (a full
-        // disk), each tenant waiting to be published fails with it, named, and none is published; with none waiting, the
-        // failure is the build's.
-        do {
-            try store.flush()
-        } catch {
-            if pending.isEmpty && failures.isEmpty && diagnostics.errorCount == 0 { throw error }
-            for prepared in pending {
-                failed.append((prepared.report.tenant, failures.count))
-                failures.append("\(prepared.report.tenant): \(error)")
-            }
-            pending = []
-        }
-        let validation = ValidationResult(diagnostics: diagnostics.normalized(), tenants: [], checked: Array(Set(checked)).sorted())
-        guard diagnostics.errorCount == 0 else {
-            return BuildResult(validation: validation, tenants: [], failures: [])
-        }
+        let (switched, switchesFlushed) = build.switchIn(build.sign(packed.pending), builder: packed.builder)
         var reports = unchanged
-        // Each tenant publishes into its own folder and signs with its own keys, so tenants stage their
-        // releases in parallel. Then one flush of the file system makes every staged tree durable (a
-        // flush per tenant waited for the whole file system's dirty pages each time), each is switched
-        // in, the folders holding the live trees are flushed once each, and each tenant is recorded in
-        // the build records. Reports and failures are gathered in the order the tenants were packed.
-        let steps = options.steps
-        // Tenants given development keys by this build: warned about once, after staging (see below).
-        let developmentKeys = TenantList()
-        @Sendable func tenantSteps(_ tenant: String) -> ((String) -> Void)? { steps.map { report in { report("\(tenant) \($0)") } } }
-        let staged = ParallelMap.map(pending) { pending -> Result<(prepared: PreparedRelease, staged: Publisher.Staged?), any Error> in
-            Result {
-                var prepared = pending
-                let tenant = prepared.report.tenant, channel = prepared.report.channel
-                guard let stored = prepared.manifest else { return (prepared, nil) }
-                let manifestFile = StoredFile(sha256: stored.sha256, size: stored.size, url: store.objectURL(stored.sha256))
-                // New development keys on the output's file system are flushed by the `makeDurable` below, before any switch.
-                let keys = try options.keys?.keys(for: tenant, create: true, flushedBy: output, warn: progress, created: developmentKeys.append)
-                // The manifest and its bundles are read back from the store: a release waiting to be
-                // published keeps a summary only, so waiting releases cost little memory each.
-                let manifest = try DownloadManifest(data: Data(contentsOf: manifestFile.url))
-                let release = PublishedRelease(manifest: manifest, manifestFile: manifestFile,
-                                               bundleFiles: Dictionary(manifest.bundles.map { ($0.id, store.objectURL($0.sha256)) }, uniquingKeysWith: { a, _ in a }),
-                                               indexFiles: prepared.indexFiles)
-                var exposure = ReleaseExposure.everyone
-                // The first release of a channel goes to every device: there is no other one to keep.
-                if let stage = options.rollout, Publisher.currentManifest(tenant: tenant, channel: channel, output: output) != nil {
-                    exposure = .rollout(stage)
-                } else if options.rollout != nil {
-                    progress("\(tenant): the first \(channel.name) release goes to every device (there is no earlier release to keep for the rest)")
-                }
-                let staged = try ReleaseChannels.stage(release, tenant: tenant, channel: channel, exposure: exposure,
-                                                       provenance: ReleaseProvenance(channel: channel.name, origin: .build),
-                                                       keys: keys, output: output, steps: tenantSteps(tenant), warn: progress)
-                if case .rollout(let stage) = exposure { prepared.report.rollout = stage }
-                return (prepared, staged)
-            }
-        }
-        // One warning for every tenant given development keys (the documented three lines for one tenant), after
-        // staging, so before anything signed with them is switched in.
-        if let keyStore = options.keys, case let tenants = developmentKeys.all, !tenants.isEmpty {
-            progress(keyStore.developmentKeysWarning(tenants: tenants))
-        }
-        var switched: [Result<PreparedRelease, any Error>] = []
-        switched.reserveCapacity(staged.count)
-        var flushed: Result<Void, any Error> = .success(())
-        let anyStaged = staged.contains(where: { (try? $0.get().staged) != nil })
-        if anyStaged {
-            flushed = Result { try Publisher.makeDurable(output) }
-        }
-        if anyStaged, case .success = flushed {
-            // Every object this build stored (archives, manifests, copied assets) is on disk now, so the rows
-            // naming them may be trusted by the next build without reading the objects (`ContentStore.generation`).
-            // Should this fail, the rows keep this build's generation and the next build checks their objects: no harm.
-            try? store.markDurable()
-            try? builder.markDurable()
-        }
-        var liveParents = Set<URL>()
-        for outcome in staged {
-            switched.append(Result {
-                let (prepared, staged) = try outcome.get()
-                guard let staged else { return prepared }
-                var done = false
-                defer { if !done { staged.discard() } }
-                try flushed.get()
-                tenantSteps(staged.tenant)?("signed")
-                try staged.switchIn()
-                done = true
-                liveParents.insert(staged.live.deletingLastPathComponent())
-                return prepared
-            })
-        }
-        // The switches on disk before any tenant is recorded as published, or reported switched.
-        var parentsFlushed: Result<Void, any Error> = .success(())
-        for folder in liveParents.sorted(by: { $0.path < $1.path }) where (try? parentsFlushed.get()) != nil {
-            parentsFlushed = Result { try Publisher.syncFolder(folder) }
-        }
-        let switchesFlushed = parentsFlushed
-        let published = ParallelMap.map(switched) { outcome -> Result<TenantBuildReport, any Error> in
-            Result {
-                let prepared = try outcome.get()
-                let tenant = prepared.report.tenant, channel = prepared.report.channel
-                var recorded = prepared.manifest?.sha256 ?? prepared.unchangedSHA256
-                if prepared.manifest != nil {
-                    try switchesFlushed.get()
-                    tenantSteps(tenant)?("switched")
-                    recorded = prepared.manifest?.sha256
-                }
-                if let recorded {
-                    // The key store as it is after publishing (keys made on first use included).
-                    let keyInputs = options.keys.map { BuildRecords.keyInputs($0.folder(for: tenant)) } ?? []
-                    do {
-                        try records.record(tenant, inputs: inputLists.paths(prepared.inputs), byContent: keyInputs, outputs: BuildRecords.outputs(tenant: tenant, channel: channel, output: output),
-                                           settings: channelSettings + channel.name + (options.channel != nil ? overrideMark : ""), manifest: recorded,
-                                           summary: (prepared.summary.release, prepared.summary.bundles, prepared.summary.bytes))
-                    } catch where prepared.manifest != nil {
-                        // The release is live by now: say so, so the failure is not read as "nothing was published".
-                        throw RecordFailure(release: prepared.summary.release, reason: error)
-                    }
-                }
-                return prepared.report
-            }
-        }
-        for (prepared, outcome) in zip(pending, published) {
+        for (prepared, outcome) in zip(packed.pending, build.record(switched, switchesFlushed: switchesFlushed, inputLists: packed.inputLists)) {
             switch outcome {
             case .success(let report): reports.append(report)
-            case .failure(let error):
-                failed.append((prepared.report.tenant, failures.count))
-                failures.append("\(prepared.report.tenant): \(error)")
+            case .failure(let error): packed.failures.add(prepared.report.tenant, error)
             }
         }
         if options.refreshTimestamp, let keyStore = options.keys {
-            func refresh(_ tenant: String) throws {
-                let keys = try keyStore.keys(for: tenant, create: false, warn: progress)
-                // Every channel's timestamp expires on its own clock.
-                for channel in Publisher.channels(tenant: tenant, output: output) where Publisher.signaturesCover(tenant: tenant, channel: channel, output: output) {
-                    try Publisher.amend(tenant: tenant, channel: channel, output: output) { try RepositorySigner.refreshTimestamp(release: $0, keys: keys, warn: progress) }
-                }
-            }
-            for index in reports.indices where !reports[index].published {
-                let tenant = reports[index].tenant
-                do {
-                    try refresh(tenant)
-                    reports[index].timestampRefreshed = true
-                    // The record notes the new timestamp, so the next build still finds the tenant current from its record.
-                    try records.restamp(tenant, outputs: BuildRecords.outputs(tenant: tenant, channel: reports[index].channel, output: output))
-                } catch {
-                    failures.append("\(tenant): cannot refresh the timestamp: \(error)")
-                }
-            }
-            // A tenant whose new release failed (a creator's key away while their content changed,
-            // say) keeps its published release live, so that one must not expire either.
-            for (tenant, index) in failed where !reports.contains(where: { $0.tenant == tenant && $0.published })
-                && Publisher.channels(tenant: tenant, output: output).contains(where: { Publisher.signaturesCover(tenant: tenant, channel: $0, output: output) }) {
-                guard let release = Publisher.channels(tenant: tenant, output: output).compactMap({ Publisher.currentManifest(tenant: tenant, channel: $0, output: output)?.manifest.release }).max() else { continue }
-                do {
-                    try refresh(tenant)
-                    failures[index] += " (release \(release) stays live, timestamp re-signed)"
-                } catch {
-                    failures.append("\(tenant): cannot refresh the timestamp of release \(release): \(error)")
-                }
-            }
+            build.refreshTimestamps(&reports, failures: &packed.failures, keyStore: keyStore)
         }
-        return BuildResult(validation: validation, tenants: reports.sorted { $0.tenant < $1.tenant }, failures: failures)
+        return BuildResult(validation: packed.validation, tenants: reports.sorted { $0.tenant < $1.tenant }, failures: packed.failures.messages)
     }
 
     /// The channel a tenant's build publishes to: `--channel` when given (stable, or a channel the
@@ -424,7 +138,7 @@ public enum ReleaseBuilder {
 
     /// Set by the first unit of a build whose validation failed: later units validate (every error is
     /// reported) but pack nothing.
-    private final class InvalidFlag: @unchecked Sendable {
+    final class InvalidFlag: @unchecked Sendable {
         // Guarded by `lock`.
         private var value = false
         private let lock = NSLock()
@@ -436,7 +150,7 @@ public enum ReleaseBuilder {
     static let trimTenants = 36
 
     /// A count shared by a build's units (tenants packed, for the progress lines; units done).
-    private final class Counter: @unchecked Sendable {
+    final class Counter: @unchecked Sendable {
         // Guarded by `lock`.
         private var value = 0
         private let lock = NSLock()
