@@ -106,7 +106,8 @@ let package = Package(
                                                     .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                                                     .product(name: "NIOFoundationCompat", package: "swift-nio")]),
         // The composition layer: what spans stages. Every stage's rules in one registry (`RuleSet.all`), the build as one
-        // step per stage (`ReleaseBuilder`), the watch session and its file watcher; commands and the language server call it.
+        // step per stage (`ReleaseBuilder`), grouped validation, the watch session and its file watcher; commands and the
+        // language server call it. No SwiftNIO: `livery` links it.
         .target(name: "LiveryWorkflow", dependencies: ["LiveryCheck", "LiveryDiagnostics", "LiveryLoad", "LiveryResolve", "LiveryRender", "LiveryInterchange",
                                                      "LiveryImage", "LiveryAssets", "LiveryPack", "LiveryPublish", "LiverySign", "LiveryTUF", "CLiverySystem"]),
         // `livery lsp`: the Language Server Protocol's framing and JSON-RPC messages (sans-I/O, no dependencies: the fuzz
