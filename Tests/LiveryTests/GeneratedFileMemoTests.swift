@@ -4,6 +4,7 @@ import LiveryCheck
 import LiveryPack
 import LiveryResolve
 import LiveryTUF
+import LiveryWorkflow
 import XCTest
 
 /// Tenants of one build with the same strings share their locale bundles' generated files
@@ -32,7 +33,7 @@ final class GeneratedFileMemoTests: XCTestCase {
             let file = folder.appendingPathComponent("locales/\(locale).yaml")
             try Data(edit(try String(contentsOf: file, encoding: .utf8)).utf8).write(to: file)
         }
-        let result = Validator.validate(workspace: workspace, displayRoot: "Tenants")
+        let result = Validator.validate(workspace: workspace, displayRoot: "Tenants", rules: .all)
         XCTAssertEqual(result.diagnostics.errorCount, 0, result.diagnostics.map(\.line).joined(separator: "\n"))
         return try XCTUnwrap(result.tenants.first { $0.id == id })
     }

@@ -69,17 +69,16 @@ final class ModuleGraphTests: XCTestCase {
         ("pack", ["LiveryPack"]),
         ("sign", ["LiveryTUF", "LiverySign", "LiveryVectors"]),
         ("publish and serve", ["LiveryPublish", "LiveryObjectStore", "LiveryServe"]),
-        ("composition", ["LiveryLanguageServer", "LiveryCommands", "livery", "livery-network", "livery-cldr", "livery-json-fuzz"]),
+        ("composition", ["LiveryWorkflow", "LiveryLanguageServer", "LiveryCommands", "livery", "livery-network", "livery-cldr", "livery-json-fuzz"]),
     ]
     static let client: Set<String> = ["LiveryClientCore", "LiveryClient"]
     /// What the client may use: the foundation's storage helpers and the release format (metadata, signatures).
     static let clientMayUse: Set<String> = ["LiveryStorage", "LiveryTUF", "CArchiveReader", "LiveryClientCore"]
 
-    /// Arrows against the stage order that are known and not yet moved (issue 34: the rule registry, which lists
-    /// later stages' rules, and the download manifest, which lives with TUF). The test fails on any other, and
-    /// when one of these goes, so that the list only shrinks.
+    /// Arrows against the stage order that are known and not yet moved (issue 34: the download manifest, which lives
+    /// with TUF). The test fails on any other, and when one of these goes, so that the list only shrinks.
     static let knownAgainstTheFlow: Set<String> = [
-        "LiveryCheck -> LiveryRender", "LiveryCheck -> LiveryInterchange", "LiveryPack -> LiveryTUF",
+        "LiveryPack -> LiveryTUF",
     ]
 
     /// Modules of the platform, not of a package.
