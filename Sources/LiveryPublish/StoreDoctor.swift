@@ -2,6 +2,7 @@ import Foundation
 import LiveryLoad
 import LiveryAssets
 import LiverySign
+import LiveryStorage
 import LiveryTUF
 
 /// `livery store verify` and `livery store repair`: re-hash the content store and every channel's

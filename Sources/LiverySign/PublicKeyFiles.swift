@@ -93,27 +93,7 @@ extension KeyStore {
 /// new one and a crash leaves no half-written file.
 public enum ReplacedFile {
     public static func write(_ data: Data, to url: URL, mode: mode_t = 0o600) throws {
-        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).part")
-        unlink(partial.path)
-        let descriptor = open(partial.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else {
-            let code = errno
-            throw WriteFailure.storage(errno: code, path: url.path) ?? TUFError("cannot create \(partial.path): \(String(cString: strerror(code)))")
-        }
-        do {
-            try FileWriting.writeAll(data, to: descriptor, path: url.path)
-        } catch {
-            close(descriptor)
-            unlink(partial.path)
-            throw error
-        }
-        let synced = fsync(descriptor) == 0
-        var code = errno
-        close(descriptor)
-        if synced, rename(partial.path, url.path) == 0 { return }
-        if synced { code = errno }
-        unlink(partial.path)
-        throw WriteFailure.storage(errno: code, path: url.path) ?? TUFError("cannot write \(url.path): \(String(cString: strerror(code)))")
+        try AtomicFile.write(data, to: url, mode: mode, durable: true)
     }
 }
 
