@@ -69,9 +69,12 @@ let package = Package(
         .target(name: "LiveryInterchange", dependencies: ["LiveryLoad", "LiveryEncoding", "LiveryL10n", "LiveryDiagnostics", "CXML2", "CYAML"]),
         .target(name: "LiveryRender", dependencies: ["LiveryDiagnostics", "LiveryEncoding", "LiveryLoad", "LiveryResolve", "LiveryL10n", "LiveryInterchange", "LiveryImage", .product(name: "Mustache", package: "swift-mustache")]),
         .target(name: "LiveryPack", dependencies: ["LiveryDiagnostics", "LiveryLoad", "LiveryResolve", "LiveryRender", "LiveryInterchange", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiveryTUF", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
-        // TUF metadata, canonical JSON and signatures: shared by signing and by the client.
+        // The release format (stage "format", just above the foundation): TUF metadata and its verification, canonical
+        // JSON, the download manifest's types, channels, vouchers' subjects, content encryption. Written by pack, sign and
+        // publish, served by serve, read by the client, which links it: no signer-only code here (that is LiverySign's).
         .target(name: "LiveryTUF", dependencies: ["LiveryStorage", "LiveryEncoding", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),
-        // Signing: key files (encrypted at rest with scrypt and AES-GCM from swift-crypto's extras), PKCS#11 tokens
+        // Signing: metadata signers and the builders of each role's document (TUFDocument), key files (encrypted at rest
+        // with scrypt and AES-GCM from swift-crypto's extras), PKCS#11 tokens
         // (CPKCS11), key stores' keys.yaml read through LiveryLoad's located YAML.
         .target(name: "LiverySign", dependencies: ["LiveryTUF", "LiveryEncoding", "LiveryDiagnostics", "LiveryLoad", "LiveryStorage", "CPKCS11", "CLiverySystem", .product(name: "Crypto", package: "swift-crypto"),
                                                    .product(name: "_CryptoExtras", package: "swift-crypto")]),

@@ -13,6 +13,12 @@ public struct TUFKey: Sendable, Equatable {
     /// `keyval.public`: hex for Ed25519, PEM for ECDSA and RSA.
     public var publicValue: String
 
+    public init(keyType: String, scheme: String, publicValue: String) {
+        self.keyType = keyType
+        self.scheme = scheme
+        self.publicValue = publicValue
+    }
+
     public init(publicKeyHex: String) {
         keyType = "ed25519"
         scheme = "ed25519"
