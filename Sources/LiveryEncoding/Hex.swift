@@ -33,7 +33,9 @@ public enum Hex {
         return bytes
     }
 
-    /// The value of one hex digit (`0`–`9`, `a`–`f`, `A`–`F`), or nil for any other byte.
+    /// The value of one hex digit (`0`–`9`, `a`–`f`, `A`–`F`), or nil for any other byte. Inlinable: the JSON
+    /// parsers call it for each digit of a `\u` escape.
+    @inlinable
     public static func value(ofDigit byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
