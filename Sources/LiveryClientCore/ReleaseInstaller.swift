@@ -161,7 +161,7 @@ public enum ReleaseInstaller {
         for folder in ["metadata", "downloads", "releases"] { try fm.createDirectory(at: cache.appendingPathComponent(folder), withIntermediateDirectories: true) }
         // One fetch at a time per cache.
         let lockDescriptor = open(cache.appendingPathComponent("lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard lockDescriptor >= 0, flock(lockDescriptor, LOCK_EX) == 0 else { throw TUFError("cannot lock \(cache.path)") }
+        guard lockDescriptor >= 0, flock(lockDescriptor, LOCK_EX) == 0 else { throw WriteFailure(errno: errno, path: cache.path, operation: .lock) }
         defer { flock(lockDescriptor, LOCK_UN); close(lockDescriptor) }
 
         let current = cache.appendingPathComponent("current")
@@ -571,7 +571,7 @@ public enum ReleaseInstaller {
             }
             try verify(partial, length: info.length, sha256: info.sha256, name: info.name)
             try DurableFiles.sync(partial)
-            guard rename(partial.path, file.path) == 0 else { throw TUFError("cannot store \(info.name)") }
+            guard rename(partial.path, file.path) == 0 else { throw WriteFailure(errno: errno, path: file.path, subject: info.name, operation: .replace) }
             meter.finished(id)
         } catch let refused as VoucherAccessError {
             try? FileManager.default.removeItem(at: partial)

@@ -20,7 +20,7 @@ public enum KeyFiles {
         let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let code = errno
-            throw WriteFailure.storage(errno: code, path: file.path) ?? TUFError("cannot create \(file.path): \(String(cString: strerror(code)))")
+            throw WriteFailure.storage(errno: code, path: file.path) ?? WriteFailure(errno: code, path: file.path, operation: .create)
         }
         defer { close(descriptor) }
         try FileWriting.writeAll(key.json.bytes, to: descriptor, path: file.path)
@@ -105,7 +105,7 @@ public enum StagedFile {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else {
             let code = errno
-            throw WriteFailure.storage(errno: code, path: url.path) ?? TUFError("cannot create \(url.path): \(String(cString: strerror(code)))")
+            throw WriteFailure.storage(errno: code, path: url.path) ?? WriteFailure(errno: code, path: url.path, operation: .create)
         }
         defer { close(descriptor) }
         try FileWriting.writeAll(data, to: descriptor, path: url.path)

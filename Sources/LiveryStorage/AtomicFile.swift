@@ -13,8 +13,8 @@ public enum AtomicFile {
     /// what `Data.write` gives), and replaces what was there. With `durable`, the new file's bytes are
     /// flushed to the disk before the rename (`F_FULLFSYNC` on Apple platforms, where `fsync` alone stops at
     /// the drive's cache), so a power cut never leaves an empty file where the old one was; the folder's entry
-    /// is the caller's to flush when it must be. Every failure is a `WriteFailure` naming `url`, and leaves
-    /// no partial file behind.
+    /// is the caller's to flush when it must be. Every failure is a `WriteFailure` naming `url` (a full disk, a
+    /// quota or a device error as a failure to write it, whichever step met it), and leaves no partial file behind.
     public static func write(_ data: Data, to url: URL, mode: mode_t, durable: Bool) throws {
         // A unique name: two processes replacing one file (keys.yaml, a client's metadata) never share it.
         let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).part")
@@ -32,7 +32,7 @@ public enum AtomicFile {
         guard rename(partial.path, url.path) == 0 else {
             let code = errno
             unlink(partial.path)
-            throw WriteFailure(errno: code, path: url.path)
+            throw WriteFailure.storage(errno: code, path: url.path) ?? WriteFailure(errno: code, path: url.path, operation: .replace)
         }
     }
 
@@ -40,6 +40,9 @@ public enum AtomicFile {
         #if canImport(Darwin)
         if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
         #endif
-        guard fsync(descriptor) == 0 else { throw WriteFailure(errno: errno, path: path) }
+        guard fsync(descriptor) == 0 else {
+            let code = errno
+            throw WriteFailure.storage(errno: code, path: path) ?? WriteFailure(errno: code, path: path, operation: .flush)
+        }
     }
 }

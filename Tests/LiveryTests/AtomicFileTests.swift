@@ -52,7 +52,8 @@ final class AtomicFileTests: XCTestCase {
         XCTAssertThrowsError(try AtomicFile.write(Data("new".utf8), to: target, mode: 0o644, durable: true)) { error in
             let failure = error as? WriteFailure
             XCTAssertEqual(failure?.path, target.path)
-            XCTAssertTrue(failure?.description.hasPrefix("cannot write ") == true, "\(error)")
+            XCTAssertEqual(failure?.operation, .replace)
+            XCTAssertTrue(failure?.description.hasPrefix("cannot replace ") == true, "\(error)")
         }
         XCTAssertEqual(try String(contentsOf: target.appendingPathComponent("inside"), encoding: .utf8), "old")
         XCTAssertEqual(try leftovers(), [])
@@ -63,5 +64,13 @@ final class AtomicFileTests: XCTestCase {
         XCTAssertThrowsError(try AtomicFile.write(Data(), to: file, mode: 0o644, durable: false)) { error in
             XCTAssertEqual((error as? WriteFailure)?.path, file.path)
         }
+    }
+
+    func testAFailureSaysWhatWasBeingDoneToWhichFile() {
+        XCTAssertEqual(WriteFailure(errno: EIO, path: "/nowhere/root.json", operation: .flush).description,
+                       "cannot flush /nowhere/root.json: an I/O error on the device (EIO)")
+        XCTAssertEqual(WriteFailure(errno: EEXIST, path: "/nowhere/tours", operation: .createFolder).description,
+                       "cannot create folder /nowhere/tours: \(String(cString: strerror(EEXIST)))")
+        XCTAssertEqual(WriteFailure(errno: ENOSPC, path: "/nowhere/a").description, "cannot write /nowhere/a: no space left on the device (ENOSPC)")
     }
 }
