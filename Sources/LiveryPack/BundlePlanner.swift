@@ -5,6 +5,7 @@ import LiveryDiagnostics
 import LiveryLoad
 import LiveryRender
 import LiveryResolve
+import LiveryStorage
 
 /// Splits a resolved tenant into bundles by how clients load them (docs/bundles.md):
 ///

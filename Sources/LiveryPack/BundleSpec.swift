@@ -1,6 +1,7 @@
 import Foundation
 import LiveryAssets
 import LiveryLoad
+import LiveryStorage
 import LiveryTUF
 
 /// One file inside a bundle.

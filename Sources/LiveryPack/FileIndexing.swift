@@ -1,5 +1,6 @@
 import Foundation
 import LiveryAssets
+import LiveryStorage
 import LiveryTUF
 
 /// Writes a bundle's file index (docs/deltas.md) from the archive just written: the archive's own

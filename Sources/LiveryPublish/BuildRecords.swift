@@ -5,6 +5,7 @@ import LiveryAssets
 import LiveryLoad
 import LiveryRender
 import LiveryResolve
+import LiveryStorage
 import LiveryTUF
 
 /// What a tenant's last successful build read, so that the next build can tell, with `stat` alone,

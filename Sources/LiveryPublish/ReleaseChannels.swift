@@ -3,6 +3,7 @@ import LiveryLoad
 import LiveryAssets
 import LiveryPack
 import LiverySign
+import LiveryStorage
 import LiveryTUF
 
 /// A release as published: its download manifest (bytes and digest) and where each bundle's bytes

@@ -2,6 +2,7 @@ import Foundation
 import LiveryLoad
 import LiveryAssets
 import LiverySign
+import LiveryStorage
 import LiveryTUF
 import LiveryStorage
 

@@ -382,7 +382,7 @@ public final class KeyStore: Sendable {
         if descriptor < 0 && errno == EEXIST { return try contentSecret(for: tenant, create: false) }  // made meanwhile by another build thread
         guard descriptor >= 0 else {
             let code = errno
-            throw WriteFailure.storage(errno: code, path: file.path) ?? TUFError("cannot create \(file.path): \(String(cString: strerror(code)))")
+            throw WriteFailure.storage(errno: code, path: file.path) ?? WriteFailure(errno: code, path: file.path, operation: .create)
         }
         defer { close(descriptor) }
         do {

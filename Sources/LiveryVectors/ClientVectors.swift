@@ -45,7 +45,7 @@ public enum ClientVectors {
         public var description: String
     }
 
-    static let printer = PrettyJSON(keyOrder: [
+    static let printer = VectorJSON(keyOrder: [
         "schemaVersion", "specVersion", "validUntil", "expiredAt", "errors", "cases", "id", "summary", "description", "release", "trustedRoot", "steps", "step", "repository", "request",
         "download", "corruptInstalled", "expect", "error", "phase", "rootVersion", "installedRelease", "holds", "target", "length", "sha256",
         "class", "parent", "meaning", "pythonTUF", "locale", "programs",

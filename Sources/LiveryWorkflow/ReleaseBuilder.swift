@@ -8,6 +8,7 @@ import LiveryPublish
 import LiveryRender
 import LiveryResolve
 import LiverySign
+import LiveryStorage
 import LiveryTUF
 
 /// Options of `livery build`.

@@ -1,6 +1,7 @@
 import Foundation
 @testable import LiveryAssets
 import LiveryLoad
+import LiveryStorage
 import XCTest
 
 final class ContentStoreTests: XCTestCase {

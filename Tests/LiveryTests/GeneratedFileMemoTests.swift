@@ -3,6 +3,7 @@ import LiveryAssets
 import LiveryCheck
 import LiveryPack
 import LiveryResolve
+import LiveryStorage
 import LiveryTUF
 import LiveryWorkflow
 import XCTest

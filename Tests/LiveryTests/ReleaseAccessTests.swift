@@ -1,5 +1,6 @@
 import Foundation
 import LiveryServe
+import LiverySign
 import LiveryTUF
 import XCTest
 

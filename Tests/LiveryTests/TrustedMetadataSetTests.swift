@@ -4,6 +4,7 @@ import XCTest
 import _CryptoExtras
 import LiveryClient
 @testable import LiveryClientCore
+import LiverySign
 @testable import LiveryTUF
 
 /// The client's trust logic fed bytes and a clock: no server, no disk (the sans-I/O shape).
