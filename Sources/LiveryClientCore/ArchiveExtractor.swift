@@ -1,6 +1,6 @@
 import Foundation
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// The one type through which the client reads bundle archives: zip with ZIPFoundation on every
 /// platform, tar.zst with libarchive where the platform has it (Linux; not iOS).

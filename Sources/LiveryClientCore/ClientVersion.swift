@@ -1,6 +1,6 @@
 import Foundation
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// An app version as `minimumClientVersion` writes it: `X.Y.Z`, three whole numbers, compared
 /// number by number (so 1.10.0 is newer than 1.9.3). Nothing else is accepted: no pre-release or

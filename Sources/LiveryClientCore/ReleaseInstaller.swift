@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// What an app asks for: the essential bundles always, its user's locale, and the programs and tours opened.
 public struct FetchRequest: Sendable {

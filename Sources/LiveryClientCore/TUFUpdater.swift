@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// Where a client keeps the metadata it trusts, under unversioned names (`root`, `timestamp`, a
 /// delegated role's name): `load` gives the bytes kept for a role, `save` replaces them whole.

@@ -1,7 +1,7 @@
 import Foundation
 import Crypto
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// The server refused a voucher-protected download: no token, or one it does not accept.
 public struct VoucherAccessError: Error, CustomStringConvertible {

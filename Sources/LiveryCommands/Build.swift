@@ -8,7 +8,7 @@ import LiveryPublish
 import LiveryResolve
 import LiverySign
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 import LiveryWorkflow
 
 struct Build: AsyncParsableCommand {

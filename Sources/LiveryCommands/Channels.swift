@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import LiveryPublish
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// Parsing of channel names and rollout shares on the command line.
 package enum ChannelArgument {

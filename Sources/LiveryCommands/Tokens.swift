@@ -5,7 +5,7 @@ import LiveryDiagnostics
 import LiveryLoad
 import LiveryPack
 import LiveryResolve
-import LiveryTUF
+import LiveryReleaseFormat
 import LiveryWorkflow
 
 struct Tokens: ParsableCommand {

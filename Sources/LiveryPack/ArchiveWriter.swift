@@ -1,7 +1,7 @@
 import CArchive
 import Crypto
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 import LiveryAssets
 import LiveryStorage
 

@@ -1,5 +1,5 @@
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 import LiveryAssets
 import LiveryDiagnostics
 import LiveryLoad

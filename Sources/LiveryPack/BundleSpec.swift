@@ -2,7 +2,7 @@ import Foundation
 import LiveryAssets
 import LiveryLoad
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// One file inside a bundle.
 public struct BundleEntry: Sendable {

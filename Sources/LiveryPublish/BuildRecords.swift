@@ -6,7 +6,7 @@ import LiveryLoad
 import LiveryRender
 import LiveryResolve
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// What a tenant's last successful build read, so that the next build can tell, with `stat` alone,
 /// that nothing changed and skip loading, validating and planning the tenant.

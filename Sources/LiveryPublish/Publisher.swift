@@ -1,6 +1,6 @@
 import CLiverySystem
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 import LiveryAssets
 import LiveryPack
 import LiverySign

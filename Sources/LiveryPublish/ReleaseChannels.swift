@@ -4,7 +4,7 @@ import LiveryAssets
 import LiveryPack
 import LiverySign
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// A release as published: its download manifest (bytes and digest) and where each bundle's bytes
 /// are. Everything promotion, rollback and rollout move between channels is one of these; nothing is

@@ -3,7 +3,7 @@ import LiveryLoad
 import LiveryAssets
 import LiverySign
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 import LiveryStorage
 
 /// `livery store verify` and `livery store repair`: re-hash the content store and every channel's

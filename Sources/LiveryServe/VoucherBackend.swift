@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import LiveryEncoding
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// Where vouchers are kept, as far as redemption, the protected-target guard and `livery vouchers`
 /// are concerned: one SQLite file (`VoucherStore`, the default) or a PostgreSQL database shared by

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// The keys one tenant can sign with on this machine: for each top-level role, the signers this
 /// key store holds (files or PKCS#11 tokens, opened on first use), and the delegated roles. The

@@ -1,9 +1,9 @@
 import Crypto
 import Foundation
 import LiveryEncoding
-import LiveryTUF
+import LiveryReleaseFormat
 
-// Signer-only: here rather than in the release format (LiveryTUF), which every app embedding LiveryClient links.
+// Signer-only: here rather than in the release format (LiveryReleaseFormat), which every app embedding LiveryClient links.
 
 /// One signing key, wherever it is kept: a key file, or a key inside a PKCS#11 token (an HSM, a
 /// cloud KMS, a smart card). Signers are opened lazily: a signer that is never asked to sign never

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// Key files a holder makes for a ceremony (`livery keys generate`): the private key, and its
 /// public key as TUF lists it (`FILE.pub`, canonical JSON), which is all a proposal needs.

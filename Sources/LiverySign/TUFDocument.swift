@@ -1,10 +1,10 @@
 import Crypto
 import Foundation
 import LiveryEncoding
-import LiveryTUF
+import LiveryReleaseFormat
 
 // Writing metadata is the signer's: the builders of each role's `signed` part, and signing with a key in memory,
-// live here rather than in the release format (LiveryTUF), which the client links to read and verify.
+// live here rather than in the release format (LiveryReleaseFormat), which the client links to read and verify.
 
 /// Builders of the `signed` part of each role (python-tuf's field names and layout).
 public enum TUFDocument {

@@ -1,5 +1,5 @@
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// Test vectors for TUF clients of Livery releases (docs/client-vectors.md): one folder per case,
 /// each with a trusted root, one static repository per step and a `case.json` saying what a

@@ -1,6 +1,6 @@
 import Foundation
 import LiveryEncoding
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// Readable, deterministic JSON for the files people read (case.json, index.json): two-space
 /// indentation, object keys in a preferred order (the rest sorted after them by UTF-8 bytes),

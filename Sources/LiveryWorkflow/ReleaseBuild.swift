@@ -8,7 +8,7 @@ import LiveryPack
 import LiveryPublish
 import LiveryResolve
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// One `livery build` under the output's lock: what every step shares (the workspace, the output's content store and
 /// build records, the settings a record must match), and the steps `ReleaseBuilder.build` runs one after another.

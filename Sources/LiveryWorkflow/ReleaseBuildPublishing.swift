@@ -4,7 +4,7 @@ import LiveryLoad
 import LiveryPack
 import LiveryPublish
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 
 // Sign and publish: each tenant publishes into its own folder and signs with its own keys, so tenants stage their
 // releases in parallel. Then one flush of the file system makes every staged tree durable (a flush per tenant waited

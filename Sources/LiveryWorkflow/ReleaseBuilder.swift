@@ -9,7 +9,7 @@ import LiveryRender
 import LiveryResolve
 import LiverySign
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// Options of `livery build`.
 public struct BuildOptions: Sendable {

@@ -4,7 +4,7 @@ import Foundation
 import LiveryCommands
 import LiveryClient
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// The client command-line contract of the TUF conformance suite (docs/conformance.md).
 struct TUFClient: ParsableCommand {

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import LiveryLoad
-import LiveryTUF
+import LiveryReleaseFormat
 import LiveryAssets
 import LiveryCheck
 import LiveryPack

@@ -3,7 +3,7 @@ import LiveryAssets
 import LiveryLoad
 import LiveryPack
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// The bundle index (`bundles.sqlite`) across builds: an archive it names is reused on its size alone only

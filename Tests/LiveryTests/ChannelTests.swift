@@ -1,7 +1,7 @@
 import Foundation
 import LiveryPublish
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// Channels, promotion, rollback and staged rollout (docs/output.md#channels, docs/operations.md),

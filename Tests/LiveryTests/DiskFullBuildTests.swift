@@ -4,7 +4,7 @@ import Foundation
 import LiveryServe
 import LiverySign
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// A full disk while building (issue 35, item 3): a write of the build side that fails for want of space says so in the

@@ -3,7 +3,7 @@ import LiveryCheck
 import LiveryDiagnostics
 import LiveryLoad
 import LiveryPack
-import LiveryTUF
+import LiveryReleaseFormat
 import LiveryWorkflow
 import XCTest
 

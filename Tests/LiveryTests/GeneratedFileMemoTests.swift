@@ -4,7 +4,7 @@ import LiveryCheck
 import LiveryPack
 import LiveryResolve
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 import LiveryWorkflow
 import XCTest
 

@@ -1,6 +1,6 @@
 import Foundation
 import LiveryEncoding
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// `JSONText`, the one JSON string escaper: the String and byte forms agree, and the release format's

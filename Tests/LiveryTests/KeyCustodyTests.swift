@@ -3,7 +3,7 @@ import Foundation
 import LiveryClient
 import LiveryPublish
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// Key custody (docs/keys.md): several keys per role with thresholds, root changes made in a

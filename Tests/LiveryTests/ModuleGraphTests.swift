@@ -61,9 +61,9 @@ final class ModuleGraphTests: XCTestCase {
     static let stages: [(name: String, modules: [String])] = [
         ("foundation", ["LiveryDiagnostics", "LiveryEncoding", "LiveryStorage", "LiverySQLite", "LiveryImage", "LiveryJSONRPC",
                         "CYAML", "CXML2", "CArchive", "CSQLite", "CVips", "CPKCS11", "CLiverySystem", "CArchiveReader"]),
-        // The release format: what the signer writes, the server serves and the client reads (LiveryTUF), below every
+        // The release format: what the signer writes, the server serves and the client reads (LiveryReleaseFormat), below every
         // stage that makes a part of a release (pack's download manifest, publish's release.json).
-        ("format", ["LiveryTUF"]),
+        ("format", ["LiveryReleaseFormat"]),
         ("load", ["LiveryLoad", "LiveryL10n"]),
         ("resolve", ["LiveryResolve"]),
         ("check", ["LiveryCheck"]),
@@ -76,7 +76,7 @@ final class ModuleGraphTests: XCTestCase {
     ]
     static let client: Set<String> = ["LiveryClientCore", "LiveryClient"]
     /// What the client may use: the foundation's encoding and storage helpers and the release format (metadata, signatures).
-    static let clientMayUse: Set<String> = ["LiveryEncoding", "LiveryStorage", "LiveryTUF", "CArchiveReader", "LiveryClientCore"]
+    static let clientMayUse: Set<String> = ["LiveryEncoding", "LiveryStorage", "LiveryReleaseFormat", "CArchiveReader", "LiveryClientCore"]
 
     /// Arrows against the stage order that are known and not yet moved (none left: the rule registry went to the
     /// composition layer, the release format below pack). The test fails on any, and when one listed here goes, so
@@ -130,7 +130,7 @@ final class ModuleGraphTests: XCTestCase {
         for client in Self.client.sorted() {
             let closure = graph.closure(of: client).targets
             XCTAssertFalse(closure.contains("LiverySign"), "\(client) links LiverySign")
-            XCTAssertTrue(closure.contains("LiveryTUF"), "\(client) reads the release format")
+            XCTAssertTrue(closure.contains("LiveryReleaseFormat"), "\(client) reads the release format")
             var found: [String] = []
             for target in closure.sorted() {
                 let folder = LiveryProcess.packageRoot.appendingPathComponent("Sources").appendingPathComponent(target)

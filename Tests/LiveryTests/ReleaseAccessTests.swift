@@ -1,7 +1,7 @@
 import Foundation
 import LiveryServe
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// `ReleaseAccess`, what `livery serve` protects, read from hand-made metadata (no build, no

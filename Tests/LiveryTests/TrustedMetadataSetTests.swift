@@ -5,7 +5,7 @@ import _CryptoExtras
 import LiveryClient
 @testable import LiveryClientCore
 import LiverySign
-@testable import LiveryTUF
+@testable import LiveryReleaseFormat
 
 /// The client's trust logic fed bytes and a clock: no server, no disk (the sans-I/O shape).
 final class TrustedMetadataSetTests: XCTestCase {
