@@ -278,7 +278,11 @@ enum AppIconInspection {
         var tokens = [declaration.launchBackground, declaration.launchIconBackground]
         if declaration.background == nil { tokens.append(declaration.backgroundColor) }
         let base = context.tenant.tokens["default"]
+        // Two defaults may name the same token ({color.brand.primary} behind the icon and as the adaptive icon's
+        // background): one finding for it at one place.
+        var reported = Set<String>()
         for token in tokens where base?.types[token.path] != "color" {
+            guard reported.insert(token.path + "|" + (token.node.map { "\($0.location)" } ?? "default")).inserted else { continue }
             let what = token.node == nil ? "the default colour token" : "the colour token"
             report(.error, LaunchScreenColorRule.Message.notColour(what: what, path: token.path),
                    at: token.node ?? declaration.master.node, rule: AppIconRule.launchColor,
