@@ -1,6 +1,7 @@
 import Foundation
 @testable import LiveryAssets
 import LiveryLoad
+import LiveryTestSupport
 import XCTest
 
 final class ContentStoreTests: XCTestCase {

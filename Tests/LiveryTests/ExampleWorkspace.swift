@@ -4,6 +4,7 @@ import LiveryDiagnostics
 import LiveryLoad
 import LiveryPack
 import LiveryTUF
+import LiveryTestSupport
 import XCTest
 
 /// A temporary `Tenants/` folder built from a rule example (or any file map), removed on deinit.
@@ -105,15 +106,5 @@ final class ExampleWorkspace {
 
     func validate(only: Set<String>? = nil, strict: Bool = false) -> ValidationResult {
         Validator.validate(workspace: tenants, displayRoot: "Tenants", only: only, strict: strict)
-    }
-}
-
-extension Date {
-    /// `seconds` before now, on a whole second, for backdating test files. A clean-clone CI run once saw
-    /// `setAttributes(.modificationDate)` fail with EINVAL on a fresh copy of a sample file; it did not
-    /// happen again in thousands of tries, and the cause is not known. A whole second leaves no fraction
-    /// for Foundation to convert.
-    static func wholeSecondsAgo(_ seconds: TimeInterval) -> Date {
-        Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - seconds).rounded(.down))
     }
 }

@@ -5,6 +5,7 @@ import LiveryLoad
 import LiveryPack
 import LiveryPublish
 import LiveryTUF
+import LiveryTestSupport
 import XCTest
 
 /// Measurements end to end: the probe cache that makes a warm re-validate probe nothing, the
