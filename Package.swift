@@ -134,9 +134,13 @@ let package = Package(
         .testTarget(name: "LiveryLoadTests", dependencies: ["LiveryLoad", "LiveryDiagnostics", "LiveryTestSupport"]),
         .testTarget(name: "LiveryL10nTests", dependencies: ["LiveryL10n", "LiveryDiagnostics"], exclude: ["Fixtures"]),
         .testTarget(name: "LiveryResolveTests", dependencies: ["LiveryResolve", "LiveryTestSupport"]),
+        .testTarget(name: "LiveryAssetsTests", dependencies: ["LiveryAssets", "LiveryLoad", "LiveryTestSupport"]),
         .testTarget(name: "LiveryInterchangeTests", dependencies: ["LiveryInterchange", "LiveryLoad", "LiveryDiagnostics"]),
         .testTarget(name: "LiveryTUFTests", dependencies: ["LiveryTUF"]),
         .testTarget(name: "LiverySignTests", dependencies: ["LiverySign", "LiveryTUF", "LiveryTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "LiveryObjectStoreTests", dependencies: ["LiveryObjectStore", "LiveryTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "LiveryServeTests", dependencies: ["LiveryServe", "LiveryTUF"]),
+        .testTarget(name: "LiveryLanguageServerTests", dependencies: ["LiveryLanguageServer", "LiveryJSONRPC", "LiveryLoad", "LiveryTestSupport"]),
         .testTarget(name: "LiveryClientTests", dependencies: ["LiveryClient", "LiveryClientCore", "LiveryTUF",
                                                              .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),
         .testTarget(
