@@ -1,6 +1,7 @@
 import Foundation
 @testable import LiveryCheck
 import LiveryDiagnostics
+import LiveryTestSupport
 import XCTest
 
 /// `livery validate` of a whole workspace checks a group of lineages at a time (issue 18, item 1): the
