@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(name: "LiveryResolveTests", dependencies: ["LiveryResolve", "LiveryTestSupport"]),
         .testTarget(name: "LiveryAssetsTests", dependencies: ["LiveryAssets", "LiveryLoad", "LiveryTestSupport"]),
         .testTarget(name: "LiveryCheckTests", dependencies: ["LiveryCheck", "LiveryLoad", "LiveryDiagnostics", "LiveryTestSupport"]),
-        .testTarget(name: "LiveryInterchangeTests", dependencies: ["LiveryInterchange", "LiveryCheck", "LiveryL10n", "LiveryLoad", "LiveryDiagnostics"]),
+        .testTarget(name: "LiveryInterchangeTests", dependencies: ["LiveryInterchange", "LiveryLoad", "LiveryDiagnostics"]),
         .testTarget(name: "LiveryTUFTests", dependencies: ["LiveryTUF"]),
         .testTarget(name: "LiverySignTests", dependencies: ["LiverySign", "LiveryTUF", "LiveryTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LiveryObjectStoreTests", dependencies: ["LiveryObjectStore", "LiveryTestSupport", .product(name: "Crypto", package: "swift-crypto")]),

@@ -1,7 +1,6 @@
 import Foundation
 @testable import LiveryCheck
 import LiveryDiagnostics
-import LiveryTestSupport
 import XCTest
 
 /// `livery validate` of a whole workspace checks a group of lineages at a time (issue 18, item 1): the
