@@ -1,7 +1,7 @@
 import Foundation
+import LiveryTestSupport
 @testable import LiveryAssets
 import LiveryLoad
-import LiveryTestSupport
 import XCTest
 
 final class ContentStoreTests: XCTestCase {

@@ -1,8 +1,8 @@
 import Crypto
+import LiveryTestSupport
 import Foundation
 import LiverySign
 import LiveryTUF
-import LiveryTestSupport
 import XCTest
 
 /// Key files in the clear and encrypted with a passphrase (issue 19): what is written reads back

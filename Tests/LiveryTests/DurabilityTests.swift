@@ -3,7 +3,6 @@ import LiveryLoad
 import LiveryPublish
 import LiverySign
 import LiveryTUF
-import LiveryTestSupport
 import XCTest
 
 /// Durable publishing (docs/output.md#durability): what reaches the disk before a switch, the store's

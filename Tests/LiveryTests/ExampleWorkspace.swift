@@ -4,7 +4,6 @@ import LiveryDiagnostics
 import LiveryLoad
 import LiveryPack
 import LiveryTUF
-import LiveryTestSupport
 import XCTest
 
 /// A temporary `Tenants/` folder built from a rule example (or any file map), removed on deinit.

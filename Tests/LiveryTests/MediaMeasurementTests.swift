@@ -5,7 +5,6 @@ import LiveryLoad
 import LiveryPack
 import LiveryPublish
 import LiveryTUF
-import LiveryTestSupport
 import XCTest
 
 /// Measurements end to end: the probe cache that makes a warm re-validate probe nothing, the

@@ -3,7 +3,6 @@ import LiveryCheck
 import LiveryLoad
 import LiveryRender
 import LiveryResolve
-import LiveryTestSupport
 import XCTest
 
 /// Shared by the platform-file tests: the sample tenants and snapshot files (the external checkers are in

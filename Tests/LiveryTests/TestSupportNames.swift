@@ -2,7 +2,9 @@ import Foundation
 import LiveryTestSupport
 
 // The shared fixtures live in LiveryTestSupport (Tests/LiveryTestSupport). These are the names LiveryTests'
-// files knew them by when they lived in this target, so those files did not change when the fixtures moved.
+// files knew them by when they lived in this target, so those files did not change when the fixtures moved
+// (other branches edit their imports). Its extension members (`Date.wholeSecondsAgo`) reach those files through
+// this file's import.
 typealias LiveryProcess = LiveryTestSupport.LiveryProcess
 typealias PlatformFixtures = LiveryTestSupport.PlatformFixtures
 typealias S3ServerFixture = LiveryTestSupport.S3ServerFixture

@@ -4,7 +4,6 @@ import LiveryDiagnostics
 import LiveryJSONRPC
 import LiveryLanguageServer
 import LiveryLoad
-import LiveryTestSupport
 import XCTest
 
 /// `livery lsp` in process: the server fed message bodies (sans-I/O), on a copy of sample tenants.
