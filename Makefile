@@ -126,7 +126,10 @@ cldr: deps
 # benchmark compares `livery fetch` and `livery tuf-client` with python-tuf (from .venv-test); the
 # voucher benchmark runs its own PostgreSQL server (Debian `postgresql`). The scale table
 # (scripts/bench-scale.sh) runs 200 and 2,000 tenants; BENCH_SCALE=full adds 10,000 (about 15 minutes).
+# Each script also appends its targets' figures to BENCH_SUMMARY, listed together at the end.
+bench: export BENCH_SUMMARY = $(CURDIR)/.build/bench-targets.txt
 bench: deps test-venv
+	@mkdir -p .build && rm -f $(BENCH_SUMMARY)
 	@./scripts/install-packages.sh postgresql curl libarchive-tools time softhsm2 opensc
 	@# python-tuf with nothing optional (no cryptography): the memory floor the client library is held to.
 	@test -x .venv-tuf-minimal/bin/python && .venv-tuf-minimal/bin/python -c "import tuf.ngclient" 2>/dev/null || \
@@ -154,6 +157,7 @@ bench: deps test-venv
 	./scripts/bench-publish.sh .build/release/livery .venv-test/bin/python
 	@# Last, on a clean clone of HEAD (10 to 15 minutes): the first `make run` against its 6-minute target.
 	./scripts/bench-first-run.sh .
+	@echo; echo "targets measured in this run:"; cat $(BENCH_SUMMARY)
 
 # Fuzzes the release format's JSON parser with libFuzzer for FUZZ_SECONDS (a sanitizer build of its own in
 # .build-fuzz, seeded with a sample release's metadata; crashes land in .build-fuzz/crashes/), then the

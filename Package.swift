@@ -47,45 +47,52 @@ let package = Package(
         // The one Linux system call Foundation does not offer: an atomic exchange of two folders.
         .target(name: "CLiverySystem"),
         .target(name: "LiveryDiagnostics"),
+        // The text forms of bytes and strings every stage writes: hex (digests, key ids, secrets) and JSON string literals.
+        .target(name: "LiveryEncoding"),
         // The bottom of the write side: `WriteFailure` (no space, quota, I/O error, with the file being written), raised by the
-        // SQLite wrapper and every file writer of the build and publish side, and the helpers that write whole buffers.
-        .target(name: "LiveryStorage"),
+        // SQLite wrapper and every file writer of the build and publish side, the helpers that write whole buffers, and the
+        // helpers that write files whole (`AtomicFile`: write, optionally flush, then rename) and stream them
+        // through SHA-256 (`FileDigest`): one home each, used by the build side and the client alike.
+        .target(name: "LiveryStorage", dependencies: ["LiveryEncoding", .product(name: "Crypto", package: "swift-crypto")]),
         // The one wrapper over libvips: decode PNG and SVG, resize, flatten, compose, write deterministic PNG.
         .target(name: "LiveryImage", dependencies: ["CVips"]),
         // LiverySQLite: the probe cache and MBTiles packs (read-only) are read while loading.
         .target(name: "LiverySQLite", dependencies: ["CSQLite", "LiveryStorage"]),
-        .target(name: "LiveryLoad", dependencies: ["LiveryDiagnostics", "LiverySQLite", "CYAML", "CXML2"]),
+        .target(name: "LiveryLoad", dependencies: ["LiveryDiagnostics", "LiveryEncoding", "LiverySQLite", "CYAML", "CXML2"]),
         // Crypto: `--shard` places a lineage by the SHA-256 of its root tenant id (TenantShard).
         .target(name: "LiveryResolve", dependencies: ["LiveryLoad", "LiveryL10n", "LiveryDiagnostics", .product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "LiveryCheck", dependencies: ["LiveryResolve", "LiveryLoad", "LiveryDiagnostics", "LiveryL10n", "LiveryRender", "LiveryInterchange", "LiverySQLite", "CLiverySystem", "LiveryImage"]),
+        .target(name: "LiveryCheck", dependencies: ["LiveryResolve", "LiveryLoad", "LiveryDiagnostics", "LiveryL10n", "LiverySQLite", "CLiverySystem"]),
         .target(name: "LiveryAssets", dependencies: ["LiveryLoad", "LiverySQLite", "LiveryStorage", .product(name: "Crypto", package: "swift-crypto")]),
         // Localization: ICU MessageFormat and CLDR plural rules (generated table, see `make cldr`).
         .target(name: "LiveryL10n", dependencies: ["LiveryDiagnostics"]),
         // `livery l10n`: XLIFF 2.0, String Catalogs and Android resources to and from locale bundles (libxml2, libyaml for in-place edits).
-        .target(name: "LiveryInterchange", dependencies: ["LiveryLoad", "LiveryL10n", "LiveryDiagnostics", "CXML2", "CYAML"]),
-        .target(name: "LiveryRender", dependencies: ["LiveryDiagnostics", "LiveryLoad", "LiveryResolve", "LiveryL10n", "LiveryInterchange", "LiveryImage", .product(name: "Mustache", package: "swift-mustache")]),
-        .target(name: "LiveryPack", dependencies: ["LiveryDiagnostics", "LiveryLoad", "LiveryResolve", "LiveryRender", "LiveryInterchange", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiveryTUF", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
-        // TUF metadata, canonical JSON and signatures: shared by signing and by the client.
-        .target(name: "LiveryTUF", dependencies: ["LiveryStorage", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),
-        // Signing: key files (encrypted at rest with scrypt and AES-GCM from swift-crypto's extras), PKCS#11 tokens
+        .target(name: "LiveryInterchange", dependencies: ["LiveryLoad", "LiveryEncoding", "LiveryL10n", "LiveryDiagnostics", "CXML2", "CYAML"]),
+        .target(name: "LiveryRender", dependencies: ["LiveryDiagnostics", "LiveryEncoding", "LiveryLoad", "LiveryResolve", "LiveryL10n", "LiveryInterchange", "LiveryImage", .product(name: "Mustache", package: "swift-mustache")]),
+        .target(name: "LiveryPack", dependencies: ["LiveryDiagnostics", "LiveryLoad", "LiveryResolve", "LiveryRender", "LiveryInterchange", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiveryReleaseFormat", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
+        // The release format (stage "format", just above the foundation): TUF metadata and its verification, canonical
+        // JSON, the download manifest's types, channels, vouchers' subjects, content encryption. Written by pack, sign and
+        // publish, served by serve, read by the client, which links it: no signer-only code here (that is LiverySign's).
+        .target(name: "LiveryReleaseFormat", dependencies: ["LiveryStorage", "LiveryEncoding", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),
+        // Signing: metadata signers and the builders of each role's document (TUFDocument), key files (encrypted at rest
+        // with scrypt and AES-GCM from swift-crypto's extras), PKCS#11 tokens
         // (CPKCS11), key stores' keys.yaml read through LiveryLoad's located YAML.
-        .target(name: "LiverySign", dependencies: ["LiveryTUF", "LiveryDiagnostics", "LiveryLoad", "LiveryStorage", "CPKCS11", "CLiverySystem", .product(name: "Crypto", package: "swift-crypto"),
+        .target(name: "LiverySign", dependencies: ["LiveryReleaseFormat", "LiveryEncoding", "LiveryDiagnostics", "LiveryLoad", "LiveryStorage", "CPKCS11", "CLiverySystem", .product(name: "Crypto", package: "swift-crypto"),
                                                    .product(name: "_CryptoExtras", package: "swift-crypto")]),
         // `livery vectors`: static TUF repositories with the outcome a conforming client must reach (docs/client-vectors.md).
         // Its metadata is built by hand (hostile vectors must be exactly as hostile as needed), its zips by a small stored writer.
-        .target(name: "LiveryVectors", dependencies: ["LiveryTUF", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LiveryVectors", dependencies: ["LiveryReleaseFormat", "LiveryEncoding", .product(name: "Crypto", package: "swift-crypto")]),
         // `livery publish`: releases to S3-compatible object storage (SigV4 by hand with swift-crypto: no maintained S3
         // client resolves here; see SigV4.swift), and presigned URLs for protected content.
-        .target(name: "LiveryObjectStore", dependencies: ["LiveryTUF", "LiveryLoad", "LiveryStorage", .product(name: "Crypto", package: "swift-crypto"),
+        .target(name: "LiveryObjectStore", dependencies: ["LiveryReleaseFormat", "LiveryEncoding", "LiveryLoad", "LiveryStorage", .product(name: "Crypto", package: "swift-crypto"),
                                                         .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                         .product(name: "_NIOFileSystem", package: "swift-nio"), .product(name: "NIOFoundationCompat", package: "swift-nio"),
                                                         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                                                         .product(name: "NIOPosix", package: "swift-nio")]),
-        .target(name: "LiveryPublish", dependencies: ["LiveryDiagnostics", "LiveryLoad", "LiveryResolve", "LiveryTUF", "LiveryCheck", "LiveryPack", "LiveryRender", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiverySign", "CLiverySystem"]),
+        .target(name: "LiveryPublish", dependencies: ["LiveryLoad", "LiveryResolve", "LiveryReleaseFormat", "LiveryPack", "LiveryRender", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiverySign", "CLiverySystem"]),
         // `livery serve`: Output/ over HTTP (Hummingbird), and vouchers (SQLite via LiveryAssets' wrapper, or PostgreSQL via
         // PostgresNIO for several instances sharing one database; HMAC tokens).
         // Which targets are protected it reads from the release as published, through the signer's typed metadata chain (LiverySign).
-        .target(name: "LiveryServe", dependencies: ["LiveryAssets", "LiverySQLite", "LiveryStorage", "LiverySign", "LiveryTUF", "LiveryObjectStore", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto"),
+        .target(name: "LiveryServe", dependencies: ["LiveryAssets", "LiveryEncoding", "LiverySQLite", "LiveryStorage", "LiverySign", "LiveryReleaseFormat", "LiveryObjectStore", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto"),
                                                   .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
                                                   .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                                                   .product(name: "NIOSSL", package: "swift-nio-ssl")]),
@@ -96,7 +103,7 @@ let package = Package(
         // CArchiveReader: the few libarchive functions the client reads tar.zst with, loaded with dlopen on the first
         // such bundle, so an app does not load libarchive (and libxml2, ICU…) at start (Sources/CArchiveReader).
         .target(name: "CArchiveReader", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
-        .target(name: "LiveryClientCore", dependencies: ["LiveryTUF", "LiveryStorage", .target(name: "CArchiveReader", condition: .when(platforms: [.linux])),
+        .target(name: "LiveryClientCore", dependencies: ["LiveryReleaseFormat", "LiveryStorage", .target(name: "CArchiveReader", condition: .when(platforms: [.linux])),
                                                         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                                                         .product(name: "Crypto", package: "swift-crypto")]),
         // LiveryClient: LiveryClientCore (re-exported) and its default transport, HTTP with back-pressure, no content
@@ -105,14 +112,19 @@ let package = Package(
                                                     .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                     .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                                                     .product(name: "NIOFoundationCompat", package: "swift-nio")]),
+        // The composition layer: what spans stages. Every stage's rules in one registry (`RuleSet.all`), the build as one
+        // step per stage (`ReleaseBuilder`), grouped validation, the watch session and its file watcher; commands and the
+        // language server call it. No SwiftNIO: `livery` links it.
+        .target(name: "LiveryWorkflow", dependencies: ["LiveryCheck", "LiveryDiagnostics", "LiveryLoad", "LiveryResolve", "LiveryRender", "LiveryInterchange",
+                                                     "LiveryImage", "LiveryAssets", "LiveryPack", "LiveryPublish", "LiverySign", "LiveryStorage", "LiveryReleaseFormat", "CLiverySystem"]),
         // `livery lsp`: the Language Server Protocol's framing and JSON-RPC messages (sans-I/O, no dependencies: the fuzz
         // target takes it alone), and the server on top, which validates editors' unsaved texts through the pipeline.
         .target(name: "LiveryJSONRPC"),
-        .target(name: "LiveryLanguageServer", dependencies: ["LiveryJSONRPC", "LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryInterchange"]),
+        .target(name: "LiveryLanguageServer", dependencies: ["LiveryJSONRPC", "LiveryCheck", "LiveryWorkflow", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryInterchange"]),
         // The command line: every command's arguments and output, over the libraries above (SwiftNIO-free: see below).
         .target(name: "LiveryCommands", dependencies: [
-            "LiveryCheck", "LiveryRender", "LiveryPublish", "LiveryPack", "LiverySign", "LiveryStorage", "LiveryClientCore", "LiveryInterchange", "LiveryVectors",
-            "LiveryLanguageServer", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryTUF", "LiveryAssets", "CArchive", "CXML2",
+            "LiveryCheck", "LiveryWorkflow", "LiveryRender", "LiveryPublish", "LiveryPack", "LiverySign", "LiveryStorage", "LiveryClientCore", "LiveryInterchange", "LiveryVectors",
+            "LiveryLanguageServer", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryReleaseFormat", "LiveryAssets", "CArchive", "CXML2",
             .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Two executables, one command line. `livery` (what `make run` builds) has every command but those that open
@@ -120,7 +132,7 @@ let package = Package(
         // PostgresNIO; `livery` runs it in its place for them (Sources/LiveryCommands/NetworkCommand.swift).
         .executableTarget(name: "livery", dependencies: ["LiveryCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "livery-network", dependencies: [
-            "LiveryCommands", "LiveryClient", "LiveryServe", "LiveryObjectStore", "LiveryPublish", "LiveryStorage", "LiveryTUF", "LiveryDiagnostics",
+            "LiveryCommands", "LiveryClient", "LiveryServe", "LiveryObjectStore", "LiveryPublish", "LiveryStorage", "LiveryReleaseFormat", "LiveryDiagnostics",
             .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Regenerates LiveryL10n's plural rule table from CLDR's XML (`make cldr`).
@@ -134,19 +146,19 @@ let package = Package(
         .testTarget(name: "LiveryLoadTests", dependencies: ["LiveryLoad", "LiveryDiagnostics", "LiveryTestSupport"]),
         .testTarget(name: "LiveryL10nTests", dependencies: ["LiveryL10n", "LiveryDiagnostics"], exclude: ["Fixtures"]),
         .testTarget(name: "LiveryResolveTests", dependencies: ["LiveryResolve", "LiveryTestSupport"]),
-        .testTarget(name: "LiveryAssetsTests", dependencies: ["LiveryAssets", "LiveryLoad", "LiveryTestSupport"]),
+        .testTarget(name: "LiveryAssetsTests", dependencies: ["LiveryAssets", "LiveryLoad", "LiveryStorage", "LiveryTestSupport"]),
         .testTarget(name: "LiveryCheckTests", dependencies: ["LiveryCheck", "LiveryLoad", "LiveryDiagnostics", "LiveryTestSupport"]),
-        .testTarget(name: "LiveryInterchangeTests", dependencies: ["LiveryInterchange", "LiveryLoad", "LiveryDiagnostics"]),
-        .testTarget(name: "LiveryTUFTests", dependencies: ["LiveryTUF"]),
-        .testTarget(name: "LiverySignTests", dependencies: ["LiverySign", "LiveryTUF", "LiveryTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "LiveryInterchangeTests", dependencies: ["LiveryInterchange", "LiveryLoad", "LiveryDiagnostics", "LiveryEncoding"]),
+        .testTarget(name: "LiveryReleaseFormatTests", dependencies: ["LiveryReleaseFormat"]),
+        .testTarget(name: "LiverySignTests", dependencies: ["LiverySign", "LiveryReleaseFormat", "LiveryTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LiveryObjectStoreTests", dependencies: ["LiveryObjectStore", "LiveryTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "LiveryServeTests", dependencies: ["LiveryServe", "LiveryTUF"]),
+        .testTarget(name: "LiveryServeTests", dependencies: ["LiveryServe", "LiverySign", "LiveryReleaseFormat"]),
         .testTarget(name: "LiveryLanguageServerTests", dependencies: ["LiveryLanguageServer", "LiveryJSONRPC", "LiveryLoad", "LiveryTestSupport"]),
-        .testTarget(name: "LiveryClientTests", dependencies: ["LiveryClient", "LiveryClientCore", "LiveryTUF",
+        .testTarget(name: "LiveryClientTests", dependencies: ["LiveryClient", "LiveryClientCore", "LiveryReleaseFormat", "LiverySign",
                                                              .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),
         .testTarget(
             name: "LiveryTests",
-            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiveryPack", "LiveryPublish", "LiveryTUF", "LiverySign", "LiveryClient", "LiveryClientCore", "LiveryServe", "LiveryInterchange", "LiveryVectors", "LiveryObjectStore", "LiveryImage", "LiveryJSONRPC", "LiveryLanguageServer", "LiveryCommands", "LiveryL10n", "CLiverySystem",
+            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiveryEncoding", "LiveryPack", "LiveryPublish", "LiveryReleaseFormat", "LiverySign", "LiveryClient", "LiveryClientCore", "LiveryServe", "LiveryInterchange", "LiveryVectors", "LiveryObjectStore", "LiveryImage", "LiveryJSONRPC", "LiveryLanguageServer", "LiveryWorkflow", "LiveryCommands", "LiveryL10n", "CLiverySystem",
                            .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
                            // `livery serve` driven in process, without a socket (ServeInProcessTests).
@@ -165,6 +177,6 @@ let package = Package(
 // `--sanitize=fuzzer` into its own scratch path (.build-fuzz). libFuzzer then supplies `main`, so only that
 // build defines LIVERY_FUZZING; `make test`'s build never needs the sanitizer.
 let fuzzing = Context.environment["LIVERY_FUZZ"] != nil
-package.targets.append(.executableTarget(name: "livery-json-fuzz", dependencies: ["LiveryTUF", "LiverySign", "LiveryLoad", "LiveryDiagnostics", "LiveryObjectStore", "LiveryClient", "LiveryJSONRPC",
+package.targets.append(.executableTarget(name: "livery-json-fuzz", dependencies: ["LiveryReleaseFormat", "LiverySign", "LiveryLoad", "LiveryDiagnostics", "LiveryObjectStore", "LiveryClient", "LiveryJSONRPC",
                                                                                .product(name: "Crypto", package: "swift-crypto"), .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                                          swiftSettings: fuzzing ? [.define("LIVERY_FUZZING")] : []))

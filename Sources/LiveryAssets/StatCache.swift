@@ -1,6 +1,7 @@
 import Foundation
 import LiveryLoad
 import LiverySQLite
+import LiveryStorage
 
 /// Remembers the SHA-256 of files by path, size, mtime and inode, so an unchanged file is not read
 /// again on the next build. State lives in SQLite next to the content store. ctime is recorded but

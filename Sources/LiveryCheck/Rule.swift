@@ -88,8 +88,19 @@ final class RuleContextCache: @unchecked Sendable {
     var subtitleDocuments: [SubtitleFile]?
     /// Each tour's route by the tour manifest's path (`.some(nil)`: the tour has no readable route).
     var tourRoutes: [String: TourRoute?] = [:]
-    /// Every app icon finding (`AppIconInspection`): the images are decoded once for all the icon rules.
-    var appIcon: [Diagnostic]?
+    /// Findings several rules make together, by the key they share (`RuleContext.sharedFindings`).
+    var shared: [String: [Diagnostic]] = [:]
+}
+
+extension RuleContext {
+    /// The findings `make` gives for this tenant, made once for every rule that asks with the same `key`: the app icon
+    /// rules decode the images once and each keeps its own findings.
+    package func sharedFindings(_ key: String, _ make: () -> [Diagnostic]) -> [Diagnostic] {
+        if let made = cache.shared[key] { return made }
+        let made = make()
+        cache.shared[key] = made
+        return made
+    }
 }
 
 /// A rule whose findings the loader or resolver makes while reading (syntax, shapes, aliases…);

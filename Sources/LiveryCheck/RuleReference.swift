@@ -1,7 +1,8 @@
 import Foundation
 /// The rule reference (docs/rules.md), generated from the rules' own descriptions and examples.
 public enum RuleReference {
-    public static func markdown() -> String {
+    /// The reference of every rule and tool finding of `rules`.
+    public static func markdown(_ rules: RuleSet) -> String {
         var out = """
             # Rule reference
 
@@ -12,14 +13,14 @@ public enum RuleReference {
 
             """
         for family in RuleFamily.allCases {
-            let rules = RuleRegistry.descriptions.filter { $0.family == family }
-            guard !rules.isEmpty else { continue }
+            let described = rules.descriptions.filter { $0.family == family }
+            guard !described.isEmpty else { continue }
             out += "## \(family.rawValue)\n\n| id | name | severity | rationale |\n|---|---|---|---|\n"
-            for rule in rules {
+            for rule in described {
                 out += "| `\(rule.id)` | \(rule.name) | \(rule.severity.rawValue)\(rule.isSecurity ? " (security)" : "") | \(rule.rationale) |\n"
             }
             out += "\n"
-            for rule in rules {
+            for rule in described {
                 out += "### `\(rule.id)`\n\n\(rule.rationale)\n\n"
                 if !rule.messages.isEmpty {
                     out += "Messages (`{0}`, `{1}`… are the finding's arguments):\n\n"
@@ -41,7 +42,7 @@ public enum RuleReference {
             }
         }
         out += "## Findings outside validation\n\nMade by commands that read inputs other than a tenant's: the workspace's templates (`livery generate`, `build`, `preview`) and translation files (`livery l10n import`). They cannot be switched off under `rules:`.\n\n| id | meaning |\n|---|---|\n"
-        for finding in RuleRegistry.toolFindings {
+        for finding in rules.toolFindings {
             let messages = finding.messages.map { "`\($0.id)`: \(markdownCode($0.text).replacingOccurrences(of: "|", with: "\\|"))" }
             out += "| `\(finding.id)` | \(finding.rationale)\(messages.isEmpty ? "" : "<br>Messages: " + messages.joined(separator: "; ")) |\n"
         }

@@ -51,14 +51,15 @@ public struct WorkspaceFolders: Sendable {
 
 /// Runs the pipeline up to the check stage: load every tenant, resolve `extends` and tokens, run every rule.
 public enum Validator {
-    /// Validates the tenants of the workspace folder `root` (shown as `displayRoot`), or only those in `only`
+    /// Validates the tenants of the workspace folder `root` (shown as `displayRoot`) with `rules` (every stage's are
+    /// `RuleSet.all`, in LiveryWorkflow), or only those in `only`
     /// (with their ancestors, whose findings affect them). Audio and video are measured through
     /// `media`, which may hold a probe cache (new measurements are written to it before returning).
     ///
     /// With `keepingTenants` false, the tenants are checked a group of whole lineages (a base and every
     /// tenant that extends it) at a time and `tenants` comes back empty: memory holds one group, not the
     /// workspace, and the findings are the same, in the same order.
-    public static func validate(workspace root: URL, displayRoot: String, only: Set<String>? = nil, strict: Bool = false,
+    public static func validate(workspace root: URL, displayRoot: String, rules: RuleSet, only: Set<String>? = nil, strict: Bool = false,
                                 limits: LoadLimits = .default, media: MediaMeasurements = MediaMeasurements(),
                                 keepingTenants: Bool = true, discovered: WorkspaceFolders? = nil) -> ValidationResult {
         let discovered = discovered ?? WorkspaceFolders(discovering: root)
@@ -69,7 +70,7 @@ public enum Validator {
         if !keepingTenants {
             for group in groups(of: discovered, only: only, limits: limits) {
                 let names = Set(group.map(\.lastPathComponent))
-                let result = check(group, only: only.map { $0.intersection(names) }, known: known, displayRoot: displayRoot, limits: limits, media: media)
+                let result = check(group, only: only.map { $0.intersection(names) }, known: known, displayRoot: displayRoot, rules: rules, limits: limits, media: media)
                 diagnostics += result.diagnostics
                 checked += result.checked.map(\.id)
                 // Give the group's memory back before loading the next.
@@ -77,7 +78,7 @@ public enum Validator {
             }
         } else {
             let folders = only.map { lineage(of: $0, in: discovered, limits: limits) } ?? allFolders
-            let result = check(folders, only: only, known: known, displayRoot: displayRoot, limits: limits, media: media)
+            let result = check(folders, only: only, known: known, displayRoot: displayRoot, rules: rules, limits: limits, media: media)
             diagnostics = result.diagnostics
             tenants = result.tenants
             checked = result.checked.map(\.id)
@@ -91,9 +92,9 @@ public enum Validator {
                                 checked: checked + refused.map(\.name).filter { only == nil || only!.contains($0) }, media: media)
     }
 
-    /// Loads `folders`, resolves them and runs every rule on the ones in `only` (all when nil) and their
+    /// Loads `folders`, resolves them and runs `rules` on the ones in `only` (all when nil) and their
     /// ancestors. `known` names every tenant folder of the workspace, for `extends` checks and hints.
-    private static func check(_ folders: [URL], only: Set<String>?, known: Set<String>, displayRoot: String, limits: LoadLimits,
+    private static func check(_ folders: [URL], only: Set<String>?, known: Set<String>, displayRoot: String, rules: RuleSet, limits: LoadLimits,
                               media: MediaMeasurements) -> (diagnostics: [Diagnostic], tenants: [ResolvedTenant], checked: [ResolvedTenant]) {
         let loaded = ParallelMap.map(folders) { folder in
             TenantLoader.load(folder, displayRoot: displayRoot + "/" + folder.lastPathComponent, limits: limits)
@@ -114,7 +115,7 @@ public enum Validator {
             let context = RuleContext(tenant: tenant, workspace: workspace, collected: Dictionary(grouping: collected, by: \.ruleID), media: media)
             // Follow-on findings are folded into their cause: first those of a manifest that did not load, then
             // those of a value its field does not allow.
-            let found = RootCause.fold(Cascade.filter(RuleEngine.run(context), tenant: tenant).normalized())
+            let found = RootCause.fold(Cascade.filter(RuleEngine.run(context, rules: rules), tenant: tenant).normalized())
             // The message facts of the tenant's own bundles are needed again only by tenants that extend it.
             if !extended.contains(tenant.id) {
                 for bundle in tenant.locales.values where context.owns(bundle.location) { bundle.forgetFacts() }
@@ -191,14 +192,14 @@ extension Validator {
     }
 }
 
-/// Runs every registered rule on one tenant and applies the tenant's severity overrides.
+/// Runs every rule of a set on one tenant and applies the tenant's severity overrides.
 public enum RuleEngine {
     public static let overrideRuleID: RuleID = "structure.rule-override"
 
-    public static func run(_ context: RuleContext) -> [Diagnostic] {
+    public static func run(_ context: RuleContext, rules: RuleSet) -> [Diagnostic] {
         var overrides: [String: String] = [:]
         var diagnostics: [Diagnostic] = []
-        let known = Dictionary(RuleRegistry.all.map { ($0.description.id.rawValue, $0.description) }, uniquingKeysWith: { a, _ in a })
+        let known = Dictionary(rules.rules.map { ($0.description.id.rawValue, $0.description) }, uniquingKeysWith: { a, _ in a })
         for entry in context.tenant.tenant?["rules"]?.entries ?? [] {
             guard let rule = known[entry.key] else {
                 diagnostics.append(Diagnostic(.error, RuleOverrideRule.Message.unknownRule(rule: entry.key), at: entry.keyLocation, rule: overrideRuleID,
@@ -212,7 +213,7 @@ public enum RuleEngine {
             }
             if let severity = entry.value.string { overrides[entry.key] = severity }
         }
-        for ruleType in RuleRegistry.all {
+        for ruleType in rules.rules {
             let description = ruleType.description
             let override = overrides[description.id.rawValue]
             if override == "off" { continue }

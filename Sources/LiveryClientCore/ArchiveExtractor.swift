@@ -1,5 +1,6 @@
 import Foundation
-import LiveryTUF
+import LiveryStorage
+import LiveryReleaseFormat
 
 /// The one type through which the client reads bundle archives: zip with ZIPFoundation on every
 /// platform, tar.zst with libarchive where the platform has it (Linux; not iOS).
@@ -116,7 +117,7 @@ struct ExtractionSink {
             let full = destination.appendingPathComponent(path).path
             if mkdir(full, 0o755) != 0 {
                 // Only a folder this extractor made may be reused; anything else is refused.
-                throw TUFError("cannot create folder '\(path)': \(String(cString: strerror(errno)))")
+                throw WriteFailure(errno: errno, path: path, operation: .createFolder)
             }
             made.insert(path)
         }
@@ -142,7 +143,7 @@ struct ExtractionSink {
         while offset < bytes.count {
             let n = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw TUFError("cannot write '\(relative)': \(String(cString: strerror(errno)))") }
+            guard n > 0 else { throw WriteFailure(errno: errno, path: relative) }
             offset += n
         }
     }

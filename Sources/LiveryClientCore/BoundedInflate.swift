@@ -1,5 +1,5 @@
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 import ZIPFoundation
 
 /// A raw deflate stream of exactly `length` bytes, fed to ZIPFoundation's inflater from `read` and never

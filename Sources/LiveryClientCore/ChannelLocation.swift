@@ -1,5 +1,5 @@
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// Where one channel of a tenant is: its repository on a server (the layout `livery build` writes and `livery serve`,
 /// `livery publish` and a CDN serve, docs/output.md#channels), where its vouchers are redeemed, and its folder in the

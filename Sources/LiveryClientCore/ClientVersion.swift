@@ -1,6 +1,6 @@
 import Foundation
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// An app version as `minimumClientVersion` writes it: `X.Y.Z`, three whole numbers, compared
 /// number by number (so 1.10.0 is newer than 1.9.3). Nothing else is accepted: no pre-release or
@@ -133,12 +133,14 @@ public struct CacheFull: Error, CustomStringConvertible, Sendable {
 
     /// Whether `error` is a write that found no room (ENOSPC) or no quota (EDQUOT): typed, as the build side's
     /// `WriteFailure` reads Foundation's errors; libarchive and our own wrappers pass them on as text, so the
-    /// operating system's wording is looked for too.
+    /// operating system's wording is looked for too, and `WriteFailure`'s own (a metadata or target write that
+    /// failed, passed on inside a TUF error's text).
     public static func isOutOfSpace(_ error: Error) -> Bool {
         if error is CacheFull || error is InsufficientSpace { return false }
         if let failure = WriteFailure(error, path: ""), failure.kind == .noSpace || failure.kind == .quota { return true }
         let text = String(describing: error)
-        return [String(cString: strerror(ENOSPC)), String(cString: strerror(EDQUOT)), "enough space", "out of space"]
+        return [String(cString: strerror(ENOSPC)), String(cString: strerror(EDQUOT)), WriteFailure.Kind.noSpace.phrase, WriteFailure.Kind.quota.phrase,
+                "enough space", "out of space"]
             .contains { text.localizedCaseInsensitiveContains($0) }
     }
 }

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// How a bundle of a fetch gets onto the device (docs/deltas.md).
 public enum DownloadMethod: String, Sendable {

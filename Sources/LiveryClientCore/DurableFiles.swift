@@ -1,5 +1,5 @@
 import Foundation
-import LiveryTUF
+import LiveryStorage
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -14,12 +14,12 @@ enum DurableFiles {
     /// Flushes one file's data, or a folder's entries.
     static func sync(_ url: URL) throws {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw TUFError("cannot open \(url.path) to flush it to disk") }
+        guard descriptor >= 0 else { throw WriteFailure(errno: errno, path: url.path, operation: .flush) }
         defer { close(descriptor) }
         #if canImport(Darwin)
         if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
         #endif
-        guard fsync(descriptor) == 0 else { throw TUFError("cannot flush \(url.path) to disk") }
+        guard fsync(descriptor) == 0 else { throw WriteFailure(errno: errno, path: url.path, operation: .flush) }
     }
 
     /// Flushes every file and folder under `folder`, and `folder` itself. On Linux one `sync()` does
@@ -46,8 +46,8 @@ enum DurableFiles {
     /// fsync alone: the data reaches the drive (its cache may still hold it; `sync` then flushes that).
     static func dataSync(_ url: URL) throws {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw TUFError("cannot open \(url.path) to flush it to disk") }
+        guard descriptor >= 0 else { throw WriteFailure(errno: errno, path: url.path, operation: .flush) }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw TUFError("cannot flush \(url.path) to disk") }
+        guard fsync(descriptor) == 0 else { throw WriteFailure(errno: errno, path: url.path, operation: .flush) }
     }
 }

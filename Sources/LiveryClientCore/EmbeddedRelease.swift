@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// A release shipped inside an app (`livery embed`, docs/deltas.md#a-release-inside-the-app): a
 /// subset of the tenant's repository, laid out as the repository is, with what an app installs at

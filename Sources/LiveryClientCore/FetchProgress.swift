@@ -1,5 +1,5 @@
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// What a fetch reports as it goes (`FetchRequest.onEvent`, `ReleaseInstaller.events(_:)`, and
 /// `livery fetch --progress json`).

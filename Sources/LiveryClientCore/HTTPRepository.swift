@@ -1,5 +1,5 @@
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// A tenant's repository on an HTTP server (`livery serve`, a CDN, object storage).
 ///

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
-import LiveryTUF
+import LiveryStorage
+import LiveryReleaseFormat
 
 /// What an app asks for: the essential bundles always, its user's locale, and the programs and tours opened.
 public struct FetchRequest: Sendable {
@@ -160,7 +161,7 @@ public enum ReleaseInstaller {
         for folder in ["metadata", "downloads", "releases"] { try fm.createDirectory(at: cache.appendingPathComponent(folder), withIntermediateDirectories: true) }
         // One fetch at a time per cache.
         let lockDescriptor = open(cache.appendingPathComponent("lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard lockDescriptor >= 0, flock(lockDescriptor, LOCK_EX) == 0 else { throw TUFError("cannot lock \(cache.path)") }
+        guard lockDescriptor >= 0, flock(lockDescriptor, LOCK_EX) == 0 else { throw WriteFailure(errno: errno, path: cache.path, operation: .lock) }
         defer { flock(lockDescriptor, LOCK_UN); close(lockDescriptor) }
 
         let current = cache.appendingPathComponent("current")
@@ -565,12 +566,12 @@ public enum ReleaseInstaller {
                 }
             } else {
                 guard let data = try request.repository.fetch(info.path, maxLength: info.length) else { throw TUFError("\(info.name) is missing on the server") }
-                try atomicWrite(data, to: partial)
+                try AtomicFile.write(data, to: partial, mode: 0o666, durable: false)
                 progress(data.count)
             }
             try verify(partial, length: info.length, sha256: info.sha256, name: info.name)
             try DurableFiles.sync(partial)
-            guard rename(partial.path, file.path) == 0 else { throw TUFError("cannot store \(info.name)") }
+            guard rename(partial.path, file.path) == 0 else { throw WriteFailure(errno: errno, path: file.path, subject: info.name, operation: .replace) }
             meter.finished(id)
         } catch let refused as VoucherAccessError {
             try? FileManager.default.removeItem(at: partial)
@@ -750,31 +751,16 @@ public enum ReleaseInstaller {
     }
 
     static func verify(_ file: URL, length: Int, sha256: String, name: String) throws {
-        // One reusable buffer (1 MiB `Data` chunks would each come from the heap and stay there).
-        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw TUFError("cannot read \(file.path)") }
-        defer { close(descriptor) }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
-        defer { buffer.deallocate() }
-        var hasher = SHA256()
-        var size = 0
-        while true {
-            let n = read(descriptor, buffer.baseAddress, buffer.count)
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw TUFError("cannot read \(file.path)") }
-            if n == 0 { break }
-            size += n
-            guard size <= length else { throw TUFError("\(name) is longer than its signed length \(length)") }
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+        let digest: SHA256Hex, size: Int
+        do {
+            // Stops reading once the file is past its signed length.
+            (digest, size) = try FileDigest.sha256(of: file, stoppingAfter: length)
+        } catch {
+            throw TUFError("cannot read \(file.path)")
         }
+        guard size <= length else { throw TUFError("\(name) is longer than its signed length \(length)") }
         guard size == length else { throw TUFError("\(name) is \(size) bytes, its signed length is \(length)") }
-        guard hasher.finalize().hexString == sha256 else { throw TUFError("\(name) does not match its signed SHA-256") }
-    }
-
-    static func atomicWrite(_ data: Data, to file: URL) throws {
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
-        try data.write(to: temporary)
-        guard rename(temporary.path, file.path) == 0 else { throw TUFError("cannot write \(file.path)") }
+        guard digest == sha256 else { throw TUFError("\(name) does not match its signed SHA-256") }
     }
 
     static func collectGarbage(cache: URL, keep: [String]) {

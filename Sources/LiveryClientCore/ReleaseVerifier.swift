@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// What `livery verify` found for one release.
 public struct VerificationReport: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// Where a client reads a tenant's TUF repository from: a folder, or (later) a server.
 public protocol RepositorySource: Sendable {

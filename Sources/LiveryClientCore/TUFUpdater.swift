@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
-import LiveryTUF
+import LiveryStorage
+import LiveryReleaseFormat
 
 /// Where a client keeps the metadata it trusts, under unversioned names (`root`, `timestamp`, a
 /// delegated role's name): `load` gives the bytes kept for a role, `save` replaces them whole.
@@ -23,13 +24,10 @@ public final class MetadataFolder: MetadataStore {
     }
 
     public func save(_ role: String, _ data: Data) throws {
-        let name = TUFName.fileName(ofRole: role)
-        let file = folder.appendingPathComponent(name)
-        let partial = folder.appendingPathComponent(".\(name).part")
-        do { try data.write(to: partial) } catch { throw TUFError(.storage, "cannot write \(partial.path): \(error.localizedDescription)") }
+        let file = folder.appendingPathComponent(TUFName.fileName(ofRole: role))
         // Durable before it replaces the trusted file: a power cut leaves the old file or the new one, whole.
-        try DurableFiles.sync(partial)
-        guard rename(partial.path, file.path) == 0 else { throw TUFError(.storage, "cannot write \(file.path)") }
+        // A TUF storage error still, as the specification's client names it (tuf-client prints the kind).
+        do { try AtomicFile.write(data, to: file, mode: 0o666, durable: true) } catch { throw TUFError(.storage, "\(error)") }
         try DurableFiles.sync(folder)
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(CArchiveReader)
 import CArchiveReader
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// tar.zst bundles, read with libarchive (only where the platform has it as a library: Linux), which CArchiveReader
 /// loads on the first such bundle rather than at the app's start. libarchive only reads here: every entry goes

@@ -1,5 +1,5 @@
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// A whole release's trusted metadata at once (what `verify` and `fetch` work from): the state of a
 /// `TrustedMetadataSet` after a refresh that loaded every reachable delegated role.

@@ -1,5 +1,5 @@
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// The client's trust logic, the detailed client workflow of the TUF specification 1.0.x (§5.2–5.6),
 /// as a state machine with no I/O: it takes a file's bytes and the reference time, and either

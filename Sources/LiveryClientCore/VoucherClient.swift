@@ -1,6 +1,7 @@
 import Foundation
 import Crypto
-import LiveryTUF
+import LiveryStorage
+import LiveryReleaseFormat
 
 /// The server refused a voucher-protected download: no token, or one it does not accept.
 public struct VoucherAccessError: Error, CustomStringConvertible {
@@ -206,17 +207,6 @@ public struct AccessTokenStore: Sendable {
 
     /// Writes a file readable by its owner only, replacing the old one in one rename.
     static func writePrivate(_ data: Data, to file: URL) throws {
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw TUFError("cannot write \(temporary.path)") }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        do {
-            try handle.write(contentsOf: data)
-            try handle.close()
-        } catch {
-            unlink(temporary.path)
-            throw error
-        }
-        guard rename(temporary.path, file.path) == 0 else { unlink(temporary.path); throw TUFError("cannot write \(file.path)") }
+        try AtomicFile.write(data, to: file, mode: 0o600, durable: false)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 import ZIPFoundation
 
 /// Zip bundles, on every platform, with ZIPFoundation: it finds the entries, decodes their names,

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import LiveryTUF
 import LiveryCheck
 import LiveryDiagnostics
 import LiveryLoad
@@ -9,6 +8,8 @@ import LiveryPublish
 import LiveryResolve
 import LiverySign
 import LiveryStorage
+import LiveryReleaseFormat
+import LiveryWorkflow
 
 struct Build: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -149,7 +150,7 @@ struct Build: AsyncParsableCommand {
             }
             if isatty(STDERR_FILENO) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             if result.validationFailed || !result.validation.diagnostics.isEmpty || format != .text {
-                let report = DiagnosticReport(diagnostics: result.validation.diagnostics, rules: RuleRegistry.summaries, toolVersion: Livery.version)
+                let report = DiagnosticReport(diagnostics: result.validation.diagnostics, rules: RuleSet.all.summaries, toolVersion: Livery.version)
                 FileHandle.standardOutput.write(Data(report.render(format).utf8))
             }
             if result.tenants.isEmpty && !result.validationFailed && result.failures.isEmpty {
@@ -203,17 +204,9 @@ extension Build {
     /// `--as-of`: validates a group of lineages at a time and prints each clean tenant's schedule at `date`;
     /// false when validation found errors (then nothing is printed for the workspace).
     static func showSchedule(_ target: WorkspaceTarget, only: Set<String>?, at date: Date, strict: Bool, format: ReportFormat) throws -> Bool {
-        let discovered = WorkspaceFolders(discovering: target.workspace)
-        var diagnostics: [Diagnostic] = []
         var lines: [String] = []
-        var checked = 0
-        for group in Validator.groups(of: discovered, only: only) {
-            let names = Set(group.map(\.lastPathComponent))
-            let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: only?.intersection(names) ?? names,
-                                            strict: strict, discovered: discovered)
-            checked += result.checked.count
-            diagnostics += result.diagnostics
-            for tenant in result.tenants.sorted(by: { $0.id < $1.id }) where names.contains(tenant.id) && (only?.contains(tenant.id) ?? true) {
+        let (diagnostics, checked) = GroupedValidation.run(workspace: target.workspace, displayRoot: target.displayWorkspace, only: only, strict: strict) { tenants in
+            for tenant in tenants.sorted(by: { $0.id < $1.id }) {
                 let contents = ReleaseSchedule.contents(of: tenant)
                 lines.append("\(tenant.id) as of \(TUFDate.string(date)):" + (contents.isEmpty ? " no programs, library items or tours" : ""))
                 let width = contents.map { $0.kind.rawValue.count + 1 + $0.id.count }.max() ?? 0
@@ -222,14 +215,12 @@ extension Build {
                     lines.append("  " + name + String(repeating: " ", count: width - name.count) + "  " + content.describe(at: date))
                 }
             }
+            return []
         }
-        let refused = discovered.refusedDiagnostics(displayRoot: target.displayWorkspace, only: only)
-        diagnostics += refused
-        checked += refused.count
         guard checked > 0 else { throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(target.displayWorkspace)'") }
         let failed = diagnostics.errorCount > 0 || (strict && !diagnostics.isEmpty)
         if !diagnostics.isEmpty || format != .text {
-            let report = DiagnosticReport(diagnostics: diagnostics.normalized(), rules: RuleRegistry.summaries, toolVersion: Livery.version)
+            let report = DiagnosticReport(diagnostics: diagnostics.normalized(), rules: RuleSet.all.summaries, toolVersion: Livery.version)
             FileHandle.standardOutput.write(Data(report.render(format).utf8))
         }
         if failed {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import LiveryPublish
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// Parsing of channel names and rollout shares on the command line.
 package enum ChannelArgument {
@@ -166,8 +166,7 @@ struct Releases: ParsableCommand {
 
     func run() throws {
         let listing = try ReleaseListing.read(tenant: tenant, output: URL(fileURLWithPath: output).standardizedFileURL)
-        // `print` after the JSON's own newline: the blank line that always ended this output, kept.
-        if format == .json { print(String(decoding: listing.json, as: UTF8.self)) } else { FileHandle.standardOutput.write(Data(listing.text.utf8)) }
+        if format == .json { FileHandle.standardOutput.write(listing.json) } else { FileHandle.standardOutput.write(Data(listing.text.utf8)) }
     }
 }
 
@@ -207,6 +206,6 @@ struct Diff: ParsableCommand {
     func run() throws {
         let diff = try ReleaseDiff.compare(tenant: tenant, from: ReleaseSelector(from), to: ReleaseSelector(to), channel: channel,
                                            output: URL(fileURLWithPath: output).standardizedFileURL, keys: URL(fileURLWithPath: keys))
-        if format == .json { print(String(decoding: diff.json.bytes, as: UTF8.self)) } else { FileHandle.standardOutput.write(Data(diff.text.utf8)) }
+        if format == .json { FileHandle.standardOutput.write(diff.json.bytes) } else { FileHandle.standardOutput.write(Data(diff.text.utf8)) }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import LiveryClientCore
 import LiveryStorage
 import LiveryPublish
-import LiveryTUF
+import LiveryReleaseFormat
 
 struct Embed: ParsableCommand {
     static let configuration = CommandConfiguration(

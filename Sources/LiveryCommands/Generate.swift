@@ -3,6 +3,7 @@ import Foundation
 import LiveryCheck
 import LiveryDiagnostics
 import LiveryRender
+import LiveryWorkflow
 
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -47,22 +48,14 @@ struct Generate: ParsableCommand {
         }
         // A group of whole lineages at a time (memory does not grow with the workspace); the files go to a
         // staging folder beside the output and are moved into place only when every tenant generated cleanly.
-        let discovered = WorkspaceFolders(discovering: target.workspace)
-        let only = target.tenant.map { Set([$0]) }
         let root = URL(fileURLWithPath: output).standardizedFileURL
         let staging = root.deletingLastPathComponent().appendingPathComponent(".\(root.lastPathComponent).generating-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: staging) }
-        var diagnostics: [Diagnostic] = []
-        var checked = 0
         var generated: [(tenant: String, files: [String])] = []
-        for group in Validator.groups(of: discovered, only: only) {
-            let names = Set(group.map(\.lastPathComponent))
-            let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: only?.intersection(names) ?? names,
-                                            discovered: discovered)
-            checked += result.checked.count
-            diagnostics += result.diagnostics
-            guard diagnostics.errorCount == 0 else { continue }
-            for tenant in result.tenants where names.contains(tenant.id) && (target.tenant == nil || tenant.id == target.tenant) {
+        let (found, checked) = try GroupedValidation.run(workspace: target.workspace, displayRoot: target.displayWorkspace,
+                                                         only: target.tenant.map { Set([$0]) }) { tenants in
+            var diagnostics: [Diagnostic] = []
+            for tenant in tenants {
                 var (files, found) = PlatformFiles.generate(tenant, templates: platform)
                 // App icons and launch screens (docs/app-icons.md): drawn here only, as app build pipelines need them and bundles do not.
                 let icons = AppIcons.files(tenant)
@@ -75,15 +68,12 @@ struct Generate: ParsableCommand {
                 }
                 generated.append((tenant.id, files.map(\.path)))
             }
+            return diagnostics
         }
-        // A folder the loader refuses (a symbolic link out of the workspace) is reported as `validate` reports it.
-        let refused = discovered.refusedDiagnostics(displayRoot: target.displayWorkspace, only: only)
-        diagnostics += refused
-        checked += refused.count
         guard checked > 0 else { throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(path)'") }
-        diagnostics = diagnostics.normalized()
+        let diagnostics = found.normalized()
         if !diagnostics.isEmpty {
-            let report = DiagnosticReport(diagnostics: diagnostics, rules: RuleRegistry.summaries, toolVersion: Livery.version)
+            let report = DiagnosticReport(diagnostics: diagnostics, rules: RuleSet.all.summaries, toolVersion: Livery.version)
             FileHandle.standardError.write(Data(report.text(colour: false).utf8))
         }
         if diagnostics.errorCount > 0 {

@@ -4,6 +4,7 @@ import LiveryCheck
 import LiveryDiagnostics
 import LiveryLoad
 import LiveryRender
+import LiveryWorkflow
 
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -65,10 +66,10 @@ struct Init: ParsableCommand {
             throw Livery.Failure(failure.description)
         }
         print("created \(workspace)/\(id) (\(folder.path))")
-        let result = Validator.validate(workspace: workspaceURL, displayRoot: workspace, only: [id])
+        let result = Validator.validate(workspace: workspaceURL, displayRoot: workspace, rules: .all, only: [id])
         let own = result.diagnostics.filter { $0.location.file.hasPrefix(workspace + "/" + id + "/") }
         if !own.isEmpty {
-            print(DiagnosticReport(diagnostics: own, rules: RuleRegistry.summaries, toolVersion: Livery.version).text(colour: false), terminator: "")
+            print(DiagnosticReport(diagnostics: own, rules: RuleSet.all.summaries, toolVersion: Livery.version).text(colour: false), terminator: "")
             throw ExitCode(1)
         }
         print("\(workspace)/\(id) validates clean; next: edit its manifests and run `livery validate \(workspace)/\(id)`")

@@ -4,7 +4,7 @@ import LiveryLoad
 import LiveryPack
 import LiveryPublish
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,7 +3,7 @@ import Crypto
 import Foundation
 import LiveryPublish
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 
 extension KeyOptions {
     /// A passphrase for a key being encrypted: from `source`, asked twice when it is the terminal.

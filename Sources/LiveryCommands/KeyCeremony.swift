@@ -4,7 +4,7 @@ import Foundation
 import LiveryPublish
 import LiverySign
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// Parsing and checks shared by the key commands.
 enum KeyOptions {

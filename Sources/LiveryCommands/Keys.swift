@@ -3,7 +3,7 @@ import Crypto
 import Foundation
 import LiveryPublish
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 
 struct Keys: ParsableCommand {
     static let configuration = CommandConfiguration(

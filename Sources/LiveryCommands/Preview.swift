@@ -3,6 +3,7 @@ import Foundation
 import LiveryCheck
 import LiveryDiagnostics
 import LiveryRender
+import LiveryWorkflow
 
 struct Preview: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -80,7 +81,7 @@ struct Preview: ParsableCommand {
         }
         let pages = sheetFile == nil ? (try template("locale.html.mustache"), try template("tour.html.mustache")) : nil
 
-        let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: [id])
+        let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, rules: .all, only: [id])
         var diagnostics = result.diagnostics
         var html: String?
         var files: [ContentPreview.File]?
@@ -95,7 +96,7 @@ struct Preview: ParsableCommand {
             }
         }
         if !diagnostics.isEmpty {
-            let report = DiagnosticReport(diagnostics: diagnostics, rules: RuleRegistry.summaries, toolVersion: Livery.version)
+            let report = DiagnosticReport(diagnostics: diagnostics, rules: RuleSet.all.summaries, toolVersion: Livery.version)
             FileHandle.standardError.write(Data(report.text(colour: false).utf8))
         }
         guard diagnostics.errorCount == 0, let html else { throw ExitCode(1) }

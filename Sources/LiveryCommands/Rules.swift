@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LiveryCheck
+import LiveryWorkflow
 
 struct Rules: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,11 +21,11 @@ struct Rules: ParsableCommand {
 
     func run() throws {
         if markdown {
-            FileHandle.standardOutput.write(Data(RuleReference.markdown().utf8))
+            FileHandle.standardOutput.write(Data(RuleReference.markdown(.all).utf8))
             return
         }
         var out = ""
-        for rule in RuleRegistry.descriptions where family == nil || rule.family.rawValue == family {
+        for rule in RuleSet.all.descriptions where family == nil || rule.family.rawValue == family {
             let security = rule.isSecurity ? " security" : ""
             out += "\(rule.id)  [\(rule.severity.rawValue)\(security)]  \(rule.name)\n    \(rule.rationale)\n"
             if examples {
@@ -32,7 +33,7 @@ struct Rules: ParsableCommand {
                 for example in rule.nonTriggering { out += "    passes:   \(example.note)\n" + Self.show(example) }
             }
         }
-        for finding in RuleRegistry.toolFindings where family == nil || finding.family == family {
+        for finding in RuleSet.all.toolFindings where family == nil || finding.family == family {
             out += "\(finding.id)  [\(finding.severity.rawValue), outside validation]\n    \(finding.rationale)\n"
         }
         FileHandle.standardOutput.write(Data(out.utf8))

@@ -3,6 +3,7 @@ import Foundation
 import LiveryAssets
 import LiveryPublish
 import LiverySign
+import LiveryWorkflow
 
 struct StoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import LiveryPublish
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 
 struct TimestampCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -5,7 +5,8 @@ import LiveryDiagnostics
 import LiveryLoad
 import LiveryPack
 import LiveryResolve
-import LiveryTUF
+import LiveryReleaseFormat
+import LiveryWorkflow
 
 struct Tokens: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -35,7 +36,7 @@ struct Tokens: ParsableCommand {
             }
         }
         // Rule summaries (built from every rule's description and examples) matter only to JSON and SARIF.
-        let report = DiagnosticReport(diagnostics: diagnostics, rules: format == .text ? [] : RuleRegistry.summaries, toolVersion: Livery.version, sources: sources)
+        let report = DiagnosticReport(diagnostics: diagnostics, rules: format == .text ? [] : RuleSet.all.summaries, toolVersion: Livery.version, sources: sources)
         handle.write(Data(report.render(format, colour: false).utf8))
         if report.diagnostics.errorCount > 0 { throw ExitCode(1) }
     }

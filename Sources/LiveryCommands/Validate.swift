@@ -4,6 +4,7 @@ import LiveryCheck
 import LiveryDiagnostics
 import LiveryLoad
 import LiveryResolve
+import LiveryWorkflow
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -80,7 +81,7 @@ struct Validate: ParsableCommand {
                 }
             }
             // A whole workspace is checked a group of lineages at a time, so memory does not grow with it.
-            let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, only: only, strict: strict, media: media,
+            let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, rules: .all, only: only, strict: strict, media: media,
                                             keepingTenants: false)
             results.append(result)
             excerpts.append(ExcerptSources(workspace: target.workspace, displayRoot: target.displayWorkspace))
@@ -97,7 +98,7 @@ struct Validate: ParsableCommand {
             let files = Set(diagnostics.map(\.location.file))
             for excerpt in excerpts { sources.merge(excerpt.texts(of: files.filter { sources[$0] == nil })) { first, _ in first } }
         }
-        let report = DiagnosticReport(diagnostics: diagnostics, rules: RuleRegistry.summaries, toolVersion: Livery.version, sources: sources)
+        let report = DiagnosticReport(diagnostics: diagnostics, rules: RuleSet.all.summaries, toolVersion: Livery.version, sources: sources)
         let colour = format == .text && !noColor && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         var rendered = report.render(format, colour: colour)
         if format == .text {

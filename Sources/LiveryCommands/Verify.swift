@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import LiveryClientCore
 import LiveryPublish
-import LiveryTUF
+import LiveryReleaseFormat
 
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(

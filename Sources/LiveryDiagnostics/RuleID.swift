@@ -2,7 +2,7 @@
 ///
 /// Typed rather than a bare `String`, so a finding can only be given a rule id, never a message or a
 /// path by mistake, and every id a finding carries can be checked against the registered rules
-/// (`RuleRegistry`). Written as a literal where a rule declares itself.
+/// (`RuleSet`). Written as a literal where a rule declares itself.
 public struct RuleID: RawRepresentable, Hashable, Sendable, Comparable, ExpressibleByStringLiteral, CustomStringConvertible {
     public let rawValue: String
 

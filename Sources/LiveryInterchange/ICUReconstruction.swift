@@ -19,7 +19,7 @@ public enum ICUReconstruction {
             switch form {
             case .text(let text):
                 if signature.shape == .verbatim { return .success(text) }
-                if !signature.formatsText { return .success(escape(text, pound: false)) }
+                if !signature.formatsText { return .success(MessageFormat.literal(text, poundIsSyntax: false, apostrophes: .asNeeded)) }
                 return .success(try convert(text, part: nil, signature: signature, pound: nil, allowCount: false, substitutions: [:]))
             case .plural(let items):
                 guard let name = signature.pluralArgument ?? (signature.slots.count == 1 ? signature.slots[0].name : nil),
@@ -64,7 +64,7 @@ public enum ICUReconstruction {
         for token in tokens {
             switch token {
             case .literal(let literal):
-                out += escape(literal, pound: inBranch)
+                out += MessageFormat.literal(literal, poundIsSyntax: inBranch, apostrophes: .asNeeded)
             case .count:
                 out += "#"
             case .argument(let number):
@@ -83,32 +83,6 @@ public enum ICUReconstruction {
                 }
                 out += try plural(slot.name, substitution.variants, signature: signature, poundSlot: nil, allowCount: true)
             }
-        }
-        return out
-    }
-
-    /// ICU literal text: braces (and `#` in a plural branch) quoted, an apostrophe doubled where it would start quoting.
-    static func escape(_ text: String, pound: Bool) -> String {
-        let scalars = Array(text.unicodeScalars)
-        func special(_ c: Unicode.Scalar) -> Bool { c == "{" || c == "}" || (pound && c == "#") }
-        var out = ""
-        var i = 0
-        while i < scalars.count {
-            let c = scalars[i]
-            if special(c) {
-                out += "'"
-                while i < scalars.count, special(scalars[i]) { out.unicodeScalars.append(scalars[i]); i += 1 }
-                out += "'"
-                continue
-            }
-            if c == "'" {
-                // A lone apostrophe is literal unless an apostrophe, a brace or (in a branch) '#' follows, or the text ends.
-                let next = i + 1 < scalars.count ? scalars[i + 1] : nil
-                out += next.map { $0 == "'" || special($0) } ?? true ? "''" : "'"
-            } else {
-                out.unicodeScalars.append(c)
-            }
-            i += 1
         }
         return out
     }

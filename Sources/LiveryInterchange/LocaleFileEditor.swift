@@ -1,4 +1,5 @@
 import LiveryDiagnostics
+import LiveryEncoding
 import LiveryLoad
 
 /// Changes message values in a locale YAML file's text without disturbing anything else.

@@ -18,7 +18,7 @@ extension MessageFormat.Message {
                 text += segment.text
                 continue
             }
-            out += Self.escape(text, poundAllowed: poundAllowed)
+            out += MessageFormat.literal(text, poundIsSyntax: poundAllowed)
             text = ""
             switch part {
             case .text: break
@@ -34,24 +34,45 @@ extension MessageFormat.Message {
                 out += "}"
             }
         }
-        return out + Self.escape(text, poundAllowed: poundAllowed)
+        return out + MessageFormat.literal(text, poundIsSyntax: poundAllowed)
+    }
+}
+
+extension MessageFormat {
+    /// How `literal(_:poundIsSyntax:apostrophes:)` writes an apostrophe outside quotes.
+    public enum LiteralApostrophes: Sendable {
+        /// Every apostrophe doubled, which reads as one both inside and outside quotes: the canonical form.
+        case doubled
+        /// Doubled only where a single one would start quoting (before an apostrophe, a syntax character or
+        /// the end of the text); `don't` stays `don't`, as translators write it.
+        case asNeeded
     }
 
-    /// Quotes each run of syntax characters as one `'…'` (two quoted runs side by side would read as one
-    /// run holding an apostrophe), and doubles every apostrophe, which reads as one both inside and outside quotes.
-    private static func escape(_ text: String, poundAllowed: Bool) -> String {
+    /// `text` as literal ICU MessageFormat text, the one escaper of every writer of messages (the printer,
+    /// imported translations, scaffolds): each run of syntax characters (braces, and `#` where `poundIsSyntax`,
+    /// inside a plural branch) quoted as one `'…'` (two quoted runs side by side would read as one run holding
+    /// an apostrophe), and apostrophes doubled inside quotes and as `apostrophes` says outside them.
+    public static func literal(_ text: String, poundIsSyntax: Bool, apostrophes: LiteralApostrophes = .doubled) -> String {
+        let scalars = Array(text.unicodeScalars)
+        func special(_ c: Unicode.Scalar) -> Bool { c == "{" || c == "}" || (c == "#" && poundIsSyntax) }
         var out = ""
         var quoting = false
-        for c in text.unicodeScalars {
-            let special = c == "{" || c == "}" || (c == "#" && poundAllowed)
-            if special && !quoting {
+        for (index, c) in scalars.enumerated() {
+            let isSpecial = special(c)
+            if isSpecial && !quoting {
                 out += "'"
                 quoting = true
-            } else if quoting && !special && c != "'" {
+            } else if quoting && !isSpecial && c != "'" {
                 out += "'"
                 quoting = false
             }
-            if c == "'" { out += "''" } else { out.unicodeScalars.append(c) }
+            guard c == "'" else {
+                out.unicodeScalars.append(c)
+                continue
+            }
+            let next = index + 1 < scalars.count ? scalars[index + 1] : nil
+            let single = apostrophes == .asNeeded && !quoting && next.map { $0 != "'" && !special($0) } == true
+            out += single ? "'" : "''"
         }
         return quoting ? out + "'" : out
     }

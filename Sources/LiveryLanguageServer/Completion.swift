@@ -1,6 +1,7 @@
 import LiveryCheck
 import LiveryLoad
 import LiveryResolve
+import LiveryWorkflow
 
 /// Completions: token references inside `{…}`, rule ids under `rules:`, message keys and library item ids in values.
 extension LanguageServer {
@@ -25,7 +26,7 @@ extension LanguageServer {
         let kind = ManifestKind.kind(ofRelativePath: relative)
         let place = ManifestFormat(path: document.path).flatMap { CursorInTree.locate(document.source, position, format: $0) }
         if kind == .tenant, case .key(parent: ["rules"])? = place {
-            return CompletionList(items: RuleRegistry.descriptions.filter { $0.id.rawValue.hasPrefix(typed) }.map {
+            return CompletionList(items: RuleSet.all.descriptions.filter { $0.id.rawValue.hasPrefix(typed) }.map {
                 CompletionItem(label: $0.id.rawValue, kind: .enumMember, detail: $0.name, textEdit: TextEdit(range: range, newText: $0.id.rawValue))
             })
         }

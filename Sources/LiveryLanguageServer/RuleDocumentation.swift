@@ -1,5 +1,6 @@
 import Foundation
 import LiveryCheck
+import LiveryWorkflow
 
 /// Where a rule's documentation is: its section of the generated rule reference, docs/rules.md.
 struct RuleDocumentation {
@@ -29,5 +30,5 @@ struct RuleDocumentation {
     }
 
     /// Every rule's description by id.
-    static let descriptions: [String: RuleDescription] = Dictionary(RuleRegistry.descriptions.map { ($0.id.rawValue, $0) }, uniquingKeysWith: { a, _ in a })
+    static let descriptions: [String: RuleDescription] = Dictionary(RuleSet.all.descriptions.map { ($0.id.rawValue, $0) }, uniquingKeysWith: { a, _ in a })
 }

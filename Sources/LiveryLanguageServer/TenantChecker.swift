@@ -3,6 +3,7 @@ import LiveryCheck
 import LiveryDiagnostics
 import LiveryLoad
 import LiveryResolve
+import LiveryWorkflow
 
 /// Validates the tenant an edited file belongs to, and every tenant that `extends` it, with the
 /// editor's unsaved texts in place of their files.
@@ -37,7 +38,7 @@ struct TenantChecker {
         var map = dependents ?? TenantDependents(workspace: root, folders: discovered.folders, limits: limits)
         let affected = map.affected(by: [id], limits: limits)
         dependents = map
-        let result = Validator.validate(workspace: root, displayRoot: root.path, only: affected, limits: limits, media: media, discovered: discovered)
+        let result = Validator.validate(workspace: root, displayRoot: root.path, rules: .all, only: affected, limits: limits, media: media, discovered: discovered)
         let folders = result.checked.map { root.appendingPathComponent($0).path }
         return Outcome(diagnostics: result.diagnostics, checkedFolders: folders, tenants: result.tenants)
     }

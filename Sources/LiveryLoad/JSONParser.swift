@@ -1,4 +1,5 @@
 import LiveryDiagnostics
+import LiveryEncoding
 
 /// A strict RFC 8259 JSON parser that keeps the line and column of every value and key.
 ///
@@ -317,20 +318,11 @@ struct JSONParser {
     private mutating func parseHex4() throws -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard let byte = current, let digit = hexValue(byte) else { throw stop("\\u escape needs four hexadecimal digits") }
+            guard let byte = current, let digit = Hex.value(ofDigit: byte).map(UInt32.init) else { throw stop("\\u escape needs four hexadecimal digits") }
             value = value * 16 + digit
             advance()
         }
         return value
-    }
-
-    private func hexValue(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
-        default: return nil
-        }
     }
 
     private mutating func parseNumber() throws -> Node {

@@ -1,3 +1,5 @@
+import LiveryEncoding
+
 /// Writes JSON as Xcode writes String Catalogs and asset catalogs: keys sorted, two-space indent,
 /// `" : "` between key and value (String Catalogs end without a newline; asset catalogs add one).
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// `livery gc --remote`: deletes the target objects of a tenant's prefix that no kept release
 /// references. Kept: the current release and the `keep − 1` before it, read from the store's own

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// Publishes tenants' release folders (`Output/<tenant>/`, each a TUF repository plus `release.json`)
 /// to an S3-compatible store, under `<prefix>/<tenant>/` with the same layout.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveryEncoding
 
 // AWS Signature Version 4, written here with swift-crypto because no maintained S3 client library
 // resolves on this project's package mirror (Soto and the AWS SDK for Swift are not on it). The
@@ -187,15 +188,8 @@ public struct SigV4Signer: Sendable {
         return calendar
     }()
 
-    public static func hex<D: Sequence>(_ bytes: D) -> String where D.Element == UInt8 {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0xF)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    /// SigV4's HexEncode (lowercase), which is `Hex.encode`: named here because the signing steps say it.
+    public static func hex<D: Sequence>(_ bytes: D) -> String where D.Element == UInt8 { Hex.encode(bytes) }
 }
 
 extension String {

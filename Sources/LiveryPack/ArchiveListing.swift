@@ -89,7 +89,7 @@ extension ArchiveListing {
                 if keeping { data.append(contentsOf: block) }
                 size += n
             }
-            try body(path, Content(sha256: hasher.finalize().map { String(format: "%02x", $0) }.joined(), size: size, data: keeping ? data : nil))
+            try body(path, Content(sha256: hasher.finalize().hexString, size: size, data: keeping ? data : nil))
         }
     }
 }

@@ -1,7 +1,7 @@
 import CArchive
 import Crypto
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 import LiveryAssets
 import LiveryStorage
 
@@ -192,6 +192,6 @@ final class DigestPipeline: @unchecked Sendable {
     }
 
     func finalize() -> SHA256Hex {
-        queue.sync { hasher.finalize().hex }
+        queue.sync { hasher.finalize().hexString }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import LiveryLoad
 import LiverySQLite
-import LiveryTUF
+import LiveryReleaseFormat
 import LiveryAssets
 import LiveryStorage
 

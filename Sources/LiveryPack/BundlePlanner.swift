@@ -1,10 +1,11 @@
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 import LiveryAssets
 import LiveryDiagnostics
 import LiveryLoad
 import LiveryRender
 import LiveryResolve
+import LiveryStorage
 
 /// Splits a resolved tenant into bundles by how clients load them (docs/bundles.md):
 ///

@@ -1,7 +1,8 @@
 import Foundation
 import LiveryAssets
 import LiveryLoad
-import LiveryTUF
+import LiveryStorage
+import LiveryReleaseFormat
 
 /// One file inside a bundle.
 public struct BundleEntry: Sendable {

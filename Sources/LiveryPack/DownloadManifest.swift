@@ -1,5 +1,5 @@
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 extension DownloadManifest {
     /// The manifest of the bundles a build made (sorted by id).

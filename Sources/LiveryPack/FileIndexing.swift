@@ -1,6 +1,7 @@
 import Foundation
 import LiveryAssets
-import LiveryTUF
+import LiveryStorage
+import LiveryReleaseFormat
 
 /// Writes a bundle's file index (docs/deltas.md) from the archive just written: the archive's own
 /// central directory says where each file's data is, the bundle's plan says each file's digest.

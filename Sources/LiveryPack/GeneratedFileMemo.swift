@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LiveryAssets
+import LiveryStorage
 
 /// The generated files of locale bundles one build has already made, by a digest of what they were
 /// made from, so that a tenant whose strings another tenant of the build already had is not rendered

@@ -1,5 +1,5 @@
 import LiveryLoad
-import LiveryTUF
+import LiveryReleaseFormat
 
 extension JSONValue {
     /// A located manifest node as JSON (locations are dropped).

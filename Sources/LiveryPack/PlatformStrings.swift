@@ -3,7 +3,7 @@ import Foundation
 import LiveryInterchange
 import LiveryLoad
 import LiveryResolve
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// The generated files of a release's locale bundles: each carries its locale's messages as JSON
 /// (`locales/<locale>.json`, what the app reads) and its locale's String Catalog and Android

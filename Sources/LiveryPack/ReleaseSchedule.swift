@@ -1,7 +1,7 @@
 import Foundation
 import LiveryLoad
 import LiveryResolve
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// A program, library item or tour as a release sees it: shipped or a draft, and when apps show it
 /// (docs/schedules.md). `livery build --as-of DATE` prints these for a date.

@@ -5,7 +5,8 @@ import LiveryAssets
 import LiveryLoad
 import LiveryRender
 import LiveryResolve
-import LiveryTUF
+import LiveryStorage
+import LiveryReleaseFormat
 
 /// What a tenant's last successful build read, so that the next build can tell, with `stat` alone,
 /// that nothing changed and skip loading, validating and planning the tenant.

@@ -2,7 +2,7 @@ import Foundation
 import LiveryAssets
 import LiverySign
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// One channel operation on an output folder (`livery promote`, `rollback`, `rollout`): the output lock held,
 /// leftovers of an interrupted publication removed, the content store opened and the tenant's keys loaded, then

@@ -1,6 +1,6 @@
 import CLiverySystem
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 import LiveryAssets
 import LiveryPack
 import LiverySign
@@ -16,6 +16,8 @@ import LiveryStorage
 public enum Publisher {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+
+        package init(description: String) { self.description = description }
     }
 
     static func stagingRoot(_ output: URL) -> URL { output.appendingPathComponent(".livery/staging", isDirectory: true) }

@@ -3,7 +3,8 @@ import LiveryLoad
 import LiveryAssets
 import LiveryPack
 import LiverySign
-import LiveryTUF
+import LiveryStorage
+import LiveryReleaseFormat
 
 /// A release as published: its download manifest (bytes and digest) and where each bundle's bytes
 /// are. Everything promotion, rollback and rollout move between channels is one of these; nothing is

@@ -1,6 +1,6 @@
 import Foundation
 import LiveryPack
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// What changed between two published releases of a tenant (`livery diff`): bundles added, removed
 /// and changed; inside changed bundles, the files added, removed and changed; messages per locale

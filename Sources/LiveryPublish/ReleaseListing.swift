@@ -2,7 +2,7 @@ import Foundation
 import LiveryAssets
 import LiverySign
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// A tenant's releases per channel, newest first, as `livery releases` shows them: number, date, size,
 /// rollout, origin, reason, and what a device on the release before downloads to update. Codable in the

@@ -1,7 +1,7 @@
 import Foundation
 import LiveryAssets
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// A side of `livery diff`: a release number of the tenant (from any of its channels), or an output folder,
 /// standing for the tenant's current release on a channel there.

@@ -1,7 +1,7 @@
 import Foundation
 import LiveryStorage
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// Publishes a tenant's next root (from `livery keys rotate` or a root ceremony) into every
 /// channel's repository, with the same bytes everywhere (apps ship one root file). A channel whose

@@ -1,7 +1,7 @@
 import Foundation
 import LiveryAssets
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// `livery gc`: removes from `Output/.livery/store` every object that nothing kept needs, under the
 /// output lock. Kept, per channel of every tenant in the output folder: the current release, the

@@ -2,7 +2,8 @@ import Foundation
 import LiveryLoad
 import LiveryAssets
 import LiverySign
-import LiveryTUF
+import LiveryStorage
+import LiveryReleaseFormat
 import LiveryStorage
 
 /// `livery store verify` and `livery store repair`: re-hash the content store and every channel's

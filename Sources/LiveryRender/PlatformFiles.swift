@@ -110,7 +110,7 @@ public enum PlatformFiles {
     /// `tokens/<mode>.tokens.json` for every mode: the resolved DTCG document.
     public static func tokenDocuments(_ tenant: ResolvedTenant) -> [GeneratedFile] {
         tenant.tokens.keys.sorted().compactMap { mode in
-            tenant.tokens[mode].map { GeneratedFile(path: "tokens/\(mode).tokens.json", contents: Data(PrettyJSON.text($0.document()).utf8)) }
+            tenant.tokens[mode].map { GeneratedFile(path: "tokens/\(mode).tokens.json", contents: Data(NodeJSON.text($0.document()).utf8)) }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LiveryDiagnostics
+import LiveryEncoding
 import LiveryLoad
 import LiveryResolve
 
@@ -104,7 +105,7 @@ enum PlatformValues {
         let android = AndroidFonts.resolve(families, bundled: bundledFonts)
         let stack = families.map { genericFamily($0) == $0 || ["system-ui", "ui-sans-serif", "ui-serif", "ui-monospace"].contains($0) ? $0 : cssString($0) }
         return PlatformContext.TypographyToken(
-            names: names, family: commentText(family), familyLiteral: PrettyJSON.string(family), cssFamily: stack.isEmpty ? "system-ui" : stack.joined(separator: ", "), size: number(size),
+            names: names, family: commentText(family), familyLiteral: JSONText.quoted(family), cssFamily: stack.isEmpty ? "system-ui" : stack.joined(separator: ", "), size: number(size),
             weight: String(weight), lineHeight: number((size * ratio * 100).rounded() / 100), lineHeightRatio: number(ratio),
             letterSpacing: number(tracking), swiftFont: swiftFont, swiftTier: swiftTier, kotlinFamily: android.kotlinFamily,
             androidFamily: commentText(android.drawn))

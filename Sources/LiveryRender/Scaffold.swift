@@ -1,4 +1,5 @@
 import Foundation
+import LiveryL10n
 import LiveryResolve
 import Mustache
 
@@ -37,10 +38,10 @@ public enum Scaffold {
             throw Failure(description: "the name must be one line of text (no line breaks or control characters)")
         }
         var context: [String: Any] = ["id": id, "name": name, "androidSegment": segment, "nameYAML": yamlScalar(name),
-                                      "nameJSON": quotedContent(name), "nameInMessage": quotedContent(messageText(name)), "nameInText": messageText(name)]
+                                      "nameJSON": quotedContent(name), "nameInMessage": quotedContent(MessageFormat.literal(name, poundIsSyntax: false)), "nameInText": MessageFormat.literal(name, poundIsSyntax: false)]
         if let storeName = storeName(for: name) {
             context["storeName"] = storeName
-            context["storeNameYAML"] = yamlScalar(messageText(storeName))
+            context["storeNameYAML"] = yamlScalar(MessageFormat.literal(storeName, poundIsSyntax: false))
         }
         context.merge(extra) { _, new in new }
         guard let files = fm.enumerator(at: source, includingPropertiesForKeys: [.isRegularFileKey]) else {
@@ -81,11 +82,6 @@ public enum Scaffold {
     /// no control characters).
     static func quotedContent(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-    }
-
-    /// `text` as literal ICU MessageFormat text: an apostrophe doubled, braces quoted.
-    static func messageText(_ text: String) -> String {
-        text.replacingOccurrences(of: "'", with: "''").replacingOccurrences(of: "{", with: "'{'").replacingOccurrences(of: "}", with: "'}'")
     }
 
     /// The `store.name` a brand scaffold writes: nil when the display name fits the stores' name limit

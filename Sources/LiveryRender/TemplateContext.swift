@@ -1,5 +1,6 @@
 import Foundation
 import LiveryDiagnostics
+import LiveryEncoding
 import LiveryLoad
 import Mustache
 
@@ -51,9 +52,9 @@ public enum TemplateContext {
     }
 }
 
-/// A resolved token document as JSON text: two-space indents, members in the document's order,
+/// A resolved token document (a `Node`) as JSON text: two-space indents, members in the document's order,
 /// numbers as written by the resolver. Deterministic, so bundles stay byte-identical.
-public enum PrettyJSON {
+public enum NodeJSON {
     public static func text(_ node: Node) -> String {
         var out = ""
         write(node, indent: "", into: &out)
@@ -68,7 +69,7 @@ public enum PrettyJSON {
         case .float(let value):
             // JSON has no NaN or infinity; integral doubles print without ".0" as JavaScript would.
             if !value.isFinite { out += "null" } else if value == value.rounded(), abs(value) < 1e15 { out += String(Int(value)) } else { out += "\(value)" }
-        case .string(let value): out += string(value)
+        case .string(let value): out += JSONText.quoted(value)
         case .sequence(let items):
             guard !items.isEmpty else { out += "[]"; return }
             out += "[\n"
@@ -82,13 +83,11 @@ public enum PrettyJSON {
             guard !entries.isEmpty else { out += "{}"; return }
             out += "{\n"
             for (index, entry) in entries.enumerated() {
-                out += indent + "  " + string(entry.key) + ": "
+                out += indent + "  " + JSONText.quoted(entry.key) + ": "
                 write(entry.value, indent: indent + "  ", into: &out)
                 out += index == entries.count - 1 ? "\n" : ",\n"
             }
             out += indent + "}"
         }
     }
-
-    static func string(_ text: String) -> String { JSONText.quoted(text) }
 }

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
-import LiveryTUF
+import LiveryReleaseFormat
 import NIOPosix
 
 /// Lets a `GET` or `HEAD` of a voucher target's bytes through only with `Authorization: Bearer

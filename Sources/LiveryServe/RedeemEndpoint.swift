@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 import Hummingbird
 import NIOCore
 import NIOPosix

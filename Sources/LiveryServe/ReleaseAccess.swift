@@ -1,6 +1,6 @@
 import Foundation
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// Who may download what in a tenant's current release: the access of every target, read from
 /// the signed metadata through the typed roles (`timestamp.json` → `N.snapshot.json` →

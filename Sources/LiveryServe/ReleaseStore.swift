@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import LiveryObjectStore
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// Where the releases a voucher server grants access to live, and so what its signed URLs point at.
 public enum ReleaseStore: Sendable {

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 import NIOPosix
 
 /// `VoucherStore` (SQLite) as a `VoucherBackend`: every call runs on NIO's blocking thread pool,

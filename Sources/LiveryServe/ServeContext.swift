@@ -1,5 +1,5 @@
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 import Hummingbird
 import NIOCore
 import NIOPosix

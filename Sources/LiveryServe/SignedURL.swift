@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// A short-lived signed URL of one protected target on `livery serve` (the redemption answer's
 /// `urls` when serve itself serves the releases): `/<tenant>/targets/<file>?lv-exp=<unix seconds>&lv-sig=<base64url>`,

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
-import LiveryTUF
+import LiveryEncoding
+import LiveryReleaseFormat
 
 /// Where vouchers are kept, as far as redemption, the protected-target guard and `livery vouchers`
 /// are concerned: one SQLite file (`VoucherStore`, the default) or a PostgreSQL database shared by
@@ -100,18 +101,13 @@ public enum VoucherDatabase: Sendable, CustomStringConvertible {
 enum TokenSecretText {
     /// 32 fresh random bytes, in hex.
     static func fresh() -> String {
-        SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.map { String(format: "%02x", $0) }.joined()
+        SymmetricKey(size: .bits256).withUnsafeBytes { Hex.encode($0) }
     }
 
     /// The key, or nil unless `hex` is exactly 32 bytes of hex.
     static func key(_ hex: String) -> SymmetricKey? {
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex, let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex), let byte = UInt8(hex[index..<next], radix: 16) {
-            bytes.append(byte)
-            index = next
-        }
-        return bytes.count == 32 && hex.count == 64 ? SymmetricKey(data: bytes) : nil
+        guard let bytes = Hex.decode(hex), bytes.count == 32 else { return nil }
+        return SymmetricKey(data: bytes)
     }
 }
 

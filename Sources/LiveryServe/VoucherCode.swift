@@ -61,7 +61,7 @@ public struct VoucherCode: Sendable, Equatable, CustomStringConvertible {
     public var prefix: String { String(normalised.prefix(Self.groupSize)) }
 
     /// What the database keeps instead of the code.
-    public var sha256: String { SHA256.hash(data: Data(normalised.utf8)).hex }
+    public var sha256: String { SHA256.hash(data: Data(normalised.utf8)).hexString }
 
     /// A typed prefix as `list` shows it (`K7QF` or `k7qf-…`), normalised; nil when it is not one.
     public static func prefix(typed: String) -> String? {

@@ -3,7 +3,7 @@ import Foundation
 import LiveryStorage
 import LiverySQLite
 import LiveryAssets
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// The default voucher back end of `livery serve` and `livery vouchers`: one SQLite database (WAL),
 /// by default `Output/.livery/vouchers.sqlite`. Its calls block (SQLite may wait for another

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// An access token for one subject (tour, program, library item or pack) of one tenant on one
 /// device, until a moment: stateless, so a protected download needs no lookup but the voucher's

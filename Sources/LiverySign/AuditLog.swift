@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// A delegated targets role of a tenant (`livery keys delegate`): a creator's own key, trusted by
 /// the tenant's targets role for the target paths it names and nothing else.

@@ -1,7 +1,7 @@
 import Foundation
 import LiveryDiagnostics
 import LiveryLoad
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// Where one key is kept, as a URI:
 /// - `file:PATH[?passphrase-source=SOURCE]`: a key file (plain, or encrypted with a passphrase read

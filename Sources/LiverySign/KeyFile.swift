@@ -2,7 +2,7 @@ import CLiverySystem
 import Crypto
 import Foundation
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

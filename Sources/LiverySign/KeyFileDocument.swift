@@ -1,7 +1,7 @@
 import Crypto
 import _CryptoExtras
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// The bytes of a key file, apart from the file: parsed, sealed and opened without touching a
 /// disk, so that every check here is tested (and fuzzed) on bytes. `KeyFile` does the I/O.

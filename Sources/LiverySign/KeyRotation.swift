@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// `livery keys rotate`: replaces one role's keys by one new key on a machine that holds enough
 /// of the current root keys: the next root, which lists the new key, is signed by a threshold of

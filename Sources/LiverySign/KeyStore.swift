@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// The keys one tenant can sign with on this machine: for each top-level role, the signers this
 /// key store holds (files or PKCS#11 tokens, opened on first use), and the delegated roles. The
@@ -382,7 +382,7 @@ public final class KeyStore: Sendable {
         if descriptor < 0 && errno == EEXIST { return try contentSecret(for: tenant, create: false) }  // made meanwhile by another build thread
         guard descriptor >= 0 else {
             let code = errno
-            throw WriteFailure.storage(errno: code, path: file.path) ?? TUFError("cannot create \(file.path): \(String(cString: strerror(code)))")
+            throw WriteFailure.storage(errno: code, path: file.path) ?? WriteFailure(errno: code, path: file.path, operation: .create)
         }
         defer { close(descriptor) }
         do {

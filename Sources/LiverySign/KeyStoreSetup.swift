@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 
 extension KeyStore {
     /// `livery keys init`: a tenant's keys, its `keys.yaml` and its first root, signed by every

@@ -1,7 +1,7 @@
 import CPKCS11
 import Crypto
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// The public half of a key in a PKCS#11 token, read from its public key object (`CKA_KEY_TYPE`,
 /// `CKA_EC_PARAMS`, `CKA_EC_POINT`): the two kinds TUF signs with.

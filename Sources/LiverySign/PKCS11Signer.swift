@@ -1,7 +1,7 @@
 import CPKCS11
 import Crypto
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// A TUF signing key inside a PKCS#11 token (an HSM, a smart card, SoftHSM), named by an RFC 7512 URI.
 ///

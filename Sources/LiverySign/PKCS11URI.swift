@@ -1,4 +1,5 @@
 import Foundation
+import LiveryEncoding
 
 /// A key (or token, or module) named by a PKCS#11 URI, RFC 7512:
 /// `pkcs11:token=livery;object=root-key?module-path=/usr/lib/softhsm/libsofthsm2.so&pin-source=env:LIVERY_PIN`.
@@ -197,7 +198,7 @@ public struct PKCS11URI: Sendable, Equatable, CustomStringConvertible {
         while index < raw.count {
             let byte = raw[index]
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < raw.count, let high = hexValue(raw[index + 1]), let low = hexValue(raw[index + 2]) else {
+                guard index + 2 < raw.count, let high = Hex.value(ofDigit: raw[index + 1]), let low = Hex.value(ofDigit: raw[index + 2]) else {
                     let shown = String(decoding: raw[index..<min(index + 3, raw.count)], as: UTF8.self)
                     throw PKCS11URIError(name, "bad percent escape '\(shown)' in \(name): '%' must be followed by two hex digits (write '%' itself as %25)")
                 }
@@ -214,15 +215,6 @@ public struct PKCS11URI: Sendable, Equatable, CustomStringConvertible {
             }
         }
         return bytes
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 
     /// A text value: UTF-8 without NUL (every value reaches C). Not held to the length of its PKCS#11

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// Key files a holder makes for a ceremony (`livery keys generate`): the private key, and its
 /// public key as TUF lists it (`FILE.pub`, canonical JSON), which is all a proposal needs.
@@ -20,7 +20,7 @@ public enum KeyFiles {
         let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let code = errno
-            throw WriteFailure.storage(errno: code, path: file.path) ?? TUFError("cannot create \(file.path): \(String(cString: strerror(code)))")
+            throw WriteFailure.storage(errno: code, path: file.path) ?? WriteFailure(errno: code, path: file.path, operation: .create)
         }
         defer { close(descriptor) }
         try FileWriting.writeAll(key.json.bytes, to: descriptor, path: file.path)
@@ -95,27 +95,7 @@ extension KeyStore {
 /// new one and a crash leaves no half-written file.
 public enum ReplacedFile {
     public static func write(_ data: Data, to url: URL, mode: mode_t = 0o600) throws {
-        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).part")
-        unlink(partial.path)
-        let descriptor = open(partial.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else {
-            let code = errno
-            throw WriteFailure.storage(errno: code, path: url.path) ?? TUFError("cannot create \(partial.path): \(String(cString: strerror(code)))")
-        }
-        do {
-            try FileWriting.writeAll(data, to: descriptor, path: url.path)
-        } catch {
-            close(descriptor)
-            unlink(partial.path)
-            throw error
-        }
-        let synced = fsync(descriptor) == 0
-        var code = errno
-        close(descriptor)
-        if synced, rename(partial.path, url.path) == 0 { return }
-        if synced { code = errno }
-        unlink(partial.path)
-        throw WriteFailure.storage(errno: code, path: url.path) ?? TUFError("cannot write \(url.path): \(String(cString: strerror(code)))")
+        try AtomicFile.write(data, to: url, mode: mode, durable: true)
     }
 }
 
@@ -127,7 +107,7 @@ public enum StagedFile {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else {
             let code = errno
-            throw WriteFailure.storage(errno: code, path: url.path) ?? TUFError("cannot create \(url.path): \(String(cString: strerror(code)))")
+            throw WriteFailure.storage(errno: code, path: url.path) ?? WriteFailure(errno: code, path: url.path, operation: .create)
         }
         defer { close(descriptor) }
         try FileWriting.writeAll(data, to: descriptor, path: url.path)

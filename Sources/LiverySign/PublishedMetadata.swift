@@ -1,5 +1,5 @@
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// The current timestamp → snapshot → targets chain of a release folder, as its signer wrote it,
 /// read through the typed roles. One reader for every place that continues or checks published

@@ -1,5 +1,5 @@
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// The releases a channel has published, read from its metadata: every `N.targets.json` is kept
 /// (docs/output.md), and each names the download manifest it signed, with its release number,

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// How long each role's metadata stays valid (docs/signing.md).
 public struct Expiry: Sendable {

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// A change of a tenant's root, done so that no machine ever needs all root keys: the next root
 /// is proposed unsigned, each holder adds their signature wherever their key is (an air-gapped

@@ -1,8 +1,9 @@
 import Foundation
 
-/// A write to the disk that failed, with the file it was writing: the one error every write path of the
-/// build and publish side raises when the device is full, over quota or failing (SQLite databases, the
-/// content store, archives, `Output/`, the key store, the voucher database), so that a full disk reads
+/// A write to the disk that failed, with the file it was writing and what it was doing (`operation`: writing,
+/// creating, flushing, replacing, removing, locking): the one error every write path of the build and publish
+/// side and of the client raises (SQLite databases, the content store, archives, `Output/`, the key store, the
+/// voucher database, the client's cache), rather than a TUF error for what is a file's failure; a full disk reads
 /// "cannot write Output/.livery/store/objects.sqlite: no space left on the device", never an errno's or
 /// SQLite's words alone. It is made from an `errno` (`init(errno:path:)`), from a Foundation error that
 /// carries one (`init?(_:path:)`), or by the SQLite wrapper from SQLite's result codes (`SQLITE_FULL`,
@@ -30,7 +31,18 @@ public struct WriteFailure: Error, CustomStringConvertible, Sendable, Hashable {
         }
     }
 
+    /// What was being done to the file: writing it unless said otherwise.
+    public enum Operation: String, Sendable, Hashable {
+        case write, create, flush, replace, remove, lock
+        case createFolder = "create folder"
+
+        /// The verb as the message says it ("cannot flush …").
+        public var verb: String { rawValue }
+    }
+
     public var kind: Kind
+    /// What was being done to `path` when it failed.
+    public var operation: Operation = .write
     /// The file (or folder) being written, as given (usually absolute); `displayPath` is what messages show.
     public var path: String
     /// What the file is, when the writer knows better than its path ("the archive of bundle 'core'"); nil otherwise.
@@ -38,8 +50,9 @@ public struct WriteFailure: Error, CustomStringConvertible, Sendable, Hashable {
     /// The system's or SQLite's own words ("No space left on device", "SQLite: database or disk is full").
     public var underlying: String
 
-    public init(_ kind: Kind, path: String, subject: String? = nil, underlying: String) {
+    public init(_ kind: Kind, path: String, subject: String? = nil, underlying: String, operation: Operation = .write) {
         self.kind = kind
+        self.operation = operation
         self.path = path
         self.subject = subject
         self.underlying = underlying
@@ -47,9 +60,9 @@ public struct WriteFailure: Error, CustomStringConvertible, Sendable, Hashable {
 
     /// The failure an `errno` from a write (`write`, `open`, `link`, `rename`, `mkdir`, `fsync`…) stands for. For space,
     /// quota and device errors `underlying` is the errno's name (the phrase already says what `strerror` would).
-    public init(errno code: Int32, path: String, subject: String? = nil) {
+    public init(errno code: Int32, path: String, subject: String? = nil, operation: Operation = .write) {
         let name: String? = switch code { case ENOSPC: "ENOSPC"; case EDQUOT: "EDQUOT"; case EIO: "EIO"; default: nil }
-        self.init(Self.kind(errno: code), path: path, subject: subject, underlying: name ?? String(cString: strerror(code)))
+        self.init(Self.kind(errno: code), path: path, subject: subject, underlying: name ?? String(cString: strerror(code)), operation: operation)
     }
 
     /// A failure for lack of space, quota or a device error, or nil when `code` is another errno (which the
@@ -107,7 +120,7 @@ public struct WriteFailure: Error, CustomStringConvertible, Sendable, Hashable {
 
     public var description: String {
         let file = subject.map { "\($0) (\(displayPath))" } ?? displayPath
-        return kind == .other ? "cannot write \(file): \(underlying)" : "cannot write \(file): \(kind.phrase) (\(underlying))"
+        return kind == .other ? "cannot \(operation.verb) \(file): \(underlying)" : "cannot \(operation.verb) \(file): \(kind.phrase) (\(underlying))"
     }
 
     /// The same failure, said of `subject` ("the archive of bundle 'core'") unless it already names one.

@@ -1,5 +1,5 @@
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// Test vectors for TUF clients of Livery releases (docs/client-vectors.md): one folder per case,
 /// each with a trusted root, one static repository per step and a `case.json` saying what a
@@ -45,7 +45,7 @@ public enum ClientVectors {
         public var description: String
     }
 
-    static let printer = PrettyJSON(keyOrder: [
+    static let printer = VectorJSON(keyOrder: [
         "schemaVersion", "specVersion", "validUntil", "expiredAt", "errors", "cases", "id", "summary", "description", "release", "trustedRoot", "steps", "step", "repository", "request",
         "download", "corruptInstalled", "expect", "error", "phase", "rootVersion", "installedRelease", "holds", "target", "length", "sha256",
         "class", "parent", "meaning", "pythonTUF", "locale", "programs",

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// Delta downloads (docs/deltas.md). The core bundle carries four 16 KiB media files and a file
 /// index; release 2 changes one of them. A client without deltas downloads core whole and must reach

@@ -1,5 +1,5 @@
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// Attacks on the TUF metadata: freeze, rollback, mix-and-match, endless data, forged or
 /// misused signatures, and the wrong role in the wrong place.

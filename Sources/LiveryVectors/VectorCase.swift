@@ -1,5 +1,5 @@
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// The error classes a vector can expect: a small vocabulary named after python-tuf's exceptions
 /// (`tuf.api.exceptions`), the reference client. `RepositoryError` is the parent of the metadata

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// An Ed25519 key derived from a fixed seed, so that every run of the generator signs with the
 /// same keys. Never use these keys for anything but test vectors: their seeds are public.

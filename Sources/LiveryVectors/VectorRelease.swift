@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// One target file of a vector repository: its TUF target name, bytes and `custom` description.
 struct VectorTarget: Sendable {

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// Fixed expiry dates: valid metadata expires in 2100, expired metadata expired in 2000.
 enum Expires {

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 
 // Key custody's other parsers of bytes Livery does not control:
 // - `audit-log`: an audit log as `livery keys audit` reads it (`AuditLog.verify`): the log is the

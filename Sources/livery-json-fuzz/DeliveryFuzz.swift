@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import LiveryClient
 import LiveryObjectStore
-import LiveryTUF
+import LiveryReleaseFormat
 import ZIPFoundation
 
 // The delivery half's parsers of untrusted bytes, each a target of the same harness, chosen with

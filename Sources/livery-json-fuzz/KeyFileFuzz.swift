@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 
 // `key-file`: a key file's bytes as `KeyFile` reads them (`KeyFileDocument.parse`), and an encrypted
 // document opened with the harness's fixed key in place of a passphrase's, so that no input costs a

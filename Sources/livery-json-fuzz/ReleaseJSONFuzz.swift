@@ -1,7 +1,7 @@
 import Foundation
 import LiveryDiagnostics
 import LiveryLoad
-import LiveryTUF
+import LiveryReleaseFormat
 
 // The release JSON parser's harness (`ReleaseJSONParser`, behind `JSONValue.parse`):
 // - built with LIVERY_FUZZ=1 and `--sanitize=fuzzer` (`make fuzz`), a libFuzzer target: libFuzzer

@@ -3,7 +3,7 @@ import Foundation
 import LiveryCommands
 import LiveryClient
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 
 struct Fetch: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -6,10 +6,8 @@ import LiveryObjectStore
 import LiveryPublish
 import LiveryStorage
 
-/// What only livery-network can do with `ObjectStoreOptions`: reach the store.
-extension ObjectStoreOptions {
-    var bucketSetup: BucketSetup { BucketSetup(create: createBucket, publicRead: publicRead) }
-
+/// What only livery-network can do with the store's options: reach the store.
+extension ObjectStoreConnection {
     func resolved() throws -> (S3Client, S3Location) {
         guard let destination else { throw ValidationError("give the destination: --to s3://bucket/prefix") }
         let location = try S3Location(parsing: destination)
@@ -17,13 +15,21 @@ extension ObjectStoreOptions {
         return (S3Client(configuration: configuration, connections: max(concurrency, 1) * 2), location)
     }
 
-    var publisherOptions: RemotePublisher.Options {
+    func publisherOptions(verbose: Bool = false) -> RemotePublisher.Options {
         var options = RemotePublisher.Options()
         options.concurrency = max(1, concurrency)
         options.breakLock = breakLock
         options.steps = StepReporter.make(verbose: verbose)
         return options
     }
+}
+
+extension ObjectStoreOptions {
+    var bucketSetup: BucketSetup { BucketSetup(create: createBucket, publicRead: publicRead) }
+
+    func resolved() throws -> (S3Client, S3Location) { try connection.resolved() }
+
+    var publisherOptions: RemotePublisher.Options { connection.publisherOptions(verbose: verbose) }
 }
 
 struct Publish: AsyncParsableCommand {
@@ -175,7 +181,7 @@ struct GarbageCollect: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "The output folder (to find the tenants when none is named).")
     var output = "Output"
 
-    @OptionGroup var store: ObjectStoreOptions
+    @OptionGroup var store: ObjectStoreConnection
 
     @Flag(help: "Only list what would be deleted.")
     var dryRun = false
@@ -205,7 +211,7 @@ struct GarbageCollect: AsyncParsableCommand {
             return
         }
         let (client, location) = try store.resolved()
-        var options = store.publisherOptions
+        var options = store.publisherOptions()
         options.dryRun = dryRun
         // Every channel of the tenants, as the output folder has them (each a repository of its own in the
         // store); a tenant named but not in the output folder (collecting from another machine): its stable repository.

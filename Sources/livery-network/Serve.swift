@@ -23,8 +23,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Port to listen on (0: any free port).")
     var port = 8080
 
-    @Option(help: ArgumentHelp("The voucher database: a SQLite file (default: <output>/.livery/vouchers.sqlite) or postgres://user@host:port/database, shared by several servers; see `livery vouchers`.",
-                               discussion: "PostgreSQL URLs take ?sslmode=disable|prefer|require|verify-ca|verify-full and a unix-socket folder as the host (%2Ftmp%2Fpg) or ?host=/tmp/pg; the password comes from the URL or PGPASSWORD."))
+    // One paragraph: ArgumentParser prints an option's `discussion` unindented, out of the help's columns.
+    @Option(help: ArgumentHelp("The voucher database: a SQLite file (default: <output>/.livery/vouchers.sqlite) or postgres://user@host:port/database, "
+                               + "shared by several servers; see `livery vouchers`. A PostgreSQL URL takes ?sslmode=disable|prefer|require|verify-ca|verify-full "
+                               + "and a unix-socket folder as the host (%2Ftmp%2Fpg) or ?host=/tmp/pg; the password comes from the URL or PGPASSWORD."))
     var vouchers: String?
 
     @Option(help: ArgumentHelp("The key store holding each tenant's content.key, which unlocks encrypted (voucher) bundles; give voucher servers this file only.",
@@ -39,7 +41,7 @@ struct Serve: AsyncParsableCommand {
     var endpoint: String?
 
     @Flag(help: "Address the --releases bucket in the path or in the host name (default: virtual-host for AWS, path-style otherwise).")
-    var addressing: ObjectStoreOptions.AddressingChoice?
+    var addressing: ObjectStoreConnection.AddressingChoice?
 
     func run() async throws {
         let root = URL(fileURLWithPath: output).standardizedFileURL

@@ -3,7 +3,8 @@ import Crypto
 import Foundation
 import LiveryCommands
 import LiveryClient
-import LiveryTUF
+import LiveryStorage
+import LiveryReleaseFormat
 
 /// The client command-line contract of the TUF conformance suite (docs/conformance.md).
 struct TUFClient: ParsableCommand {
@@ -75,9 +76,7 @@ struct TUFClient: ParsableCommand {
                     continue  // already downloaded with matching hashes
                 }
                 let data = try TUFUpdater.download(info, from: FolderURL(base: HTTPRepository(base: base), folder: "targets/"), consistent: updater.trusted.root.signed.consistentSnapshot)
-                let partial = URL(fileURLWithPath: directory).appendingPathComponent(".\(TUFName.quoted(name)).part")
-                try data.write(to: partial)
-                guard rename(partial.path, destination.path) == 0 else { throw TUFError(.storage, "cannot write \(destination.path)") }
+                do { try AtomicFile.write(data, to: destination, mode: 0o666, durable: false) } catch { throw TUFError(.storage, "\(error)") }
             }
         default:
             throw TUFError("unknown command '\(command)': use init, refresh or download")

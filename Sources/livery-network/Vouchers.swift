@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import LiveryCommands
-import LiveryTUF
+import LiveryReleaseFormat
 import LiveryServe
 
 /// `livery vouchers issue|list|revoke`: codes that unlock a protected tour through `livery serve`.

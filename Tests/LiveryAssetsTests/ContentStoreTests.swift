@@ -2,6 +2,7 @@ import Foundation
 import LiveryTestSupport
 @testable import LiveryAssets
 import LiveryLoad
+import LiveryStorage
 import XCTest
 
 final class ContentStoreTests: XCTestCase {

@@ -1,7 +1,7 @@
 import Foundation
 import LiveryClient
 @testable import LiveryClientCore
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// What a fetch installs of a release when the app asks for what the release does not quite have: an unknown

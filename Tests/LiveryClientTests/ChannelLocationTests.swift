@@ -1,6 +1,6 @@
 import Foundation
 import LiveryClientCore
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// `ChannelLocation`: the URLs and cache folder of a tenant's channel that `livery fetch` and an app embedding the

@@ -4,7 +4,8 @@ import XCTest
 import _CryptoExtras
 import LiveryClient
 @testable import LiveryClientCore
-@testable import LiveryTUF
+import LiverySign
+@testable import LiveryReleaseFormat
 
 /// The client's trust logic fed bytes and a clock: no server, no disk (the sans-I/O shape).
 final class TrustedMetadataSetTests: XCTestCase {

@@ -1,4 +1,5 @@
 import Foundation
+import LiveryEncoding
 import LiveryDiagnostics
 @testable import LiveryInterchange
 @testable import LiveryLoad

@@ -1,6 +1,7 @@
 import Foundation
 import LiveryServe
-import LiveryTUF
+import LiverySign
+import LiveryReleaseFormat
 import XCTest
 
 /// `ReleaseAccess`, what `livery serve` protects, read from hand-made metadata (no build, no

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// The per-tenant signing log (issue 19): appends from threads and processes keep one unbroken

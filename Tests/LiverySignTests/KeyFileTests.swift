@@ -2,7 +2,7 @@ import Crypto
 import LiveryTestSupport
 import Foundation
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// Key files in the clear and encrypted with a passphrase (issue 19): what is written reads back

@@ -5,6 +5,7 @@ import LiveryImage
 import LiveryLoad
 import LiveryRender
 import LiveryResolve
+import LiveryWorkflow
 import XCTest
 
 /// App icons and launch screens (docs/app-icons.md), checked by independent tools: Pillow opens every
@@ -334,7 +335,7 @@ final class AppIconCacheTests: XCTestCase {
         let cachePath = workspace.root.appendingPathComponent("probes.sqlite").path
         func validate() throws -> (diagnostics: [Diagnostic], computed: Int, kept: Int) {
             let media = MediaMeasurements(cache: try ProbeCache(path: cachePath, version: MediaMeasurements.probeVersion))
-            let result = Validator.validate(workspace: workspace.tenants, displayRoot: "Tenants", only: ["physio-clinic"], media: media)
+            let result = Validator.validate(workspace: workspace.tenants, displayRoot: "Tenants", rules: .all, only: ["physio-clinic"], media: media)
             let counts = media.answerCounts
             return (result.diagnostics, counts.computed, counts.kept)
         }

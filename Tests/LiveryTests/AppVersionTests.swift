@@ -1,6 +1,6 @@
 import Foundation
 import LiveryClient
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// `minimumClientVersion` enforced by the client: a release or a wanted bundle that needs a newer

@@ -1,6 +1,7 @@
-import LiveryDiagnostics
 import Foundation
 import LiveryCheck
+import LiveryDiagnostics
+import LiveryWorkflow
 import XCTest
 
 /// The broken-variant corpus: each variant takes the real sample tenants, breaks one thing the way a
@@ -337,7 +338,7 @@ final class BrokenVariantCorpusTests: XCTestCase {
     func testCorpusHasAtLeastFortyVariantsCoveringEveryErrorRule() {
         XCTAssertGreaterThanOrEqual(Self.variants.count, 40)
         let covered = Set(Self.variants.map { RuleID($0.rule) })
-        let errorRules = RuleRegistry.descriptions.filter { $0.severity == .error }.map(\.id)
+        let errorRules = RuleSet.all.descriptions.filter { $0.severity == .error }.map(\.id)
         XCTAssertEqual(Set(errorRules).subtracting(covered), [], "error rules without a broken sample variant")
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import LiveryCheck
 import LiveryRender
 import LiveryResolve
+import LiveryWorkflow
 import XCTest
 
 /// A brand's build settings (`BuildSettings`): `ios/Tenant.xcconfig`, `InfoPlist.strings` per locale,
@@ -37,7 +38,7 @@ final class BuildSettingsTests: XCTestCase {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
-        let result = Validator.validate(workspace: root.appendingPathComponent("Tenants"), displayRoot: "Tenants")
+        let result = Validator.validate(workspace: root.appendingPathComponent("Tenants"), displayRoot: "Tenants", rules: .all)
         XCTAssertEqual(result.diagnostics.filter { $0.severity == .error }.map(\.line), [])
         return (try XCTUnwrap(result.tenants.first), root)
     }

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import LiveryLoad
-import LiveryTUF
+import LiveryReleaseFormat
 import LiveryAssets
 import LiveryCheck
 import LiveryPack
@@ -18,7 +18,7 @@ final class BuildTests: XCTestCase {
             let relative = String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1))
             if relative.hasPrefix(".livery") { walker.skipDescendants(); continue }
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true, let data = FileManager.default.contents(atPath: url.path) else { continue }
-            out[relative] = SHA256.hash(data: data).hex
+            out[relative] = SHA256.hash(data: data).hexString
         }
         return out
     }
@@ -80,7 +80,7 @@ final class BuildTests: XCTestCase {
                 let file = workspace.output.appendingPathComponent(tenant).appendingPathComponent(bundle.path)
                 let data = try Data(contentsOf: file)
                 XCTAssertEqual(data.count, bundle.size)
-                XCTAssertEqual(SHA256.hash(data: data).hex, bundle.sha256, "\(tenant)/\(bundle.path)")
+                XCTAssertEqual(SHA256.hash(data: data).hexString, bundle.sha256, "\(tenant)/\(bundle.path)")
                 XCTAssertEqual(file.lastPathComponent, "\(bundle.sha256).\(bundle.id).zip")
             }
             XCTAssertTrue(pointer.manifest.hasPrefix("targets/\(pointer.sha256)."))
@@ -237,7 +237,7 @@ final class BuildTests: XCTestCase {
         XCTAssertEqual(files.count, 10, "5 stops × (audio + subtitles)")
         for (path, digest) in files {
             let source = try Data(contentsOf: workspace.tenants.appendingPathComponent("sonic-walkscape").appendingPathComponent(path))
-            XCTAssertEqual(SHA256.hash(data: source).hex, digest, path)
+            XCTAssertEqual(SHA256.hash(data: source).hexString, digest, path)
         }
     }
 

@@ -2,7 +2,8 @@ import Foundation
 import LiveryAssets
 import LiveryLoad
 import LiveryPack
-import LiveryTUF
+import LiveryStorage
+import LiveryReleaseFormat
 import XCTest
 
 /// The bundle index (`bundles.sqlite`) across builds: an archive it names is reused on its size alone only

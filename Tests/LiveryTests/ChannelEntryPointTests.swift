@@ -1,7 +1,7 @@
 import Foundation
 @testable import LiveryPublish
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// The library entry points the channel commands print (`ReleaseListing`, `ChannelSession`, `ReleaseSelector`,

@@ -1,7 +1,7 @@
 import Foundation
 import LiveryPublish
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// Channels, promotion, rollback and staged rollout (docs/output.md#channels, docs/operations.md),
@@ -115,6 +115,7 @@ final class ChannelTests: XCTestCase {
 
         // The history, as JSON.
         let history = try livery(["releases", Self.tenant, "--output", "Output", "--format", "json"], workspace)
+        XCTAssertTrue(history.stdout.hasSuffix("}\n") && !history.stdout.hasSuffix("\n\n"), "one JSON document, one final newline")
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [String: Any])
         let channels = try XCTUnwrap(object["channels"] as? [[String: Any]])
         XCTAssertEqual(channels.map { $0["channel"] as? String }, ["stable", "beta"])

@@ -1,7 +1,7 @@
 import Foundation
 import LiveryClient
 import LiveryPublish
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// The client an app embeds: progress events, parallel downloads, adding and removing tours on the

@@ -1,8 +1,9 @@
+import Foundation
 import LiveryCheck
 import LiveryDiagnostics
 import LiveryLoad
 import LiveryRender
-import Foundation
+import LiveryWorkflow
 import XCTest
 
 final class CommandLineTests: XCTestCase {
@@ -110,7 +111,7 @@ final class CommandLineTests: XCTestCase {
     /// message by id with the arguments, and the template in the rule's `messageStrings` filled with them
     /// is the result's text (before the appended hint).
     func testSARIFResultsNameTheirRulesMessageStrings() throws {
-        let example = try XCTUnwrap(RuleRegistry.descriptions.first { $0.id == "voice.sentence-case" }?.triggering.first)
+        let example = try XCTUnwrap(RuleSet.all.descriptions.first { $0.id == "voice.sentence-case" }?.triggering.first)
         let workspace = try ExampleWorkspace(example)
         let output = try LiveryProcess.run(["validate", "--format", "sarif", "Tenants"], in: workspace.root)
         let log = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import LiveryClient
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// The encryption format of protected bundles (`SegmentedAEAD`), its key derivation

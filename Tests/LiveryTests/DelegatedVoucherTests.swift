@@ -2,7 +2,7 @@ import Foundation
 import LiveryClient
 import LiveryServe
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// A protected tour that a creator signs with their own delegated role: `livery serve` guards it

@@ -3,7 +3,7 @@ import Foundation
 import LiveryClient
 import LiveryPublish
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// `livery keys delegate`: a creator's own key for their own content, as a delegated targets role

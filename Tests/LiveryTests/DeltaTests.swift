@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import LiveryClient
 import LiveryPublish
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// Delta downloads (docs/deltas.md): the file index format, and the client through `livery serve`

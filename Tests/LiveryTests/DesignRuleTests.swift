@@ -3,6 +3,7 @@ import LiveryCheck
 import LiveryDiagnostics
 import LiveryLoad
 import LiveryResolve
+import LiveryWorkflow
 import XCTest
 
 /// The design rules on the real samples, the `com.livery` vocabulary against its published schema,
@@ -17,7 +18,7 @@ final class DesignRuleTests: XCTestCase {
     }
 
     func sampleTenants() -> [ResolvedTenant] {
-        Validator.validate(workspace: Self.samples, displayRoot: "Tenants").tenants
+        Validator.validate(workspace: Self.samples, displayRoot: "Tenants", rules: .all).tenants
     }
 
     /// Every sample pair in every mode, as `tenant mode fg on bg usage ratio`, and which fail AA.
@@ -160,7 +161,7 @@ final class DesignRuleTests: XCTestCase {
     }
 
     func testSamplesHaveNoDesignFindingsAndDeclareCanonicalSets() throws {
-        let result = Validator.validate(workspace: Self.samples, displayRoot: "Tenants", strict: true)
+        let result = Validator.validate(workspace: Self.samples, displayRoot: "Tenants", rules: .all, strict: true)
         let design = result.diagnostics.filter { ["branding.extensions", "branding.contrast", "branding.canonical", "branding.palette-only", "branding.tabs",
                                                    "branding.touch-target", "branding.dark-coverage", "branding.color-hex"].contains($0.ruleID) }
         XCTAssertEqual(design.map(\.line), [])

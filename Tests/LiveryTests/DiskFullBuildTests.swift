@@ -4,7 +4,7 @@ import Foundation
 import LiveryServe
 import LiverySign
 import LiveryStorage
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// A full disk while building (issue 35, item 3): a write of the build side that fails for want of space says so in the
@@ -99,7 +99,7 @@ final class DiskFullBuildTests: XCTestCase {
                 let relative = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
                 if relative == "Output" { walker.skipDescendants(); continue }
                 guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true, let data = FileManager.default.contents(atPath: url.path) else { continue }
-                files[relative] = SHA256.hash(data: data).hex
+                files[relative] = SHA256.hash(data: data).hexString
             }
             return files
         }

@@ -2,7 +2,7 @@ import Foundation
 import LiveryLoad
 import LiveryPublish
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// Durable publishing (docs/output.md#durability): what reaches the disk before a switch, the store's

@@ -3,7 +3,8 @@ import LiveryCheck
 import LiveryDiagnostics
 import LiveryLoad
 import LiveryPack
-import LiveryTUF
+import LiveryReleaseFormat
+import LiveryWorkflow
 import XCTest
 
 /// A temporary `Tenants/` folder built from a rule example (or any file map), removed on deinit.
@@ -104,6 +105,6 @@ final class ExampleWorkspace {
     }
 
     func validate(only: Set<String>? = nil, strict: Bool = false) -> ValidationResult {
-        Validator.validate(workspace: tenants, displayRoot: "Tenants", only: only, strict: strict)
+        Validator.validate(workspace: tenants, displayRoot: "Tenants", rules: .all, only: only, strict: strict)
     }
 }

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import LiveryClient
 import LiveryPublish
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// `livery fetch` against `livery serve`, and the extraction step against hostile archives.

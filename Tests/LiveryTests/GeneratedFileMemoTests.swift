@@ -3,7 +3,9 @@ import LiveryAssets
 import LiveryCheck
 import LiveryPack
 import LiveryResolve
-import LiveryTUF
+import LiveryStorage
+import LiveryReleaseFormat
+import LiveryWorkflow
 import XCTest
 
 /// Tenants of one build with the same strings share their locale bundles' generated files
@@ -32,7 +34,7 @@ final class GeneratedFileMemoTests: XCTestCase {
             let file = folder.appendingPathComponent("locales/\(locale).yaml")
             try Data(edit(try String(contentsOf: file, encoding: .utf8)).utf8).write(to: file)
         }
-        let result = Validator.validate(workspace: workspace, displayRoot: "Tenants")
+        let result = Validator.validate(workspace: workspace, displayRoot: "Tenants", rules: .all)
         XCTAssertEqual(result.diagnostics.errorCount, 0, result.diagnostics.map(\.line).joined(separator: "\n"))
         return try XCTUnwrap(result.tenants.first { $0.id == id })
     }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import LiveryCheck
 import LiveryDiagnostics
+import LiveryWorkflow
 import XCTest
 
 /// `livery validate` of a whole workspace checks a group of lineages at a time (issue 18, item 1): the
@@ -37,8 +38,8 @@ final class GroupedValidationTests: XCTestCase {
 
     func testGroupsOfLineagesFindExactlyWhatTheWholeWorkspaceFinds() throws {
         let root = try workspace()
-        let whole = Validator.validate(workspace: root, displayRoot: "Tenants")
-        let grouped = Validator.validate(workspace: root, displayRoot: "Tenants", keepingTenants: false)
+        let whole = Validator.validate(workspace: root, displayRoot: "Tenants", rules: .all)
+        let grouped = Validator.validate(workspace: root, displayRoot: "Tenants", rules: .all, keepingTenants: false)
         XCTAssertGreaterThan(whole.diagnostics.errorCount, 15, "the workspace should have findings to compare")
         XCTAssertTrue(whole.diagnostics.contains { $0.message.contains("'extends' forms a cycle") })
         XCTAssertTrue(whole.diagnostics.contains { $0.hint?.contains("aa-base") == true }, "the unknown parent's hint names a folder of another group")
@@ -50,8 +51,8 @@ final class GroupedValidationTests: XCTestCase {
         XCTAssertTrue(grouped.tenants.isEmpty, "grouped validation keeps no tenant")
         // And for a shard-like selection (some tenants and their ancestors).
         let only: Set<String> = ["c007", "c014", "c100", "zz-orphan", "companero-lucia"]
-        let wholeOnly = Validator.validate(workspace: root, displayRoot: "Tenants", only: only)
-        let groupedOnly = Validator.validate(workspace: root, displayRoot: "Tenants", only: only, keepingTenants: false)
+        let wholeOnly = Validator.validate(workspace: root, displayRoot: "Tenants", rules: .all, only: only)
+        let groupedOnly = Validator.validate(workspace: root, displayRoot: "Tenants", rules: .all, only: only, keepingTenants: false)
         XCTAssertEqual(groupedOnly.diagnostics, wholeOnly.diagnostics)
         XCTAssertEqual(groupedOnly.checked.sorted(), wholeOnly.checked.sorted())
     }

@@ -1,7 +1,8 @@
-import LiveryCheck
 import Foundation
+import LiveryCheck
 import LiveryDiagnostics
 import LiveryInterchange
+import LiveryWorkflow
 import XCTest
 
 /// A file with problems gets located diagnostics and changes nothing in the tenant folder.
@@ -26,7 +27,7 @@ final class InterchangeRejectionTests: XCTestCase {
         let result = Interchange.importFile(url, displayPath: name, format: format, locale: nil, into: try InterchangeFixture.catalog(root, tenant))
         XCTAssertNil(result.value, "import was accepted", file: file, line: sourceLine)
         let matching = result.diagnostics.filter { $0.ruleID == rule && $0.severity == .error }
-        for diagnostic in result.diagnostics { XCTAssertTrue(RuleRegistry.isKnown(diagnostic.ruleID), "\(diagnostic.ruleID) is not registered", file: file, line: sourceLine) }
+        for diagnostic in result.diagnostics { XCTAssertTrue(RuleSet.all.isKnown(diagnostic.ruleID), "\(diagnostic.ruleID) is not registered", file: file, line: sourceLine) }
         XCTAssertFalse(matching.isEmpty, "no \(rule) error in \(result.diagnostics.map(\.line))", file: file, line: sourceLine)
         for diagnostic in matching {
             XCTAssertEqual(diagnostic.location.file, name, file: file, line: sourceLine)

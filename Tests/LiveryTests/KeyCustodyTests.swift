@@ -3,7 +3,7 @@ import Foundation
 import LiveryClient
 import LiveryPublish
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// Key custody (docs/keys.md): several keys per role with thresholds, root changes made in a
@@ -380,35 +380,43 @@ final class KeyCustodyTests: XCTestCase {
         }
     }
 
+    /// A key store in a temporary folder with the folder of tenant "acme" made (0700, as a store's folders are).
+    private func awayKeyStore(_ name: String) throws -> (root: URL, store: KeyStore, folder: URL) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("livery-\(name)-\(UUID().uuidString)")
+        let store = KeyStore(root: root)
+        let folder = store.folder(for: "acme")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return (root, store, folder)
+    }
+
+    /// A root of `version` whose timestamp role trusts `timestamp` (the other roles one throwaway key each).
+    private func rootTrusting(version: Int = 2, timestamp: [Curve25519.Signing.PrivateKey]) throws -> Root {
+        let signer = TUFKey(Curve25519.Signing.PrivateKey().publicKey)
+        return try Root(signed: TUFDocument.root(version: version, expires: Date().addingTimeInterval(86_400),
+                                                 keys: [.root: [signer], .targets: [signer], .snapshot: [signer], .timestamp: timestamp.map { TUFKey($0.publicKey) }],
+                                                 thresholds: [.root: 1, .targets: 1, .snapshot: 1, .timestamp: 1]))
+    }
+
     /// After a new root, keys.yaml keeps a key it cannot open (its file is away): only its holder can tell whether the root
     /// still trusts it. When there are more such lines for a role than keys of the root that no other line matched, some
     /// of them name a dropped key, and finish-root says so; an away key the root may still trust is not reported.
     func testAnAwayKeyTheNewRootMayHaveDroppedIsNamed() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("livery-away-\(UUID().uuidString)")
+        let (root, store, folder) = try awayKeyStore("away")
         defer { try? FileManager.default.removeItem(at: root) }
-        let store = KeyStore(root: root)
-        let folder = store.folder(for: "acme")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let here = Curve25519.Signing.PrivateKey(), away = Curve25519.Signing.PrivateKey(), other = Curve25519.Signing.PrivateKey()
         try KeyFiles.create(here, at: folder.appendingPathComponent("timestamp-2.key"))
         try "timestamp:\n  - file:timestamp-2.key\n  - file:timestamp-1.key\n".write(to: store.configurationFile(for: "acme"), atomically: true, encoding: .utf8)
-        func newRoot(timestamp: [Curve25519.Signing.PrivateKey]) throws -> Root {
-            let signer = TUFKey(Curve25519.Signing.PrivateKey().publicKey)
-            return try Root(signed: TUFDocument.root(version: 2, expires: Date().addingTimeInterval(86_400), keys: [.root: [signer], .targets: [signer], .snapshot: [signer],
-                                                                                                             .timestamp: timestamp.map { TUFKey($0.publicKey) }],
-                                                     thresholds: [.root: 1, .targets: 1, .snapshot: 1, .timestamp: 1]))
-        }
         // The new root trusts the key here and one other: the away line may be that other key.
-        XCTAssertTrue(try store.forgetUntrustedKeys(tenant: "acme", root: newRoot(timestamp: [here, away])).isEmpty)
+        XCTAssertTrue(try store.forgetUntrustedKeys(tenant: "acme", root: rootTrusting(timestamp: [here, away])).isEmpty)
         // The new root trusts only the key here: the away line names a dropped key, and stays until its holder removes it.
-        let stale = try store.forgetUntrustedKeys(tenant: "acme", root: newRoot(timestamp: [here]))
+        let stale = try store.forgetUntrustedKeys(tenant: "acme", root: rootTrusting(timestamp: [here]))
         XCTAssertEqual(stale.map(\.role), [.timestamp])
         XCTAssertEqual(stale.first?.keys, [.file(path: "timestamp-1.key", passphrase: nil)])
         XCTAssertEqual(stale.first?.dropped, 1)
         XCTAssertTrue(try String(contentsOf: store.configurationFile(for: "acme"), encoding: .utf8).contains("timestamp-1.key"))
         // A root that trusts another key only: the key here is dropped and its file retired; the away line may be
         // that other key, so it is not named.
-        XCTAssertTrue(try store.forgetUntrustedKeys(tenant: "acme", root: newRoot(timestamp: [other])).isEmpty)
+        XCTAssertTrue(try store.forgetUntrustedKeys(tenant: "acme", root: rootTrusting(timestamp: [other])).isEmpty)
         let left = try String(contentsOf: store.configurationFile(for: "acme"), encoding: .utf8)
         XCTAssertFalse(left.contains("timestamp-2.key"), left)
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("timestamp-2.key.retired-1").path))
@@ -417,23 +425,14 @@ final class KeyCustodyTests: XCTestCase {
     /// A key judged once has its id recorded in keys.yaml; when its file has since gone to its holder, the next root that
     /// drops that id drops its line (and no warning is needed), while a root that still trusts it keeps it.
     func testAnAwayKeyWithARecordedIDIsJudgedByIt() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("livery-away-id-\(UUID().uuidString)")
+        let (root, store, folder) = try awayKeyStore("away-id")
         defer { try? FileManager.default.removeItem(at: root) }
-        let store = KeyStore(root: root)
-        let folder = store.folder(for: "acme")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let first = Curve25519.Signing.PrivateKey(), second = Curve25519.Signing.PrivateKey(), other = Curve25519.Signing.PrivateKey()
         try KeyFiles.create(first, at: folder.appendingPathComponent("timestamp-1.key"))
         try KeyFiles.create(second, at: folder.appendingPathComponent("timestamp-2.key"))
         try "timestamp:\n  - file:timestamp-1.key\n  - file:timestamp-2.key\n".write(to: store.configurationFile(for: "acme"), atomically: true, encoding: .utf8)
-        func newRoot(_ version: Int, timestamp: [Curve25519.Signing.PrivateKey]) throws -> Root {
-            let signer = TUFKey(Curve25519.Signing.PrivateKey().publicKey)
-            return try Root(signed: TUFDocument.root(version: version, expires: Date().addingTimeInterval(86_400),
-                                                     keys: [.root: [signer], .targets: [signer], .snapshot: [signer], .timestamp: timestamp.map { TUFKey($0.publicKey) }],
-                                                     thresholds: [.root: 1, .targets: 1, .snapshot: 1, .timestamp: 1]))
-        }
         // Both keys are here and trusted: their ids are recorded beside their URIs.
-        XCTAssertTrue(try store.forgetUntrustedKeys(tenant: "acme", root: newRoot(2, timestamp: [first, second])).isEmpty)
+        XCTAssertTrue(try store.forgetUntrustedKeys(tenant: "acme", root: rootTrusting(version: 2, timestamp: [first, second])).isEmpty)
         let recorded = try KeyConfiguration.load(store.configurationFile(for: "acme"))
         XCTAssertEqual(recorded.keyID(of: .file(path: "timestamp-1.key", passphrase: nil)), TUFKey(first.publicKey).keyID)
         XCTAssertEqual(recorded.keyID(of: .file(path: "timestamp-2.key", passphrase: nil)), TUFKey(second.publicKey).keyID)
@@ -441,10 +440,10 @@ final class KeyCustodyTests: XCTestCase {
         for name in ["timestamp-1.key", "timestamp-2.key"] {
             try FileManager.default.moveItem(at: folder.appendingPathComponent(name), to: root.appendingPathComponent(name))
         }
-        XCTAssertTrue(try store.forgetUntrustedKeys(tenant: "acme", root: newRoot(3, timestamp: [first, second])).isEmpty)
+        XCTAssertTrue(try store.forgetUntrustedKeys(tenant: "acme", root: rootTrusting(version: 3, timestamp: [first, second])).isEmpty)
         XCTAssertEqual(try KeyConfiguration.load(store.configurationFile(for: "acme")).roles[.timestamp]?.count, 2)
         // A root that drops the first key (and trusts one this machine never listed): its line goes, with no warning to give.
-        XCTAssertTrue(try store.forgetUntrustedKeys(tenant: "acme", root: newRoot(4, timestamp: [second, other])).isEmpty)
+        XCTAssertTrue(try store.forgetUntrustedKeys(tenant: "acme", root: rootTrusting(version: 4, timestamp: [second, other])).isEmpty)
         let left = try KeyConfiguration.load(store.configurationFile(for: "acme"))
         XCTAssertEqual(left.roles[.timestamp], [.file(path: "timestamp-2.key", passphrase: nil)])
         XCTAssertEqual(left.keyID(of: .file(path: "timestamp-2.key", passphrase: nil)), TUFKey(second.publicKey).keyID)

@@ -4,6 +4,7 @@ import LiveryDiagnostics
 import LiveryJSONRPC
 import LiveryLanguageServer
 import LiveryLoad
+import LiveryWorkflow
 import XCTest
 
 /// `livery lsp` in process: the server fed message bodies (sans-I/O), on a copy of sample tenants.
@@ -599,9 +600,9 @@ final class LanguageServerTests: XCTestCase {
         let path = workspace.appendingPathComponent("urbannest/voice.yaml").path
         var limits = LoadLimits.default
         limits.overlay.set("tone: [unclosed\n", forFileAt: path)
-        let result = Validator.validate(workspace: workspace, displayRoot: "Tenants", only: ["urbannest"], limits: limits)
+        let result = Validator.validate(workspace: workspace, displayRoot: "Tenants", rules: .all, only: ["urbannest"], limits: limits)
         XCTAssertTrue(result.diagnostics.contains { $0.location.file == "Tenants/urbannest/voice.yaml" && $0.ruleID == "structure.syntax" }, "\(result.diagnostics.map(\.line))")
-        let clean = Validator.validate(workspace: workspace, displayRoot: "Tenants", only: ["urbannest"])
+        let clean = Validator.validate(workspace: workspace, displayRoot: "Tenants", rules: .all, only: ["urbannest"])
         XCTAssertFalse(clean.diagnostics.contains { $0.ruleID == "structure.syntax" })
     }
 

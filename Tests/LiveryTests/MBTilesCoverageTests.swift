@@ -1,8 +1,9 @@
 import Foundation
-import LiveryLoad
 import LiveryAssets
 import LiveryCheck
 import LiveryDiagnostics
+import LiveryLoad
+import LiveryWorkflow
 import XCTest
 
 /// The MBTiles reader and `content.tile-coverage` against an independent oracle (Fixtures/mbtiles/coverage_oracle.py:
@@ -202,7 +203,7 @@ final class MBTilesCoverageTests: XCTestCase {
 
     /// Each triggering example of the rule fails for the reason its note gives, not for another.
     func testRuleExamplesFailForTheirOwnReason() throws {
-        let description = try XCTUnwrap(RuleRegistry.descriptions.first { $0.id == Self.rule })
+        let description = try XCTUnwrap(RuleSet.all.descriptions.first { $0.id == Self.rule })
         let expected = [
             "a pack of another city": ["no tile 14/", "no tile 15/"],
             "a pack missing zoom 15": ["no tile 15/"],

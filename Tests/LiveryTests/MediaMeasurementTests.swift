@@ -4,7 +4,7 @@ import LiveryCheck
 import LiveryLoad
 import LiveryPack
 import LiveryPublish
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// Measurements end to end: the probe cache that makes a warm re-validate probe nothing, the

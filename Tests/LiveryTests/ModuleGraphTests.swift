@@ -70,28 +70,33 @@ final class ModuleGraphTests: XCTestCase {
     /// Each library module's stage, earliest first: a module may depend on modules of its own stage or earlier ones.
     /// The client side (LiveryClientCore, LiveryClient) stands apart: it may use the foundation and the release format only.
     static let stages: [(name: String, modules: [String])] = [
-        ("foundation", ["LiveryDiagnostics", "LiveryStorage", "LiverySQLite", "LiveryImage", "LiveryJSONRPC",
+        ("foundation", ["LiveryDiagnostics", "LiveryEncoding", "LiveryStorage", "LiverySQLite", "LiveryImage", "LiveryJSONRPC",
                         "CYAML", "CXML2", "CArchive", "CSQLite", "CVips", "CPKCS11", "CLiverySystem", "CArchiveReader"]),
+        // The release format: what the signer writes, the server serves and the client reads (LiveryReleaseFormat), below every
+        // stage that makes a part of a release (pack's download manifest, publish's release.json).
+        ("format", ["LiveryReleaseFormat"]),
         ("load", ["LiveryLoad", "LiveryL10n"]),
         ("resolve", ["LiveryResolve"]),
         ("check", ["LiveryCheck"]),
         ("assets", ["LiveryAssets"]),
         ("render", ["LiveryRender", "LiveryInterchange"]),
         ("pack", ["LiveryPack"]),
-        ("sign", ["LiveryTUF", "LiverySign", "LiveryVectors"]),
+        ("sign", ["LiverySign", "LiveryVectors"]),
         ("publish and serve", ["LiveryPublish", "LiveryObjectStore", "LiveryServe"]),
-        ("composition", ["LiveryLanguageServer", "LiveryCommands", "livery", "livery-network", "livery-cldr", "livery-json-fuzz"]),
+        ("composition", ["LiveryWorkflow", "LiveryLanguageServer", "LiveryCommands", "livery", "livery-network", "livery-cldr", "livery-json-fuzz"]),
     ]
     static let client: Set<String> = ["LiveryClientCore", "LiveryClient"]
-    /// What the client may use: the foundation's storage helpers and the release format (metadata, signatures).
-    static let clientMayUse: Set<String> = ["LiveryStorage", "LiveryTUF", "CArchiveReader", "LiveryClientCore"]
+    /// What the client may use: the foundation's encoding and storage helpers and the release format (metadata, signatures).
+    static let clientMayUse: Set<String> = ["LiveryEncoding", "LiveryStorage", "LiveryReleaseFormat", "CArchiveReader", "LiveryClientCore"]
 
-    /// Arrows against the stage order that are known and not yet moved (issue 34: the rule registry, which lists
-    /// later stages' rules, and the download manifest, which lives with TUF). The test fails on any other, and
-    /// when one of these goes, so that the list only shrinks.
+    /// Arrows against the stage order that are known and not yet moved (none left: the rule registry went to the
+    /// composition layer, the release format below pack). The test fails on any, and when one listed here goes, so
+    /// that the list only shrinks.
     static let knownAgainstTheFlow: Set<String> = [
-        "LiveryCheck -> LiveryRender", "LiveryCheck -> LiveryInterchange", "LiveryPack -> LiveryTUF",
     ]
+    /// Declarations only a signer needs (making keys' signatures, building metadata to sign), which must not be in
+    /// what an app embedding the client links: they live in LiverySign.
+    static let signerOnly = #"\b(protocol MetadataSigner|struct Ed25519Signer|struct P256Signer|enum TUFDocument|func sign\(with|Signing\.PrivateKey)\b"#
 
     /// The shared test fixtures (Tests/LiveryTestSupport): a regular target that only test targets depend on, and that
     /// depends on no module of Livery's, so no product links it and a stage's tests reach no later stage through it.
@@ -137,6 +142,33 @@ final class ModuleGraphTests: XCTestCase {
         }
         XCTAssertEqual(against.subtracting(Self.knownAgainstTheFlow).sorted(), [], "arrows against the pipeline (stage order in docs/architecture.md)")
         XCTAssertEqual(Self.knownAgainstTheFlow.subtracting(against).sorted(), [], "moved: take these out of knownAgainstTheFlow")
+    }
+
+    /// The client's closure (what an app embedding LiveryClientCore links) holds no signer: not LiverySign, and no
+    /// file of its modules declares signer-only code (`signerOnly`).
+    func testTheClientLinksNoSignerOnlyCode() throws {
+        let graph = try PackageGraph.load()
+        let pattern = try NSRegularExpression(pattern: Self.signerOnly)
+        for client in Self.client.sorted() {
+            let closure = graph.closure(of: client).targets
+            XCTAssertFalse(closure.contains("LiverySign"), "\(client) links LiverySign")
+            XCTAssertTrue(closure.contains("LiveryReleaseFormat"), "\(client) reads the release format")
+            var found: [String] = []
+            for target in closure.sorted() {
+                let folder = LiveryProcess.packageRoot.appendingPathComponent("Sources").appendingPathComponent(target)
+                guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { continue }
+                for case let file as URL in files where file.pathExtension == "swift" {
+                    let text = try String(contentsOf: file, encoding: .utf8)
+                    for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                        found.append("\(target)/\(file.lastPathComponent): \((text as NSString).substring(with: match.range))")
+                    }
+                }
+            }
+            XCTAssertEqual(found, [], "signer-only code in what \(client) links")
+        }
+        // The pattern does find what it looks for where it lives.
+        let signer = try String(contentsOf: LiveryProcess.packageRoot.appendingPathComponent("Sources/LiverySign/MetadataSigner.swift"), encoding: .utf8)
+        XCTAssertGreaterThan(pattern.numberOfMatches(in: signer, range: NSRange(signer.startIndex..., in: signer)), 0)
     }
 
     /// A module a file imports is one its target declares (a target, or a product's module), the target's own, or

@@ -36,6 +36,12 @@ final class NetworkCommandTests: XCTestCase {
             XCTAssertEqual(handed.stdout, own.stdout)
             XCTAssertTrue(handed.stdout.contains("USAGE: livery \(command)"), handed.stdout)
         }
+        // gc takes the store's connection, none of publish's options; serve's help keeps its columns.
+        let gc = try LiveryProcess.run(["gc", "--help"])
+        XCTAssertTrue(gc.stdout.contains("--to <to>               The object store"), gc.stdout)
+        for publishOnly in ["--create-bucket", "--public-read", "--verbose", "Where to publish"] { XCTAssertFalse(gc.stdout.contains(publishOnly), gc.stdout) }
+        let serve = try LiveryProcess.run(["serve", "--help"])
+        XCTAssertFalse(serve.stdout.contains("\n        PostgreSQL"), "an option's second paragraph out of the columns: \(serve.stdout)")
         // Usage errors keep livery-network's message and exit status.
         let wrong = try LiveryProcess.run(["build", "Tenants", "--publish"])
         XCTAssertEqual(wrong.status, 2)

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// Signing with keys inside a real PKCS#11 token: SoftHSM2 (SoftHSMFixture), its keys made by

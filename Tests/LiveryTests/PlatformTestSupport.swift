@@ -3,6 +3,7 @@ import LiveryCheck
 import LiveryLoad
 import LiveryRender
 import LiveryResolve
+import LiveryWorkflow
 import XCTest
 
 /// Shared by the platform-file tests: the sample tenants and snapshot files (the external checkers are in
@@ -16,7 +17,7 @@ extension PlatformFixtures {
 
     /// Every sample tenant, validated and resolved once per test process.
     static let samples: [ResolvedTenant] = {
-        let result = Validator.validate(workspace: root.appendingPathComponent("Tenants"), displayRoot: "Tenants")
+        let result = Validator.validate(workspace: root.appendingPathComponent("Tenants"), displayRoot: "Tenants", rules: .all)
         return result.tenants.sorted { $0.id < $1.id }
     }()
 

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import LiveryServe
 import LiveryPublish
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// Vouchers on a real PostgreSQL 15 server (`PostgresServer`, started per test): the store's

@@ -2,7 +2,7 @@ import Foundation
 import LiveryDiagnostics
 import LiveryLoad
 import LiveryPack
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// The release parser against LiveryLoad's `JSONParser`, an independent strict parser of the same

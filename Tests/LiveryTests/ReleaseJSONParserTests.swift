@@ -2,7 +2,7 @@ import Foundation
 import LiveryDiagnostics
 import LiveryLoad
 import LiveryPack
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// The release format's strict JSON parser (`ReleaseJSONParser`, behind `JSONValue.parse`): every refusal

@@ -3,6 +3,7 @@ import LiveryCheck
 import LiveryDiagnostics
 import LiveryLoad
 import LiveryResolve
+import LiveryWorkflow
 import XCTest
 
 /// DTCG 2025.10 resolver documents: sets, modifiers with contexts and defaults, the resolution
@@ -87,7 +88,7 @@ final class ResolverTests: XCTestCase {
         let (tenants, document) = try urbannestCopy()
         try edit(document, replacing: "\"version\": \"2025.10\"", with: "\"version\": \"2024\"")
 
-        let result = Validator.validate(workspace: tenants, displayRoot: "Tenants", only: ["urbannest"], strict: false)
+        let result = Validator.validate(workspace: tenants, displayRoot: "Tenants", rules: .all, only: ["urbannest"], strict: false)
         XCTAssertEqual(result.diagnostics.filter { $0.severity == .error }.map(\.line),
                        [#"Tenants/urbannest/branding/urbannest.resolver.json:3:14: error: version must be "2025.10", found '2024' [branding.resolver]"#])
     }
@@ -96,7 +97,7 @@ final class ResolverTests: XCTestCase {
         let (tenants, document) = try urbannestCopy()
         try edit(document, replacing: "\"version\": \"2025.10\",", with: "\"version\": \"2025.10\", \"descripton\": \"typo\",")
 
-        let result = Validator.validate(workspace: tenants, displayRoot: "Tenants", only: ["urbannest"], strict: false)
+        let result = Validator.validate(workspace: tenants, displayRoot: "Tenants", rules: .all, only: ["urbannest"], strict: false)
         let errors = result.diagnostics.filter { $0.severity == .error }
         XCTAssertEqual(errors.map(\.ruleID), ["branding.resolver"], "\(result.diagnostics.map(\.line))")
         XCTAssertEqual(errors.first?.message, "'descripton' is not a property of a resolver document")
@@ -109,7 +110,7 @@ final class ResolverTests: XCTestCase {
         let (tenants, document) = try urbannestCopy()
         try edit(document, replacing: #""dark": [{"$ref": "dark.tokens.json"}]"#, with: #""dark": [{"$ref": "drak.tokens.json"}]"#)
 
-        let result = Validator.validate(workspace: tenants, displayRoot: "Tenants", only: ["urbannest"], strict: false)
+        let result = Validator.validate(workspace: tenants, displayRoot: "Tenants", rules: .all, only: ["urbannest"], strict: false)
         let finding = try XCTUnwrap(result.diagnostics.first { $0.ruleID == "branding.resolver" }, "\(result.diagnostics.map(\.line))")
         XCTAssertEqual(finding.message, "'branding/drak.tokens.json' is not a token file of this tenant")
         XCTAssertEqual(finding.hint, "did you mean 'dark.tokens.json'?")
@@ -120,11 +121,11 @@ final class ResolverTests: XCTestCase {
         try FileManager.default.createDirectory(at: tenants.appendingPathComponent("urban-jo"), withIntermediateDirectories: true)
         try Data("id: urban-jo\nkind: creator\nextends: urbannest\nname: Jo\nlocales:\n  default: en\n  supported: [en, hi]\n".utf8)
             .write(to: tenants.appendingPathComponent("urban-jo/tenant.yaml"))
-        let clean = Validator.validate(workspace: tenants, displayRoot: "Tenants", strict: false)
+        let clean = Validator.validate(workspace: tenants, displayRoot: "Tenants", rules: .all, strict: false)
         XCTAssertEqual(clean.diagnostics.filter { $0.severity != .note }.map(\.line), [], "the creator validates clean with its base's tokens")
         try edit(document, replacing: "\"version\": \"2025.10\"", with: "\"version\": \"2024\"")
 
-        let result = Validator.validate(workspace: tenants, displayRoot: "Tenants", strict: false)
+        let result = Validator.validate(workspace: tenants, displayRoot: "Tenants", rules: .all, strict: false)
         XCTAssertEqual(result.diagnostics.filter { $0.severity != .note }.map(\.line),
                        [#"Tenants/urbannest/branding/urbannest.resolver.json:3:14: error: version must be "2025.10", found '2024' [branding.resolver]"#])
         let notes = result.diagnostics.filter { $0.severity == .note }
@@ -134,7 +135,7 @@ final class ResolverTests: XCTestCase {
     }
 
     func testTheUrbannestSampleResolvesEveryCombination() throws {
-        let result = Validator.validate(workspace: LiveryProcess.packageRoot.appendingPathComponent("Tenants"), displayRoot: "Tenants", only: ["urbannest"], strict: true)
+        let result = Validator.validate(workspace: LiveryProcess.packageRoot.appendingPathComponent("Tenants"), displayRoot: "Tenants", rules: .all, only: ["urbannest"], strict: true)
         XCTAssertEqual(result.diagnostics.map(\.line), [])
         let tenants = result.tenants
         let urbannest = try XCTUnwrap(tenants.first { $0.id == "urbannest" })

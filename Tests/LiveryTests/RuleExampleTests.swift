@@ -1,13 +1,14 @@
 import LiveryCheck
 import LiveryDiagnostics
+import LiveryWorkflow
 import XCTest
 
 /// Runs every rule's own examples through the real pipeline: a rule cannot exist untested.
 final class RuleExampleTests: XCTestCase {
     func testRuleIDsAreUniqueAndWellFormed() {
-        let ids = RuleRegistry.descriptions.map(\.id)
+        let ids = RuleSet.all.descriptions.map(\.id)
         XCTAssertEqual(ids.count, Set(ids).count, "duplicate rule ids")
-        for description in RuleRegistry.descriptions {
+        for description in RuleSet.all.descriptions {
             XCTAssertNotNil(description.id.rawValue.range(of: "^[a-z]+\\.[a-z0-9-]+$", options: .regularExpression), description.id.rawValue)
             XCTAssertTrue(description.id.rawValue.hasPrefix(description.family.rawValue + "."), "\(description.id) is not in family \(description.family)")
             XCTAssertFalse(description.rationale.isEmpty, description.id.rawValue)
@@ -15,7 +16,7 @@ final class RuleExampleTests: XCTestCase {
     }
 
     func testEveryRuleHasTriggeringAndNonTriggeringExamples() {
-        for description in RuleRegistry.descriptions {
+        for description in RuleSet.all.descriptions {
             XCTAssertFalse(description.triggering.isEmpty, "\(description.id) has no triggering example")
             XCTAssertFalse(description.nonTriggering.isEmpty, "\(description.id) has no non-triggering example")
         }
@@ -24,7 +25,7 @@ final class RuleExampleTests: XCTestCase {
     /// Every triggering example reports exactly at its markers: none missing and none extra (an example
     /// without a marker must report at least once). A failure points at the example in the rule's source.
     func testTriggeringExamplesReportExactlyAtTheirMarkers() throws {
-        for description in RuleRegistry.descriptions {
+        for description in RuleSet.all.descriptions {
             for example in description.triggering {
                 let workspace = try ExampleWorkspace(example)
                 let found = workspace.validate().diagnostics.filter { $0.ruleID == description.id }
@@ -35,20 +36,20 @@ final class RuleExampleTests: XCTestCase {
 
     /// Every finding carries a registered id (a rule's, or one of the tool findings `livery rules` lists).
     func testEveryFindingOfEveryExampleHasARegisteredRuleID() throws {
-        for description in RuleRegistry.descriptions {
+        for description in RuleSet.all.descriptions {
             for example in description.triggering + description.nonTriggering {
-                for diagnostic in try ExampleWorkspace(example).validate().diagnostics where !RuleRegistry.isKnown(diagnostic.ruleID) {
+                for diagnostic in try ExampleWorkspace(example).validate().diagnostics where !RuleSet.all.isKnown(diagnostic.ruleID) {
                     XCTFail("\(diagnostic.line): '\(diagnostic.ruleID)' is not a registered rule", file: example.sourceFile, line: example.sourceLine)
                 }
             }
         }
-        XCTAssertTrue(RuleRegistry.isKnown("render.template"))
-        XCTAssertTrue(RuleRegistry.isKnown("interchange.placeholder"))
-        XCTAssertFalse(RuleRegistry.isKnown("structure.no-such-rule"))
+        XCTAssertTrue(RuleSet.all.isKnown("render.template"))
+        XCTAssertTrue(RuleSet.all.isKnown("interchange.placeholder"))
+        XCTAssertFalse(RuleSet.all.isKnown("structure.no-such-rule"))
     }
 
     func testNonTriggeringExamplesAreClean() throws {
-        for description in RuleRegistry.descriptions {
+        for description in RuleSet.all.descriptions {
             for example in description.nonTriggering {
                 let workspace = try ExampleWorkspace(example)
                 let diagnostics = workspace.validate().diagnostics
@@ -62,7 +63,7 @@ final class RuleExampleTests: XCTestCase {
     /// manifests written as JSON: what a rule finds must not depend on any of them. (With JSON the
     /// positions change, so the findings are counted instead.)
     func testExamplesFindTheSameInAlteredForms() throws {
-        for description in RuleRegistry.descriptions {
+        for description in RuleSet.all.descriptions {
             for form in ExampleWorkspace.Form.allCases where form != .written && !Self.formExempt(description.id, form) {
                 for example in description.triggering {
                     let written = try ExampleWorkspace(example).validate().diagnostics.filter { $0.ruleID == description.id }
@@ -110,7 +111,7 @@ final class RuleExampleTests: XCTestCase {
     /// Every rule declares the messages it can say: ids unique within the rule and kebab-case, templates
     /// whose placeholders and braces are well formed (SARIF 2.1.0 §3.11.5).
     func testEveryRuleDeclaresItsMessages() {
-        for description in RuleRegistry.descriptions where !Self.rulesWithoutDeclaredMessages.contains(description.id) {
+        for description in RuleSet.all.descriptions where !Self.rulesWithoutDeclaredMessages.contains(description.id) {
             XCTAssertFalse(description.messages.isEmpty, "\(description.id) declares no messages")
             let ids = description.messages.map(\.id)
             XCTAssertEqual(ids.count, Set(ids).count, "\(description.id) declares a message id twice: \(ids)")
@@ -120,7 +121,7 @@ final class RuleExampleTests: XCTestCase {
                 XCTAssertNotNil(message.filled(with: arguments), "\(description.id): template of '\(message.id)' is malformed: \(message.text)")
             }
         }
-        for finding in RuleRegistry.toolFindings {
+        for finding in RuleSet.all.toolFindings {
             XCTAssertEqual(finding.messages.count, Set(finding.messages.map(\.id)).count, "\(finding.id) declares a message id twice")
         }
     }
@@ -129,9 +130,9 @@ final class RuleExampleTests: XCTestCase {
     /// template filled with the finding's arguments; and every declared message is said by at least one
     /// of the rule's own triggering examples (message coverage).
     func testFindingsSayDeclaredMessagesAndEveryMessageIsExercised() throws {
-        let declared = Dictionary(uniqueKeysWithValues: RuleRegistry.summaries.map { (RuleID($0.id), $0.messages) })
+        let declared = Dictionary(uniqueKeysWithValues: RuleSet.all.summaries.map { (RuleID($0.id), $0.messages) })
         var said: [RuleID: Set<String>] = [:]
-        for description in RuleRegistry.descriptions {
+        for description in RuleSet.all.descriptions {
             for (triggering, examples) in [(true, description.triggering), (false, description.nonTriggering)] {
                 for example in examples {
                     for diagnostic in try ExampleWorkspace(example).validate().diagnostics {
@@ -152,7 +153,7 @@ final class RuleExampleTests: XCTestCase {
                 }
             }
         }
-        for description in RuleRegistry.descriptions where !Self.rulesWithoutDeclaredMessages.contains(description.id) {
+        for description in RuleSet.all.descriptions where !Self.rulesWithoutDeclaredMessages.contains(description.id) {
             let missing = Set(description.messages.map(\.id)).subtracting(said[description.id] ?? [])
                 .subtracting(Self.messagesNoExampleCanSay[description.id]?.keys ?? [:].keys)
             XCTAssertTrue(missing.isEmpty, "\(description.id): no triggering example says \(missing.sorted())")
@@ -167,7 +168,7 @@ final class RuleExampleTests: XCTestCase {
     /// examples leaves none of those findings (and the quick fix of `livery lsp` and SARIF's `fixes` are these).
     func testDeclaredFixesFixTheirFindings() throws {
         var fixed = 0
-        for description in RuleRegistry.descriptions {
+        for description in RuleSet.all.descriptions {
             for example in description.triggering {
                 let workspace = try ExampleWorkspace(example)
                 let found = workspace.validate().diagnostics.filter { $0.ruleID == description.id && !$0.fixes.isEmpty }

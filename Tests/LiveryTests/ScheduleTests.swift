@@ -2,7 +2,7 @@ import Foundation
 import LiveryLoad
 import LiveryPack
 import LiveryPublish
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// Drafts and availability windows (docs/schedules.md): read strictly, never packed, carried into the

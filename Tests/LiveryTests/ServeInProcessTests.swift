@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import LiveryPublish
 import LiveryServe
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// `livery serve` as an application value, driven in process by HummingbirdTesting: no socket, no

@@ -4,7 +4,7 @@ import LiveryClient
 import LiveryPack
 import LiveryPublish
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// What `SignerPropertyTests` checks after every step: four clients (Livery's updater and
 /// python-tuf, each from the shipped root and from the state kept after the previous step) against

@@ -4,7 +4,7 @@ import LiveryClient
 import LiveryPack
 import LiveryPublish
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// The signing side never publishes what a client refuses (issue 11, item 5). Seeded pseudo-random

@@ -3,7 +3,7 @@ import Foundation
 import LiveryClient
 import LiveryPublish
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// Each tenant's release is a TUF repository: checked by python-tuf (an independent client, over a

@@ -1,6 +1,6 @@
 import Foundation
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// SoftHSM2 tokens for the PKCS#11 tests, made once per test process in a temporary folder.

@@ -3,6 +3,7 @@ import LiveryCheck
 import LiveryDiagnostics
 import LiveryRender
 import LiveryResolve
+import LiveryWorkflow
 import XCTest
 
 /// A brand's store listings (`StoreListings`, docs/store-listings.md): fastlane's `deliver` and
@@ -141,7 +142,7 @@ final class StoreListingTests: XCTestCase {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
-        return Validator.validate(workspace: root.appendingPathComponent("Tenants"), displayRoot: "Tenants").diagnostics.filter { $0.ruleID == rule }
+        return Validator.validate(workspace: root.appendingPathComponent("Tenants"), displayRoot: "Tenants", rules: .all).diagnostics.filter { $0.ruleID == rule }
     }
 
     func testLimitsAtAndOnePastTheBoundaryCountCharactersNotBytes() throws {
@@ -214,7 +215,7 @@ final class StoreListingTests: XCTestCase {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
-        let result = Validator.validate(workspace: root.appendingPathComponent("Tenants"), displayRoot: "Tenants")
+        let result = Validator.validate(workspace: root.appendingPathComponent("Tenants"), displayRoot: "Tenants", rules: .all)
         XCTAssertEqual(result.diagnostics.filter { $0.severity == .error }.map(\.line), [])
         let rome = try XCTUnwrap(result.tenants.first { $0.id == "rome" })
         let listing = StoreListings.files(rome)

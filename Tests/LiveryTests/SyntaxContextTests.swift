@@ -2,6 +2,7 @@ import Foundation
 import LiveryCheck
 import LiveryDiagnostics
 import LiveryLoad
+import LiveryWorkflow
 import XCTest
 
 /// Diagnostics a creator can act on at once (issue 16, item 3): a syntax error names where the broken
@@ -97,7 +98,7 @@ final class SyntaxContextTests: XCTestCase {
 
     func testRelatedLocationsReachTextJSONAndSARIF() throws {
         let diagnostic = try only("emoji: [a, b\nmax: 1\n", .yaml, file: "Tenants/x/voice.yaml")
-        let report = DiagnosticReport(diagnostics: [diagnostic], rules: RuleRegistry.summaries, toolVersion: "test")
+        let report = DiagnosticReport(diagnostics: [diagnostic], rules: RuleSet.all.summaries, toolVersion: "test")
         XCTAssertTrue(report.render(.text).contains("    note: Tenants/x/voice.yaml:2:4: the parser gave up here\n"), report.render(.text))
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(report.render(.json).utf8)) as? [String: Any])
         let item = try XCTUnwrap((json["diagnostics"] as? [[String: Any]])?.first)
@@ -147,7 +148,7 @@ final class SyntaxContextTests: XCTestCase {
         var text = try String(contentsOf: tokens, encoding: .utf8)
         text = text.replacingOccurrences(of: "\"$type\": \"color\"", with: "\"$type\": \"color\" \"oops\"")
         try text.write(to: tokens, atomically: true, encoding: .utf8)
-        let result = Validator.validate(workspace: workspace.tenants, displayRoot: "Tenants")
+        let result = Validator.validate(workspace: workspace.tenants, displayRoot: "Tenants", rules: .all)
         let lucia = result.diagnostics.filter { $0.location.file.hasPrefix("Tenants/companero-lucia/") }
         XCTAssertEqual(lucia.map(\.ruleID), ["structure.base-unloaded"], lucia.map(\.line).joined(separator: "\n"))
         let note = try XCTUnwrap(lucia.first)
@@ -160,7 +161,7 @@ final class SyntaxContextTests: XCTestCase {
         XCTAssertEqual(result.diagnostics.errorCount, 1)
         XCTAssertEqual(result.diagnostics.filter { !$0.location.file.hasPrefix("Tenants/companero") }, [])
         // --strict does not make a note an error.
-        XCTAssertEqual(Validator.validate(workspace: workspace.tenants, displayRoot: "Tenants", strict: true).diagnostics.filter { $0.severity == .note }.count, 1)
+        XCTAssertEqual(Validator.validate(workspace: workspace.tenants, displayRoot: "Tenants", rules: .all, strict: true).diagnostics.filter { $0.severity == .note }.count, 1)
     }
 
     /// A finding that does not follow from the unloaded manifest still stands.
@@ -168,7 +169,7 @@ final class SyntaxContextTests: XCTestCase {
         let workspace = try BuildTests.Workspace()
         try workspace.replace("companero/voice.yaml", "emoji: sparing", "emoji: [sparing")
         try workspace.replace("companero-lucia/programs/30-day-fitness-foundation.yaml", "      - day: 2\n", "      - day: 3\n")
-        let result = Validator.validate(workspace: workspace.tenants, displayRoot: "Tenants")
+        let result = Validator.validate(workspace: workspace.tenants, displayRoot: "Tenants", rules: .all)
         let lucia = result.diagnostics.filter { $0.location.file.hasPrefix("Tenants/companero-lucia/") }.map(\.ruleID)
         XCTAssertEqual(Set(lucia), ["content.program-days", "structure.base-unloaded"], "\(lucia)")
     }

@@ -3,7 +3,7 @@ import Foundation
 import LiveryClient
 import LiveryPublish
 import LiverySign
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// The parts of the TUF client workflow beyond the basic checks: what is kept after a partial

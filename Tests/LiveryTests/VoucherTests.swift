@@ -5,7 +5,7 @@ import LiverySQLite
 import LiveryAssets
 import LiveryPublish
 import LiveryServe
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// Vouchers end to end: `livery vouchers` writes the real SQLite database, `livery serve` redeems

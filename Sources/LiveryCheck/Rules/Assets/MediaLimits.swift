@@ -3,7 +3,7 @@ import LiveryLoad
 
 /// The limits the media rules apply, from the tenant manifest's `media:` (inherited from the tenant
 /// it extends), each with a default that suits phones (docs/tours.md#media-limits).
-struct MediaLimits: Sendable {
+package struct MediaLimits: Sendable {
     /// Subtitle reading speed: viewers read about 20 characters a second (Netflix and BBC guidance).
     var charactersPerSecond = 20.0
     /// Per language, where a script reads slower or faster (e.g. `ja: 8`).
@@ -63,9 +63,9 @@ struct MediaLimits: Sendable {
         return charactersPerSecondByLanguage[base] ?? charactersPerSecond
     }
 
-    var maximumPixels: Int { Int(maximumMegapixels * 1_000_000) }
+    package var maximumPixels: Int { Int(maximumMegapixels * 1_000_000) }
 }
 
 extension RuleContext {
-    var mediaLimits: MediaLimits { MediaLimits(tenant.tenant) }
+    package var mediaLimits: MediaLimits { MediaLimits(tenant.tenant) }
 }

@@ -32,7 +32,7 @@ enum LocaleExample {
 
 extension RuleContext {
     /// True when `location` is in this tenant's own folder, not in a manifest it inherits.
-    func owns(_ location: SourceLocation) -> Bool {
+    package func owns(_ location: SourceLocation) -> Bool {
         location.file.hasPrefix(ownPrefix)
     }
 

@@ -1,20 +1,18 @@
 import Crypto
 import Foundation
+import LiveryEncoding
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
 
 /// A SHA-256 digest as lowercase hex.
 public typealias SHA256Hex = String
 
 extension SHA256.Digest {
-    public var hex: SHA256Hex {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
-        for byte in self {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    /// The digest as lowercase hex (`Hex.encode`).
+    public var hexString: SHA256Hex { Hex.encode(self) }
 }
 
 /// Reads a file sequentially through one reusable buffer: memory stays flat whatever the file size.
@@ -32,7 +30,10 @@ public struct FileReader: ~Copyable {
         var info = stat()
         let size = fstat(descriptor, &info) == 0 ? Int(info.st_size) : Self.chunkSize
         buffer = .allocate(byteCount: min(Self.chunkSize, max(4096, size + 1)), alignment: 64)
+        #if os(Linux)
+        // A hint only (Darwin has no posix_fadvise): read-ahead for a file read once from start to end.
         posix_fadvise(descriptor, 0, 0, POSIX_FADV_SEQUENTIAL)
+        #endif
     }
 
     deinit {
@@ -40,8 +41,8 @@ public struct FileReader: ~Copyable {
         buffer.deallocate()
     }
 
-    /// Calls `body` with each chunk of the file in order.
-    public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    /// Calls `body` with each chunk of the file in order, until it returns false.
+    public func readChunks(while body: (UnsafeRawBufferPointer) throws -> Bool) throws {
         while true {
             let count = read(descriptor, buffer.baseAddress, buffer.count)
             if count < 0 {
@@ -49,28 +50,44 @@ public struct FileReader: ~Copyable {
                 throw CocoaError(.fileReadUnknown, userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(errno))])
             }
             if count == 0 { return }
-            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            guard try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) else { return }
+        }
+    }
+
+    /// Calls `body` with each chunk of the file in order.
+    public func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try readChunks { chunk in
+            try body(chunk)
+            return true
         }
     }
 }
 
-/// Streams files through SHA-256.
+/// Streams files through SHA-256: the one streaming digest of the build side and the client.
 public enum FileDigest {
     public static var chunkSize: Int { FileReader.chunkSize }
 
     public static func sha256(of data: Data) -> SHA256Hex {
-        SHA256.hash(data: data).hex
+        SHA256.hash(data: data).hexString
     }
 
     /// Hashes the file at `url` without loading it whole.
     public static func sha256(of url: URL) throws -> (digest: SHA256Hex, size: Int) {
+        try sha256(of: url, stoppingAfter: nil)
+    }
+
+    /// Hashes the file at `url` without loading it whole, and stops reading once more than `limit` bytes
+    /// were read (then `size` is over `limit` and `digest` is of a prefix): a file that should have a signed
+    /// length is not read to its end when it is longer.
+    public static func sha256(of url: URL, stoppingAfter limit: Int?) throws -> (digest: SHA256Hex, size: Int) {
         let reader = try FileReader(url)
         var hasher = SHA256()
         var size = 0
-        try reader.forEachChunk { chunk in
+        try reader.readChunks { chunk in
             hasher.update(bufferPointer: chunk)
             size += chunk.count
+            return limit.map { size <= $0 } ?? true
         }
-        return (hasher.finalize().hex, size)
+        return (hasher.finalize().hexString, size)
     }
 }

@@ -1,10 +1,12 @@
 import Foundation
-import LiveryTUF
+import LiveryEncoding
+import LiveryReleaseFormat
 
 /// Readable, deterministic JSON for the files people read (case.json, index.json): two-space
 /// indentation, object keys in a preferred order (the rest sorted after them by UTF-8 bytes),
-/// short objects and lists of scalars on one line, and a final newline.
-struct PrettyJSON {
+/// short objects and lists of scalars on one line, and a final newline. (Not LiveryRender's `NodeJSON`,
+/// which keeps a token document's own member order; both escape strings with `JSONText`.)
+struct VectorJSON {
     var keyOrder: [String]
 
     func format(_ value: JSONValue) -> Data {
@@ -81,19 +83,5 @@ struct PrettyJSON {
         }
     }
 
-    static func quoted(_ string: String) -> String {
-        var out = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    static func quoted(_ string: String) -> String { JSONText.quoted(string) }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import LiveryTUF
+import LiveryReleaseFormat
 
 /// The release's own documents (download manifest, release pointer, redemption answer) are read
 /// strictly and written deterministically by one type each, which signer, server and client share.

@@ -1,5 +1,9 @@
 import Crypto
 import Foundation
+import LiveryEncoding
+import LiveryReleaseFormat
+
+// Signer-only: here rather than in the release format (LiveryReleaseFormat), which every app embedding LiveryClient links.
 
 /// One signing key, wherever it is kept: a key file, or a key inside a PKCS#11 token (an HSM, a
 /// cloud KMS, a smart card). Signers are opened lazily: a signer that is never asked to sign never
@@ -46,9 +50,7 @@ extension TUFKey {
     /// An ECDSA P-256 key as securesystemslib lists it: keytype `ecdsa`, scheme
     /// `ecdsa-sha2-nistp256`, the public key as PEM (SubjectPublicKeyInfo).
     public init(_ key: P256.Signing.PublicKey) {
-        keyType = "ecdsa"
-        scheme = "ecdsa-sha2-nistp256"
-        publicValue = key.pemRepresentation + "\n"
+        self.init(keyType: "ecdsa", scheme: "ecdsa-sha2-nistp256", publicValue: key.pemRepresentation + "\n")
     }
 }
 

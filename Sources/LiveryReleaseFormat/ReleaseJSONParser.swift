@@ -1,4 +1,5 @@
 import Foundation
+import LiveryEncoding
 
 // Why a hand-written parser: every release file a client downloads (TUF metadata, the download
 // manifest, the release pointer, voucher answers) is read here, and Foundation's `JSONDecoder`
@@ -293,14 +294,7 @@ private struct Reader {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard index < bytes.count else { throw fail(.syntax, "\\u escape needs four hexadecimal digits") }
-            let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw fail(.syntax, "\\u escape needs four hexadecimal digits")
-            }
+            guard let digit = Hex.value(ofDigit: bytes[index]) else { throw fail(.syntax, "\\u escape needs four hexadecimal digits") }
             value = value << 4 | UInt32(digit)
             index += 1
         }

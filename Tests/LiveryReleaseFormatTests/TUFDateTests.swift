@@ -1,5 +1,5 @@
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// TUF dates are written and read by hand (Foundation's formatter was a third of a no-change rebuild):

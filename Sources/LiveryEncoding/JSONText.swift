@@ -1,5 +1,6 @@
-/// JSON text for writers that lay out their own documents (Xcode's String Catalog layout, the
-/// readable context snapshots): a string literal escaped as RFC 8259 asks, control characters as `\u00XX`.
+/// JSON string literals, the one escaper of every JSON writer (Xcode's String Catalog layout, the readable
+/// context snapshots, release metadata and the download manifest, the client vectors): a string escaped as
+/// RFC 8259 asks, `\n` `\r` `\t` by name and the other control characters as lowercase `\u00xx`.
 public enum JSONText {
     public static func quoted(_ text: String) -> String {
         // Most text needs no escape: then it is copied whole (appending scalar by scalar was a visible

@@ -1,4 +1,5 @@
 import Foundation
+import LiveryEncoding
 
 /// A JSON document written deterministically: object keys sorted by their UTF-8 bytes, no
 /// insignificant whitespace, integers as integers, and strings escaped minimally.
@@ -49,30 +50,7 @@ public indirect enum JSONValue: Sendable, Equatable {
     }
 
     private static func writeString(_ string: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        // Most strings (hashes, names, dates) need no escape: copy their bytes at once.
-        var string = string
-        let plain = string.withUTF8 { utf8 in
-            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
-            out.append(contentsOf: utf8)
-            return true
-        }
-        if plain {
-            out.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x0A: out += Array("\\n".utf8)
-            case 0x0D: out += Array("\\r".utf8)
-            case 0x09: out += Array("\\t".utf8)
-            case 0..<0x20: out += Array(String(format: "\\u%04x", byte).utf8)
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
+        JSONText.appendQuoted(string, to: &out)
     }
 
     /// The positions of `keys` in the order of their UTF-8 bytes (canonical JSON's key order), equal keys

@@ -6,8 +6,15 @@ import Glibc
 /// Reports which files under a folder changed: inotify on Linux (every folder watched, new folders
 /// added as they appear), and on other systems a comparison of sizes and modification times every
 /// quarter second. Hidden folders (`.git`, `.livery`) are not watched.
-final class FileWatcher {
-    let root: URL
+public final class FileWatcher {
+    /// Why a folder cannot be watched.
+    public struct Failure: Error, CustomStringConvertible {
+        public var path: String
+        public var reason: String
+        public var description: String { "cannot watch \(path): \(reason)" }
+    }
+
+    public let root: URL
     #if os(Linux)
     private let descriptor: Int32
     private var folders: [Int32: String] = [:]
@@ -15,11 +22,11 @@ final class FileWatcher {
     private var snapshot: [String: (Date, Int)] = [:]
     #endif
 
-    init(root: URL) throws {
+    public init(root: URL) throws {
         self.root = root.standardizedFileURL
         #if os(Linux)
         descriptor = inotify_init1(Int32(IN_CLOEXEC))
-        guard descriptor >= 0 else { throw Livery.Failure("cannot watch \(root.path): inotify_init1 failed (\(String(cString: strerror(errno))))") }
+        guard descriptor >= 0 else { throw Failure(path: root.path, reason: "inotify_init1 failed (\(String(cString: strerror(errno))))") }
         try watchTree("")
         #else
         snapshot = Self.scan(self.root)
@@ -35,7 +42,7 @@ final class FileWatcher {
     /// Blocks until something changes, then gathers changes until `quiet` passes without one (editors
     /// save in several steps: write a temporary file, rename it, change its mode) and returns the
     /// workspace-relative paths that changed.
-    func next(quiet: TimeInterval = 0.015) -> Set<String> {
+    public func next(quiet: TimeInterval = 0.015) -> Set<String> {
         #if os(Linux)
         var changed = Set<String>()
         // Files created and gone again within one save (an editor's or sed's temporary file) are not changes.
@@ -81,7 +88,7 @@ final class FileWatcher {
         let path = relative.isEmpty ? root.path : root.appendingPathComponent(relative).path
         let watch = inotify_add_watch(descriptor, path, Self.mask)
         guard watch >= 0 else {
-            if relative.isEmpty { throw Livery.Failure("cannot watch \(path): \(String(cString: strerror(errno)))") }
+            if relative.isEmpty { throw Failure(path: path, reason: String(cString: strerror(errno))) }
             return  // a folder that went away meanwhile
         }
         folders[watch] = relative

@@ -211,7 +211,7 @@ public struct FileIndex: Sendable, Equatable {
     public var objectBytes: Data { pages.reduce(into: tableBytes) { $0.append($1.bytes) } }
     public var reference: FileIndexReference {
         let bytes = tableBytes
-        return FileIndexReference(sha256: SHA256.hash(data: bytes).hex, size: bytes.count)
+        return FileIndexReference(sha256: SHA256.hash(data: bytes).hexString, size: bytes.count)
     }
 
     /// Every file with its absolute position in the archive (`offset` from the archive's first byte).
@@ -232,7 +232,7 @@ public struct FileIndex: Sendable, Equatable {
             guard !current.isEmpty else { return }
             let page = FileIndexPage(entries: current)
             let bytes = page.bytes
-            tablePages.append(FileIndexTable.Page(sha256: SHA256.hash(data: bytes).hex, length: bytes.count, start: start, count: current.count))
+            tablePages.append(FileIndexTable.Page(sha256: SHA256.hash(data: bytes).hexString, length: bytes.count, start: start, count: current.count))
             pages.append(page)
             current = []
         }
@@ -254,7 +254,7 @@ public struct FileIndex: Sendable, Equatable {
     public init(object: Data, reference: FileIndexReference, what: String, limits: Limits = Limits()) throws {
         guard object.count >= reference.size else { throw TUFError(.lengthOrHashMismatch, "\(what) is shorter than its table") }
         let tableBytes = object.prefix(reference.size)
-        guard SHA256.hash(data: tableBytes).hex == reference.sha256 else { throw TUFError(.lengthOrHashMismatch, "\(what): the table does not match its signed SHA-256") }
+        guard SHA256.hash(data: tableBytes).hexString == reference.sha256 else { throw TUFError(.lengthOrHashMismatch, "\(what): the table does not match its signed SHA-256") }
         let table = try FileIndexTable(data: Data(tableBytes), what: what, limits: limits)
         let total = table.pages.reduce(reference.size) { $0 + $1.length }
         guard object.count == total else { throw TUFError(.lengthOrHashMismatch, "\(what) is \(object.count) bytes, its table says \(total)") }
@@ -274,7 +274,7 @@ public struct FileIndex: Sendable, Equatable {
 
     /// A page's bytes checked against the table's digest, length and count, then read.
     public static func page(_ bytes: Data, as described: FileIndexTable.Page, what: String) throws -> FileIndexPage {
-        guard bytes.count == described.length, SHA256.hash(data: bytes).hex == described.sha256 else {
+        guard bytes.count == described.length, SHA256.hash(data: bytes).hexString == described.sha256 else {
             throw TUFError(.lengthOrHashMismatch, "\(what) does not match its SHA-256 in the table")
         }
         let page = try FileIndexPage(data: bytes, what: what)
@@ -288,7 +288,7 @@ public struct FileIndex: Sendable, Equatable {
     public static func nameDigest(ofObject object: Data) -> String? {
         guard let newline = object.firstIndex(of: 0x0A) else { return nil }
         let tableBytes = object[object.startIndex...newline]
-        let reference = FileIndexReference(sha256: SHA256.hash(data: tableBytes).hex, size: tableBytes.count)
+        let reference = FileIndexReference(sha256: SHA256.hash(data: tableBytes).hexString, size: tableBytes.count)
         return (try? FileIndex(object: object, reference: reference, what: "index")) == nil ? nil : reference.sha256
     }
 
@@ -298,10 +298,6 @@ public struct FileIndex: Sendable, Equatable {
     static func isDigest(_ text: String) -> Bool {
         text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
-}
-
-extension SHA256.Digest {
-    var hex: String { Data(self).hexString }
 }
 
 extension FileDelta.Span: Sendable where Item: Sendable {}

@@ -13,6 +13,12 @@ public struct TUFKey: Sendable, Equatable {
     /// `keyval.public`: hex for Ed25519, PEM for ECDSA and RSA.
     public var publicValue: String
 
+    public init(keyType: String, scheme: String, publicValue: String) {
+        self.keyType = keyType
+        self.scheme = scheme
+        self.publicValue = publicValue
+    }
+
     public init(publicKeyHex: String) {
         keyType = "ed25519"
         scheme = "ed25519"
@@ -90,37 +96,5 @@ public struct TUFKey: Sendable, Equatable {
             // length, which is what securesystemslib signs with.
             return key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: message, padding: .PSS)
         }
-    }
-}
-
-extension SHA256.Digest {
-    /// The digest as lowercase hex.
-    public var hexString: String { Data(self).hexString }
-}
-
-extension Data {
-    public var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(count * 2)
-        for byte in self {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    public init?(hex: String) {
-        guard hex.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(hex.count / 2)
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        self.init(bytes)
     }
 }

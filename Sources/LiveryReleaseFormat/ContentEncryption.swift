@@ -103,7 +103,7 @@ public enum SegmentedAEAD {
         let descriptor = Foundation.open(destination.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let code = errno
-            throw WriteFailure.storage(errno: code, path: destination.path) ?? TUFError("cannot create \(destination.path): \(String(cString: strerror(code)))")
+            throw WriteFailure.storage(errno: code, path: destination.path) ?? WriteFailure(errno: code, path: destination.path, operation: .create)
         }
         let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         // A full device (or a failing one) while writing is said as such, naming the file being written.
@@ -137,7 +137,7 @@ public enum SegmentedAEAD {
     public static func decrypt(_ source: URL, to destination: URL, key: SymmetricKey) throws {
         let input = try FileHandle(forReadingFrom: source)
         defer { try? input.close() }
-        guard FileManager.default.createFile(atPath: destination.path, contents: nil) else { throw TUFError("cannot create \(destination.path)") }
+        guard FileManager.default.createFile(atPath: destination.path, contents: nil) else { throw WriteFailure(errno: errno, path: destination.path, operation: .create) }
         let output = try FileHandle(forWritingTo: destination)
         defer { try? output.close() }
         let header = try input.read(upToCount: headerSize) ?? Data()

@@ -1,5 +1,5 @@
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// The fast paths of Livery's deterministic JSON: key order by UTF-8 bytes, and a locale's messages

@@ -1,5 +1,5 @@
 import Foundation
-import LiveryTUF
+import LiveryReleaseFormat
 import XCTest
 
 /// `TargetCustom`, Livery's `custom` of a target: what the signer writes reads back the same, a
