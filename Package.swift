@@ -137,7 +137,28 @@ let package = Package(
         ]),
         // Regenerates LiveryL10n's plural rule table from CLDR's XML (`make cldr`).
         .executableTarget(name: "livery-cldr", dependencies: ["LiveryL10n", "CXML2"]),
+        // The tests, one target per stage module for what runs in process (each may import only its stage, earlier ones and
+        // LiveryTestSupport: ModuleGraphTests), and LiveryTests for the rest: the end-to-end journeys through the built binaries
+        // and the tests not moved yet (docs/development.md#tests).
+        // The shared fixtures: the sample workspace, the built binaries, Debian tools, `livery serve`, python-tuf, the S3,
+        // PostgreSQL and port-line servers. Foundation and XCTest only; no product links it.
+        .target(name: "LiveryTestSupport", path: "Tests/LiveryTestSupport"),
+        .testTarget(name: "LiveryEncodingTests", dependencies: ["LiveryEncoding"]),
+        .testTarget(name: "LiveryStorageTests", dependencies: ["LiveryStorage", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "LiveryReleaseFormatTests", dependencies: ["LiveryReleaseFormat", "LiveryEncoding"]),
+        .testTarget(name: "LiveryLoadTests", dependencies: ["LiveryLoad", "LiveryDiagnostics", "LiveryTestSupport"]),
         .testTarget(name: "LiveryL10nTests", dependencies: ["LiveryL10n", "LiveryDiagnostics"], exclude: ["Fixtures"]),
+        .testTarget(name: "LiveryResolveTests", dependencies: ["LiveryResolve", "LiveryTestSupport"]),
+        .testTarget(name: "LiveryAssetsTests", dependencies: ["LiveryAssets", "LiveryLoad", "LiveryStorage", "LiveryTestSupport"]),
+        .testTarget(name: "LiveryCheckTests", dependencies: ["LiveryCheck", "LiveryLoad", "LiveryDiagnostics", "LiveryTestSupport"]),
+        .testTarget(name: "LiveryInterchangeTests", dependencies: ["LiveryInterchange", "LiveryLoad", "LiveryDiagnostics", "LiveryEncoding"]),
+        .testTarget(name: "LiverySignTests", dependencies: ["LiverySign", "LiveryReleaseFormat", "LiveryTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "LiveryObjectStoreTests", dependencies: ["LiveryObjectStore", "LiveryTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "LiveryServeTests", dependencies: ["LiveryServe", "LiverySign", "LiveryReleaseFormat"]),
+        .testTarget(name: "LiveryWorkflowTests", dependencies: ["LiveryWorkflow", "LiveryCheck", "LiveryDiagnostics", "LiveryTestSupport"]),
+        .testTarget(name: "LiveryLanguageServerTests", dependencies: ["LiveryLanguageServer", "LiveryJSONRPC", "LiveryWorkflow", "LiveryCheck", "LiveryLoad", "LiveryDiagnostics", "LiveryTestSupport"]),
+        .testTarget(name: "LiveryClientTests", dependencies: ["LiveryClient", "LiveryClientCore", "LiveryReleaseFormat", "LiverySign",
+                                                             .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),
         .testTarget(
             name: "LiveryTests",
             dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiveryEncoding", "LiveryPack", "LiveryPublish", "LiveryReleaseFormat", "LiverySign", "LiveryClient", "LiveryClientCore", "LiveryServe", "LiveryInterchange", "LiveryVectors", "LiveryObjectStore", "LiveryImage", "LiveryJSONRPC", "LiveryLanguageServer", "LiveryWorkflow", "LiveryCommands", "LiveryL10n", "CLiverySystem",
@@ -146,7 +167,9 @@ let package = Package(
                            // `livery serve` driven in process, without a socket (ServeInProcessTests).
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
                            // CommandReferenceTests renders the help of a small command tree of its own.
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           // The shared fixtures (Tests/LiveryTestSupport), under their old names too (TestSupportNames.swift).
+                           "LiveryTestSupport"],
             exclude: ["Fixtures"]
         ),
     ]

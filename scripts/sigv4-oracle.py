@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""botocore's SigV4 signer as an oracle for Livery's (Tests/LiveryTests/SigV4Tests.swift).
+"""botocore's SigV4 signer as an oracle for Livery's (Tests/LiveryObjectStoreTests/SigV4Tests.swift).
 
 Reads a JSON list of S3 requests on stdin ({method, path, query: [[k, v]], headers: [[k, v]],
 body, host, expires?}) and writes, for each, the Authorization header botocore's

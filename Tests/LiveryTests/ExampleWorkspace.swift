@@ -108,13 +108,3 @@ final class ExampleWorkspace {
         Validator.validate(workspace: tenants, displayRoot: "Tenants", rules: .all, only: only, strict: strict)
     }
 }
-
-extension Date {
-    /// `seconds` before now, on a whole second, for backdating test files. A clean-clone CI run once saw
-    /// `setAttributes(.modificationDate)` fail with EINVAL on a fresh copy of a sample file; it did not
-    /// happen again in thousands of tries, and the cause is not known. A whole second leaves no fraction
-    /// for Foundation to convert.
-    static func wholeSecondsAgo(_ seconds: TimeInterval) -> Date {
-        Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - seconds).rounded(.down))
-    }
-}

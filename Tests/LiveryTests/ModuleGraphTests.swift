@@ -9,9 +9,16 @@ struct PackageGraph {
         var isTest: Bool
         var targets: [String]
         var products: [(package: String, name: String)]
+        /// The folder Package.swift gives (`path:`), or nil for the default (`Sources/<name>`, `Tests/<name>`).
+        var path: String? = nil
+
+        /// The target's folder, relative to the package.
+        var folder: String { path ?? "\(isTest ? "Tests" : "Sources")/\(name)" }
     }
 
     var targets: [String: Target]
+    /// The package's products and the targets each is made of.
+    var products: [String: [String]] = [:]
 
     /// The package's graph, read once per test run (three tests read it).
     static func load() throws -> PackageGraph { try read.get() }
@@ -28,7 +35,7 @@ struct PackageGraph {
         var targets: [String: Target] = [:]
         for entry in try XCTUnwrap(manifest["targets"] as? [[String: Any]]) {
             let name = try XCTUnwrap(entry["name"] as? String)
-            var target = Target(name: name, isTest: entry["type"] as? String == "test", targets: [], products: [])
+            var target = Target(name: name, isTest: entry["type"] as? String == "test", targets: [], products: [], path: entry["path"] as? String)
             for dependency in entry["dependencies"] as? [[String: [Any]]] ?? [] {
                 if let product = dependency["product"], let productName = product.first as? String {
                     target.products.append((product.dropFirst().first as? String ?? "", productName))
@@ -38,7 +45,11 @@ struct PackageGraph {
             }
             targets[name] = target
         }
-        return PackageGraph(targets: targets)
+        var products: [String: [String]] = [:]
+        for entry in try XCTUnwrap(manifest["products"] as? [[String: Any]]) {
+            products[try XCTUnwrap(entry["name"] as? String)] = entry["targets"] as? [String] ?? []
+        }
+        return PackageGraph(targets: targets, products: products)
     }
 
     /// The targets `root` depends on, directly or not (itself included), and the packages their products come from.
@@ -87,6 +98,13 @@ final class ModuleGraphTests: XCTestCase {
     /// what an app embedding the client links: they live in LiverySign.
     static let signerOnly = #"\b(protocol MetadataSigner|struct Ed25519Signer|struct P256Signer|enum TUFDocument|func sign\(with|Signing\.PrivateKey)\b"#
 
+    /// The shared test fixtures (Tests/LiveryTestSupport): a regular target that only test targets depend on, and that
+    /// depends on no module of Livery's, so no product links it and a stage's tests reach no later stage through it.
+    static let testSupport = "LiveryTestSupport"
+    /// The test target of the end-to-end journeys through the built binaries (and of the tests not yet moved to a stage's
+    /// target): it may use every module. Every other test target is named for the module it tests, `<Module>Tests`.
+    static let journeyTests = "LiveryTests"
+
     /// Modules of the platform, not of a package.
     static let system: Set<String> = ["Foundation", "FoundationNetworking", "FoundationEssentials", "Glibc", "Musl", "Darwin", "Dispatch",
                                       "XCTest", "Android", "os", "Synchronization", "WinSDK", "ucrt"]
@@ -99,6 +117,10 @@ final class ModuleGraphTests: XCTestCase {
         for (index, stage) in Self.stages.enumerated() { for module in stage.modules { stageOf[module] = index } }
         var against: Set<String> = []
         for target in graph.targets.values where !target.isTest {
+            if target.name == Self.testSupport {
+                XCTAssertEqual(target.targets, [], "\(target.name) holds fixtures over Foundation and XCTest: it depends on no module of Livery's")
+                continue
+            }
             if Self.client.contains(target.name) {
                 for dependency in target.targets where !Self.clientMayUse.contains(dependency) {
                     XCTFail("\(target.name) -> \(dependency): the client may use only \(Self.clientMayUse.sorted())")
@@ -158,7 +180,7 @@ final class ModuleGraphTests: XCTestCase {
                                               options: .anchorsMatchLines)
         var undeclared: [String] = []
         for target in graph.targets.values.sorted(by: { $0.name < $1.name }) {
-            let folder = root.appendingPathComponent(target.isTest ? "Tests" : "Sources").appendingPathComponent(target.name)
+            let folder = root.appendingPathComponent(target.folder)
             var allowed = Set(target.targets).union(Self.system).union([target.name])
             for product in target.products { allowed.formUnion(Self.productModules[product.name] ?? [product.name]) }
             guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { continue }
@@ -181,5 +203,50 @@ final class ModuleGraphTests: XCTestCase {
             }
         }
         XCTAssertEqual(undeclared, [], "declare these in Package.swift")
+    }
+
+    /// A stage's test target (`<Module>Tests`) may use only that module's stage and earlier ones (the client's: the client
+    /// and the stages through sign, whose output it reads) and LiveryTestSupport, so that its tests run in process with no later stage to lean on;
+    /// LiveryTests, the journeys through the binaries, may use everything.
+    func testEveryTestTargetUsesOnlyItsStageAndEarlierOnes() throws {
+        let graph = try PackageGraph.load()
+        var stageOf: [String: Int] = [:]
+        for (index, stage) in Self.stages.enumerated() { for module in stage.modules { stageOf[module] = index } }
+        for target in graph.targets.values.sorted(by: { $0.name < $1.name }) where target.isTest && target.name != Self.journeyTests {
+            let module = String(target.name.dropLast("Tests".count))
+            guard target.name.hasSuffix("Tests"), let tested = graph.targets[module], !tested.isTest else {
+                XCTFail("\(target.name): name a test target for the module it tests (<Module>Tests), or put its tests in \(Self.journeyTests)")
+                continue
+            }
+            for dependency in target.targets where dependency != Self.testSupport {
+                if Self.client.contains(module) {
+                    // The client reads what the build side signed: its tests may make that input with the stages through sign.
+                    let through = Self.stages.firstIndex { $0.name == "sign" } ?? 0
+                    XCTAssertTrue(Self.client.union(Self.clientMayUse).contains(dependency) || stageOf[dependency].map { $0 <= through } == true,
+                                  "\(target.name) -> \(dependency): the client's tests may use the client and the stages through sign")
+                } else if Self.client.contains(dependency) {
+                    XCTFail("\(target.name) -> \(dependency): only the composition layer uses the client")
+                } else if let from = stageOf[module], let to = stageOf[dependency] {
+                    XCTAssertLessThanOrEqual(to, from, "\(target.name) -> \(dependency): a later stage (\(Self.stages[to].name)) than \(module)'s (\(Self.stages[from].name))")
+                } else {
+                    XCTFail("\(target.name) -> \(dependency): no stage for one of them")
+                }
+            }
+        }
+    }
+
+    /// LiveryTestSupport is test code: no product is made of it or of a target that depends on it.
+    func testNoProductLinksTheTestSupport() throws {
+        let graph = try PackageGraph.load()
+        XCTAssertNotNil(graph.targets[Self.testSupport])
+        XCTAssertFalse(graph.products.isEmpty)
+        for (product, targets) in graph.products.sorted(by: { $0.key < $1.key }) {
+            for target in targets {
+                XCTAssertFalse(graph.closure(of: target).targets.contains(Self.testSupport), "product \(product) (\(target)) links \(Self.testSupport)")
+            }
+        }
+        for target in graph.targets.values where !target.isTest {
+            XCTAssertFalse(target.targets.contains(Self.testSupport), "\(target.name) depends on \(Self.testSupport): only test targets may")
+        }
     }
 }

@@ -9,8 +9,6 @@ import XCTest
 /// Each tenant's release is a TUF repository: checked by python-tuf (an independent client, over a
 /// real HTTP server on 127.0.0.1) and by Livery's own verifier, including the attacks TUF exists for.
 final class SigningTests: XCTestCase {
-    static var python: String { LiveryProcess.packageRoot.appendingPathComponent(".venv-test/bin/python").path }
-
     func testCanonicalJSONMatchesSecuresystemslib() throws {
         let value: JSONValue = .object([
             "b": .int(-42), "a": .string("quote \" backslash \\ slash / tab \t newline \n é 😀"), "c": .array([.bool(true), .null, .object([:])]),
@@ -35,116 +33,6 @@ final class SigningTests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 0)
         XCTAssertEqual(String(decoding: ours, as: UTF8.self), String(decoding: theirs, as: UTF8.self))
         XCTAssertThrowsError(try CanonicalJSON.encode(.double(1.5)), "floats cannot be signed")
-    }
-
-    /// Whether nothing listens on `port` of 127.0.0.1 (a bind succeeds).
-    static func isFree(_ port: Int) -> Bool {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
-    }
-
-    /// `livery serve` on 127.0.0.1 and a free port, stopped (SIGTERM, graceful) on deinit.
-    final class FileServer {
-        let process: LiveryProcess.Running
-        let port: Int
-
-        init(root: URL, arguments extra: [String] = [], environment: [String: String] = [:]) throws {
-            process = try LiveryProcess.start(["serve", "--output", root.path, "--port", "0"] + extra, in: root.deletingLastPathComponent(), environment: environment)
-            var found = 0
-            for _ in 0..<500 {
-                let log = (try? String(contentsOf: process.out, encoding: .utf8)) ?? ""
-                if let range = log.range(of: #"127\.0\.0\.1:(\d+)/"#, options: .regularExpression) {
-                    found = Int(log[range].dropFirst("127.0.0.1:".count).dropLast()) ?? 0
-                    break
-                }
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-            port = found
-            XCTAssertGreaterThan(port, 0, "livery serve did not start: \(process.stderr)")
-        }
-
-        var log: String { (try? String(contentsOf: process.out, encoding: .utf8)) ?? "" }
-
-        deinit {
-            kill(process.pid, SIGTERM)
-            let result = process.wait(timeout: 30)
-            XCTAssertEqual(result.status, 0, "livery serve did not shut down cleanly: \(result.stderr)")
-        }
-    }
-
-    /// A hostile server on 127.0.0.1 that answers every GET with a body that never ends; stopped on deinit.
-    final class EndlessServer {
-        let process: Process
-        let port: Int
-
-        /// Binds any free port and waits for the server's own readiness line (`PortLine`).
-        init() throws {
-            (process, port) = try PortLine.start(["python3", "-c", """
-                import http.server, sys
-                class Endless(http.server.BaseHTTPRequestHandler):
-                    def do_GET(self):
-                        self.send_response(200); self.end_headers()
-                        try:
-                            while True: self.wfile.write(b"x" * 65536)
-                        except Exception: pass
-                    def log_message(self, *args): pass
-                server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Endless)
-                print(server.server_address[1], flush=True)
-                server.serve_forever()
-                """], what: "endless test server")
-        }
-
-        deinit {
-            process.terminate()
-            process.waitUntilExit()
-        }
-    }
-
-    /// A new, empty folder for one python-tuf client's trusted metadata.
-    static func clientState(in root: URL, _ name: String = "tuf-state-\(UUID().uuidString)") throws -> URL {
-        let state = root.appendingPathComponent(name)
-        try? FileManager.default.removeItem(at: state)
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-        return state
-    }
-
-    /// Runs python-tuf against the served release; returns (exit status, output). With `token`, its
-    /// fetcher sends `Authorization: Bearer <token>` (voucher-protected targets need it).
-    static func pythonTUF(port: Int, tenant: String, root: URL, state: URL, targets: [String]? = nil, token: String? = nil) throws -> LiveryProcess.Output {
-        let script = """
-            import sys
-            import urllib3
-            from tuf.api import exceptions
-            from tuf.ngclient import FetcherInterface, Updater
-            base, metadir, rootfile, token, names = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
-            class BearerFetcher(FetcherInterface):
-                def __init__(self):
-                    self.pool = urllib3.PoolManager()
-                def _fetch(self, url):
-                    headers = {"Authorization": "Bearer " + token} if token else {}
-                    response = self.pool.request("GET", url, headers=headers, preload_content=False, timeout=30)
-                    if response.status >= 400:
-                        response.close()
-                        raise exceptions.DownloadHTTPError(f"HTTP {response.status}", response.status)
-                    return response.stream(65536)
-            import os
-            os.makedirs(metadir + "/dl", exist_ok=True)
-            updater = Updater(metadata_dir=metadir, metadata_base_url=base + "/metadata/", target_dir=metadir + "/dl",
-                              target_base_url=base + "/targets/", fetcher=BearerFetcher(), bootstrap=open(rootfile, "rb").read())
-            updater.refresh()
-            names = names or sorted(updater._trusted_set.targets.targets.keys())
-            for name in names:
-                info = updater.get_targetinfo(name)
-                assert info is not None, name
-                updater.download_target(info)
-            print("ok", len(names))
-            """
-        return try LiveryProcess.tool([python, "-c", script, "http://127.0.0.1:\(port)/\(tenant)", state.path, root.path, token ?? ""] + (targets ?? []))
     }
 
     func testPythonTUFRefreshesAndDownloadsEveryTargetOfEverySample() throws {

@@ -4,6 +4,7 @@ import LiveryDiagnostics
 import LiveryJSONRPC
 import LiveryLanguageServer
 import LiveryLoad
+import LiveryTestSupport
 import LiveryWorkflow
 import XCTest
 

@@ -1,5 +1,6 @@
 import Foundation
 import LiveryLoad
+import LiveryTestSupport
 import XCTest
 
 /// The image probe against Pillow (an independent reader) on a generated corpus: every format and

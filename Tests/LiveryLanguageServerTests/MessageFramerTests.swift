@@ -1,6 +1,7 @@
 import Foundation
 import LiveryJSONRPC
 import LiveryLanguageServer
+import LiveryTestSupport
 import XCTest
 
 /// The LSP framing parser on untrusted bytes: whole messages out of any chunking, a typed error for any bad header,

@@ -2,9 +2,9 @@ import Foundation
 
 /// A test server started as a child process that prints its port on a line of its own once it listens
 /// (the endless and hostile HTTP servers): no port guessing, no sleeps, whatever the machine's load.
-enum PortLine {
+public enum PortLine {
     /// Runs `arguments` (through /usr/bin/env) and returns the process and the port it printed.
-    static func start(_ arguments: [String], what: String) throws -> (process: Process, port: Int) {
+    public static func start(_ arguments: [String], what: String) throws -> (process: Process, port: Int) {
         let process = Process()
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

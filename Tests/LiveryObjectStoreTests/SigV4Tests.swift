@@ -1,5 +1,6 @@
 import Foundation
 import LiveryObjectStore
+import LiveryTestSupport
 import XCTest
 
 /// Livery's SigV4 signer (hand-written: no maintained S3 client resolves here) against AWS's

@@ -1,4 +1,5 @@
 import Crypto
+import LiveryTestSupport
 import Foundation
 import LiverySign
 import LiveryReleaseFormat

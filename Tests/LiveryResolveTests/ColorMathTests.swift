@@ -1,5 +1,6 @@
 import Foundation
 import LiveryResolve
+import LiveryTestSupport
 import XCTest
 
 /// Colour math: DTCG validation, CSS Color 4 conversion and gamut mapping, WCAG contrast; checked

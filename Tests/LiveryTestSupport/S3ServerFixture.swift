@@ -1,17 +1,17 @@
 import Foundation
-import LiveryObjectStore
 import XCTest
 
 /// A real S3-compatible store for tests: Ceph's RADOS Gateway on 127.0.0.1, started by
 /// scripts/s3-server.sh in a temporary folder and stopped by `stop()` (or when the test process
-/// ends: the class's `deinit`). One per test class: it starts in about 2 s.
-final class S3ServerFixture: @unchecked Sendable { // immutable after init
-    let folder: URL
-    let endpoint: String
-    let accessKey: String
-    let secretKey: String
+/// ends: the class's `deinit`). One per test class: it starts in about 2 s. The typed S3 client for it
+/// (`configuration`, `client()`, `makePublicBucket`) is LiveryTests' extension, S3ServerFixture+ObjectStore.swift.
+public final class S3ServerFixture: @unchecked Sendable { // immutable after init
+    public let folder: URL
+    public let endpoint: String
+    public let accessKey: String
+    public let secretKey: String
 
-    init() throws {
+    public init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("livery-rgw-\(UUID().uuidString.prefix(8))")
         let script = LiveryProcess.packageRoot.appendingPathComponent("scripts/s3-server.sh").path
         // Any free port: test classes may each run a store at once, and 7480 may be a developer's own.
@@ -35,37 +35,20 @@ final class S3ServerFixture: @unchecked Sendable { // immutable after init
 
     deinit { stop() }
 
-    func stop() {
+    public func stop() {
         _ = try? LiveryProcess.tool(["bash", LiveryProcess.packageRoot.appendingPathComponent("scripts/s3-server.sh").path, "stop", folder.path])
         try? FileManager.default.removeItem(at: folder)
     }
 
     /// The environment a `livery publish` (or boto3) needs to reach this store.
-    var environment: [String: String] {
+    public var environment: [String: String] {
         ["AWS_ACCESS_KEY_ID": accessKey, "AWS_SECRET_ACCESS_KEY": secretKey, "AWS_ENDPOINT_URL": endpoint, "AWS_REGION": "us-east-1",
          // No profile files of the machine's user leak in.
          "AWS_CONFIG_FILE": "/nonexistent", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent"]
     }
 
-    var configuration: S3Configuration {
-        S3Configuration(endpoint: URL(string: endpoint)!, region: "us-east-1",
-                        credentials: AWSCredentials(accessKeyID: accessKey, secretAccessKey: secretKey), addressing: .path)
-    }
-
-    func client() -> S3Client { S3Client(configuration: configuration) }
-
-    /// A new bucket whose releases anyone may GET (as a CDN origin) with the policy docs/operations.md
-    /// gives: metadata, targets and release.json of every tenant, not `protected/`; listing and writing stay private.
-    /// (`*` stands for the tenant: Ceph's RGW matches a leading `*` only within one path segment.)
-    func makePublicBucket(_ name: String, prefix: String) async throws {
-        let client = client()
-        try await client.createBucket(name)
-        // `livery publish --public-read`'s policy, which ObjectStoreTests checks against the page.
-        try await client.putBucketPolicy(name, policy: BucketSetup.anonymousReadPolicy(for: S3Location(bucket: name, prefix: prefix)))
-    }
-
     /// Runs scripts/s3-oracle.py (boto3 and python-tuf from .venv-test) with this store's credentials.
-    func oracle(_ arguments: [String]) throws -> LiveryProcess.Output {
+    public func oracle(_ arguments: [String]) throws -> LiveryProcess.Output {
         let python = LiveryProcess.packageRoot.appendingPathComponent(".venv-test/bin/python").path
         guard FileManager.default.isExecutableFile(atPath: python) else { throw Failure("\(python) is missing: run `make test-deps`") }
         let output = try LiveryProcess.tool([python, LiveryProcess.packageRoot.appendingPathComponent("scripts/s3-oracle.py").path] + arguments,
@@ -74,8 +57,8 @@ final class S3ServerFixture: @unchecked Sendable { // immutable after init
         return output
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        public init(_ description: String) { self.description = description }
     }
 }

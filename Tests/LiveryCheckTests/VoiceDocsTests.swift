@@ -1,5 +1,6 @@
 @testable import LiveryCheck
 import Foundation
+import LiveryTestSupport
 import XCTest
 
 /// docs/voice.md shows the forms-of-address table to readers; it must say what the code does.

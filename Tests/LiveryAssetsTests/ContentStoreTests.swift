@@ -1,4 +1,5 @@
 import Foundation
+import LiveryTestSupport
 @testable import LiveryAssets
 import LiveryLoad
 import LiveryStorage

@@ -1,5 +1,6 @@
 import Foundation
 import LiveryLoad
+import LiveryTestSupport
 import XCTest
 
 /// The MP4 probe against ffprobe (an independent reader) on a corpus ffmpeg writes, hand-built box

@@ -7,28 +7,28 @@ import XCTest
 ///
 /// `initdb` refuses to run as root, so as root the cluster belongs to the `postgres` user (which
 /// the package creates) and every server command runs through `runuser -u postgres`.
-final class PostgresServer {
-    static let binaries = URL(fileURLWithPath: "/usr/lib/postgresql/15/bin")
+public final class PostgresServer {
+    public static let binaries = URL(fileURLWithPath: "/usr/lib/postgresql/15/bin")
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    let folder: URL
-    var data: URL { folder.appendingPathComponent("data") }
-    var logFile: URL { folder.appendingPathComponent("server.log") }
-    let port: Int
+    public let folder: URL
+    public var data: URL { folder.appendingPathComponent("data") }
+    public var logFile: URL { folder.appendingPathComponent("server.log") }
+    public let port: Int
     private var running = false
 
     /// Starts the server; throws (a test failure, not a skip) when PostgreSQL is not installed.
-    init() throws {
+    public init() throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binaries.appendingPathComponent("initdb").path) else {
             throw Failure(description: "PostgreSQL 15 is not installed (no \(Self.binaries.path)/initdb): run `make test-deps`")
         }
         // Short: the socket path (folder + /.s.PGSQL.<port>) must fit in 107 bytes.
         folder = URL(fileURLWithPath: "/tmp/livery-pg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        port = (0..<200).lazy.map { _ in Int.random(in: 20_000..<60_000) }.first { SigningTests.isFree($0) } ?? 54_329
+        port = (0..<200).lazy.map { _ in Int.random(in: 20_000..<60_000) }.first { LocalPort.isFree($0) } ?? 54_329
         if getuid() == 0 {
             try Self.check(Self.spawn(["/bin/chown", "postgres:postgres", folder.path]), "chown")
         }
@@ -42,30 +42,30 @@ final class PostgresServer {
     deinit { stop() }
 
     /// A URL for `--vouchers` over TCP (`postgres` superuser, no password, no TLS).
-    func url(database: String = "postgres") -> String {
+    public func url(database: String = "postgres") -> String {
         "postgres://postgres@127.0.0.1:\(port)/\(database)?sslmode=disable"
     }
 
     /// The same database through the unix socket, the folder percent-encoded as the host.
-    func socketURL(database: String = "postgres") -> String {
+    public func socketURL(database: String = "postgres") -> String {
         "postgresql://postgres@\(folder.path.replacingOccurrences(of: "/", with: "%2F")):\(port)/\(database)"
     }
 
     /// Creates an empty database and returns its name.
     @discardableResult
-    func createDatabase(_ name: String = "livery_\(UUID().uuidString.prefix(8).lowercased())") throws -> String {
+    public func createDatabase(_ name: String = "livery_\(UUID().uuidString.prefix(8).lowercased())") throws -> String {
         try Self.check(asOwner(["createdb", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", name]), "createdb")
         return name
     }
 
     /// Runs SQL with psql against `database` and returns its unaligned output.
-    func psql(_ sql: String, database: String = "postgres") throws -> String {
+    public func psql(_ sql: String, database: String = "postgres") throws -> String {
         let result = try asOwner(["psql", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", database, "-At", "-v", "ON_ERROR_STOP=1", "-c", sql])
         try Self.check(result, "psql")
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    func stop() {
+    public func stop() {
         guard running else { return }
         running = false
         _ = try? asOwner(["pg_ctl", "-D", data.path, "-m", "fast", "-w", "stop"])
@@ -81,7 +81,7 @@ final class PostgresServer {
     /// Runs a command to its end, output (both streams) through a file. Not Foundation's `Process`:
     /// its `waitUntilExit` never returns when called from an async test on Linux (the child stays
     /// a zombie), and the store tests are async.
-    static func spawn(_ arguments: [String]) throws -> LiveryProcess.Output {
+    public static func spawn(_ arguments: [String]) throws -> LiveryProcess.Output {
         let capture = FileManager.default.temporaryDirectory.appendingPathComponent("livery-pg-\(UUID().uuidString).out")
         defer { try? FileManager.default.removeItem(at: capture) }
         var actions = posix_spawn_file_actions_t()

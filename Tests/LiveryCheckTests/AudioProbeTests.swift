@@ -1,6 +1,7 @@
 import Foundation
 import LiveryCheck
 import LiveryLoad
+import LiveryTestSupport
 import XCTest
 
 /// The MP3 and WAV probes against ffprobe (FFmpeg's reader, an independent implementation) on a

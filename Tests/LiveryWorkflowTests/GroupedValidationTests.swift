@@ -1,6 +1,7 @@
 import Foundation
 @testable import LiveryCheck
 import LiveryDiagnostics
+import LiveryTestSupport
 import LiveryWorkflow
 import XCTest
 
