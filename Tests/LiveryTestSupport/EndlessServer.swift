@@ -1,3 +1,5 @@
+// Test support only: empty in a build without XCTest (`swift build -c release` builds every target, this one too).
+#if canImport(XCTest)
 import Foundation
 
 /// A hostile server on 127.0.0.1 that answers every GET with a body that never ends; stopped on deinit.
@@ -27,3 +29,4 @@ public final class EndlessServer {
         process.waitUntilExit()
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Test support only: empty in a build without XCTest (`swift build -c release` builds every target, this one too).
+#if canImport(XCTest)
 import Foundation
 import XCTest
 
@@ -29,3 +31,4 @@ public final class LiveryFileServer {
         XCTAssertEqual(result.status, 0, "livery serve did not shut down cleanly: \(result.stderr)")
     }
 }
+#endif

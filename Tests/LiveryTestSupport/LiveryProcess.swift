@@ -1,3 +1,5 @@
+// Test support only: empty in a build without XCTest (`swift build -c release` builds every target, this one too).
+#if canImport(XCTest)
 import Foundation
 import XCTest
 
@@ -186,3 +188,4 @@ public enum LiveryProcess {
                       stderr: String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self))
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Test support only: empty in a build without XCTest (`swift build -c release` builds every target, this one too).
+#if canImport(XCTest)
 import Foundation
 import XCTest
 
@@ -53,3 +55,4 @@ public enum PlatformFixtures {
                                     stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
     }
 }
+#endif

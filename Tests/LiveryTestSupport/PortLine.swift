@@ -1,3 +1,5 @@
+// Test support only: empty in a build without XCTest (`swift build -c release` builds every target, this one too).
+#if canImport(XCTest)
 import Foundation
 
 /// A test server started as a child process that prints its port on a line of its own once it listens
@@ -24,3 +26,4 @@ public enum PortLine {
         return (process, port)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Test support only: empty in a build without XCTest (`swift build -c release` builds every target, this one too).
+#if canImport(XCTest)
 import Foundation
 import XCTest
 
@@ -106,3 +108,4 @@ public final class PostgresServer {
         guard result.status == 0 else { throw Failure(description: "\(step) failed (\(result.status)): \(result.stdout)") }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Test support only: empty in a build without XCTest (`swift build -c release` builds every target, this one too).
+#if canImport(XCTest)
 import Foundation
 
 /// python-tuf, the independent TUF client the tests check releases with (from .venv-test, `make test-venv`).
@@ -47,3 +49,4 @@ public enum PythonTUF {
         return try LiveryProcess.tool([python, "-c", script, "http://127.0.0.1:\(port)/\(tenant)", state.path, root.path, token ?? ""] + (targets ?? []))
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Test support only: empty in a build without XCTest (`swift build -c release` builds every target, this one too).
+#if canImport(XCTest)
 import Foundation
 import XCTest
 
@@ -62,3 +64,4 @@ public final class S3ServerFixture: @unchecked Sendable { // immutable after ini
         public init(_ description: String) { self.description = description }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Test support only: empty in a build without XCTest (`swift build -c release` builds every target, this one too).
+#if canImport(XCTest)
 import Foundation
 import XCTest
 
@@ -56,3 +58,4 @@ public extension Date {
         Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - seconds).rounded(.down))
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Test support only: empty in a build without XCTest (`swift build -c release` builds every target, this one too).
+#if canImport(XCTest)
 /// SplitMix64: a small generator whose sequence depends only on its seed.
 public struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
@@ -12,3 +14,4 @@ public struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+#endif
