@@ -49,7 +49,7 @@ enum KeyOptions {
 
     /// Writes `data` to `file` through a new file renamed over it.
     static func replace(_ file: URL, with data: Data) throws {
-        try ReplacedFile.write(data, to: file, mode: 0o644)
+        try AtomicFile.write(data, to: file, mode: 0o644, durable: true)
     }
 }
 

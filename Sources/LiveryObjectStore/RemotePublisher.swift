@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveryEncoding
 import LiveryStorage
 import LiveryReleaseFormat
 
@@ -171,7 +172,7 @@ public final class RemotePublisher: Sendable {
         return "application/octet-stream"
     }
 
-    static func sha256(of url: URL) throws -> String { SigV4Signer.hex(try S3Client.sha256(of: url)) }
+    static func sha256(of url: URL) throws -> String { Hex.encode(try S3Client.sha256(of: url)) }
 
     // MARK: Publishing
 
@@ -228,7 +229,7 @@ public final class RemotePublisher: Sendable {
         if let remoteTimestamp, let local = files.first(where: { $0.phase == .timestamp }) {
             let theirs = try Metadata<Timestamp>(data: remoteTimestamp.data).signed
             let ours = try Metadata<Timestamp>(data: Data(contentsOf: local.url)).signed
-            if theirs.version > ours.version || (theirs.version == ours.version && SigV4Signer.hex(SHA256.hash(data: remoteTimestamp.data)) != localDigests[local.relative]) {
+            if theirs.version > ours.version || (theirs.version == ours.version && Hex.encode(SHA256.hash(data: remoteTimestamp.data)) != localDigests[local.relative]) {
                 throw ForeignRelease(timestamp: "s3://\(location.bucket)/\(timestampKey)", storeVersion: theirs.version, localVersion: ours.version)
             }
         }
@@ -276,7 +277,7 @@ public final class RemotePublisher: Sendable {
         guard let remote = head?.metadata["sha256"] else {
             // Not written by Livery (no recorded digest): compare the bytes themselves.
             let body = try await limiter.run { try await self.client.get(bucket: self.location.bucket, key: key, limit: 64 << 20) }
-            guard let body, SigV4Signer.hex(SHA256.hash(data: body.data)) == digest else {
+            guard let body, Hex.encode(SHA256.hash(data: body.data)) == digest else {
                 throw S3Error.integrity("s3://\(location.bucket)/\(key) differs from this release's \(file.relative): another build published a different release under the same version")
             }
             return
@@ -299,7 +300,7 @@ public final class RemotePublisher: Sendable {
             // Hashed from disk, then streamed from disk: the file is never whole in memory (the store
             // checks the body against the hash, so a file changed in between is refused, not stored).
             let sha = try S3Client.sha256(of: file.url)
-            let digest = SigV4Signer.hex(sha)
+            let digest = Hex.encode(sha)
             try Self.checkName(file, digest: digest)
             var options = options
             options.metadata["sha256"] = digest
@@ -403,7 +404,7 @@ public final class RemotePublisher: Sendable {
                     }
                 }
             }
-            return SigV4Signer.hex(whole.finalize())
+            return Hex.encode(whole.finalize())
         } catch {
             digests.fail(error)
             throw error

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Crypto
 import Foundation
+import LiveryEncoding
 import NIOCore
 import NIOFileSystem
 import NIOFoundationCompat
@@ -159,7 +160,7 @@ public final class S3Client: Sendable {
     public func put(bucket: String, key: String, body: S3Body, sha256: Data, options: S3PutOptions) async throws -> String {
         var headers = Self.headers(options)
         headers.append(("x-amz-checksum-sha256", sha256.base64EncodedString()))
-        let response = try await send("PUT", bucket: bucket, key: key, headers: headers, body: body, payloadHash: SigV4Signer.hex(sha256))
+        let response = try await send("PUT", bucket: bucket, key: key, headers: headers, body: body, payloadHash: Hex.encode(sha256))
         return Self.unquote(response.header("etag") ?? "")
     }
 
@@ -227,7 +228,7 @@ public final class S3Client: Sendable {
                 let body = Data(("<CreateBucketConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><LocationConstraint>"
                                  + configuration.region + "</LocationConstraint></CreateBucketConfiguration>").utf8)
                 _ = try await send("PUT", bucket: bucket, key: nil, headers: [("content-type", "application/xml")], body: .data(body),
-                                   payloadHash: SigV4Signer.hex(SHA256.hash(data: body)))
+                                   payloadHash: Hex.encode(SHA256.hash(data: body)))
             }
         } catch let error as S3Error where error.code == "BucketAlreadyOwnedByYou" {
         }
@@ -242,7 +243,7 @@ public final class S3Client: Sendable {
     /// Sets a bucket policy (JSON).
     public func putBucketPolicy(_ bucket: String, policy: Data) async throws {
         _ = try await send("PUT", bucket: bucket, key: nil, query: [("policy", "")], headers: [("content-type", "application/json")], body: .data(policy),
-                           payloadHash: SigV4Signer.hex(SHA256.hash(data: policy)))
+                           payloadHash: Hex.encode(SHA256.hash(data: policy)))
     }
 
     // MARK: Multipart
@@ -263,7 +264,7 @@ public final class S3Client: Sendable {
     /// Uploads one part whose SHA-256 the caller has computed (a file range is streamed from disk).
     public func uploadPart(bucket: String, key: String, uploadID: String, number: Int, body: S3Body, sha256: Data) async throws -> String {
         let response = try await send("PUT", bucket: bucket, key: key, query: [("partNumber", String(number)), ("uploadId", uploadID)], body: body,
-                                      payloadHash: SigV4Signer.hex(sha256))
+                                      payloadHash: Hex.encode(sha256))
         guard let etag = response.header("etag") else { throw S3Error.integrity("the store gave no ETag for part \(number) of \(key)") }
         return Self.unquote(etag)
     }
@@ -274,7 +275,7 @@ public final class S3Client: Sendable {
         xml += "</CompleteMultipartUpload>"
         let body = Data(xml.utf8)
         let response = try await send("POST", bucket: bucket, key: key, query: [("uploadId", uploadID)], headers: [("content-type", "application/xml")],
-                                      body: .data(body), payloadHash: SigV4Signer.hex(SHA256.hash(data: body)))
+                                      body: .data(body), payloadHash: Hex.encode(SHA256.hash(data: body)))
         // S3 may answer 200 with an <Error> document when completion fails late.
         if let answer = S3XML(response.body), answer.root == "Error" {
             throw S3Error.status(200, code: answer.fields["Code"] ?? "", message: answer.fields["Message"] ?? "", request: "POST \(key)?uploadId")

@@ -74,12 +74,12 @@ public struct SigV4Signer: Sendable {
 
     /// Step 2: the string to sign.
     public func stringToSign(canonicalRequest: String, date: Date) -> String {
-        [Self.algorithm, Self.timestamp(date), scope(date), Self.hex(SHA256.hash(data: Data(canonicalRequest.utf8)))].joined(separator: "\n")
+        [Self.algorithm, Self.timestamp(date), scope(date), Hex.encode(SHA256.hash(data: Data(canonicalRequest.utf8)))].joined(separator: "\n")
     }
 
     /// Step 3: the signature (hex).
     public func signature(stringToSign: String, date: Date) -> String {
-        Self.hex(HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: signingKey(date)))
+        Hex.encode(HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: signingKey(date)))
     }
 
     /// `yyyymmdd/region/service/aws4_request`.
@@ -187,9 +187,6 @@ public struct SigV4Signer: Sendable {
         calendar.timeZone = TimeZone(identifier: "UTC")!
         return calendar
     }()
-
-    /// SigV4's HexEncode (lowercase), which is `Hex.encode`: named here because the signing steps say it.
-    public static func hex<D: Sequence>(_ bytes: D) -> String where D.Element == UInt8 { Hex.encode(bytes) }
 }
 
 extension String {

@@ -43,7 +43,7 @@ public enum RootPublisher {
             let file = store.initialRootFile(for: tenant)
             let folder = file.deletingLastPathComponent()
             try WriteFailure.writing(folder.path) { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) }
-            try ReplacedFile.write(root.bytes, to: file, mode: 0o644)
+            try AtomicFile.write(root.bytes, to: file, mode: 0o644, durable: true)
             outcome.keptForFirstBuild = true
             return outcome
         }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LiveryReleaseFormat
+import LiveryStorage
 
 /// A delegated targets role of a tenant (`livery keys delegate`): a creator's own key, trusted by
 /// the tenant's targets role for the target paths it names and nothing else.
@@ -103,7 +104,7 @@ extension KeyStore {
         }
         let record = JSONValue.object(["paths": .array(paths.map(JSONValue.string)), "public": .string(key.publicKey.publicKeyHex)])
         let recordFile = folder.appendingPathComponent("\(name).json")
-        try ReplacedFile.write(record.bytes, to: recordFile, mode: 0o644)
+        try AtomicFile.write(record.bytes, to: recordFile, mode: 0o644, durable: true)
         return key
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import LiveryDiagnostics
 import LiveryLoad
 import LiveryReleaseFormat
+import LiveryStorage
 
 /// Where one key is kept, as a URI:
 /// - `file:PATH[?passphrase-source=SOURCE]`: a key file (plain, or encrypted with a passphrase read
@@ -178,7 +179,7 @@ public struct KeyConfiguration: Sendable, Equatable {
 
     /// Writes the file atomically (a new file renamed over the old), mode 0600.
     public func write(to url: URL) throws {
-        do { try ReplacedFile.write(Data(yaml.utf8), to: url) } catch let error as TUFError { throw KeyConfigurationError(error.description) }
+        try AtomicFile.write(Data(yaml.utf8), to: url, mode: 0o600, durable: true)
     }
 }
 

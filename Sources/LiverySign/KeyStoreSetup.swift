@@ -44,7 +44,7 @@ extension KeyStore {
         let root = try RootCeremony.check(proposal, trusted: nil, now: now)
         try keys.journal.flush()
         let file = initialRootFile(for: tenant)
-        try ReplacedFile.write(root.bytes, to: file, mode: 0o644)
+        try AtomicFile.write(root.bytes, to: file, mode: 0o644, durable: true)
         var made: [TUFRole: [(uri: String, id: String)]] = [:]
         for (role, signers) in keys.signers { made[role] = try signers.map { ($0.uri, try $0.publicKey().keyID) } }
         // Each key's id beside it, so a later ceremony can judge a key whose file has gone to its holder.

@@ -90,15 +90,6 @@ extension KeyStore {
     }
 }
 
-/// One way to replace a small file of the key store (keys.yaml, a first root, a proposal): a new
-/// file in the same folder, flushed, then renamed over the old, so a reader sees the old file or the
-/// new one and a crash leaves no half-written file.
-public enum ReplacedFile {
-    public static func write(_ data: Data, to url: URL, mode: mode_t = 0o600) throws {
-        try AtomicFile.write(data, to: url, mode: mode, durable: true)
-    }
-}
-
 /// A new file in a release's staging folder, written without its own `fsync`: the publisher makes the
 /// whole staging tree durable with one sync of the file system before the switch (`Publisher.makeDurable`),
 /// so a flush per metadata file (Foundation's `Data.write` flushes each one) only cost time.

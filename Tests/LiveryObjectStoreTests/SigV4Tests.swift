@@ -1,4 +1,5 @@
 import Foundation
+import LiveryEncoding
 import LiveryObjectStore
 import LiveryTestSupport
 import XCTest
@@ -60,7 +61,7 @@ final class SigV4Tests: XCTestCase {
         let signer = Self.suiteSigner
         let date = Self.suiteDate
         for vector in Self.vectors {
-            let payloadHash = SigV4Signer.hex(Array(SHA256Digest(vector.body)))
+            let payloadHash = Hex.encode(Array(SHA256Digest(vector.body)))
             let request = SigV4Request(method: vector.method, path: vector.path, query: vector.query,
                                        headers: [("Host", "example.amazonaws.com")] + vector.headers)
             // Header signing: x-amz-date (and, when the body is signed, x-amz-content-sha256) are signed headers.
@@ -131,7 +132,7 @@ final class SigV4Tests: XCTestCase {
             let query = (input["query"] as! [[String]]).map { (name: $0[0], value: $0[1]) }
             let request = SigV4Request(method: input["method"] as! String, path: input["path"] as! String, query: query, headers: headers)
             let date = try XCTUnwrap(Self.date(answer["date"] as! String))
-            let added = signer.sign(request, payloadHash: SigV4Signer.hex(Array(SHA256Digest(input["body"] as! String))), date: date)
+            let added = signer.sign(request, payloadHash: Hex.encode(Array(SHA256Digest(input["body"] as! String))), date: date)
             XCTAssertEqual(added.first { $0.name == "Authorization" }?.value, answer["authorization"] as? String, "case \(index): \(input)")
 
             let presigned = answer["presigned"] as! String

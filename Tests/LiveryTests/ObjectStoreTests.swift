@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveryEncoding
 import LiveryObjectStore
 import LiveryPublish
 import XCTest
@@ -365,7 +366,7 @@ final class ObjectStoreTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("t/targets"), withIntermediateDirectories: true)
         var bytes = Data(count: 13 << 20 + 12345)
         for index in stride(from: 0, to: bytes.count, by: 4096) { bytes[index] = UInt8(truncatingIfNeeded: index / 4096) }
-        let digest = SigV4Signer.hex(SHA256.hash(data: bytes))
+        let digest = Hex.encode(SHA256.hash(data: bytes))
         try bytes.write(to: folder.appendingPathComponent("t/targets/\(digest).tour.big.zip"))
         try Data(#"{"release":1}"#.utf8).write(to: folder.appendingPathComponent("t/release.json"))
         var options = RemotePublisher.Options()
@@ -388,7 +389,7 @@ final class ObjectStoreTests: XCTestCase {
         XCTAssertEqual(head?.metadata["sha256"], digest)
         XCTAssertTrue(head?.etag.hasSuffix("-3") == true, "three parts: \(head?.etag ?? "none")")
         let body = try blocking { try await server.client().get(bucket: "large", key: "m/t/targets/\(digest).tour.big.zip", limit: 64 << 20) }
-        XCTAssertEqual(body.map { SigV4Signer.hex(SHA256.hash(data: $0.data)) }, digest)
+        XCTAssertEqual(body.map { Hex.encode(SHA256.hash(data: $0.data)) }, digest)
 
         // A target whose bytes do not match its name is never uploaded.
         let wrong = String(repeating: "0", count: 64)
