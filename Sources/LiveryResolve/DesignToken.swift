@@ -220,6 +220,10 @@ public enum TokenParser {
         return (result.tokens, result.groupExtensions, result.diagnostics)
     }
 
+    /// A group waiting in the walk: its node, its dot-separated path (nil for the file's root), the `$type` it
+    /// inherits, and whether that type comes from a group this one or a parent `$extends`.
+    private typealias PendingGroup = (group: Node, path: String?, inheritedType: String?, inheritedFromExtends: Bool)
+
     /// Parses a token document: groups, tokens, `$type` inheritance, `$root`, `$extends`, `$ref`
     /// tokens, and each token's value against its type.
     public static func parseFile(_ root: Node) -> Result {
@@ -229,118 +233,140 @@ public enum TokenParser {
                                                  at: root.location, rule: ResolveRule.tokenStructure))
             return result
         }
-        // Iterative walk: (group node, its dot-separated path (nil for the file's root), inherited
-        // $type, whether that type comes from a group this one or a parent `$extends`).
-        var stack: [(Node, String?, String?, Bool)] = [(root, nil, nil, false)]
-        while let (group, path, inheritedType, inheritedFromExtends) = stack.popLast() {
-            var groupType = inheritedType
-            var typeFromExtends = inheritedFromExtends
-            let groupPath = path ?? ""
-            var ownType: String?
-            if let typeNode = group["$type"] {
-                ownType = checkType(typeNode, &result.diagnostics)
-                groupType = ownType ?? inheritedType
-                if let ownType {
-                    result.groupTypes[groupPath] = ownType
-                    typeFromExtends = false
-                }
-            }
-            checkMetadata(group, &result.diagnostics)
-            if let ext = group["$extensions"] { result.groupExtensions[groupPath] = ext }
-            if let extends = group["$extends"] {
-                if let text = extends.string, let target = TokenReference.curly(extends) ?? TokenReference.pointer(text), path != nil {
-                    result.groupExtends.append(GroupExtension(group: groupPath, target: target, location: extends.location))
-                    // The extended group's `$type` comes before any parent's (DTCG 2025.10 §6.4: the
-                    // extending group inherits the other group's properties): only the resolver, which
-                    // sees every file, knows it, so tokens below without a type of their own wait for it.
-                    if ownType == nil {
-                        groupType = nil
-                        typeFromExtends = true
-                    }
-                } else {
-                    result.diagnostics.append(Diagnostic(.error, TokenStructureMessage.badExtends(),
-                                                         at: extends.location, rule: ResolveRule.tokenStructure))
-                }
-            }
-            var children: [(Node, String?, String?, Bool)] = []
-            for entry in group.entries ?? [] {
-                if entry.key.hasPrefix("$") && entry.key != "$root" {
-                    if !groupProperties.contains(entry.key) {
-                        result.diagnostics.append(Diagnostic(.warning, TokenShapeMessage.unknownGroupProperty(key: entry.key), at: entry.keyLocation, rule: ShapeRule.unknownKey,
-                                                             hint: DidYouMean.hint(for: entry.key, among: groupProperties)))
-                    }
-                    continue
-                }
-                // Bytes first, as almost no name has any of the three; then characters, which is what
-                // the rule compares (a '.' with a combining mark on it is another character).
-                if entry.key.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }),
-                   entry.key.contains(where: { $0 == "." || $0 == "{" || $0 == "}" }) {
-                    result.diagnostics.append(Diagnostic(.error, TokenStructureMessage.badName(name: entry.key),
-                                                         at: entry.keyLocation, rule: ResolveRule.tokenStructure))
-                    continue
-                }
-                guard entry.value.entries != nil else {
-                    result.diagnostics.append(Diagnostic(.error, TokenStructureMessage.notGroupOrToken(name: entry.key, found: entry.value.typeDescription),
-                                                         at: entry.value.location, rule: ResolveRule.tokenStructure,
-                                                         hint: "write {\"$value\": …}"))
-                    continue
-                }
+        // Iterative walk, a group's children in document order.
+        var stack: [PendingGroup] = [(root, nil, nil, false)]
+        while let pending = stack.popLast() {
+            let path = pending.path
+            let (groupType, typeFromExtends) = readGroupProperties(pending, into: &result)
+            var children: [PendingGroup] = []
+            for entry in pending.group.entries ?? [] {
+                guard isGroupOrToken(entry, &result.diagnostics) else { continue }
                 let name = path.map { $0 + "." + entry.key } ?? entry.key
                 let properties = TokenProperties(entry.value)
-                let valueNode = properties.value, refNode = properties.ref
-                if valueNode != nil || refNode != nil {
-                    var type = groupType
-                    if let typeNode = properties.type { type = checkType(typeNode, &result.diagnostics) ?? groupType }
-                    for property in entry.value.entries ?? [] where !tokenProperties.contains(property.key) {
-                        result.diagnostics.append(Diagnostic(.error, TokenShapeMessage.unknownTokenProperty(key: property.key, token: name),
-                                                             at: property.keyLocation, rule: ShapeRule.unknownKey,
-                                                             hint: DidYouMean.hint(for: property.key, among: tokenProperties)
-                                                                ?? "a token holds only $value (or $ref), $type, $description, $extensions and $deprecated"))
+                if properties.value != nil || properties.ref != nil {
+                    if let token = token(entry, named: name, properties, groupType: groupType, typeFromExtends: typeFromExtends, &result.diagnostics) {
+                        result.tokens.append(token)
                     }
-                    var reference: TokenReference?
-                    let value: Node
-                    if let valueNode {
-                        value = valueNode
-                        if let refNode {
-                            result.diagnostics.append(Diagnostic(.error, TokenStructureMessage.valueAndRef(token: name),
-                                                                 at: refNode.location, rule: ResolveRule.tokenStructure))
-                        }
-                    } else {
-                        value = refNode!
-                        reference = refNode!.string.flatMap(TokenReference.pointer)
-                        if reference == nil {
-                            result.diagnostics.append(Diagnostic(.error, TokenStructureMessage.badRef(token: name),
-                                                                 at: refNode!.location, rule: ResolveRule.tokenStructure))
-                            continue
-                        }
-                    }
-                    checkMetadata(entry.value, &result.diagnostics)
-                    var token = DesignToken(path: name, type: type, value: value, location: entry.keyLocation,
-                                            description: properties.description?.string, extensions: properties.extensions,
-                                            deprecated: properties.deprecated, reference: reference)
-                    if token.reference == nil {
-                        if let type {
-                            result.diagnostics += TokenValueChecker.check(value, type: type, path: name)
-                        } else if typeFromExtends {
-                            // Typed, or reported, by the resolver (`TokenTyping`), which sees the extended group.
-                            token.awaitsExtendedType = true
-                        } else {
-                            result.diagnostics.append(TokenTyping.untyped(token))
-                        }
-                    }
-                    result.tokens.append(token)
+                } else if entry.key == "$root" {
+                    result.diagnostics.append(Diagnostic(.error, TokenStructureMessage.rootNotToken(name: name), at: entry.keyLocation,
+                                                         rule: ResolveRule.tokenStructure))
                 } else {
-                    if entry.key == "$root" {
-                        result.diagnostics.append(Diagnostic(.error, TokenStructureMessage.rootNotToken(name: name), at: entry.keyLocation,
-                                                             rule: ResolveRule.tokenStructure))
-                        continue
-                    }
                     children.append((entry.value, name, groupType, typeFromExtends))
                 }
             }
             stack.append(contentsOf: children.reversed())
         }
         return result
+    }
+
+    /// A group's own properties (`$type`, metadata, `$extensions`, `$extends`) into `result`; returns the type its
+    /// tokens and groups inherit and whether it comes from an `$extends`.
+    private static func readGroupProperties(_ pending: PendingGroup, into result: inout Result) -> (type: String?, fromExtends: Bool) {
+        let (group, path, inheritedType, inheritedFromExtends) = pending
+        var groupType = inheritedType
+        var typeFromExtends = inheritedFromExtends
+        let groupPath = path ?? ""
+        var ownType: String?
+        if let typeNode = group["$type"] {
+            ownType = checkType(typeNode, &result.diagnostics)
+            groupType = ownType ?? inheritedType
+            if let ownType {
+                result.groupTypes[groupPath] = ownType
+                typeFromExtends = false
+            }
+        }
+        checkMetadata(group, &result.diagnostics)
+        if let ext = group["$extensions"] { result.groupExtensions[groupPath] = ext }
+        if let extends = group["$extends"] {
+            if let text = extends.string, let target = TokenReference.curly(extends) ?? TokenReference.pointer(text), path != nil {
+                result.groupExtends.append(GroupExtension(group: groupPath, target: target, location: extends.location))
+                // The extended group's `$type` comes before any parent's (DTCG 2025.10 §6.4: the
+                // extending group inherits the other group's properties): only the resolver, which
+                // sees every file, knows it, so tokens below without a type of their own wait for it.
+                if ownType == nil {
+                    groupType = nil
+                    typeFromExtends = true
+                }
+            } else {
+                result.diagnostics.append(Diagnostic(.error, TokenStructureMessage.badExtends(),
+                                                     at: extends.location, rule: ResolveRule.tokenStructure))
+            }
+        }
+        return (groupType, typeFromExtends)
+    }
+
+    /// Whether a group's entry is a token or a group (or `$root`); a group property, a name with '.', '{' or '}', and
+    /// a value that is not an object are not (and all but a known group property are reported).
+    private static func isGroupOrToken(_ entry: Node.Entry, _ diagnostics: inout [Diagnostic]) -> Bool {
+        if entry.key.hasPrefix("$") && entry.key != "$root" {
+            if !groupProperties.contains(entry.key) {
+                diagnostics.append(Diagnostic(.warning, TokenShapeMessage.unknownGroupProperty(key: entry.key), at: entry.keyLocation, rule: ShapeRule.unknownKey,
+                                              hint: DidYouMean.hint(for: entry.key, among: groupProperties)))
+            }
+            return false
+        }
+        // Bytes first, as almost no name has any of the three; then characters, which is what
+        // the rule compares (a '.' with a combining mark on it is another character).
+        if entry.key.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }),
+           entry.key.contains(where: { $0 == "." || $0 == "{" || $0 == "}" }) {
+            diagnostics.append(Diagnostic(.error, TokenStructureMessage.badName(name: entry.key),
+                                          at: entry.keyLocation, rule: ResolveRule.tokenStructure))
+            return false
+        }
+        guard entry.value.entries != nil else {
+            diagnostics.append(Diagnostic(.error, TokenStructureMessage.notGroupOrToken(name: entry.key, found: entry.value.typeDescription),
+                                          at: entry.value.location, rule: ResolveRule.tokenStructure,
+                                          hint: "write {\"$value\": …}"))
+            return false
+        }
+        return true
+    }
+
+    /// The token an entry with `$value` or `$ref` declares, typed by its own `$type` or its group's, its value checked
+    /// against the type; nil (reported) for a `$ref` that is not a JSON pointer.
+    private static func token(_ entry: Node.Entry, named name: String, _ properties: TokenProperties, groupType: String?,
+                              typeFromExtends: Bool, _ diagnostics: inout [Diagnostic]) -> DesignToken? {
+        let valueNode = properties.value, refNode = properties.ref
+        var type = groupType
+        if let typeNode = properties.type { type = checkType(typeNode, &diagnostics) ?? groupType }
+        for property in entry.value.entries ?? [] where !tokenProperties.contains(property.key) {
+            diagnostics.append(Diagnostic(.error, TokenShapeMessage.unknownTokenProperty(key: property.key, token: name),
+                                          at: property.keyLocation, rule: ShapeRule.unknownKey,
+                                          hint: DidYouMean.hint(for: property.key, among: tokenProperties)
+                                             ?? "a token holds only $value (or $ref), $type, $description, $extensions and $deprecated"))
+        }
+        var reference: TokenReference?
+        let value: Node
+        if let valueNode {
+            value = valueNode
+            if let refNode {
+                diagnostics.append(Diagnostic(.error, TokenStructureMessage.valueAndRef(token: name),
+                                              at: refNode.location, rule: ResolveRule.tokenStructure))
+            }
+        } else {
+            value = refNode!
+            reference = refNode!.string.flatMap(TokenReference.pointer)
+            if reference == nil {
+                diagnostics.append(Diagnostic(.error, TokenStructureMessage.badRef(token: name),
+                                              at: refNode!.location, rule: ResolveRule.tokenStructure))
+                return nil
+            }
+        }
+        checkMetadata(entry.value, &diagnostics)
+        var token = DesignToken(path: name, type: type, value: value, location: entry.keyLocation,
+                                description: properties.description?.string, extensions: properties.extensions,
+                                deprecated: properties.deprecated, reference: reference)
+        if token.reference == nil {
+            if let type {
+                diagnostics += TokenValueChecker.check(value, type: type, path: name)
+            } else if typeFromExtends {
+                // Typed, or reported, by the resolver (`TokenTyping`), which sees the extended group.
+                token.awaitsExtendedType = true
+            } else {
+                diagnostics.append(TokenTyping.untyped(token))
+            }
+        }
+        return token
     }
 
     /// `$description` is a string, `$deprecated` a boolean or a string, `$extensions` an object
