@@ -139,11 +139,21 @@ public enum BundlePlanner {
         }
 
         mutating func run() throws -> [BundleSpec] {
-            var bundles: [BundleSpec] = []
-            let source = tenant.source
-            var core: [BundleEntry] = []
+            var core = try coreDocuments()
+            let (libraryBundles, itemBundle) = try library(core: &core)
+            var bundles = libraryBundles
+            bundles += try programs(itemBundle: itemBundle, core: &core)
+            bundles += try tours(core: &core)
+            bundles += try locales()
+            bundles.append(BundleSpec(id: "core", kind: .core, policy: .essential, entries: core))
+            try Self.checkPaths(bundles)
+            return bundles.sorted { $0.id < $1.id }
+        }
 
-            // Tenant configuration with `extends` applied, and its imagery (from whichever tenant wrote it).
+        /// Tenant configuration with `extends` applied, and its imagery (from whichever tenant wrote it); the tokens of
+        /// every mode, the platform files and the voice.
+        mutating func coreDocuments() throws -> [BundleEntry] {
+            var core: [BundleEntry] = []
             if let merged = tenant.tenant {
                 core.append(Self.json("tenant.json", JSONValue(merged)))
                 let assetsNode = merged["assets"]
@@ -163,10 +173,15 @@ public enum BundlePlanner {
             }
             core += try Self.platformFiles(tenant, templates: templates)
             if let voice = tenant.voice { core.append(Self.json("voice.json", JSONValue(voice))) }
+            return core
+        }
 
-            // Library: the tenant's own and its ancestors' (program lessons may use both), merged into
-            // one catalog where a nearer tenant's item, category or pack replaces one with the same id.
-            // Where each item lives is data in library.json (`bundle`), not a naming rule.
+        /// Library: the tenant's own and its ancestors' (program lessons may use both), merged into
+        /// one catalog where a nearer tenant's item, category or pack replaces one with the same id.
+        /// Where each item lives is data in library.json (`bundle`), not a naming rule.
+        /// Returns the media bundles and each shipped item's bundle; the catalog goes into `core`.
+        mutating func library(core: inout [BundleEntry]) throws -> (bundles: [BundleSpec], itemBundle: [String: String]) {
+            var bundles: [BundleSpec] = []
             var itemBundle: [String: String] = [:]
             let library = MergedLibrary(tenant, includingDrafts: false)
             let items = Dictionary(library.items.map { ($0.id, (node: $0.node, owner: $0.owner, directory: $0.directory)) }, uniquingKeysWith: { a, _ in a })
@@ -217,8 +232,13 @@ public enum BundlePlanner {
                 ])
                 core.append(Self.json("library/library.json", catalog))
             }
+            return (bundles, itemBundle)
+        }
 
-            // Programs.
+        /// A bundle per published program, depending on the library bundles its lessons use; its document goes into `core`.
+        mutating func programs(itemBundle: [String: String], core: inout [BundleEntry]) throws -> [BundleSpec] {
+            var bundles: [BundleSpec] = []
+            let source = tenant.source
             for program in source.manifests(.program) where program.node.publicationStatus == .published {
                 guard let id = program.node["id"]?.string else { continue }
                 let document = Self.json(Self.jsonPath(program), JSONValue(program.node))
@@ -234,8 +254,13 @@ public enum BundlePlanner {
                                           access: program.node["protected"]?.bool == true ? .voucher : .public, dependencies: Array(lessons).sorted(), entries: entries,
                                           availability: program.node.availability))
             }
+            return bundles
+        }
 
-            // Tours: shared media in one bundle, audio and subtitles per language.
+        /// Tours: shared media in one bundle, audio and subtitles per language; each document goes into `core`.
+        mutating func tours(core: inout [BundleEntry]) throws -> [BundleSpec] {
+            var bundles: [BundleSpec] = []
+            let source = tenant.source
             for tour in source.manifests(.tour) where tour.node.publicationStatus == .published {
                 guard let id = tour.node["id"]?.string else { continue }
                 let window = tour.node.availability
@@ -260,16 +285,23 @@ public enum BundlePlanner {
                                               availability: window))
                 }
             }
+            return bundles
+        }
 
-            // Locales, with the platform string files generated from them (docs/l10n.md#in-a-release).
+        /// Locales, with the platform string files generated from them (docs/l10n.md#in-a-release).
+        func locales() throws -> [BundleSpec] {
+            var bundles: [BundleSpec] = []
             let defaultLocale = tenant.defaultLocale
             let platform = PlatformStrings(tenant, memo: memo)
             for locale in tenant.supportedLocales where tenant.locales[locale] != nil {
                 bundles.append(BundleSpec(id: "locale.\(locale)", kind: .locale, locale: locale, policy: locale == defaultLocale ? .essential : .prefetch,
                                           entries: try platform.files(for: locale, memo: memo)))
             }
+            return bundles
+        }
 
-            bundles.append(BundleSpec(id: "core", kind: .core, policy: .essential, entries: core))
+        /// Refuses bundles that would put two different files at one path.
+        static func checkPaths(_ bundles: [BundleSpec]) throws {
             for bundle in bundles where !bundle.conflicts.isEmpty {
                 throw Failure(description: "bundle '\(bundle.id)' would hold different files at the same path: \(bundle.conflicts.joined(separator: ", ")) "
                               + "(an inherited file and the tenant's own file share a path; rename one of them)")
@@ -285,7 +317,6 @@ public enum BundlePlanner {
                     owners[entry.path] = (entry.sha256, bundle.id)
                 }
             }
-            return bundles.sorted { $0.id < $1.id }
         }
     }
 }
