@@ -287,108 +287,25 @@ final class PluralTemplate: Sendable {
     /// The template of the message parsed as `pattern`, read from its flat parts (no tree): the same
     /// pieces as `init(_: MessageFormat, slots:)`, which a differential test holds it to.
     init(_ pattern: MessagePattern, slots: [ArgumentSlot]) {
-        var bytes: [UInt8] = [], pieces: [Piece] = []
-        var options: [(keyword: String, pieces: Range<Int>)] = []
-        let parts = pattern.parts
-        bytes.reserveCapacity(pattern.source.utf8.count + 16)
-        pieces.reserveCapacity(16)
-        func slotIndex(_ name: MessageFormat.ArgumentName) -> Int32 {
-            Int32(slots.firstIndex { $0.name == name } ?? -1)
-        }
-        // The index after the argument that starts at `i` (its options and their messages included).
-        func skipArgument(from i: Int) -> Int {
-            var level = 0, j = i
-            while j < parts.count {
-                switch parts[j].kind {
-                case .argumentStart: level += 1
-                case .argumentEnd:
-                    level -= 1
-                    if level == 0 { return j + 1 }
-                default: break
-                }
-                j += 1
-            }
-            return j
-        }
+        var reader = FlatPatternReader(pattern, slots: slots)
         var prefix = 0..<0, suffix = 0..<0, hasPlural = false, poundSlot: Int32 = -1
         pattern.withUTF8 { utf8 in
-            // The pieces of one message level from part `i`: through its `messageEnd` (consumed), or to the
-            // end, or (when `stopAtSelection`) up to its first selection, left unread.
-            func add(_ i: inout Int, stopAtSelection: Bool) -> Range<Int> {
-                let start = pieces.count
-                while i < parts.count {
-                    let part = parts[i]
-                    switch part.kind {
-                    case .text, .quotedText:
-                        let from = Int32(bytes.count)
-                        var k = Int(part.start)
-                        let end = Int(part.end)
-                        if part.value == 0, k == end || memchr(utf8.baseAddress! + k, Int32(UInt8(ascii: "%")), end - k) == nil {
-                            // Most text has no '%' and no doubled apostrophe: copied whole.
-                            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[k..<end]))
-                        } else {
-                            while k < end {
-                                let byte = utf8[k]
-                                bytes.append(byte)
-                                if byte == UInt8(ascii: "%") { bytes.append(byte) }
-                                // `''` reads as one apostrophe (only in a part that holds one).
-                                k += part.value == 1 && byte == 0x27 && k + 1 < end && utf8[k + 1] == 0x27 ? 2 : 1
-                            }
-                        }
-                        pieces.append(.literal(start: from, end: Int32(bytes.count)))
-                        i += 1
-                    case .pound:
-                        pieces.append(.pound)
-                        i += 1
-                    case .argumentStart:
-                        if stopAtSelection, let type = pattern.argumentType(of: part), type.isSelection { return start..<pieces.count }
-                        pieces.append(.slot(slotIndex(pattern.argumentName(of: parts[i + 1]))))
-                        i = skipArgument(from: i)
-                    case .messageEnd:
-                        i += 1
-                        return start..<pieces.count
-                    case .argumentName, .argumentStyle, .offset, .selector, .messageStart, .argumentEnd:
-                        i += 1  // not at a message level of a parse the parser accepted
-                    }
-                }
-                return start..<pieces.count
-            }
             var i = 0
-            prefix = add(&i, stopAtSelection: true)
-            guard i < parts.count else {
-                suffix = pieces.count..<pieces.count
+            prefix = reader.add(&i, stopAtSelection: true, utf8)
+            guard i < reader.parts.count else {
+                suffix = reader.pieces.count..<reader.pieces.count
                 return
             }
             // The first selection: its options with a keyword selector, then what follows it.
             hasPlural = true
-            poundSlot = slotIndex(pattern.argumentName(of: parts[i + 1]))
+            poundSlot = reader.slotIndex(pattern.argumentName(of: reader.parts[i + 1]))
             i += 2
-            options: while i < parts.count {
-                let part = parts[i]
-                switch part.kind {
-                case .selector:
-                    i += 2  // the selector and its message's start
-                    let (byteCount, pieceCount) = (bytes.count, pieces.count)
-                    let range = add(&i, stopAtSelection: false)
-                    if part.value == 1 {
-                        // An explicit `=N` option is never a platform variant.
-                        bytes.removeSubrange(byteCount...)
-                        pieces.removeSubrange(pieceCount...)
-                    } else {
-                        options.append((pattern.source(of: part), range))
-                    }
-                case .argumentEnd:
-                    i += 1
-                    break options
-                default:
-                    i += 1  // the offset
-                }
-            }
-            suffix = add(&i, stopAtSelection: false)
+            reader.addOptions(&i, utf8)
+            suffix = reader.add(&i, stopAtSelection: false, utf8)
         }
-        self.bytes = bytes
-        self.pieces = pieces
-        self.options = options
+        self.bytes = reader.bytes
+        self.pieces = reader.pieces
+        self.options = reader.options
         self.prefix = prefix
         self.suffix = suffix
         self.hasPlural = hasPlural
@@ -433,6 +350,117 @@ final class PluralTemplate: Sendable {
                 if index >= 0 { out.append(contentsOf: signature.specifier(signature.slots[Int(index)]).utf8) }
             case .pound:
                 if pound, poundSlot >= 0 { out.append(contentsOf: signature.specifier(signature.slots[Int(poundSlot)]).utf8) }
+            }
+        }
+    }
+}
+
+/// The pieces of a `PluralTemplate` read from a pattern's flat parts, message level by message level.
+private struct FlatPatternReader {
+    let pattern: MessagePattern
+    let parts: [MessagePattern.Part]
+    let slots: [ArgumentSlot]
+    private(set) var bytes: [UInt8] = []
+    private(set) var pieces: [PluralTemplate.Piece] = []
+    private(set) var options: [(keyword: String, pieces: Range<Int>)] = []
+
+    init(_ pattern: MessagePattern, slots: [ArgumentSlot]) {
+        self.pattern = pattern
+        self.slots = slots
+        parts = pattern.parts
+        bytes.reserveCapacity(pattern.source.utf8.count + 16)
+        pieces.reserveCapacity(16)
+    }
+
+    func slotIndex(_ name: MessageFormat.ArgumentName) -> Int32 {
+        Int32(slots.firstIndex { $0.name == name } ?? -1)
+    }
+
+    /// The index after the argument that starts at `i` (its options and their messages included).
+    func skipArgument(from i: Int) -> Int {
+        var level = 0, j = i
+        while j < parts.count {
+            switch parts[j].kind {
+            case .argumentStart: level += 1
+            case .argumentEnd:
+                level -= 1
+                if level == 0 { return j + 1 }
+            default: break
+            }
+            j += 1
+        }
+        return j
+    }
+
+    /// The pieces of one message level from part `i`: through its `messageEnd` (consumed), or to the
+    /// end, or (when `stopAtSelection`) up to its first selection, left unread.
+    mutating func add(_ i: inout Int, stopAtSelection: Bool, _ utf8: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        let start = pieces.count
+        while i < parts.count {
+            let part = parts[i]
+            switch part.kind {
+            case .text, .quotedText:
+                addText(part, utf8)
+                i += 1
+            case .pound:
+                pieces.append(.pound)
+                i += 1
+            case .argumentStart:
+                if stopAtSelection, let type = pattern.argumentType(of: part), type.isSelection { return start..<pieces.count }
+                pieces.append(.slot(slotIndex(pattern.argumentName(of: parts[i + 1]))))
+                i = skipArgument(from: i)
+            case .messageEnd:
+                i += 1
+                return start..<pieces.count
+            case .argumentName, .argumentStyle, .offset, .selector, .messageStart, .argumentEnd:
+                i += 1  // not at a message level of a parse the parser accepted
+            }
+        }
+        return start..<pieces.count
+    }
+
+    /// A text part as a literal piece, `%` doubled and a quoted text's `''` read as one apostrophe.
+    mutating func addText(_ part: MessagePattern.Part, _ utf8: UnsafeBufferPointer<UInt8>) {
+        let from = Int32(bytes.count)
+        var k = Int(part.start)
+        let end = Int(part.end)
+        if part.value == 0, k == end || memchr(utf8.baseAddress! + k, Int32(UInt8(ascii: "%")), end - k) == nil {
+            // Most text has no '%' and no doubled apostrophe: copied whole.
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[k..<end]))
+        } else {
+            while k < end {
+                let byte = utf8[k]
+                bytes.append(byte)
+                if byte == UInt8(ascii: "%") { bytes.append(byte) }
+                // `''` reads as one apostrophe (only in a part that holds one).
+                k += part.value == 1 && byte == 0x27 && k + 1 < end && utf8[k + 1] == 0x27 ? 2 : 1
+            }
+        }
+        pieces.append(.literal(start: from, end: Int32(bytes.count)))
+    }
+
+    /// The options of the selection whose first option is at part `i`, through the selection's end (consumed): each
+    /// with a keyword selector into `options`; an explicit `=N` option's pieces are read and dropped.
+    mutating func addOptions(_ i: inout Int, _ utf8: UnsafeBufferPointer<UInt8>) {
+        while i < parts.count {
+            let part = parts[i]
+            switch part.kind {
+            case .selector:
+                i += 2  // the selector and its message's start
+                let (byteCount, pieceCount) = (bytes.count, pieces.count)
+                let range = add(&i, stopAtSelection: false, utf8)
+                if part.value == 1 {
+                    // An explicit `=N` option is never a platform variant.
+                    bytes.removeSubrange(byteCount...)
+                    pieces.removeSubrange(pieceCount...)
+                } else {
+                    options.append((pattern.source(of: part), range))
+                }
+            case .argumentEnd:
+                i += 1
+                return
+            default:
+                i += 1  // the offset
             }
         }
     }
