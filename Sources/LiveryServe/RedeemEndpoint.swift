@@ -35,6 +35,35 @@ struct RedeemEndpoint: RouterMiddleware {
         let tenant = String(components[0])
         guard !tenant.hasPrefix("."), !tenant.contains("\\"), !tenant.contains("\0"), path.utf8.count <= 1024 else { return Response(status: .notFound) }
         guard request.method == .post else { return Response(status: .methodNotAllowed, headers: [.allow: "POST"]) }
+        if let refusal = await refusal(ofUnknownTenant: tenant) { return refusal }
+
+        let address = context.remoteAddress?.ipAddress ?? "unknown"
+        if let wait = state.failures.retryAfter(address) {
+            return .json(.tooManyRequests, ["error": "too many failed attempts; try again in \(wait) s"], headers: [.retryAfter: String(wait)])
+        }
+        let object: [String: Any]
+        switch try await jsonObject(of: request, isRedeem: isRedeem) {
+        case .success(let read): object = read
+        case .failure(let refused): return refused.response
+        }
+        let deviceKey: Curve25519.KeyAgreement.PublicKey?
+        switch Self.deviceKey(in: object) {
+        case .success(let key): deviceKey = key
+        case .failure(let refused): return refused.response
+        }
+        if !isRedeem {
+            return await renew(request, tenant: tenant, deviceKey: deviceKey)
+        }
+        return await redeem(object, tenant: tenant, address: address, deviceKey: deviceKey)
+    }
+
+    /// A request refused with this response.
+    struct Refused: Error {
+        var response: Response
+    }
+
+    /// The 404 for a tenant this server has no releases of, or the 503 when its releases cannot be read.
+    func refusal(ofUnknownTenant tenant: String) async -> Response? {
         switch state.releases {
         case .folder:
             var isFolder: ObjCBool = false
@@ -48,40 +77,44 @@ struct RedeemEndpoint: RouterMiddleware {
                 return .json(.serviceUnavailable, ["error": "the release metadata of '\(tenant)' cannot be read"])
             }
         }
+        return nil
+    }
 
-        let address = context.remoteAddress?.ipAddress ?? "unknown"
-        if let wait = state.failures.retryAfter(address) {
-            return .json(.tooManyRequests, ["error": "too many failed attempts; try again in \(wait) s"], headers: [.retryAfter: String(wait)])
-        }
+    /// The body as a JSON object, at most `maximumBody` bytes and sent as `application/json`.
+    func jsonObject(of request: Request, isRedeem: Bool) async throws -> Result<[String: Any], Refused> {
         let mediaType = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         guard mediaType == "application/json" else {
-            return .json(.unsupportedMediaType, ["error": "send the body as Content-Type: application/json"])
+            return .failure(Refused(response: .json(.unsupportedMediaType, ["error": "send the body as Content-Type: application/json"])))
         }
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > Self.maximumBody {
-            return .json(.contentTooLarge, ["error": "the body is larger than \(Self.maximumBody) bytes"])
+            return .failure(Refused(response: .json(.contentTooLarge, ["error": "the body is larger than \(Self.maximumBody) bytes"])))
         }
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: Self.maximumBody)
         } catch let error as HTTPError where error.status == .contentTooLarge {
-            return .json(.contentTooLarge, ["error": "the body is larger than \(Self.maximumBody) bytes"])
+            return .failure(Refused(response: .json(.contentTooLarge, ["error": "the body is larger than \(Self.maximumBody) bytes"])))
         }
         guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any] else {
-            return .json(.badRequest, ["error": isRedeem ? "the body must be a JSON object with the strings \"code\" and \"device\"" : "the body must be a JSON object"])
+            return .failure(Refused(response: .json(.badRequest, ["error": isRedeem ? "the body must be a JSON object with the strings \"code\" and \"device\"" : "the body must be a JSON object"])))
         }
-        var deviceKey: Curve25519.KeyAgreement.PublicKey?
-        if let value = object["deviceKey"] {
-            // A low-order point (all zeros, say) gives no shared secret: refused here, not failed later as a 503.
-            guard let text = value as? String, let raw = Base64URL.decode(text), let key = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: raw),
-                  let shared = try? Curve25519.KeyAgreement.PrivateKey().sharedSecretFromKeyAgreement(with: key),
-                  shared.withUnsafeBytes({ $0.contains { $0 != 0 } }) else {
-                return .json(.badRequest, ["error": "\"deviceKey\" must be an X25519 public key (32 bytes), base64url without padding"])
-            }
-            deviceKey = key
+        return .success(object)
+    }
+
+    /// The body's `deviceKey`, if it has one: an X25519 public key that gives a shared secret.
+    static func deviceKey(in object: [String: Any]) -> Result<Curve25519.KeyAgreement.PublicKey?, Refused> {
+        guard let value = object["deviceKey"] else { return .success(nil) }
+        // A low-order point (all zeros, say) gives no shared secret: refused here, not failed later as a 503.
+        guard let text = value as? String, let raw = Base64URL.decode(text), let key = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: raw),
+              let shared = try? Curve25519.KeyAgreement.PrivateKey().sharedSecretFromKeyAgreement(with: key),
+              shared.withUnsafeBytes({ $0.contains { $0 != 0 } }) else {
+            return .failure(Refused(response: .json(.badRequest, ["error": "\"deviceKey\" must be an X25519 public key (32 bytes), base64url without padding"])))
         }
-        if !isRedeem {
-            return await renew(request, tenant: tenant, deviceKey: deviceKey)
-        }
+        return .success(key)
+    }
+
+    /// `redeem`: a voucher code for a device, answered with a signed token and the access it grants.
+    func redeem(_ object: [String: Any], tenant: String, address: String, deviceKey: Curve25519.KeyAgreement.PublicKey?) async -> Response {
         guard let typed = object["code"] as? String, let device = object["device"] as? String else {
             return .json(.badRequest, ["error": "the body must be a JSON object with the strings \"code\" and \"device\""])
         }
