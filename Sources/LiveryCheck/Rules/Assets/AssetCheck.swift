@@ -16,9 +16,34 @@ public enum AssetRule {
 /// sniffed from the bytes against the extension and against what the field accepts.
 public enum AssetCheck {
     static func run(_ source: TenantSource, media measurements: MediaMeasurements = MediaMeasurements(), limits: MediaLimits = .default) -> [Diagnostic] {
-        // A frame walk reads a whole recording: the tenant's audio and video (those whose bytes are
-        // what their name says) are measured on every core first, and the loop below finds them measured.
-        // Their sniffed types are kept for the loop, which would otherwise read their heads again.
+        var sniffed = measureMedia(source, measurements)
+        var diagnostics: [Diagnostic] = []
+        var probed: [String: Bool] = [:]
+        for reference in source.assets {
+            guard let (relative, url) = resolve(reference, in: source, &diagnostics) else { continue }
+            let actual: FileType?
+            var head: [UInt8]?
+            if let cached = sniffed[relative] { actual = cached } else {
+                head = FileSniffer.head(ofFileAt: url)
+                actual = head.flatMap { FileSniffer.sniff($0) }
+                sniffed[relative] = actual
+            }
+            if let finding = typeFinding(reference, relative: relative, actual: actual) {
+                diagnostics.append(finding)
+                continue
+            }
+            guard let type = actual, probed[relative] == nil else { continue }
+            if let finding = probe(reference, url: url, as: type, head: head, measurements, limits, probed: &probed[relative]) {
+                diagnostics.append(finding)
+            }
+        }
+        return diagnostics
+    }
+
+    /// A frame walk reads a whole recording: the tenant's audio and video (those whose bytes are
+    /// what their name says) are measured on every core first, and the loop of `run` finds them measured.
+    /// Their sniffed types are returned for that loop, which would otherwise read their heads again.
+    private static func measureMedia(_ source: TenantSource, _ measurements: MediaMeasurements) -> [String: FileType?] {
         var sniffed: [String: FileType?] = [:]
         var media: [(URL, FileType)] = []
         for reference in source.assets {
@@ -30,83 +55,87 @@ public enum AssetCheck {
             if actual == type { media.append((url, type)) }
         }
         _ = ParallelMap.map(media) { file in measurements.measure(file.0, as: file.1) != nil }
-        var diagnostics: [Diagnostic] = []
-        var probed: [String: Bool] = [:]
-        for reference in source.assets {
-            let relative: String
-            switch TenantPath.normalize(reference.path, baseDirectory: reference.baseDirectory) {
-            case .success(let path): relative = path
-            case .failure(.refused(let rule, let message, let hint)):
-                diagnostics.append(Diagnostic(.error, message, at: reference.location, rule: rule, hint: hint))
-                continue
+        return sniffed
+    }
+
+    /// The reference's path in the tenant folder and its file, or nil with the finding for a path that leaves the
+    /// folder or names no regular file.
+    private static func resolve(_ reference: AssetReference, in source: TenantSource, _ diagnostics: inout [Diagnostic]) -> (relative: String, url: URL)? {
+        let relative: String
+        switch TenantPath.normalize(reference.path, baseDirectory: reference.baseDirectory) {
+        case .success(let path): relative = path
+        case .failure(.refused(let rule, let message, let hint)):
+            diagnostics.append(Diagnostic(.error, message, at: reference.location, rule: rule, hint: hint))
+            return nil
+        }
+        switch source.paths.regularFile(relative) {
+        case .success(let url): return (relative, url)
+        case .failure(.refused(let rule, let message, let hint)):
+            var hint = hint
+            if rule == PathRule.missing, relative != reference.path {
+                hint = "paths are relative to the manifest's folder; this one resolves to '\(relative)' in the tenant folder"
             }
-            let url: URL
-            switch source.paths.regularFile(relative) {
-            case .success(let resolved): url = resolved
-            case .failure(.refused(let rule, let message, let hint)):
-                var hint = hint
-                if rule == PathRule.missing, relative != reference.path {
-                    hint = "paths are relative to the manifest's folder; this one resolves to '\(relative)' in the tenant folder"
-                }
-                diagnostics.append(Diagnostic(.error, message, at: reference.location, rule: rule, hint: hint))
-                continue
-            }
-            let actual: FileType?
-            var head: [UInt8]?
-            if let cached = sniffed[relative] { actual = cached } else {
-                head = FileSniffer.head(ofFileAt: url)
-                actual = head.flatMap { FileSniffer.sniff($0) }
-                sniffed[relative] = actual
-            }
-            let claimed = FileType(extensionOf: relative)
-            if let claimed, actual != claimed, !(claimed == .mp4 && actual == .mp4) {
-                let what = actual.map { "\($0.rawValue.uppercased()) data" } ?? "no known file type"
-                diagnostics.append(Diagnostic(.error, FileTypeRule.Message.wrongContent(path: reference.path, ext: (relative as NSString).pathExtension, content: what),
-                                              at: reference.location, rule: AssetRule.fileType,
-                                              hint: actual.map { "rename it to .\($0.extensions[0]) or export it again as \(claimed.rawValue.uppercased())" }))
-                continue
-            }
-            if claimed == nil, !reference.allowed.isEmpty {
-                diagnostics.append(Diagnostic(.error, FileTypeRule.Message.noExtension(path: reference.path), at: reference.location, rule: AssetRule.fileType,
-                                              hint: "expected one of: \(reference.allowed.flatMap(\.extensions).map { "." + $0 }.joined(separator: ", "))"))
-                continue
-            }
-            if let claimed, !reference.allowed.isEmpty, !reference.allowed.contains(claimed) {
-                diagnostics.append(Diagnostic(.error, FieldTypeRule.Message.notAccepted(path: reference.path, type: claimed.rawValue.uppercased(), accepted: reference.allowed.map { $0.rawValue.uppercased() }.joined(separator: ", ")),
-                                              at: reference.location, rule: AssetRule.fieldType))
-                continue
-            }
-            if let type = actual, probed[relative] == nil, let result = measurements.measure(url, as: type) {
-                probed[relative] = true
-                switch result {
-                case .failure(let failure):
-                    diagnostics.append(Diagnostic(.error, MediaFramesRule.Message.unreadable(path: reference.path, type: type.rawValue.uppercased(), failure: "\(failure)"), at: reference.location,
-                                                  rule: AssetRule.mediaFrames, hint: type == .mp4 ? "export or download the file again" : "encode the recording again, or cut it where it is whole"))
-                case .success(let facts) where facts.streamable == false:
-                    diagnostics.append(Diagnostic(.warning, MediaStreamableRule.Message.indexAtEnd(path: reference.path),
-                                                  at: reference.location, rule: AssetRule.mediaStreamable,
-                                                  hint: "move the index to the front without re-encoding: ffmpeg -i IN -c copy -movflags +faststart OUT"))
-                case .success:
-                    break
-                }
-            }
-            if let type = actual, probed[relative] == nil, let result = ImageProbe.probe(fileAt: url, as: type, head: head) {
-                probed[relative] = true
-                switch result {
-                case .failure(let failure):
-                    diagnostics.append(Diagnostic(.error, ImageHeaderRule.Message.unreadable(path: reference.path, type: type.rawValue.uppercased(), failure: "\(failure)"), at: reference.location,
-                                                  rule: AssetRule.imageHeader, hint: "export the image again"))
-                case .success(let facts?) where facts.pixels > limits.maximumPixels:
-                    let megapixels = Double(facts.pixels) / 1e6
-                    diagnostics.append(Diagnostic(.error, ImagePixelsRule.Message.tooManyPixels(path: reference.path, width: facts.width, height: facts.height, megapixels: String(format: "%.0f", megapixels),
-                                                                                     megabytes: facts.pixels * 4 / 1_000_000),
-                                                  at: reference.location, rule: AssetRule.imagePixels,
-                                                  hint: String(format: "images may have at most %g megapixels: export it smaller", limits.maximumMegapixels)))
-                case .success:
-                    break
-                }
+            diagnostics.append(Diagnostic(.error, message, at: reference.location, rule: rule, hint: hint))
+            return nil
+        }
+    }
+
+    /// The finding for a file whose bytes are not what its extension says, that has no extension, or whose type the
+    /// field does not accept.
+    private static func typeFinding(_ reference: AssetReference, relative: String, actual: FileType?) -> Diagnostic? {
+        let claimed = FileType(extensionOf: relative)
+        if let claimed, actual != claimed, !(claimed == .mp4 && actual == .mp4) {
+            let what = actual.map { "\($0.rawValue.uppercased()) data" } ?? "no known file type"
+            return Diagnostic(.error, FileTypeRule.Message.wrongContent(path: reference.path, ext: (relative as NSString).pathExtension, content: what),
+                              at: reference.location, rule: AssetRule.fileType,
+                              hint: actual.map { "rename it to .\($0.extensions[0]) or export it again as \(claimed.rawValue.uppercased())" })
+        }
+        if claimed == nil, !reference.allowed.isEmpty {
+            return Diagnostic(.error, FileTypeRule.Message.noExtension(path: reference.path), at: reference.location, rule: AssetRule.fileType,
+                              hint: "expected one of: \(reference.allowed.flatMap(\.extensions).map { "." + $0 }.joined(separator: ", "))")
+        }
+        if let claimed, !reference.allowed.isEmpty, !reference.allowed.contains(claimed) {
+            return Diagnostic(.error, FieldTypeRule.Message.notAccepted(path: reference.path, type: claimed.rawValue.uppercased(), accepted: reference.allowed.map { $0.rawValue.uppercased() }.joined(separator: ", ")),
+                              at: reference.location, rule: AssetRule.fieldType)
+        }
+        return nil
+    }
+
+    /// The finding of the media or image probe that reads a file of this type, if any does (`probed` set to true
+    /// when one did): a recording that does not read to its end or keeps its index at the end, an image whose header
+    /// does not read or that has too many pixels.
+    private static func probe(_ reference: AssetReference, url: URL, as type: FileType, head: [UInt8]?, _ measurements: MediaMeasurements,
+                      _ limits: MediaLimits, probed: inout Bool?) -> Diagnostic? {
+        if let result = measurements.measure(url, as: type) {
+            probed = true
+            switch result {
+            case .failure(let failure):
+                return Diagnostic(.error, MediaFramesRule.Message.unreadable(path: reference.path, type: type.rawValue.uppercased(), failure: "\(failure)"), at: reference.location,
+                                  rule: AssetRule.mediaFrames, hint: type == .mp4 ? "export or download the file again" : "encode the recording again, or cut it where it is whole")
+            case .success(let facts) where facts.streamable == false:
+                return Diagnostic(.warning, MediaStreamableRule.Message.indexAtEnd(path: reference.path),
+                                  at: reference.location, rule: AssetRule.mediaStreamable,
+                                  hint: "move the index to the front without re-encoding: ffmpeg -i IN -c copy -movflags +faststart OUT")
+            case .success:
+                return nil
             }
         }
-        return diagnostics
+        if let result = ImageProbe.probe(fileAt: url, as: type, head: head) {
+            probed = true
+            switch result {
+            case .failure(let failure):
+                return Diagnostic(.error, ImageHeaderRule.Message.unreadable(path: reference.path, type: type.rawValue.uppercased(), failure: "\(failure)"), at: reference.location,
+                                  rule: AssetRule.imageHeader, hint: "export the image again")
+            case .success(let facts?) where facts.pixels > limits.maximumPixels:
+                let megapixels = Double(facts.pixels) / 1e6
+                return Diagnostic(.error, ImagePixelsRule.Message.tooManyPixels(path: reference.path, width: facts.width, height: facts.height, megapixels: String(format: "%.0f", megapixels),
+                                                                     megabytes: facts.pixels * 4 / 1_000_000),
+                                  at: reference.location, rule: AssetRule.imagePixels,
+                                  hint: String(format: "images may have at most %g megapixels: export it smaller", limits.maximumMegapixels))
+            case .success:
+                return nil
+            }
+        }
+        return nil
     }
 }
