@@ -132,20 +132,92 @@ public enum StoreDoctor {
         }
         let targets = report.problems.filter { $0.kind == .damagedTarget }
         guard !targets.isEmpty else { return result }
-        let store = try ContentStore(root: output.appendingPathComponent(".livery/store"))
-        // Each candidate is hashed once per look-up round (a tour bundle can be hundreds of megabytes);
-        // the memo is cleared after a rebuild, which may have put new objects in the store.
-        var found: [String: URL?] = [:]
-        func intactCopy(_ sha: String) -> URL? {
+        var copies = IntactCopies(store: try ContentStore(root: output.appendingPathComponent(".livery/store")),
+                                  tenants: Set(targets.compactMap(\.tenant)), output: output)
+        let missing = Set(targets.filter { copies.copy(of: $0.expected) == nil }.compactMap(\.tenant))
+        if !missing.isEmpty {
+            try rebuild(missing)
+            copies.forget()
+        }
+        let lock = try OutputLock(output: output, waiting: { _ in })
+        defer { withExtendedLifetime(lock) {} }
+        let byRepository = Dictionary(grouping: targets) { "\($0.tenant ?? "")/\($0.channel?.name ?? "")" }
+        for (_, problems) in byRepository.sorted(by: { $0.key < $1.key }) {
+            try repairTargets(problems, output: output, copies: &copies, into: &result)
+        }
+        return result
+    }
+
+    /// Replaces the damaged targets of one channel (`problems`) from intact copies, and drops those without one that
+    /// the channel no longer serves, in one amendment of the channel; those it serves stay, unrepaired.
+    private static func repairTargets(_ problems: [Problem], output: URL, copies: inout IntactCopies, into result: inout Repair) throws {
+        guard let tenant = problems[0].tenant, let channel = problems[0].channel else { return }
+        let repository = Publisher.repository(tenant: tenant, channel: channel, output: output)
+        let fixable = problems.compactMap { problem in copies.copy(of: problem.expected).map { (problem, $0) } }
+        let live = liveTargets(tenant: tenant, channel: channel, output: output)
+        let rest = problems.filter { problem in !fixable.contains { $0.0 == problem } }
+        let droppable = rest.filter { !live.contains($0.expected) }
+        result.unrepaired += rest.filter { live.contains($0.expected) }
+        guard !fixable.isEmpty || !droppable.isEmpty else { return }
+        let base = repository.standardizedFileURL.path.dropFirst(output.standardizedFileURL.path.count + 1)
+        try Publisher.amend(tenant: tenant, channel: channel, output: output) { staging in
+            for (problem, source) in fixable {
+                let relative = String(problem.path.dropFirst(base.count + 1))
+                let destination = staging.appendingPathComponent(relative)
+                // The staged file is a hard link to the damaged one: replace the link, never write through it.
+                unlink(destination.path)
+                try Publisher.linkOrCopy(source, to: destination)
+                result.replacedTargets.append(problem.path)
+            }
+            for problem in droppable {
+                unlink(staging.appendingPathComponent(String(problem.path.dropFirst(base.count + 1))).path)
+                result.droppedTargets.append(problem.path)
+            }
+        }
+    }
+
+    /// What the channel serves now: its release and a staged one. Anything else in targets/ is a previous release's.
+    private static func liveTargets(tenant: String, channel: ReleaseChannel, output: URL) -> Set<String> {
+        var live = Set<String>()
+        if let current = Publisher.currentManifest(tenant: tenant, channel: channel, output: output) {
+            live.insert(current.pointer.sha256)
+            live.formUnion(current.manifest.bundles.map(\.sha256))
+        }
+        if let staged = Publisher.stagedManifest(tenant: tenant, channel: channel, output: output) {
+            live.insert(staged.sha256)
+            live.formUnion(staged.manifest.bundles.map(\.sha256))
+        }
+        return live
+    }
+
+    /// Intact copies of damaged targets by SHA-256: the store object, or a file with that hash in a target folder of
+    /// one of `tenants`' channels. Each candidate is hashed once per look-up round (a tour bundle can be hundreds of
+    /// megabytes); `forget` clears the memo after a rebuild, which may have put new objects in the store.
+    private struct IntactCopies {
+        let store: ContentStore
+        let tenants: Set<String>
+        let output: URL
+        private var found: [String: URL?] = [:]
+
+        init(store: ContentStore, tenants: Set<String>, output: URL) {
+            self.store = store
+            self.tenants = tenants
+            self.output = output
+        }
+
+        mutating func copy(of sha: String) -> URL? {
             if let known = found[sha] { return known }
-            let copy = searchIntactCopy(sha)
+            let copy = search(sha)
             found[sha] = copy
             return copy
         }
-        func searchIntactCopy(_ sha: String) -> URL? {
+
+        mutating func forget() { found = [:] }
+
+        private func search(_ sha: String) -> URL? {
             let object = store.objectURL(sha)
             if (try? FileDigest.sha256(of: object).digest) == sha { return object }
-            for tenant in Set(targets.compactMap(\.tenant)) {
+            for tenant in tenants {
                 for channel in Publisher.channels(tenant: tenant, output: output) {
                     let repository = Publisher.repository(tenant: tenant, channel: channel, output: output)
                     for folder in ["targets", "targets/staged"] {
@@ -158,48 +230,5 @@ public enum StoreDoctor {
             }
             return nil
         }
-        let missing = Set(targets.filter { intactCopy($0.expected) == nil }.compactMap(\.tenant))
-        if !missing.isEmpty {
-            try rebuild(missing)
-            found = [:]
-        }
-        let lock = try OutputLock(output: output, waiting: { _ in })
-        defer { withExtendedLifetime(lock) {} }
-        let byRepository = Dictionary(grouping: targets) { "\($0.tenant ?? "")/\($0.channel?.name ?? "")" }
-        for (_, problems) in byRepository.sorted(by: { $0.key < $1.key }) {
-            guard let tenant = problems[0].tenant, let channel = problems[0].channel else { continue }
-            let repository = Publisher.repository(tenant: tenant, channel: channel, output: output)
-            let fixable = problems.compactMap { problem in intactCopy(problem.expected).map { (problem, $0) } }
-            // What the channel serves now: its release and a staged one. Anything else in targets/ is a previous release's.
-            var live = Set<String>()
-            if let current = Publisher.currentManifest(tenant: tenant, channel: channel, output: output) {
-                live.insert(current.pointer.sha256)
-                live.formUnion(current.manifest.bundles.map(\.sha256))
-            }
-            if let staged = Publisher.stagedManifest(tenant: tenant, channel: channel, output: output) {
-                live.insert(staged.sha256)
-                live.formUnion(staged.manifest.bundles.map(\.sha256))
-            }
-            let rest = problems.filter { problem in !fixable.contains { $0.0 == problem } }
-            let droppable = rest.filter { !live.contains($0.expected) }
-            result.unrepaired += rest.filter { live.contains($0.expected) }
-            guard !fixable.isEmpty || !droppable.isEmpty else { continue }
-            let base = repository.standardizedFileURL.path.dropFirst(output.standardizedFileURL.path.count + 1)
-            try Publisher.amend(tenant: tenant, channel: channel, output: output) { staging in
-                for (problem, source) in fixable {
-                    let relative = String(problem.path.dropFirst(base.count + 1))
-                    let destination = staging.appendingPathComponent(relative)
-                    // The staged file is a hard link to the damaged one: replace the link, never write through it.
-                    unlink(destination.path)
-                    try Publisher.linkOrCopy(source, to: destination)
-                    result.replacedTargets.append(problem.path)
-                }
-                for problem in droppable {
-                    unlink(staging.appendingPathComponent(String(problem.path.dropFirst(base.count + 1))).path)
-                    result.droppedTargets.append(problem.path)
-                }
-            }
-        }
-        return result
     }
 }
