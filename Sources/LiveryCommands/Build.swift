@@ -4,11 +4,12 @@ import LiveryCheck
 import LiveryDiagnostics
 import LiveryLoad
 import LiveryPack
+import LiveryParallel
 import LiveryPublish
+import LiveryReleaseFormat
 import LiveryResolve
 import LiverySign
 import LiveryStorage
-import LiveryReleaseFormat
 import LiveryWorkflow
 
 struct Build: AsyncParsableCommand {

@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
 import LiveryLoad
+import LiveryMedia
 import LiveryPack
 import LiveryPublish
-import LiverySign
 import LiveryReleaseFormat
+import LiverySign
 
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import Foundation
+import LiveryInterchange
 import LiveryLoad
 import LiveryResolve
 

@@ -2,9 +2,10 @@ import Foundation
 import LiveryAssets
 import LiveryLoad
 import LiveryPack
+import LiveryParallel
 import LiveryPublish
-import LiverySign
 import LiveryReleaseFormat
+import LiverySign
 
 // Sign and publish: each tenant publishes into its own folder and signs with its own keys, so tenants stage their
 // releases in parallel. Then one flush of the file system makes every staged tree durable (a flush per tenant waited

@@ -1,11 +1,12 @@
 import Crypto
 import Foundation
-import LiveryLoad
-import LiveryReleaseFormat
 import LiveryAssets
 import LiveryCheck
+import LiveryLoad
+import LiveryMedia
 import LiveryPack
 import LiveryPublish
+import LiveryReleaseFormat
 import XCTest
 
 /// `livery build` end to end, on copies of the sample tenants, through the real executable.

@@ -1,7 +1,8 @@
 import Foundation
-import LiverySQLite
 import LiveryDiagnostics
 import LiveryLoad
+import LiveryMedia
+import LiverySQLite
 
 struct TileCoverageRule: Rule {
     static let description = RuleDescription(
