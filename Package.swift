@@ -150,7 +150,7 @@ let package = Package(
         .testTarget(name: "LiveryEncodingTests", dependencies: ["LiveryEncoding"]),
         .testTarget(name: "LiveryStorageTests", dependencies: ["LiveryStorage", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LiveryReleaseFormatTests", dependencies: ["LiveryReleaseFormat", "LiveryEncoding"]),
-        .testTarget(name: "LiveryLoadTests", dependencies: ["LiveryLoad", "LiveryDiagnostics", "LiveryTestSupport"]),
+        .testTarget(name: "LiveryLoadTests", dependencies: ["LiveryLoad", "LiveryDiagnostics"]),
         .testTarget(name: "LiveryParallelTests", dependencies: ["LiveryParallel"]),
         .testTarget(name: "LiveryMediaTests", dependencies: ["LiveryMedia", "LiveryLoad", "LiveryTestSupport"]),
         .testTarget(name: "LiveryL10nTests", dependencies: ["LiveryL10n", "LiveryDiagnostics"], exclude: ["Fixtures"]),
