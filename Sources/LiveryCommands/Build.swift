@@ -6,10 +6,10 @@ import LiveryLoad
 import LiveryPack
 import LiveryParallel
 import LiveryPublish
-import LiveryReleaseFormat
 import LiveryResolve
 import LiverySign
 import LiveryStorage
+import LiveryReleaseFormat
 import LiveryWorkflow
 
 struct Build: AsyncParsableCommand {

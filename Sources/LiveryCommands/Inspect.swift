@@ -4,8 +4,8 @@ import LiveryLoad
 import LiveryMedia
 import LiveryPack
 import LiveryPublish
-import LiveryReleaseFormat
 import LiverySign
+import LiveryReleaseFormat
 
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,9 +1,9 @@
 import Foundation
+import LiveryReleaseFormat
 import LiveryAssets
 import LiveryDiagnostics
 import LiveryLoad
 import LiveryMedia
-import LiveryReleaseFormat
 import LiveryRender
 import LiveryResolve
 import LiveryStorage

@@ -8,9 +8,9 @@ import LiveryMedia
 import LiveryPack
 import LiveryParallel
 import LiveryPublish
-import LiveryReleaseFormat
 import LiveryResolve
 import LiverySign
+import LiveryReleaseFormat
 
 /// One `livery build` under the output's lock: what every step shares (the workspace, the output's content store and
 /// build records, the settings a record must match), and the steps `ReleaseBuilder.build` runs one after another.

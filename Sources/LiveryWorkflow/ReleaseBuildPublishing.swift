@@ -4,8 +4,8 @@ import LiveryLoad
 import LiveryPack
 import LiveryParallel
 import LiveryPublish
-import LiveryReleaseFormat
 import LiverySign
+import LiveryReleaseFormat
 
 // Sign and publish: each tenant publishes into its own folder and signs with its own keys, so tenants stage their
 // releases in parallel. Then one flush of the file system makes every staged tree durable (a flush per tenant waited

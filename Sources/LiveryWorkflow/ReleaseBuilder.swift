@@ -1,17 +1,17 @@
 import Foundation
 import LiveryAssets
 import LiveryCheck
-import LiveryDiagnostics
 import LiveryLoad
+import LiveryDiagnostics
 import LiveryMedia
 import LiveryPack
 import LiveryParallel
 import LiveryPublish
-import LiveryReleaseFormat
 import LiveryRender
 import LiveryResolve
 import LiverySign
 import LiveryStorage
+import LiveryReleaseFormat
 
 /// Options of `livery build`.
 public struct BuildOptions: Sendable {

@@ -1,12 +1,12 @@
 import Crypto
 import Foundation
-import LiveryAssets
-import LiveryCheck
 import LiveryLoad
 import LiveryMedia
+import LiveryReleaseFormat
+import LiveryAssets
+import LiveryCheck
 import LiveryPack
 import LiveryPublish
-import LiveryReleaseFormat
 import XCTest
 
 /// `livery build` end to end, on copies of the sample tenants, through the real executable.

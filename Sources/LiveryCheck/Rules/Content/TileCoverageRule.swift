@@ -1,8 +1,8 @@
 import Foundation
-import LiveryDiagnostics
-import LiveryLoad
 import LiveryMedia
 import LiverySQLite
+import LiveryDiagnostics
+import LiveryLoad
 
 struct TileCoverageRule: Rule {
     static let description = RuleDescription(
