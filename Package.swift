@@ -56,19 +56,23 @@ let package = Package(
         .target(name: "LiveryStorage", dependencies: ["LiveryEncoding", .product(name: "Crypto", package: "swift-crypto")]),
         // The one wrapper over libvips: decode PNG and SVG, resize, flatten, compose, write deterministic PNG.
         .target(name: "LiveryImage", dependencies: ["CVips"]),
-        // LiverySQLite: the probe cache and MBTiles packs (read-only) are read while loading.
         .target(name: "LiverySQLite", dependencies: ["CSQLite", "LiveryStorage"]),
-        .target(name: "LiveryLoad", dependencies: ["LiveryDiagnostics", "LiveryEncoding", "LiverySQLite", "CYAML", "CXML2"]),
+        // `ParallelMap`: every stage's maps over tenants, bundles and files, on the threads `--jobs` allows, in input order.
+        .target(name: "LiveryParallel"),
+        .target(name: "LiveryLoad", dependencies: ["LiveryDiagnostics", "LiveryEncoding", "CYAML", "CXML2"]),
+        // What the asset files a manifest names hold, read from their headers without decoding: audio and video
+        // (MP3, WAV, MP4), images, subtitles, GPX routes, MBTiles packs (LiverySQLite, read-only) and the probe cache.
+        .target(name: "LiveryMedia", dependencies: ["LiveryLoad", "LiveryDiagnostics", "LiverySQLite"]),
         // Crypto: `--shard` places a lineage by the SHA-256 of its root tenant id (TenantShard).
         .target(name: "LiveryResolve", dependencies: ["LiveryLoad", "LiveryL10n", "LiveryDiagnostics", .product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "LiveryCheck", dependencies: ["LiveryResolve", "LiveryLoad", "LiveryDiagnostics", "LiveryL10n", "LiverySQLite", "CLiverySystem"]),
+        .target(name: "LiveryCheck", dependencies: ["LiveryResolve", "LiveryLoad", "LiveryMedia", "LiveryParallel", "LiveryDiagnostics", "LiveryL10n", "LiverySQLite", "CLiverySystem"]),
         .target(name: "LiveryAssets", dependencies: ["LiveryLoad", "LiverySQLite", "LiveryStorage", .product(name: "Crypto", package: "swift-crypto")]),
         // Localization: ICU MessageFormat and CLDR plural rules (generated table, see `make cldr`).
         .target(name: "LiveryL10n", dependencies: ["LiveryDiagnostics"]),
         // `livery l10n`: XLIFF 2.0, String Catalogs and Android resources to and from locale bundles (libxml2, libyaml for in-place edits).
         .target(name: "LiveryInterchange", dependencies: ["LiveryLoad", "LiveryEncoding", "LiveryL10n", "LiveryDiagnostics", "CXML2", "CYAML"]),
-        .target(name: "LiveryRender", dependencies: ["LiveryDiagnostics", "LiveryEncoding", "LiveryLoad", "LiveryResolve", "LiveryL10n", "LiveryInterchange", "LiveryImage", .product(name: "Mustache", package: "swift-mustache")]),
-        .target(name: "LiveryPack", dependencies: ["LiveryDiagnostics", "LiveryLoad", "LiveryResolve", "LiveryRender", "LiveryInterchange", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiveryReleaseFormat", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LiveryRender", dependencies: ["LiveryDiagnostics", "LiveryEncoding", "LiveryLoad", "LiveryMedia", "LiveryResolve", "LiveryL10n", "LiveryInterchange", "LiveryImage", .product(name: "Mustache", package: "swift-mustache")]),
+        .target(name: "LiveryPack", dependencies: ["LiveryDiagnostics", "LiveryLoad", "LiveryMedia", "LiveryResolve", "LiveryRender", "LiveryInterchange", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiveryReleaseFormat", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
         // The release format (stage "format", just above the foundation): TUF metadata and its verification, canonical
         // JSON, the download manifest's types, channels, vouchers' subjects, content encryption. Written by pack, sign and
         // publish, served by serve, read by the client, which links it: no signer-only code here (that is LiverySign's).
@@ -115,16 +119,16 @@ let package = Package(
         // The composition layer: what spans stages. Every stage's rules in one registry (`RuleSet.all`), the build as one
         // step per stage (`ReleaseBuilder`), grouped validation, the watch session and its file watcher; commands and the
         // language server call it. No SwiftNIO: `livery` links it.
-        .target(name: "LiveryWorkflow", dependencies: ["LiveryCheck", "LiveryDiagnostics", "LiveryLoad", "LiveryResolve", "LiveryRender", "LiveryInterchange",
+        .target(name: "LiveryWorkflow", dependencies: ["LiveryCheck", "LiveryDiagnostics", "LiveryLoad", "LiveryMedia", "LiveryParallel", "LiveryResolve", "LiveryRender", "LiveryInterchange",
                                                      "LiveryImage", "LiveryAssets", "LiveryPack", "LiveryPublish", "LiverySign", "LiveryStorage", "LiveryReleaseFormat", "CLiverySystem"]),
         // `livery lsp`: the Language Server Protocol's framing and JSON-RPC messages (sans-I/O, no dependencies: the fuzz
         // target takes it alone), and the server on top, which validates editors' unsaved texts through the pipeline.
         .target(name: "LiveryJSONRPC"),
-        .target(name: "LiveryLanguageServer", dependencies: ["LiveryJSONRPC", "LiveryCheck", "LiveryWorkflow", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryInterchange"]),
+        .target(name: "LiveryLanguageServer", dependencies: ["LiveryJSONRPC", "LiveryCheck", "LiveryWorkflow", "LiveryLoad", "LiveryMedia", "LiveryResolve", "LiveryDiagnostics", "LiveryInterchange"]),
         // The command line: every command's arguments and output, over the libraries above (SwiftNIO-free: see below).
         .target(name: "LiveryCommands", dependencies: [
             "LiveryCheck", "LiveryWorkflow", "LiveryRender", "LiveryPublish", "LiveryPack", "LiverySign", "LiveryStorage", "LiveryClientCore", "LiveryInterchange", "LiveryVectors",
-            "LiveryLanguageServer", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryReleaseFormat", "LiveryAssets", "CArchive", "CXML2",
+            "LiveryLanguageServer", "LiveryLoad", "LiveryMedia", "LiveryParallel", "LiveryResolve", "LiveryDiagnostics", "LiveryReleaseFormat", "LiveryAssets", "CArchive", "CXML2",
             .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Two executables, one command line. `livery` (what `make run` builds) has every command but those that open
@@ -146,7 +150,9 @@ let package = Package(
         .testTarget(name: "LiveryEncodingTests", dependencies: ["LiveryEncoding"]),
         .testTarget(name: "LiveryStorageTests", dependencies: ["LiveryStorage", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LiveryReleaseFormatTests", dependencies: ["LiveryReleaseFormat", "LiveryEncoding"]),
-        .testTarget(name: "LiveryLoadTests", dependencies: ["LiveryLoad", "LiveryDiagnostics", "LiveryTestSupport"]),
+        .testTarget(name: "LiveryLoadTests", dependencies: ["LiveryLoad", "LiveryDiagnostics"]),
+        .testTarget(name: "LiveryParallelTests", dependencies: ["LiveryParallel"]),
+        .testTarget(name: "LiveryMediaTests", dependencies: ["LiveryMedia", "LiveryLoad", "LiveryTestSupport"]),
         .testTarget(name: "LiveryL10nTests", dependencies: ["LiveryL10n", "LiveryDiagnostics"], exclude: ["Fixtures"]),
         .testTarget(name: "LiveryResolveTests", dependencies: ["LiveryResolve", "LiveryTestSupport"]),
         .testTarget(name: "LiveryAssetsTests", dependencies: ["LiveryAssets", "LiveryLoad", "LiveryStorage", "LiveryTestSupport"]),
@@ -161,7 +167,7 @@ let package = Package(
                                                              .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),
         .testTarget(
             name: "LiveryTests",
-            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiveryEncoding", "LiveryPack", "LiveryPublish", "LiveryReleaseFormat", "LiverySign", "LiveryClient", "LiveryClientCore", "LiveryServe", "LiveryInterchange", "LiveryVectors", "LiveryObjectStore", "LiveryImage", "LiveryJSONRPC", "LiveryLanguageServer", "LiveryWorkflow", "LiveryCommands", "LiveryL10n", "CLiverySystem",
+            dependencies: ["LiveryCheck", "LiveryLoad", "LiveryMedia", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiveryEncoding", "LiveryPack", "LiveryPublish", "LiveryReleaseFormat", "LiverySign", "LiveryClient", "LiveryClientCore", "LiveryServe", "LiveryInterchange", "LiveryVectors", "LiveryObjectStore", "LiveryImage", "LiveryJSONRPC", "LiveryLanguageServer", "LiveryWorkflow", "LiveryCommands", "LiveryL10n", "CLiverySystem",
                            .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
                            // `livery serve` driven in process, without a socket (ServeInProcessTests).
@@ -180,6 +186,6 @@ let package = Package(
 // `--sanitize=fuzzer` into its own scratch path (.build-fuzz). libFuzzer then supplies `main`, so only that
 // build defines LIVERY_FUZZING; `make test`'s build never needs the sanitizer.
 let fuzzing = Context.environment["LIVERY_FUZZ"] != nil
-package.targets.append(.executableTarget(name: "livery-json-fuzz", dependencies: ["LiveryReleaseFormat", "LiverySign", "LiveryLoad", "LiveryDiagnostics", "LiveryObjectStore", "LiveryClient", "LiveryJSONRPC",
+package.targets.append(.executableTarget(name: "livery-json-fuzz", dependencies: ["LiveryReleaseFormat", "LiverySign", "LiveryLoad", "LiveryMedia", "LiveryDiagnostics", "LiveryObjectStore", "LiveryClient", "LiveryJSONRPC",
                                                                                .product(name: "Crypto", package: "swift-crypto"), .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                                          swiftSettings: fuzzing ? [.define("LIVERY_FUZZING")] : []))

@@ -1,6 +1,7 @@
 import Foundation
 import LiveryDiagnostics
 import LiveryLoad
+import LiveryParallel
 
 /// The findings of a workspace by tenant, kept between checks so that a re-check of a few tenants
 /// says only what appeared and what disappeared (`livery watch`, docs/watch.md).

@@ -1,5 +1,6 @@
 import LiveryDiagnostics
 import LiveryLoad
+import LiveryMedia
 import LiveryResolve
 
 /// A validation rule: a stable id, a rationale, a default severity, and examples that are also its tests.

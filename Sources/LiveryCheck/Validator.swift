@@ -3,6 +3,8 @@ import Dispatch
 import Foundation
 import LiveryDiagnostics
 import LiveryLoad
+import LiveryMedia
+import LiveryParallel
 import LiveryResolve
 
 /// The outcome of validating a workspace.

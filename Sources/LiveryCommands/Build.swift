@@ -4,6 +4,7 @@ import LiveryCheck
 import LiveryDiagnostics
 import LiveryLoad
 import LiveryPack
+import LiveryParallel
 import LiveryPublish
 import LiveryResolve
 import LiverySign

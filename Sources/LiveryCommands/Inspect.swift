@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LiveryLoad
+import LiveryMedia
 import LiveryPack
 import LiveryPublish
 import LiverySign

@@ -3,6 +3,8 @@ import Foundation
 import LiveryCheck
 import LiveryDiagnostics
 import LiveryLoad
+import LiveryMedia
+import LiveryParallel
 import LiveryResolve
 import LiveryWorkflow
 

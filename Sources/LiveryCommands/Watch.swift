@@ -3,6 +3,7 @@ import Foundation
 import LiveryCheck
 import LiveryDiagnostics
 import LiveryLoad
+import LiveryMedia
 import LiverySign
 import LiveryWorkflow
 

@@ -3,6 +3,7 @@ import LiveryCheck
 import LiveryDiagnostics
 import LiveryJSONRPC
 import LiveryLoad
+import LiveryMedia
 import LiveryResolve
 
 /// The Livery language server: takes JSON-RPC message bodies, returns the bodies to send back.

@@ -2,6 +2,7 @@ import Foundation
 import LiveryCheck
 import LiveryDiagnostics
 import LiveryLoad
+import LiveryMedia
 import LiveryResolve
 
 /// Hovers and go to definition.

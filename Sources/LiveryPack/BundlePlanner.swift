@@ -3,6 +3,7 @@ import LiveryReleaseFormat
 import LiveryAssets
 import LiveryDiagnostics
 import LiveryLoad
+import LiveryMedia
 import LiveryRender
 import LiveryResolve
 import LiveryStorage

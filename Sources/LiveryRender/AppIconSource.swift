@@ -1,6 +1,7 @@
 import Foundation
 import LiveryImage
 import LiveryLoad
+import LiveryMedia
 import LiveryResolve
 
 /// One declared icon image, read once and drawn at any square size: an SVG is rendered by librsvg at

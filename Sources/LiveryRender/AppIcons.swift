@@ -57,13 +57,6 @@ public enum AppIcons {
         return renderer.diagnostics.isEmpty ? (files.sorted { $0.path < $1.path }, []) : ([], renderer.diagnostics)
     }
 
-    /// `#RRGGBB`, or `#AARRGGBB` for a translucent colour (Android's colour resource forms).
-    public static func androidHex(_ color: PlatformColor) -> String {
-        let alpha = UInt8((color.alpha * 255).rounded())
-        return alpha == 255 ? String(format: "#%02X%02X%02X", color.red, color.green, color.blue)
-            : String(format: "#%02X%02X%02X%02X", alpha, color.red, color.green, color.blue)
-    }
-
     struct Renderer {
         let tenant: ResolvedTenant
         let declaration: AppIconDeclaration
@@ -123,10 +116,10 @@ public enum AppIcons {
         }
 
         /// The token's colour in `mode` (the default mode's when that mode lacks it); a finding when it is no colour token.
-        mutating func color(_ token: AppIconDeclaration.ColorToken) -> (light: PlatformColor, dark: PlatformColor)? {
-            func value(_ mode: String) -> PlatformColor? {
+        mutating func color(_ token: AppIconDeclaration.ColorToken) -> (light: SRGBColor, dark: SRGBColor)? {
+            func value(_ mode: String) -> SRGBColor? {
                 guard let tokens = tenant.tokens[mode], tokens.types[token.path] == "color" else { return nil }
-                return tokens.values[token.path].flatMap(PlatformColor.from)
+                return tokens.values[token.path].flatMap(SRGBColor.init(tokenValue:))
             }
             guard let light = value("default") else {
                 fail("'{\(token.path)}' is not a colour token of this tenant", at: token.node ?? declaration.master.node, rule: AppIconRule.launchColor)
@@ -191,14 +184,15 @@ public enum AppIcons {
         }
 
         /// The adaptive background layer at `side` pixels: the declared image, or the background colour.
-        func background(side: Int, color: PlatformColor?) throws -> RasterImage {
+        func background(side: Int, color: SRGBColor?) throws -> RasterImage {
             if let layer = sources["android.background"] { return try layer.render(side: side) }
-            let color = color ?? PlatformColor(red: 255, green: 255, blue: 255)
-            return try RasterImage.solid(red: color.red, green: color.green, blue: color.blue, alpha: UInt8((color.alpha * 255).rounded()), width: side, height: side)
+            let color = color ?? SRGBColor.white
+            let bytes = color.bytes
+            return try RasterImage.solid(red: UInt8(bytes.red), green: UInt8(bytes.green), blue: UInt8(bytes.blue), alpha: UInt8(bytes.alpha), width: side, height: side)
         }
 
-        mutating func android(master: AppIconSource, layerColor: (light: PlatformColor, dark: PlatformColor)?,
-                              launch: (light: PlatformColor, dark: PlatformColor), launchIcon: (light: PlatformColor, dark: PlatformColor)) throws {
+        mutating func android(master: AppIconSource, layerColor: (light: SRGBColor, dark: SRGBColor)?,
+                              launch: (light: SRGBColor, dark: SRGBColor), launchIcon: (light: SRGBColor, dark: SRGBColor)) throws {
             for density in densities {
                 let folder = "android/mipmap-\(density.name)"
                 let layer = layerDP * density.quarters / 4
@@ -216,7 +210,7 @@ public enum AppIcons {
                 backgroundDrawable = "@mipmap/ic_launcher_background"
             } else {
                 backgroundDrawable = "@color/ic_launcher_background"
-                add("android/values/ic_launcher_background.xml", IdentityXML.colorResource(name: "ic_launcher_background", hex: androidHex(layerColor?.light ?? launchIcon.light)))
+                add("android/values/ic_launcher_background.xml", IdentityXML.colorResource(name: "ic_launcher_background", hex: (layerColor?.light ?? launchIcon.light).hex(alpha: .firstUnlessOpaque)))
             }
             // The round icon of Android 8+ is the same adaptive icon: the launcher's mask makes it round.
             for name in ["ic_launcher", "ic_launcher_round"] {
@@ -228,16 +222,16 @@ public enum AppIcons {
                 let comment = " Splash screen of the tenant \(tenant.id) (Android 12+, AndroidX core-splashscreen), written by livery; do not edit. "
                     + "Give the app's starting theme this parent and set postSplashScreenTheme (docs/app-icons.md). "
                 add("android/\(folder)/splash_theme.xml", IdentityXML.style(name: splashStyle, parent: "Theme.SplashScreen.IconBackground", items: [
-                    ("windowSplashScreenBackground", androidHex(night ? launch.dark : launch.light)),
+                    ("windowSplashScreenBackground", (night ? launch.dark : launch.light).hex(alpha: .firstUnlessOpaque)),
                     ("windowSplashScreenAnimatedIcon", "@mipmap/ic_launcher_foreground"),
-                    ("windowSplashScreenIconBackgroundColor", androidHex(night ? launchIcon.dark : launchIcon.light)),
+                    ("windowSplashScreenIconBackgroundColor", (night ? launchIcon.dark : launchIcon.light).hex(alpha: .firstUnlessOpaque)),
                 ], comment: comment))
             }
         }
 
         // MARK: Web
 
-        mutating func web(master: AppIconSource, layerColor: (light: PlatformColor, dark: PlatformColor)?) throws {
+        mutating func web(master: AppIconSource, layerColor: (light: SRGBColor, dark: SRGBColor)?) throws {
             try png("web/icons/favicon-32.png", try opaque(master, side: 32))
             // 32-bit RGBA images (the master is opaque: every alpha is 255), as the directory entries say.
             add(favicon, try IconContainer.ico(faviconSides.map { try master.render(side: $0) }))

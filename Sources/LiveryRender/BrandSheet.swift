@@ -127,16 +127,16 @@ extension BrandSheetContext {
             let base = lineage?.base.tokens[mode]
             var groups: [SwatchGroup] = []
             for path in lineage?.baseOrder(paths) ?? paths {
-                guard let value = tokens.values[path].flatMap(PlatformColor.from) else { continue }
+                guard let value = tokens.values[path].flatMap(SRGBColor.init(tokenValue:)) else { continue }
                 let parts = path.split(separator: ".").map(String.init)
                 let group = parts.count > 2 ? parts[1] : parts.first ?? ""
                 let name = parts.dropFirst(parts.count > 2 ? 2 : 1).joined(separator: ".")
-                let original = defaults?.values[path].flatMap(PlatformColor.from)
-                var swatch = Swatch(path: path, name: name, hex: value.hex, css: value.cssHex, ink: ink(on: value),
+                let original = defaults?.values[path].flatMap(SRGBColor.init(tokenValue:))
+                var swatch = Swatch(path: path, name: name, hex: value.hex(alpha: .omitted), css: value.hex(alpha: .lastUnlessOpaque), ink: ink(on: value),
                                     alpha: value.isOpaque ? "" : "\(Int((value.alpha * 100).rounded())) %", changed: mode != "default" && original != value)
                 if let lineage {
-                    let was = base?.values[path].flatMap(PlatformColor.from)
-                    if was != nil && was != value { swatch.replaces = was?.cssHex }
+                    let was = base?.values[path].flatMap(SRGBColor.init(tokenValue:))
+                    if was != nil && was != value { swatch.replaces = was?.hex(alpha: .lastUnlessOpaque) }
                     if lineage.isOwn(path, in: tokens) {
                         swatch.added = base?.tokens[path] == nil
                         swatch.mark = lineage.name
@@ -173,7 +173,7 @@ extension BrandSheetContext {
             return Spring(name: label(spring.names.path), summary: summary(motion, words: words),
                           parameters: words(.springParameters, ["damping": spring.damping, "stiffness": spring.stiffness, "mass": spring.mass,
                                                                 "ratio": spring.dampingRatio]),
-                          curve: curve.points, targetY: PlatformColor.decimal(curve.targetY, places: 1))
+                          curve: curve.points, targetY: PlatformValues.decimal(curve.targetY, places: 1))
         }
         let context = BrandSheetContext(tenant: platform.tenant, locale: locale, direction: ContentPreview.Site.direction(locale),
                                         words: words.templateWords, oursNote: lineage.map { words(.oursNote, ["name": $0.name, "base": $0.baseName]) },
@@ -201,9 +201,9 @@ extension BrandSheetContext {
             let usage = pair["usage"]?.string ?? "body"
             let usageLabel = usage == "body" ? words(.body) : usage == "ui" ? words(.ui) : usage
             func verdict(_ passes: Bool) -> (String, String) { passes ? ("pass", words(.pass)) : ("fail", words(.fail)) }
-            func color(_ reference: String) -> PlatformColor? {
+            func color(_ reference: String) -> SRGBColor? {
                 let path = reference.hasPrefix("{") && reference.hasSuffix("}") ? String(reference.dropFirst().dropLast()) : reference
-                return tokens.values[path].flatMap(PlatformColor.from)
+                return tokens.values[path].flatMap(SRGBColor.init(tokenValue:))
             }
             let strip = { (text: String) in text.trimmingCharacters(in: CharacterSet(charactersIn: "{}")) }
             guard let front = color(foreground), let back = color(background) else {
@@ -211,10 +211,10 @@ extension BrandSheetContext {
                                     usage: usage, usageLabel: usageLabel, aaLabel: words(.fail), aaaLabel: words(.fail),
                                     ratio: words(.notAColour), aa: "fail", aaa: "fail", acknowledged: pair["acknowledged"]?.string)
             }
-            let ratio = WCAGContrast.ratio(front, on: back)
+            let ratio = Contrast.ratio(foreground: front, background: back).ratio
             let (aa, aaa) = thresholds[usage] ?? thresholds["body"]!
             let (aaClass, aaLabel) = verdict(ratio >= aa), (aaaClass, aaaLabel) = verdict(ratio >= aaa)
-            return ContrastPair(foreground: strip(foreground), background: strip(background), foregroundHex: front.cssHex, backgroundHex: back.cssHex,
+            return ContrastPair(foreground: strip(foreground), background: strip(background), foregroundHex: front.hex(alpha: .lastUnlessOpaque), backgroundHex: back.hex(alpha: .lastUnlessOpaque),
                                 usage: usage, usageLabel: usageLabel, aaLabel: aaLabel, aaaLabel: aaaLabel,
                                 ratio: String(format: "%.2f:1", (ratio * 100).rounded(.down) / 100),
                                 aa: aaClass, aaa: aaaClass, acknowledged: pair["acknowledged"]?.string)
@@ -222,9 +222,9 @@ extension BrandSheetContext {
     }
 
     /// Black or white, whichever contrasts more with the swatch (as seen over white).
-    static func ink(on color: PlatformColor) -> String {
-        let black = PlatformColor(red: 0, green: 0, blue: 0), white = PlatformColor(red: 255, green: 255, blue: 255)
-        return WCAGContrast.ratio(black, on: color) >= WCAGContrast.ratio(white, on: color) ? "#000000" : "#FFFFFF"
+    static func ink(on color: SRGBColor) -> String {
+        let black = SRGBColor.black, white = SRGBColor.white
+        return Contrast.ratio(foreground: black, background: color).ratio >= Contrast.ratio(foreground: white, background: color).ratio ? "#000000" : "#FFFFFF"
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LiveryInterchange
 import LiveryLoad
 import LiveryResolve
 
@@ -30,14 +31,12 @@ public enum ColorAssets {
         return combined.flatMap { tenant.tokens[$0] }
     }
 
-    /// One colour as an asset catalog writes it.
+    /// One colour as an asset catalog writes it: the space it names and the channels in that space (Display P3's
+    /// for `display-p3`, which `SRGBColor` only holds, as `DTCGColor.displayP3()` gives them).
     public struct AssetColor: Sendable, Hashable {
         /// `srgb` or `display-p3`.
         public var colorSpace: String
-        public var red: Double
-        public var green: Double
-        public var blue: Double
-        public var alpha: Double
+        public var channels: SRGBColor
     }
 
     /// The catalog's files for `tenant`, in path order: the root `Contents.json`, then one
@@ -96,15 +95,10 @@ public enum ColorAssets {
     /// when the value is not a colour (the resolver has reported it). An unknown space falls back to
     /// the `hex` member, as in the theme files.
     public static func color(_ value: Node) -> AssetColor? {
-        let alpha = min(max(value["alpha"]?.number ?? 1, 0), 1)
-        guard let name = value["colorSpace"]?.string, let space = DTCGColorSpace(rawValue: name),
-              let items = value["components"]?.items, items.count == 3 else {
-            guard let hex = value["hex"]?.string, let srgb = SRGBColor(hex: hex) else { return nil }
-            return AssetColor(colorSpace: "srgb", red: srgb.red, green: srgb.green, blue: srgb.blue, alpha: alpha)
-        }
-        let dtcg = DTCGColor(space, items.map(\.number), alpha: alpha)
+        guard let dtcg = DTCGColor(renderedValue: value) else { return nil }
+        let alpha = dtcg.effectiveAlpha
         let rgb: SRGBColor, target: String
-        switch space {
+        switch dtcg.colorSpace {
         case .srgb:
             (rgb, target) = (SRGBColor(red: dtcg.resolvedComponents.x, green: dtcg.resolvedComponents.y, blue: dtcg.resolvedComponents.z, alpha: alpha), "srgb")
         case .displayP3:
@@ -114,8 +108,7 @@ public enum ColorAssets {
             // Within rounding of the three places written, a colour is in sRGB.
             (rgb, target) = srgb.isInGamut(tolerance: 0.0005) ? (srgb, "srgb") : (dtcg.displayP3(), "display-p3")
         }
-        let clipped = rgb.clipped
-        return AssetColor(colorSpace: target, red: clipped.red, green: clipped.green, blue: clipped.blue, alpha: alpha)
+        return AssetColor(colorSpace: target, channels: rgb.clipped)
     }
 
     /// A Swift name as an asset name: Xcode's generated symbols need no backticks.
@@ -130,8 +123,8 @@ public enum ColorAssets {
             "color": .object([
                 "color-space": .string(color.colorSpace),
                 "components": .object([
-                    "red": .string(component(color.red)), "green": .string(component(color.green)),
-                    "blue": .string(component(color.blue)), "alpha": .string(component(color.alpha)),
+                    "red": .string(component(color.channels.red)), "green": .string(component(color.channels.green)),
+                    "blue": .string(component(color.channels.blue)), "alpha": .string(component(color.channels.alpha)),
                 ]),
             ]),
             "idiom": .string("universal"),

@@ -1,6 +1,7 @@
 import Foundation
 import LiveryDiagnostics
 import LiveryLoad
+import LiveryMedia
 import LiveryResolve
 import Mustache
 
@@ -395,7 +396,7 @@ public enum ContentPreview {
             var facts: [String] = []
             if let city = node["city"]?.string { facts.append(city) }
             if let minutes = node["durationMinutes"]?.int { facts.append(words(.durationMinutes, ["n": String(minutes)])) }
-            if let distance = node["distanceKm"]?.number { facts.append(PlatformColor.decimal(distance, places: 2) + " km") }
+            if let distance = node["distanceKm"]?.number { facts.append(PlatformValues.decimal(distance, places: 2) + " km") }
             if let count = node["stops"]?.items?.count { facts.append(words(.stops, count: count)) }
             return facts.joined(separator: " · ")
         }
@@ -457,7 +458,7 @@ public enum ContentPreview {
                 var facts: [String] = []
                 if let radius = stop["triggerRadius"]?.int { facts.append(words(.startsWithin, ["n": String(radius)])) }
                 if let lat = stop["latitude"]?.number, let lon = stop["longitude"]?.number {
-                    facts.append(PlatformColor.decimal(lat, places: 5) + ", " + PlatformColor.decimal(lon, places: 5))
+                    facts.append(PlatformValues.decimal(lat, places: 5) + ", " + PlatformValues.decimal(lon, places: 5))
                 }
                 let note = audio == nil ? words(.noAudio) : (audioLanguage == locale ? "" : words(.audioIn, ["language": audioLanguage]))
                 pageStops.append(Stop(number: index + 1, title: text(stop["title"], locale), facts: facts.joined(separator: " · "), audio: audio,
@@ -512,7 +513,7 @@ public enum ContentPreview {
             }
             func position(_ lat: Double, _ lon: Double) -> (String, String) {
                 let p = TileCoordinate.pixel(latitude: lat, longitude: lon, zoom: zoom)
-                return (PlatformColor.decimal(p.x - left, places: 1), PlatformColor.decimal(p.y - top, places: 1))
+                return (PlatformValues.decimal(p.x - left, places: 1), PlatformValues.decimal(p.y - top, places: 1))
             }
             var line: [String] = []
             for point in route {
@@ -523,7 +524,7 @@ public enum ContentPreview {
             for (index, stop) in stops.enumerated() {
                 let (x, y) = position(stop.0, stop.1)
                 markers.append(StopMarker(number: index + 1, x: x, y: y,
-                                          radius: PlatformColor.decimal(stop.2 / TileCoordinate.metresPerPixel(latitude: stop.0, zoom: zoom), places: 1)))
+                                          radius: PlatformValues.decimal(stop.2 / TileCoordinate.metresPerPixel(latitude: stop.0, zoom: zoom), places: 1)))
             }
             let note = pack == nil ? words(.mapNoPack)
                 : words(.mapZoom, ["zoom": String(zoom)]) + (missing > 0 ? "; " + words(.mapMissing, count: missing) : "")

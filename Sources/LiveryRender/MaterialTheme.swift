@@ -88,12 +88,12 @@ extension PlatformContext {
     /// forgot) gives way to a later token of the role that the dark mode does set.
     static func materialColors(_ table: TokenTable, named: Naming, lightTable: TokenTable? = nil) -> [MaterialColor] {
         let known = Set(named.colors.map(\.path))
-        func token(_ path: String, in table: TokenTable) -> PlatformColor? { known.contains(path) ? table.values[path].flatMap(PlatformColor.from) : nil }
-        func token(_ path: String) -> PlatformColor? { token(path, in: table) }
-        var chosen: [String: PlatformColor] = [:]
+        func token(_ path: String, in table: TokenTable) -> SRGBColor? { known.contains(path) ? table.values[path].flatMap(SRGBColor.init(tokenValue:)) : nil }
+        func token(_ path: String) -> SRGBColor? { token(path, in: table) }
+        var chosen: [String: SRGBColor] = [:]
         var out: [MaterialColor] = []
         for (role, tokens, fallback) in materialColorRoles {
-            var color: PlatformColor?
+            var color: SRGBColor?
             var source = ""
             let present = tokens.filter { token($0) != nil }
             let darkened = lightTable.flatMap { light in present.first { token($0) != token($0, in: light) } }
@@ -106,14 +106,14 @@ extension PlatformContext {
                 case .legibleOn(let other):
                     guard let background = chosen[other] else { break }
                     let text = materialTextCandidates.compactMap { path in token(path).map { (path, $0) } }
-                        .map { (path: $0.0, color: $0.1, ratio: WCAGContrast.ratio($0.1, on: background)) }
+                        .map { (path: $0.0, color: $0.1, ratio: Contrast.ratio(foreground: $0.1, background: background).ratio) }
                         .filter { $0.ratio >= materialLegibleContrast }
                         .max { $0.ratio < $1.ratio }
                     if let text {
                         (color, source) = (text.color, "no token: legible on \(other), \(text.path)")
                     } else {
-                        let (black, white) = (PlatformColor(red: 0, green: 0, blue: 0), PlatformColor(red: 255, green: 255, blue: 255))
-                        let blackWins = WCAGContrast.ratio(black, on: background) > WCAGContrast.ratio(white, on: background)
+                        let (black, white) = (SRGBColor.black, SRGBColor.white)
+                        let blackWins = Contrast.ratio(foreground: black, background: background).ratio > Contrast.ratio(foreground: white, background: background).ratio
                         (color, source) = (blackWins ? black : white, "no token: legible on \(other), \(blackWins ? "black" : "white")")
                     }
                 case .baseline:

@@ -102,7 +102,7 @@ extension PlatformContext {
             guard let items = table.values[path]?.items, !items.isEmpty else { return nil }
             var stops: [GradientStop] = []
             for item in items {
-                guard let color = item["color"].flatMap(PlatformColor.from) else { return nil }
+                guard let color = item["color"].flatMap(SRGBColor.init(tokenValue:)) else { return nil }
                 let position = min(max(item["position"]?.number ?? 0, 0), 1)
                 stops.append(GradientStop(color: PlatformValues.color(color), position: PlatformValues.number(position),
                                           percent: PlatformValues.number(position * 100) + "%"))
@@ -110,12 +110,12 @@ extension PlatformContext {
             return GradientToken(names: names, css: "linear-gradient(" + stops.map { "\($0.color.css) \($0.percent)" }.joined(separator: ", ") + ")", stops: stops)
         }
         for (path, names) in named.colors {
-            guard let color = table.values[path].flatMap(PlatformColor.from), let livery = resolved?.liveryExtension(of: path) else { continue }
+            guard let color = table.values[path].flatMap(SRGBColor.init(tokenValue:)), let livery = resolved?.liveryExtension(of: path) else { continue }
             if let glass = livery["glass"] {
                 let opacity = min(max(glass["fillOpacity"]?.number ?? 1, 0), 1)
                 var fill = color
                 fill.alpha = color.alpha * opacity
-                let border = glass["border"].flatMap(PlatformColor.from) ?? color
+                let border = glass["border"].flatMap(SRGBColor.init(tokenValue:)) ?? color
                 brand.glass.append(GlassToken(names: names, fill: PlatformValues.color(fill), blur: PlatformValues.number(glass["blur"]?.number ?? 0),
                                               fillOpacity: PlatformValues.number(opacity), border: PlatformValues.color(border)))
             }
@@ -123,7 +123,7 @@ extension PlatformContext {
                 let tint = min(max(tab["tint"]?.number ?? 0.15, 0), 1)
                 var wash = color
                 wash.alpha = color.alpha * tint
-                let header = tab["header"].flatMap(PlatformColor.from) ?? color
+                let header = tab["header"].flatMap(SRGBColor.init(tokenValue:)) ?? color
                 brand.tabs.append(TabToken(names: names, color: PlatformValues.color(color), tint: PlatformValues.number(tint),
                                            tintColor: PlatformValues.color(wash), header: PlatformValues.color(header)))
             }
@@ -190,7 +190,7 @@ extension PlatformContext {
     static func cssDeclarations(_ table: TokenTable, resolved: ResolvedTokens?, named: Naming) -> [CSSDeclaration] {
         var out: [CSSDeclaration] = []
         func add(_ name: String, _ value: String) { out.append(CSSDeclaration(name: name, value: value)) }
-        for (path, names) in named.colors { if let color = table.values[path].flatMap(PlatformColor.from) { add(names.cssName, color.cssHex) } }
+        for (path, names) in named.colors { if let color = table.values[path].flatMap(SRGBColor.init(tokenValue:)) { add(names.cssName, color.hex(alpha: .lastUnlessOpaque)) } }
         for (path, names) in named.typography {
             guard let value = table.values[path], let type = PlatformValues.typography(value, names: names, bundledFonts: named.bundledFonts) else { continue }
             add(names.cssName, "\(type.weight) \(type.size)px/\(type.lineHeightRatio) \(type.cssFamily)")
@@ -290,7 +290,7 @@ extension PlatformContext {
         let words = PlatformNames.words(mode)
         var out = ModeTokens(mode: PlatformValues.commentText(mode), tsKey: "'" + mode.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'",
                              camelName: PlatformNames.swift(words), pascalName: PlatformNames.pascalCase(words))
-        out.colors = named.colors.compactMap { path, names in table.values[path].flatMap(PlatformColor.from).map { ModeColor(names: names, value: PlatformValues.color($0)) } }
+        out.colors = named.colors.compactMap { path, names in table.values[path].flatMap(SRGBColor.init(tokenValue:)).map { ModeColor(names: names, value: PlatformValues.color($0)) } }
         out.typography = named.typography.compactMap { path, names in table.values[path].flatMap { PlatformValues.typography($0, names: names, bundledFonts: named.bundledFonts) } }
         func dimensions(_ named: [(path: String, names: Names)]) -> [DimensionToken] {
             named.compactMap { path, names in
@@ -361,7 +361,7 @@ extension PlatformContext {
             guard let node = tenant.tokens["default"]?.tokens[path]?.extensions?["com.livery"]?["spring"], let spring = SpringConfig(node),
                   spring.mass > 0, spring.stiffness > 0, spring.damping >= 0, spring.settleTime.isFinite else { return nil }
             let span = spring.settleTime
-            var stops = (0..<samples).map { PlatformColor.decimal(spring.position(at: span * Double($0) / Double(samples)), places: 3) }
+            var stops = (0..<samples).map { PlatformValues.decimal(spring.position(at: span * Double($0) / Double(samples)), places: 3) }
             stops.append("1")
             return SpringEasing(names: names, css: "linear(" + stops.joined(separator: ", ") + ")", milliseconds: PlatformValues.number((span * 1000).rounded()))
         }

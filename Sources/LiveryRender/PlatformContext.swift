@@ -178,8 +178,8 @@ extension PlatformContext {
 
         var colors: [ColorToken] = []
         for (path, names) in named.colors {
-            guard let light = base.values[path].flatMap(PlatformColor.from) else { continue }
-            let night = dark.values[path].flatMap(PlatformColor.from) ?? light
+            guard let light = base.values[path].flatMap(SRGBColor.init(tokenValue:)) else { continue }
+            let night = dark.values[path].flatMap(SRGBColor.init(tokenValue:)) ?? light
             colors.append(ColorToken(names: names, light: PlatformValues.color(light), dark: PlatformValues.color(night)))
         }
         func dimensions(_ named: [(path: String, names: Names)]) -> [DimensionToken] {

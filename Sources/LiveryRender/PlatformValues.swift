@@ -59,8 +59,12 @@ enum PlatformValues {
 
     // MARK: Values
 
-    static func color(_ color: PlatformColor) -> PlatformContext.ColorValue {
-        PlatformContext.ColorValue(hex: color.hex, css: color.cssHex, android: color.androidHex, kotlin: color.kotlinLiteral, swift: color.swiftComponents)
+    /// A colour token's value (8-bit, `SRGBColor.eightBit`) in every target's syntax; the hex forms are
+    /// LiveryResolve's (`SRGBColor.hex(alpha:prefix:)`), only SwiftUI's channel fractions are written here.
+    static func color(_ color: SRGBColor) -> PlatformContext.ColorValue {
+        PlatformContext.ColorValue(hex: color.hex(alpha: .omitted), css: color.hex(alpha: .lastUnlessOpaque), android: color.hex(alpha: .first),
+                                   kotlin: color.hex(alpha: .first, prefix: "0x"),
+                                   swift: "red: \(decimal(color.red)), green: \(decimal(color.green)), blue: \(decimal(color.blue)), opacity: \(decimal(color.alpha))")
     }
 
     /// A dimension in points: `px` counts one point (iOS) or dp (Android), `rem` counts 16.
@@ -76,7 +80,17 @@ enum PlatformValues {
     }
 
     /// A number in the plainest form every target language reads: `12`, `0.5`, `-0.25`.
-    static func number(_ value: Double) -> String { PlatformColor.decimal(value, places: 4) }
+    static func number(_ value: Double) -> String { decimal(value, places: 4) }
+
+    /// Shortest decimal with at most `places` digits after the point; never exponent notation.
+    static func decimal(_ value: Double, places: Int = 3) -> String {
+        var text = String(format: "%.\(places)f", value)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text == "-0" ? "0" : text
+    }
 
     /// A typography token in every target's syntax; `bundledFonts` (the files of `assets.fonts`) decide which family of
     /// the stack Android draws.
@@ -151,11 +165,11 @@ enum PlatformValues {
         let layers = value.items ?? [value]
         var css: [String] = []
         for layer in layers {
-            guard let color = layer["color"].flatMap(PlatformColor.from) else { return nil }
+            guard let color = layer["color"].flatMap(SRGBColor.init(tokenValue:)) else { return nil }
             let parts = ["offsetX", "offsetY", "blur", "spread"].map { layer[$0].map(self.css) ?? "0" }
-            css.append((layer["inset"]?.bool == true ? "inset " : "") + parts.joined(separator: " ") + " " + color.cssHex)
+            css.append((layer["inset"]?.bool == true ? "inset " : "") + parts.joined(separator: " ") + " " + color.hex(alpha: .lastUnlessOpaque))
         }
-        guard let first = layers.first, let color = first["color"].flatMap(PlatformColor.from) else { return nil }
+        guard let first = layers.first, let color = first["color"].flatMap(SRGBColor.init(tokenValue:)) else { return nil }
         let ios = extensions?["com.livery"]?["platform"]?["ios"]
         let offset = ios?["offset"]?.items?.compactMap(\.number)
         // Core Animation's shadowRadius is about half a CSS blur radius.
@@ -175,8 +189,8 @@ enum PlatformValues {
         let (damping, stiffness, mass) = (motion.damping, motion.stiffness, motion.mass)
         return PlatformContext.SpringToken(
             names: names, damping: number(damping), stiffness: number(stiffness), mass: number(mass),
-            dampingRatio: PlatformColor.decimal(motion.dampingRatio, places: 3), stiffnessPerMass: number(stiffness / mass),
-            settleSeconds: PlatformColor.decimal(motion.settleTime, places: 3), summary: motion.summary)
+            dampingRatio: PlatformValues.decimal(motion.dampingRatio, places: 3), stiffnessPerMass: number(stiffness / mass),
+            settleSeconds: PlatformValues.decimal(motion.settleTime, places: 3), summary: motion.summary)
     }
 
     static func duration(_ value: Node, names: PlatformContext.Names) -> PlatformContext.DurationToken? {

@@ -18,8 +18,8 @@ extension ContentPreview {
     public static let iconFolder = "assets/icons"
     static let iconExtensions = ["svg", "png"]
 
-    static func chip(_ name: String, _ color: PlatformColor) -> ColourChip {
-        ColourChip(name: name, hex: color.hex, css: color.cssHex, ink: BrandSheetContext.ink(on: color))
+    static func chip(_ name: String, _ color: SRGBColor) -> ColourChip {
+        ColourChip(name: name, hex: color.hex(alpha: .omitted), css: color.hex(alpha: .lastUnlessOpaque), ink: BrandSheetContext.ink(on: color))
     }
 }
 
@@ -31,22 +31,21 @@ extension ContentPreview.Site {
         let paths = tokens.values.keys.filter { $0.hasPrefix("color.brand.") && tokens.types[$0] == "color" }
         var chips: [ContentPreview.ColourChip] = []
         for path in PlatformValues.sourceOrder(paths, tokens: tokens.tokens, lineage: lineage) {
-            guard let color = tokens.values[path].flatMap(PlatformColor.from) else { continue }
+            guard let color = tokens.values[path].flatMap(SRGBColor.init(tokenValue:)) else { continue }
             chips.append(ContentPreview.chip(String(path.dropFirst("color.brand.".count)), color))
         }
         return chips
     }
 
     /// A tab's `color`: a token reference (`{color.brand.primary}`) in the default mode, or `#RRGGBB[AA]`.
-    func tabColour(_ value: String?) -> PlatformColor? {
+    func tabColour(_ value: String?) -> SRGBColor? {
         guard let value else { return nil }
         if value.hasPrefix("{") && value.hasSuffix("}") {
-            return tenant.tokens["default"]?.values[String(value.dropFirst().dropLast())].flatMap(PlatformColor.from)
+            return tenant.tokens["default"]?.values[String(value.dropFirst().dropLast())].flatMap(SRGBColor.init(tokenValue:))
         }
-        let digits = value.dropFirst()
-        guard value.hasPrefix("#"), digits.count == 6 || digits.count == 8, let number = UInt32(digits, radix: 16) else { return nil }
-        let (rgb, alpha) = digits.count == 8 ? (number >> 8, Double(number & 0xFF) / 255) : (number, 1)
-        return PlatformColor(red: UInt8(rgb >> 16 & 0xFF), green: UInt8(rgb >> 8 & 0xFF), blue: UInt8(rgb & 0xFF), alpha: alpha)
+        // `#RRGGBB` or `#RRGGBBAA` only: CSS's short forms are not a tab colour.
+        guard value.utf8.count == 7 || value.utf8.count == 9 else { return nil }
+        return SRGBColor(hex: value)?.eightBit
     }
 
     /// The site path of the tab icon `name` (`assets/icons/<name>.svg`, else `.png`) from the nearest of the

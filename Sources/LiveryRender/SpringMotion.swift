@@ -88,7 +88,7 @@ extension SpringConfig {
         let positions = (0...samples).map { position(at: span * Double($0) / Double(samples)) }
         let scale = height * min(0.8, 0.95 / max(positions.max() ?? 1, 1))
         let points = positions.enumerated().map { index, value in
-            PlatformColor.decimal(width * Double(index) / Double(samples), places: 1) + "," + PlatformColor.decimal(height - value * scale, places: 1)
+            PlatformValues.decimal(width * Double(index) / Double(samples), places: 1) + "," + PlatformValues.decimal(height - value * scale, places: 1)
         }
         return (points.joined(separator: " "), ((height - scale) * 10).rounded() / 10)
     }

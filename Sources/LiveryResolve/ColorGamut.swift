@@ -74,22 +74,48 @@ public struct SRGBColor: Sendable, Hashable, CustomStringConvertible {
         return (byte(c.red), byte(c.green), byte(c.blue), byte(c.alpha))
     }
 
-    /// `#rrggbb` of the clipped colour, ignoring alpha (the form of a DTCG `hex` fallback).
-    public var opaqueHexString: String {
+    /// The colour as 8-bit channels hold it: red, green and blue clipped and rounded as `bytes` rounds them, alpha
+    /// clipped and kept as it is. What the platform files write, so two colours they write alike compare equal and
+    /// contrast is measured on what an app will draw.
+    public var eightBit: SRGBColor {
         let b = bytes
-        return "#" + [b.red, b.green, b.blue].map { Self.twoDigits($0) }.joined()
+        return SRGBColor(red: Double(b.red) / 255, green: Double(b.green) / 255, blue: Double(b.blue) / 255, alpha: min(max(alpha, 0), 1))
     }
+
+    /// Whether the alpha byte is 255: the hex forms that leave alpha out when opaque do so then.
+    public var isOpaque: Bool { bytes.alpha == 255 }
+
+    /// Where a hex form writes the alpha byte.
+    public enum HexAlpha: Sendable {
+        /// `#RRGGBB`: no alpha.
+        case omitted
+        /// `#RRGGBBAA` (CSS Color 4: alpha last), `#RRGGBB` when opaque.
+        case lastUnlessOpaque
+        /// `#AARRGGBB` (Android: alpha first), always eight digits.
+        case first
+        /// `#AARRGGBB`, `#RRGGBB` when opaque (Android's colour resources).
+        case firstUnlessOpaque
+    }
+
+    /// The 8-bit channels (`bytes`) as uppercase hex after `prefix`, alpha placed as `alpha` says: the one hex
+    /// writer of colours, for every platform's form.
+    public func hex(alpha placement: HexAlpha, prefix: String = "#") -> String {
+        let b = bytes
+        let rgb = [b.red, b.green, b.blue]
+        let ordered = switch placement {
+        case .omitted: rgb
+        case .lastUnlessOpaque: isOpaque ? rgb : rgb + [b.alpha]
+        case .first: [b.alpha] + rgb
+        case .firstUnlessOpaque: isOpaque ? rgb : [b.alpha] + rgb
+        }
+        return prefix + ordered.map { String(format: "%02X", $0) }.joined()
+    }
+
+    /// `#rrggbb` of the clipped colour, ignoring alpha (the form of a DTCG `hex` fallback).
+    public var opaqueHexString: String { hex(alpha: .omitted).lowercased() }
 
     /// `#rrggbb`, or `#rrggbbaa` when the rounded alpha byte is below 255; lowercase.
-    public var hexString: String {
-        let alphaByte = bytes.alpha
-        return alphaByte < 255 ? opaqueHexString + Self.twoDigits(alphaByte) : opaqueHexString
-    }
-
-    static func twoDigits(_ value: Int) -> String {
-        let text = String(value, radix: 16)
-        return text.count == 1 ? "0" + text : text
-    }
+    public var hexString: String { hex(alpha: .lastUnlessOpaque).lowercased() }
 
     public var description: String { hexString }
 

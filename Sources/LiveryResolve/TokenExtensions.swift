@@ -232,4 +232,29 @@ extension DTCGColor {
         guard let color = try? DTCGColor(validating: space, components: components, alpha: alpha, hex: node["hex"]?.string) else { return nil }
         self = color
     }
+
+    /// A resolved colour token's value as the generated files take it, without validation (the resolver has
+    /// reported any problem): a known space with three components (`none`, or anything not a number, is a missing
+    /// one), alpha clipped to [0, 1]. A space this version does not know falls back to the `hex` member, as sRGB.
+    /// Nil when the value has neither.
+    public init?(renderedValue value: Node) {
+        let alpha = min(max(value["alpha"]?.number ?? 1, 0), 1)
+        if let name = value["colorSpace"]?.string, let space = DTCGColorSpace(rawValue: name),
+           let items = value["components"]?.items, items.count == 3 {
+            self.init(space, items.map(\.number), alpha: alpha, hex: value["hex"]?.string)
+        } else if let hex = value["hex"]?.string, DTCGColor.isSixDigitHex(hex), let srgb = SRGBColor(hex: hex) {
+            self.init(.srgb, [srgb.red, srgb.green, srgb.blue], alpha: alpha, hex: hex)
+        } else {
+            return nil
+        }
+    }
+}
+
+extension SRGBColor {
+    /// A resolved colour token's value as every platform file writes it: gamut mapped into sRGB with CSS Color 4's
+    /// algorithm (`DTCGColor.srgb()`), then 8-bit (`eightBit`). Nil when the value is not a colour.
+    public init?(tokenValue value: Node) {
+        guard let color = DTCGColor(renderedValue: value) else { return nil }
+        self = color.srgb().eightBit
+    }
 }

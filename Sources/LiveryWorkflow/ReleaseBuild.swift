@@ -4,7 +4,9 @@ import LiveryAssets
 import LiveryCheck
 import LiveryDiagnostics
 import LiveryLoad
+import LiveryMedia
 import LiveryPack
+import LiveryParallel
 import LiveryPublish
 import LiveryResolve
 import LiverySign

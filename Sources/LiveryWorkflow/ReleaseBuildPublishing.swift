@@ -2,6 +2,7 @@ import Foundation
 import LiveryAssets
 import LiveryLoad
 import LiveryPack
+import LiveryParallel
 import LiveryPublish
 import LiverySign
 import LiveryReleaseFormat

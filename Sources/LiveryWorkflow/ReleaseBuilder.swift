@@ -3,7 +3,9 @@ import LiveryAssets
 import LiveryCheck
 import LiveryLoad
 import LiveryDiagnostics
+import LiveryMedia
 import LiveryPack
+import LiveryParallel
 import LiveryPublish
 import LiveryRender
 import LiveryResolve

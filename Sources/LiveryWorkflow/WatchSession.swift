@@ -3,6 +3,7 @@ import Foundation
 import LiveryCheck
 import LiveryDiagnostics
 import LiveryLoad
+import LiveryMedia
 import LiverySign
 
 /// `livery watch`: a first check of a workspace (or of one tenant in it), then, on every change, a check of only the

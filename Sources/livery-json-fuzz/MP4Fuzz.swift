@@ -1,5 +1,5 @@
 import Foundation
-import LiveryLoad
+import LiveryMedia
 
 // `mp4-boxes`: an MP4 or QuickTime file as the asset check measures it (`MP4Probe`'s box walk).
 // Refused: only with a `ProbeFailure`, its offset (when given) inside the input. Accepted: a finite

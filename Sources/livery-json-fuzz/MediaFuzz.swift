@@ -1,5 +1,6 @@
 import Foundation
 import LiveryLoad
+import LiveryMedia
 
 // `image-header`: an image's first bytes as the asset check reads them (`ImageProbe`), the type
 // chosen by the input's first byte (PNG, JPEG, WebP, SVG, GIF) so one corpus covers all five readers.

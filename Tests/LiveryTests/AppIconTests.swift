@@ -3,6 +3,7 @@ import LiveryCheck
 import LiveryDiagnostics
 import LiveryImage
 import LiveryLoad
+import LiveryMedia
 import LiveryRender
 import LiveryResolve
 import LiveryWorkflow
@@ -186,7 +187,7 @@ final class AppIconTests: XCTestCase {
         let night = try XCTUnwrap(files.first { $0.path == "android/values-night/splash_theme.xml" })
         let lightText = String(decoding: light.contents, as: UTF8.self), nightText = String(decoding: night.contents, as: UTF8.self)
         func hex(_ token: String, _ mode: String) throws -> String {
-            AppIcons.androidHex(try XCTUnwrap(tenant.tokens[mode]?.values[token].flatMap(PlatformColor.from), "\(token) in \(mode)"))
+            try XCTUnwrap(tenant.tokens[mode]?.values[token].flatMap(SRGBColor.init(tokenValue:)), "\(token) in \(mode)").hex(alpha: .firstUnlessOpaque)
         }
         XCTAssertTrue(lightText.contains("<item name=\"windowSplashScreenBackground\">\(try hex("color.background.default", "default"))</item>"), lightText)
         XCTAssertTrue(nightText.contains("<item name=\"windowSplashScreenBackground\">\(try hex("color.background.default", "dark"))</item>"), nightText)

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LiveryLoad
+import LiveryMedia
 import LiveryReleaseFormat
 import LiveryAssets
 import LiveryCheck

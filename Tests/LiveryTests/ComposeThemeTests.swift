@@ -1,5 +1,6 @@
 import Foundation
 import LiveryCheck
+import LiveryCommands
 import LiveryDiagnostics
 import LiveryLoad
 @testable import LiveryRender

@@ -2,7 +2,7 @@ import Foundation
 import LiveryCheck
 import LiveryDiagnostics
 import LiveryLoad
-import LiveryRender
+@testable import LiveryRender
 import LiveryResolve
 import XCTest
 
@@ -103,31 +103,33 @@ final class PlatformContextTests: XCTestCase {
 
     func testColourValuesBecomeSRGBThroughOneFunction() throws {
         func node(_ json: String) throws -> Node { try XCTUnwrap(ManifestParser.parse(json, format: .json, file: "t.json").0) }
-        let srgb = try XCTUnwrap(PlatformColor.from(try node(##"{"colorSpace": "srgb", "components": [0, 0.4, 0.8], "alpha": 0.5, "hex": "#ffffff"}"##)))
-        XCTAssertEqual(srgb.hex, "#0066CC", "srgb uses its components, not the hex")
-        XCTAssertEqual(srgb.cssHex, "#0066CC80")
-        XCTAssertEqual(srgb.androidHex, "#800066CC")
-        XCTAssertEqual(srgb.kotlinLiteral, "0x800066CC")
-        XCTAssertEqual(srgb.swiftComponents, "red: 0, green: 0.4, blue: 0.8, opacity: 0.5")
+        let srgb = try XCTUnwrap(SRGBColor(tokenValue: try node(##"{"colorSpace": "srgb", "components": [0, 0.4, 0.8], "alpha": 0.5, "hex": "#ffffff"}"##)))
+        let value = PlatformValues.color(srgb)
+        XCTAssertEqual(value.hex, "#0066CC", "srgb uses its components, not the hex")
+        XCTAssertEqual(value.css, "#0066CC80")
+        XCTAssertEqual(value.android, "#800066CC")
+        XCTAssertEqual(value.kotlin, "0x800066CC")
+        XCTAssertEqual(value.swift, "red: 0, green: 0.4, blue: 0.8, opacity: 0.5")
         // Other spaces are converted (and gamut-mapped) by DTCGColor, not read from their hex.
-        let hsl = try XCTUnwrap(PlatformColor.from(try node(##"{"colorSpace": "hsl", "components": [120, 100, 25], "hex": "#ffffff"}"##)))
-        XCTAssertEqual(hsl.hex, "#008000")
-        let p3 = try XCTUnwrap(PlatformColor.from(try node(##"{"colorSpace": "display-p3", "components": [1, 0, 0]}"##)))
-        XCTAssertEqual(p3.red, 255, "P3 red is outside sRGB and is mapped into it")
+        let hsl = try XCTUnwrap(SRGBColor(tokenValue: try node(##"{"colorSpace": "hsl", "components": [120, 100, 25], "hex": "#ffffff"}"##)))
+        XCTAssertEqual(hsl.hex(alpha: .omitted), "#008000")
+        let p3 = try XCTUnwrap(SRGBColor(tokenValue: try node(##"{"colorSpace": "display-p3", "components": [1, 0, 0]}"##)))
+        XCTAssertEqual(p3.bytes.red, 255, "P3 red is outside sRGB and is mapped into it")
         // A space Livery does not know falls back to the hex member, and without one there is no colour.
-        XCTAssertEqual(PlatformColor.from(try node(##"{"colorSpace": "mystery", "components": [0, 0, 0], "hex": "#3a6ea5"}"##))?.hex, "#3A6EA5")
-        XCTAssertNil(PlatformColor.from(try node(##"{"colorSpace": "mystery", "components": [0, 0, 0]}"##)))
+        XCTAssertEqual(SRGBColor(tokenValue: try node(##"{"colorSpace": "mystery", "components": [0, 0, 0], "hex": "#3a6ea5"}"##))?.hex(alpha: .omitted), "#3A6EA5")
+        XCTAssertNil(SRGBColor(tokenValue: try node(##"{"colorSpace": "mystery", "components": [0, 0, 0]}"##)))
     }
 
-    func testContrastRatiosFollowWCAG2() {
-        let black = PlatformColor(red: 0, green: 0, blue: 0), white = PlatformColor(red: 255, green: 255, blue: 255)
-        XCTAssertEqual(WCAGContrast.ratio(black, on: white), 21, accuracy: 0.001)
-        XCTAssertEqual(WCAGContrast.ratio(white, on: white), 1, accuracy: 0.001)
+    func testContrastRatiosFollowWCAG2() throws {
+        func ratio(_ foreground: SRGBColor, on background: SRGBColor) -> Double { Contrast.ratio(foreground: foreground, background: background).ratio }
+        let black = SRGBColor.black, white = SRGBColor.white
+        XCTAssertEqual(ratio(black, on: white), 21, accuracy: 0.001)
+        XCTAssertEqual(ratio(white, on: white), 1, accuracy: 0.001)
         // #767676 on white is the well-known smallest grey that passes AA for body text.
-        XCTAssertEqual(WCAGContrast.ratio(PlatformColor(red: 0x76, green: 0x76, blue: 0x76), on: white), 4.54, accuracy: 0.01)
+        XCTAssertEqual(ratio(try XCTUnwrap(SRGBColor(hex: "#767676")), on: white), 4.54, accuracy: 0.01)
         // Half-transparent black over white is seen as mid grey.
-        XCTAssertEqual(WCAGContrast.ratio(PlatformColor(red: 0, green: 0, blue: 0, alpha: 0.5), on: white),
-                       WCAGContrast.ratio(PlatformColor(red: 128, green: 128, blue: 128), on: white), accuracy: 0.05)
+        XCTAssertEqual(ratio(SRGBColor(red: 0, green: 0, blue: 0, alpha: 0.5), on: white),
+                       ratio(try XCTUnwrap(SRGBColor(hex: "#808080")), on: white), accuracy: 0.05)
     }
 
     func testSpringsAreDescribedByDampingRatioOvershootAndSettleTime() {

@@ -1,5 +1,6 @@
 import Foundation
 import LiveryLoad
+import LiveryMedia
 import XCTest
 
 /// Invisible characters (docs/rules.md): a zero-width character in an id or a message key is named in

@@ -1,6 +1,7 @@
 import Foundation
 import LiveryCheck
 import LiveryDiagnostics
+import LiveryWorkflow
 import XCTest
 
 /// `livery watch` (issue 16, item 2), through the real executable on a copy of the samples: edits made

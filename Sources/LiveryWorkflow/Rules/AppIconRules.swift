@@ -3,6 +3,7 @@ import LiveryCheck
 import LiveryDiagnostics
 import LiveryImage
 import LiveryLoad
+import LiveryMedia
 import LiveryRender
 import LiveryResolve
 

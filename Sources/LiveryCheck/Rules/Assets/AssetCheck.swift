@@ -1,6 +1,8 @@
 import Foundation
 import LiveryDiagnostics
 import LiveryLoad
+import LiveryMedia
+import LiveryParallel
 
 /// Rule ids of findings about asset file contents.
 public enum AssetRule {

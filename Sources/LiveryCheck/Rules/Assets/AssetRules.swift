@@ -1,5 +1,6 @@
 import LiveryDiagnostics
 import LiveryLoad
+import LiveryMedia
 
 /// Example workspaces whose tenant manifest sets `assets.logo`.
 enum LogoExample {

@@ -1,6 +1,7 @@
 import Foundation
 import LiveryDiagnostics
 import LiveryLoad
+import LiveryMedia
 
 struct ImageBudgetRule: Rule {
     static let description = RuleDescription(

@@ -1,6 +1,7 @@
 import Foundation
 import LiveryDiagnostics
 import LiveryLoad
+import LiveryMedia
 
 extension RuleContext {
     /// The measured facts of the audio or video file `path` names, relative to a manifest's folder;

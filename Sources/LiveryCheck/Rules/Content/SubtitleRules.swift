@@ -1,6 +1,7 @@
 import Foundation
 import LiveryDiagnostics
 import LiveryLoad
+import LiveryMedia
 
 /// A tour with one stop that has English subtitles `srt` (or `vtt`), for the subtitle rules' examples.
 enum SubtitleExample {

@@ -1,4 +1,5 @@
 import Foundation
+import LiveryMedia
 import LiverySQLite
 import LiveryDiagnostics
 import LiveryLoad

@@ -1,6 +1,7 @@
 import Foundation
 import LiveryDiagnostics
 import LiveryLoad
+import LiveryMedia
 
 extension RuleContext {
     /// The route of one of the tenant's tours; nil when the tour names none or its file cannot be read or parsed

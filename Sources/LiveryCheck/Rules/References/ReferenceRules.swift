@@ -1,5 +1,6 @@
 import LiveryDiagnostics
 import LiveryLoad
+import LiveryMedia
 import LiveryResolve
 
 struct IDMatchesPathRule: Rule {

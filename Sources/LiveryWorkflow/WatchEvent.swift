@@ -1,4 +1,5 @@
 import Foundation
+import LiveryCheck
 import LiveryDiagnostics
 
 /// One line of `livery watch --format json`: what one check found (docs/watch.md).

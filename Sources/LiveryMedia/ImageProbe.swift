@@ -1,4 +1,5 @@
 import Foundation
+import LiveryLoad
 
 /// What an image file's header says about it: its pixel size and whether it can be transparent.
 public struct ImageFacts: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
-import LiveryCheck
 import LiveryLoad
+import LiveryMedia
 import LiveryTestSupport
 import XCTest
 

@@ -1,5 +1,6 @@
 import Foundation
 import LiveryLoad
+import LiveryMedia
 import LiveryTestSupport
 import XCTest
 

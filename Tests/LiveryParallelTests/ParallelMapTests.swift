@@ -1,5 +1,5 @@
 import Foundation
-import LiveryLoad
+import LiveryParallel
 import XCTest
 
 /// `ParallelMap` (behind `--jobs N`): results in input order for any number of workers, and never more

@@ -1,5 +1,6 @@
 import Foundation
 import LiveryDiagnostics
+import LiveryLoad
 
 /// A subtitle file (SubRip `.srt` or WebVTT `.vtt`) read into cues, with every problem located at its
 /// line and column. Hand-written: no maintained Swift or C library for either format resolves here,

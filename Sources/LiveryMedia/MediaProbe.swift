@@ -1,4 +1,5 @@
 import Foundation
+import LiveryLoad
 
 /// What a probe measured in an audio or video file, from its headers and frames, never decoding samples.
 public struct MediaFacts: Sendable, Equatable, Codable {

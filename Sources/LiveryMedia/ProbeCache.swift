@@ -1,4 +1,5 @@
 import Foundation
+import LiveryLoad
 import LiverySQLite
 
 /// Remembers what a probe measured in a file (as an opaque encoded record), by path, size, mtime and

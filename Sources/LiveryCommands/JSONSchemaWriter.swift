@@ -1,4 +1,5 @@
 import Foundation
+import LiveryLoad
 
 /// Renders a manifest kind's `Shape` as a JSON Schema (draft 2020-12) for editors and other tools.
 public enum JSONSchemaWriter {

@@ -1,4 +1,5 @@
-@testable import LiveryLoad
+import LiveryLoad
+import LiveryMedia
 import XCTest
 
 final class FileSnifferTests: XCTestCase {

@@ -1,5 +1,5 @@
 import Foundation
-import LiveryLoad
+import LiveryMedia
 import LiveryTestSupport
 import XCTest
 
