@@ -121,6 +121,9 @@ let package = Package(
         // language server call it. No SwiftNIO: `livery` links it.
         .target(name: "LiveryWorkflow", dependencies: ["LiveryCheck", "LiveryDiagnostics", "LiveryLoad", "LiveryMedia", "LiveryParallel", "LiveryResolve", "LiveryRender", "LiveryInterchange",
                                                      "LiveryImage", "LiveryAssets", "LiveryPack", "LiveryPublish", "LiverySign", "LiveryStorage", "LiveryReleaseFormat", "CLiverySystem"]),
+        // The composition layer's network side: what spans stages and reaches a store, so links SwiftNIO (livery-network
+        // does; `livery` does not). The multi-tenant publish fan-out of `publish` and `build --publish` (`StorePublication`).
+        .target(name: "LiveryRemoteWorkflow", dependencies: ["LiveryObjectStore", "LiveryPublish"]),
         // `livery lsp`: the Language Server Protocol's framing and JSON-RPC messages (sans-I/O, no dependencies: the fuzz
         // target takes it alone), and the server on top, which validates editors' unsaved texts through the pipeline.
         .target(name: "LiveryJSONRPC"),
@@ -136,7 +139,7 @@ let package = Package(
         // PostgresNIO; `livery` runs it in its place for them (Sources/LiveryCommands/NetworkCommand.swift).
         .executableTarget(name: "livery", dependencies: ["LiveryCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "livery-network", dependencies: [
-            "LiveryCommands", "LiveryClient", "LiveryServe", "LiveryObjectStore", "LiveryPublish", "LiveryStorage", "LiveryReleaseFormat", "LiveryDiagnostics",
+            "LiveryCommands", "LiveryRemoteWorkflow", "LiveryClient", "LiveryServe", "LiveryObjectStore", "LiveryPublish", "LiveryStorage", "LiveryReleaseFormat", "LiveryDiagnostics",
             .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Regenerates LiveryL10n's plural rule table from CLDR's XML (`make cldr`).
@@ -163,6 +166,7 @@ let package = Package(
         .testTarget(name: "LiveryServeTests", dependencies: ["LiveryServe", "LiverySign", "LiveryReleaseFormat"]),
         .testTarget(name: "LiveryWorkflowTests", dependencies: ["LiveryWorkflow", "LiveryCheck", "LiveryDiagnostics", "LiveryTestSupport"]),
         .testTarget(name: "LiveryLanguageServerTests", dependencies: ["LiveryLanguageServer", "LiveryJSONRPC", "LiveryWorkflow", "LiveryCheck", "LiveryLoad", "LiveryDiagnostics", "LiveryTestSupport"]),
+        .testTarget(name: "LiveryRemoteWorkflowTests", dependencies: ["LiveryRemoteWorkflow", "LiveryObjectStore", "LiveryWorkflow", "LiverySign", "LiveryTestSupport"]),
         .testTarget(name: "LiveryClientTests", dependencies: ["LiveryClient", "LiveryClientCore", "LiveryReleaseFormat", "LiverySign",
                                                              .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),
         .testTarget(

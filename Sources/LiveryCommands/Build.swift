@@ -95,87 +95,19 @@ struct Build: AsyncParsableCommand {
     func run() async throws {
         if let jobs { ParallelMap.workers = jobs }
         var built: [String] = []
-        let targets = paths.isEmpty ? ["Tenants"] : paths
         let outputURL = URL(fileURLWithPath: output).standardizedFileURL
         var failed = false
-        for path in targets {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw Livery.Failure("'\(path)' is not a folder")
-            }
-            let target = WorkspaceTarget(path)
-            var only = target.tenant.map { Set([$0]) }
-            if let shard {
-                only = shard.select(only, in: target.workspace)
-                if only!.isEmpty {
-                    if TenantLoader.discover(in: target.workspace).folders.isEmpty {
-                        throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(path)'")
-                    }
-                    // An empty share is normal when there are more runners than lineages: say so and succeed.
-                    FileHandle.standardError.write(Data("shard \(shard) of '\(path)': no tenants in this shard; nothing to build\n".utf8))
-                    continue
-                }
-            }
+        for path in paths.isEmpty ? ["Tenants"] : paths {
+            guard let (target, only) = try selection(path) else { continue }
             if list {
                 let names = only ?? Set(TenantLoader.discover(in: target.workspace).folders.map(\.lastPathComponent))
                 for name in names.sorted() { print(name) }
-                continue
-            }
-            if let asOf {
+            } else if let asOf {
                 failed = try !Self.showSchedule(target, only: only, at: asOf, strict: strict, format: format) || failed
-                continue
-            }
-            var options = BuildOptions(format: archiveFormat, only: only, strict: strict,
-                                       keys: unsigned ? nil : KeyStore(root: keyStore(for: target)), refreshTimestamp: refreshTimestamp)
-            options.channel = channel
-            options.rollout = rollout
-            options.steps = StepReporter.make(verbose: store.verbose)
-            let result: BuildResult
-            do {
-                result = try ReleaseBuilder.build(
-                    workspace: target.workspace, displayRoot: target.displayWorkspace, output: outputURL,
-                    options: options,
-                    progress: { message in
-                        // Waiting for the lock is always said; progress only on a terminal, so CI logs stay quiet.
-                        if message.hasPrefix("another livery build") || message.hasPrefix("WARNING") {
-                            FileHandle.standardError.write(Data((message + "\n").utf8))
-                        } else if isatty(STDERR_FILENO) == 1 {
-                            FileHandle.standardError.write(Data(("\r\u{1B}[K" + message).utf8))
-                        }
-                    })
-            } catch let failure as WriteFailure {
-                // A write the whole build needs (the output's lock, the build store) failed before any tenant's own step:
-                // said in the documented form, naming the tenant when only one was asked for.
-                if isatty(STDERR_FILENO) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-                throw Livery.Failure("build failed: " + (target.tenant.map { "\($0): " } ?? "") + "\(failure); nothing was published")
-            }
-            if isatty(STDERR_FILENO) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            if result.validationFailed || !result.validation.diagnostics.isEmpty || format != .text {
-                let report = DiagnosticReport(diagnostics: result.validation.diagnostics, rules: RuleSet.all.summaries, toolVersion: Livery.version)
-                FileHandle.standardOutput.write(Data(report.render(format).utf8))
-            }
-            if result.tenants.isEmpty && !result.validationFailed && result.failures.isEmpty {
-                throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(path)'")
-            }
-            if result.validationFailed {
-                FileHandle.standardError.write(Data("validation failed: nothing was published\n".utf8))
+            } else if let result = try build(target, named: path, only: only, output: outputURL) {
+                built += result.tenants.map(\.tenant)
+            } else {
                 failed = true
-                continue
-            }
-            for tenant in result.tenants {
-                built.append(tenant.tenant)
-                let on = tenant.channel.isStable ? "" : " on \(tenant.channel.name)"
-                let share = tenant.rollout.map { " to \($0.percentText) of devices" } ?? ""
-                let what = tenant.published
-                    ? "published release \(tenant.release)\(on)\(share): \(tenant.bundles) bundles, \(tenant.rebuilt.count) rebuilt"
-                        + (tenant.updateDelta.map { delta in "; an update from the previous release downloads \(ByteCount.text(delta))\(delta < (tenant.updateWhole ?? 0) ? " by delta (\(ByteCount.text(tenant.updateWhole ?? 0)) whole)" : "")" } ?? "")
-                    : "unchanged (release \(tenant.release)\(on)\(tenant.untouched ? ", inputs untouched" : "")\(tenant.timestampRefreshed ? ", timestamp re-signed" : ""))"
-                // With --format json or sarif, stdout carries only the report.
-                let line = "\(tenant.tenant): \(what)\n"
-                (format == .text ? FileHandle.standardOutput : FileHandle.standardError).write(Data(line.utf8))
-            }
-            if !result.failures.isEmpty {
-                throw Livery.Failure("build failed:\n" + result.failures.joined(separator: "\n"))
             }
         }
         if failed { throw ExitCode(1) }
@@ -183,6 +115,92 @@ struct Build: AsyncParsableCommand {
             guard let publishStep = Livery.publishStep else { throw Livery.Failure("--publish is run by livery-network") }
             try await publishStep(built, outputURL, store, format)
         }
+    }
+
+    /// The workspace `path` names and the tenants of it to build (nil: all), or nil when `--shard` leaves none of it
+    /// (said on standard error: normal when there are more runners than lineages).
+    func selection(_ path: String) throws -> (WorkspaceTarget, Set<String>?)? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw Livery.Failure("'\(path)' is not a folder")
+        }
+        let target = WorkspaceTarget(path)
+        var only = target.tenant.map { Set([$0]) }
+        if let shard {
+            only = shard.select(only, in: target.workspace)
+            if only!.isEmpty {
+                if TenantLoader.discover(in: target.workspace).folders.isEmpty {
+                    throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(path)'")
+                }
+                FileHandle.standardError.write(Data("shard \(shard) of '\(path)': no tenants in this shard; nothing to build\n".utf8))
+                return nil
+            }
+        }
+        return (target, only)
+    }
+
+    /// Builds one workspace (its tenants in `only`, nil: all) and prints what each tenant's release became; nil when
+    /// validation failed (nothing was published).
+    func build(_ target: WorkspaceTarget, named path: String, only: Set<String>?, output: URL) throws -> BuildResult? {
+        var options = BuildOptions(format: archiveFormat, only: only, strict: strict,
+                                   keys: unsigned ? nil : KeyStore(root: keyStore(for: target)), refreshTimestamp: refreshTimestamp)
+        options.channel = channel
+        options.rollout = rollout
+        options.steps = StepReporter.make(verbose: store.verbose)
+        let result: BuildResult
+        do {
+            result = try ReleaseBuilder.build(
+                workspace: target.workspace, displayRoot: target.displayWorkspace, output: output,
+                options: options,
+                progress: { message in
+                    // Waiting for the lock is always said; progress only on a terminal, so CI logs stay quiet.
+                    if message.hasPrefix("another livery build") || message.hasPrefix("WARNING") {
+                        FileHandle.standardError.write(Data((message + "\n").utf8))
+                    } else if isatty(STDERR_FILENO) == 1 {
+                        FileHandle.standardError.write(Data(("\r\u{1B}[K" + message).utf8))
+                    }
+                })
+        } catch let failure as WriteFailure {
+            // A write the whole build needs (the output's lock, the build store) failed before any tenant's own step:
+            // said in the documented form, naming the tenant when only one was asked for.
+            if isatty(STDERR_FILENO) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            throw Livery.Failure("build failed: " + (target.tenant.map { "\($0): " } ?? "") + "\(failure); nothing was published")
+        }
+        if isatty(STDERR_FILENO) == 1 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if result.validationFailed || !result.validation.diagnostics.isEmpty || format != .text {
+            let report = DiagnosticReport(diagnostics: result.validation.diagnostics, rules: RuleSet.all.summaries, toolVersion: Livery.version)
+            FileHandle.standardOutput.write(Data(report.render(format).utf8))
+        }
+        if result.tenants.isEmpty && !result.validationFailed && result.failures.isEmpty {
+            throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(path)'")
+        }
+        if result.validationFailed {
+            FileHandle.standardError.write(Data("validation failed: nothing was published\n".utf8))
+            return nil
+        }
+        for tenant in result.tenants {
+            // With --format json or sarif, stdout carries only the report.
+            let line = "\(tenant.tenant): \(Self.describe(tenant))\n"
+            (format == .text ? FileHandle.standardOutput : FileHandle.standardError).write(Data(line.utf8))
+        }
+        if !result.failures.isEmpty {
+            throw Livery.Failure("build failed:\n" + result.failures.joined(separator: "\n"))
+        }
+        return result
+    }
+
+    /// What a tenant's build did, as its line says it.
+    static func describe(_ tenant: TenantBuildReport) -> String {
+        let on = tenant.channel.isStable ? "" : " on \(tenant.channel.name)"
+        let share = tenant.rollout.map { " to \($0.percentText) of devices" } ?? ""
+        guard tenant.published else {
+            return "unchanged (release \(tenant.release)\(on)\(tenant.untouched ? ", inputs untouched" : "")\(tenant.timestampRefreshed ? ", timestamp re-signed" : ""))"
+        }
+        return "published release \(tenant.release)\(on)\(share): \(tenant.bundles) bundles, \(tenant.rebuilt.count) rebuilt"
+            + (tenant.updateDelta.map { delta in
+                "; an update from the previous release downloads \(ByteCount.text(delta))"
+                    + (delta < (tenant.updateWhole ?? 0) ? " by delta (\(ByteCount.text(tenant.updateWhole ?? 0)) whole)" : "")
+            } ?? "")
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LiveryStorage
 
 /// The per-command reference of docs/cli.md, made from the commands' own `--help` (ArgumentParser's help screens),
 /// so the page cannot disagree with the command line. It sits between two markers; the prose around them is
@@ -78,6 +79,6 @@ struct CLIReference: ParsableCommand {
         }
         let file = URL(fileURLWithPath: update)
         let document = try String(contentsOf: file, encoding: .utf8)
-        try Data(CommandReference.replacingReference(in: document, with: reference).utf8).write(to: file, options: .atomic)
+        try AtomicFile.write(Data(CommandReference.replacingReference(in: document, with: reference).utf8), to: file, mode: 0o666, durable: false)
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LiveryDiagnostics
 import LiveryInterchange
+import LiveryStorage
 
 extension InterchangeFormat: ExpressibleByArgument {}
 
@@ -71,7 +72,7 @@ struct L10n: ParsableCommand {
             if let out {
                 let url = URL(fileURLWithPath: out)
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try data.write(to: url, options: .atomic)
+                try AtomicFile.write(data, to: url, mode: 0o666, durable: false)
             } else {
                 FileHandle.standardOutput.write(data)
             }

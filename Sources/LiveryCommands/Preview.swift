@@ -3,6 +3,7 @@ import Foundation
 import LiveryCheck
 import LiveryDiagnostics
 import LiveryRender
+import LiveryStorage
 import LiveryWorkflow
 
 struct Preview: ParsableCommand {
@@ -104,7 +105,7 @@ struct Preview: ParsableCommand {
             if sheetFile == "-" {
                 FileHandle.standardOutput.write(Data(html.utf8))
             } else {
-                try Data(html.utf8).write(to: URL(fileURLWithPath: sheetFile), options: .atomic)
+                try AtomicFile.write(Data(html.utf8), to: URL(fileURLWithPath: sheetFile), mode: 0o666, durable: false)
                 print("wrote \(sheetFile)")
             }
             return

@@ -1,5 +1,6 @@
 import Foundation
 import LiveryDiagnostics
+import LiveryEncoding
 
 /// Reads a text file defensively: bounded size, no binary, valid UTF-8, BOM removed.
 public enum SourceText {
@@ -52,8 +53,7 @@ public enum SourceText {
                     .error, LoadMessage.nulByte(),
                     at: SourceLocation(file: displayPath, line: line, column: column), rule: LoadRule.encoding)))
             }
-            let length = sequenceLength(body, at: index)
-            guard length > 0 else {
+            guard case .valid(let length) = UTF8Sequence(in: body, at: index) else {
                 return .failure(.diagnostic(Diagnostic(
                     .error, LoadMessage.invalidByte(byte: String(format: "0x%02X", byte)),
                     at: SourceLocation(file: displayPath, line: line, column: column), rule: LoadRule.encoding,
@@ -63,30 +63,5 @@ public enum SourceText {
             index += length
         }
         return .success(String(decoding: body, as: UTF8.self))
-    }
-
-    /// The length of the well-formed UTF-8 sequence starting at `i`, or 0 if it is malformed.
-    private static func sequenceLength(_ b: ArraySlice<UInt8>, at i: Int) -> Int {
-        let first = b[i]
-        if first < 0x80 { return 1 }
-        let length: Int
-        var lower: UInt8 = 0x80, upper: UInt8 = 0xBF
-        switch first {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; lower = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; upper = 0x9F
-        case 0xF0: length = 4; lower = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; upper = 0x8F
-        default: return 0
-        }
-        guard i + length <= b.endIndex else { return 0 }
-        for k in 1..<length {
-            let byte = b[i + k]
-            let (lo, hi) = k == 1 ? (lower, upper) : (UInt8(0x80), UInt8(0xBF))
-            if byte < lo || byte > hi { return 0 }
-        }
-        return length
     }
 }

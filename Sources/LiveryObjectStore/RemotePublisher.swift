@@ -172,8 +172,6 @@ public final class RemotePublisher: Sendable {
         return "application/octet-stream"
     }
 
-    static func sha256(of url: URL) throws -> String { Hex.encode(try S3Client.sha256(of: url)) }
-
     // MARK: Publishing
 
     /// Publishes `folder` (a tenant's release folder) as `tenant`.
@@ -185,7 +183,7 @@ public final class RemotePublisher: Sendable {
         // The quick answer first: the pointer and the timestamp are written last, so when both
         // match, everything before them is there.
         let mutable = files.filter { !$0.immutable }
-        let localDigests = try Dictionary(uniqueKeysWithValues: mutable.map { ($0.relative, try Self.sha256(of: $0.url)) })
+        let localDigests = try Dictionary(uniqueKeysWithValues: mutable.map { ($0.relative, try FileDigest.sha256(of: $0.url).digest) })
         let remoteMutable = try await withThrowingTaskGroup(of: (String, S3Object?).self) { group in
             for file in mutable { group.addTask { (file.relative, try await self.client.head(bucket: self.location.bucket, key: base + "/" + file.relative)) } }
             return try await group.reduce(into: [String: S3Object?]()) { $0[$1.0] = $1.1 }
@@ -272,7 +270,7 @@ public final class RemotePublisher: Sendable {
 
     /// A versioned metadata file already in the store must have our bytes (its recorded SHA-256).
     private func checkSame(_ file: LocalFile, key: String) async throws {
-        let digest = try Self.sha256(of: file.url)
+        let digest = try FileDigest.sha256(of: file.url).digest
         let head = try await limiter.run { try await self.client.head(bucket: self.location.bucket, key: key) }
         guard let remote = head?.metadata["sha256"] else {
             // Not written by Livery (no recorded digest): compare the bytes themselves.
@@ -299,13 +297,13 @@ public final class RemotePublisher: Sendable {
         try await limiter.run {
             // Hashed from disk, then streamed from disk: the file is never whole in memory (the store
             // checks the body against the hash, so a file changed in between is refused, not stored).
-            let sha = try S3Client.sha256(of: file.url)
+            let sha = try FileDigest.hash(of: file.url)
             let digest = Hex.encode(sha)
             try Self.checkName(file, digest: digest)
             var options = options
             options.metadata["sha256"] = digest
             do {
-                try await self.client.put(bucket: self.location.bucket, key: key, body: .file(file.url, range: 0..<file.size), sha256: sha, options: options)
+                try await self.client.put(bucket: self.location.bucket, key: key, body: .file(file.url, range: 0..<file.size), sha256: Data(sha), options: options)
             } catch let error as S3Error where error.status == 412 && createOnly && file.immutable {
                 // Someone else wrote it between our listing and now: fine if it is the same object.
                 let head = try await self.client.head(bucket: self.location.bucket, key: key)
@@ -385,10 +383,12 @@ public final class RemotePublisher: Sendable {
         do {
             var whole = SHA256(), part = SHA256()
             var offset: Int64 = 0, number = 1
-            try S3Client.readChunks(of: url, range: 0..<size) { bytes in
+            let reader = try FileReader(url)
+            try reader.readChunks { bytes in
                 try Task.checkCancellation()
-                // Chunks are 1 MiB and parts a multiple of it (8 MiB), but a chunk may still straddle a part's end.
-                var rest = bytes
+                // Chunks are 1 MiB and parts a multiple of it (8 MiB), but a chunk may still straddle a part's end;
+                // bytes past `size` (the file grew since it was listed) are not the parts'.
+                var rest = UnsafeRawBufferPointer(rebasing: bytes[0..<Int(min(Int64(bytes.count), size - offset))])
                 while !rest.isEmpty {
                     let partEnd = min(Int64(number) * partSize, size)
                     let take = Int(min(Int64(rest.count), partEnd - offset))
@@ -403,7 +403,9 @@ public final class RemotePublisher: Sendable {
                         number += 1
                     }
                 }
+                return offset < size
             }
+            guard offset == size else { throw S3Error.integrity("\(url.path) is shorter than expected (it changed while publishing?)") }
             return Hex.encode(whole.finalize())
         } catch {
             digests.fail(error)

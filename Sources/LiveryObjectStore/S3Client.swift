@@ -164,34 +164,6 @@ public final class S3Client: Sendable {
         return Self.unquote(response.header("etag") ?? "")
     }
 
-    /// The SHA-256 of bytes `range` of `file` (all of it by default).
-    public static func sha256(of file: URL, range: Range<Int64>? = nil) throws -> Data {
-        var hasher = SHA256()
-        try readChunks(of: file, range: range) { hasher.update(bufferPointer: $0) }
-        return Data(hasher.finalize())
-    }
-
-    /// Hands bytes `range` of `file` (all of it by default) to `body` in order, in chunks of at most
-    /// 1 MiB read into one buffer; throws when the file cannot be read or ends before the range does.
-    static func readChunks(of file: URL, range: Range<Int64>? = nil, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw S3Error.integrity("\(file.path) cannot be read: \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        var offset = range?.lowerBound ?? 0
-        let end = range?.upperBound ?? Int64.max
-        while offset < end {
-            let n = pread(descriptor, buffer.baseAddress, Int(min(Int64(buffer.count), end - offset)), off_t(offset))
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw S3Error.integrity("\(file.path) cannot be read: \(String(cString: strerror(errno)))") }
-            if n == 0 { break }
-            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-            offset += Int64(n)
-        }
-        if let range, offset != range.upperBound { throw S3Error.integrity("\(file.path) is shorter than expected (it changed while publishing?)") }
-    }
-
     public func delete(bucket: String, key: String) async throws {
         _ = try await send("DELETE", bucket: bucket, key: key, allow: [404])
     }

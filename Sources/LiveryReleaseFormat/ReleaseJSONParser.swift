@@ -301,30 +301,15 @@ private struct Reader {
         return value
     }
 
-    /// The length of the well-formed UTF-8 sequence (RFC 3629: no overlong forms, no surrogates,
-    /// nothing above U+10FFFF) of two to four bytes at `index`; anything else is refused.
+    /// The length of the well-formed UTF-8 sequence of two to four bytes at `index` (`UTF8Sequence`); anything else is refused.
     func utf8Sequence() throws -> Int {
-        let first = bytes[index]
-        let length: Int
-        var lower: UInt8 = 0x80, upper: UInt8 = 0xBF
-        switch first {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; lower = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; upper = 0x9F
-        case 0xF0: length = 4; lower = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; upper = 0x8F
-        default: throw fail(.invalidUTF8, String(format: "invalid UTF-8: byte 0x%02X cannot start a character", first))
+        switch UTF8Sequence(in: bytes, at: index) {
+        case .valid(let length): return length
+        case .cannotStart: throw fail(.invalidUTF8, String(format: "invalid UTF-8: byte 0x%02X cannot start a character", bytes[index]))
+        case .cutOff: throw fail(.invalidUTF8, "invalid UTF-8: a character is cut off by the end of input")
+        case .cannotContinue(let offset):
+            throw fail(.invalidUTF8, String(format: "invalid UTF-8: byte 0x%02X cannot continue the character", bytes[offset]), at: offset)
         }
-        for k in 1..<length {
-            guard index + k < bytes.count else { throw fail(.invalidUTF8, "invalid UTF-8: a character is cut off by the end of input") }
-            let byte = bytes[index + k]
-            guard byte >= (k == 1 ? lower : 0x80), byte <= (k == 1 ? upper : 0xBF) else {
-                throw fail(.invalidUTF8, String(format: "invalid UTF-8: byte 0x%02X cannot continue the character", byte), at: index + k)
-            }
-        }
-        return length
     }
 
     // MARK: Numbers

@@ -70,8 +70,28 @@ public enum VoucherDatabase: Sendable, CustomStringConvertible {
     case sqlite(URL)
     case postgres(PostgresLocation)
 
+    /// `--vouchers`: a PostgreSQL URL, a file path, or (nil) the file inside the output's hidden `.livery/`. A path
+    /// inside the output folder must be under a hidden folder, or `serve` would hand it out.
+    public init(option: String?, output: URL) throws {
+        guard let option else {
+            self = .sqlite(ReleaseServer.defaultVoucherDatabase(root: output))
+            return
+        }
+        if Self.isPostgresURL(option) {
+            self = .postgres(try PostgresLocation(url: option))
+            return
+        }
+        let url = URL(fileURLWithPath: option).standardizedFileURL
+        let root = output.standardizedFileURL.path + "/"
+        if url.path.hasPrefix(root), !url.path.dropFirst(root.count).split(separator: "/").dropLast().contains(where: { $0.hasPrefix(".") }) {
+            throw VoucherFailure("--vouchers \(option) is inside the served folder \(output.path) and would be downloadable: "
+                                 + "put it under a hidden folder such as \(output.path)/.livery/, or outside")
+        }
+        self = .sqlite(url)
+    }
+
     /// `postgres://…` and `postgresql://…` are PostgreSQL; anything else is a file path (relative to
-    /// the working folder). The file path checks (not inside the served folder) are the caller's.
+    /// the working folder).
     public static func isPostgresURL(_ text: String) -> Bool {
         let lower = text.lowercased()
         return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
@@ -93,6 +113,20 @@ public enum VoucherDatabase: Sendable, CustomStringConvertible {
             return SQLiteVoucherBackend(store: try VoucherStore(path: url.path))
         case .postgres(let location):
             return try await PostgresVoucherStore.connect(location)
+        }
+    }
+
+    /// Runs `body` with the open back end (nil, nothing opened, for a missing SQLite file unless `create`), closing it
+    /// afterwards however `body` ends.
+    public func withBackend<T>(create: Bool, _ body: ((any VoucherBackend)?) async throws -> T) async throws -> T {
+        let backend = try await open(create: create)
+        do {
+            let result = try await body(backend)
+            await backend?.close()
+            return result
+        } catch {
+            await backend?.close()
+            throw error
         }
     }
 }

@@ -80,6 +80,16 @@ public enum FileDigest {
     /// were read (then `size` is over `limit` and `digest` is of a prefix): a file that should have a signed
     /// length is not read to its end when it is longer.
     public static func sha256(of url: URL, stoppingAfter limit: Int?) throws -> (digest: SHA256Hex, size: Int) {
+        let (digest, size) = try hash(of: url, stoppingAfter: limit)
+        return (digest.hexString, size)
+    }
+
+    /// The digest of the whole file at `url` as bytes (an upload's checksum header carries them, not hex).
+    public static func hash(of url: URL) throws -> SHA256.Digest {
+        try hash(of: url, stoppingAfter: nil).digest
+    }
+
+    private static func hash(of url: URL, stoppingAfter limit: Int?) throws -> (digest: SHA256.Digest, size: Int) {
         let reader = try FileReader(url)
         var hasher = SHA256()
         var size = 0
@@ -88,6 +98,6 @@ public enum FileDigest {
             size += chunk.count
             return limit.map { size <= $0 } ?? true
         }
-        return (hasher.finalize().hexString, size)
+        return (hasher.finalize(), size)
     }
 }

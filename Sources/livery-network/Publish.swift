@@ -4,6 +4,7 @@ import LiveryCommands
 import LiveryDiagnostics
 import LiveryObjectStore
 import LiveryPublish
+import LiveryRemoteWorkflow
 import LiveryStorage
 
 /// What only livery-network can do with the store's options: reach the store.
@@ -25,11 +26,12 @@ extension ObjectStoreConnection {
 }
 
 extension ObjectStoreOptions {
-    var bucketSetup: BucketSetup { BucketSetup(create: createBucket, publicRead: publicRead) }
-
-    func resolved() throws -> (S3Client, S3Location) { try connection.resolved() }
-
-    var publisherOptions: RemotePublisher.Options { connection.publisherOptions(verbose: verbose) }
+    /// The publication these options describe (`publish`, `build --publish`).
+    func publication() throws -> StorePublication {
+        let (client, location) = try connection.resolved()
+        return StorePublication(client: client, location: location, options: connection.publisherOptions(verbose: verbose),
+                                bucket: BucketSetup(create: createBucket, publicRead: publicRead))
+    }
 }
 
 struct Publish: AsyncParsableCommand {
@@ -60,95 +62,34 @@ struct Publish: AsyncParsableCommand {
     var dryRun = false
 
     func run() async throws {
-        let (client, location) = try store.resolved()
-        var options = store.publisherOptions
-        options.dryRun = dryRun
-        let outputURL = URL(fileURLWithPath: output).standardizedFileURL
-        let outcomes = try await Self.publish(tenants: tenants, output: outputURL, client: client, location: location, options: options, bucket: store.bucketSetup)
-        let uploaded = outcomes.reduce(0) { $0 + $1.uploaded }
-        let bytes = outcomes.reduce(Int64(0)) { $0 + $1.uploadedBytes }
-        let tenantCount = Set(outcomes.map { $0.tenant.split(separator: "/").first.map(String.init) ?? $0.tenant }).count
-        print("\(dryRun ? "would publish" : "published") \(tenantCount) tenant\(tenantCount == 1 ? "" : "s") to \(location): "
-              + "\(uploaded) object\(uploaded == 1 ? "" : "s") uploaded (\(ByteCount.text(bytes))), "
-              + "\(outcomes.filter(\.unchanged).count) unchanged")
+        var publication = try store.publication()
+        publication.options.dryRun = dryRun
+        let report = try await Self.publish(publication, tenants: tenants, output: URL(fileURLWithPath: output).standardizedFileURL)
+        let (count, uploaded) = (report.tenantCount, report.uploaded)
+        print("\(dryRun ? "would publish" : "published") \(count) tenant\(count == 1 ? "" : "s") to \(publication.location): "
+              + "\(uploaded) object\(uploaded == 1 ? "" : "s") uploaded (\(ByteCount.text(report.uploadedBytes))), \(report.unchanged) unchanged")
     }
 
-    /// Publishes each tenant folder of `output` (or the named ones), several tenants at once.
-    /// The bucket is checked (and created, when `bucket` says so) first, once: a missing bucket is one refusal, not one per tenant.
-    static func publish(tenants: [String], output: URL, client: S3Client, location: S3Location, options: RemotePublisher.Options,
-                        bucket: BucketSetup) async throws -> [RemotePublisher.Outcome] {
-        let names = try repositories(tenants: tenants, output: output)
-        do {
-            if case .created(let publicRead) = try await bucket.prepare(client: client, location: location, dryRun: options.dryRun) {
-                FileHandle.standardError.write(Data("created bucket '\(location.bucket)'\(publicRead ? " with the anonymous-read policy of docs/operations.md" : "")\n".utf8))
+    /// Runs the publication, showing its events on standard error (the progress line only on a terminal), and ends
+    /// with exit status 1 after naming the tenants that failed, one line per cause.
+    static func publish(_ publication: StorePublication, tenants: [String], output: URL) async throws -> StorePublication.Report {
+        let progress = isatty(STDERR_FILENO) == 1 ? PublishProgressLine() : nil
+        let report = try await publication.publish(tenants: tenants, output: output) { event in
+            switch event {
+            case .bucketCreated(let bucket, let publicRead):
+                FileHandle.standardError.write(Data("created bucket '\(bucket)'\(publicRead ? " with the anonymous-read policy of docs/operations.md" : "")\n".utf8))
+            case .waitingForLock(let message):
+                FileHandle.standardError.write(Data((message + "\n").utf8))
+            case .upload(let upload):
+                progress?.show(upload)
             }
-        } catch let missing as MissingBucket {
-            throw Livery.Failure("\(missing)")
-        } catch let refused as BucketRefused {
-            throw Livery.Failure("\(refused)")
-        } catch {
-            throw Livery.Failure("s3://\(location.bucket): \(error)")
         }
-        // The build lock on the output folder, so that no build swaps a release folder while it is read.
-        let lock = try OutputLock(output: output, waiting: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
-        defer { withExtendedLifetime(lock) {} }
-        var options = options
-        if isatty(STDERR_FILENO) == 1 {
-            let line = PublishProgressLine()
-            options.onEvent = { line.show($0) }
-        }
-        let publisher = RemotePublisher(client: client, location: location, options: options)
-        // Tenants side by side (each tenant's own uploads share the publisher's request limit). One tenant's
-        // failure stops only that tenant: the others publish, then the failures are reported (exit 1).
-        let results = try await withThrowingTaskGroup(of: (String, Result<RemotePublisher.Outcome, any Error>).self) { group in
-            var pending = names.makeIterator()
-            var running = 0
-            var results: [(String, Result<RemotePublisher.Outcome, any Error>)] = []
-            while true {
-                while running < max(1, options.concurrency), let name = pending.next() {
-                    group.addTask {
-                        do {
-                            return (name, .success(try await publisher.publish(tenant: name, folder: output.appendingPathComponent(name))))
-                        } catch {
-                            return (name, .failure(error))
-                        }
-                    }
-                    running += 1
-                }
-                guard let result = try await group.next() else { break }
-                running -= 1
-                results.append(result)
-            }
-            return results
-        }
-        let failures = results.compactMap { name, result -> (tenant: String, error: any Error)? in
-            if case .failure(let error) = result { return (name, error) } else { return nil }
-        }
-        if !failures.isEmpty {
+        if !report.failures.isEmpty {
             FileHandle.standardError.write(Data(("publishing failed; the store keeps each failed tenant's previous release:\n"
-                                                 + PublishFailures.lines(failures).joined(separator: "\n") + "\n").utf8))
+                                                 + report.failureLines.joined(separator: "\n") + "\n").utf8))
             throw ExitCode(1)
         }
-        return results.compactMap { try? $0.1.get() }.sorted { $0.tenant < $1.tenant }
-    }
-
-    /// Tenant folders: the folders of `output` that hold a release.json (never `.livery`).
-    /// The repositories of the tenants named (default: every tenant folder of `output`), as keys under
-    /// the store's prefix: each channel is a repository of its own, stable at `<tenant>`, the others
-    /// at `<tenant>/channels/<name>`.
-    static func repositories(tenants: [String], output: URL) throws -> [String] {
-        var names: [String] = []
-        for name in try tenants.isEmpty ? tenantFolders(output) : tenants {
-            let channels = Publisher.channels(tenant: name, output: output)
-            if channels.isEmpty { throw Livery.Failure("\(output.path)/\(name) holds no release: build it first") }
-            names += channels.map { $0.isStable ? name : "\(name)/\($0.relativeFolder)" }
-        }
-        return names
-    }
-
-    static func tenantFolders(_ output: URL) throws -> [String] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: output.path)
-        return names.filter { !$0.hasPrefix(".") && !Publisher.channels(tenant: $0, output: output).isEmpty }.sorted()
+        return report
     }
 }
 
@@ -213,12 +154,7 @@ struct GarbageCollect: AsyncParsableCommand {
         let (client, location) = try store.resolved()
         var options = store.publisherOptions()
         options.dryRun = dryRun
-        // Every channel of the tenants, as the output folder has them (each a repository of its own in the
-        // store); a tenant named but not in the output folder (collecting from another machine): its stable repository.
-        let outputURL = URL(fileURLWithPath: output)
-        let names = try (tenants.isEmpty ? Publish.tenantFolders(outputURL) : tenants).flatMap { name in
-            Publisher.channels(tenant: name, output: outputURL).isEmpty ? [name] : try Publish.repositories(tenants: [name], output: outputURL)
-        }
+        let names = try StorePublication.repositories(collecting: tenants, output: URL(fileURLWithPath: output))
         let publisher = RemotePublisher(client: client, location: location, options: options)
         for name in names {
             let result: RemotePublisher.Collection
@@ -238,10 +174,10 @@ struct GarbageCollect: AsyncParsableCommand {
 extension Publish {
     /// `build --publish`'s last step (Livery.publishStep): the built tenants to the store, one line each.
     @Sendable static func afterBuild(tenants: [String], output: URL, store: ObjectStoreOptions, format: ReportFormat) async throws {
-        let (client, location) = try store.resolved()
-        let outcomes = try await publish(tenants: tenants, output: output, client: client, location: location, options: store.publisherOptions, bucket: store.bucketSetup)
-        for outcome in outcomes {
-            let line = "\(outcome.tenant): " + (outcome.unchanged ? "already in \(location)" : "\(outcome.uploaded) objects uploaded to \(location)") + "\n"
+        let publication = try store.publication()
+        let report = try await publish(publication, tenants: tenants, output: output)
+        for outcome in report.outcomes {
+            let line = "\(outcome.tenant): " + (outcome.unchanged ? "already in \(publication.location)" : "\(outcome.uploaded) objects uploaded to \(publication.location)") + "\n"
             (format == .text ? FileHandle.standardOutput : FileHandle.standardError).write(Data(line.utf8))
         }
     }

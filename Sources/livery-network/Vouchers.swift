@@ -30,38 +30,19 @@ struct Vouchers: ParsableCommand {
         func database() throws -> VoucherDatabase { try Vouchers.database(vouchers, output: outputURL) }
     }
 
-    /// `--vouchers`: a PostgreSQL URL, a file path, or by default the file inside the output's hidden
-    /// `.livery/`. A path inside the output folder must be under a hidden folder, or `serve` would hand it out.
+    /// `--vouchers` (`VoucherDatabase(option:output:)`), its refusal one line for the user.
     static func database(_ option: String?, output: URL) throws -> VoucherDatabase {
-        guard let option else { return .sqlite(ReleaseServer.defaultVoucherDatabase(root: output)) }
-        if VoucherDatabase.isPostgresURL(option) {
-            do {
-                return .postgres(try PostgresLocation(url: option))
-            } catch let failure as VoucherFailure {
-                throw Livery.Failure(failure.description)
-            }
+        do {
+            return try VoucherDatabase(option: option, output: output)
+        } catch let failure as VoucherFailure {
+            throw Livery.Failure(failure.description)
         }
-        let url = URL(fileURLWithPath: option).standardizedFileURL
-        let root = output.standardizedFileURL.path + "/"
-        if url.path.hasPrefix(root), !url.path.dropFirst(root.count).split(separator: "/").dropLast().contains(where: { $0.hasPrefix(".") }) {
-            throw Livery.Failure("--vouchers \(option) is inside the served folder \(output.path) and would be downloadable: put it under a hidden folder such as \(output.path)/.livery/, or outside")
-        }
-        return .sqlite(url)
     }
 
-    /// Runs `body` with the open back end, closing it afterwards; nil (nothing opened) for a missing
-    /// SQLite file unless `create`. Database failures become one line for the user.
+    /// Runs `body` with the open back end (`VoucherDatabase.withBackend`); database failures become one line for the user.
     static func withBackend<T>(_ database: VoucherDatabase, create: Bool, _ body: ((any VoucherBackend)?) async throws -> T) async throws -> T {
         do {
-            let backend = try await database.open(create: create)
-            do {
-                let result = try await body(backend)
-                await backend?.close()
-                return result
-            } catch {
-                await backend?.close()
-                throw error
-            }
+            return try await database.withBackend(create: create, body)
         } catch let failure as VoucherFailure {
             throw Livery.Failure(failure.description)
         }
@@ -69,31 +50,6 @@ struct Vouchers: ParsableCommand {
 
     static func checkTenant(_ tenant: String) throws {
         guard tenant.range(of: "^[a-z0-9]+(-[a-z0-9]+)*$", options: .regularExpression) != nil else { throw ValidationError("'\(tenant)' is not a tenant id (a slug)") }
-    }
-
-    /// `YYYY-MM-DD` (UTC) as the voucher's end: valid through that day, so expired at the next midnight.
-    static func parseExpiry(_ text: String) -> Date? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard text.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        guard let start = calendar.date(from: DateComponents(year: year, month: month, day: day)),
-              calendar.dateComponents([.year, .month, .day], from: start) == DateComponents(year: year, month: month, day: day) else { return nil }
-        return calendar.date(byAdding: .day, value: 1, to: start)
-    }
-
-    /// The last day a voucher works, as `--expires` took it.
-    static func lastDay(_ expires: Date) -> String {
-        day(expires.addingTimeInterval(-1))
-    }
-
-    static func day(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: date)
     }
 
     struct Issue: AsyncParsableCommand {
@@ -143,7 +99,7 @@ struct Vouchers: ParsableCommand {
         func run() async throws {
             var expiry: Date?
             if let expires {
-                guard let parsed = Vouchers.parseExpiry(expires) else { throw Livery.Failure("--expires must be a date such as 2026-12-31, not '\(expires)'") }
+                guard let parsed = VoucherExpiry.parse(expires) else { throw Livery.Failure("--expires must be a date such as 2026-12-31, not '\(expires)'") }
                 guard parsed > Date() else { throw Livery.Failure("--expires \(expires) is in the past: the codes could never be redeemed") }
                 expiry = parsed
             }
@@ -169,7 +125,7 @@ struct Vouchers: ParsableCommand {
                 try await backend?.issue(tenant: tenant, subject: subject, count: count, devices: devices, expires: expiry, now: Date()) ?? []
             }
             print(codes.map(\.description).joined(separator: "\n"))
-            let until = expiry.map { ", valid through \(Vouchers.lastDay($0)) (UTC)" } ?? ""
+            let until = expiry.map { ", valid through \(VoucherExpiry.lastDay($0)) (UTC)" } ?? ""
             FileHandle.standardError.write(Data("issued \(count) voucher\(count == 1 ? "" : "s") for \(tenant) \(noun) \(subject.id), \(devices) device\(devices == 1 ? "" : "s") each\(until), in \(database)\n".utf8))
         }
     }
@@ -195,7 +151,7 @@ struct Vouchers: ParsableCommand {
             }
             let rows = [["CODE", "UNLOCKS", "DEVICES", "EXPIRES", "REVOKED"]] + vouchers.map { voucher in
                 ["\(voucher.prefix)-…", voucher.subject.description, "\(voucher.devicesUsed)/\(voucher.devices)",
-                 voucher.expires.map(Vouchers.lastDay) ?? "never", voucher.revoked.map(Vouchers.day) ?? "no"]
+                 voucher.expires.map(VoucherExpiry.lastDay) ?? "never", voucher.revoked.map(VoucherExpiry.day) ?? "no"]
             }
             let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
             for row in rows {

@@ -34,6 +34,7 @@ final class FileDigestTests: XCTestCase {
             let (digest, size) = try FileDigest.sha256(of: file)
             XCTAssertEqual(digest, SHA256.hash(data: data).hexString, "\(count)")
             XCTAssertEqual(size, count)
+            XCTAssertEqual(try FileDigest.hash(of: file), SHA256.hash(data: data), "\(count)")
         }
     }
 

@@ -85,7 +85,7 @@ final class ModuleGraphTests: XCTestCase {
         ("pack", ["LiveryPack"]),
         ("sign", ["LiverySign", "LiveryVectors"]),
         ("publish and serve", ["LiveryPublish", "LiveryObjectStore", "LiveryServe"]),
-        ("composition", ["LiveryWorkflow", "LiveryLanguageServer", "LiveryCommands", "livery", "livery-network", "livery-cldr", "livery-json-fuzz"]),
+        ("composition", ["LiveryWorkflow", "LiveryRemoteWorkflow", "LiveryLanguageServer", "LiveryCommands", "livery", "livery-network", "livery-cldr", "livery-json-fuzz"]),
     ]
     static let client: Set<String> = ["LiveryClientCore", "LiveryClient"]
     /// What the client may use: the foundation's encoding and storage helpers and the release format (metadata, signatures).
