@@ -24,6 +24,29 @@ final class JSONTextTests: XCTestCase {
         }
     }
 
+    /// The byte form tests eight bytes at a time: a character that needs an escape (or one just outside those
+    /// that do) at every position of a word and across words reads as the scalar-by-scalar form writes it.
+    func testLongTextsEscapeAtEveryPosition() {
+        let characters = ["\"", "\\", "\n", "\u{0}", "\u{1f}", " ", "!", "#", "[", "]", "\u{7f}", "é", "😀"]
+        for character in characters {
+            for position in 0...24 {
+                var text = String(repeating: "abcdefgh", count: 3)
+                text.insert(contentsOf: character, at: text.index(text.startIndex, offsetBy: position))
+                var bytes: [UInt8] = []
+                JSONText.appendQuoted(text, to: &bytes)
+                XCTAssertEqual(String(decoding: bytes, as: UTF8.self), JSONText.quoted(text, alsoEscaping: { _ in false }, uppercaseHex: false),
+                               "\(character.debugDescription) at \(position)")
+            }
+        }
+        let ascii = String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self)
+        for offset in 0..<8 {
+            let text = String(repeating: "x", count: offset) + ascii + ascii
+            var bytes: [UInt8] = []
+            JSONText.appendQuoted(text, to: &bytes)
+            XCTAssertEqual(String(decoding: bytes, as: UTF8.self), JSONText.quoted(text, alsoEscaping: { _ in false }, uppercaseHex: false))
+        }
+    }
+
     func testReadsBackWithFoundation() throws {
         for (text, _) in cases {
             let decoded = try JSONDecoder().decode(String.self, from: Data(JSONText.quoted(text).utf8))
