@@ -149,7 +149,7 @@ public enum ReleaseInstaller {
                 .flatMap { try? DownloadManifest(data: Data(contentsOf: cache.appendingPathComponent($0).appendingPathComponent(DownloadManifest.targetName))) }?.release
             throw CacheFull(tenant: request.tenant, cache: cache.path, available: availableSpace(at: cache), writing: CacheFull.writing(error, cache: cache), kept: kept)
         } catch let error where seeding != nil {
-            throw TUFError("\(error) (and \(seeding!))")
+            throw NotSeeded(fetch: error, seeding: seeding!)
         }
         request.onEvent?(.installed(result))
         return result
@@ -417,7 +417,8 @@ public enum ReleaseInstaller {
                 throw TUFError("\(tokens[id].map { "\($0.subject.kind.noun) '\($0.subject.id)'" } ?? "bundle '\(id)'"): \(refused)")
             case .failure(let error) where CacheFull.isOutOfSpace(error):
                 // Not a network problem to sit out offline either: the fetch fails, and says the disk is full.
-                throw TUFError(.storage, "download of \(signed[id]?.name ?? id) failed: \(error)")
+                let download = downloads.appendingPathComponent(signed[id]?.sha256 ?? id).path
+                throw WriteFailure(error, path: download)?.about("the download of \(signed[id]?.name ?? id)") ?? error
             case .failure(let error):
                 return try offline("download of \(signed[id]?.name ?? id) failed: \(error)")
             }
@@ -498,29 +499,30 @@ public enum ReleaseInstaller {
         if selectionChanges { try selection.write(to: stagedSelection) }
 
         var undo: [() -> Void] = []
-        func step(_ what: String, _ from: URL, _ to: URL, undoneBy reverse: (() -> Void)? = nil) throws {
+        // What each rename puts in place is `subject` of its failure; the undo below leaves the cache as it was.
+        func step(_ subject: String, _ from: URL, _ to: URL, undoneBy reverse: (() -> Void)? = nil) throws {
             guard rename(from.path, to.path) == 0 else {
-                throw TUFError(.storage, "cannot \(what) (\(String(cString: strerror(errno)))): the fetch changed nothing")
+                throw WriteFailure(errno: errno, path: to.path, subject: subject, operation: .replace)
             }
             if let reverse { undo.append(reverse) }
         }
         do {
             // The same release again (bundles added or removed): the old tree moves aside, the new one takes its name.
             if fm.fileExists(atPath: target.path) {
-                try step("replace release \(release)", target, aside) { _ = rename(aside.path, target.path) }
+                try step("release \(release)", target, aside) { _ = rename(aside.path, target.path) }
             }
-            try step("install release \(release)", staging, target) { _ = rename(target.path, staging.path) }
+            try step("release \(release)", staging, target) { _ = rename(target.path, staging.path) }
             try DurableFiles.sync(releases)
             // `current` before the switch, to restore: the installed link's own text, or none.
             let previousLink = try? fm.destinationOfSymbolicLink(atPath: current(cache).path)
-            try step("switch to release \(release)", link, current(cache)) {
+            try step("the current link to release \(release)", link, current(cache)) {
                 if let previousLink, (try? fm.createSymbolicLink(atPath: link.path, withDestinationPath: previousLink)) != nil {
                     _ = rename(link.path, current(cache).path)
                 } else if previousLink == nil {
                     unlink(current(cache).path)
                 }
             }
-            if selectionChanges { try step("save the selection", stagedSelection, selectionFile) }
+            if selectionChanges { try step("the selection", stagedSelection, selectionFile) }
             try DurableFiles.sync(cache)
         } catch {
             // A failed rename, or a failed sync after them: what was renamed goes back, latest first.
@@ -591,7 +593,7 @@ public enum ReleaseInstaller {
         let fm = FileManager.default
         try fm.createDirectory(at: destination, withIntermediateDirectories: true)
         let base = source.standardizedFileURL.path
-        guard let walker = fm.enumerator(at: source, includingPropertiesForKeys: [.isDirectoryKey, .isSymbolicLinkKey]) else { throw TUFError("cannot read \(source.path)") }
+        guard let walker = fm.enumerator(at: source, includingPropertiesForKeys: [.isDirectoryKey, .isSymbolicLinkKey]) else { throw ReadFailure(path: source.path, operation: .list) }
         for case let url as URL in walker {
             let relative = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
             let target = destination.appendingPathComponent(relative)
@@ -756,7 +758,7 @@ public enum ReleaseInstaller {
             // Stops reading once the file is past its signed length.
             (digest, size) = try FileDigest.sha256(of: file, stoppingAfter: length)
         } catch {
-            throw TUFError("cannot read \(file.path)")
+            throw ReadFailure(error, path: file.path)
         }
         guard size <= length else { throw TUFError("\(name) is longer than its signed length \(length)") }
         guard size == length else { throw TUFError("\(name) is \(size) bytes, its signed length is \(length)") }

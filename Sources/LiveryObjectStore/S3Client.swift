@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Crypto
 import Foundation
 import LiveryEncoding
+import LiveryStorage
 import NIOCore
 import NIOFileSystem
 import NIOFoundationCompat
@@ -15,7 +16,7 @@ public enum S3Error: Error, CustomStringConvertible, Equatable {
     case status(Int, code: String, message: String, request: String)
     /// No answer: connection refused, reset, timed out (after retries).
     case network(String, request: String)
-    /// A local file or a published object is not what it must be.
+    /// A local file or a published object is not what it must be (a file that cannot be read at all is a `ReadFailure`).
     case integrity(String)
 
     public var description: String {
@@ -175,7 +176,7 @@ public final class S3Client: Sendable {
     /// 1 MiB read into one buffer; throws when the file cannot be read or ends before the range does.
     static func readChunks(of file: URL, range: Range<Int64>? = nil, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw S3Error.integrity("\(file.path) cannot be read: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw ReadFailure(errno: errno, path: file.path, operation: .open) }
         defer { close(descriptor) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
@@ -184,7 +185,7 @@ public final class S3Client: Sendable {
         while offset < end {
             let n = pread(descriptor, buffer.baseAddress, Int(min(Int64(buffer.count), end - offset)), off_t(offset))
             if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw S3Error.integrity("\(file.path) cannot be read: \(String(cString: strerror(errno)))") }
+            guard n >= 0 else { throw ReadFailure(errno: errno, path: file.path) }
             if n == 0 { break }
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
             offset += Int64(n)
@@ -352,8 +353,10 @@ public final class S3Client: Sendable {
                 let xml = S3XML(response.body)
                 let error = S3Error.status(response.status, code: xml?.fields["Code"] ?? "", message: xml?.fields["Message"] ?? "", request: described)
                 guard Self.retryable(response.status), attempt < attempts else { throw error }
-            case .failure(let error as S3Error):
+            case .failure(let error as ReadFailure):
                 throw error  // a local file that cannot be read: no attempt will do better
+            case .failure(let error as S3Error):
+                throw error
             case .failure(let error):
                 guard attempt < attempts else { throw S3Error.network("\(error)", request: described) }
             }
@@ -375,7 +378,7 @@ public final class S3Client: Sendable {
             do {
                 handle = try await FileSystem.shared.openFile(forReadingAt: FilePath(file.path))
             } catch {
-                throw S3Error.integrity("\(file.path) cannot be read: \(error)")
+                throw ReadFailure(error, path: file.path, operation: .open)
             }
             // NIOFileSystem reads up to 8 chunks ahead of the socket: 2 MiB per body in flight at 256 KiB
             // (1 MiB chunks measured no faster, and 8 MiB ahead per body took peak RSS past 100 MB).
