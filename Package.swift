@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "LiveryL10n", dependencies: ["LiveryDiagnostics"]),
         // `livery l10n`: XLIFF 2.0, String Catalogs and Android resources to and from locale bundles (libxml2, libyaml for in-place edits).
         .target(name: "LiveryInterchange", dependencies: ["LiveryLoad", "LiveryEncoding", "LiveryL10n", "LiveryDiagnostics", "CXML2", "CYAML"]),
-        .target(name: "LiveryRender", dependencies: ["LiveryDiagnostics", "LiveryEncoding", "LiveryLoad", "LiveryMedia", "LiveryResolve", "LiveryL10n", "LiveryInterchange", "LiveryImage", .product(name: "Mustache", package: "swift-mustache")]),
+        .target(name: "LiveryRender", dependencies: ["LiveryDiagnostics", "LiveryEncoding", "LiveryStorage", "LiveryLoad", "LiveryMedia", "LiveryResolve", "LiveryL10n", "LiveryInterchange", "LiveryImage", .product(name: "Mustache", package: "swift-mustache")]),
         .target(name: "LiveryPack", dependencies: ["LiveryDiagnostics", "LiveryLoad", "LiveryMedia", "LiveryResolve", "LiveryRender", "LiveryInterchange", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiveryReleaseFormat", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
         // The release format (stage "format", just above the foundation): TUF metadata and its verification, canonical
         // JSON, the download manifest's types, channels, vouchers' subjects, content encryption. Written by pack, sign and
@@ -167,7 +167,7 @@ let package = Package(
         .testTarget(name: "LiveryWorkflowTests", dependencies: ["LiveryWorkflow", "LiveryCheck", "LiveryDiagnostics", "LiveryTestSupport"]),
         .testTarget(name: "LiveryLanguageServerTests", dependencies: ["LiveryLanguageServer", "LiveryJSONRPC", "LiveryWorkflow", "LiveryCheck", "LiveryLoad", "LiveryDiagnostics", "LiveryTestSupport"]),
         .testTarget(name: "LiveryRemoteWorkflowTests", dependencies: ["LiveryRemoteWorkflow", "LiveryObjectStore", "LiveryWorkflow", "LiverySign", "LiveryTestSupport"]),
-        .testTarget(name: "LiveryClientTests", dependencies: ["LiveryClient", "LiveryClientCore", "LiveryReleaseFormat", "LiverySign",
+        .testTarget(name: "LiveryClientTests", dependencies: ["LiveryClient", "LiveryClientCore", "LiveryReleaseFormat", "LiveryStorage", "LiverySign",
                                                              .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),
         .testTarget(
             name: "LiveryTests",

@@ -69,8 +69,35 @@ public final class ContentStore: Sendable {
         }
     }
 
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    /// A file that went away or changed while the store took it: a build racing an editor or another process.
+    /// (A failed read or write of a file is a `ReadFailure` or `WriteFailure`.)
+    public struct Failure: Error, CustomStringConvertible, Equatable {
+        public enum Reason: Sendable, Equatable {
+            /// Gone between being written (or placed) and being stored.
+            case vanished
+            /// Changed between its hashing and its linking into the store, or while it was copied.
+            case changedWhileRead, changedWhileCopied
+        }
+
+        public var reason: Reason
+        /// The file (a tenant file, a file Livery wrote, or a store object).
+        public var path: String
+        /// The object's digest, when `path` is a store object.
+        public var digest: SHA256Hex?
+
+        public init(_ reason: Reason, path: String, digest: SHA256Hex? = nil) {
+            self.reason = reason
+            self.path = path
+            self.digest = digest
+        }
+
+        public var description: String {
+            switch reason {
+            case .vanished: return digest.map { "object \($0) vanished" } ?? "cannot store \(path): it vanished"
+            case .changedWhileRead: return "\(path) changed while it was being read; build again"
+            case .changedWhileCopied: return "\(path) changed while it was being copied; build again"
+            }
+        }
     }
 
     /// This store instance's (one build's) mark on the rows it writes that point at store objects
@@ -145,7 +172,8 @@ public final class ContentStore: Sendable {
     /// a device error (a new fan-out folder, or the folder's entries, may need a block), else in the store's words.
     private func placeFailure(_ object: URL, of source: String) -> any Error {
         let code = errno
-        return WriteFailure.storage(errno: code, path: object.path) ?? Failure(description: "cannot store \(source): \(String(cString: strerror(code)))")
+        return WriteFailure.storage(errno: code, path: object.path)
+            ?? WriteFailure(errno: code, path: object.path, subject: "the stored copy of \(WriteFailure.display(source))", operation: .replace)
     }
 
     /// Adds the `generation` column to a table made by a Livery without it (its rows get `unknownGeneration`:
@@ -204,7 +232,7 @@ public final class ContentStore: Sendable {
     }
 
     private func recordObject(_ digest: SHA256Hex) throws {
-        guard let stamp = FileStamp(path: objectURL(digest).path) else { throw Failure(description: "object \(digest) vanished") }
+        guard let stamp = FileStamp(path: objectURL(digest).path) else { throw Failure(.vanished, path: objectURL(digest).path, digest: digest) }
         recorded[digest] = stamp
         pendingObjects.append([.text(digest), .int(stamp.size), .int(stamp.mtimeNanoseconds), .int(stamp.ctimeNanoseconds), .int(stamp.inode), .int(generation)])
     }
@@ -221,7 +249,7 @@ public final class ContentStore: Sendable {
 
     private func ingestUncached(_ url: URL) throws -> StoredFile {
         let path = url.path
-        guard let stamp = FileStamp(path: path) else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
+        guard let stamp = FileStamp(path: path) else { throw ReadFailure(errno: errno, path: path) }
         // A cached digest is trusted only with a durable object stamp: after a power cut, a stamp recorded by
         // a build that never flushed can sit over an object (a copy, or a tenant file written just before that
         // build) whose bytes never reached the disk. Then the file is hashed again, and linked in again.
@@ -232,7 +260,7 @@ public final class ContentStore: Sendable {
         reads.increment()
         // Size, mtime and inode tell an edit; ctime alone also moves when another build thread links the file.
         guard let after = FileStamp(path: path), after.size == stamp.size, after.mtimeNanoseconds == stamp.mtimeNanoseconds, after.inode == stamp.inode else {
-            throw Failure(description: "\(path) changed while it was being read; build again")
+            throw Failure(.changedWhileRead, path: path)
         }
         let object = objectURL(digest)
         if !isIntact(digest, durably: true) {
@@ -243,7 +271,7 @@ public final class ContentStore: Sendable {
             if link(path, temporary.path) != 0 {
                 // Another file system, or hard links not allowed: copy the bytes.
                 try WriteFailure.writing(temporary.path, subject: "a copy of \(WriteFailure.display(path))") { try FileManager.default.copyItem(at: url, to: temporary) }
-                guard try FileDigest.sha256(of: temporary).digest == digest else { throw Failure(description: "\(path) changed while it was being copied; build again") }
+                guard try FileDigest.sha256(of: temporary).digest == digest else { throw Failure(.changedWhileCopied, path: path) }
                 chmod(temporary.path, 0o444)
             }
             guard place(temporary.path, at: object) else { throw placeFailure(object, of: path) }
@@ -269,7 +297,7 @@ public final class ContentStore: Sendable {
     /// their stamp is not recorded (publishing links them, which changes their ctime).
     public func adopt(_ temporary: URL, sha256 digest: SHA256Hex) throws -> URL {
         let object = objectURL(digest)
-        guard let size = FileStamp(path: temporary.path)?.size else { throw Failure(description: "cannot store \(temporary.path): it vanished") }
+        guard let size = FileStamp(path: temporary.path)?.size else { throw Failure(.vanished, path: temporary.path) }
         if let existing = FileStamp(path: object.path), existing.size == size,
            confirmed[digest] == existing.inode || Self.sameBytes(object.path, temporary.path, size: Int(size)) {
             confirmed[digest] = existing.inode
@@ -340,7 +368,7 @@ public final class ContentStore: Sendable {
     /// later `ingest` of the same bytes stores them again.
     public func remove(_ digest: SHA256Hex) throws {
         guard unlink(objectURL(digest).path) == 0 || errno == ENOENT else {
-            throw Failure(description: "cannot remove \(objectURL(digest).path): \(String(cString: strerror(errno)))")
+            throw WriteFailure(errno: errno, path: objectURL(digest).path, operation: .remove)
         }
         _ = try objects.query("DELETE FROM objects WHERE sha256 = ?", [.text(digest)])
     }

@@ -68,7 +68,7 @@ enum BundleFormat {
 
     static func sniff(_ archive: URL) throws -> BundleFormat {
         let descriptor = open(archive.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw TUFError("cannot read \(archive.lastPathComponent): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw ReadFailure(errno: errno, path: archive.path, operation: .open) }
         defer { close(descriptor) }
         var magic = [UInt8](repeating: 0, count: 4)
         let count = read(descriptor, &magic, 4)
@@ -128,7 +128,11 @@ struct ExtractionSink {
         try makeFolders(relative.split(separator: "/").dropLast().joined(separator: "/"))
         let path = destination.appendingPathComponent(relative).path
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw TUFError("\(archiveName): cannot create '\(relative)' (\(String(cString: strerror(errno))); duplicate entry?)") }
+        guard descriptor >= 0 else {
+            // The folders are this sink's own and new: a file that is already there is the archive's second entry of that name.
+            guard errno == EEXIST else { throw WriteFailure(errno: errno, path: path, operation: .create) }
+            throw TUFError("\(archiveName): cannot create '\(relative)' (\(String(cString: strerror(errno))); duplicate entry?)")
+        }
         written.append(relative)
         return descriptor
     }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LiveryReleaseFormat
+import LiveryStorage
 
 /// How a bundle of a fetch gets onto the device (docs/deltas.md).
 public enum DownloadMethod: String, Sendable {
@@ -158,7 +159,7 @@ enum DeltaInstall {
             received += span.range.count
             progress(received)
             let descriptor = open(part.path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw TUFError("cannot read \(part.path)") }
+            guard descriptor >= 0 else { throw ReadFailure(errno: errno, path: part.path, operation: .open) }
             defer { close(descriptor) }
             for entry in span.items {
                 let relative = try ArchiveExtractor.normalise(entry.path)

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LiveryReleaseFormat
+import LiveryStorage
 
 /// A release shipped inside an app (`livery embed`, docs/deltas.md#a-release-inside-the-app): a
 /// subset of the tenant's repository, laid out as the repository is, with what an app installs at
@@ -87,7 +88,7 @@ public enum EmbeddedRelease {
         }
         let selection = Selection(tenant: tenant, channel: channel, release: manifest.release, locale: locale, tours: tours, programs: programs)
         try selection.json.bytes.write(to: staging.appendingPathComponent(selectionFile))
-        guard rename(staging.path, destination.path) == 0 else { throw Failure("cannot create \(destination.path): \(String(cString: strerror(errno)))") }
+        guard rename(staging.path, destination.path) == 0 else { throw WriteFailure(errno: errno, path: destination.path, operation: .create) }
         return (selection, wanted, bytes)
     }
 
@@ -117,4 +118,12 @@ public enum EmbeddedRelease {
             return "the release embedded in the app was not installed: \(error)"
         }
     }
+}
+
+/// A first fetch that failed while the app's embedded release could not be installed either: the fetch's own
+/// error, kept as it was thrown (a TUF error, a file's failure…), and why the embedded release was not installed.
+public struct NotSeeded: Error, CustomStringConvertible {
+    public var fetch: any Error
+    public var seeding: String
+    public var description: String { "\(fetch) (and \(seeding))" }
 }

@@ -149,38 +149,21 @@ public enum ReleaseInstaller {
                 .flatMap { try? DownloadManifest(data: Data(contentsOf: cache.appendingPathComponent($0).appendingPathComponent(DownloadManifest.targetName))) }?.release
             throw CacheFull(tenant: request.tenant, cache: cache.path, available: availableSpace(at: cache), writing: CacheFull.writing(error, cache: cache), kept: kept)
         } catch let error where seeding != nil {
-            throw TUFError("\(error) (and \(seeding!))")
+            throw NotSeeded(fetch: error, seeding: seeding!)
         }
         request.onEvent?(.installed(result))
         return result
     }
 
     static func fetchOrKeep(_ request: FetchRequest) throws -> FetchResult {
-        let fm = FileManager.default
         let cache = request.cache
-        for folder in ["metadata", "downloads", "releases"] { try fm.createDirectory(at: cache.appendingPathComponent(folder), withIntermediateDirectories: true) }
-        // One fetch at a time per cache.
-        let lockDescriptor = open(cache.appendingPathComponent("lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard lockDescriptor >= 0, flock(lockDescriptor, LOCK_EX) == 0 else { throw WriteFailure(errno: errno, path: cache.path, operation: .lock) }
+        let lockDescriptor = try lockCache(cache)
         defer { flock(lockDescriptor, LOCK_UN); close(lockDescriptor) }
 
-        let current = cache.appendingPathComponent("current")
-        let installed = (try? fm.destinationOfSymbolicLink(atPath: current.path)).map { cache.appendingPathComponent($0) }
+        let installed = (try? FileManager.default.destinationOfSymbolicLink(atPath: current(cache).path)).map { cache.appendingPathComponent($0) }
         // Vouchers first: a code that does not redeem fails the fetch before anything changes.
         let access = AccessTokenStore(cache: cache)
-        var voucherServer = request.repository as? HTTPRepository
-        if let url = request.voucherServer {
-            guard let transport = request.transport ?? voucherServer?.transport else {
-                throw TUFError("a voucher server is reached over HTTP: set FetchRequest.transport when the repository is not an HTTPRepository")
-            }
-            voucherServer = HTTPRepository(base: url, transport: transport)
-        }
-        if !request.vouchers.isEmpty {
-            guard let voucherServer else { throw TUFError("vouchers are redeemed with a server: use an HTTP repository, or name the voucher server") }
-            let device = try access.deviceID()
-            let deviceKey = try access.deviceKey().publicKey
-            for code in request.vouchers { try access.save(try voucherServer.redeem(code: code, device: device, deviceKey: deviceKey)) }
-        }
+        let voucherServer = try redeemVouchers(request, access: access)
         /// The installed release's manifest, if a release is installed and readable.
         func installedManifest() -> DownloadManifest? {
             installed.flatMap { try? DownloadManifest(data: Data(contentsOf: $0.appendingPathComponent(DownloadManifest.targetName))) }
@@ -198,37 +181,23 @@ public enum ReleaseInstaller {
         }
 
         // 1. Metadata.
-        let metadata = cache.appendingPathComponent("metadata")
-        let store = MetadataFolder(metadata)
+        let store = MetadataFolder(cache.appendingPathComponent("metadata"))
         guard store.load("root") != nil || request.bootstrapRoot != nil else { throw TUFError("no trusted root: pass the tenant's 1.root.json on first use") }
-        let updater: TUFUpdater
-        let manifestData: Data
-        // "" for the channel's release; `staged/` when this install takes a release being rolled out.
-        var prefix = ""
+        let refreshed: RefreshedRelease
         do {
-            // Each file is kept in the cache as soon as it is trusted (TUF 1.0.x §5.3–5.6).
-            updater = try TUFUpdater(source: request.repository, store: store, bootstrapRoot: request.bootstrapRoot, now: request.now)
-            try updater.refresh()
-            guard var manifestTarget = try updater.targetInfo(DownloadManifest.targetName) else { throw TUFError("the release has no signed download manifest") }
-            if request.takesStagedRelease, let staged = try updater.targetInfo(RolloutStage.stagedManifestName), let custom = try TargetCustom(of: staged.target),
-               let stage = custom.rollout, let number = custom.release,
-               stage.includes(tenant: request.tenant, channel: request.channel.name, release: number, installID: try request.installID ?? access.deviceID()) {
-                manifestTarget = staged
-                prefix = RolloutStage.targetPrefix
-            }
-            manifestData = try updater.download(manifestTarget.target)
+            refreshed = try refresh(request, store: store, access: access)
         } catch {
             return try offline("refresh failed: \(error)")
         }
+        let manifestData = refreshed.manifestData, prefix = refreshed.prefix
 
         // 2. The bundles this app needs: what it asks for now and what was added to this cache before.
         let manifest = try DownloadManifest(data: manifestData)
-        let release = manifest.release
         // Never back to an older release: after a halted rollout, an install that took the staged
         // release keeps it until the channel has a newer one.
-        if let kept = installedManifest(), kept.release > release, let installed {
+        if let kept = installedManifest(), kept.release > manifest.release, let installed {
             var result = FetchResult(release: kept.release, installed: installed, downloaded: [], reused: [], offline: false,
-                                     problem: "the channel offers release \(release), older than the installed release \(kept.release) (a halted rollout); keeping \(kept.release)")
+                                     problem: "the channel offers release \(manifest.release), older than the installed release \(kept.release) (a halted rollout); keeping \(kept.release)")
             result.changed = false
             return result
         }
@@ -239,29 +208,14 @@ public enum ReleaseInstaller {
         if let app = request.appVersion {
             try checkAppVersion(app, manifest: manifest, wanted: wanted, kept: installedManifest()?.release)
         }
-        // Delegated roles are loaded only as far as the search for these bundles needs (§5.6.7): a
-        // broken role that signs nothing this app asks for does not stop it.
         let trusted: TrustedMetadata
         do {
-            for id in wanted { _ = try updater.targetInfo("\(prefix)\(id).\(manifest.format.fileExtension)") }
-            trusted = try TrustedMetadata(updater.trusted)
+            trusted = try loadTargets(of: wanted, manifest: manifest, prefix: prefix, updater: refreshed.updater)
         } catch {
             return try offline("refresh failed: \(error)")
         }
-        // Each wanted bundle as signed: its target name, length and SHA-256.
-        var signed: [String: Signed] = [:]
-        for id in wanted {
-            let name = "\(prefix)\(id).\(manifest.format.fileExtension)"
-            guard let info = trusted.target(name) else { throw TUFError("bundle '\(id)' is not a signed target") }
-            signed[id] = Signed(name: name, length: info.length, sha256: info.sha256, path: "targets/\(prefix)\(info.sha256).\(id).\(manifest.format.fileExtension)")
-        }
-        let manifestSHA = SHA256.hash(data: manifestData).hexString
-        let target = cache.appendingPathComponent("releases").appendingPathComponent("\(release).\(manifestSHA.prefix(12))")
-        let everythingThere = wanted.allSatisfy { fm.fileExists(atPath: target.appendingPathComponent("bundles/\($0)").path) }
-            && (try? fm.contentsOfDirectory(atPath: target.appendingPathComponent("bundles").path))?.count == wanted.count
-        if installed?.standardizedFileURL.path == target.standardizedFileURL.path, everythingThere, fm.fileExists(atPath: target.appendingPathComponent(".complete").path) {
-            var result = FetchResult(release: release, installed: target, downloaded: [], reused: wanted, offline: false, problem: nil)
-            result.changed = false
+        let signed = try signedBundles(wanted, manifest: manifest, prefix: prefix, trusted: trusted)
+        if var result = unchanged(cache: cache, installed: installed, manifest: manifest, manifestData: manifestData, wanted: wanted) {
             result.staged = !prefix.isEmpty
             result.notes = choice.notes
             return result
@@ -270,6 +224,91 @@ public enum ReleaseInstaller {
                                  voucherServer: voucherServer, installed: installed, installedManifest: installedManifest(), selection: remembered, offline: offline)
         result.staged = !prefix.isEmpty
         result.notes = choice.notes
+        return result
+    }
+
+    /// Makes the cache's folders and takes its lock (one fetch at a time per cache); returns the lock's descriptor.
+    static func lockCache(_ cache: URL) throws -> Int32 {
+        for folder in ["metadata", "downloads", "releases"] {
+            try FileManager.default.createDirectory(at: cache.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        let lockDescriptor = open(cache.appendingPathComponent("lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lockDescriptor >= 0, flock(lockDescriptor, LOCK_EX) == 0 else { throw WriteFailure(errno: errno, path: cache.path, operation: .lock) }
+        return lockDescriptor
+    }
+
+    /// The voucher server of this fetch, once the request's voucher codes are redeemed with it (their tokens kept in the cache).
+    static func redeemVouchers(_ request: FetchRequest, access: AccessTokenStore) throws -> HTTPRepository? {
+        var voucherServer = request.repository as? HTTPRepository
+        if let url = request.voucherServer {
+            guard let transport = request.transport ?? voucherServer?.transport else {
+                throw TUFError("a voucher server is reached over HTTP: set FetchRequest.transport when the repository is not an HTTPRepository")
+            }
+            voucherServer = HTTPRepository(base: url, transport: transport)
+        }
+        if !request.vouchers.isEmpty {
+            guard let voucherServer else { throw TUFError("vouchers are redeemed with a server: use an HTTP repository, or name the voucher server") }
+            let device = try access.deviceID()
+            let deviceKey = try access.deviceKey().publicKey
+            for code in request.vouchers { try access.save(try voucherServer.redeem(code: code, device: device, deviceKey: deviceKey)) }
+        }
+        return voucherServer
+    }
+
+    /// What step 1 of a fetch trusts: the refreshed metadata and the download manifest to install.
+    struct RefreshedRelease {
+        var updater: TUFUpdater
+        var manifestData: Data
+        /// "" for the channel's release; `staged/` when this install takes a release being rolled out.
+        var prefix: String
+    }
+
+    /// Step 1: refreshes the metadata kept in `store` and downloads the signed download manifest, the staged one when this
+    /// install is in a rollout's stage.
+    static func refresh(_ request: FetchRequest, store: MetadataFolder, access: AccessTokenStore) throws -> RefreshedRelease {
+        // Each file is kept in the cache as soon as it is trusted (TUF 1.0.x §5.3–5.6).
+        let updater = try TUFUpdater(source: request.repository, store: store, bootstrapRoot: request.bootstrapRoot, now: request.now)
+        try updater.refresh()
+        guard var manifestTarget = try updater.targetInfo(DownloadManifest.targetName) else { throw TUFError("the release has no signed download manifest") }
+        var prefix = ""
+        if request.takesStagedRelease, let staged = try updater.targetInfo(RolloutStage.stagedManifestName), let custom = try TargetCustom(of: staged.target),
+           let stage = custom.rollout, let number = custom.release,
+           stage.includes(tenant: request.tenant, channel: request.channel.name, release: number, installID: try request.installID ?? access.deviceID()) {
+            manifestTarget = staged
+            prefix = RolloutStage.targetPrefix
+        }
+        return RefreshedRelease(updater: updater, manifestData: try updater.download(manifestTarget.target), prefix: prefix)
+    }
+
+    /// The trusted targets of the `wanted` bundles. Delegated roles are loaded only as far as the search for these bundles
+    /// needs (§5.6.7): a broken role that signs nothing this app asks for does not stop it.
+    static func loadTargets(of wanted: [String], manifest: DownloadManifest, prefix: String, updater: TUFUpdater) throws -> TrustedMetadata {
+        for id in wanted { _ = try updater.targetInfo("\(prefix)\(id).\(manifest.format.fileExtension)") }
+        return try TrustedMetadata(updater.trusted)
+    }
+
+    /// Each wanted bundle as signed: its target name, length and SHA-256.
+    static func signedBundles(_ wanted: [String], manifest: DownloadManifest, prefix: String, trusted: TrustedMetadata) throws -> [String: Signed] {
+        var signed: [String: Signed] = [:]
+        for id in wanted {
+            let name = "\(prefix)\(id).\(manifest.format.fileExtension)"
+            guard let info = trusted.target(name) else { throw TUFError("bundle '\(id)' is not a signed target") }
+            signed[id] = Signed(name: name, length: info.length, sha256: info.sha256, path: "targets/\(prefix)\(info.sha256).\(id).\(manifest.format.fileExtension)")
+        }
+        return signed
+    }
+
+    /// The result of a fetch that changes nothing, when the installed release is this one, complete, with exactly the wanted bundles.
+    static func unchanged(cache: URL, installed: URL?, manifest: DownloadManifest, manifestData: Data, wanted: [String]) -> FetchResult? {
+        let fm = FileManager.default
+        let manifestSHA = SHA256.hash(data: manifestData).hexString
+        let target = cache.appendingPathComponent("releases").appendingPathComponent("\(manifest.release).\(manifestSHA.prefix(12))")
+        let everythingThere = wanted.allSatisfy { fm.fileExists(atPath: target.appendingPathComponent("bundles/\($0)").path) }
+            && (try? fm.contentsOfDirectory(atPath: target.appendingPathComponent("bundles").path))?.count == wanted.count
+        guard installed?.standardizedFileURL.path == target.standardizedFileURL.path, everythingThere,
+              fm.fileExists(atPath: target.appendingPathComponent(".complete").path) else { return nil }
+        var result = FetchResult(release: manifest.release, installed: target, downloaded: [], reused: wanted, offline: false, problem: nil)
+        result.changed = false
         return result
     }
 
@@ -306,177 +345,6 @@ public enum ReleaseInstaller {
         var path: String
     }
 
-    /// Steps 3 to 6 of a fetch: room on disk, downloads (several at once), install (reusing what the
-    /// installed release already has), the switch of `current`, and garbage collection.
-    static func install(manifest: DownloadManifest, manifestData: Data, prefix: String, wanted: [String], signed: [String: Signed], request: FetchRequest,
-                        access: AccessTokenStore, voucherServer: HTTPRepository?, installed: URL?, installedManifest: DownloadManifest?,
-                        selection: Selection, offline: (String) throws -> FetchResult) throws -> FetchResult {
-        let fm = FileManager.default
-        let cache = request.cache
-        let release = manifest.release
-        let manifestSHA = SHA256.hash(data: manifestData).hexString
-        let releaseName = "\(release).\(manifestSHA.prefix(12))"
-        let target = cache.appendingPathComponent("releases").appendingPathComponent(releaseName)
-        let downloads = cache.appendingPathComponent("downloads")
-        // A bundle the installed release already has, with the same bytes, is linked from there, not extracted again.
-        func installedCopy(_ id: String) -> URL? {
-            guard let installed, let installedManifest, let bundle = installedManifest.bundle(id), bundle.sha256 == signed[id]?.sha256 else { return nil }
-            let folder = installed.appendingPathComponent("bundles/\(id)")
-            return fm.fileExists(atPath: folder.path) ? folder : nil
-        }
-
-        // 3. Room on disk for what must be downloaded and installed, before any download. A bundle with a
-        // file index that changed since the installed release comes by delta when that is smaller (docs/deltas.md).
-        var needed = SpaceNeeded(download: 0, install: 0)
-        var toDownload: [String] = []
-        var planned: [PlannedDownload] = []
-        var deltas: [String: PreparedDelta] = [:]
-        let outcome = DeltaOutcomes()
-        // The installed release's indexes, read once, when the first bundle that can come by delta needs them.
-        var base: DeltaBase?
-        for id in wanted {
-            guard let info = signed[id] else { continue }
-            let length = Int64(info.length)
-            let have = fm.fileExists(atPath: downloads.appendingPathComponent(info.sha256).path)
-            if !have && installedCopy(id) == nil {
-                toDownload.append(id)
-                // Only a bundle of which the installed release has an earlier version: the index of a bundle new to the
-                // device would be fetched before the space check, for what is mostly a whole download anyway.
-                if !request.fullDownloadsOnly, let bundle = manifest.bundle(id), bundle.files != nil, bundle.encryption == nil,
-                   let installed, fm.fileExists(atPath: installed.appendingPathComponent("bundles/\(id)").path) {
-                    let deltaBase = base ?? DeltaBase(release: installed, manifest: installedManifest)
-                    base = deltaBase
-                    // A delta that would cost the archive's size or more is not taken; its index, already paid for, is kept.
-                    if !deltaBase.isEmpty, let delta = try? DeltaInstall.prepare(bundle, signedSHA256: info.sha256, signedLength: info.length, prefix: prefix,
-                                                                                  repository: request.repository, base: deltaBase, scratch: downloads) {
-                        outcome.keepIndex(id, delta.object)
-                        if delta.indexBytes + delta.rangeBytes < info.length { deltas[id] = delta }
-                    }
-                }
-                if let delta = deltas[id] {
-                    needed.download += Int64(delta.rangeBytes)
-                    planned.append(PlannedDownload(bundle: id, method: .delta, bytes: delta.indexBytes + delta.rangeBytes, archiveBytes: info.length))
-                } else {
-                    needed.download += length
-                    planned.append(PlannedDownload(bundle: id, method: .full, bytes: info.length, archiveBytes: info.length))
-                }
-            }
-            // Extracted files (the manifest's installSize, else at least the archive's size), and an
-            // encrypted bundle's decrypted archive beside them.
-            if installedCopy(id) == nil, let bundle = manifest.bundle(id) {
-                needed.install += Int64(bundle.installSize ?? Int(length)) + (bundle.encryption == nil ? 0 : length)
-            }
-        }
-        let available = availableSpace(at: cache)
-        request.onPlan?(needed, available)
-        request.onEvent?(.plan(needed: needed, available: available, downloads: planned))
-        if let available, available < needed.total {
-            throw InsufficientSpace(tenant: request.tenant, release: release, needed: needed, available: available, cache: cache.path,
-                                    kept: installedManifest?.release)
-        }
-
-        // 4. Download what is not cached yet, several at once, each verified before use; protected bundles with a token.
-        let tokens = try tokens(for: wanted.filter { installedCopy($0) == nil }, manifest: manifest, signed: signed, request: request, access: access, server: voucherServer)
-        let meter = ProgressMeter(total: needed.download, onEvent: request.onEvent)
-        // Delta bundles are installed straight into the staging folder; one that fails any check is
-        // downloaded whole instead (and extracted below, as any other).
-        let staging = cache.appendingPathComponent("releases").appendingPathComponent(".staging-\(UUID().uuidString)")
-        defer { try? fm.removeItem(at: staging) }
-        try fm.createDirectory(at: staging.appendingPathComponent("bundles"), withIntermediateDirectories: true)
-        let prepared = deltas, deltaBase = base
-        let outcomes = ParallelDownloads.run(toDownload, width: max(1, request.maxConcurrentDownloads)) { id in
-            if let delta = prepared[id], let deltaBase {
-                let folder = staging.appendingPathComponent("bundles").appendingPathComponent(id)
-                do {
-                    meter.started(id, bytes: delta.rangeBytes)
-                    try DeltaInstall.install(delta, archivePath: signed[id]!.path, repository: request.repository, base: deltaBase, into: folder, scratch: downloads) {
-                        meter.advanced(id, to: $0)
-                    }
-                    meter.finished(id)
-                    outcome.installed(id)
-                    return
-                } catch {
-                    try? fm.removeItem(at: folder)
-                    outcome.fellBack(id, because: "\(error)")
-                }
-            }
-            try downloadBundle(id, info: signed[id]!, grant: tokens[id], request: request, access: access, voucherServer: voucherServer, meter: meter)
-            // A bundle downloaded whole keeps its file index too, so that its next update can be a delta; without it, the
-            // install goes on (that update is then a full download).
-            if !request.fullDownloadsOnly, !outcome.hasIndex(id), let bundle = manifest.bundle(id), bundle.files != nil, bundle.encryption == nil,
-               let object = try? DeltaInstall.fetchIndex(bundle, signedSHA256: signed[id]!.sha256, prefix: prefix, repository: request.repository, scratch: downloads) {
-                outcome.keepIndex(id, object)
-            }
-        }
-        for (id, outcome) in zip(toDownload, outcomes) {
-            switch outcome {
-            case .success: continue
-            case .failure(let refused as VoucherAccessError):
-                // Not a network problem to sit out offline: this subject cannot be had with this token.
-                if let grant = tokens[id] { try? access.remove(grant.subject) }
-                throw TUFError("\(tokens[id].map { "\($0.subject.kind.noun) '\($0.subject.id)'" } ?? "bundle '\(id)'"): \(refused)")
-            case .failure(let error) where CacheFull.isOutOfSpace(error):
-                // Not a network problem to sit out offline either: the fetch fails, and says the disk is full.
-                throw TUFError(.storage, "download of \(signed[id]?.name ?? id) failed: \(error)")
-            case .failure(let error):
-                return try offline("download of \(signed[id]?.name ?? id) failed: \(error)")
-            }
-        }
-        let downloaded = toDownload
-        let reused = wanted.filter { !toDownload.contains($0) }
-
-        // 5. Install into the staging folder, then switch `current` in one rename.
-        let installedByDelta = outcome.done, indexObjects = outcome.indexes
-        for id in wanted {
-            let folder = staging.appendingPathComponent("bundles").appendingPathComponent(id)
-            // Each indexed bundle's file index goes with it, for the next delta: fetched above, or the installed release's.
-            let indexFile = DeltaBase.indexFile(in: staging, bundle: id)
-            if let object = indexObjects[id] {
-                try fm.createDirectory(at: indexFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try object.write(to: indexFile)
-            } else if let installed, installedCopy(id) != nil, case let kept = DeltaBase.indexFile(in: installed, bundle: id), fm.fileExists(atPath: kept.path) {
-                try fm.createDirectory(at: indexFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-                if link(kept.path, indexFile.path) != 0 { try fm.copyItem(at: kept, to: indexFile) }
-            }
-            if installedByDelta.contains(id) { continue }
-            if let copy = installedCopy(id) {
-                try linkTree(copy, into: folder)
-                continue
-            }
-            let archive = downloads.appendingPathComponent(signed[id]!.sha256)
-            guard let encryption = manifest.bundle(id)?.encryption else {
-                try ArchiveExtractor.extract(archive, into: folder)
-                continue
-            }
-            // Verified ciphertext in, archive out: decrypted into a temporary file next to the downloads, extracted, removed.
-            let key = try contentKey(id, encryption: encryption, grant: tokens[id], access: access, tenant: request.tenant)
-            let plain = downloads.appendingPathComponent(".plain-\(UUID().uuidString)")
-            defer { try? fm.removeItem(at: plain) }
-            do {
-                try SegmentedAEAD.decrypt(archive, to: plain, key: key)
-            } catch {
-                throw TUFError("bundle '\(id)' does not decrypt: \(error)")
-            }
-            try ArchiveExtractor.extract(plain, into: folder)
-        }
-        try manifestData.write(to: staging.appendingPathComponent("download-manifest.json"))
-        // Where the bundles came from (`staged/` for a rollout), for bundles added to this release later.
-        try Data(prefix.utf8).write(to: staging.appendingPathComponent(".prefix"))
-        try Data().write(to: staging.appendingPathComponent(".complete"))
-        // Every installed file and folder on disk before anything points at them.
-        try DurableFiles.syncTree(staging)
-        try commit(staging: staging, as: releaseName, release: release, in: cache, selection: selection)
-        let previous = installed?.lastPathComponent == releaseName ? nil : installed?.lastPathComponent
-
-        // 6. Keep the new and the previous release; remove older ones and unreferenced downloads.
-        collectGarbage(cache: cache, keep: [releaseName, previous].compactMap { $0 })
-        var result = FetchResult(release: release, installed: target, downloaded: downloaded, reused: reused, offline: false, problem: nil)
-        result.needed = needed
-        result.deltas = installedByDelta.sorted()
-        result.deltaFallbacks = outcome.fallbacks
-        return result
-    }
-
     static func current(_ cache: URL) -> URL { cache.appendingPathComponent("current") }
 
     /// The install's one visible change, as a transaction: everything that takes room on disk (the release tree, the
@@ -498,29 +366,30 @@ public enum ReleaseInstaller {
         if selectionChanges { try selection.write(to: stagedSelection) }
 
         var undo: [() -> Void] = []
-        func step(_ what: String, _ from: URL, _ to: URL, undoneBy reverse: (() -> Void)? = nil) throws {
+        // What each rename puts in place is `subject` of its failure; the undo below leaves the cache as it was.
+        func step(_ subject: String, _ from: URL, _ to: URL, undoneBy reverse: (() -> Void)? = nil) throws {
             guard rename(from.path, to.path) == 0 else {
-                throw TUFError(.storage, "cannot \(what) (\(String(cString: strerror(errno)))): the fetch changed nothing")
+                throw WriteFailure(errno: errno, path: to.path, subject: subject, operation: .replace)
             }
             if let reverse { undo.append(reverse) }
         }
         do {
             // The same release again (bundles added or removed): the old tree moves aside, the new one takes its name.
             if fm.fileExists(atPath: target.path) {
-                try step("replace release \(release)", target, aside) { _ = rename(aside.path, target.path) }
+                try step("release \(release)", target, aside) { _ = rename(aside.path, target.path) }
             }
-            try step("install release \(release)", staging, target) { _ = rename(target.path, staging.path) }
+            try step("release \(release)", staging, target) { _ = rename(target.path, staging.path) }
             try DurableFiles.sync(releases)
             // `current` before the switch, to restore: the installed link's own text, or none.
             let previousLink = try? fm.destinationOfSymbolicLink(atPath: current(cache).path)
-            try step("switch to release \(release)", link, current(cache)) {
+            try step("the current link to release \(release)", link, current(cache)) {
                 if let previousLink, (try? fm.createSymbolicLink(atPath: link.path, withDestinationPath: previousLink)) != nil {
                     _ = rename(link.path, current(cache).path)
                 } else if previousLink == nil {
                     unlink(current(cache).path)
                 }
             }
-            if selectionChanges { try step("save the selection", stagedSelection, selectionFile) }
+            if selectionChanges { try step("the selection", stagedSelection, selectionFile) }
             try DurableFiles.sync(cache)
         } catch {
             // A failed rename, or a failed sync after them: what was renamed goes back, latest first.
@@ -591,7 +460,7 @@ public enum ReleaseInstaller {
         let fm = FileManager.default
         try fm.createDirectory(at: destination, withIntermediateDirectories: true)
         let base = source.standardizedFileURL.path
-        guard let walker = fm.enumerator(at: source, includingPropertiesForKeys: [.isDirectoryKey, .isSymbolicLinkKey]) else { throw TUFError("cannot read \(source.path)") }
+        guard let walker = fm.enumerator(at: source, includingPropertiesForKeys: [.isDirectoryKey, .isSymbolicLinkKey]) else { throw ReadFailure(path: source.path, operation: .list) }
         for case let url as URL in walker {
             let relative = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
             let target = destination.appendingPathComponent(relative)
@@ -756,7 +625,7 @@ public enum ReleaseInstaller {
             // Stops reading once the file is past its signed length.
             (digest, size) = try FileDigest.sha256(of: file, stoppingAfter: length)
         } catch {
-            throw TUFError("cannot read \(file.path)")
+            throw ReadFailure(error, path: file.path)
         }
         guard size <= length else { throw TUFError("\(name) is longer than its signed length \(length)") }
         guard size == length else { throw TUFError("\(name) is \(size) bytes, its signed length is \(length)") }

@@ -26,8 +26,8 @@ public final class MetadataFolder: MetadataStore {
     public func save(_ role: String, _ data: Data) throws {
         let file = folder.appendingPathComponent(TUFName.fileName(ofRole: role))
         // Durable before it replaces the trusted file: a power cut leaves the old file or the new one, whole.
-        // A TUF storage error still, as the specification's client names it (tuf-client prints the kind).
-        do { try AtomicFile.write(data, to: file, mode: 0o666, durable: true) } catch { throw TUFError(.storage, "\(error)") }
+        // A failure is the file's (`WriteFailure`); tuf-client names it the specification's storage error.
+        try AtomicFile.write(data, to: file, mode: 0o666, durable: true)
         try DurableFiles.sync(folder)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LiveryReleaseFormat
+import LiveryStorage
 import ZIPFoundation
 
 /// Zip bundles, on every platform, with ZIPFoundation: it finds the entries, decodes their names,
@@ -17,7 +18,7 @@ enum ZipExtraction {
     static func extract(_ archive: URL, size: UInt64, into sink: inout ExtractionSink) throws {
         let name = archive.lastPathComponent
         let descriptor = open(archive.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw TUFError("cannot read \(name): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw ReadFailure(errno: errno, path: archive.path, operation: .open) }
         defer { close(descriptor) }
         let directory = try ZipCentralDirectory(descriptor: descriptor, fileSize: size, name: name, maxEntries: sink.limits.maxEntries)
         let zip: Archive

@@ -45,12 +45,8 @@ struct Embed: ParsableCommand {
         guard FileManager.default.fileExists(atPath: repository.appendingPathComponent(ReleasePointer.fileName).path) else {
             throw Livery.Failure("'\(tenant)' has no \(channel.name) release in \(outputURL.path) (run `livery build` first)")
         }
-        do {
-            let written = try EmbeddedRelease.write(repository: repository, tenant: tenant, channel: channel.name, locale: locale, tours: tour, programs: program,
-                                                    to: URL(fileURLWithPath: destination).standardizedFileURL)
-            print("\(tenant): release \(written.selection.release) embedded in \(destination): \(written.bundles.count) bundles (\(written.bundles.joined(separator: ", "))), \(ByteCount.text(written.bytes))")
-        } catch let failure as EmbeddedRelease.Failure {
-            throw Livery.Failure(failure.description)
-        }
+        let written = try EmbeddedRelease.write(repository: repository, tenant: tenant, channel: channel.name, locale: locale, tours: tour, programs: program,
+                                                to: URL(fileURLWithPath: destination).standardizedFileURL)
+        print("\(tenant): release \(written.selection.release) embedded in \(destination): \(written.bundles.count) bundles (\(written.bundles.joined(separator: ", "))), \(ByteCount.text(written.bytes))")
     }
 }

@@ -40,12 +40,7 @@ struct Generate: ParsableCommand {
         }
         let target = WorkspaceTarget(path)
         let folder = try Self.templatesFolder(templates, workspace: target.workspace, containing: "platform")
-        let platform: PlatformTemplates
-        do {
-            platform = try PlatformTemplates.load(from: folder.appendingPathComponent("platform"), displayPath: WorkspaceTarget.display(folder) + "/platform")
-        } catch let failure as PlatformFiles.Failure {
-            throw Livery.Failure(failure.description)
-        }
+        let platform = try PlatformTemplates.load(from: folder.appendingPathComponent("platform"), displayPath: WorkspaceTarget.display(folder) + "/platform")
         // A group of whole lineages at a time (memory does not grow with the workspace); the files go to a
         // staging folder beside the output and are moved into place only when every tenant generated cleanly.
         let root = URL(fileURLWithPath: output).standardizedFileURL

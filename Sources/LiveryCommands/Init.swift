@@ -57,14 +57,9 @@ struct Init: ParsableCommand {
             context["defaultLocale"] = locales?["default"]?.string ?? "en"
             context["supported"] = (locales?["supported"]?.items?.compactMap(\.string) ?? ["en"]).joined(separator: ", ")
         }
-        let folder: URL
-        do {
-            let templatesFolder = try Generate.templatesFolder(templates, workspace: workspaceURL.standardizedFileURL, containing: "init")
-            folder = try Scaffold.create(kind == .tenant ? .tenant : .creator, id: id, name: displayName, context: context,
+        let templatesFolder = try Generate.templatesFolder(templates, workspace: workspaceURL.standardizedFileURL, containing: "init")
+        let folder = try Scaffold.create(kind == .tenant ? .tenant : .creator, id: id, name: displayName, context: context,
                                          templates: templatesFolder, workspace: workspaceURL)
-        } catch let failure as Scaffold.Failure {
-            throw Livery.Failure(failure.description)
-        }
         print("created \(workspace)/\(id) (\(folder.path))")
         let result = Validator.validate(workspace: workspaceURL, displayRoot: workspace, rules: .all, only: [id])
         let own = result.diagnostics.filter { $0.location.file.hasPrefix(workspace + "/" + id + "/") }

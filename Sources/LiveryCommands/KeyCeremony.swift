@@ -39,11 +39,11 @@ enum KeyOptions {
     static func checkRootKeysPresent(_ keys: TenantKeys, current: Metadata<Root>) throws {
         let signers = keys.signers[.root] ?? []
         guard !signers.isEmpty else {
-            throw TUFError("the root key is not in the key store (kept offline?): bring it back to rotate keys, or change the root in a ceremony (`livery keys propose-root`)")
+            throw Livery.Failure("the root key is not in the key store (kept offline?): bring it back to rotate keys, or change the root in a ceremony (`livery keys propose-root`)")
         }
         let trusted = current.signed.roles[.root]?.keyIDs ?? []
         guard signers.contains(where: { (try? $0.publicKey().keyID).map(trusted.contains) == true }) else {
-            throw TUFError("the root key in the key store is not one the published root (version \(current.signed.version)) trusts: wrong --keys folder?")
+            throw Livery.Failure("the root key in the key store is not one the published root (version \(current.signed.version)) trusts: wrong --keys folder?")
         }
     }
 
@@ -78,23 +78,19 @@ extension Keys {
 
         func run() throws {
             let url = URL(fileURLWithPath: file)
-            do {
-                let passphrase = encrypt ? try KeyOptions.newPassphrase(passphraseSource, for: file) : nil
-                let publicKey: TUFKey
-                if type == "ecdsa" {
-                    let key = P256.Signing.PrivateKey()
-                    try KeyFiles.create(key, at: url, passphrase: passphrase)
-                    publicKey = TUFKey(key.publicKey)
-                } else {
-                    let key = Curve25519.Signing.PrivateKey()
-                    try KeyFiles.create(key, at: url, passphrase: passphrase)
-                    publicKey = TUFKey(key.publicKey)
-                }
-                try KeyFiles.writePublic(publicKey, to: URL(fileURLWithPath: file + ".pub"))
-                print("key \(publicKey.keyID) written to \(url.path) (mode 0600); its public key to \(url.path).pub")
-            } catch let error as TUFError {
-                throw Livery.Failure(error.description)
+            let passphrase = encrypt ? try KeyOptions.newPassphrase(passphraseSource, for: file) : nil
+            let publicKey: TUFKey
+            if type == "ecdsa" {
+                let key = P256.Signing.PrivateKey()
+                try KeyFiles.create(key, at: url, passphrase: passphrase)
+                publicKey = TUFKey(key.publicKey)
+            } else {
+                let key = Curve25519.Signing.PrivateKey()
+                try KeyFiles.create(key, at: url, passphrase: passphrase)
+                publicKey = TUFKey(key.publicKey)
             }
+            try KeyFiles.writePublic(publicKey, to: URL(fileURLWithPath: file + ".pub"))
+            print("key \(publicKey.keyID) written to \(url.path) (mode 0600); its public key to \(url.path).pub")
         }
     }
 
@@ -127,71 +123,67 @@ extension Keys {
         func run() throws {
             let output = URL(fileURLWithPath: options.output)
             let store = options.store
-            do {
-                let given = try KeyOptions.roleURIs(keyURIs, relativeTo: FileManager.default.currentDirectoryPath)
-                var thresholds: [TUFRole: Int] = [:]
-                for value in thresholdValues {
-                    let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
-                    guard parts.count == 2, let role = TUFRole(rawValue: parts[0]), let n = Int(parts[1]) else {
-                        throw ValidationError("'\(value)' is not ROLE=N (role: root, targets, snapshot or timestamp)")
-                    }
-                    thresholds[role] = n
+            let given = try KeyOptions.roleURIs(keyURIs, relativeTo: FileManager.default.currentDirectoryPath)
+            var thresholds: [TUFRole: Int] = [:]
+            for value in thresholdValues {
+                let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, let role = TUFRole(rawValue: parts[0]), let n = Int(parts[1]) else {
+                    throw ValidationError("'\(value)' is not ROLE=N (role: root, targets, snapshot or timestamp)")
                 }
-                let current = try RootPublisher.current(tenant: tenant, output: output, store: store)
-                var change = RootCeremony.Change(thresholds: thresholds)
-                var local: [TUFRole: [(reference: KeyReference, keyID: String)]] = [:]
-                for (role, references) in given {
-                    for reference in references {
-                        let (publicKey, isPrivate) = try KeyFiles.publicKey(of: reference)
-                        change.keys[role, default: []].append(publicKey)
-                        // Online keys this machine holds sign once the new root trusts them. Root keys are never
-                        // added: they stay with their holders and sign only in ceremonies.
-                        if isPrivate && role != .root { local[role, default: []].append((reference, publicKey.keyID)) }
-                    }
-                }
-                let proposal = try RootCeremony.propose(after: current?.signed, change: change)
-                let root = try Root(signed: proposal.signed)
-                let file = URL(fileURLWithPath: proposalFile ?? "\(tenant).root-v\(root.version).json")
-                guard !FileManager.default.fileExists(atPath: file.path) else { throw TUFError("\(file.path) exists: remove it or give another --file") }
-                try WriteFailure.writing(file.path) { try proposal.bytes().write(to: file) }
-                // Keys this machine holds sign once the new root trusts them (an untrusted key in keys.yaml is never used).
-                let configFile = store.configurationFile(for: tenant)
-                // A store with one file per role (development keys) gets its keys.yaml now: it is about to hold other kinds of
-                // keys. So does a tenant with no keys yet (a first root made in a ceremony): its build must find these keys,
-                // not make development ones.
-                if !local.isEmpty, !FileManager.default.fileExists(atPath: configFile.path) {
-                    try FileManager.default.createDirectory(at: store.folder(for: tenant), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-                    try (try store.configuration(for: tenant) ?? KeyConfiguration(roles: [:])).write(to: configFile)
-                }
-                if !local.isEmpty, FileManager.default.fileExists(atPath: configFile.path) {
-                    var configuration = try KeyConfiguration.load(configFile)
-                    let folder = store.folder(for: tenant)
-                    for (role, references) in local {
-                        let listed = (configuration.roles[role] ?? []).map { $0.fileURL(relativeTo: folder)?.standardizedFileURL.path ?? $0.description }
-                        for (reference, keyID) in references where !listed.contains(reference.fileURL(relativeTo: folder)?.standardizedFileURL.path ?? reference.description) {
-                            configuration.add(reference, for: role, keyID: keyID)
-                        }
-                    }
-                    try configuration.write(to: configFile)
-                }
-                print("\(tenant): root version \(root.version) proposed in \(file.path)")
-                for role in TUFRole.allCases {
-                    let listed = root.roles[role]!
-                    let was = current?.signed.roles[role]
-                    let changed = was.map { Set($0.keyIDs) != Set(listed.keyIDs) || $0.threshold != listed.threshold } ?? true
-                    print("  \(role.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(listed.threshold) of \(listed.keyIDs.count): "
-                          + listed.keyIDs.map { String($0.prefix(12)) }.joined(separator: " ") + (changed ? "  (changed)" : ""))
-                }
-                if let current, let old = current.signed.roles[.root] {
-                    print("needs \(old.threshold) signature\(old.threshold == 1 ? "" : "s") by the root keys of version \(current.signed.version) (\(old.keyIDs.map { String($0.prefix(12)) }.joined(separator: " "))) "
-                          + "and \(root.roles[.root]!.threshold) by the new root keys")
-                } else {
-                    print("needs \(root.roles[.root]!.threshold) signature\(root.roles[.root]!.threshold == 1 ? "" : "s") by its root keys")
-                }
-                print("next: each holder runs `livery keys sign \(file.lastPathComponent) --key URI`; then `livery keys finish-root \(tenant) FILE…`")
-            } catch let error as TUFError {
-                throw Livery.Failure(error.description)
+                thresholds[role] = n
             }
+            let current = try RootPublisher.current(tenant: tenant, output: output, store: store)
+            var change = RootCeremony.Change(thresholds: thresholds)
+            var local: [TUFRole: [(reference: KeyReference, keyID: String)]] = [:]
+            for (role, references) in given {
+                for reference in references {
+                    let (publicKey, isPrivate) = try KeyFiles.publicKey(of: reference)
+                    change.keys[role, default: []].append(publicKey)
+                    // Online keys this machine holds sign once the new root trusts them. Root keys are never
+                    // added: they stay with their holders and sign only in ceremonies.
+                    if isPrivate && role != .root { local[role, default: []].append((reference, publicKey.keyID)) }
+                }
+            }
+            let proposal = try RootCeremony.propose(after: current?.signed, change: change)
+            let root = try Root(signed: proposal.signed)
+            let file = URL(fileURLWithPath: proposalFile ?? "\(tenant).root-v\(root.version).json")
+            guard !FileManager.default.fileExists(atPath: file.path) else { throw Livery.Failure("\(file.path) exists: remove it or give another --file") }
+            try WriteFailure.writing(file.path) { try proposal.bytes().write(to: file) }
+            // Keys this machine holds sign once the new root trusts them (an untrusted key in keys.yaml is never used).
+            let configFile = store.configurationFile(for: tenant)
+            // A store with one file per role (development keys) gets its keys.yaml now: it is about to hold other kinds of
+            // keys. So does a tenant with no keys yet (a first root made in a ceremony): its build must find these keys,
+            // not make development ones.
+            if !local.isEmpty, !FileManager.default.fileExists(atPath: configFile.path) {
+                try FileManager.default.createDirectory(at: store.folder(for: tenant), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try (try store.configuration(for: tenant) ?? KeyConfiguration(roles: [:])).write(to: configFile)
+            }
+            if !local.isEmpty, FileManager.default.fileExists(atPath: configFile.path) {
+                var configuration = try KeyConfiguration.load(configFile)
+                let folder = store.folder(for: tenant)
+                for (role, references) in local {
+                    let listed = (configuration.roles[role] ?? []).map { $0.fileURL(relativeTo: folder)?.standardizedFileURL.path ?? $0.description }
+                    for (reference, keyID) in references where !listed.contains(reference.fileURL(relativeTo: folder)?.standardizedFileURL.path ?? reference.description) {
+                        configuration.add(reference, for: role, keyID: keyID)
+                    }
+                }
+                try configuration.write(to: configFile)
+            }
+            print("\(tenant): root version \(root.version) proposed in \(file.path)")
+            for role in TUFRole.allCases {
+                let listed = root.roles[role]!
+                let was = current?.signed.roles[role]
+                let changed = was.map { Set($0.keyIDs) != Set(listed.keyIDs) || $0.threshold != listed.threshold } ?? true
+                print("  \(role.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(listed.threshold) of \(listed.keyIDs.count): "
+                      + listed.keyIDs.map { String($0.prefix(12)) }.joined(separator: " ") + (changed ? "  (changed)" : ""))
+            }
+            if let current, let old = current.signed.roles[.root] {
+                print("needs \(old.threshold) signature\(old.threshold == 1 ? "" : "s") by the root keys of version \(current.signed.version) (\(old.keyIDs.map { String($0.prefix(12)) }.joined(separator: " "))) "
+                      + "and \(root.roles[.root]!.threshold) by the new root keys")
+            } else {
+                print("needs \(root.roles[.root]!.threshold) signature\(root.roles[.root]!.threshold == 1 ? "" : "s") by its root keys")
+            }
+            print("next: each holder runs `livery keys sign \(file.lastPathComponent) --key URI`; then `livery keys finish-root \(tenant) FILE…`")
         }
     }
 
@@ -215,26 +207,20 @@ extension Keys {
 
         func run() throws {
             let url = URL(fileURLWithPath: file)
-            do {
-                let reference = try KeyOptions.reference(keyURI, relativeTo: FileManager.default.currentDirectoryPath)
-                let signer = try KeyStore.openKey(reference, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
-                guard let data = FileManager.default.contents(atPath: url.path) else { throw TUFError("\(url.path) cannot be read") }
-                let store = KeyStore(root: URL(fileURLWithPath: keys))
-                var recordKeys = TenantKeys(signers: [:])
-                let named = tenant ?? url.lastPathComponent.range(of: #"^[a-z0-9]+(-[a-z0-9]+)*(?=\.root-v[0-9]+)"#, options: .regularExpression).map { String(url.lastPathComponent[$0]) }
-                if let named, FileManager.default.fileExists(atPath: store.folder(for: named).path) {
-                    recordKeys.journal = SignatureJournal(sink: try AuditTrail.recorder(store: store, tenant: named))
-                }
-                let (signed, listed) = try RootCeremony.sign(data, with: signer, keys: recordKeys)
-                try KeyOptions.replace(url, with: signed)
-                let root = try Metadata<Root>(data: signed)
-                print("signed root version \(root.signed.version) with key \(try signer.publicKey().keyID) (\(listed ? "a root key of the proposal" : "not a root key of the proposal: it counts toward the previous root's threshold only"))")
-                print("\(root.signatures.count) signature\(root.signatures.count == 1 ? "" : "s") in \(url.path)")
-            } catch let error as TUFError {
-                throw Livery.Failure(error.description)
-            } catch let error as SecretSourceError {
-                throw Livery.Failure(error.description)
+            let reference = try KeyOptions.reference(keyURI, relativeTo: FileManager.default.currentDirectoryPath)
+            let signer = try KeyStore.openKey(reference, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            guard let data = FileManager.default.contents(atPath: url.path) else { throw ReadFailure(path: url.path) }
+            let store = KeyStore(root: URL(fileURLWithPath: keys))
+            var recordKeys = TenantKeys(signers: [:])
+            let named = tenant ?? url.lastPathComponent.range(of: #"^[a-z0-9]+(-[a-z0-9]+)*(?=\.root-v[0-9]+)"#, options: .regularExpression).map { String(url.lastPathComponent[$0]) }
+            if let named, FileManager.default.fileExists(atPath: store.folder(for: named).path) {
+                recordKeys.journal = SignatureJournal(sink: try AuditTrail.recorder(store: store, tenant: named))
             }
+            let (signed, listed) = try RootCeremony.sign(data, with: signer, keys: recordKeys)
+            try KeyOptions.replace(url, with: signed)
+            let root = try Metadata<Root>(data: signed)
+            print("signed root version \(root.signed.version) with key \(try signer.publicKey().keyID) (\(listed ? "a root key of the proposal" : "not a root key of the proposal: it counts toward the previous root's threshold only"))")
+            print("\(root.signatures.count) signature\(root.signatures.count == 1 ? "" : "s") in \(url.path)")
         }
     }
 
@@ -259,40 +245,36 @@ extension Keys {
         func run() throws {
             let output = URL(fileURLWithPath: options.output)
             let store = options.store
-            do {
-                let lock = try OutputLock(output: output) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
-                defer { withExtendedLifetime(lock) {} }
-                let copies = try files.map { path -> (name: String, data: Data) in
-                    guard let data = FileManager.default.contents(atPath: path) else { throw TUFError("\(path) cannot be read") }
-                    return (path, data)
-                }
-                let current = try RootPublisher.current(tenant: tenant, output: output, store: store)
-                let merged = try RootCeremony.merge(copies)
-                let root = try RootCeremony.check(merged, trusted: current)
-                let keys = try? store.keys(for: tenant, create: false, warn: { _ in })
-                try AuditTrail.recordCeremony(root, store: store, tenant: tenant)
-                let outcome = try RootPublisher.publish(root, tenant: tenant, output: output, store: store, keys: keys)
-                for (role, keys, dropped) in try store.forgetUntrustedKeys(tenant: tenant, root: root.signed) {
-                    let lines = keys.map { "    \($0)" }.joined(separator: "\n")
-                    FileHandle.standardError.write(Data(("""
-                        WARNING: \(tenant): keys.yaml lists \(keys.count) \(role.rawValue) key\(keys.count == 1 ? "" : "s") that \(keys.count == 1 ? "is" : "are") not on this machine, \
-                        and root version \(root.signed.version) trusts \(dropped == keys.count ? "none of them" : "at most \(keys.count - dropped) of them"): \
-                        remove the line\(dropped == 1 ? "" : "s") of the dropped key\(dropped == 1 ? "" : "s") from \(store.configurationFile(for: tenant).path)
-                        \(lines)\n
-                        """).utf8))
-                }
-                if outcome.keptForFirstBuild {
-                    print("\(tenant): root version 1 checked and kept in \(store.initialRootFile(for: tenant).path); the first build publishes it")
-                }
-                for (channel, resigned) in outcome.published {
-                    print("\(tenant): root version \(root.signed.version) published\(channel.isStable ? "" : " on \(channel.name)")\(resigned ? "; release signed again with the new online keys" : "")")
-                }
-                if !outcome.failed.isEmpty {
-                    throw Livery.Failure("\(tenant): root version \(root.signed.version) is published, but these channels could not take it:\n"
-                                         + outcome.failed.map { "\($0.channel.name): \($0.error)" }.joined(separator: "\n"))
-                }
-            } catch let error as TUFError {
-                throw Livery.Failure(error.description)
+            let lock = try OutputLock(output: output) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+            defer { withExtendedLifetime(lock) {} }
+            let copies = try files.map { path -> (name: String, data: Data) in
+                guard let data = FileManager.default.contents(atPath: path) else { throw ReadFailure(path: path) }
+                return (path, data)
+            }
+            let current = try RootPublisher.current(tenant: tenant, output: output, store: store)
+            let merged = try RootCeremony.merge(copies)
+            let root = try RootCeremony.check(merged, trusted: current)
+            let keys = try? store.keys(for: tenant, create: false, warn: { _ in })
+            try AuditTrail.recordCeremony(root, store: store, tenant: tenant)
+            let outcome = try RootPublisher.publish(root, tenant: tenant, output: output, store: store, keys: keys)
+            for (role, keys, dropped) in try store.forgetUntrustedKeys(tenant: tenant, root: root.signed) {
+                let lines = keys.map { "    \($0)" }.joined(separator: "\n")
+                FileHandle.standardError.write(Data(("""
+                    WARNING: \(tenant): keys.yaml lists \(keys.count) \(role.rawValue) key\(keys.count == 1 ? "" : "s") that \(keys.count == 1 ? "is" : "are") not on this machine, \
+                    and root version \(root.signed.version) trusts \(dropped == keys.count ? "none of them" : "at most \(keys.count - dropped) of them"): \
+                    remove the line\(dropped == 1 ? "" : "s") of the dropped key\(dropped == 1 ? "" : "s") from \(store.configurationFile(for: tenant).path)
+                    \(lines)\n
+                    """).utf8))
+            }
+            if outcome.keptForFirstBuild {
+                print("\(tenant): root version 1 checked and kept in \(store.initialRootFile(for: tenant).path); the first build publishes it")
+            }
+            for (channel, resigned) in outcome.published {
+                print("\(tenant): root version \(root.signed.version) published\(channel.isStable ? "" : " on \(channel.name)")\(resigned ? "; release signed again with the new online keys" : "")")
+            }
+            if !outcome.failed.isEmpty {
+                throw Livery.Failure("\(tenant): root version \(root.signed.version) is published, but these channels could not take it:\n"
+                                     + outcome.failed.map { "\($0.channel.name): \($0.error)" }.joined(separator: "\n"))
             }
         }
     }

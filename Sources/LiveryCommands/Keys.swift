@@ -74,25 +74,21 @@ struct Keys: ParsableCommand {
         }
 
         func run() throws {
-            do {
-                let given = try KeyOptions.roleURIs(keyURIs, relativeTo: FileManager.default.currentDirectoryPath)
-                var counts: [TUFRole: Int] = [.root: rootKeys, .targets: targetsKeys, .snapshot: 1, .timestamp: 1]
-                for (role, list) in given { counts[role] = list.count }
-                for (role, threshold) in [(TUFRole.root, rootThreshold), (.targets, targetsThreshold)] where threshold > counts[role]! {
-                    throw Livery.Failure("the \(role.rawValue) threshold is \(threshold) but the role has \(counts[role]!) key\(counts[role]! == 1 ? "" : "s")")
-                }
-                let passphrase = encrypt ? try KeyOptions.newPassphrase(passphraseSource, for: "the keys of '\(tenant)'") : nil
-                let made = try options.store.initialize(tenant: tenant, given: given, counts: counts,
-                                                        thresholds: [.root: rootThreshold, .targets: targetsThreshold],
-                                                        passphrase: passphrase, passphraseSource: KeyOptions.recordedSource(passphraseSource))
-                for role in TUFRole.allCases {
-                    for (uri, id) in made[role] ?? [] { print("\(tenant) \(role.rawValue): key \(id)  \(uri)") }
-                }
-                print("keys written to \(options.store.folder(for: tenant).path) (mode 0600), with keys.yaml and the first root (1.root.json); "
-                      + "move the root keys to their holders (docs/keys.md#keeping-the-root-keys-offline)")
-            } catch let error as TUFError {
-                throw Livery.Failure(error.description)
+            let given = try KeyOptions.roleURIs(keyURIs, relativeTo: FileManager.default.currentDirectoryPath)
+            var counts: [TUFRole: Int] = [.root: rootKeys, .targets: targetsKeys, .snapshot: 1, .timestamp: 1]
+            for (role, list) in given { counts[role] = list.count }
+            for (role, threshold) in [(TUFRole.root, rootThreshold), (.targets, targetsThreshold)] where threshold > counts[role]! {
+                throw Livery.Failure("the \(role.rawValue) threshold is \(threshold) but the role has \(counts[role]!) key\(counts[role]! == 1 ? "" : "s")")
             }
+            let passphrase = encrypt ? try KeyOptions.newPassphrase(passphraseSource, for: "the keys of '\(tenant)'") : nil
+            let made = try options.store.initialize(tenant: tenant, given: given, counts: counts,
+                                                    thresholds: [.root: rootThreshold, .targets: targetsThreshold],
+                                                    passphrase: passphrase, passphraseSource: KeyOptions.recordedSource(passphraseSource))
+            for role in TUFRole.allCases {
+                for (uri, id) in made[role] ?? [] { print("\(tenant) \(role.rawValue): key \(id)  \(uri)") }
+            }
+            print("keys written to \(options.store.folder(for: tenant).path) (mode 0600), with keys.yaml and the first root (1.root.json); "
+                  + "move the root keys to their holders (docs/keys.md#keeping-the-root-keys-offline)")
         }
     }
 
@@ -194,38 +190,34 @@ struct Keys: ParsableCommand {
             guard let role = TUFRole(rawValue: role) else { throw ValidationError("role must be root, targets, snapshot or timestamp") }
             let output = URL(fileURLWithPath: options.output)
             let store = options.store
-            do {
-                let lock = try OutputLock(output: output) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
-                defer { withExtendedLifetime(lock) {} }
-                let keys = try store.keys(for: tenant, create: false, warn: { _ in })
-                guard let current = try RootPublisher.current(tenant: tenant, output: output, store: store) else {
-                    throw TUFError("'\(tenant)' has no root yet: create keys with `livery keys init \(tenant)`")
-                }
-                try KeyOptions.checkRootKeysPresent(keys, current: current)
-                let newKey = Curve25519.Signing.PrivateKey()
-                let pending = try store.stageRotation(newKey, for: role, tenant: tenant)
-                var rotated = keys
-                rotated.signers[role] = [pending.signer]
-                let outcome: RootPublisher.Outcome
-                do {
-                    let root = try KeyRotation.rotatedRoot(current: current, role: role, newSigner: pending.signer, keys: keys)
-                    outcome = try RootPublisher.publish(root, tenant: tenant, output: output, store: store, keys: rotated)
-                } catch {
-                    // Nothing published trusts the new key: forget it.
-                    store.abandonRotation(pending, tenant: tenant)
-                    throw error
-                }
-                // A published root trusts the new key from here on: keep it, even if a channel failed.
-                try store.completeRotation(pending, for: role, tenant: tenant)
-                if !outcome.failed.isEmpty {
-                    throw Livery.Failure("\(tenant): the \(role.rawValue) key was rotated, but these channels still have the old root and cannot be signed until "
-                                         + "they get the new one (copy the newest N.root.json of the stable channel into their metadata/ and run "
-                                         + "`livery timestamp refresh`):\n" + outcome.failed.map { "\($0.channel.name): \($0.error)" }.joined(separator: "\n"))
-                }
-                print("\(tenant): \(role.rawValue) key rotated to \(TUFKey(newKey.publicKey).keyID); new root published")
-            } catch let error as TUFError {
-                throw Livery.Failure(error.description)
+            let lock = try OutputLock(output: output) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+            defer { withExtendedLifetime(lock) {} }
+            let keys = try store.keys(for: tenant, create: false, warn: { _ in })
+            guard let current = try RootPublisher.current(tenant: tenant, output: output, store: store) else {
+                throw Livery.Failure("'\(tenant)' has no root yet: create keys with `livery keys init \(tenant)`")
             }
+            try KeyOptions.checkRootKeysPresent(keys, current: current)
+            let newKey = Curve25519.Signing.PrivateKey()
+            let pending = try store.stageRotation(newKey, for: role, tenant: tenant)
+            var rotated = keys
+            rotated.signers[role] = [pending.signer]
+            let outcome: RootPublisher.Outcome
+            do {
+                let root = try KeyRotation.rotatedRoot(current: current, role: role, newSigner: pending.signer, keys: keys)
+                outcome = try RootPublisher.publish(root, tenant: tenant, output: output, store: store, keys: rotated)
+            } catch {
+                // Nothing published trusts the new key: forget it.
+                store.abandonRotation(pending, tenant: tenant)
+                throw error
+            }
+            // A published root trusts the new key from here on: keep it, even if a channel failed.
+            try store.completeRotation(pending, for: role, tenant: tenant)
+            if !outcome.failed.isEmpty {
+                throw Livery.Failure("\(tenant): the \(role.rawValue) key was rotated, but these channels still have the old root and cannot be signed until "
+                                     + "they get the new one (copy the newest N.root.json of the stable channel into their metadata/ and run "
+                                     + "`livery timestamp refresh`):\n" + outcome.failed.map { "\($0.channel.name): \($0.error)" }.joined(separator: "\n"))
+            }
+            print("\(tenant): \(role.rawValue) key rotated to \(TUFKey(newKey.publicKey).keyID); new root published")
         }
     }
 
@@ -264,36 +256,32 @@ struct Keys: ParsableCommand {
         func run() throws {
             let role = name ?? tenant
             let output = URL(fileURLWithPath: options.output)
-            do {
-                let lock = try OutputLock(output: output) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
-                defer { withExtendedLifetime(lock) {} }
-                let store = options.store
-                // The tenant's own keys must exist first: a delegation is granted by its targets key.
-                _ = try store.keys(for: tenant, create: false, warn: { _ in })
-                if remove {
-                    try store.removeDelegation(tenant: tenant, name: role)
-                } else {
-                    let key = try store.delegate(tenant: tenant, name: role, paths: path.isEmpty ? DelegationKey.contentPaths : path)
-                    print("\(tenant): delegated role '\(role)' (key \(key.publicKey.keyID)) signs \(key.paths.joined(separator: ", "))")
-                }
-                let keys = try store.keys(for: tenant, create: false, warn: { _ in })
-                var signed = false
-                // Every channel's release is signed again: the delegation holds for all of them.
-                for channel in Publisher.channels(tenant: tenant, output: output) {
-                    let release = channel.repository(in: output.appendingPathComponent(tenant))
-                    guard let published = try PublishedMetadata.load(release: release) else { continue }
-                    try Publisher.amend(tenant: tenant, channel: channel, output: output) { folder in
-                        try RepositorySigner.sign(release: folder, targets: try published.signedTargets, keys: keys)
-                    }
-                    let version = PublishedMetadata.read(release: release)?.targets.signed.version ?? 0
-                    let on = channel.isStable ? "" : " on \(channel.name)"
-                    print("\(tenant): release\(on) signed again (targets version \(version))\(remove ? "; '\(role)' no longer delegated" : "")")
-                    signed = true
-                }
-                if !signed { print("\(tenant): no signed release yet; the next `livery build` publishes the delegation") }
-            } catch let error as TUFError {
-                throw Livery.Failure(error.description)
+            let lock = try OutputLock(output: output) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+            defer { withExtendedLifetime(lock) {} }
+            let store = options.store
+            // The tenant's own keys must exist first: a delegation is granted by its targets key.
+            _ = try store.keys(for: tenant, create: false, warn: { _ in })
+            if remove {
+                try store.removeDelegation(tenant: tenant, name: role)
+            } else {
+                let key = try store.delegate(tenant: tenant, name: role, paths: path.isEmpty ? DelegationKey.contentPaths : path)
+                print("\(tenant): delegated role '\(role)' (key \(key.publicKey.keyID)) signs \(key.paths.joined(separator: ", "))")
             }
+            let keys = try store.keys(for: tenant, create: false, warn: { _ in })
+            var signed = false
+            // Every channel's release is signed again: the delegation holds for all of them.
+            for channel in Publisher.channels(tenant: tenant, output: output) {
+                let release = channel.repository(in: output.appendingPathComponent(tenant))
+                guard let published = try PublishedMetadata.load(release: release) else { continue }
+                try Publisher.amend(tenant: tenant, channel: channel, output: output) { folder in
+                    try RepositorySigner.sign(release: folder, targets: try published.signedTargets, keys: keys)
+                }
+                let version = PublishedMetadata.read(release: release)?.targets.signed.version ?? 0
+                let on = channel.isStable ? "" : " on \(channel.name)"
+                print("\(tenant): release\(on) signed again (targets version \(version))\(remove ? "; '\(role)' no longer delegated" : "")")
+                signed = true
+            }
+            if !signed { print("\(tenant): no signed release yet; the next `livery build` publishes the delegation") }
         }
     }
 }

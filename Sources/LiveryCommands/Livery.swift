@@ -50,8 +50,8 @@ package struct Livery: AsyncParsableCommand {
         withExtendedLifetime(value) { Foundation.exit(status) }
     }
 
-    /// Exit codes of docs/diagnostics.md#exit-codes-and---strict: 0 clean, 1 findings at error level, 2 usage or internal error;
-    /// and `livery fetch`'s 3: the release needs a newer app (docs/client.md).
+    /// Runs the command line and ends the process with the status of docs/diagnostics.md#exit-codes-and---strict that
+    /// `ErrorReport` gives a failure.
     package static func runCommandLine() async {
         do {
             try checkHelpTopic(Array(CommandLine.arguments.dropFirst()))
@@ -61,12 +61,11 @@ package struct Livery: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-        } catch let code as ExitCode where code == ExitCode(1) || code == ExitCode(3) {
-            Foundation.exit(code.rawValue)
         } catch {
-            if exitCode(for: error) == .success { exit(withError: error) }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-            Foundation.exit(2)
+            let report = ErrorReport(error)
+            if report.isCleanExit { exit(withError: error) }
+            if let message = report.message { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+            Foundation.exit(report.status)
         }
     }
 }

@@ -5,6 +5,7 @@ import LiveryDiagnostics
 import LiveryRender
 import LiveryStorage
 import LiveryWorkflow
+import LiveryStorage
 
 struct Preview: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -68,7 +69,8 @@ struct Preview: ParsableCommand {
         let templatesURL = try Generate.templatesFolder(templates, workspace: target.workspace, containing: "preview")
         func template(_ name: String) throws -> ContentPreview.TemplateSource {
             let url = templatesURL.appendingPathComponent("preview/\(name)")
-            guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw Livery.Failure("cannot read \(url.path)") }
+            let text: String
+            do { text = try String(contentsOf: url, encoding: .utf8) } catch { throw ReadFailure(error, path: url.path) }
             return ContentPreview.TemplateSource(text: text, path: WorkspaceTarget.display(url))
         }
         let sheet = try template("brand-sheet.html.mustache")

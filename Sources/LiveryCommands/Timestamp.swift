@@ -43,7 +43,7 @@ struct TimestampCommand: ParsableCommand {
             for tenant in names {
                 do {
                     let channels = Publisher.channels(tenant: tenant, output: output)
-                    guard !channels.isEmpty else { throw TUFError("no published release in \(output.path)") }
+                    guard !channels.isEmpty else { throw Livery.Failure("no published release in \(output.path)") }
                     let tenantKeys = try store.keys(for: tenant, create: false, warn: warn)
                     for channel in channels where Publisher.signaturesCover(tenant: tenant, channel: channel, output: output) {
                         try Publisher.amend(tenant: tenant, channel: channel, output: output) {

@@ -125,7 +125,7 @@ public final class RemotePublisher: Sendable {
         let manager = FileManager.default
         var files: [LocalFile] = []
         guard let walker = manager.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey, .isSymbolicLinkKey], options: []) else {
-            throw S3Error.integrity("\(folder.path) cannot be read")
+            throw ReadFailure(path: folder.path, operation: .list)
         }
         let base = folder.standardizedFileURL.path
         for case let url as URL in walker {

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Crypto
 import Foundation
 import LiveryEncoding
+import LiveryStorage
 import NIOCore
 import NIOFileSystem
 import NIOFoundationCompat
@@ -15,7 +16,7 @@ public enum S3Error: Error, CustomStringConvertible, Equatable {
     case status(Int, code: String, message: String, request: String)
     /// No answer: connection refused, reset, timed out (after retries).
     case network(String, request: String)
-    /// A local file or a published object is not what it must be.
+    /// A local file or a published object is not what it must be (a file that cannot be read at all is a `ReadFailure`).
     case integrity(String)
 
     public var description: String {
@@ -324,8 +325,10 @@ public final class S3Client: Sendable {
                 let xml = S3XML(response.body)
                 let error = S3Error.status(response.status, code: xml?.fields["Code"] ?? "", message: xml?.fields["Message"] ?? "", request: described)
                 guard Self.retryable(response.status), attempt < attempts else { throw error }
-            case .failure(let error as S3Error):
+            case .failure(let error as ReadFailure):
                 throw error  // a local file that cannot be read: no attempt will do better
+            case .failure(let error as S3Error):
+                throw error
             case .failure(let error):
                 guard attempt < attempts else { throw S3Error.network("\(error)", request: described) }
             }
@@ -347,7 +350,7 @@ public final class S3Client: Sendable {
             do {
                 handle = try await FileSystem.shared.openFile(forReadingAt: FilePath(file.path))
             } catch {
-                throw S3Error.integrity("\(file.path) cannot be read: \(error)")
+                throw ReadFailure(error, path: file.path, operation: .open)
             }
             // NIOFileSystem reads up to 8 chunks ahead of the socket: 2 MiB per body in flight at 256 KiB
             // (1 MiB chunks measured no faster, and 8 MiB ahead per body took peak RSS past 100 MB).

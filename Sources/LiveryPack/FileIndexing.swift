@@ -25,7 +25,7 @@ public enum FileIndexing {
     /// The index of `archive` (a zip this build wrote from `spec`, whose entries it holds in order).
     public static func index(archive: URL, sha256: SHA256Hex, size: Int, spec: BundleSpec) throws -> FileIndex {
         let descriptor = open(archive.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw Failure(description: "cannot read \(archive.path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw ReadFailure(errno: errno, path: archive.path, operation: .open) }
         defer { close(descriptor) }
         let directory = try ZipCentralDirectory(descriptor: descriptor, fileSize: UInt64(size), name: spec.fileName(.zip), maxEntries: 1_000_000)
         guard directory.records.count == spec.entries.count else {

@@ -131,7 +131,7 @@ public enum Publisher {
                 }
                 guard rename(staging.path, live.path) == 0 else {
                     let code = errno
-                    throw WriteFailure.storage(errno: code, path: live.path) ?? Failure(description: "cannot publish \(live.path): \(String(cString: strerror(code)))")
+                    throw WriteFailure.storage(errno: code, path: live.path) ?? WriteFailure(errno: code, path: live.path, operation: .create)
                 }
             }
         }
@@ -218,7 +218,7 @@ public enum Publisher {
         if mkdir(staging.path, 0o777) == 0 { return }  // (as FileManager makes folders: 0777 less the umask)
         let code = errno
         guard code == ENOENT else {
-            throw WriteFailure.storage(errno: code, path: staging.path) ?? Failure(description: "cannot create \(staging.path): \(String(cString: strerror(code)))")
+            throw WriteFailure.storage(errno: code, path: staging.path) ?? WriteFailure(errno: code, path: staging.path, operation: .createFolder)
         }
         try createFolder(staging)
     }
@@ -249,7 +249,7 @@ public enum Publisher {
         guard livery_sync_file_system(path.path) == 0 else {
             // Data written earlier that the device failed to store shows here, as EIO (or ENOSPC, on some file systems).
             let code = errno
-            throw WriteFailure.storage(errno: code, path: path.path) ?? Failure(description: "cannot flush \(path.path) to disk: \(String(cString: strerror(code)))")
+            throw WriteFailure.storage(errno: code, path: path.path) ?? WriteFailure(errno: code, path: path.path, operation: .flush)
         }
     }
 
@@ -262,7 +262,7 @@ public enum Publisher {
     public static func syncFolder(_ folder: URL) throws {
         guard livery_sync_directory(folder.path) == 0 else {
             let code = errno
-            throw WriteFailure.storage(errno: code, path: folder.path) ?? Failure(description: "cannot flush \(folder.path) to disk: \(String(cString: strerror(code)))")
+            throw WriteFailure.storage(errno: code, path: folder.path) ?? WriteFailure(errno: code, path: folder.path, operation: .flush)
         }
     }
 
@@ -271,7 +271,7 @@ public enum Publisher {
         let fm = FileManager.default
         try createFolder(destination)
         let base = source.standardizedFileURL.path
-        guard let walker = fm.enumerator(at: source, includingPropertiesForKeys: [.isDirectoryKey]) else { throw Failure(description: "cannot read \(source.path)") }
+        guard let walker = fm.enumerator(at: source, includingPropertiesForKeys: [.isDirectoryKey]) else { throw ReadFailure(path: source.path, operation: .list) }
         for case let url as URL in walker {
             let relative = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
             let target = destination.appendingPathComponent(relative)

@@ -1,4 +1,5 @@
 import Foundation
+import LiveryStorage
 
 /// A second, minimal read of a zip's central directory, for the facts ZIPFoundation 0.9.20 reads
 /// but keeps internal, each of which a safety rule needs:
@@ -150,6 +151,8 @@ public struct ZipCentralDirectory {
             while done < count {
                 let n = data.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
                 if n < 0 && errno == EINTR { continue }
+                // A failing read is the file's; a file that ends early is a truncated archive.
+                if n < 0 { throw ReadFailure(errno: errno, path: name) }
                 guard n > 0 else { throw TUFError("\(name): cannot read \(count) bytes at offset \(offset) (a truncated archive?)") }
                 done += n
             }

@@ -3,6 +3,7 @@ import LiveryDiagnostics
 import LiveryLoad
 import LiveryResolve
 import Mustache
+import LiveryStorage
 
 /// A generated file: its path relative to the output folder and its bytes.
 public struct GeneratedFile: Sendable, Hashable {
@@ -44,7 +45,7 @@ public struct PlatformTemplates: Sendable {
     public static func load(from folder: URL, displayPath: String) throws -> PlatformTemplates {
         let fm = FileManager.default
         guard let files = fm.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else {
-            throw PlatformFiles.Failure(description: "cannot read the templates folder \(folder.path)")
+            throw ReadFailure(path: folder.path, operation: .list)
         }
         let base = folder.standardizedFileURL.path
         var found: [Template] = []
@@ -54,7 +55,7 @@ public struct PlatformTemplates: Sendable {
             let text = try String(contentsOf: file, encoding: .utf8)
             found.append(Template(outputPath: String(relative.dropLast(".mustache".count)), displayPath: displayPath + "/" + relative, text: text))
         }
-        guard !found.isEmpty else { throw PlatformFiles.Failure(description: "no *.mustache templates in \(folder.path)") }
+        guard !found.isEmpty else { throw PlatformFiles.Failure(folder: folder.path) }
         return PlatformTemplates(templates: found.sorted { $0.outputPath < $1.outputPath })
     }
 
@@ -81,8 +82,10 @@ public struct PlatformTemplates: Sendable {
 /// (`swiftui/Assets.xcassets/`, `ColorAssets`) and a brand's build settings (`BuildSettings`);
 /// data files are written by Swift: they are data, not a view.
 public enum PlatformFiles {
+    /// A templates folder with no `*.mustache` template in it (one that cannot be listed is a `ReadFailure`).
     public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+        public var folder: String
+        public var description: String { "no *.mustache templates in \(folder)" }
     }
 
     /// Everything generated for one tenant, in path order. Files are left out only when the

@@ -2,6 +2,7 @@ import Foundation
 import LiveryL10n
 import LiveryResolve
 import Mustache
+import LiveryStorage
 
 /// Creates a new tenant or creator folder from the logic-less templates under `Templates/init/`.
 public enum Scaffold {
@@ -9,8 +10,25 @@ public enum Scaffold {
         case tenant, creator
     }
 
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    /// Why a scaffold was not made (a folder that cannot be listed is a `ReadFailure`).
+    public enum Failure: Error, CustomStringConvertible {
+        /// No templates folder at this path.
+        case noTemplates(folder: String)
+        /// The new tenant's folder exists already.
+        case exists(path: String)
+        /// The display name has a line break or a control character.
+        case nameNotOneLine
+        /// A template (its path under the templates folder) that does not render.
+        case template(String, problem: String)
+
+        public var description: String {
+            switch self {
+            case .noTemplates(let folder): return "no templates at \(folder)"
+            case .exists(let path): return "'\(path)' already exists"
+            case .nameNotOneLine: return "the name must be one line of text (no line breaks or control characters)"
+            case .template(let relative, let problem): return "template \(relative): \(problem)"
+            }
+        }
     }
 
     /// Renders every file of `Templates/init/<kind>/` into `workspace/<id>/`.
@@ -22,9 +40,9 @@ public enum Scaffold {
                               templates: URL, workspace: URL) throws -> URL {
         let fm = FileManager.default
         let source = templates.appendingPathComponent("init").appendingPathComponent(kind.rawValue)
-        guard fm.fileExists(atPath: source.path) else { throw Failure(description: "no templates at \(source.path)") }
+        guard fm.fileExists(atPath: source.path) else { throw Failure.noTemplates(folder: source.path) }
         let destination = workspace.appendingPathComponent(id)
-        guard !fm.fileExists(atPath: destination.path) else { throw Failure(description: "'\(destination.path)' already exists") }
+        guard !fm.fileExists(atPath: destination.path) else { throw Failure.exists(path: destination.path) }
         let staging = workspace.appendingPathComponent(".\(id).init-\(UUID().uuidString)")
         defer { try? fm.removeItem(at: staging) }
 
@@ -35,7 +53,7 @@ public enum Scaffold {
         // use is escaped for its syntax (`name` itself only where any text is fine: comments, Markdown).
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty,
               !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }) else {
-            throw Failure(description: "the name must be one line of text (no line breaks or control characters)")
+            throw Failure.nameNotOneLine
         }
         var context: [String: Any] = ["id": id, "name": name, "androidSegment": segment, "nameYAML": yamlScalar(name),
                                       "nameJSON": quotedContent(name), "nameInMessage": quotedContent(MessageFormat.literal(name, poundIsSyntax: false)), "nameInText": MessageFormat.literal(name, poundIsSyntax: false)]
@@ -45,7 +63,7 @@ public enum Scaffold {
         }
         context.merge(extra) { _, new in new }
         guard let files = fm.enumerator(at: source, includingPropertiesForKeys: [.isRegularFileKey]) else {
-            throw Failure(description: "cannot read \(source.path)")
+            throw ReadFailure(path: source.path, operation: .list)
         }
         for case let file as URL in files {
             guard (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
@@ -56,7 +74,7 @@ public enum Scaffold {
             do {
                 rendered = try MustacheTemplate(string: text).render(context)
             } catch {
-                throw Failure(description: "template \(relative): \(error)")
+                throw Failure.template(relative, problem: "\(error)")
             }
             let target = staging.appendingPathComponent(outputPath)
             try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)

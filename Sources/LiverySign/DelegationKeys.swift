@@ -116,8 +116,8 @@ extension KeyStore {
         guard FileManager.default.fileExists(atPath: record.path) else { throw TUFError("'\(tenant)' has no delegated role '\(name)'") }
         let keyFile = folder.appendingPathComponent("\(name).key")
         if FileManager.default.fileExists(atPath: keyFile.path) {
-            guard KeyStore.retire(keyFile) else { throw TUFError("cannot retire \(keyFile.path)") }
+            try KeyStore.retire(keyFile)
         }
-        guard unlink(record.path) == 0 else { throw TUFError("cannot remove \(record.path)") }
+        guard unlink(record.path) == 0 else { throw WriteFailure(errno: errno, path: record.path, operation: .remove) }
     }
 }

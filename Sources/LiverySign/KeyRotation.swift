@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LiveryReleaseFormat
+import LiveryStorage
 
 /// `livery keys rotate`: replaces one role's keys by one new key on a machine that holds enough
 /// of the current root keys: the next root, which lists the new key, is signed by a threshold of
@@ -45,8 +46,8 @@ extension KeyStore {
         let file = folder.appendingPathComponent("\(role.rawValue).key")
         let pending = folder.appendingPathComponent("\(role.rawValue).key.new")
         if FileManager.default.fileExists(atPath: file.path) {
-            guard KeyStore.retire(file) else { throw TUFError("cannot retire \(file.path)") }
+            try KeyStore.retire(file)
         }
-        guard rename(pending.path, file.path) == 0 else { throw TUFError("cannot install \(file.path)") }
+        guard rename(pending.path, file.path) == 0 else { throw WriteFailure(errno: errno, path: file.path, operation: .replace) }
     }
 }

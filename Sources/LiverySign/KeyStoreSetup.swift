@@ -112,15 +112,15 @@ extension KeyStore {
     /// store (a key elsewhere, on a USB stick or in a token, is its holder's to keep).
     func retireStoreFile(of reference: KeyReference, tenant: String) {
         guard case .file(let path, _) = reference, !path.hasPrefix("/"), let file = reference.fileURL(relativeTo: folder(for: tenant)) else { return }
-        KeyStore.retire(file)
+        // The new key is in place already: an old file left where it was is harmless.
+        try? KeyStore.retire(file)
     }
 
-    /// Renames `file` to `<file>.retired-<n>`, the first `n` not taken; false when the rename failed.
-    @discardableResult
-    static func retire(_ file: URL) -> Bool {
+    /// Renames `file` to `<file>.retired-<n>`, the first `n` not taken.
+    static func retire(_ file: URL) throws {
         var n = 1
         while FileManager.default.fileExists(atPath: file.path + ".retired-\(n)") { n += 1 }
-        return rename(file.path, file.path + ".retired-\(n)") == 0
+        guard rename(file.path, file.path + ".retired-\(n)") == 0 else { throw WriteFailure(errno: errno, path: file.path, operation: .rename) }
     }
 }
 

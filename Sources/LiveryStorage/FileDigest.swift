@@ -20,10 +20,14 @@ public struct FileReader: ~Copyable {
     public static let chunkSize = 1 << 20
     private let descriptor: Int32
     private let buffer: UnsafeMutableRawBufferPointer
+    /// The file, for a failure's message.
+    private let path: String
 
+    /// Opens `url`; a failure is a `ReadFailure` with the system's reason (not only "no such file").
     public init(_ url: URL) throws {
+        path = url.path
         descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: url.path]) }
+        guard descriptor >= 0 else { throw ReadFailure(errno: errno, path: url.path, operation: .open) }
         // A buffer no larger than the file: thousands of small files would otherwise each take a
         // megabyte from the heap, which glibc's adaptive mmap threshold then keeps (measured: +50 MB
         // RSS for 5,000 images).
@@ -47,7 +51,7 @@ public struct FileReader: ~Copyable {
             let count = read(descriptor, buffer.baseAddress, buffer.count)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw CocoaError(.fileReadUnknown, userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(errno))])
+                throw ReadFailure(errno: errno, path: path)
             }
             if count == 0 { return }
             guard try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) else { return }

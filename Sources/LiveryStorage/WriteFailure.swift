@@ -1,7 +1,7 @@
 import Foundation
 
 /// A write to the disk that failed, with the file it was writing and what it was doing (`operation`: writing,
-/// creating, flushing, replacing, removing, locking): the one error every write path of the build and publish
+/// creating, flushing, replacing, removing, locking, renaming): the one error every write path of the build and publish
 /// side and of the client raises (SQLite databases, the content store, archives, `Output/`, the key store, the
 /// voucher database, the client's cache), rather than a TUF error for what is a file's failure; a full disk reads
 /// "cannot write Output/.livery/store/objects.sqlite: no space left on the device", never an errno's or
@@ -34,6 +34,8 @@ public struct WriteFailure: Error, CustomStringConvertible, Sendable, Hashable {
     /// What was being done to the file: writing it unless said otherwise.
     public enum Operation: String, Sendable, Hashable {
         case write, create, flush, replace, remove, lock
+        /// Moving the file aside under another name (a key store's retired key).
+        case rename
         case createFolder = "create folder"
 
         /// The verb as the message says it ("cannot flush …").

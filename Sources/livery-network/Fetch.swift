@@ -139,7 +139,7 @@ struct Fetch: ParsableCommand {
             throw ExitCode(1)
         } catch let update as AppUpdateRequired {
             FileHandle.standardError.write(Data("fetch refused: \(update)\n".utf8))
-            throw ExitCode(3)
+            throw ExitCode.appUpdateRequired
         } catch {
             FileHandle.standardError.write(Data("fetch failed: \(error)\n".utf8))
             throw ExitCode(1)

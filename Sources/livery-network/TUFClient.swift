@@ -46,7 +46,8 @@ struct TUFClient: ParsableCommand {
             try perform()
         } catch {
             // The error's class first (python-tuf's exception names), for test harnesses to read.
-            let kind = (error as? TUFError).map { "\($0.kind.rawValue): " } ?? ""
+            // A file the client cannot keep or read is the specification's storage error.
+            let kind = (error as? TUFError).map { "\($0.kind.rawValue): " } ?? (error is WriteFailure || error is ReadFailure ? "\(TUFError.Kind.storage.rawValue): " : "")
             FileHandle.standardError.write(Data("tuf-client: \(kind)\(error)\n".utf8))
             throw ExitCode(1)
         }
@@ -57,14 +58,15 @@ struct TUFClient: ParsableCommand {
         switch command {
         case "init":
             // The contract asks for no checks here: the trusted root is verified by every refresh.
-            guard let rootFile = arguments.first else { throw TUFError("init needs the trusted root file") }
-            let data = try Data(contentsOf: URL(fileURLWithPath: rootFile))
+            guard let rootFile = arguments.first else { throw Livery.Failure("init needs the trusted root file") }
+            let data: Data
+            do { data = try Data(contentsOf: URL(fileURLWithPath: rootFile)) } catch { throw ReadFailure(error, path: rootFile) }
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try MetadataFolder(folder).save("root", data)
         case "refresh":
             try updater(folder).refresh()
         case "download":
-            guard let base = targetBaseUrl.flatMap(URL.init(string:)), let directory = targetDir else { throw TUFError("download needs --target-base-url and --target-dir") }
+            guard let base = targetBaseUrl.flatMap(URL.init(string:)), let directory = targetDir else { throw Livery.Failure("download needs --target-base-url and --target-dir") }
             let updater = try updater(folder)
             try updater.refresh()
             try FileManager.default.createDirectory(at: URL(fileURLWithPath: directory), withIntermediateDirectories: true)
@@ -76,16 +78,16 @@ struct TUFClient: ParsableCommand {
                     continue  // already downloaded with matching hashes
                 }
                 let data = try TUFUpdater.download(info, from: FolderURL(base: HTTPRepository(base: base), folder: "targets/"), consistent: updater.trusted.root.signed.consistentSnapshot)
-                do { try AtomicFile.write(data, to: destination, mode: 0o666, durable: false) } catch { throw TUFError(.storage, "\(error)") }
+                try AtomicFile.write(data, to: destination, mode: 0o666, durable: false)
             }
         default:
-            throw TUFError("unknown command '\(command)': use init, refresh or download")
+            throw Livery.Failure("unknown command '\(command)': use init, refresh or download")
         }
     }
 
     /// An updater over the metadata kept in `folder`; it keeps each file as soon as it is trusted.
     private func updater(_ folder: URL) throws -> TUFUpdater {
-        guard let url = metadataUrl.flatMap(URL.init(string:)) else { throw TUFError("--metadata-url is required") }
+        guard let url = metadataUrl.flatMap(URL.init(string:)) else { throw Livery.Failure("--metadata-url is required") }
         return try TUFUpdater(source: FolderURL(base: HTTPRepository(base: url), folder: "metadata/"), store: MetadataFolder(folder))
     }
 }

@@ -50,7 +50,17 @@ final class FileDigestTests: XCTestCase {
         XCTAssertEqual(exact.digest, SHA256.hash(data: data).hexString)
     }
 
-    func testAMissingFileThrows() {
-        XCTAssertThrowsError(try FileDigest.sha256(of: folder.appendingPathComponent("absent")))
+    func testAMissingFileThrowsAReadFailureNamingIt() {
+        let absent = folder.appendingPathComponent("absent")
+        XCTAssertThrowsError(try FileDigest.sha256(of: absent)) { error in
+            XCTAssertEqual(error as? ReadFailure, ReadFailure(errno: ENOENT, path: absent.path, operation: .open))
+        }
+    }
+
+    func testAFolderCannotBeReadAsAFileAndSaysWhy() throws {
+        // open(2) of a folder read-only succeeds; read(2) fails with EISDIR: the failure is the read's, with the system's reason.
+        XCTAssertThrowsError(try FileDigest.sha256(of: folder)) { error in
+            XCTAssertEqual(error as? ReadFailure, ReadFailure(errno: EISDIR, path: self.folder.path))
+        }
     }
 }
