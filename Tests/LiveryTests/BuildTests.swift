@@ -163,8 +163,7 @@ final class BuildTests: XCTestCase {
         // Touch every input, change permissions, and build in another time zone and locale.
         for case let url as URL in FileManager.default.enumerator(at: second.tenants, includingPropertiesForKeys: nil)! {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-            guard !isDirectory.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_900_000_000), .posixPermissions: 0o600], ofItemAtPath: url.path)
         }
         // The content secret is an input too (encrypted bundles): the second machine has the first one's.

@@ -310,13 +310,6 @@ final class FunctionLengthTests: XCTestCase {
         // A table of preview phrases, one entry a line for each key and language: data, not steps.
         "Sources/LiveryRender/PreviewWords.swift: PreviewWords.phrases",
     ]
-    /// TEMPORARY: functions others are splitting now (issue 34, on their own branches), not exceptions. Empty this list
-    /// when their splits are merged; the test fails on an entry that is no longer long.
-    static let beingSplitElsewhere: Set<String> = [
-        "Sources/LiveryClientCore/ReleaseInstaller.swift: ReleaseInstaller.install",
-        "Sources/LiveryClientCore/ReleaseInstaller.swift: ReleaseInstaller.fetchOrKeep",
-        "Sources/LiveryCommands/Build.swift: Build.run",
-    ]
 
     func testNoFunctionInSourcesIsLongerThanTheLimit() throws {
         let root = LiveryProcess.packageRoot
@@ -331,7 +324,7 @@ final class FunctionLengthTests: XCTestCase {
             let source = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
             for body in SwiftBodies(source).bodies where body.lines > Self.limit {
                 let key = "\(file): \(body.name)"
-                if Self.allowed.contains(key) || Self.beingSplitElsewhere.contains(key) {
+                if Self.allowed.contains(key) {
                     stillLong.insert(key)
                 } else {
                     tooLong.append("\(file):\(body.line) \(body.name) (\(body.lines) lines)")
@@ -339,7 +332,7 @@ final class FunctionLengthTests: XCTestCase {
             }
         }
         XCTAssert(tooLong.isEmpty, "longer than \(Self.limit) lines: split into named steps\n" + tooLong.joined(separator: "\n"))
-        let stale = Self.allowed.union(Self.beingSplitElsewhere).subtracting(stillLong)
+        let stale = Self.allowed.subtracting(stillLong)
         XCTAssert(stale.isEmpty, "no longer over \(Self.limit) lines (or gone): remove from the list\n" + stale.sorted().joined(separator: "\n"))
     }
 
