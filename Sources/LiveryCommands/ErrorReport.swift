@@ -28,7 +28,8 @@ package struct ErrorReport: Equatable, Sendable {
             self.init(message: nil, status: 0, isCleanExit: true)
         } else {
             // Every other error: its own text (a typed error's description: a TUF error, a file's `ReadFailure` or
-            // `WriteFailure`, `Livery.Failure`), or ArgumentParser's message with the usage.
+            // `WriteFailure`, the key store's `KeyStoreError`, a key file's `KeyFileError`, `Livery.Failure`), or
+            // ArgumentParser's message with the usage.
             self.init(message: Livery.fullMessage(for: error), status: 2)
         }
     }

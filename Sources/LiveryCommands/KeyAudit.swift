@@ -54,13 +54,10 @@ extension Keys {
 
         func run() throws {
             let passphrase = try KeyOptions.newPassphrase(passphraseSource, for: files.count == 1 ? files[0] : "\(files.count) key files")
+            // A key file's error ends the command as itself (`ErrorReport` prints its description).
             for file in files {
-                do {
-                    try KeyFile.encrypt(URL(fileURLWithPath: file), passphrase: passphrase)
-                    print("\(file): encrypted (key \(try KeyFile.publicKey(URL(fileURLWithPath: file)).keyID))")
-                } catch let error as KeyFileError {
-                    throw Livery.Failure(error.description)
-                }
+                try KeyFile.encrypt(URL(fileURLWithPath: file), passphrase: passphrase)
+                print("\(file): encrypted (key \(try KeyFile.publicKey(URL(fileURLWithPath: file)).keyID))")
             }
         }
     }
@@ -78,14 +75,8 @@ extension Keys {
             let source: SecretSource
             do { source = try SecretSource(parsing: passphraseSource ?? "prompt") } catch let error as SecretSourceError { throw ValidationError(error.description) }
             for file in files {
-                do {
-                    try KeyFile.decrypt(URL(fileURLWithPath: file), passphrase: try source.read(what: "the passphrase of \(file)"))
-                    print("\(file): decrypted")
-                } catch let error as KeyFileError {
-                    throw Livery.Failure(error.description)
-                } catch let error as SecretSourceError {
-                    throw Livery.Failure(error.description)
-                }
+                try KeyFile.decrypt(URL(fileURLWithPath: file), passphrase: try source.read(what: "the passphrase of \(file)"))
+                print("\(file): decrypted")
             }
         }
     }

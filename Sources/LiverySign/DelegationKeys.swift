@@ -59,16 +59,18 @@ extension KeyStore {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
         return try names.map { file in
             let url = folder.appendingPathComponent(file)
-            let json = try JSONValue.parse(Data(contentsOf: url))
+            let data: Data
+            do { data = try Data(contentsOf: url) } catch { throw ReadFailure(error, path: url.path) }
+            let json = try JSONValue.parse(data)
             guard let paths = json["paths"]?.arrayValue?.compactMap(\.stringValue), let hex = json["public"]?.stringValue else {
-                throw TUFError("\(url.path) is not a delegation record")
+                throw KeyStoreError(.delegation, url.path, "\(url.path) is not a delegation record")
             }
             let name = String(file.dropLast(".json".count))
             var key = DelegationKey(name: name, paths: paths, publicKey: TUFKey(publicKeyHex: hex), signer: nil)
             let keyFile = folder.appendingPathComponent("\(name).key")
             if FileManager.default.fileExists(atPath: keyFile.path) {
                 guard try KeyStore.publicKeyOfFile(keyFile, inStore: true) == key.publicKey else {
-                    throw TUFError("\(keyFile.path) is not the private key of delegated role '\(name)'")
+                    throw KeyStoreError(.delegation, keyFile.path, "\(keyFile.path) is not the private key of delegated role '\(name)'")
                 }
                 // Opened (and its passphrase asked for) only when the role is signed.
                 key.signer = LazySigner(uri: "file:delegations/\(name).key", publicKey: { [key] in key.publicKey }) {
@@ -113,7 +115,7 @@ extension KeyStore {
     public func removeDelegation(tenant: String, name: String) throws {
         let folder = delegationsFolder(for: tenant)
         let record = folder.appendingPathComponent("\(name).json")
-        guard FileManager.default.fileExists(atPath: record.path) else { throw TUFError("'\(tenant)' has no delegated role '\(name)'") }
+        guard FileManager.default.fileExists(atPath: record.path) else { throw KeyStoreError(.delegation, name, "'\(tenant)' has no delegated role '\(name)'") }
         let keyFile = folder.appendingPathComponent("\(name).key")
         if FileManager.default.fileExists(atPath: keyFile.path) {
             try KeyStore.retire(keyFile)

@@ -226,7 +226,7 @@ public final class LazySigner: MetadataSigner, @unchecked Sendable {
         // The key in the clear beside an encrypted key is authenticated by opening it; still, a
         // signer whose key is not the one its public key said is never used.
         if publicKeyReader != nil, try signer.publicKey() != publicKey() {
-            throw TUFError("\(uri): the key does not match the public key recorded beside it")
+            throw KeyStoreError(.unusableKey, uri, "\(uri): the key does not match the public key recorded beside it")
         }
         return try signer.sign(message)
     }

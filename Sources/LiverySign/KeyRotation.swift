@@ -14,8 +14,15 @@ public enum KeyRotation {
         var proposal = try RootCeremony.propose(after: current.signed, change: RootCeremony.Change(keys: [role: [try newSigner.publicKey()]], thresholds: [role: 1]),
                                                 now: now, expiry: expiry)
         let oldSigners: [any MetadataSigner]
+        // Too few trusted root keys here (a threshold: TUF's) or one that cannot be used (the key store's): either
+        // way, the same advice, and the error keeps its type.
+        func advised(_ problem: String) -> String {
+            "\(problem). Bring the root keys back, or change the root in a ceremony (`livery keys propose-root`, docs/keys.md#a-root-ceremony)"
+        }
         do { oldSigners = try keys.signers(for: .root, trustedBy: current.signed, version: current.signed.version) } catch let error as TUFError {
-            throw TUFError("\(error.description). Bring the root keys back, or change the root in a ceremony (`livery keys propose-root`, docs/keys.md#a-root-ceremony)")
+            throw TUFError(error.kind, advised(error.description))
+        } catch let error as KeyStoreError {
+            throw KeyStoreError(error.kind, error.subject, advised(error.description))
         }
         let file = "\(current.signed.version + 1).root.json"
         try keys.sign(&proposal, with: oldSigners, role: TUFRole.root.rawValue, file: file)

@@ -44,7 +44,7 @@ public struct TenantKeys: Sendable {
         for signer in signers[role] ?? [] {
             let id: String
             do { id = try signer.publicKey().keyID } catch {
-                throw TUFError("the \(role.rawValue) key \(signer.uri) cannot be used: \(error)")
+                throw KeyStoreError(.unusableKey, signer.uri, "the \(role.rawValue) key \(signer.uri) cannot be used: \(error)")
             }
             if listed.keyIDs.contains(id) { trusted.append(signer) } else { untrusted.append("\(signer.uri) (key \(id.prefix(12))…)") }
         }
@@ -181,14 +181,13 @@ public final class KeyStore: Sendable {
         // instead of one per file looked for (a first build of many tenants asks this of each).
         let hasFolder = FileManager.default.fileExists(atPath: folder.path)
         for role in TUFRole.allCases where hasFolder && FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(role.rawValue).key.new", isDirectory: false).path) {
-            throw TUFError("a rotation of the \(role.rawValue) key of '\(tenant)' was interrupted: if the newest root in Output/\(tenant)/metadata lists "
-                           + "the key in \(role.rawValue).key.new, rename that file to \(role.rawValue).key; otherwise delete it")
+            throw KeyStoreError(.interruptedRotation, tenant,
+                                "a rotation of the \(role.rawValue) key of '\(tenant)' was interrupted: if the newest root in Output/\(tenant)/metadata lists "
+                                + "the key in \(role.rawValue).key.new, rename that file to \(role.rawValue).key; otherwise delete it")
         }
-        let configured: KeyConfiguration?
-        do { configured = hasFolder ? try configuration(for: tenant) : nil } catch let error as KeyConfigurationError { throw TUFError(error.description) }
-        guard let configuration = configured else {
+        guard let configuration = hasFolder ? try self.configuration(for: tenant) : nil else {
             guard create else {
-                throw TUFError("tenant '\(tenant)' has no keys in \(folder.path); create keys with `livery keys init \(tenant)`")
+                throw KeyStoreError(.noKeys, tenant, "tenant '\(tenant)' has no keys in \(folder.path); create keys with `livery keys init \(tenant)`")
             }
             let keys = try createDevelopmentKeys(for: tenant, flushedBy: flushedBy)
             if let created { created(tenant) } else { warn(developmentKeysWarning(tenants: [tenant])) }
@@ -271,18 +270,12 @@ public final class KeyStore: Sendable {
     /// Reads a key file (checked like ssh does: a regular file only its owner can read, in a folder
     /// only its owner can enter); an encrypted one asks `passphrase` (default: the terminal).
     static func readKeyFile(_ file: URL, uri: String, passphrase: SecretSource?, inStore: Bool = false) throws -> any MetadataSigner {
-        do {
-            return try KeyFile.read(file, uri: uri, checkingFolder: inStore) { try (passphrase ?? .prompt).read(what: "the passphrase of \(file.path)") }
-        } catch let error as KeyFileError {
-            throw TUFError(error.description)
-        } catch let error as SecretSourceError {
-            throw TUFError(error.description)
-        }
+        try KeyFile.read(file, uri: uri, checkingFolder: inStore) { try (passphrase ?? .prompt).read(what: "the passphrase of \(file.path)") }
     }
 
     /// The public key of a key file, without its passphrase (an encrypted file keeps it in the clear).
     static func publicKeyOfFile(_ file: URL, inStore: Bool = false) throws -> TUFKey {
-        do { return try KeyFile.publicKey(file, checkingFolder: inStore) } catch let error as KeyFileError { throw TUFError(error.description) }
+        try KeyFile.publicKey(file, checkingFolder: inStore)
     }
 
     static func openPKCS11(_ uri: String) throws -> any MetadataSigner {
@@ -291,11 +284,8 @@ public final class KeyStore: Sendable {
             _ = try signer.publicKey()
             return signer
         } catch let error as PKCS11URIError {
-            throw TUFError("\(uri.prefix(200)): \(error.description)")
-        } catch let error as PKCS11Error {
-            throw TUFError("\(error.description)")
-        } catch let error as SecretSourceError {
-            throw TUFError("\(error.description)")
+            // The URI's own error does not say which URI; the message does (cut short: a URI can carry a long query).
+            throw KeyStoreError(.unusableKey, String(uri.prefix(200)), "\(uri.prefix(200)): \(error.description)")
         }
     }
 
@@ -328,14 +318,14 @@ public final class KeyStore: Sendable {
         for role in TUFRole.allCases {
             let key = Curve25519.Signing.PrivateKey()
             let file = folder.appendingPathComponent("\(role.rawValue).key", isDirectory: false)
-            do { try KeyFile.write(ed25519: key, to: file, passphrase: nil, durability: .byCaller) } catch let error as KeyFileError { throw TUFError(error.description) }
+            try KeyFile.write(ed25519: key, to: file, passphrase: nil, durability: .byCaller)
             files.append(file)
             keys[role] = key
         }
         complete = true
         let flushedLater = flushedBy.map { Self.sameFileSystem(folder, $0) } ?? false
         if !flushedLater {
-            do { try KeyFile.makeDurable(folder: folder, files: files) } catch let error as KeyFileError { throw TUFError(error.description) }
+            try KeyFile.makeDurable(folder: folder, files: files)
         }
         var made = TenantKeys(signers: [:])
         for role in TUFRole.allCases { made.signers[role] = [Ed25519Signer(keys[role]!, uri: "file:\(role.rawValue).key")] }
@@ -354,7 +344,7 @@ public final class KeyStore: Sendable {
     /// Writes a private key file that only its owner can read, refusing to replace an existing one;
     /// encrypted when a passphrase is given.
     func write(_ key: Curve25519.Signing.PrivateKey, to file: URL, passphrase: String? = nil) throws {
-        do { try KeyFile.write(ed25519: key, to: file, passphrase: passphrase) } catch let error as KeyFileError { throw TUFError(error.description) }
+        try KeyFile.write(ed25519: key, to: file, passphrase: passphrase)
     }
 
     /// `<store>/<tenant>/content.key`: the secret every content key of the tenant's encrypted bundles
@@ -367,7 +357,7 @@ public final class KeyStore: Sendable {
         let file = contentSecretFile(for: tenant)
         if let text = try? String(contentsOf: file, encoding: .utf8) {
             guard let raw = Data(hex: text.trimmingCharacters(in: .whitespacesAndNewlines)), let secret = ContentSecret(raw: raw) else {
-                throw TUFError("\(file.path) is not a content secret (64 hexadecimal digits)")
+                throw KeyStoreError(.contentSecret, file.path, "\(file.path) is not a content secret (64 hexadecimal digits)")
             }
             return secret
         }

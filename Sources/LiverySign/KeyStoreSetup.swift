@@ -16,7 +16,7 @@ extension KeyStore {
         let folder = folder(for: tenant)
         if (try? configuration(for: tenant)) != nil || FileManager.default.fileExists(atPath: configurationFile(for: tenant).path)
             || FileManager.default.fileExists(atPath: initialRootFile(for: tenant).path) {
-            throw TUFError("tenant '\(tenant)' already has keys in \(folder.path); use `livery keys rotate` or a root ceremony")
+            throw KeyStoreError(.keysExist, tenant, "tenant '\(tenant)' already has keys in \(folder.path); use `livery keys rotate` or a root ceremony")
         }
         try WriteFailure.writing(folder.path) { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) }
         chmod(root.path, 0o700)
@@ -141,7 +141,7 @@ public enum AuditTrail {
                                                         machine: machine, signer: $0.signer) }, flush: !flushedLater)
             } catch let error as AuditLogError {
                 // A signature the log cannot record is not published: the trail must explain every release.
-                throw TUFError("the audit log cannot record this signing, so nothing is published: \(error.description)")
+                throw KeyStoreError(.auditLog, log.file.path, "the audit log cannot record this signing, so nothing is published: \(error.description)")
             }
         }
     }
@@ -158,7 +158,7 @@ public enum AuditTrail {
                        signer: "ceremony: signed with `livery keys sign` where the key is held")
         }
         do { try log.append(events) } catch let error as AuditLogError {
-            throw TUFError("the audit log cannot record the ceremony, so nothing is published: \(error.description)")
+            throw KeyStoreError(.auditLog, log.file.path, "the audit log cannot record the ceremony, so nothing is published: \(error.description)")
         }
     }
 }

@@ -8,11 +8,11 @@ import LiveryReleaseFormat
 public enum KeyFiles {
     /// Creates a private key file (mode 0600), never replacing one.
     public static func create(_ key: Curve25519.Signing.PrivateKey, at file: URL, passphrase: String? = nil) throws {
-        do { try KeyFile.write(ed25519: key, to: file, passphrase: passphrase) } catch let error as KeyFileError { throw TUFError(error.description) }
+        try KeyFile.write(ed25519: key, to: file, passphrase: passphrase)
     }
 
     public static func create(_ key: P256.Signing.PrivateKey, at file: URL, passphrase: String? = nil) throws {
-        do { try KeyFile.write(p256: key, to: file, passphrase: passphrase) } catch let error as KeyFileError { throw TUFError(error.description) }
+        try KeyFile.write(p256: key, to: file, passphrase: passphrase)
     }
 
     /// Writes a public key file, never replacing one.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LiveryCommands
 import LiveryReleaseFormat
+import LiverySign
 import LiveryStorage
 import XCTest
 
@@ -32,6 +33,12 @@ final class ErrorReportTests: XCTestCase {
             (TUFError(.expired, "timestamp metadata expired"), "Error: timestamp metadata expired"),
             (ReadFailure(errno: ENOENT, path: "/keys/a.root.json"), "Error: cannot read /keys/a.root.json: No such file or directory"),
             (WriteFailure(errno: ENOSPC, path: "/out/release.json"), "Error: cannot write /out/release.json: no space left on the device (ENOSPC)"),
+            // The key store's own errors, and a key file's or keys.yaml's, travel as themselves (never as TUF errors).
+            (KeyStoreError(.noKeys, "acme", "tenant 'acme' has no keys in /keys/acme; create keys with `livery keys init acme`"),
+             "Error: tenant 'acme' has no keys in /keys/acme; create keys with `livery keys init acme`"),
+            (KeyFileError("/keys/acme/root.key", .permissions, "can be read by others", fix: "chmod 600 it"),
+             "Error: /keys/acme/root.key can be read by others: chmod 600 it"),
+            (KeyConfigurationError("/keys/acme/keys.yaml: 'signer' is not a role"), "Error: /keys/acme/keys.yaml: 'signer' is not a role"),
             // An exit status no command uses is an internal error: status 2, and no text of its own.
             (ExitCode(7), ""),
         ]
