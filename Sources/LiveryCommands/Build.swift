@@ -125,16 +125,11 @@ struct Build: AsyncParsableCommand {
             throw Livery.Failure("'\(path)' is not a folder")
         }
         let target = WorkspaceTarget(path)
-        var only = target.tenant.map { Set([$0]) }
-        if let shard {
-            only = shard.select(only, in: target.workspace)
-            if only!.isEmpty {
-                if TenantLoader.discover(in: target.workspace).folders.isEmpty {
-                    throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(path)'")
-                }
-                FileHandle.standardError.write(Data("shard \(shard) of '\(path)': no tenants in this shard; nothing to build\n".utf8))
-                return nil
-            }
+        let only = target.tenants(in: shard)
+        if let shard, only?.isEmpty == true {
+            guard target.hasTenantFolders else { throw Livery.Failure("no tenant folders (folders with a tenant.yaml) found in '\(path)'") }
+            FileHandle.standardError.write(Data("shard \(shard) of '\(path)': no tenants in this shard; nothing to build\n".utf8))
+            return nil
         }
         return (target, only)
     }

@@ -3,6 +3,7 @@ import Foundation
 import LiveryDiagnostics
 import LiveryInterchange
 import LiveryStorage
+import LiveryWorkflow
 
 extension InterchangeFormat: ExpressibleByArgument {}
 

@@ -74,13 +74,10 @@ struct Validate: ParsableCommand {
             ? MediaMeasurements(output: URL(fileURLWithPath: output)) : MediaMeasurements()
         for path in targets {
             let target = WorkspaceTarget(path)
-            var only = target.tenant.map { Set([$0]) }
-            if let shard {
-                only = shard.select(only, in: target.workspace)
-                if only!.isEmpty && !TenantLoader.discover(in: target.workspace).folders.isEmpty {
-                    FileHandle.standardError.write(Data("shard \(shard) of '\(path)': no tenants in this shard\n".utf8))
-                    continue
-                }
+            let only = target.tenants(in: shard)
+            if let shard, only?.isEmpty == true, target.hasTenantFolders {
+                FileHandle.standardError.write(Data("shard \(shard) of '\(path)': no tenants in this shard\n".utf8))
+                continue
             }
             // A whole workspace is checked a group of lineages at a time, so memory does not grow with it.
             let result = Validator.validate(workspace: target.workspace, displayRoot: target.displayWorkspace, rules: .all, only: only, strict: strict, media: media,
@@ -114,39 +111,6 @@ struct Validate: ParsableCommand {
             FileHandle.standardError.write(Data("media: \(media.probeCount + media.cacheHitCount) files measured: \(media.probeCount) probed, \(media.cacheHitCount) from the probe cache\n".utf8))
         }
         Livery.exit(keeping: results, status: report.diagnostics.errorCount > 0 ? 1 : 0)
-    }
-}
-
-/// What a PATH argument names: a whole workspace, or one tenant inside its workspace.
-struct WorkspaceTarget {
-    var workspace: URL
-    var displayWorkspace: String
-    var tenant: String?
-
-    init(_ path: String) {
-        // Work on the standardised absolute URL: paths such as "." or "a/.." have no usable last component.
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL
-        let isTenant = ["tenant.yaml", "tenant.yml", "tenant.json"].contains { FileManager.default.fileExists(atPath: absolute.appendingPathComponent($0).path) }
-        if isTenant {
-            workspace = absolute.deletingLastPathComponent().standardizedFileURL
-            tenant = absolute.lastPathComponent
-        } else {
-            workspace = absolute
-            tenant = nil
-        }
-        displayWorkspace = Self.display(workspace)
-    }
-
-    /// The workspace as the user would write it from the current folder.
-    static func display(_ url: URL) -> String {
-        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.pathComponents
-        let target = url.pathComponents
-        var common = 0
-        while common < min(current.count, target.count) && current[common] == target[common] { common += 1 }
-        guard common > 1 || current.count == 1 else { return url.path }
-        let ups = Array(repeating: "..", count: current.count - common)
-        let parts = ups + target[common...]
-        return parts.isEmpty ? "." : parts.joined(separator: "/")
     }
 }
 
