@@ -57,21 +57,24 @@ let package = Package(
         // The one wrapper over libvips: decode PNG and SVG, resize, flatten, compose, write deterministic PNG.
         .target(name: "LiveryImage", dependencies: ["CVips"]),
         .target(name: "LiverySQLite", dependencies: ["CSQLite", "LiveryStorage"]),
+        // The one reader of XML documents over libxml2 (`XMLTree`: from memory, no network, no DTD, a DOCTYPE refused):
+        // SVG and GPX assets, S3's answers. A foundation module so that the object store need not link the loader for it.
+        .target(name: "LiveryXML", dependencies: ["LiveryDiagnostics", "CXML2"]),
         // `ParallelMap`: every stage's maps over tenants, bundles and files, on the threads `--jobs` allows, in input order.
         .target(name: "LiveryParallel"),
-        .target(name: "LiveryLoad", dependencies: ["LiveryDiagnostics", "LiveryEncoding", "CYAML", "CXML2"]),
+        .target(name: "LiveryLoad", dependencies: ["LiveryDiagnostics", "LiveryEncoding", "CYAML"]),
         // What the asset files a manifest names hold, read from their headers without decoding: audio and video
         // (MP3, WAV, MP4), images, subtitles, GPX routes, MBTiles packs (LiverySQLite, read-only) and the probe cache.
-        .target(name: "LiveryMedia", dependencies: ["LiveryLoad", "LiveryDiagnostics", "LiverySQLite"]),
+        .target(name: "LiveryMedia", dependencies: ["LiveryLoad", "LiveryXML", "LiveryDiagnostics", "LiverySQLite"]),
         // Crypto: `--shard` places a lineage by the SHA-256 of its root tenant id (TenantShard).
         .target(name: "LiveryResolve", dependencies: ["LiveryLoad", "LiveryL10n", "LiveryDiagnostics", .product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "LiveryCheck", dependencies: ["LiveryResolve", "LiveryLoad", "LiveryMedia", "LiveryParallel", "LiveryDiagnostics", "LiveryL10n", "LiverySQLite", "CLiverySystem"]),
+        .target(name: "LiveryCheck", dependencies: ["LiveryResolve", "LiveryLoad", "LiveryMedia", "LiveryXML", "LiveryParallel", "LiveryDiagnostics", "LiveryL10n", "LiverySQLite", "CLiverySystem"]),
         .target(name: "LiveryAssets", dependencies: ["LiveryLoad", "LiverySQLite", "LiveryStorage", .product(name: "Crypto", package: "swift-crypto")]),
         // Localization: ICU MessageFormat and CLDR plural rules (generated table, see `make cldr`).
         .target(name: "LiveryL10n", dependencies: ["LiveryDiagnostics"]),
         // `livery l10n`: XLIFF 2.0, String Catalogs and Android resources to and from locale bundles (libxml2, libyaml for in-place edits).
         .target(name: "LiveryInterchange", dependencies: ["LiveryLoad", "LiveryEncoding", "LiveryL10n", "LiveryDiagnostics", "CXML2", "CYAML"]),
-        .target(name: "LiveryRender", dependencies: ["LiveryDiagnostics", "LiveryEncoding", "LiveryStorage", "LiveryLoad", "LiveryMedia", "LiveryResolve", "LiveryL10n", "LiveryInterchange", "LiveryImage", .product(name: "Mustache", package: "swift-mustache")]),
+        .target(name: "LiveryRender", dependencies: ["LiveryDiagnostics", "LiveryEncoding", "LiveryStorage", "LiveryLoad", "LiveryMedia", "LiveryXML", "LiveryResolve", "LiveryL10n", "LiveryInterchange", "LiveryImage", .product(name: "Mustache", package: "swift-mustache")]),
         .target(name: "LiveryPack", dependencies: ["LiveryDiagnostics", "LiveryLoad", "LiveryMedia", "LiveryResolve", "LiveryRender", "LiveryInterchange", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiveryReleaseFormat", "CArchive", .product(name: "Crypto", package: "swift-crypto")]),
         // The release format (stage "format", just above the foundation): TUF metadata and its verification, canonical
         // JSON, the download manifest's types, channels, vouchers' subjects, content encryption. Written by pack, sign and
@@ -87,7 +90,7 @@ let package = Package(
         .target(name: "LiveryVectors", dependencies: ["LiveryReleaseFormat", "LiveryEncoding", .product(name: "Crypto", package: "swift-crypto")]),
         // `livery publish`: releases to S3-compatible object storage (SigV4 by hand with swift-crypto: no maintained S3
         // client resolves here; see SigV4.swift), and presigned URLs for protected content.
-        .target(name: "LiveryObjectStore", dependencies: ["LiveryReleaseFormat", "LiveryEncoding", "LiveryLoad", "LiveryStorage", .product(name: "Crypto", package: "swift-crypto"),
+        .target(name: "LiveryObjectStore", dependencies: ["LiveryReleaseFormat", "LiveryEncoding", "LiveryXML", "LiveryStorage", .product(name: "Crypto", package: "swift-crypto"),
                                                         .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                         .product(name: "_NIOFileSystem", package: "swift-nio"), .product(name: "NIOFoundationCompat", package: "swift-nio"),
                                                         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -96,7 +99,7 @@ let package = Package(
         // `livery serve`: Output/ over HTTP (Hummingbird), and vouchers (SQLite via LiveryAssets' wrapper, or PostgreSQL via
         // PostgresNIO for several instances sharing one database; HMAC tokens).
         // Which targets are protected it reads from the release as published, through the signer's typed metadata chain (LiverySign).
-        .target(name: "LiveryServe", dependencies: ["LiveryAssets", "LiveryEncoding", "LiverySQLite", "LiveryStorage", "LiverySign", "LiveryReleaseFormat", "LiveryObjectStore", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto"),
+        .target(name: "LiveryServe", dependencies: ["LiveryEncoding", "LiverySQLite", "LiveryStorage", "LiverySign", "LiveryReleaseFormat", "LiveryObjectStore", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto"),
                                                   .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
                                                   .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                                                   .product(name: "NIOSSL", package: "swift-nio-ssl")]),
@@ -143,7 +146,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Regenerates LiveryL10n's plural rule table from CLDR's XML (`make cldr`).
-        .executableTarget(name: "livery-cldr", dependencies: ["LiveryL10n", "CXML2"]),
+        .executableTarget(name: "livery-cldr", dependencies: ["LiveryL10n", "LiveryStorage", "CXML2"]),
         // The tests, one target per stage module for what runs in process (each may import only its stage, earlier ones and
         // LiveryTestSupport: ModuleGraphTests), and LiveryTests for the rest: the end-to-end journeys through the built binaries
         // and the tests not moved yet (docs/development.md#tests).
@@ -164,7 +167,7 @@ let package = Package(
         .testTarget(name: "LiverySignTests", dependencies: ["LiverySign", "LiveryReleaseFormat", "LiveryTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LiveryObjectStoreTests", dependencies: ["LiveryEncoding", "LiveryObjectStore", "LiveryTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LiveryServeTests", dependencies: ["LiveryServe", "LiverySign", "LiveryReleaseFormat"]),
-        .testTarget(name: "LiveryWorkflowTests", dependencies: ["LiveryWorkflow", "LiveryCheck", "LiveryDiagnostics", "LiveryTestSupport"]),
+        .testTarget(name: "LiveryWorkflowTests", dependencies: ["LiveryWorkflow", "LiveryCheck", "LiveryResolve", "LiveryDiagnostics", "LiveryTestSupport"]),
         .testTarget(name: "LiveryLanguageServerTests", dependencies: ["LiveryLanguageServer", "LiveryJSONRPC", "LiveryWorkflow", "LiveryCheck", "LiveryLoad", "LiveryDiagnostics", "LiveryTestSupport"]),
         .testTarget(name: "LiveryRemoteWorkflowTests", dependencies: ["LiveryRemoteWorkflow", "LiveryObjectStore", "LiveryWorkflow", "LiverySign", "LiveryTestSupport"]),
         .testTarget(name: "LiveryClientTests", dependencies: ["LiveryClient", "LiveryClientCore", "LiveryReleaseFormat", "LiveryStorage", "LiverySign",

@@ -1,5 +1,6 @@
 import Foundation
 import LiveryLoad
+import LiveryXML
 
 /// What an image file's header says about it: its pixel size and whether it can be transparent.
 public struct ImageFacts: Sendable, Equatable {

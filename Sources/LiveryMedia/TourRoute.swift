@@ -1,5 +1,5 @@
 import Foundation
-import LiveryLoad
+import LiveryXML
 
 /// A tour's route as its GPX file gives it: the track and route points (`trkpt`, `rtept`) in document order, each
 /// with its line. Read once per tour and shared by the rules that need it (`content.route`, `content.tile-coverage`)

@@ -1,5 +1,5 @@
 import Foundation
-import LiveryLoad
+import LiveryXML
 
 /// The few XML documents S3 answers with (errors, listings, multipart uploads), read with the
 /// project's libxml2 reader (`XMLTree`: from memory, no network, no DTD, a DOCTYPE refused). Each is

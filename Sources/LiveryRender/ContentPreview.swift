@@ -3,6 +3,7 @@ import LiveryDiagnostics
 import LiveryLoad
 import LiveryMedia
 import LiveryResolve
+import LiveryXML
 import Mustache
 
 /// `livery preview`'s static site of a tenant (docs/preview.md): the brand sheet, and one page per locale

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import LiveryAssets
 
 /// A voucher code: 20 random Crockford base32 digits (100 bits), shown in five groups of four.
 ///

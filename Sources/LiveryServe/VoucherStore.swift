@@ -2,7 +2,6 @@ import Crypto
 import Foundation
 import LiveryStorage
 import LiverySQLite
-import LiveryAssets
 import LiveryReleaseFormat
 
 /// The default voucher back end of `livery serve` and `livery vouchers`: one SQLite database (WAL),

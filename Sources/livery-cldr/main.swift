@@ -5,6 +5,7 @@
 import CXML2
 import Foundation
 import LiveryL10n
+import LiveryStorage
 
 struct Options {
     var supplemental = "/usr/share/unicode/cldr/common/supplemental"
@@ -63,9 +64,9 @@ func generate(_ options: Options) throws {
         throw GeneratorError("\(root.path) is not the Livery package root (no Sources/LiveryL10n); pass --package")
     }
     let table = TableWriter.swiftTable(cardinal: cardinal, ordinal: ordinal)
-    try Data(table.source.utf8).write(to: tableURL, options: .atomic)
+    try AtomicFile.write(Data(table.source.utf8), to: tableURL, mode: 0o666, durable: false)
     try FileManager.default.createDirectory(at: samplesURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Data(TableWriter.samples(cardinal: cardinal, ordinal: ordinal).utf8).write(to: samplesURL, options: .atomic)
+    try AtomicFile.write(Data(TableWriter.samples(cardinal: cardinal, ordinal: ordinal).utf8), to: samplesURL, mode: 0o666, durable: false)
     let cardinalCount = cardinal.groups.reduce(0) { $0 + $1.locales.count }
     let ordinalCount = ordinal.groups.reduce(0) { $0 + $1.locales.count }
     print("CLDR \(cardinal.cldrVersion): \(cardinalCount) cardinal and \(ordinalCount) ordinal locales, \(table.ruleSetCount) distinct rule sets")

@@ -7,7 +7,7 @@ import ZIPFoundation
 
 // The delivery half's parsers of untrusted bytes, each a target of the same harness, chosen with
 // LIVERY_FUZZ_TARGET (libFuzzer runs) or `replay --target NAME` (saved inputs):
-// - `s3-xml`: an object store's XML answers (`S3XML`, over LiveryLoad's libxml2 reader);
+// - `s3-xml`: an object store's XML answers (`S3XML`, over LiveryXML's libxml2 reader);
 // - `aws-ini`: AWS config and credentials files (`AWSIniFile`);
 // - `redemption-answer`: a voucher server's answer, as the client reads it (`RedemptionAnswer`);
 // - `download-manifest`: the signed download manifest (`DownloadManifest`);

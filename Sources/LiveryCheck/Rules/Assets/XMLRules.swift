@@ -1,6 +1,7 @@
 import Foundation
 import LiveryDiagnostics
 import LiveryLoad
+import LiveryXML
 
 extension RuleContext {
     /// The tenant's asset references of one file type that resolve safely to a regular file.

@@ -2,6 +2,7 @@ import Foundation
 import LiveryDiagnostics
 import LiveryLoad
 import LiveryMedia
+import LiveryXML
 
 extension RuleContext {
     /// The route of one of the tenant's tours; nil when the tour names none or its file cannot be read or parsed
