@@ -168,7 +168,7 @@ let package = Package(
         .testTarget(name: "LiveryObjectStoreTests", dependencies: ["LiveryEncoding", "LiveryObjectStore", "LiveryTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LiveryServeTests", dependencies: ["LiveryServe", "LiverySign", "LiveryReleaseFormat"]),
         .testTarget(name: "LiveryPublishTests", dependencies: ["LiveryPublish", "LiverySign", "LiveryReleaseFormat"]),
-        .testTarget(name: "LiveryWorkflowTests", dependencies: ["LiveryWorkflow", "LiveryCheck", "LiveryResolve", "LiveryDiagnostics", "LiveryTestSupport"]),
+        .testTarget(name: "LiveryWorkflowTests", dependencies: ["LiveryWorkflow", "LiveryCheck", "LiveryResolve", "LiveryInterchange", "LiveryL10n", "LiveryLoad", "LiveryDiagnostics", "LiveryTestSupport"]),
         .testTarget(name: "LiveryLanguageServerTests", dependencies: ["LiveryLanguageServer", "LiveryJSONRPC", "LiveryWorkflow", "LiveryCheck", "LiveryLoad", "LiveryDiagnostics", "LiveryTestSupport"]),
         .testTarget(name: "LiveryRemoteWorkflowTests", dependencies: ["LiveryRemoteWorkflow", "LiveryObjectStore", "LiveryWorkflow", "LiverySign", "LiveryTestSupport"]),
         .testTarget(name: "LiveryClientTests", dependencies: ["LiveryClient", "LiveryClientCore", "LiveryReleaseFormat", "LiveryStorage", "LiverySign", "LiveryTestSupport",
