@@ -163,22 +163,23 @@ let package = Package(
         .testTarget(name: "LiveryResolveTests", dependencies: ["LiveryResolve", "LiveryTestSupport"]),
         .testTarget(name: "LiveryAssetsTests", dependencies: ["LiveryAssets", "LiveryLoad", "LiveryStorage", "LiveryTestSupport"]),
         .testTarget(name: "LiveryCheckTests", dependencies: ["LiveryCheck", "LiveryLoad", "LiveryDiagnostics", "LiveryTestSupport"]),
-        .testTarget(name: "LiveryInterchangeTests", dependencies: ["LiveryInterchange", "LiveryLoad", "LiveryDiagnostics", "LiveryEncoding"]),
+        .testTarget(name: "LiveryInterchangeTests", dependencies: ["LiveryInterchange", "LiveryLoad", "LiveryDiagnostics", "LiveryEncoding", "LiveryTestSupport"]),
         .testTarget(name: "LiverySignTests", dependencies: ["LiverySign", "LiveryReleaseFormat", "LiveryTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LiveryObjectStoreTests", dependencies: ["LiveryEncoding", "LiveryObjectStore", "LiveryTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "LiveryServeTests", dependencies: ["LiveryServe", "LiverySign", "LiveryReleaseFormat"]),
-        .testTarget(name: "LiveryWorkflowTests", dependencies: ["LiveryWorkflow", "LiveryCheck", "LiveryResolve", "LiveryDiagnostics", "LiveryTestSupport"]),
+        .testTarget(name: "LiveryServeTests", dependencies: ["LiveryServe", "LiveryPublish", "LiverySign", "LiveryReleaseFormat", "LiveryTestSupport",
+                                                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                                                            // `livery serve` driven in process, without a socket (ServeInProcessTests).
+                                                            .product(name: "HummingbirdTesting", package: "hummingbird")]),
+        .testTarget(name: "LiveryPublishTests", dependencies: ["LiveryPublish", "LiverySign", "LiveryReleaseFormat"]),
+        .testTarget(name: "LiveryWorkflowTests", dependencies: ["LiveryWorkflow", "LiveryCheck", "LiveryResolve", "LiveryInterchange", "LiveryL10n", "LiveryLoad", "LiveryDiagnostics", "LiveryTestSupport"]),
         .testTarget(name: "LiveryLanguageServerTests", dependencies: ["LiveryLanguageServer", "LiveryJSONRPC", "LiveryWorkflow", "LiveryCheck", "LiveryLoad", "LiveryDiagnostics", "LiveryTestSupport"]),
         .testTarget(name: "LiveryRemoteWorkflowTests", dependencies: ["LiveryRemoteWorkflow", "LiveryObjectStore", "LiveryWorkflow", "LiverySign", "LiveryTestSupport"]),
-        .testTarget(name: "LiveryClientTests", dependencies: ["LiveryClient", "LiveryClientCore", "LiveryReleaseFormat", "LiveryStorage", "LiverySign",
+        .testTarget(name: "LiveryClientTests", dependencies: ["LiveryClient", "LiveryClientCore", "LiveryReleaseFormat", "LiveryStorage", "LiverySign", "LiveryTestSupport",
                                                              .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),
         .testTarget(
             name: "LiveryTests",
             dependencies: ["LiveryCheck", "LiveryLoad", "LiveryMedia", "LiveryResolve", "LiveryDiagnostics", "LiveryRender", "LiveryAssets", "LiverySQLite", "LiveryStorage", "LiveryEncoding", "LiveryPack", "LiveryPublish", "LiveryReleaseFormat", "LiverySign", "LiveryClient", "LiveryClientCore", "LiveryServe", "LiveryInterchange", "LiveryVectors", "LiveryObjectStore", "LiveryImage", "LiveryJSONRPC", "LiveryLanguageServer", "LiveryWorkflow", "LiveryCommands", "LiveryL10n", "CLiverySystem",
                            .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
-                           .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
-                           // `livery serve` driven in process, without a socket (ServeInProcessTests).
-                           .product(name: "HummingbirdTesting", package: "hummingbird"),
                            // CommandReferenceTests renders the help of a small command tree of its own.
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            // The shared fixtures (Tests/LiveryTestSupport), under their old names too (TestSupportNames.swift).

@@ -2,6 +2,7 @@ import Foundation
 import LiveryClient
 import LiveryPublish
 import LiveryReleaseFormat
+import LiveryTestSupport
 import XCTest
 
 /// The client an app embeds: progress events, parallel downloads, adding and removing tours on the

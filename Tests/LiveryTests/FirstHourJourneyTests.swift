@@ -1,5 +1,6 @@
 import Foundation
 import LiveryObjectStore
+import LiveryTestSupport
 import XCTest
 
 /// Issue 36, "the first hour": a new user's journey, each step a command exactly as the docs show it (docs/README.md's

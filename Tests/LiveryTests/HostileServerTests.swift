@@ -1,6 +1,7 @@
 import Foundation
 import LiveryClient
 import LiveryObjectStore
+import LiveryTestSupport
 import XCTest
 
 /// `livery fetch` against a server that misbehaves on one file at a time (Tests/interop/hostile_http_server.py):

@@ -3,6 +3,7 @@ import Foundation
 import LiveryEncoding
 import LiveryObjectStore
 import LiveryPublish
+import LiveryTestSupport
 import XCTest
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -460,18 +461,6 @@ final class ObjectStoreTests: XCTestCase {
     }
 }
 
-
-/// Runs async work to completion from a synchronous test (whose thread may then use Process).
-func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let semaphore = DispatchSemaphore(value: 0)
-    nonisolated(unsafe) var result: Result<T, Error>!
-    Task {
-        do { result = .success(try await body()) } catch { result = .failure(error) }
-        semaphore.signal()
-    }
-    semaphore.wait()
-    return try result.get()
-}
 
 extension ObjectStoreTests {
     /// Every channel goes up as a repository of its own, a staged release with its protected bundles

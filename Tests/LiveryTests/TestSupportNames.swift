@@ -11,6 +11,7 @@ typealias S3ServerFixture = LiveryTestSupport.S3ServerFixture
 typealias PostgresServer = LiveryTestSupport.PostgresServer
 typealias PortLine = LiveryTestSupport.PortLine
 typealias SeededGenerator = LiveryTestSupport.SeededGenerator
+typealias InterchangeFixture = LiveryTestSupport.InterchangeFixture
 
 extension BuildTests {
     typealias Workspace = SampleWorkspace

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import LiveryPublish
 import LiveryServe
 import LiveryReleaseFormat
+import LiveryTestSupport
 import XCTest
 
 /// `livery serve` as an application value, driven in process by HummingbirdTesting: no socket, no
@@ -14,8 +15,8 @@ final class ServeInProcessTests: XCTestCase {
     private static let tenant = "sonic-walkscape"
 
     /// The samples with sonic-walkscape on stable and beta, and a release being rolled out on stable.
-    private func workspace() throws -> BuildTests.Workspace {
-        let workspace = try BuildTests.Workspace()
+    private func workspace() throws -> SampleWorkspace {
+        let workspace = try SampleWorkspace()
         try workspace.replace("\(Self.tenant)/tenant.yaml", "  channel: stable\n", "  channel: stable\n  channels: [beta]\n")
         for extra in [["--channel", "beta"], []] {
             XCTAssertEqual(try LiveryProcess.run(["build", "Tenants/\(Self.tenant)", "--output", "Output"] + extra, in: workspace.root).status, 0)

@@ -1,5 +1,6 @@
 import Foundation
 import LiveryClient
+import LiveryTestSupport
 import XCTest
 
 /// The zip path of `ArchiveExtractor` (ZIPFoundation, on every platform) and the tar.zst path (libarchive, on

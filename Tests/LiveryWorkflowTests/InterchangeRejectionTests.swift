@@ -2,6 +2,7 @@ import Foundation
 import LiveryCheck
 import LiveryDiagnostics
 import LiveryInterchange
+import LiveryTestSupport
 import LiveryWorkflow
 import XCTest
 

@@ -1,5 +1,6 @@
 import Foundation
 import LiveryClient
+import LiveryTestSupport
 @testable import LiveryClientCore
 import XCTest
 
@@ -15,7 +16,7 @@ final class HTTPRepositoryTests: XCTestCase {
         var random = SystemRandomNumberGenerator()
         let content = Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &random) })
         try content.write(to: output.appendingPathComponent("demo/targets/big.bin"))
-        let server = try SigningTests.FileServer(root: output)
+        let server = try LiveryFileServer(root: output)
         let repository = HTTPRepository(base: URL(string: "http://127.0.0.1:\(server.port)/demo")!)
         func ranges() -> [Int] {  // the sizes of the 206 answers logged so far
             server.log.split(separator: "\n").filter { $0.contains("GET /demo/targets/big.bin 206") }.compactMap { Int($0.split(separator: " ")[3]) }

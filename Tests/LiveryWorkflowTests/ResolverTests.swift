@@ -3,6 +3,7 @@ import LiveryCheck
 import LiveryDiagnostics
 import LiveryLoad
 import LiveryResolve
+import LiveryTestSupport
 import LiveryWorkflow
 import XCTest
 

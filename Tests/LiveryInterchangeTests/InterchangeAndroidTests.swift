@@ -2,6 +2,7 @@ import XCTest
 
 @testable import LiveryInterchange
 @testable import LiveryLoad
+import LiveryTestSupport
 
 /// Android's escaping and folder qualifiers, pinned against what aapt2 does.
 final class InterchangeAndroidTests: XCTestCase {

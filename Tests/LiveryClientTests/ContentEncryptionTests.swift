@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LiveryClient
+import LiveryTestSupport
 import LiveryReleaseFormat
 import XCTest
 

@@ -1,5 +1,6 @@
 import Foundation
 import LiveryInterchange
+import LiveryTestSupport
 import XCTest
 
 /// Edited files change exactly the edited values, in place, and a re-export shows the edit.
