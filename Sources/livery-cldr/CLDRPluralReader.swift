@@ -26,6 +26,8 @@ struct GeneratorError: Error, CustomStringConvertible {
 /// without `XML_PARSE_DTDLOAD`/`XML_PARSE_NOENT`, so libxml2 records the DOCTYPE but never
 /// reads the DTD or substitutes entities; the DTD is then read as plain text, only to find the
 /// CLDR version that it fixes for `<version cldrVersion>`.
+/// Not `LiveryXML.XMLTree`, the reader of everything else: it refuses any DOCTYPE outright (its inputs are
+/// untrusted), and CLDR's files, which a maintainer fetches on purpose, all carry one.
 enum CLDRPluralReader {
     static func read(_ url: URL, expectedType: String) throws -> CLDRPluralFile {
         let bytes = try Data(contentsOf: url)
