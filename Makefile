@@ -19,7 +19,7 @@ LIVERY = .build/$(CONFIG)/livery
 # release build, which links Foundation (and FoundationNetworking's libcurl) statically; p11-kit's
 # PKCS#11 header (the HSM signer loads the module a key URI names with dlopen at run time); libvips (app icons,
 # a shared library even in release builds).
-BUILD_PACKAGES = pkg-config libarchive-dev libxml2-dev libyaml-dev libsqlite3-dev libcurl4-openssl-dev libp11-kit-dev libvips-dev
+BUILD_PACKAGES = pkg-config libarchive-dev libdeflate-dev zlib1g-dev libxml2-dev libyaml-dev libsqlite3-dev libcurl4-openssl-dev libp11-kit-dev libvips-dev
 # Tests also use independent implementations: bsdtar, unzip, xmllint (and the OASIS XLIFF schemas of
 # php-symfony-translation), headless Chromium, tsc (node-typescript), nginx (a CDN-like server the
 # tests start on 127.0.0.1 with a configuration of their own) and a PostgreSQL 15 server (started by

@@ -5,17 +5,20 @@ import LiveryReleaseFormat
 import LiveryAssets
 import LiveryStorage
 
-/// Writes one deterministic archive with libarchive, hashing the bytes as they are written.
+/// Writes one deterministic archive, hashing the bytes as they are written: a zip with `ZipContainer`
+/// (entries deflated by libdeflate), a tar.zst with libarchive.
 ///
 /// Determinism (PLATFORM-NOTES): entries in the order given (callers sort them by UTF-8 bytes),
-/// a fixed mtime, uid/gid 0 with no owner names, mode 0644, no atime/ctime/birthtime; the process
-/// runs in UTC (zip stores DOS local time) and a UTF-8 C locale (pax names).
+/// a fixed mtime, uid/gid 0 with no owner names, mode 0644, no atime/ctime/birthtime; for libarchive
+/// the process runs in UTC and a UTF-8 C locale (pax names); the zip's DOS times are written in UTC.
 public final class ArchiveWriter {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
     }
 
-    private let archive: OpaquePointer
+    /// libarchive's writer, for tar.zst; nil for a zip, which `zip` writes.
+    private let archive: OpaquePointer?
+    private var zip: ZipContainer?
     private let format: ArchiveFormat
     private let output: FileHandle
     /// The archive's bytes are hashed on a second thread while the next ones are written (bounded
@@ -54,21 +57,19 @@ public final class ArchiveWriter {
             throw WriteFailure.storage(errno: code, path: url.path) ?? Failure(description: "cannot create \(url.path): \(String(cString: strerror(code)))")
         }
         output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        guard format == .tarZstd else {
+            archive = nil
+            zip = try ZipContainer(mtime: mtime) { [unowned self] bytes in try self.emit(bytes) }
+            return
+        }
         guard let archive = archive_write_new() else { throw Failure(description: "libarchive: out of memory") }
         self.archive = archive
-        switch format {
-        case .zip:
-            try check(archive_write_set_format_zip(archive))
-            try check(archive_write_set_format_option(archive, "zip", "experimental", nil))
-        case .tarZstd:
-            try check(archive_write_set_format_pax_restricted(archive))
-            try check(archive_write_add_filter_zstd(archive))
-            try check(archive_write_set_filter_option(archive, "zstd", "compression-level", "19"))
-            try check(archive_write_set_bytes_in_last_block(archive, 1))
-        }
+        try check(archive_write_set_format_pax_restricted(archive))
+        try check(archive_write_add_filter_zstd(archive))
+        try check(archive_write_set_filter_option(archive, "zstd", "compression-level", "19"))
+        try check(archive_write_set_bytes_in_last_block(archive, 1))
         // Hand whole megabytes to the write callback instead of libarchive's default 10 KiB blocks.
         try check(archive_write_set_bytes_per_block(archive, Int32(FileReader.chunkSize)))
-        if format == .zip { try check(archive_write_set_bytes_in_last_block(archive, 1)) }
         let context = Unmanaged.passUnretained(self).toOpaque()
         try check(archive_write_open2(archive, context, nil, { _, context, buffer, length in
             let writer = Unmanaged<ArchiveWriter>.fromOpaque(context!).takeUnretainedValue()
@@ -77,8 +78,14 @@ public final class ArchiveWriter {
     }
 
     deinit {
-        archive_write_free(archive)
+        if let archive { archive_write_free(archive) }
         try? output.close()
+    }
+
+    /// The zip's bytes, written and hashed as libarchive's are; a failure is thrown as it is.
+    private func emit(_ bytes: UnsafeRawBufferPointer) throws {
+        guard bytes.count > 0 else { return }
+        if consume(bytes.baseAddress!, bytes.count) < 0, let writeError { throw writeError }
     }
 
     private func consume(_ buffer: UnsafeRawPointer, _ length: Int) -> Int {
@@ -101,16 +108,13 @@ public final class ArchiveWriter {
 
     private func check(_ status: Int32) throws {
         guard status == ARCHIVE_OK || status == ARCHIVE_WARN else {
-            let message = archive_error_string(archive).map { String(cString: $0) } ?? "status \(status)"
+            let message = archive.flatMap { archive_error_string($0) }.map { String(cString: $0) } ?? "status \(status)"
             throw writeError ?? Failure(description: "libarchive: \(message)")
         }
     }
 
-    private func header(_ path: String, size: Int, compress: Bool) throws {
-        if format == .zip {
-            // Format options are frozen once the archive is open; these two calls are allowed between entries.
-            try check(compress ? archive_write_zip_set_compression_deflate(archive) : archive_write_zip_set_compression_store(archive))
-        }
+    /// A tar entry's header (the zip writes its own).
+    private func header(_ archive: OpaquePointer, _ path: String, size: Int) throws {
         guard let entry = archive_entry_new() else { throw Failure(description: "libarchive: out of memory") }
         defer { archive_entry_free(entry) }
         archive_entry_set_pathname_utf8(entry, path)
@@ -123,11 +127,11 @@ public final class ArchiveWriter {
         try check(archive_write_header(archive, entry))
     }
 
-    private func writeData(_ data: Data) throws {
-        try data.withUnsafeBytes { try writeData($0) }
+    private func writeData(_ archive: OpaquePointer, _ data: Data) throws {
+        try data.withUnsafeBytes { try writeData(archive, $0) }
     }
 
-    private func writeData(_ buffer: UnsafeRawBufferPointer) throws {
+    private func writeData(_ archive: OpaquePointer, _ buffer: UnsafeRawBufferPointer) throws {
         do {
             var offset = 0
             while offset < buffer.count {
@@ -143,11 +147,13 @@ public final class ArchiveWriter {
 
     /// Adds a file's bytes, streamed in chunks, under `path`.
     public func add(_ path: String, file: URL, size: Int, compress: Bool) throws {
-        try header(path, size: size, compress: compress)
+        if let zip { return try zip.add(path, file: file, size: size, compress: compress) }
+        guard let archive else { return }
+        try header(archive, path, size: size)
         let reader = try FileReader(file)
         var copied = 0
         try reader.forEachChunk { chunk in
-            try writeData(chunk)
+            try writeData(archive, chunk)
             copied += chunk.count
         }
         guard copied == size else { throw Failure(description: "\(file.path) changed size while being archived") }
@@ -156,14 +162,21 @@ public final class ArchiveWriter {
 
     /// Adds generated bytes under `path`.
     public func add(_ path: String, data: Data, compress: Bool) throws {
-        try header(path, size: data.count, compress: compress)
-        try writeData(data)
+        if let zip { return try data.withUnsafeBytes { try zip.add(path, bytes: $0, compress: compress) } }
+        guard let archive else { return }
+        try header(archive, path, size: data.count)
+        try writeData(archive, data)
         try check(archive_write_finish_entry(archive))
     }
 
     /// Finishes the archive; returns its SHA-256 and size.
     public func finish() throws -> (sha256: SHA256Hex, size: Int) {
-        try check(archive_write_close(archive))
+        if let zip {
+            try zip.finish()
+            self.zip = nil
+        } else if let archive {
+            try check(archive_write_close(archive))
+        }
         // No fsync: publishing is atomic against a killed build (rename), and a machine crash loses at
         // most a release that is rebuilt from the same inputs.
         try WriteFailure.writing(path) { try output.close() }

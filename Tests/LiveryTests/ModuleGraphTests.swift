@@ -71,7 +71,7 @@ final class ModuleGraphTests: XCTestCase {
     /// The client side (LiveryClientCore, LiveryClient) stands apart: it may use the foundation and the release format only.
     static let stages: [(name: String, modules: [String])] = [
         ("foundation", ["LiveryDiagnostics", "LiveryEncoding", "LiveryStorage", "LiverySQLite", "LiveryImage", "LiveryJSONRPC", "LiveryParallel", "LiveryXML",
-                        "CYAML", "CXML2", "CArchive", "CSQLite", "CVips", "CPKCS11", "CLiverySystem", "CArchiveReader"]),
+                        "CYAML", "CXML2", "CArchive", "CDeflate", "CSQLite", "CVips", "CPKCS11", "CLiverySystem", "CArchiveReader"]),
         // The release format: what the signer writes, the server serves and the client reads (LiveryReleaseFormat), below every
         // stage that makes a part of a release (pack's download manifest, publish's release.json).
         ("format", ["LiveryReleaseFormat"]),
