@@ -121,9 +121,12 @@ public struct BundleSpec: Sendable {
 
     public func fileName(_ format: ArchiveFormat) -> String { "\(id).\(format.fileExtension)" }
 
-    /// A digest of everything that determines the archive's bytes: equal keys give equal bundles.
+    /// A digest of everything that determines the archive's bytes: equal keys give equal bundles. A zip's key
+    /// names its writer and libdeflate's version (`ZipContainer.writer`): a new deflater rebuilds every zip once,
+    /// so that a clean build and an incremental one give the same bytes.
     public func key(_ format: ArchiveFormat) -> SHA256Hex {
-        var text = "livery-bundle-1\n\(format.rawValue)\n\(ArchiveWriter.entryTimestamp)\n"
+        let writer = format == .zip ? ZipContainer.writer : "libarchive"
+        var text = "livery-bundle-1\n\(format.rawValue)\n\(writer)\n\(ArchiveWriter.entryTimestamp)\n"
         for entry in entries { text += "\(entry.path)\u{0}\(entry.sha256)\u{0}\(entry.compress)\n" }
         return FileDigest.sha256(of: Data(text.utf8))
     }

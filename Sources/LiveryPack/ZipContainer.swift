@@ -21,9 +21,11 @@ import LiveryStorage
 /// - a longer file streamed in chunks, stored or deflated by zlib at the same level, with a data
 ///   descriptor (flag bit 3) after its data, as libarchive wrote every entry;
 /// - Zip64 records for an entry or an archive past 4 GiB, or past 65,535 entries.
-final class ZipContainer {
+public final class ZipContainer {
     /// libdeflate's and zlib's level: both default to 6.
     static let level: Int32 = 6
+    /// What makes a zip's bytes besides its entries, in each bundle's key (`BundleSpec.key`).
+    public static let writer = "ZipContainer 1, libdeflate \(LIBDEFLATE_VERSION_STRING) level \(level), zlib \(String(cString: zlibVersion()))"
     /// Files at most this long are read whole and deflated by libdeflate (which has no streaming
     /// interface); longer ones stream through zlib, so memory stays flat whatever the file.
     static let wholeFileLimit = 4 << 20
