@@ -48,6 +48,9 @@ final class CDNFetchTests: XCTestCase {
         XCTAssertLessThanOrEqual(connections.count, 4, "\(log.count) requests on \(connections.count) connections")
 
         // A new release, synced to the bucket: the next fetch updates to it.
+        let targets = bucket.appendingPathComponent("sonic-walkscape/targets")
+        let frenchArchives = { Set(try FileManager.default.contentsOfDirectory(atPath: targets.path).filter { $0.hasSuffix(".locale.fr.zip") }) }
+        let firstRelease = try frenchArchives()
         try workspace.replace("sonic-walkscape/locales/fr.yaml", "Carte", "Plan")
         XCTAssertEqual(try workspace.build().status, 0)
         try sync("sonic-walkscape", from: workspace.output, to: bucket)
@@ -58,8 +61,8 @@ final class CDNFetchTests: XCTestCase {
         XCTAssertTrue(try String(contentsOf: workspace.root.appendingPathComponent("cache/sonic-walkscape/current/bundles/locale.fr/locales/fr.json"), encoding: .utf8).contains("Plan"))
 
         // A target the signed metadata lists but the bucket refuses (403) is access refused, with its address, not "missing".
-        let targets = bucket.appendingPathComponent("sonic-walkscape/targets")
-        let locale = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: targets.path).first { $0.hasSuffix(".locale.fr.zip") })
+        // The second release's French archive (the first release's stays in the bucket beside it).
+        let locale = try XCTUnwrap(try frenchArchives().subtracting(firstRelease).first)
         try FileManager.default.removeItem(at: targets.appendingPathComponent(locale))
         let refused = try fetch(cache: "fresh-cache")
         XCTAssertEqual(refused.status, 1, refused.stdout)
