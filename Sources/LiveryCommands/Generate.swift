@@ -15,7 +15,9 @@ struct Generate: ParsableCommand {
             compose/Theme.kt, android/values*/…, css/tokens.css, react-native/theme.ts) and \
             tokens/<mode>.tokens.json for every mode, the Xcode colour assets, and a brand's build \
             settings (ios/Tenant.xcconfig, ios/<locale>.lproj/InfoPlist.strings, \
-            android/tenant.gradle.properties, android/values*/app_name.xml; docs/build-settings.md), for a brand with \
+            android/tenant.gradle.properties, android/values*/app_name.xml; docs/build-settings.md), the \
+            brand's messages as its apps compile them (ios/Localizable.xcstrings with every locale, \
+            android/values*/strings.xml; docs/l10n.md), for a brand with \
             app.icon, its app icons and launch screens (AppIcon.appiconset, LaunchLogo.imageset, ios/LaunchScreen.plist, \
             android/mipmap-*/, android/values*/splash_theme.xml, web/icons/; docs/app-icons.md), and a brand's \
             store listings in fastlane's layout (fastlane/metadata/ios/, fastlane/metadata/android/; docs/store-listings.md). The tenants are validated first; nothing is \
@@ -54,8 +56,10 @@ struct Generate: ParsableCommand {
                 var (files, found) = PlatformFiles.generate(tenant, templates: platform)
                 // App icons and launch screens (docs/app-icons.md): drawn here only, as app build pipelines need them and bundles do not.
                 let icons = AppIcons.files(tenant)
-                files = (files + icons.files).sorted { $0.path < $1.path }
-                diagnostics += found + icons.diagnostics
+                // The String Catalog and strings.xml an app project compiles (docs/l10n.md#for-app-builds): releases carry JSON only.
+                let strings = PlatformStringFiles.files(tenant)
+                files = (files + icons.files + strings.files).sorted { $0.path < $1.path }
+                diagnostics += found + icons.diagnostics + strings.diagnostics
                 for file in files {
                     let url = staging.appendingPathComponent(tenant.id).appendingPathComponent(file.path)
                     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -81,10 +81,10 @@ public struct LocaleCatalog: Sendable {
 }
 
 /// A catalog's keys, each message parsed once, with the key's signature on both platforms (shared by
-/// the catalog's copies, which have the same bundles). Built whole on first use: a build exports every
-/// key of every locale, twice, and parsing each message once for all of them (it was parsed nine
+/// the catalog's copies, which have the same bundles). Built whole on first use: `generate` exports every
+/// key of every locale for both platforms, and parsing each message once for all of them (it was parsed nine
 /// times: six times for the two signatures, then again for each platform's rendering) was the largest
-/// share of a full build.
+/// share of that work.
 final class ParsedCatalog: @unchecked Sendable {
     struct Key: Sendable {
         /// For a key a platform renders from the message tree (a simple or substituted shape): its message in

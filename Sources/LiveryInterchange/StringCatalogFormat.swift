@@ -11,16 +11,15 @@ public enum StringCatalogFormat {
     /// The comment that marks a key carried as ICU text.
     public static let verbatimComment = "ICU MessageFormat, carried verbatim (not representable as a String Catalog plural); format it with ICU"
 
-    /// The catalog of `catalog`'s keys in `locales` (default: every supported locale), laid out as Xcode writes it,
-    /// or without whitespace when `compact` (a release bundle's copy, which an app reads and nobody diffs).
-    public static func export(_ catalog: LocaleCatalog, locales: [String]? = nil, compact: Bool = false) -> InterchangeResult<Data> {
+    /// The catalog of `catalog`'s keys in `locales` (default: every supported locale), laid out as Xcode writes it.
+    public static func export(_ catalog: LocaleCatalog, locales: [String]? = nil) -> InterchangeResult<Data> {
         let wanted = locales ?? catalog.locales
         // The exported locales as indices into the catalog's, in the order Xcode writes them.
         let exported = catalog.locales.indices.filter { wanted.contains(catalog.locales[$0]) }
             .sorted { catalog.locales[$0].utf8.lexicographicallyPrecedes(catalog.locales[$1].utf8) }
         let table = catalog.parsed.table(of: catalog)
         var diagnostics: [Diagnostic] = []
-        var writer = XcodeJSONWriter(capacity: (compact ? 128 : 256) * table.entries.count * max(1, exported.count), compact: compact)
+        var writer = XcodeJSONWriter(capacity: 256 * table.entries.count * max(1, exported.count))
         writer.beginObject()
         writer.member("sourceLanguage", catalog.defaultLocale)
         writer.key("strings")

@@ -8,19 +8,12 @@ import LiveryEncoding
 /// dictionaries first and printing it recursively was a quarter of a full build's time. The caller
 /// emits each object's keys in Unicode scalar order (which for UTF-8 is byte order): fixed keys are
 /// written in that order, and `sorted(_:)` orders the variable ones (keys, locales, plural categories).
-///
-/// `compact` keeps Xcode's key order but drops its whitespace: a catalog inside a release bundle is read by
-/// an app, never diffed, and without the indentation it is under half the bytes, deflates about 2.5 times
-/// faster and comes out smaller (docs/l10n.md#in-a-release).
 public struct XcodeJSONWriter {
     public private(set) var bytes: [UInt8] = []
     /// Per open object or array: whether a member has been written yet.
     private var hasMembers: [Bool] = []
-    /// No whitespace between tokens (Xcode's key order is kept).
-    public let compact: Bool
 
-    public init(capacity: Int = 0, compact: Bool = false) {
-        self.compact = compact
+    public init(capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
     }
 
@@ -46,7 +39,7 @@ public struct XcodeJSONWriter {
     public mutating func key(_ name: String) {
         nextItem()
         JSONText.appendQuoted(name, to: &bytes)
-        if compact { bytes.append(UInt8(ascii: ":")) } else { raw(" : ") }
+        raw(" : ")
     }
 
     /// Starts an element of the innermost open array; its value follows.
@@ -61,12 +54,6 @@ public struct XcodeJSONWriter {
     /// started, byte for byte what `beginObject`, `key`, `member` and `endObject` write for it: a String
     /// Catalog holds one per string and plural variant, so it is written in one go.
     public mutating func translatedUnit(utf8 value: UnsafeBufferPointer<UInt8>) {
-        if compact {
-            raw("{\"stringUnit\":{\"state\":\"translated\",\"value\":")
-            JSONText.appendQuoted(utf8: value, to: &bytes)
-            raw("}}")
-            return
-        }
         let depth = hasMembers.count
         raw("{\n")
         indent(depth + 1)
@@ -99,10 +86,6 @@ public struct XcodeJSONWriter {
 
     private mutating func end(_ bracket: UInt8) {
         let nonEmpty = hasMembers.removeLast()
-        if compact {
-            bytes.append(bracket)
-            return
-        }
         // Xcode writes an empty object as "{", an empty line and "}".
         bytes.append(UInt8(ascii: "\n"))
         if !nonEmpty { bytes.append(UInt8(ascii: "\n")) }
@@ -113,7 +96,6 @@ public struct XcodeJSONWriter {
     private mutating func nextItem() {
         if hasMembers[hasMembers.count - 1] { bytes.append(UInt8(ascii: ",")) }
         hasMembers[hasMembers.count - 1] = true
-        if compact { return }
         bytes.append(UInt8(ascii: "\n"))
         indent(hasMembers.count)
     }

@@ -289,11 +289,11 @@ public enum BundlePlanner {
             return bundles
         }
 
-        /// Locales, with the platform string files generated from them (docs/l10n.md#in-a-release).
+        /// Locales: each locale's messages as JSON (docs/l10n.md#in-a-release).
         func locales() throws -> [BundleSpec] {
             var bundles: [BundleSpec] = []
             let defaultLocale = tenant.defaultLocale
-            let platform = PlatformStrings(tenant, memo: memo)
+            let platform = LocaleFiles(tenant, memo: memo)
             for locale in tenant.supportedLocales where tenant.locales[locale] != nil {
                 bundles.append(BundleSpec(id: "locale.\(locale)", kind: .locale, locale: locale, policy: locale == defaultLocale ? .essential : .prefetch,
                                           entries: try platform.files(for: locale, memo: memo)))

@@ -9,7 +9,7 @@ import LiveryStorage
 ///
 /// A locale bundle's three generated files (`locales/<locale>.json`, the String Catalog and the Android
 /// `strings.xml`) depend on nothing but the tenant's merged locale bundles: their locales, keys and texts
-/// (`PlatformStrings.inputDigest`). White-label tenants share them often: creators that extend a base
+/// (`LocaleFiles.digest`). White-label tenants share them often: creators that extend a base
 /// without touching its strings, brands of one platform translated once. The first tenant renders and
 /// hashes the files; a later one with the same digest gets each file's path, SHA-256 and size, which is
 /// all a bundle's key needs (`BundleSpec.key`), and its bundle is then found in the bundle index. Only

@@ -17,15 +17,17 @@ final class PlatformCommandTests: XCTestCase {
         // 3 + Contents.json, LaunchScreen.plist), Android 26 (foreground, monochrome, legacy and legacy round at 5
         // densities, the adaptive icon and its round twin, its background colour, the Play icon, splash light and
         // night), web 6 (favicon PNG and ICO, 3 manifest icons, the manifest's icons member).
-        // the store listings: 8 App Store files and 4 Google Play files for each of en and ru (24).
-        XCTAssertTrue(result.stdout.contains("physio-clinic: 165 files in"), result.stdout)
+        // the store listings: 8 App Store files and 4 Google Play files for each of en and ru (24); and the messages as the apps
+        // compile them: one String Catalog and a strings.xml for each of en and ru (3).
+        XCTAssertTrue(result.stdout.contains("physio-clinic: 168 files in"), result.stdout)
         for path in ["swiftui/Theme.swift", "compose/Theme.kt", "android/values/colors.xml", "android/values-night/colors.xml",
                      "android/values/dimens.xml", "css/tokens.css", "react-native/theme.ts", "tokens/default.tokens.json", "tokens/dark.tokens.json",
                      "swiftui/Assets.xcassets/Contents.json", "swiftui/Assets.xcassets/brandPrimary.colorset/Contents.json",
                      "ios/Tenant.xcconfig", "ios/ru.lproj/InfoPlist.strings", "android/tenant.gradle.properties", "android/values-ru/app_name.xml",
                      "fastlane/metadata/ios/ru/keywords.txt", "fastlane/metadata/android/ru-RU/short_description.txt",
                      "fastlane/metadata/android/en-US/changelogs/default.txt", "android/mipmap-xxhdpi/ic_launcher_round.png",
-                     "android/mipmap-anydpi-v26/ic_launcher_round.xml", "web/favicon.ico"] {
+                     "android/mipmap-anydpi-v26/ic_launcher_round.xml", "web/favicon.ico",
+                     "ios/Localizable.xcstrings", "android/values/strings.xml", "android/values-ru/strings.xml"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent("physio-clinic/\(path)").path), path)
         }
         // A tenant without modes gets its one document; a creator gets its base's tokens merged in.

@@ -4,7 +4,7 @@ import LiveryResolve
 
 /// `localization.unsupported-locale-file`: a tenant's own `locales/<locale>.yaml` whose locale the
 /// tenant does not ship. The build packs only the locales of `locales.supported` (`BundlePlanner`,
-/// `PlatformStrings`), so such a file is left out of every release without a word.
+/// `LocaleFiles`), so such a file is left out of every release without a word.
 ///
 /// "Supported" is the tenant's effective list, after `extends` (what its build packs). A list replaces
 /// its parent's whole, and every tenant.yaml must write `locales.supported` itself (docs/extends.md), so

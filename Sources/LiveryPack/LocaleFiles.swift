@@ -1,37 +1,26 @@
 import Crypto
 import Foundation
-import LiveryInterchange
 import LiveryLoad
 import LiveryResolve
 import LiveryReleaseFormat
+import LiveryRender
 
-/// The generated files of a release's locale bundles: each carries its locale's messages as JSON
-/// (`locales/<locale>.json`, what the app reads) and its locale's String Catalog and Android
-/// `strings.xml`, made from the merged locale bundles (inherited keys included).
+/// The generated file of a release's locale bundle: the locale's messages as JSON (`locales/<locale>.json`,
+/// what an app reads at run time), from the merged locale bundles (inherited keys included) without the store
+/// listing text (store.*), which no app shows.
 ///
+/// The String Catalog and Android `strings.xml` an app project compiles are not in releases: `livery generate`
+/// writes them (`PlatformStringFiles`), since neither platform loads them from a download.
 /// Per locale, not one catalog in `core`, so that changing one string rebuilds only its locale bundle.
-struct PlatformStrings: Sendable {
+struct LocaleFiles: Sendable {
     /// The merged locale bundles without the store listing text (store.*): no app shows it.
     private let bundles: [String: LocaleBundle]
-    private let catalog: LocaleCatalog?
     /// A digest of everything the files are made from (`GeneratedFileMemo`); nil without a memo.
     private let inputs: SHA256.Digest?
 
     init(_ tenant: ResolvedTenant, memo: GeneratedFileMemo? = nil) {
-        bundles = tenant.locales.mapValues { bundle in
-            guard bundle.messages.contains(where: { StoreField.isListingKey($0.key) }) else { return bundle }
-            var appText = bundle
-            appText.messages.removeAll { StoreField.isListingKey($0.key) }
-            return appText
-        }
-        if let defaultLocale = tenant.defaultLocale, tenant.locales[defaultLocale] != nil {
-            let locales = tenant.supportedLocales.filter { tenant.locales[$0] != nil }
-            catalog = LocaleCatalog(tenantID: tenant.source.id, defaultLocale: defaultLocale, locales: locales, bundles: bundles,
-                                    displayRoot: tenant.source.displayRoot)
-        } else {
-            catalog = nil
-        }
-        inputs = memo == nil ? nil : Self.digest(bundles: bundles, catalog: catalog)
+        bundles = PlatformStringFiles.appText(tenant)
+        inputs = memo == nil ? nil : Self.digest(bundles: bundles)
     }
 
     /// The locale's generated files: remembered from a tenant of this build with the same inputs, or made now.
@@ -55,19 +44,11 @@ struct PlatformStrings: Sendable {
         return entries
     }
 
-    /// `locales/<locale>.json`, `platform/ios/<locale>/Localizable.xcstrings` and
-    /// `platform/android/values…/strings.xml` (the last two only for a tenant with a default locale).
+    /// `locales/<locale>.json`.
     private func make(_ locale: String) throws -> [BundleEntry] {
         guard let bundle = bundles[locale] else { return [] }
-        let messages = BundleEntry(path: "locales/\(locale).json",
-                                   data: JSONValue.stringObjectBytes(keys: bundle.messages.map(\.key), values: bundle.messages.map(\.text)))
-        guard let catalog, catalog.locales.contains(locale) else { return [messages] }
-        let folder = AndroidResources.folder(of: locale, defaultLocale: catalog.defaultLocale)
-        return [
-            messages,
-            BundleEntry(path: "platform/ios/\(locale)/Localizable.xcstrings", data: try Self.data(StringCatalogFormat.export(catalog, locales: [locale], compact: true))),
-            BundleEntry(path: "platform/android/\(folder)/strings.xml", data: try Self.data(AndroidFormat.export(catalog, locale: locale))),
-        ]
+        return [BundleEntry(path: "locales/\(locale).json",
+                            data: JSONValue.stringObjectBytes(keys: bundle.messages.map(\.key), values: bundle.messages.map(\.text)))]
     }
 
     /// A locale's files made at most once, by whichever of its entries asks first.
@@ -91,19 +72,9 @@ struct PlatformStrings: Sendable {
         }
     }
 
-    private static func data(_ result: InterchangeResult<Data>) throws -> Data {
-        guard let data = result.value, !result.failed else {
-            let first = result.diagnostics.first { $0.severity == .error }
-            throw BundlePlanner.Failure(description: (first?.line ?? "platform string files could not be generated") + " (run `livery validate`)")
-        }
-        return data
-    }
-
-    /// What `make` reads, and nothing else (not the tenant's id or folder, which only its error
-    /// messages name): whether there is a catalog, its default locale and locale order, and every
-    /// bundle's locale, keys and texts in order. Each string is length-prefixed, so no two different
-    /// inputs give the same bytes to hash.
-    static func digest(bundles: [String: LocaleBundle], catalog: LocaleCatalog?) -> SHA256.Digest {
+    /// What `make` reads, and nothing else (not the tenant's id or folder): every bundle's locale, keys and
+    /// texts in order. Each string is length-prefixed, so no two different inputs give the same bytes to hash.
+    static func digest(bundles: [String: LocaleBundle]) -> SHA256.Digest {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(bundles.values.reduce(64) { $0 + $1.messages.count * 96 })
         func append(_ string: String) {
@@ -111,14 +82,7 @@ struct PlatformStrings: Sendable {
             withUnsafeBytes(of: &count) { bytes.append(contentsOf: $0) }
             bytes.append(contentsOf: string.utf8)
         }
-        append("livery-locale-files-1")
-        if let catalog {
-            append(catalog.defaultLocale)
-            append(String(catalog.locales.count))
-            catalog.locales.forEach(append)
-        } else {
-            append("no catalog")
-        }
+        append("livery-locale-files-2")
         for locale in bundles.keys.sorted() {
             let messages = bundles[locale]?.messages ?? []
             append(locale)
