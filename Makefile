@@ -137,11 +137,13 @@ bench: deps test-venv
 	$(SWIFT) build $(RELEASE_FLAGS)
 	@# The client library alone, as an app embeds it (Examples/ClientApp), for bench-client.sh's memory figures.
 	cd Examples/ClientApp && $(SWIFT) build $(RELEASE_FLAGS)
+	@# The scale table first: its builds create many files, which ext4 (without a journal, this machine's disk) makes
+	@# several times slower for a minute or more after other benchmarks delete their corpora (docs/benchmarks.md).
+	./scripts/bench-scale.sh .build/release/livery
 	./scripts/bench-validate.sh .build/release/livery
 	./scripts/bench-l10n.sh .build/release/livery
 	./scripts/bench-lsp.sh .build/release/livery
 	./scripts/bench-build.sh .build/release/livery
-	./scripts/bench-scale.sh .build/release/livery
 	./scripts/bench-watch.sh .build/release/livery
 	./scripts/bench-media.sh .build/release/livery
 	./scripts/bench-tokens.sh .build/release/livery
