@@ -54,6 +54,13 @@ class DiskFullTest {
 
             Path strings = work.resolve("Tenants/sonic-walkscape/locales/fr.yaml");
             Files.writeString(strings, Files.readString(strings).replace("map: Carte", "map: Plan"));
+            // And the voice rules (in core): the update then needs more room than a page or two of the disk (core's whole
+            // install size, by the estimate). With the string alone, a locale bundle of a few kilobytes, no free space lies
+            // between "the metadata fits" and "everything fits" for the estimate to refuse.
+            Path voice = work.resolve("Tenants/sonic-walkscape/voice.yaml");
+            String rules = Files.readString(voice);
+            assertTrue(rules.contains("  maxWords: 3\n"), rules);
+            Files.writeString(voice, rules.replace("  maxWords: 3\n", "  maxWords: 4\n"));
             sample.livery("build");
 
             Path filler = small.resolve("filler");
