@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "LiveryLoad", dependencies: ["LiveryDiagnostics", "LiveryEncoding", "CYAML"]),
         // What the asset files a manifest names hold, read from their headers without decoding: audio and video
         // (MP3, WAV, MP4), images, subtitles, GPX routes, MBTiles packs (LiverySQLite, read-only) and the probe cache.
-        .target(name: "LiveryMedia", dependencies: ["LiveryLoad", "LiveryXML", "LiveryDiagnostics", "LiverySQLite"]),
+        .target(name: "LiveryMedia", dependencies: ["LiveryLoad", "LiveryXML", "LiveryDiagnostics", "LiveryParallel", "LiverySQLite"]),
         // Crypto: `--shard` places a lineage by the SHA-256 of its root tenant id (TenantShard).
         .target(name: "LiveryResolve", dependencies: ["LiveryLoad", "LiveryL10n", "LiveryDiagnostics", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "LiveryCheck", dependencies: ["LiveryResolve", "LiveryLoad", "LiveryMedia", "LiveryXML", "LiveryParallel", "LiveryDiagnostics", "LiveryL10n", "LiverySQLite", "CLiverySystem"]),

@@ -1,5 +1,6 @@
 import Foundation
 import LiveryLoad
+import LiveryParallel
 
 /// What the media probes measured in a validation run, by absolute path: each audio and video file
 /// is probed once however many manifests, locales or tenants refer to it, and not at all when the
@@ -28,6 +29,10 @@ public final class MediaMeasurements: @unchecked Sendable {
     private var probes = 0
     private var hits = 0
     private let lock = NSLock()
+    /// Files a background walk (`prefetch`) has taken and not finished; guarded by the condition itself, which
+    /// `measure` waits on for such a file.
+    private var inFlight: Set<String> = []
+    private let flight = NSCondition()
 
     /// Measurements kept in `cache` between runs, or only for this run.
     public init(cache: ProbeCache? = nil) {
@@ -47,10 +52,41 @@ public final class MediaMeasurements: @unchecked Sendable {
     /// How many files' measurements came from the probe cache so far.
     public var cacheHitCount: Int { lock.withLock { hits } }
 
+    /// Starts measuring `files` on a thread of its own (the files side by side, on every core) and returns at once, so
+    /// that a validation checks the tenant's other assets meanwhile: a frame walk reads every byte of a recording, and
+    /// that read was most of what measuring media added to a validation (docs/benchmarks.md). `measure` of a file
+    /// still being walked waits for it.
+    public func prefetch(_ files: [(url: URL, type: FileType)]) {
+        let taken: [(url: URL, type: FileType, path: String)] = flight.withLock {
+            files.compactMap { file in
+                let path = file.url.standardizedFileURL.path
+                guard FileType.media.contains(file.type), inFlight.insert(path).inserted else { return nil }
+                return (file.url, file.type, path)
+            }
+        }
+        guard !taken.isEmpty else { return }
+        // A thread, not a dispatch queue: it never waits for anything, so a caller blocked in `measure` cannot hold up
+        // the walk it waits for, however busy the dispatch pool is.
+        Thread { [self] in
+            _ = ParallelMap.map(taken) { file in
+                _ = measureNow(file.url, as: file.type, path: file.path)
+                flight.withLock {
+                    inFlight.remove(file.path)
+                    flight.broadcast()
+                }
+            }
+        }.start()
+    }
+
     /// The outcome of probing the file at `url` as `type`; nil for a type that is not audio or video.
     public func measure(_ url: URL, as type: FileType) -> Result<MediaFacts, ProbeFailure>? {
         guard FileType.media.contains(type) else { return nil }
         let path = url.standardizedFileURL.path
+        flight.withLock { while inFlight.contains(path) { flight.wait() } }
+        return measureNow(url, as: type, path: path)
+    }
+
+    private func measureNow(_ url: URL, as type: FileType, path: String) -> Result<MediaFacts, ProbeFailure>? {
         let stamp = FileStamp(path: path)
         if let known = lock.withLock({ outcomes[path] }), known.type == type, known.stamp == stamp, stamp != nil { return known.outcome }
         if let stamp, let text = cache?.record(for: path, stamp: stamp), let record = try? JSONDecoder().decode(Record.self, from: Data(text.utf8)),

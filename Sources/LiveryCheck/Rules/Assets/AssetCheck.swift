@@ -2,7 +2,6 @@ import Foundation
 import LiveryDiagnostics
 import LiveryLoad
 import LiveryMedia
-import LiveryParallel
 
 /// Rule ids of findings about asset file contents.
 public enum AssetRule {
@@ -21,7 +20,10 @@ public enum AssetCheck {
         var sniffed = measureMedia(source, measurements)
         var diagnostics: [Diagnostic] = []
         var probed: [String: Bool] = [:]
-        for reference in source.assets {
+        // Audio and video last: their frame walks, started by `measureMedia`, run meanwhile. (Each group keeps its order,
+        // and a file's references all fall in one group, so the same reference reports a finding; findings are sorted later.)
+        let isMedia = { (reference: AssetReference) in FileType(extensionOf: reference.path).map { FileType.media.contains($0) } ?? false }
+        for reference in source.assets.filter({ !isMedia($0) }) + source.assets.filter(isMedia) {
             guard let (relative, url) = resolve(reference, in: source, &diagnostics) else { continue }
             let actual: FileType?
             var head: [UInt8]?
@@ -42,8 +44,9 @@ public enum AssetCheck {
         return diagnostics
     }
 
-    /// A frame walk reads a whole recording: the tenant's audio and video (those whose bytes are
-    /// what their name says) are measured on every core first, and the loop of `run` finds them measured.
+    /// A frame walk reads a whole recording: the tenant's audio and video (those whose bytes are what their name
+    /// says) start being measured in the background (`MediaMeasurements.prefetch`, on every core) while the loop of
+    /// `run` checks the other assets, and it finds them measured, or waits for them, when it comes to them.
     /// Their sniffed types are returned for that loop, which would otherwise read their heads again.
     private static func measureMedia(_ source: TenantSource, _ measurements: MediaMeasurements) -> [String: FileType?] {
         var sniffed: [String: FileType?] = [:]
@@ -56,7 +59,7 @@ public enum AssetCheck {
             sniffed[relative] = .some(actual)
             if actual == type { media.append((url, type)) }
         }
-        _ = ParallelMap.map(media) { file in measurements.measure(file.0, as: file.1) != nil }
+        measurements.prefetch(media.map { (url: $0.0, type: $0.1) })
         return sniffed
     }
 
