@@ -159,14 +159,7 @@ public final class ZipContainer {
         var header: [UInt8] = []
         header.reserveCapacity(30 + name.count + 20)
         header.le32(0x0403_4B50)
-        header.le16(zip64 ? 45 : 20)  // version needed to extract: 4.5 for Zip64, else 2.0
-        header.le16(flags)
-        header.le16(method)
-        header.le16(dosTime)
-        header.le16(dosDate)
-        header.le32(crc)
-        header.le32(zip64 ? 0xFFFF_FFFF : UInt32(compressed))
-        header.le32(zip64 ? 0xFFFF_FFFF : UInt32(size))
+        sharedFields(&header, flags: flags, method: method, crc: crc, compressed: compressed, size: size, zip64: zip64)
         header.le16(UInt16(name.count))
         header.le16(zip64 ? 20 : 0)
         header.append(contentsOf: name)
@@ -180,6 +173,20 @@ public final class ZipContainer {
         try write(header)
     }
 
+    /// The fields a local header and a central directory record share, in their order: the version needed to
+    /// extract (4.5 for Zip64, else 2.0), flags, method, time, date, CRC-32 and the two sizes (all ones under Zip64,
+    /// whose extra field holds them).
+    private func sharedFields(_ bytes: inout [UInt8], flags: UInt16, method: UInt16, crc: UInt32, compressed: UInt64, size: UInt64, zip64: Bool) {
+        bytes.le16(zip64 ? 45 : 20)
+        bytes.le16(flags)
+        bytes.le16(method)
+        bytes.le16(dosTime)
+        bytes.le16(dosDate)
+        bytes.le32(crc)
+        bytes.le32(zip64 ? 0xFFFF_FFFF : UInt32(compressed))
+        bytes.le32(zip64 ? 0xFFFF_FFFF : UInt32(size))
+    }
+
     private func centralRecord(_ path: String, method: UInt16, flags: UInt16, crc: UInt32, compressed: UInt64, size: UInt64,
                                localHeader: UInt64, zip64: Bool) throws {
         let name = Array(path.utf8)
@@ -187,14 +194,7 @@ public final class ZipContainer {
         anyZip64 = anyZip64 || wide
         central.le32(0x0201_4B50)
         central.le16(3 << 8 | (wide ? 45 : 20))  // made by: Unix, APPNOTE 4.5 or 2.0
-        central.le16(wide ? 45 : 20)
-        central.le16(flags)
-        central.le16(method)
-        central.le16(dosTime)
-        central.le16(dosDate)
-        central.le32(crc)
-        central.le32(wide ? 0xFFFF_FFFF : UInt32(compressed))
-        central.le32(wide ? 0xFFFF_FFFF : UInt32(size))
+        sharedFields(&central, flags: flags, method: method, crc: crc, compressed: compressed, size: size, zip64: wide)
         central.le16(UInt16(name.count))
         central.le16(wide ? 28 : 0)
         central.le16(0)  // comment length
