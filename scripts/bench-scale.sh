@@ -19,6 +19,8 @@ trap 'rm -rf "$work"' EXIT
 # One measurement: wall seconds and peak RSS (KB) of "$@", from a synced page cache.
 # (CPU seconds, user + system, are printed too: over wall time they say how many cores were used.)
 measure() { sync; /usr/bin/time -f "%e %M %U %S" -o "$work/time" "$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }; cat "$work/time"; }
+# The fastest of a file of measurements (one per line, wall seconds first).
+best() { sort -n -k1,1 "$@" | head -1; }
 rows=()
 for variant in $variants; do
 for n in $sizes; do
@@ -43,7 +45,6 @@ PY
     # Best of three for validate and for the full build, the ratio's two sides measured alike (the peak RSS printed is
     # the highest of the three). Each full build is a new user's first: into an empty Output/ of its own, making each
     # tenant's development signing keys (the keys of the build before are moved aside, not deleted: see below).
-    best() { sort -n -k1,1 "$@" | head -1; }
     : > "$work/v" && : > "$work/b"
     for round in 1 2 3; do
         measure "$livery" validate Tenants >> "$work/v"

@@ -28,11 +28,11 @@ struct LocaleFiles: Sendable {
         guard let memo, let inputs else { return try make(locale) }
         let key = GeneratedFileMemo.Key(inputs: inputs, locale: locale)
         if let made = memo.files(key) {
-            // The bundle's files are made together, once, if its archive must be written after all.
-            let again = MadeOnce { [self] in try make(locale) }
+            // Made again only if an archive holding it must be written after all (one file per locale: no other entry
+            // of the bundle would make it too).
             return made.map { file in
-                BundleEntry(path: file.path, sha256: file.sha256, size: file.size) {
-                    guard let bytes = try again.entries().first(where: { $0.path == file.path })?.bytes() else {
+                BundleEntry(path: file.path, sha256: file.sha256, size: file.size) { [self] in
+                    guard let bytes = try make(locale).first(where: { $0.path == file.path })?.bytes() else {
                         throw BundleEntry.Mismatch(description: "internal error: '\(file.path)' was not generated again (please report it)")
                     }
                     return bytes
@@ -49,27 +49,6 @@ struct LocaleFiles: Sendable {
         guard let bundle = bundles[locale] else { return [] }
         return [BundleEntry(path: "locales/\(locale).json",
                             data: JSONValue.stringObjectBytes(keys: bundle.messages.map(\.key), values: bundle.messages.map(\.text)))]
-    }
-
-    /// A locale's files made at most once, by whichever of its entries asks first.
-    private final class MadeOnce: @unchecked Sendable {
-        // The lock guards `made`.
-        private let lock = NSLock()
-        private var made: Result<[BundleEntry], any Error>?
-        private let make: @Sendable () throws -> [BundleEntry]
-
-        init(_ make: @escaping @Sendable () throws -> [BundleEntry]) {
-            self.make = make
-        }
-
-        func entries() throws -> [BundleEntry] {
-            try lock.withLock {
-                if let made { return try made.get() }
-                let result = Result { try make() }
-                made = result
-                return try result.get()
-            }
-        }
     }
 
     /// What `make` reads, and nothing else (not the tenant's id or folder): every bundle's locale, keys and
